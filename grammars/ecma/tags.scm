@@ -1,0 +1,76 @@
+; ECMAScript core: shared by JavaScript, TypeScript and TSX.
+; Capture vocabulary is documented in grammars/README.md.
+
+; ---------- scopes ----------
+(program) @scope.function
+[(function_declaration) (generator_function_declaration) (function_expression)
+ (generator_function) (arrow_function) (method_definition)] @scope.function
+[(statement_block) (for_statement) (for_in_statement) (catch_clause) (class_body)] @scope
+(switch_body) @scope
+
+; ---------- definitions ----------
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(class_declaration name: (_) @name) @definition.class
+(class name: (_) @name) @definition.class_expression
+
+(method_definition name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @definition.method
+
+; const f = () => {} / function () {} is a function; other declarators are variables
+(lexical_declaration
+  (variable_declarator name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+(lexical_declaration "const"
+  (variable_declarator name: (identifier) @name) @definition.constant)
+(lexical_declaration
+  (variable_declarator name: (identifier) @name) @definition.variable)
+(variable_declaration
+  (variable_declarator name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.function.var)
+(variable_declaration
+  (variable_declarator name: (identifier) @name) @definition.variable.var)
+
+; destructuring (declarations and parameters) binds every name in the pattern
+(object_pattern (shorthand_property_identifier_pattern) @name @definition.binding)
+(object_pattern (pair_pattern value: (identifier) @name @definition.binding))
+(object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.binding))
+(object_pattern (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.binding)))
+(object_pattern (rest_pattern (identifier) @name @definition.binding))
+(array_pattern (identifier) @name @definition.binding)
+(array_pattern (assignment_pattern left: (identifier) @name @definition.binding))
+(array_pattern (rest_pattern (identifier) @name @definition.binding))
+
+; for (const x of xs), catch (e)
+(for_in_statement left: (identifier) @name @definition.binding)
+(catch_clause parameter: (identifier) @name @definition.binding)
+
+; parameters
+(arrow_function parameter: (identifier) @name @definition.parameter)
+
+; object literal members assigned to a declared variable: const api = { get() {} }
+(variable_declarator value: (object (pair key: (property_identifier) @name) @definition.property))
+
+; ---------- references ----------
+(identifier) @reference
+(shorthand_property_identifier) @reference
+(member_expression object: (_) @member.object property: [(property_identifier) (private_property_identifier)] @reference.member)
+
+; ---------- not references ----------
+(statement_identifier) @ignore
+
+; ---------- imports ----------
+(import_statement (import_clause (identifier) @import.default) source: (string (string_fragment) @import.source))
+(import_statement (import_clause (namespace_import (identifier) @import.namespace)) source: (string (string_fragment) @import.source))
+(import_statement (import_clause (named_imports (import_specifier name: (_) @import.name alias: (_)? @import.alias))) source: (string (string_fragment) @import.source))
+(lexical_declaration (variable_declarator name: (identifier) @import.namespace
+  value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.source) .)))
+  (#eq? @_req "require"))
+
+; ---------- exports ----------
+(export_statement "default" declaration: (_) @export.default_declaration)
+(export_statement "default" value: (_) @export.default_value)
+(export_statement !source declaration: (_) @export.declaration)
+(export_statement !source (export_clause (export_specifier name: (_) @export.local alias: (_)? @export.alias)))
+(export_statement (export_clause (export_specifier name: (_) @reexport.name alias: (_)? @reexport.alias)) source: (string (string_fragment) @reexport.source))
+(export_statement (namespace_export (_) @reexport.namespace) source: (string (string_fragment) @reexport.source))
+(export_statement "*" . "from" source: (string (string_fragment) @reexport.star))

@@ -1,0 +1,30 @@
+; TypeScript declarations and type positions (TypeScript and TSX grammars).
+(abstract_class_declaration name: (_) @name) @definition.class
+(interface_declaration name: (_) @name) @definition.interface
+(type_alias_declaration name: (_) @name) @definition.type
+(enum_declaration name: (_) @name) @definition.enum
+(enum_body [(property_identifier) (string)] @name @definition.enum_member)
+(enum_body (enum_assignment name: (_) @name) @definition.enum_member)
+(internal_module name: (identifier) @name) @definition.namespace
+(function_signature name: (identifier) @name) @definition.function
+(public_field_definition name: [(property_identifier) (private_property_identifier) (string)] @name) @definition.property
+(method_signature name: (_) @name) @definition.method
+(abstract_method_signature name: (_) @name) @definition.method
+(property_signature name: (_) @name) @definition.property
+(interface_body (property_signature name: (_) @name) @definition.property)
+(required_parameter (accessibility_modifier) pattern: (identifier) @name) @definition.property_parameter
+(type_parameter name: (type_identifier) @name @definition.type_parameter)
+
+(internal_module) @scope.function
+[(interface_declaration) (type_alias_declaration) (function_signature) (method_signature)] @scope
+
+(required_parameter pattern: (identifier) @name @definition.parameter)
+(optional_parameter pattern: (identifier) @name @definition.parameter)
+(required_parameter pattern: (rest_pattern (identifier) @name @definition.parameter))
+
+(type_identifier) @reference
+(nested_type_identifier module: (_) @member.object name: (type_identifier) @reference.member)
+
+; the name of an ambient module declaration is a string, not a reference
+(ambient_declaration (module name: (_) @ignore))
+(import_require_clause (identifier) @import.namespace source: (string (string_fragment) @import.source))

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+/** The `code-intel` command: index a project, serve it over MCP, and the exploration tools for humans. */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { updateIndex } from '../index/indexer.js';
+import { findDefinitions } from '../query/definitions.js';
+import { getSymbols, type OutlineNode } from '../query/outline.js';
+import { Project } from '../query/project.js';
+import { findReferences } from '../query/references.js';
+import { searchText } from '../query/search-text.js';
+import { runQuery } from '../query/lexical.js';
+import { packageVersion, serveStdio } from '../server/server.js';
+import { relInsideRoot, UserError } from '../util/paths.js';
+
+const USAGE = `code-intel — a precise code index and MCP server for coding agents
+
+Usage:
+  code-intel index [DIR]              index DIR (default .) incrementally; progress on stderr, summary on stdout
+  code-intel serve [DIR]              index DIR, then serve MCP over stdio (what an MCP client runs)
+  code-intel defs NAME [--from FILE:LINE:COL]   where NAME is defined (or what a usage resolves to)
+  code-intel refs NAME [--at FILE:LINE[:COL]] [--no-guesses]   where NAME is used
+  code-intel search PATTERN [--regex] [-i] [--glob G] [--path P]   text search
+  code-intel symbols FILE             outline of a file
+  code-intel query TEXT               rank symbols and files for words or a feature description
+
+Options:
+  --root DIR     project root for defs/refs/search/symbols/query (default .)
+  --json         print JSON instead of text
+  --limit N      results per page (default 50)   --offset N   skip N results
+  -h, --help     this help          --version   the version
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      root: { type: 'string' },
+      json: { type: 'boolean' },
+      limit: { type: 'string' },
+      offset: { type: 'string' },
+      from: { type: 'string' },
+      at: { type: 'string' },
+      'no-guesses': { type: 'boolean' },
+      regex: { type: 'boolean' },
+      i: { type: 'boolean', short: 'i' },
+      glob: { type: 'string', multiple: true },
+      path: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.version) {
+    process.stdout.write(packageVersion() + '\n');
+    return 0;
+  }
+  if (values.help || !command) {
+    process.stdout.write(USAGE);
+    return command || values.help ? 0 : 1;
+  }
+  const limit = values.limit ? Number(values.limit) : undefined;
+  const offset = values.offset ? Number(values.offset) : undefined;
+  const out = (data: unknown, text: () => string) => process.stdout.write((values.json ? JSON.stringify(data, null, 2) : text()) + '\n');
+
+  if (command === 'serve') {
+    await serveStdio(path.resolve(rest[0] ?? values.root ?? '.'));
+    return -1; // keep running
+  }
+  if (command === 'index') {
+    const root = path.resolve(rest[0] ?? values.root ?? '.');
+    const project = new Project(root);
+    const tty = process.stderr.isTTY;
+    let lastDraw = 0;
+    const stats = await updateIndex(project.db, project.root, {
+      onProgress: (done, total) => {
+        const now = Date.now();
+        if (!tty || (now - lastDraw < 80 && done < total)) return;
+        lastDraw = now;
+        const width = 30;
+        const filled = Math.round((done / Math.max(total, 1)) * width);
+        process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} files`);
+        if (done === total) process.stderr.write('\n');
+      },
+    });
+    if (!tty) process.stderr.write(`indexed ${stats.parsed} changed files\n`);
+    out(stats, () =>
+      [
+        `${project.root}`,
+        `  files       ${stats.files} (${stats.parsed} parsed, ${stats.unchanged} unchanged, ${stats.removed} removed)`,
+        `  symbols     ${stats.symbols}`,
+        `  references  ${stats.references}`,
+        `  time        ${Math.round(stats.ms)} ms${stats.link ? ` (linking ${stats.link.imports} imports: ${Math.round(stats.link.ms)} ms)` : ''}`,
+        `  skipped     ${stats.skipped.length}${stats.skipped.slice(0, 10).map((s) => `\n    ${s.file}: ${s.reason}`).join('')}${stats.skipped.length > 10 ? `\n    … ${stats.skipped.length - 10} more` : ''}`,
+      ].join('\n'),
+    );
+    project.close();
+    return 0;
+  }
+
+  const project = new Project(path.resolve(values.root ?? '.'));
+  try {
+    await project.refresh();
+    const need = (what: string) => {
+      if (!rest[0]) throw new UserError(`${command} needs ${what}`, `Example: code-intel ${command} ${what.toUpperCase()}`);
+      return rest[0];
+    };
+    switch (command) {
+      case 'defs': {
+        const from = values.from ? parseSite(project.root, values.from, true) : undefined;
+        const r = findDefinitions(project, { name: rest[0], from: from as { file: string; line: number; column: number } | undefined, limit, offset });
+        out(r, () => [...r.items.map((d) => `${d.file}:${d.line}:${d.column}  ${d.kind} ${d.container ? d.container + '.' : ''}${d.name}  [${d.confidence}]\n    ${d.snippet}`), `(${r.resolution})`].join('\n'));
+        return 0;
+      }
+      case 'refs': {
+        const at = values.at ? parseSite(project.root, values.at, false) : undefined;
+        const r = findReferences(project, { name: rest[0], ...at, include_guesses: !values['no-guesses'], limit, offset });
+        out(r, () => [
+          ...r.items.map((x) => `${x.file}:${x.line}:${x.column}  ${x.kind.padEnd(6)} [${x.confidence}]  ${x.snippet}`),
+          `${r.total} references (resolved ${r.counts.resolved}, imported ${r.counts.imported}, name_match ${r.counts.name_match})${r.next_offset != null ? `; more with --offset ${r.next_offset}` : ''}`,
+          r.note,
+        ].join('\n'));
+        return 0;
+      }
+      case 'search': {
+        const r = searchText(project, { pattern: need('pattern'), regex: values.regex, case_sensitive: !values.i, glob: values.glob, path: values.path ? relInsideRoot(project.root, values.path) : undefined, limit, offset });
+        out(r, () => [...r.items.map((m) => `${m.file}:${m.line}:${m.column}  ${m.snippet}`), `${r.total}${r.total_is_lower_bound ? '+' : ''} matches in ${r.files_searched} files searched`].join('\n'));
+        return 0;
+      }
+      case 'symbols': {
+        const r = getSymbols(project, { file: relInsideRoot(project.root, need('file')), limit, offset });
+        const lines: string[] = [];
+        const walk = (n: OutlineNode, d: number) => {
+          lines.push(`${'  '.repeat(d)}${n.kind} ${n.name}  :${n.line}${n.exported ? '  (exported)' : ''}`);
+          n.children.forEach((c) => walk(c, d + 1));
+        };
+        r.items.forEach((n) => walk(n, 0));
+        out(r, () => lines.join('\n'));
+        return 0;
+      }
+      case 'query': {
+        const r = runQuery(project, { text: rest.join(' '), limit, offset });
+        out(r, () => r.symbols.map((s) => `${s.score.toFixed(3)}  ${s.file}:${s.line}  ${s.kind} ${s.container ? s.container + '.' : ''}${s.name}`).join('\n'));
+        return 0;
+      }
+      default:
+        process.stderr.write(`unknown command '${command}'\n\n${USAGE}`);
+        return 1;
+    }
+  } finally {
+    project.close();
+  }
+}
+
+function parseSite(root: string, s: string, needColumn: boolean): { file: string; line: number; column?: number } {
+  const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(s);
+  if (!m || (needColumn && !m[3])) throw new UserError(`'${s}' is not FILE:LINE${needColumn ? ':COL' : '[:COL]'}`, 'Example: src/app.ts:12:5');
+  return { file: relInsideRoot(root, m[1]!), line: Number(m[2]), ...(m[3] ? { column: Number(m[3]) } : {}) };
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (e: unknown) => {
+    if (e instanceof UserError) process.stderr.write(`error: ${e.message}${e.hint ? `\n${e.hint}` : ''}\n`);
+    else if ((e as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(`error: ${(e as Error).message}\n\n${USAGE}`);
+    else process.stderr.write(`error: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exitCode = 2;
+  },
+);

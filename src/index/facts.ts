@@ -1,0 +1,73 @@
+/**
+ * What the extractor learns about one file, before cross-file linking. Plain data so it can cross a
+ * worker-thread boundary. Lines and columns are 1-based; columns count UTF-16 code units.
+ */
+
+export type Confidence = 'resolved' | 'imported' | 'name_match';
+
+export interface SymbolFact {
+  name: string;
+  kind: string;
+  /** index into FileFacts.symbols of the enclosing container (class, interface, function, ...) */
+  container: number | null;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  nameLine: number;
+  nameColumn: number;
+  exported: boolean;
+  isDefault: boolean;
+  /** declared inside a function body: reachable by resolution, hidden from name search */
+  local: boolean;
+  signature: string;
+}
+
+export interface ImportFact {
+  /** the local binding; null for re-exports (`export { a } from`) */
+  localName: string | null;
+  source: string;
+  /** an exported name, 'default', or '*' for the module namespace */
+  imported: string;
+  line: number;
+  column: number;
+}
+
+export type ExportFact =
+  | { name: string; kind: 'symbol'; symbol: number }
+  | { name: string; kind: 'import'; importIndex: number }
+  | { name: '*'; kind: 'star'; source: string };
+
+/** How a reference was bound inside its own file. Cross-file binding happens at link time. */
+export type RefTarget =
+  | { kind: 'symbol'; symbol: number }
+  | { kind: 'import'; importIndex: number }
+  /** `obj.name` where obj is bound to a local symbol (class, enum, namespace, object) */
+  | { kind: 'member_of_symbol'; symbol: number }
+  /** `obj.name` where obj is an imported binding (namespace import, imported class, ...) */
+  | { kind: 'member_of_import'; importIndex: number }
+  /** `obj.name` where obj's type is unknown without a type checker */
+  | { kind: 'member' }
+  /** an identifier with no binding in the file: a global or an ambient declaration */
+  | { kind: 'unbound' };
+
+export interface RefFact {
+  name: string;
+  line: number;
+  column: number;
+  endColumn: number;
+  role: 'read' | 'write' | 'call' | 'new' | 'type' | 'import' | 'export' | 'jsx';
+  target: RefTarget;
+  /** index of the innermost enclosing stored symbol, for call graphs and the `container` field */
+  enclosing: number | null;
+}
+
+export interface FileFacts {
+  language: string;
+  isModule: boolean;
+  symbols: SymbolFact[];
+  imports: ImportFact[];
+  exports: ExportFact[];
+  refs: RefFact[];
+  parseErrors: number;
+}

@@ -1,0 +1,183 @@
+/**
+ * Brings a project's index up to date: stat every file, hash only those whose size or mtime moved,
+ * parse only those whose content changed, drop removed ones, then re-link the module graph.
+ * A cold index with many files is parsed on worker threads (one per core).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { type DB, setMeta } from '../store/db.js';
+import { PACKAGE_ROOT } from '../util/paths.js';
+import type { FileFacts } from './facts.js';
+import { type LinkStats, linkProject } from './link.js';
+import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
+import { walkProject } from './walk.js';
+
+export interface IndexStats {
+  files: number;
+  parsed: number;
+  unchanged: number;
+  removed: number;
+  symbols: number;
+  references: number;
+  skipped: { file: string; reason: string }[];
+  ms: number;
+  link?: LinkStats;
+}
+
+export interface IndexOptions {
+  onProgress?: (done: number, total: number) => void;
+  /** worker threads to use for large batches; 0 parses in-process */
+  workers?: number;
+}
+
+const WORKER_THRESHOLD = 64;
+const BATCH = 16;
+
+interface FileRow { id: number; path: string; hash: string; size: number; mtime_ms: number }
+
+export async function updateIndex(db: DB, root: string, opts: IndexOptions = {}): Promise<IndexStats> {
+  const t0 = performance.now();
+  const walk = walkProject(root);
+  const known = new Map((db.prepare('SELECT id, path, hash, size, mtime_ms FROM files').all() as FileRow[]).map((r) => [r.path, r]));
+  const seen = new Set<string>();
+  const jobs: ParseJob[] = [];
+  for (const f of walk.files) {
+    seen.add(f.rel);
+    const row = known.get(f.rel);
+    if (!row) jobs.push({ rel: f.rel });
+    else if (row.size !== f.size || row.mtime_ms !== f.mtimeMs) jobs.push({ rel: f.rel, oldHash: row.hash });
+  }
+  const removed = [...known.values()].filter((r) => !seen.has(r.path));
+
+  const results = await parseAll(root, jobs, opts);
+  const skipped = [...walk.skipped];
+  let parsed = 0, unchanged = 0;
+  const write = db.transaction(() => {
+    for (const r of removed) deleteFile(db, r.id);
+    const now = Date.now();
+    for (const res of results) {
+      const row = known.get(res.rel);
+      if (res.status === 'skipped') {
+        skipped.push({ file: res.rel, reason: res.reason });
+        if (row) deleteFile(db, row.id);
+      } else if (res.status === 'unchanged') {
+        unchanged++;
+        db.prepare('UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(res.size, res.mtimeMs, row!.id);
+      } else {
+        parsed++;
+        if (row) deleteFile(db, row.id);
+        insertFile(db, res.rel, res.hash, res.size, res.mtimeMs, now, res.facts);
+      }
+    }
+  });
+  write();
+  let link: LinkStats | undefined;
+  const changed = parsed + removed.length;
+  if (changed > 0) link = linkProject(db, root);
+  setMeta(db, 'indexed_at', new Date().toISOString());
+  if (changed > 0) setMeta(db, 'changed_at', new Date().toISOString());
+  setMeta(db, 'skipped', JSON.stringify(skipped.slice(0, 200)));
+  const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  return {
+    files: count('SELECT COUNT(*) n FROM files'),
+    parsed,
+    unchanged,
+    removed: removed.length,
+    symbols: count('SELECT COUNT(*) n FROM symbols'),
+    references: count('SELECT COUNT(*) n FROM refs WHERE confidence IS NOT NULL'),
+    skipped,
+    ms: performance.now() - t0,
+    link,
+  };
+}
+
+function deleteFile(db: DB, id: number): void {
+  for (const t of ['symbols', 'imports', 'exports', 'refs']) db.prepare(`DELETE FROM ${t} WHERE file_id = ?`).run(id);
+  db.prepare('DELETE FROM files WHERE id = ?').run(id);
+}
+
+function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: number, now: number, facts: FileFacts | null): void {
+  const fileId = Number(
+    db.prepare(
+      'INSERT INTO files(path, language, hash, size, mtime_ms, indexed_at, is_module, parse_errors) VALUES (?,?,?,?,?,?,?,?)',
+    ).run(rel, facts?.language ?? null, hash, size, mtimeMs, now, facts?.isModule ? 1 : 0, facts?.parseErrors ?? 0).lastInsertRowid,
+  );
+  if (!facts) return;
+  const symIds: number[] = [];
+  const insSym = db.prepare(
+    `INSERT INTO symbols(file_id, name, kind, container_id, container_name, line, col, end_line, end_col, name_line, name_col,
+       exported, is_default, local, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+  );
+  for (const s of facts.symbols) {
+    const container = s.container != null ? facts.symbols[s.container] : undefined;
+    symIds.push(Number(insSym.run(
+      fileId, s.name, s.kind, s.container != null ? symIds[s.container] ?? null : null, container?.name ?? null,
+      s.line, s.column, s.endLine, s.endColumn, s.nameLine, s.nameColumn,
+      s.exported ? 1 : 0, s.isDefault ? 1 : 0, s.local ? 1 : 0, s.signature,
+    ).lastInsertRowid));
+  }
+  const impIds: number[] = [];
+  const insImp = db.prepare('INSERT INTO imports(file_id, local_name, source, imported, line, col) VALUES (?,?,?,?,?,?)');
+  for (const i of facts.imports) impIds.push(Number(insImp.run(fileId, i.localName, i.source, i.imported, i.line, i.column).lastInsertRowid));
+  const insExp = db.prepare('INSERT INTO exports(file_id, name, kind, symbol_id, import_id, source) VALUES (?,?,?,?,?,?)');
+  for (const e of facts.exports) {
+    if (e.kind === 'symbol') insExp.run(fileId, e.name, 'symbol', symIds[e.symbol] ?? null, null, null);
+    else if (e.kind === 'import') insExp.run(fileId, e.name, 'import', null, impIds[e.importIndex] ?? null, null);
+    else insExp.run(fileId, '*', 'star', null, null, e.source);
+  }
+  const insRef = db.prepare(
+    `INSERT INTO refs(file_id, name, line, col, end_col, role, target_kind, symbol_id, import_id, enclosing_id, confidence)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+  );
+  for (const r of facts.refs) {
+    const t = r.target;
+    const symbolId = t.kind === 'symbol' ? symIds[t.symbol] ?? null : null;
+    const importId = t.kind === 'import' || t.kind === 'member_of_import' ? impIds[t.importIndex] ?? null : null;
+    const confidence = t.kind === 'symbol' ? 'resolved' : t.kind === 'member' || t.kind === 'unbound' ? 'name_match' : null;
+    insRef.run(fileId, r.name, r.line, r.column, r.endColumn, r.role, t.kind, symbolId, importId,
+      r.enclosing != null ? symIds[r.enclosing] ?? null : null, confidence);
+  }
+}
+
+async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions): Promise<ParseResult[]> {
+  const total = jobs.length;
+  const results: ParseResult[] = [];
+  const workerFile = path.join(PACKAGE_ROOT, 'dist', 'src', 'index', 'worker.js');
+  const nWorkers = Math.min(opts.workers ?? os.availableParallelism(), Math.ceil(total / BATCH));
+  if (total < WORKER_THRESHOLD || nWorkers < 2 || !fs.existsSync(workerFile)) {
+    for (const job of jobs) {
+      results.push(await runParseJob(root, job));
+      opts.onProgress?.(results.length, total);
+    }
+    return results;
+  }
+  let next = 0;
+  const workers = Array.from({ length: nWorkers }, () => new Worker(workerFile, { workerData: { root } }));
+  try {
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve, reject) => {
+            const feed = () => {
+              if (next >= total) return resolve();
+              const batch = jobs.slice(next, next + BATCH);
+              next += batch.length;
+              w.postMessage(batch);
+            };
+            w.on('message', (res: ParseResult[]) => {
+              results.push(...res);
+              opts.onProgress?.(results.length, total);
+              feed();
+            });
+            w.on('error', reject);
+            feed();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  return results;
+}

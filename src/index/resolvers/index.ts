@@ -1,0 +1,13 @@
+import { createEcmascriptResolver } from './ecmascript.js';
+import type { ModuleResolver } from './types.js';
+
+/** resolver name (the `resolver` column of grammars/languages.json) → factory */
+const FACTORIES: Record<string, (root: string, files: ReadonlySet<string>) => ModuleResolver> = {
+  ecmascript: createEcmascriptResolver,
+};
+
+export function createResolvers(root: string, files: ReadonlySet<string>): Map<string, ModuleResolver> {
+  const out = new Map<string, ModuleResolver>();
+  for (const [name, make] of Object.entries(FACTORIES)) out.set(name, make(root, files));
+  return out;
+}

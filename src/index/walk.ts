@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/** Directories never worth indexing; a project's .gitignore adds to these. */
+export const DEFAULT_IGNORES = [
+  '.git/', 'node_modules/', '.code-intel/', '.hg/', '.svn/',
+  // build output only at the top: a `src/build/` folder is often real source
+  '/dist/', '/build/', '/out/', '/coverage/', '.next/', '.nuxt/', '.turbo/', '.cache/', '.parcel-cache/',
+  '__pycache__/', '.venv/', 'venv/', 'target/', '.idea/', '.vscode/',
+  '*.min.js', '*.min.css', '*.map', '*.lock', 'package-lock.json',
+];
+
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+export interface WalkedFile {
+  rel: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface WalkResult {
+  files: WalkedFile[];
+  /** files passed over, with the reason (too large); binaries are found later, when read */
+  skipped: { file: string; reason: string }[];
+}
+
+interface Rules {
+  base: string; // directory (relative, '' for root) the rules apply below
+  ig: Ignore;
+}
+
+/**
+ * Lists the project's files (relative, `/`-separated), honouring nested .gitignore files and the
+ * defaults. Only stats files: reading and hashing happen where something changed.
+ */
+export function walkProject(root: string, extraIgnores: string[] = []): WalkResult {
+  const files: WalkedFile[] = [];
+  const skipped: WalkResult['skipped'] = [];
+  const base = ignore().add(DEFAULT_IGNORES).add(extraIgnores);
+  const visit = (dirRel: string, rules: Rules[]) => {
+    const dirAbs = path.join(root, dirRel);
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dirAbs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const gi = entries.find((e) => e.name === '.gitignore' && e.isFile());
+    if (gi) {
+      try {
+        rules = [...rules, { base: dirRel, ig: ignore().add(fs.readFileSync(path.join(dirAbs, '.gitignore'), 'utf8')) }];
+      } catch {
+        /* unreadable .gitignore: keep the rules we have */
+      }
+    }
+    const ignored = (rel: string, isDir: boolean) =>
+      rules.some((r) => {
+        const sub = r.base ? rel.slice(r.base.length + 1) : rel;
+        return sub !== '' && r.ig.ignores(isDir ? sub + '/' : sub);
+      });
+    for (const e of entries) {
+      const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!ignored(rel, true)) visit(rel, rules);
+      } else if (e.isFile()) {
+        if (ignored(rel, false)) continue;
+        let st: fs.Stats;
+        try {
+          st = fs.statSync(path.join(root, rel));
+        } catch {
+          continue;
+        }
+        if (st.size > MAX_FILE_BYTES) {
+          skipped.push({ file: rel, reason: `larger than ${MAX_FILE_BYTES / 1024} KiB` });
+          continue;
+        }
+        files.push({ rel, size: st.size, mtimeMs: st.mtimeMs });
+      }
+      // symlinks are not followed: they may point outside the project
+    }
+  };
+  visit('', [{ base: '', ig: base }]);
+  files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { files, skipped };
+}
+
+/** True when the buffer looks binary (a NUL byte in the first 8 KiB). */
+export function looksBinary(buf: Buffer): boolean {
+  const n = Math.min(buf.length, 8192);
+  for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
+  return false;
+}

@@ -1,0 +1,106 @@
+import { UserError } from '../util/paths.js';
+import { type Page, paginate } from './page.js';
+import type { Project } from './project.js';
+import {
+  type DefinitionOut, MEMBER_KINDS, requireFile, SYMBOL_COLUMNS, type SymbolRow, symbolAtName, symbolById, symbolsByName, toDefinition,
+} from './symbols.js';
+
+export interface Site {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface DefinitionsResult extends Page<DefinitionOut> {
+  /** how the answer was found, in plain words */
+  resolution: string;
+}
+
+interface RefRow {
+  id: number;
+  name: string;
+  target_kind: string;
+  symbol_id: number | null;
+  import_id: number | null;
+  confidence: string | null;
+}
+
+/** The reference written at a position of a file, if the index has one there. */
+export function refAt(p: Project, fileId: number, line: number, column: number): RefRow | undefined {
+  return p.db
+    .prepare(
+      `SELECT id, name, target_kind, symbol_id, import_id, confidence FROM refs
+       WHERE file_id = ? AND line = ? AND col <= ? AND end_col > ? ORDER BY col DESC LIMIT 1`,
+    )
+    .get(fileId, line, column, column) as RefRow | undefined;
+}
+
+/** Definitions by name, or — given a usage site — the one definition that usage resolves to. */
+export function findDefinitions(
+  p: Project,
+  args: { name?: string; from?: Site; kind?: string; offset?: number; limit?: number },
+): DefinitionsResult {
+  if (args.from) return fromSite(p, args.from, args);
+  if (!args.name) throw new UserError('pass `name`, or `from` (a usage site)', 'Example: {"name": "parseConfig"}');
+  const rows = symbolsByName(p, args.name, { kind: args.kind });
+  const page = paginate(rows.map((r) => toDefinition(r, 'resolved')), args.offset, args.limit);
+  return {
+    ...page,
+    resolution:
+      rows.length > 1
+        ? `${rows.length} definitions are named '${args.name}'. Pass \`from\` (the file, line and column of a usage) to get the one that usage refers to.`
+        : rows.length === 1 ? 'found by name' : `no definition named '${args.name}' in the index`,
+  };
+}
+
+function fromSite(p: Project, site: Site, args: { offset?: number; limit?: number }): DefinitionsResult {
+  const fileId = requireFile(p, site.file);
+  const one = (s: SymbolRow | undefined, confidence: DefinitionOut['confidence'], resolution: string): DefinitionsResult => ({
+    ...paginate(s ? [toDefinition(s, confidence)] : [], args.offset, args.limit),
+    resolution,
+  });
+  const ref = refAt(p, fileId, site.line, site.column);
+  if (!ref) {
+    const own = symbolAtName(p, fileId, site.line, site.column);
+    if (own) return one(own, 'resolved', 'the position is the definition itself');
+    throw new UserError(
+      `no reference or definition at ${site.file}:${site.line}:${site.column}`,
+      'Point at the first character of an identifier (1-based line and column), e.g. a position returned by find_references.',
+      'no_symbol_at_position',
+    );
+  }
+  if (ref.symbol_id != null) {
+    const s = symbolById(p, ref.symbol_id);
+    return one(s, ref.confidence as DefinitionOut['confidence'],
+      ref.confidence === 'imported' ? `resolved through the imports of ${site.file}` : `resolved in the scope of ${site.file}`);
+  }
+  if (ref.import_id != null) {
+    const imp = p.db
+      .prepare(`SELECT i.source, i.status, f.path FROM imports i LEFT JOIN files f ON f.id = i.resolved_file_id WHERE i.id = ?`)
+      .get(ref.import_id) as { source: string; status: string; path: string | null };
+    if (imp.status === 'module' && imp.path) {
+      return {
+        ...paginate([{
+          file: imp.path, line: 1, column: 1, end_line: 1, name: ref.name, kind: 'module', container: null,
+          exported: true, confidence: 'imported' as const, snippet: `module ${imp.source}`,
+        }], args.offset, args.limit),
+        resolution: `'${ref.name}' is the namespace of module '${imp.source}'`,
+      };
+    }
+    if (imp.status === 'external')
+      return one(undefined, 'imported', `'${ref.name}' comes from the external module '${imp.source}' (not part of this project)`);
+    if (ref.confidence === null)
+      return one(undefined, 'imported', `'${ref.name}' is imported from '${imp.source}', which does not define it`);
+  }
+  // Not resolvable without types: every same-named member (or global) is a candidate.
+  const members = ref.target_kind === 'member' || ref.target_kind === 'member_of_import';
+  const rows = (p.db
+    .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.local = 0 ORDER BY f.path, s.line`)
+    .all(ref.name) as SymbolRow[]).filter((s) => (members ? MEMBER_KINDS.has(s.kind) : s.container_id === null));
+  return {
+    ...paginate(rows.map((r) => toDefinition(r, 'name_match')), args.offset, args.limit),
+    resolution: members
+      ? `'${ref.name}' is a member of a value whose type is unknown without a type checker: these are same-named members (guesses)`
+      : `'${ref.name}' is not declared or imported in ${site.file}: these are same-named top-level definitions (guesses)`,
+  };
+}

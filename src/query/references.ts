@@ -1,0 +1,152 @@
+import { UserError } from '../util/paths.js';
+import { refAt } from './definitions.js';
+import { type Page, paginate } from './page.js';
+import type { Project } from './project.js';
+import {
+  type DefinitionOut, MEMBER_KINDS, requireFile, SYMBOL_COLUMNS, type SymbolRow, symbolAtName, symbolById, symbolsByName, toDefinition,
+} from './symbols.js';
+
+export interface ReferenceOut {
+  file: string;
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  name: string;
+  /** how the name is used: call, new, read, write, type, import, export, jsx */
+  kind: string;
+  /** the symbol the reference sits in (Class.method), null at module level */
+  container: string | null;
+  confidence: 'resolved' | 'imported' | 'name_match';
+  /** the definition it refers to (file:line), useful when several share the name */
+  definition: string | null;
+  snippet: string;
+}
+
+export interface ReferencesResult extends Page<ReferenceOut> {
+  definitions: DefinitionOut[];
+  counts: { resolved: number; imported: number; name_match: number };
+  note: string;
+}
+
+const ORDER = { resolved: 0, imported: 1, name_match: 2 } as const;
+
+interface RefRow {
+  path: string; name: string; line: number; col: number; end_col: number; role: string; confidence: ReferenceOut['confidence'];
+  symbol_id: number | null; enclosing_name: string | null; enclosing_container: string | null;
+}
+
+/**
+ * References to one symbol (picked by its definition site) or to every symbol of a name.
+ * Facts (resolved, imported) come first; `name_match` guesses only when asked for.
+ */
+export function findReferences(
+  p: Project,
+  args: { name?: string; file?: string; line?: number; column?: number; include_guesses?: boolean; offset?: number; limit?: number },
+): ReferencesResult {
+  const targets = pickTargets(p, args);
+  if (targets.length === 0) {
+    throw new UserError(
+      args.name ? `no definition named '${args.name}' in the index` : 'no symbol at that position',
+      'Check the spelling with `query` or `find_definitions`; names are case-sensitive.',
+      'unknown_symbol',
+    );
+  }
+  const ids = new Set<number>();
+  for (const t of targets) for (const id of declarationGroup(p, t)) ids.add(id);
+  const defSite = new Map<number, string>();
+  for (const t of targets) for (const id of declarationGroup(p, t)) defSite.set(id, `${t.path}:${t.name_line}`);
+
+  const idList = [...ids];
+  const select = `SELECT f.path, r.name, r.line, r.col, r.end_col, r.role, r.confidence, r.symbol_id,
+      e.name AS enclosing_name, e.container_name AS enclosing_container
+    FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols e ON e.id = r.enclosing_id`;
+  const facts = p.db
+    .prepare(`${select} WHERE r.symbol_id IN (${idList.map(() => '?').join(',')})`)
+    .all(...idList) as RefRow[];
+  let guesses: RefRow[] = [];
+  const wantGuesses = args.include_guesses !== false;
+  const names = [...new Set(targets.map((t) => t.name))];
+  for (const name of names) {
+    const memberTarget = targets.some((t) => t.name === name && MEMBER_KINDS.has(t.kind));
+    const globalTarget = targets.some((t) => t.name === name && t.container_id === null);
+    const kinds = [...(memberTarget ? ["'member'", "'member_of_import'"] : []), ...(globalTarget ? ["'unbound'"] : [])];
+    if (kinds.length === 0) continue;
+    const rows = p.db
+      .prepare(`${select} WHERE r.name = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND r.target_kind IN (${kinds.join(',')})`)
+      .all(name) as RefRow[];
+    guesses = guesses.concat(rows);
+  }
+  const counts = { resolved: 0, imported: 0, name_match: guesses.length };
+  for (const r of facts) counts[r.confidence as 'resolved' | 'imported']++;
+  const rows = (wantGuesses ? facts.concat(guesses) : facts).sort(
+    (a, b) => ORDER[a.confidence] - ORDER[b.confidence] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || a.col - b.col,
+  );
+  const page = paginate(rows, args.offset, args.limit);
+  return {
+    items: page.items.map((r) => ({
+      file: r.path,
+      line: r.line,
+      column: r.col,
+      end_line: r.line,
+      end_column: r.end_col,
+      name: r.name,
+      kind: r.role,
+      container: r.enclosing_name ? (r.enclosing_container ? `${r.enclosing_container}.${r.enclosing_name}` : r.enclosing_name) : null,
+      confidence: r.confidence,
+      definition: r.symbol_id != null ? defSite.get(r.symbol_id) ?? null : null,
+      snippet: p.snippet(r.path, r.line),
+    })),
+    total: page.total,
+    offset: page.offset,
+    limit: page.limit,
+    next_offset: page.next_offset,
+    definitions: targets.slice(0, 20).map((t) => toDefinition(t, 'resolved')),
+    counts,
+    note: [
+      targets.length > 1 ? `${targets.length} definitions share this name; pass file/line/column of one to narrow.` : '',
+      counts.name_match > 0
+        ? `${counts.name_match} name_match results are guesses: same name, but the object's type is unknown without a type checker${wantGuesses ? '' : ' (left out: include_guesses is false)'}.`
+        : '',
+    ].filter(Boolean).join(' ') || 'all results are resolved through scopes and imports',
+  };
+}
+
+function pickTargets(p: Project, args: { name?: string; file?: string; line?: number; column?: number }): SymbolRow[] {
+  if (args.file !== undefined) {
+    if (args.line === undefined) throw new UserError('`file` needs `line` (and preferably `column`) of the definition', 'Example: {"file": "src/a.ts", "line": 12, "column": 17}');
+    const fileId = requireFile(p, args.file);
+    const own = symbolAtName(p, fileId, args.line, args.column);
+    if (own && (!args.name || own.name === args.name || args.name.endsWith('.' + own.name))) return [own];
+    if (args.column !== undefined) {
+      // a usage site works too: follow it to its definition
+      const ref = refAt(p, fileId, args.line, args.column);
+      if (ref?.symbol_id != null) {
+        const s = symbolById(p, ref.symbol_id);
+        if (s) return [s];
+      }
+    }
+    if (args.name) {
+      const near = p.db
+        .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name = ? AND s.line <= ? AND s.end_line >= ? ORDER BY s.line DESC`)
+        .all(fileId, args.name.split('.').pop(), args.line, args.line) as SymbolRow[];
+      if (near[0]) return [near[0]];
+    }
+    throw new UserError(
+      `no definition${args.name ? ` of '${args.name}'` : ''} at ${args.file}:${args.line}${args.column ? ':' + args.column : ''}`,
+      'Pass the position of the definition\'s name as returned by find_definitions (line and column are 1-based).',
+      'no_symbol_at_position',
+    );
+  }
+  if (!args.name) throw new UserError('pass `name`, or `file` + `line` + `column` of a definition', 'Example: {"name": "parseConfig"}');
+  return symbolsByName(p, args.name);
+}
+
+/** Overloads and merged declarations (same name, same scope, same file) are one symbol. */
+function declarationGroup(p: Project, s: SymbolRow): number[] {
+  if (s.local) return [s.id];
+  const rows = p.db
+    .prepare(`SELECT id, kind FROM symbols WHERE file_id = ? AND name = ? AND container_id IS ? AND local = 0`)
+    .all(s.file_id, s.name, s.container_id) as { id: number; kind: string }[];
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,106 @@
+/** Symbol rows and the lookups shared by definitions, references and outlines. */
+import { UserError } from '../util/paths.js';
+import type { Project } from './project.js';
+
+export interface SymbolRow {
+  id: number;
+  file_id: number;
+  path: string;
+  name: string;
+  kind: string;
+  container_id: number | null;
+  container_name: string | null;
+  line: number;
+  col: number;
+  end_line: number;
+  end_col: number;
+  name_line: number;
+  name_col: number;
+  exported: number;
+  is_default: number;
+  local: number;
+  signature: string;
+}
+
+export const SYMBOL_COLUMNS = `s.id, s.file_id, f.path, s.name, s.kind, s.container_id, s.container_name, s.line, s.col,
+  s.end_line, s.end_col, s.name_line, s.name_col, s.exported, s.is_default, s.local, s.signature`;
+
+export const MEMBER_KINDS = new Set(['method', 'property', 'enum_member']);
+
+/** What every definition result looks like. */
+export interface DefinitionOut {
+  file: string;
+  line: number;
+  column: number;
+  end_line: number;
+  name: string;
+  kind: string;
+  container: string | null;
+  exported: boolean;
+  confidence: 'resolved' | 'imported' | 'name_match';
+  snippet: string;
+}
+
+export function toDefinition(s: SymbolRow, confidence: DefinitionOut['confidence']): DefinitionOut {
+  return {
+    file: s.path,
+    line: s.name_line,
+    column: s.name_col,
+    end_line: s.end_line,
+    name: s.name,
+    kind: s.kind,
+    container: s.container_name,
+    exported: s.exported === 1,
+    confidence,
+    snippet: s.signature,
+  };
+}
+
+export function symbolById(p: Project, id: number): SymbolRow | undefined {
+  return p.db.prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?`).get(id) as
+    | SymbolRow
+    | undefined;
+}
+
+/**
+ * Symbols by name. `Container.member` qualifies by container. Local symbols (declared inside a
+ * function body) are left out unless `includeLocal`.
+ */
+export function symbolsByName(p: Project, rawName: string, opts: { kind?: string; includeLocal?: boolean } = {}): SymbolRow[] {
+  const name = rawName.trim();
+  if (!name) throw new UserError('the symbol name is empty', 'Pass a name such as `parseConfig` or `Server.start`.');
+  const dot = name.lastIndexOf('.');
+  const member = dot > 0 ? name.slice(dot + 1) : name;
+  const container = dot > 0 ? name.slice(0, dot).split('.').pop()! : undefined;
+  const rows = p.db
+    .prepare(
+      `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+       WHERE s.name = ? ${container ? 'AND s.container_name = ?' : ''} ${opts.includeLocal ? '' : 'AND s.local = 0'}
+       ${opts.kind ? 'AND s.kind = ?' : ''}
+       ORDER BY s.exported DESC, f.path, s.line`,
+    )
+    .all(...[member, ...(container ? [container] : []), ...(opts.kind ? [opts.kind] : [])]) as SymbolRow[];
+  return rows;
+}
+
+/** The file id for a project-relative path, or a clear error when it is not indexed. */
+export function requireFile(p: Project, rel: string): number {
+  const id = p.fileId(rel);
+  if (id === undefined) {
+    throw new UserError(
+      `file '${rel}' is not in the index`,
+      'Use a path relative to the project root (as returned by other tools); ignored, binary and files over 1 MiB are not indexed.',
+      'unknown_file',
+    );
+  }
+  return id;
+}
+
+/** The symbol whose name is written at (line, column) of a file, if any. */
+export function symbolAtName(p: Project, fileId: number, line: number, column?: number): SymbolRow | undefined {
+  const rows = p.db
+    .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.name_line = ?`)
+    .all(fileId, line) as SymbolRow[];
+  if (column === undefined) return rows[0];
+  return rows.find((r) => column >= r.name_col && column < r.name_col + r.name.length);
+}

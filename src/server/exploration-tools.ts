@@ -1,0 +1,158 @@
+/** The read-only exploration tools: definitions, references, text search, outlines, structure, query. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { findDefinitions } from '../query/definitions.js';
+import { runQuery } from '../query/lexical.js';
+import { getSymbols } from '../query/outline.js';
+import type { Project } from '../query/project.js';
+import { findReferences } from '../query/references.js';
+import { searchText } from '../query/search-text.js';
+import { analyzeStructure } from '../query/structure.js';
+import { relInsideRoot } from '../util/paths.js';
+import { fromException, ok } from './respond.js';
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const page = {
+  limit: z.number().int().min(1).max(500).optional().describe('page size (default 50; max 500)'),
+  offset: z.number().int().min(0).optional().describe('skip this many results (use next_offset from the previous page)'),
+};
+const position = {
+  line: z.number().int().min(1).describe('1-based line'),
+  column: z.number().int().min(1).describe('1-based column (UTF-16 code units)'),
+};
+const filePath = z.string().min(1).describe('file path relative to the project root');
+
+/** Called before and after every tool run; the session machine hooks in here. */
+export interface ToolGate {
+  before(tool: string, args: Record<string, unknown>): CallToolResult | undefined;
+  after(tool: string, args: Record<string, unknown>, result: Record<string, unknown>): void;
+}
+
+export const OPEN_GATE: ToolGate = { before: () => undefined, after: () => {} };
+
+export function registerExplorationTools(server: McpServer, project: Project, gate: ToolGate = OPEN_GATE): void {
+  const run = async (tool: string, args: Record<string, unknown>, fn: () => Record<string, unknown>): Promise<CallToolResult> => {
+    try {
+      const blocked = gate.before(tool, args);
+      if (blocked) return blocked;
+      const freshness = await project.refresh();
+      const result = { ...fn(), index: freshness };
+      gate.after(tool, args, result);
+      return ok(result);
+    } catch (e) {
+      return fromException(tool, e);
+    }
+  };
+  const inside = (p: string) => relInsideRoot(project.root, p);
+
+  server.registerTool(
+    'find_definitions',
+    {
+      title: 'Find definitions',
+      description:
+        'Where a symbol is defined, from the syntax tree. By `name` (or `Container.member`): every definition of that name. ' +
+        'With `from` (the file, line and column of a usage): the one definition that usage resolves to through scopes and imports. ' +
+        'Each result has `confidence`: resolved / imported are facts, name_match is a guess (a member whose object type is unknown).',
+      inputSchema: {
+        name: z.string().min(1).optional().describe('symbol name, e.g. "parseConfig" or "Server.start"'),
+        from: z.object({ file: filePath, ...position }).optional().describe('a usage site to resolve'),
+        kind: z.string().optional().describe('only this kind: function, class, method, interface, type, enum, variable, constant, property, namespace'),
+        ...page,
+      },
+      annotations: { title: 'Find definitions', ...READ_ONLY },
+    },
+    (args) =>
+      run('find_definitions', args, () => {
+        const from = args.from ? { ...args.from, file: inside(args.from.file) } : undefined;
+        return { ...findDefinitions(project, { ...args, from }) };
+      }),
+  );
+
+  server.registerTool(
+    'find_references',
+    {
+      title: 'Find references',
+      description:
+        'Every place a symbol is used (calls, reads, writes, types, imports, re-exports), resolved through scopes and the module graph; ' +
+        'never comments or strings. Pick one of several same-named symbols with `file` + `line` (+ `column`) of its definition. ' +
+        'Results carry `confidence`: resolved (same file, by scope), imported (through imports), name_match (a guess: same member name, type unknown); facts come first.',
+      inputSchema: {
+        name: z.string().min(1).optional().describe('symbol name, or Container.member'),
+        file: filePath.optional().describe('file of the definition (with line/column) to pick one symbol'),
+        line: z.number().int().min(1).optional(),
+        column: z.number().int().min(1).optional(),
+        include_guesses: z.boolean().optional().describe('include name_match guesses (default true)'),
+        ...page,
+      },
+      annotations: { title: 'Find references', ...READ_ONLY },
+    },
+    (args) => run('find_references', args, () => ({ ...findReferences(project, { ...args, file: args.file ? inside(args.file) : undefined }) })),
+  );
+
+  server.registerTool(
+    'search_text',
+    {
+      title: 'Search text',
+      description:
+        'ripgrep-style search of the project\'s text files (.gitignore honoured). Literal by default; `regex: true` for a JavaScript regular expression. ' +
+        'Filter with `path` (a directory or file) and `glob` (e.g. "*.ts", "src/**/*.tsx", "!**/*.test.ts").',
+      inputSchema: {
+        pattern: z.string().min(1).describe('text, or a regex with regex: true'),
+        regex: z.boolean().optional(),
+        case_sensitive: z.boolean().optional().describe('default true'),
+        glob: z.union([z.string(), z.array(z.string())]).optional(),
+        path: z.string().optional().describe('directory or file relative to the project root'),
+        ...page,
+      },
+      annotations: { title: 'Search text', ...READ_ONLY },
+    },
+    (args) => run('search_text', args, () => ({ ...searchText(project, { ...args, path: args.path ? inside(args.path) : undefined }) })),
+  );
+
+  server.registerTool(
+    'get_symbols',
+    {
+      title: 'File outline',
+      description: 'The symbols of one file, nested (classes with their methods and properties), with kind, line and signature.',
+      inputSchema: {
+        file: filePath,
+        depth: z.number().int().min(1).max(10).optional().describe('nesting depth to show (default 3)'),
+        ...page,
+      },
+      annotations: { title: 'File outline', ...READ_ONLY },
+    },
+    (args) => run('get_symbols', args, () => ({ ...getSymbols(project, { ...args, file: inside(args.file) }) })),
+  );
+
+  server.registerTool(
+    'analyze_structure',
+    {
+      title: 'Analyze structure',
+      description:
+        'A file: its imports (resolved to project files or external), exports, top-level declarations and calls (caller → callee, resolved target). ' +
+        'A directory ("." for the root): its modules and the import edges between them, plus external dependencies.',
+      inputSchema: { path: z.string().describe('file or directory relative to the project root'), ...page },
+      annotations: { title: 'Analyze structure', ...READ_ONLY },
+    },
+    (args) => run('analyze_structure', args, () => ({ ...analyzeStructure(project, { ...args, path: inside(args.path || '.') }) })),
+  );
+
+  server.registerTool(
+    'query',
+    {
+      title: 'Query',
+      description:
+        'A starting point from natural language or keywords ("session lock", "parse config file"): ranks symbols and files by the words in their ' +
+        'names (camelCase/snake_case split), containers, paths and signatures. Follow up with find_definitions / find_references.',
+      inputSchema: {
+        text: z.string().min(1).describe('what you are looking for'),
+        kind: z.string().optional().describe('only this symbol kind'),
+        ...page,
+      },
+      annotations: { title: 'Query', ...READ_ONLY },
+    },
+    (args) => run('query', args, () => ({ ...runQuery(project, args) })),
+  );
+}

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Project } from '../query/project.js';
+import { log } from '../util/log.js';
+import { PACKAGE_ROOT } from '../util/paths.js';
+import { registerExplorationTools } from './exploration-tools.js';
+
+export function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+export function createServer(project: Project): McpServer {
+  const server = new McpServer(
+    { name: 'code-intel', version: packageVersion() },
+    {
+      instructions:
+        'code-intel indexes this project with tree-sitter. Start with `query` for a feature described in words, then ' +
+        'find_definitions / find_references for precise answers; every result says how sure it is (confidence).',
+    },
+  );
+  registerExplorationTools(server, project);
+  return server;
+}
+
+/** Indexes the project (incrementally), then serves MCP over stdio until the client goes away. */
+export async function serveStdio(root: string): Promise<void> {
+  const project = new Project(root);
+  const t0 = performance.now();
+  const fresh = await project.refresh();
+  log.info(`indexed ${fresh.files} files in ${Math.round(performance.now() - t0)} ms (${fresh.reindexed_now} re-indexed); serving ${project.root} over stdio`);
+  const server = createServer(project);
+  const transport = new StdioServerTransport();
+  const shutdown = () => {
+    void server.close().finally(() => {
+      project.close();
+      process.exit(0);
+    });
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  process.stdin.on('end', shutdown);
+  await server.connect(transport);
+}

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type DB = Database.Database;
+
+/** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
+export const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  language TEXT,            -- NULL: a text file kept for search_text, not parsed
+  hash TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  indexed_at INTEGER NOT NULL,
+  is_module INTEGER NOT NULL DEFAULT 0,
+  parse_errors INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS symbols (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  container_id INTEGER,
+  container_name TEXT,
+  line INTEGER NOT NULL, col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
+  name_line INTEGER NOT NULL, name_col INTEGER NOT NULL,
+  exported INTEGER NOT NULL, is_default INTEGER NOT NULL, local INTEGER NOT NULL,
+  signature TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id, line);
+CREATE INDEX IF NOT EXISTS symbols_container ON symbols(container_id);
+CREATE TABLE IF NOT EXISTS imports (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  local_name TEXT,
+  source TEXT NOT NULL,
+  imported TEXT NOT NULL,
+  line INTEGER NOT NULL, col INTEGER NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending',   -- symbol | module | external | unresolved
+  resolved_file_id INTEGER,
+  resolved_symbol_id INTEGER
+);
+CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
+CREATE TABLE IF NOT EXISTS exports (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,        -- symbol | import | star
+  symbol_id INTEGER,
+  import_id INTEGER,
+  source TEXT
+);
+CREATE INDEX IF NOT EXISTS exports_file ON exports(file_id, name);
+CREATE TABLE IF NOT EXISTS refs (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  line INTEGER NOT NULL, col INTEGER NOT NULL, end_col INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  target_kind TEXT NOT NULL,  -- symbol | import | member_of_import | member | unbound
+  symbol_id INTEGER,          -- the definition, when known
+  import_id INTEGER,
+  enclosing_id INTEGER,
+  confidence TEXT             -- resolved | imported | name_match (NULL: bound to something outside the project)
+);
+CREATE INDEX IF NOT EXISTS refs_symbol ON refs(symbol_id);
+CREATE INDEX IF NOT EXISTS refs_name ON refs(name, target_kind);
+CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id, line);
+CREATE INDEX IF NOT EXISTS refs_import ON refs(import_id);
+CREATE INDEX IF NOT EXISTS refs_enclosing ON refs(enclosing_id);
+`;
+
+export function dbPath(root: string): string {
+  return path.join(root, '.code-intel', 'index.db');
+}
+
+/** Opens (creating if needed) the project database. WAL so readers (hooks, CLI) never block the server. */
+export function openDb(root: string): DB {
+  const file = dbPath(root);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const gitignore = path.join(path.dirname(file), '.gitignore');
+  if (!fs.existsSync(gitignore)) fs.writeFileSync(gitignore, '*\n');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const version = (db.prepare(`SELECT name FROM sqlite_master WHERE type='table' AND name='meta'`).get() as unknown)
+    ? (db.prepare(`SELECT value FROM meta WHERE key='schema_version'`).get() as { value: string } | undefined)?.value
+    : undefined;
+  if (version !== undefined && Number(version) !== SCHEMA_VERSION) {
+    // facts from an older extractor are not trusted: start the index over
+    db.exec(`DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS imports;
+             DROP TABLE IF EXISTS exports; DROP TABLE IF EXISTS refs; DELETE FROM meta;`);
+  }
+  db.exec(SCHEMA);
+  db.prepare(`INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)`).run(String(SCHEMA_VERSION));
+  return db;
+}
+
+export function getMeta(db: DB, key: string): string | undefined {
+  return (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+}
+
+export function setMeta(db: DB, key: string, value: string): void {
+  db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(key, value);
+}

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Package root (the folder holding package.json), whether running from src/ via vitest or from dist/. */
+export const PACKAGE_ROOT = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (path.basename(dir) === 'src' || path.basename(dir) === 'dist') {
+      const parent = path.dirname(dir);
+      return path.basename(parent) === 'dist' ? path.dirname(parent) : parent;
+    }
+    dir = path.dirname(dir);
+  }
+  throw new Error('cannot locate the code-intel package root');
+})();
+
+/** Project-relative path with `/` separators. */
+export function toRel(root: string, abs: string): string {
+  return path.relative(root, abs).split(path.sep).join('/');
+}
+
+/**
+ * Resolves a user-supplied path against the project root and refuses anything that escapes it.
+ * Returns the project-relative path (with `/`), or throws a UserError.
+ */
+export function relInsideRoot(root: string, p: string): string {
+  const abs = path.resolve(root, p);
+  const rel = path.relative(root, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new UserError(`path '${p}' is outside the project root ${root}`, 'Pass a path relative to the project root.');
+  }
+  return rel.split(path.sep).join('/');
+}
+
+/** An error caused by the caller's input: reported as a tool error with a hint, never a crash. */
+export class UserError extends Error {
+  constructor(message: string, readonly hint?: string, readonly code = 'invalid_input') {
+    super(message);
+  }
+}
