@@ -1,0 +1,144 @@
+/**
+ * End-to-end: the built `code-intel serve` binary driven by the MCP SDK's own Client over stdio.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI, makeProject, removeProject, SAMPLE } from './helpers/project.js';
+
+type Result = { isError?: boolean; structuredContent?: Record<string, any>; content: { type: string; text?: string }[] };
+
+let root: string;
+let client: Client;
+let stderr = '';
+
+async function call(name: string, args: Record<string, unknown>): Promise<Result> {
+  return (await client.callTool({ name, arguments: args })) as Result;
+}
+
+beforeAll(async () => {
+  root = makeProject(SAMPLE);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', root], stderr: 'pipe' });
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  client = new Client({ name: 'e2e', version: '0' });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  removeProject(root);
+});
+
+describe('MCP server over stdio', () => {
+  it('lists the exploration tools with annotations and input schemas', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name).sort();
+    expect(names).toEqual(['analyze_structure', 'find_definitions', 'find_references', 'get_symbols', 'query', 'search_text']);
+    for (const t of tools) {
+      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.description?.length).toBeGreaterThan(40);
+    }
+  });
+
+  it('find_definitions by name and from a usage site', async () => {
+    const byName = await call('find_definitions', { name: 'formatPrice' });
+    expect(byName.isError).toBeFalsy();
+    expect(byName.structuredContent!.items).toMatchObject([{ file: 'src/util/format.ts', line: 2, kind: 'function', confidence: 'resolved' }]);
+    expect(byName.structuredContent!.index).toMatchObject({ files: expect.any(Number), reindexed_now: 0 });
+    // the call in cart.ts goes through the barrel (export * from './format')
+    const fromUse = await call('find_definitions', { from: { file: 'src/cart.ts', line: 13, column: 12 } });
+    expect(fromUse.structuredContent!.items).toMatchObject([{ file: 'src/util/format.ts', line: 2, confidence: 'imported' }]);
+    // the parameter named formatPrice in main.ts is not the function
+    const param = await call('find_definitions', { from: { file: 'src/main.ts', line: 5, column: 10 } });
+    expect(param.isError).toBe(true);
+  });
+
+  it('find_references: scoped, through re-exports and renames, never comments or strings', async () => {
+    const r = await call('find_references', { name: 'formatPrice' });
+    const sites = (r.structuredContent!.items as any[]).map((x) => `${x.file}:${x.line}:${x.column}:${x.confidence}`);
+    expect(sites).toEqual(
+      expect.arrayContaining(['src/cart.ts:1:10:imported', 'src/cart.ts:13:12:imported', 'src/util/index.ts:2:10:imported', 'src/cart.ts:13:65:imported', 'src/cart.ts:2:10:imported']),
+    );
+    expect(sites.some((s) => s.startsWith('src/cart.ts:11:'))).toBe(false); // comment
+    expect(sites.some((s) => s.startsWith('src/cart.ts:12:'))).toBe(false); // string
+    expect(sites.some((s) => s.startsWith('src/main.ts:'))).toBe(false); // shadowing parameter
+    expect(sites.some((s) => s.startsWith('generated/'))).toBe(false); // .gitignore
+  });
+
+  it('member calls on values of unknown type are guesses, not facts', async () => {
+    const r = await call('find_references', { name: 'Cart.total' });
+    expect(r.structuredContent!.items).toMatchObject([{ file: 'src/main.ts', line: 5, confidence: 'name_match' }]);
+    const facts = await call('find_references', { name: 'Cart.total', include_guesses: false });
+    expect(facts.structuredContent!.total).toBe(0);
+  });
+
+  it('search_text: literal, regex, globs, paging', async () => {
+    const lit = await call('search_text', { pattern: 'formatPrice', glob: '*.md' });
+    expect(lit.structuredContent!.items).toMatchObject([{ file: 'README.md', line: 2, column: 5 }]);
+    const re = await call('search_text', { pattern: 'format\\w+\\(', regex: true, path: 'src', limit: 1 });
+    expect(re.structuredContent!.total).toBeGreaterThan(1);
+    expect(re.structuredContent!.items).toHaveLength(1);
+    expect(re.structuredContent!.next_offset).toBe(1);
+  });
+
+  it('get_symbols nests members under their class', async () => {
+    const r = await call('get_symbols', { file: 'src/cart.ts' });
+    expect(r.structuredContent!.items).toMatchObject([
+      { name: 'Cart', kind: 'class', children: [{ name: 'items', kind: 'property' }, { name: 'add', kind: 'method' }, { name: 'total', kind: 'method' }] },
+    ]);
+  });
+
+  it('analyze_structure on a file and on a directory', async () => {
+    const f = await call('analyze_structure', { path: 'src/cart.ts' });
+    expect(f.structuredContent!.imports).toMatchObject([
+      { source: './util', resolved_file: 'src/util/index.ts', status: 'resolved' },
+      { source: './util/index', resolved_file: 'src/util/index.ts' },
+    ]);
+    expect(f.structuredContent!.calls).toEqual(expect.arrayContaining([expect.objectContaining({ caller: 'Cart.total', callee: 'formatPrice', target: 'src/util/format.ts:2' })]));
+    const d = await call('analyze_structure', { path: 'src' });
+    expect(d.structuredContent!.edges).toEqual(expect.arrayContaining([{ from: 'src/main.ts', to: 'src/cart.ts', names: 1 }]));
+  });
+
+  it('query ranks symbols from words', async () => {
+    const r = await call('query', { text: 'format the price' });
+    expect(r.structuredContent!.symbols[0]).toMatchObject({ name: 'formatPrice', file: 'src/util/format.ts' });
+  });
+
+  it('bad input is a clear tool error, never a crash', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['get_symbols', { file: 'src/nope.ts' }, 'unknown_file'],
+      ['get_symbols', { file: '../outside.ts' }, 'invalid_input'],
+      ['search_text', { pattern: '(', regex: true }, 'invalid_regex'],
+      ['find_definitions', { name: '   ' }, 'invalid_input'],
+      ['find_references', { name: 'doesNotExist' }, 'unknown_symbol'],
+      ['analyze_structure', { path: '/etc' }, 'invalid_input'],
+    ];
+    for (const [tool, args, code] of cases) {
+      const r = await call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(r.structuredContent?.error).toBe(code);
+      expect(String(r.structuredContent?.message)).not.toHaveLength(0);
+    }
+    // schema violations are reported too, and the server keeps serving
+    const bad = await call('find_references', { name: 5 });
+    expect(bad.isError).toBe(true);
+    expect((await call('query', { text: 'cart' })).isError).toBeFalsy();
+  });
+
+  it('brings the index up to date before answering', async () => {
+    fs.writeFileSync(path.join(root, 'src/extra.ts'), `import { formatPrice } from './util/format';\nexport const shown = formatPrice(5);\n`);
+    const r = await call('find_references', { name: 'formatPrice', include_guesses: false });
+    expect(r.structuredContent!.index.reindexed_now).toBe(1);
+    expect((r.structuredContent!.items as any[]).some((x) => x.file === 'src/extra.ts' && x.line === 2)).toBe(true);
+    fs.rmSync(path.join(root, 'src/extra.ts'));
+    const after = await call('find_references', { name: 'formatPrice', include_guesses: false });
+    expect((after.structuredContent!.items as any[]).some((x) => x.file === 'src/extra.ts')).toBe(false);
+  });
+
+  it('keeps stdout for the protocol: logs go to stderr', () => {
+    expect(stderr).toContain('serving');
+  });
+});

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { splitWords } from '../src/query/lexical.js';
+import { paginate } from '../src/query/page.js';
+import { relInsideRoot, UserError } from '../src/util/paths.js';
+import { walkProject } from '../src/index/walk.js';
+import { createEcmascriptResolver } from '../src/index/resolvers/ecmascript.js';
+import { makeProject, removeProject } from './helpers/project.js';
+
+describe('splitWords', () => {
+  it('splits camelCase, PascalCase, acronyms, snake_case and kebab-case', () => {
+    expect(splitWords('parseHTTPRequest_v2')).toEqual(['parse', 'http', 'request', 'v2']);
+    expect(splitWords('user-session lock')).toEqual(['user', 'session', 'lock']);
+    expect(splitWords('XMLHttpRequest')).toEqual(['xml', 'http', 'request']);
+  });
+  it('keeps CJK runs with their bigrams (full-width normalised by NFKC elsewhere)', () => {
+    expect(splitWords('ログイン機能')).toEqual(['ログイン機能', 'ログ', 'グイ', 'イン', 'ン機', '機能']);
+  });
+});
+
+describe('paginate', () => {
+  it('caps and reports next_offset', () => {
+    const p = paginate([1, 2, 3, 4, 5], 1, 2);
+    expect(p).toEqual({ items: [2, 3], total: 5, offset: 1, limit: 2, next_offset: 3 });
+    expect(paginate([1, 2], 0, 10_000).limit).toBe(500);
+    expect(paginate([1, 2], 0, 2).next_offset).toBeNull();
+  });
+});
+
+describe('relInsideRoot', () => {
+  it('accepts paths inside the root and refuses escapes', () => {
+    expect(relInsideRoot('/p', 'src/a.ts')).toBe('src/a.ts');
+    expect(relInsideRoot('/p', '/p/src/a.ts')).toBe('src/a.ts');
+    expect(() => relInsideRoot('/p', '../etc/passwd')).toThrow(UserError);
+    expect(() => relInsideRoot('/p', '/etc/passwd')).toThrow(/outside the project root/);
+  });
+});
+
+describe('walkProject', () => {
+  it('honours nested .gitignore files and the defaults, and skips huge files', () => {
+    const root = makeProject({
+      '.gitignore': 'secret.ts\n',
+      'src/a.ts': '',
+      'src/secret.ts': '',
+      'src/gen/.gitignore': '*.gen.ts\n',
+      'src/gen/x.gen.ts': '',
+      'src/gen/keep.ts': '',
+      'node_modules/dep/index.js': '',
+      'dist/out.js': '',
+      'src/build/real.ts': '',
+    });
+    fs.writeFileSync(path.join(root, 'src/huge.ts'), 'x'.repeat(1024 * 1024 + 1));
+    const { files, skipped } = walkProject(root);
+    expect(files.map((f) => f.rel)).toEqual(['.gitignore', 'src/a.ts', 'src/build/real.ts', 'src/gen/.gitignore', 'src/gen/keep.ts']);
+    expect(skipped).toEqual([{ file: 'src/huge.ts', reason: 'larger than 1024 KiB' }]);
+    removeProject(root);
+  });
+});
+
+describe('ECMAScript module resolution', () => {
+  const files = new Set(['src/a.ts', 'src/b/index.ts', 'src/c.tsx', 'src/d.js', 'lib/x.ts', 'packages/core/src/index.ts', 'packages/core/package.json']);
+  const root = makeProject({ 'packages/core/package.json': '{"name":"@acme/core"}', 'tsconfig.json': '{ /* c */ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["lib/*"] }, } }' });
+  const resolve = createEcmascriptResolver(root, files);
+  it('probes extensions, index files and .js → .ts', () => {
+    expect(resolve('src/z.ts', './a')).toEqual({ file: 'src/a.ts' });
+    expect(resolve('src/z.ts', './a.js')).toEqual({ file: 'src/a.ts' });
+    expect(resolve('src/z.ts', './b')).toEqual({ file: 'src/b/index.ts' });
+    expect(resolve('src/z.ts', './c')).toEqual({ file: 'src/c.tsx' });
+    expect(resolve('src/z.ts', './d.js')).toEqual({ file: 'src/d.js' });
+    expect(resolve('src/z.ts', './missing')).toHaveProperty('unresolved');
+    expect(resolve('src/z.ts', '../../outside')).toHaveProperty('unresolved');
+  });
+  it('follows tsconfig paths and workspace packages; the rest is external', () => {
+    expect(resolve('src/z.ts', '@lib/x')).toEqual({ file: 'lib/x.ts' });
+    expect(resolve('src/z.ts', '@acme/core')).toEqual({ file: 'packages/core/src/index.ts' });
+    expect(resolve('src/z.ts', 'react')).toEqual({ external: true });
+  });
+});
