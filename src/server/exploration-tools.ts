@@ -24,24 +24,26 @@ const position = {
 };
 const filePath = z.string().min(1).describe('file path relative to the project root');
 
-/** Called before and after every tool run; the session machine hooks in here. */
+/** Called around every tool run; the session machine hooks in here (src/server/session-tools.ts). */
 export interface ToolGate {
+  /** a tool error to return instead of running the tool, or undefined to run it */
   before(tool: string, args: Record<string, unknown>): CallToolResult | undefined;
-  after(tool: string, args: Record<string, unknown>, result: Record<string, unknown>): void;
+  after(tool: string, args: Record<string, unknown>, result: Record<string, unknown> | undefined, error?: string): void;
 }
 
 export const OPEN_GATE: ToolGate = { before: () => undefined, after: () => {} };
 
 export function registerExplorationTools(server: McpServer, project: Project, gate: ToolGate = OPEN_GATE): void {
   const run = async (tool: string, args: Record<string, unknown>, fn: () => Record<string, unknown>): Promise<CallToolResult> => {
+    const blocked = gate.before(tool, args);
+    if (blocked) return blocked;
     try {
-      const blocked = gate.before(tool, args);
-      if (blocked) return blocked;
       const freshness = await project.refresh();
       const result = { ...fn(), index: freshness };
       gate.after(tool, args, result);
       return ok(result);
     } catch (e) {
+      gate.after(tool, args, undefined, (e as Error)?.message ?? String(e));
       return fromException(tool, e);
     }
   };

@@ -5,7 +5,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { Project } from '../query/project.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
+import { SessionService } from '../session/service.js';
 import { registerExplorationTools } from './exploration-tools.js';
+import { registerSessionTools, sessionGate } from './session-tools.js';
 
 export function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -17,10 +19,14 @@ export function createServer(project: Project): McpServer {
     {
       instructions:
         'code-intel indexes this project with tree-sitter. Start with `query` for a feature described in words, then ' +
-        'find_definitions / find_references for precise answers; every result says how sure it is (confidence).',
+        'find_definitions / find_references for precise answers; every result says how sure it is (confidence). ' +
+        'For a /code request, start_session first: the session machine then gates every tool by phase ' +
+        '(EXPLORATION → VALIDATION → SEMANTIC → VERIFICATION → READY) and edits are allowed only in READY, only to explored files.',
     },
   );
-  registerExplorationTools(server, project);
+  const sessions = new SessionService(project);
+  registerExplorationTools(server, project, sessionGate(sessions));
+  registerSessionTools(server, project, sessions);
   return server;
 }
 

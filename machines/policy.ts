@@ -1,0 +1,58 @@
+/**
+ * Which tool may run in which phase. One row per tool; a reader can check the whole policy here.
+ * Tools not in the table (start_session) are handled before any session exists.
+ */
+export const PHASES = ['EXPLORATION', 'VALIDATION', 'SEMANTIC', 'VERIFICATION', 'READY', 'FINISHED', 'ABORTED'] as const;
+export type Phase = (typeof PHASES)[number];
+
+const E = 'EXPLORATION', V = 'VALIDATION', S = 'SEMANTIC', F = 'VERIFICATION', R = 'READY';
+const LIVE = [E, V, S, F, R] as const;
+
+export const TOOL_PHASES: Record<string, readonly Phase[]> = {
+  //  tool                          phases where it may run
+  query:                           [E, F, R],
+  find_definitions:                [E, F, R],
+  find_references:                 [E, F, R],
+  search_text:                     [E, F, R],
+  get_symbols:                     [E, F, R],
+  analyze_structure:               [E, F, R],
+  set_query_frame:                 [E],
+  submit_understanding:            [E],
+  validate_symbol_relevance:       [V],
+  confirm_symbol_relevance:        [V],
+  semantic_search:                 [S],
+  submit_semantic:                 [S],
+  submit_verification:             [F],
+  check_write_target:              [R],
+  revert_to_exploration:           [V, S, F, R],
+  get_session_status:              [...LIVE, 'FINISHED', 'ABORTED'],
+  end_session:                     LIVE,
+  abort_session:                   LIVE,
+};
+
+/** Read-only tools that any agent may use freely when no session is active. */
+export const FREE_WITHOUT_SESSION = new Set([
+  'query', 'find_definitions', 'find_references', 'search_text', 'get_symbols', 'analyze_structure', 'semantic_search',
+]);
+
+export function allowedTools(phase: Phase): string[] {
+  return Object.entries(TOOL_PHASES)
+    .filter(([, phases]) => phases.includes(phase))
+    .map(([tool]) => tool);
+}
+
+export function isAllowed(tool: string, phase: Phase): boolean {
+  return TOOL_PHASES[tool]?.includes(phase) ?? false;
+}
+
+/** What the agent should do next in each phase, in plain words. */
+export const NEXT_STEP: Record<Phase, string> = {
+  EXPLORATION:
+    'Call set_query_frame (if not done), explore with query, find_definitions, find_references, search_text, get_symbols, analyze_structure, then submit_understanding.',
+  VALIDATION: 'Call validate_symbol_relevance with the target feature and your symbols, then confirm_symbol_relevance with code_evidence for each.',
+  SEMANTIC: 'Call semantic_search to fill what exploration missed, then submit_semantic with hypotheses and a semantic_reason that matches the missing requirements.',
+  VERIFICATION: 'Check each hypothesis with the exploration tools, then submit_verification citing those calls as evidence.',
+  READY: 'Call check_write_target before each edit; edit only explored files. Call end_session when done.',
+  FINISHED: 'This session is over. Start a new one with start_session.',
+  ABORTED: 'This session was aborted. Start a new one with start_session.',
+};

@@ -1,0 +1,176 @@
+/**
+ * The /code session machine (seed 001, v3.7). Every phase change of a session goes through here.
+ * The server computes verdicts from evidence it holds (the ledger, the index) and sends them as
+ * events; the guards below decide which transition, if any, those verdicts allow.
+ *
+ *   phase          event                 guard                              → phase
+ *   EXPLORATION    SET_QUERY_FRAME       –                                    (stays)
+ *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet ∧ nothingMissing            → VALIDATION
+ *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet                             → SEMANTIC
+ *   VALIDATION     RELEVANCE_REQUESTED   –                                    (stays)
+ *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested ∧ anyRejected      → EXPLORATION
+ *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested ∧ pendingHypotheses → VERIFICATION
+ *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested                   → READY
+ *   SEMANTIC       SEMANTIC_SEARCHED     –                                    (stays)
+ *   SEMANTIC       SUBMIT_SEMANTIC       semanticSearched ∧ hasHypotheses      → VERIFICATION
+ *   VERIFICATION   SUBMIT_VERIFICATION   addressesAllPending ∧ allRejected     → SEMANTIC
+ *   VERIFICATION   SUBMIT_VERIFICATION   addressesAllPending ∧ relevanceConfirmed → READY
+ *   VERIFICATION   SUBMIT_VERIFICATION   addressesAllPending                  → VALIDATION
+ *   any live       REVERT                –                                    → EXPLORATION
+ *   any live       END / ABORT           –                                    → FINISHED / ABORTED
+ */
+import { and, assign, setup } from 'xstate';
+
+export type Intent = 'IMPLEMENT' | 'MODIFY' | 'INVESTIGATE' | 'QUESTION';
+export type Risk = 'HIGH' | 'MEDIUM' | 'LOW';
+export type HypothesisConfidence = 'high' | 'medium' | 'low';
+
+export interface Hypothesis {
+  id: number;
+  text: string;
+  confidence: HypothesisConfidence;
+  status: 'pending' | 'confirmed' | 'rejected';
+}
+
+export interface SessionContext {
+  intent: Intent;
+  risk: Risk;
+  frameSet: boolean;
+  /** requirements the last understanding lacked (drives SEMANTIC's allowed reasons) */
+  missing: string[];
+  relevanceRequested: boolean;
+  relevanceConfirmed: boolean;
+  semanticSearched: boolean;
+  hypotheses: Hypothesis[];
+  /** ledger sequence number of the last submit_semantic: verification evidence must come after it */
+  semanticMark: number;
+}
+
+export type SessionEvent =
+  | { type: 'SET_QUERY_FRAME'; risk: Risk }
+  | { type: 'SUBMIT_UNDERSTANDING'; missing: string[] }
+  | { type: 'RELEVANCE_REQUESTED' }
+  | { type: 'RELEVANCE_CONFIRMED'; rejected: number; raiseRisk: boolean }
+  | { type: 'SEMANTIC_SEARCHED' }
+  | { type: 'SUBMIT_SEMANTIC'; hypotheses: { text: string; confidence: HypothesisConfidence }[]; mark: number }
+  | { type: 'SUBMIT_VERIFICATION'; results: { id: number; status: 'confirmed' | 'rejected' }[] }
+  | { type: 'REVERT' }
+  | { type: 'END'; outcome: 'success' | 'failure' | 'abandoned' }
+  | { type: 'ABORT' };
+
+export interface SessionInput {
+  intent: Intent;
+}
+
+const pending = (c: SessionContext) => c.hypotheses.filter((h) => h.status === 'pending');
+
+export const sessionMachine = setup({
+  types: {} as { context: SessionContext; events: SessionEvent; input: SessionInput },
+  guards: {
+    frameSet: ({ context }) => context.frameSet,
+    nothingMissing: ({ event }) => event.type === 'SUBMIT_UNDERSTANDING' && event.missing.length === 0,
+    relevanceRequested: ({ context }) => context.relevanceRequested,
+    anyRejected: ({ event }) => event.type === 'RELEVANCE_CONFIRMED' && event.rejected > 0,
+    pendingHypotheses: ({ context }) => pending(context).length > 0,
+    semanticSearched: ({ context }) => context.semanticSearched,
+    hasHypotheses: ({ event }) => event.type === 'SUBMIT_SEMANTIC' && event.hypotheses.length > 0,
+    addressesAllPending: ({ context, event }) =>
+      event.type === 'SUBMIT_VERIFICATION' && pending(context).every((h) => event.results.some((r) => r.id === h.id)),
+    allRejected: ({ event }) => event.type === 'SUBMIT_VERIFICATION' && event.results.every((r) => r.status === 'rejected'),
+    relevanceConfirmed: ({ context }) => context.relevanceConfirmed,
+  },
+  actions: {
+    setFrame: assign(({ event }) => (event.type === 'SET_QUERY_FRAME' ? { frameSet: true, risk: event.risk } : {})),
+    recordMissing: assign(({ event }) => (event.type === 'SUBMIT_UNDERSTANDING' ? { missing: event.missing, semanticSearched: false } : {})),
+    clearMissing: assign({ missing: [] as string[] }),
+    requestRelevance: assign({ relevanceRequested: true }),
+    applyRelevance: assign(({ context, event }) =>
+      event.type === 'RELEVANCE_CONFIRMED'
+        ? { relevanceConfirmed: event.rejected === 0, relevanceRequested: false, risk: event.raiseRisk ? 'HIGH' : context.risk }
+        : {},
+    ),
+    markSemanticSearched: assign({ semanticSearched: true }),
+    addHypotheses: assign(({ context, event }) => {
+      if (event.type !== 'SUBMIT_SEMANTIC') return {};
+      const start = context.hypotheses.length;
+      return {
+        hypotheses: [...context.hypotheses, ...event.hypotheses.map((h, i) => ({ id: start + i + 1, ...h, status: 'pending' as const }))],
+        semanticMark: event.mark,
+      };
+    }),
+    applyVerification: assign(({ context, event }) => {
+      if (event.type !== 'SUBMIT_VERIFICATION') return {};
+      const byId = new Map(event.results.map((r) => [r.id, r.status]));
+      return { hypotheses: context.hypotheses.map((h) => (byId.has(h.id) ? { ...h, status: byId.get(h.id)! } : h)) };
+    }),
+    resetSemantic: assign({ semanticSearched: false }),
+    resetForExploration: assign(({ context }) => ({
+      relevanceRequested: false,
+      relevanceConfirmed: false,
+      semanticSearched: false,
+      hypotheses: context.hypotheses.map((h) => (h.status === 'pending' ? { ...h, status: 'rejected' as const } : h)),
+    })),
+  },
+}).createMachine({
+  id: 'session',
+  initial: 'EXPLORATION',
+  context: ({ input }) => ({
+    intent: input.intent,
+    risk: input.intent === 'INVESTIGATE' || input.intent === 'QUESTION' ? 'LOW' : 'MEDIUM',
+    frameSet: false,
+    missing: [],
+    relevanceRequested: false,
+    relevanceConfirmed: false,
+    semanticSearched: false,
+    hypotheses: [],
+    semanticMark: 0,
+  }),
+  on: {
+    END: '.FINISHED',
+    ABORT: '.ABORTED',
+  },
+  states: {
+    EXPLORATION: {
+      on: {
+        SET_QUERY_FRAME: { actions: 'setFrame' },
+        SUBMIT_UNDERSTANDING: [
+          { guard: and(['frameSet', 'nothingMissing']), target: 'VALIDATION', actions: 'clearMissing' },
+          { guard: 'frameSet', target: 'SEMANTIC', actions: 'recordMissing' },
+        ],
+      },
+    },
+    VALIDATION: {
+      on: {
+        RELEVANCE_REQUESTED: { actions: 'requestRelevance' },
+        RELEVANCE_CONFIRMED: [
+          { guard: and(['relevanceRequested', 'anyRejected']), target: 'EXPLORATION', actions: 'applyRelevance' },
+          { guard: and(['relevanceRequested', 'pendingHypotheses']), target: 'VERIFICATION', actions: 'applyRelevance' },
+          { guard: 'relevanceRequested', target: 'READY', actions: 'applyRelevance' },
+        ],
+        REVERT: { target: 'EXPLORATION', actions: 'resetForExploration' },
+      },
+    },
+    SEMANTIC: {
+      on: {
+        SEMANTIC_SEARCHED: { actions: 'markSemanticSearched' },
+        SUBMIT_SEMANTIC: { guard: and(['semanticSearched', 'hasHypotheses']), target: 'VERIFICATION', actions: 'addHypotheses' },
+        REVERT: { target: 'EXPLORATION', actions: 'resetForExploration' },
+      },
+    },
+    VERIFICATION: {
+      on: {
+        SUBMIT_VERIFICATION: [
+          { guard: and(['addressesAllPending', 'allRejected']), target: 'SEMANTIC', actions: ['applyVerification', 'resetSemantic'] },
+          { guard: and(['addressesAllPending', 'relevanceConfirmed']), target: 'READY', actions: 'applyVerification' },
+          { guard: 'addressesAllPending', target: 'VALIDATION', actions: 'applyVerification' },
+        ],
+        REVERT: { target: 'EXPLORATION', actions: 'resetForExploration' },
+      },
+    },
+    READY: {
+      on: { REVERT: { target: 'EXPLORATION', actions: 'resetForExploration' } },
+    },
+    FINISHED: { type: 'final' },
+    ABORTED: { type: 'final' },
+  },
+});

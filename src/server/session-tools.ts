@@ -1,0 +1,200 @@
+/** The /code session tools (seed 001) and the gate that puts every other tool under the session machine. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Project } from '../query/project.js';
+import { semanticSearch } from '../query/semantic.js';
+import { SessionError, type SessionService } from '../session/service.js';
+import { SEMANTIC_REASONS } from '../session/understanding.js';
+import { relInsideRoot } from '../util/paths.js';
+import type { ToolGate } from './exploration-tools.js';
+import { fromException, ok, toolError } from './respond.js';
+
+const slot = z.object({ value: z.string().min(1), quote: z.string().min(1) }).optional();
+const ANNOTATE = { destructiveHint: false, openWorldHint: false } as const;
+
+/** Exploration tools ask the session before running and log their results into its ledger. */
+export function sessionGate(sessions: SessionService): ToolGate {
+  return {
+    before(tool, args) {
+      try {
+        sessions.gate(tool, args);
+        return undefined;
+      } catch (e) {
+        return handle(tool, e);
+      }
+    },
+    after(tool, args, result, error) {
+      sessions.record(tool, args, result, error);
+    },
+  };
+}
+
+function handle(tool: string, e: unknown): CallToolResult {
+  if (e instanceof SessionError) return toolError(e.code, e.message, e.extra);
+  return fromException(tool, e);
+}
+
+export function registerSessionTools(server: McpServer, project: Project, sessions: SessionService): void {
+  const run = async (tool: string, fn: () => Record<string, unknown> | Promise<Record<string, unknown>>): Promise<CallToolResult> => {
+    try {
+      return ok(await fn());
+    } catch (e) {
+      return handle(tool, e);
+    }
+  };
+
+  server.registerTool('start_session', {
+    title: 'Start a /code session',
+    description:
+      'Begin a phase-gated /code session (one per project). intent: IMPLEMENT (build something named), MODIFY (change/fix existing code; when unsure), ' +
+      "INVESTIGATE (understand only), QUESTION (no code needed). query: the user's request exactly as written. Returns the QueryFrame extraction prompt.",
+    inputSchema: {
+      intent: z.enum(['IMPLEMENT', 'MODIFY', 'INVESTIGATE', 'QUESTION']),
+      query: z.string().min(1).describe("the user's original request, verbatim"),
+    },
+    annotations: { title: 'Start session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
+  }, (args) => run('start_session', () => sessions.start(args.intent, args.query)));
+
+  server.registerTool('set_query_frame', {
+    title: 'Set the QueryFrame',
+    description:
+      "Structure the request into slots, each {value, quote}: the quote must be copied from the user's request (full-width/half-width and case are normalised), " +
+      'the value must come from its quote. Omit slots the request does not state. Returns risk_level, missing_slots and investigation_guidance.',
+    inputSchema: { target_feature: slot, trigger_condition: slot, observed_issue: slot, desired_action: slot },
+    annotations: { title: 'Set QueryFrame', readOnlyHint: false, idempotentHint: true, ...ANNOTATE },
+  }, (args) => run('set_query_frame', () => sessions.setQueryFrame(args)));
+
+  server.registerTool('submit_understanding', {
+    title: 'Submit understanding',
+    description:
+      'End EXPLORATION. The server checks every claim against this session\'s tool calls and the index: symbols must exist and have appeared in results, ' +
+      'files must have been shown by a tool, entry points must name listed symbols, no duplicates; find_definitions and find_references must have been used. ' +
+      'IMPLEMENT/MODIFY need 3 symbols, 1 entry point, 2 files, 1 pattern. Complete → VALIDATION; short → SEMANTIC.',
+    inputSchema: {
+      symbols_identified: z.array(z.string()).describe('symbol names (Class.method allowed)'),
+      entry_points: z.array(z.string()).describe('e.g. "AuthService.login()" — must name a listed symbol'),
+      existing_patterns: z.array(z.string()),
+      files_analyzed: z.array(z.string()).describe('project-relative paths'),
+      notes: z.string().optional(),
+      mapped_symbols: z.array(z.object({ nl_term: z.string(), symbol: z.string() })).optional()
+        .describe('required at risk HIGH: words quoted from the request → the symbol that implements them'),
+    },
+    annotations: { title: 'Submit understanding', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
+  }, (args) => run('submit_understanding', () => sessions.submitUnderstanding(args)));
+
+  server.registerTool('validate_symbol_relevance', {
+    title: 'Validate symbol relevance',
+    description:
+      'VALIDATION: ask the server which symbols relate to the target feature. Returns a validation prompt, cached matches, suggestions from the whole index, ' +
+      'and the schema for confirm_symbol_relevance.',
+    inputSchema: { target_feature: z.string().min(1), symbols: z.array(z.string().min(1)).min(1) },
+    annotations: { title: 'Validate relevance', readOnlyHint: false, idempotentHint: true, ...ANNOTATE },
+  }, (args) => run('validate_symbol_relevance', () => sessions.validateRelevance(args.target_feature, args.symbols)));
+
+  server.registerTool('confirm_symbol_relevance', {
+    title: 'Confirm symbol relevance',
+    description:
+      'VALIDATION: for each symbol, approved + code_evidence ("file:line" of an explored file, or a fragment copied from it). The server scores each ' +
+      'against the target feature: > 0.6 FACT; 0.3–0.6 accepted with risk raised to HIGH; < 0.3 rejected with guidance. All accepted → READY (or VERIFICATION).',
+    inputSchema: {
+      mapped_symbols: z.array(z.object({ symbol: z.string().min(1), approved: z.boolean(), code_evidence: z.string().optional() })).min(1),
+    },
+    annotations: { title: 'Confirm relevance', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
+  }, (args) => run('confirm_symbol_relevance', () => sessions.confirmRelevance(args.mapped_symbols)));
+
+  server.registerTool('semantic_search', {
+    title: 'Semantic search',
+    description:
+      'Search code by meaning (Japanese, Chinese or English descriptions). Inside a /code session only in the SEMANTIC phase; without a session, free. ' +
+      'Results are hypotheses until verified.',
+    inputSchema: {
+      query: z.string().min(1),
+      path: z.string().optional().describe('limit to a directory'),
+      limit: z.number().int().min(1).max(50).optional(),
+      offset: z.number().int().min(0).optional(),
+    },
+    annotations: { title: 'Semantic search', readOnlyHint: true, idempotentHint: true, ...ANNOTATE },
+  }, async (args) => {
+    try {
+      sessions.gate('semantic_search', args);
+    } catch (e) {
+      return handle('semantic_search', e);
+    }
+    try {
+      await project.refresh();
+      const result = semanticSearch(project, { ...args, path: args.path ? relInsideRoot(project.root, args.path) : undefined });
+      sessions.record('semantic_search', args, result);
+      sessions.semanticSearched();
+      return ok(result);
+    } catch (e) {
+      sessions.record('semantic_search', args, undefined, (e as Error)?.message);
+      return handle('semantic_search', e);
+    }
+  });
+
+  server.registerTool('submit_semantic', {
+    title: 'Submit semantic findings',
+    description:
+      'SEMANTIC: hypotheses with confidence, the semantic_reason (must match the missing requirements: symbols_identified → no_definition_found|architecture_unknown; ' +
+      'entry_points → no_definition_found|no_reference_found; existing_patterns → no_similar_implementation|architecture_unknown; files_analyzed → context_fragmented|architecture_unknown; ' +
+      'context_fragmented and architecture_unknown always), and the semantic_search queries you ran. → VERIFICATION.',
+    inputSchema: {
+      hypotheses: z.array(z.object({ text: z.string().min(1), confidence: z.enum(['high', 'medium', 'low']).default('medium') })).min(1),
+      semantic_reason: z.enum(SEMANTIC_REASONS),
+      search_queries: z.array(z.string()).min(1),
+    },
+    annotations: { title: 'Submit semantic', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
+  }, (args) => run('submit_semantic', () => sessions.submitSemantic(args)));
+
+  server.registerTool('submit_verification', {
+    title: 'Submit verification',
+    description:
+      'VERIFICATION: address every pending hypothesis (text or "#id") as confirmed or rejected, with evidence {tool, target, result, files} that names a tool call ' +
+      'made after submit_semantic: the same tool, its main argument as target, and files among its results. Confirmed → FACT.',
+    inputSchema: {
+      verified: z.array(z.object({
+        hypothesis: z.string().min(1),
+        status: z.enum(['confirmed', 'rejected']),
+        evidence: z.object({ tool: z.string().min(1), target: z.string().min(1), result: z.string(), files: z.array(z.string()) }),
+      })).min(1),
+    },
+    annotations: { title: 'Submit verification', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
+  }, (args) => run('submit_verification', () => sessions.submitVerification(args.verified)));
+
+  server.registerTool('check_write_target', {
+    title: 'Check write target',
+    description:
+      'READY: may this file be edited? Only files this session explored, or (allow_new_files) a new file in an explored directory. INVESTIGATE/QUESTION sessions never write.',
+    inputSchema: { file_path: z.string().min(1), allow_new_files: z.boolean().optional() },
+    annotations: { title: 'Check write target', readOnlyHint: true, idempotentHint: true, ...ANNOTATE },
+  }, (args) => run('check_write_target', () => sessions.checkWrite(args.file_path, args.allow_new_files ?? false)));
+
+  server.registerTool('revert_to_exploration', {
+    title: 'Revert to exploration',
+    description: 'Go back to EXPLORATION (the plan changed, or validation rejected symbols). Evidence gathered so far is kept.',
+    inputSchema: { reason: z.string().min(1) },
+    annotations: { title: 'Revert', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
+  }, (args) => run('revert_to_exploration', () => sessions.revert(args.reason)));
+
+  server.registerTool('get_session_status', {
+    title: 'Session status',
+    description: 'Phase, intent, risk, QueryFrame, explored files, pending hypotheses, allowed tools and the next step. Works in every phase.',
+    inputSchema: {},
+    annotations: { title: 'Session status', readOnlyHint: true, idempotentHint: true, ...ANNOTATE },
+  }, () => run('get_session_status', () => sessions.status()));
+
+  server.registerTool('end_session', {
+    title: 'End session',
+    description: 'Finish the active session with an outcome: success, failure or abandoned.',
+    inputSchema: { outcome: z.enum(['success', 'failure', 'abandoned']) },
+    annotations: { title: 'End session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
+  }, (args) => run('end_session', () => sessions.end(args.outcome)));
+
+  server.registerTool('abort_session', {
+    title: 'Abort session',
+    description: 'Abort the active session (for example to start a different one).',
+    inputSchema: { reason: z.string().min(1) },
+    annotations: { title: 'Abort session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
+  }, (args) => run('abort_session', () => sessions.abort(args.reason)));
+}

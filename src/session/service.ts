@@ -1,0 +1,565 @@
+/**
+ * The /code session: one XState actor per active session, restored from the database on demand,
+ * persisted after every transition together with the ledger entry that caused it.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Actor, createActor } from 'xstate';
+import { allowedTools, isAllowed, NEXT_STEP, type Phase } from '../../machines/policy.js';
+import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
+import type { Project } from '../query/project.js';
+import { SYMBOL_COLUMNS, type SymbolRow, symbolsByName } from '../query/symbols.js';
+import { UserError } from '../util/paths.js';
+import { deriveEvidence, type Evidence, resultEvidence } from './evidence.js';
+import {
+  extractionPrompt, investigationGuidance, isGrounded, normalize, type QueryFrameInput, riskLevel, SLOTS, type Slot, validateFrame,
+} from './queryframe.js';
+import { LexicalRelevanceScorer, type RelevanceScorer, tierOf } from './relevance.js';
+import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
+import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
+import { checkWriteTarget } from './write-target.js';
+
+type SessionActor = Actor<typeof sessionMachine>;
+
+/** A refusal the agent can act on; becomes a tool error with these fields. */
+export class SessionError extends Error {
+  constructor(readonly code: string, message: string, readonly extra: Record<string, unknown> = {}) {
+    super(message);
+  }
+}
+
+export interface Loaded {
+  row: SessionRow;
+  actor: SessionActor;
+}
+
+export class SessionService {
+  readonly store: SessionStore;
+  private loaded: Loaded | undefined;
+
+  constructor(readonly project: Project, readonly scorer: RelevanceScorer = new LexicalRelevanceScorer()) {
+    this.store = new SessionStore(project.db);
+  }
+
+  /** The active session, restored from its persisted snapshot after a restart. */
+  active(): Loaded | undefined {
+    const row = this.store.active();
+    if (!row) {
+      this.loaded = undefined;
+      return undefined;
+    }
+    if (this.loaded?.row.id !== row.id || this.loaded.row.updated_at !== row.updated_at) {
+      const actor = createActor(sessionMachine, { snapshot: JSON.parse(row.snapshot), input: { intent: row.intent as Intent } });
+      actor.start();
+      this.loaded = { row, actor };
+    }
+    return this.loaded;
+  }
+
+  phaseOf(s: Loaded): Phase {
+    return s.actor.getSnapshot().value as Phase;
+  }
+
+  /** The gate for every tool: refuses a tool the current phase does not allow. */
+  gate(tool: string, args: Record<string, unknown>): Loaded | undefined {
+    const s = this.active();
+    if (!s) return undefined;
+    const phase = this.phaseOf(s);
+    if (!isAllowed(tool, phase)) {
+      this.store.record(s.row.id, { tool, args, phase, outcome: 'blocked', files: [], symbols: [], summary: `blocked in ${phase}` });
+      throw new SessionError('phase_blocked', `${tool} is not allowed in the ${phase} phase`, {
+        current_phase: phase,
+        allowed_tools: allowedTools(phase),
+        next_step: NEXT_STEP[phase],
+      });
+    }
+    return s;
+  }
+
+  /** Logs a tool call of the active session with the files and symbols its result showed. */
+  record(tool: string, args: Record<string, unknown>, result: Record<string, unknown> | undefined, error?: string): number | undefined {
+    const s = this.active();
+    if (!s) return undefined;
+    const ev = result ? resultEvidence(tool, result) : { files: [], symbols: [] };
+    const seq = this.store.record(s.row.id, {
+      tool, args, phase: this.phaseOf(s), outcome: error ? 'error' : 'ok', files: ev.files, symbols: ev.symbols,
+      summary: error ?? summarize(result),
+    });
+    return seq;
+  }
+
+  /** Sends an event and persists the snapshot and the transition; returns the new phase. */
+  private send(s: Loaded, event: SessionEvent, reason: string | null = null): Phase {
+    const from = this.phaseOf(s);
+    s.actor.send(event);
+    const to = this.phaseOf(s);
+    const snapshot = JSON.stringify(s.actor.getPersistedSnapshot());
+    this.store.transaction(() => {
+      const status = to === 'FINISHED' ? 'finished' : to === 'ABORTED' ? 'aborted' : 'active';
+      this.store.update(s.row.id, { phase: to, snapshot, status });
+      if (from !== to) this.store.transition(s.row.id, from, to, event.type, reason);
+    });
+    this.loaded = undefined;
+    return to;
+  }
+
+  private require(): Loaded {
+    const s = this.active();
+    if (!s) throw new SessionError('no_active_session', 'There is no active /code session.', { next_step: 'Call start_session with the intent and the user\'s request.' });
+    return s;
+  }
+
+  private evidence(s: Loaded, sinceSeq = 0): Evidence {
+    return deriveEvidence(this.store.ledger(s.row.id), sinceSeq);
+  }
+
+  private request(s: Loaded): string {
+    return s.row.query;
+  }
+
+  // ---- tools -------------------------------------------------------------------------------------
+
+  start(intent: Intent, query: string): Record<string, unknown> {
+    const existing = this.active();
+    if (existing) {
+      throw new SessionError('session_active', `Session ${existing.row.id} is already active (phase ${this.phaseOf(existing)}).`, {
+        active_session_id: existing.row.id,
+        current_phase: this.phaseOf(existing),
+        next_step: 'Continue it (get_session_status shows where it is), or end it with abort_session / end_session before starting another.',
+      });
+    }
+    if (!normalize(query)) throw new UserError('query is empty', "Pass the user's request exactly as they wrote it.");
+    const id = randomUUID().slice(0, 8);
+    const actor = createActor(sessionMachine, { input: { intent } });
+    actor.start();
+    try {
+      this.store.create({ id, intent, query, phase: 'EXPLORATION', snapshot: JSON.stringify(actor.getPersistedSnapshot()) });
+    } catch (e) {
+      if (/UNIQUE/.test((e as Error).message)) return this.start(intent, query); // lost a race: report the winner
+      throw e;
+    }
+    this.store.transition(id, 'START', 'EXPLORATION', 'START', null);
+    this.record('start_session', { intent, query }, undefined);
+    return {
+      success: true,
+      session_id: id,
+      intent,
+      phase: 'EXPLORATION',
+      query_frame: {
+        status: 'pending',
+        extraction_prompt: extractionPrompt(query),
+        next_step: 'Extract slots from the request using extraction_prompt, then call set_query_frame.',
+      },
+      allowed_tools: allowedTools('EXPLORATION'),
+    };
+  }
+
+  setQueryFrame(frame: QueryFrameInput): Record<string, unknown> {
+    const s = this.gate('set_query_frame', frame as Record<string, unknown>)!;
+    const { errors, validated } = validateFrame(this.request(s), frame);
+    if (errors.length > 0) {
+      this.record('set_query_frame', frame as Record<string, unknown>, undefined, 'validation_failed');
+      throw new SessionError('validation_failed', 'Some slot validations failed. Each quote must be copied from the user\'s request, and each value must come from its quote.', {
+        success: false,
+        validation_errors: errors,
+      });
+    }
+    const missing = SLOTS.filter((slot) => !validated.includes(slot)) as Slot[];
+    const intent = s.row.intent as Intent;
+    const risk = riskLevel(intent, missing);
+    const qf: Record<string, unknown> = {};
+    for (const slot of validated) qf[slot] = frame[slot]!.value;
+    const stored = { ...qf, quotes: Object.fromEntries(validated.map((k) => [k, frame[k]!.quote])), validated_slots: validated, missing_slots: missing };
+    this.store.update(s.row.id, { query_frame: JSON.stringify(stored) });
+    this.record('set_query_frame', frame as Record<string, unknown>, undefined);
+    this.send(this.require(), { type: 'SET_QUERY_FRAME', risk });
+    return {
+      success: true,
+      query_frame: { ...qf, validated_slots: validated, slot_sources: Object.fromEntries(validated.map((k) => [k, 'FACT'])) },
+      risk_level: risk,
+      missing_slots: missing,
+      investigation_guidance: investigationGuidance(missing),
+      next_step: NEXT_STEP.EXPLORATION,
+    };
+  }
+
+  symbolExists = (name: string): boolean => {
+    try {
+      return symbolsByName(this.project, name, { includeLocal: true }).length > 0;
+    } catch {
+      return false;
+    }
+  };
+
+  submitUnderstanding(u: UnderstandingInput): Record<string, unknown> {
+    const s = this.gate('submit_understanding', u as unknown as Record<string, unknown>)!;
+    const ctx = s.actor.getSnapshot().context;
+    if (!ctx.frameSet) {
+      this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined, 'query frame not set');
+      throw new SessionError('query_frame_required', 'Call set_query_frame before submit_understanding.', { next_step: 'Extract the QueryFrame slots from the request and call set_query_frame.' });
+    }
+    const verdict = evaluateUnderstanding(u, {
+      intent: ctx.intent, risk: ctx.risk, request: this.request(s), evidence: this.evidence(s), symbolExists: this.symbolExists,
+    });
+    if (verdict.refused.length > 0) {
+      this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined, 'refused');
+      throw new SessionError('understanding_refused', 'The submission makes claims the server cannot back; nothing advanced.', {
+        consistency_errors: verdict.refused,
+        consistency_hint: 'Submit only symbols and files your tool calls in this session returned, without duplicates, with entry points named after listed symbols.',
+        current_phase: 'EXPLORATION',
+      });
+    }
+    this.store.update(s.row.id, { understanding: JSON.stringify(u) });
+    this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined);
+    const to = this.send(this.require(), { type: 'SUBMIT_UNDERSTANDING', missing: verdict.missing }, verdict.missing.join('; ') || null);
+    return {
+      success: true,
+      next_phase: to,
+      evaluated_confidence: verdict.missing.length === 0 ? 'high' : 'low',
+      missing_requirements: verdict.missing,
+      next_step: NEXT_STEP[to],
+      ...(to === 'SEMANTIC' ? { allowed_semantic_reasons: allowedReasons(verdict.missing) } : {}),
+    };
+  }
+
+  private symbolProfile(name: string): SymbolRow | undefined {
+    return symbolsByName(this.project, name, { includeLocal: true })[0];
+  }
+
+  validateRelevance(target: string, symbols: string[]): Record<string, unknown> {
+    const args = { target_feature: target, symbols };
+    const s = this.gate('validate_symbol_relevance', args)!;
+    const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
+    const ok = frame.target_feature
+      ? [frame.target_feature, frame.quotes?.target_feature ?? ''].some((t) => normalize(t) === normalize(target))
+      : isGrounded(target, this.request(s));
+    if (!ok) {
+      this.record('validate_symbol_relevance', args, undefined, 'target mismatch');
+      throw new SessionError('target_mismatch', `target_feature '${target}' is not the QueryFrame's target feature${frame.target_feature ? ` ('${frame.target_feature}')` : ''}.`, {
+        hint: 'Pass the target_feature value (or quote) you set with set_query_frame.',
+      });
+    }
+    const unknown = symbols.filter((x) => !this.symbolExists(x));
+    if (unknown.length > 0) {
+      this.record('validate_symbol_relevance', args, undefined, 'unknown symbols');
+      throw new SessionError('unknown_symbols', `Not in the index: ${unknown.join(', ')}`, { hint: 'Use symbol names as find_definitions returns them.' });
+    }
+    const suggestions = this.suggest(target, 10);
+    const result = {
+      validation_prompt:
+        `For each symbol, decide whether it implements or directly supports '${target}' in this codebase. ` +
+        'Answer with confirm_symbol_relevance. approved=true requires code_evidence that points at code you saw in this session: ' +
+        '"path/to/file.ts:LINE" or a code fragment copied from that file (e.g. `AuthService.login(user)` in src/auth.ts).',
+      target_feature: target,
+      symbols,
+      cached_matches: [] as unknown[],
+      embedding_suggestions: suggestions,
+      backend: this.scorer.backend,
+      schema: { mapped_symbols: [{ symbol: 'string (symbol name)', approved: 'boolean (relevant?)', code_evidence: 'string (required when approved=true)' }] },
+    };
+    this.record('validate_symbol_relevance', args, { symbols: [...symbols, ...suggestions.map((x) => x.symbol)].map((n) => ({ name: n })) });
+    this.send(this.require(), { type: 'RELEVANCE_REQUESTED' });
+    return result;
+  }
+
+  /** The top symbols of the whole index for a target feature. */
+  suggest(target: string, limit: number): { symbol: string; file: string; line: number; similarity: number; rank: number }[] {
+    const rows = this.project.db
+      .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.local = 0`)
+      .all() as SymbolRow[];
+    return rows
+      .map((r) => ({ r, score: this.scorer.score(target, { name: r.name, container: r.container_name, file: r.path, signature: r.signature }) }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score || a.r.path.localeCompare(b.r.path))
+      .slice(0, limit)
+      .map((x, i) => ({
+        symbol: x.r.container_name ? `${x.r.container_name}.${x.r.name}` : x.r.name, file: x.r.path, line: x.r.name_line, similarity: x.score, rank: i + 1,
+      }));
+  }
+
+  confirmRelevance(mapped: { symbol: string; approved: boolean; code_evidence?: string }[]): Record<string, unknown> {
+    const args = { mapped_symbols: mapped };
+    const s = this.gate('confirm_symbol_relevance', args)!;
+    const ledger = this.store.ledger(s.row.id);
+    const request = [...ledger].reverse().find((e) => e.tool === 'validate_symbol_relevance' && e.outcome === 'ok');
+    if (!request || !s.actor.getSnapshot().context.relevanceRequested) {
+      throw new SessionError('validation_required', 'Call validate_symbol_relevance first.', { next_step: NEXT_STEP.VALIDATION });
+    }
+    const target = String(request.args.target_feature);
+    const offered = new Set(request.symbols);
+    const evidence = deriveEvidence(ledger);
+    if (!mapped.some((m) => m.approved)) {
+      this.record('confirm_symbol_relevance', args, undefined, 'nothing approved');
+      throw new SessionError('nothing_approved', 'At least one symbol must be approved with code_evidence.', {
+        hint: 'If none is relevant, revert_to_exploration and look for the right code.',
+      });
+    }
+    const accepted: Record<string, unknown>[] = [];
+    const rejected: Record<string, unknown>[] = [];
+    const dismissed: string[] = [];
+    let raiseRisk = false;
+    for (const m of mapped) {
+      if (!offered.has(m.symbol)) {
+        rejected.push({ symbol: m.symbol, similarity: 0, guidance: { reason: `'${m.symbol}' was not part of validate_symbol_relevance (neither listed nor suggested)`, next_actions: ['Call validate_symbol_relevance again with this symbol.'] } });
+        continue;
+      }
+      if (!m.approved) {
+        dismissed.push(m.symbol);
+        continue;
+      }
+      const verified = verifyCodeEvidence(m.code_evidence ?? '', evidence.exploredFiles, (f) => this.project.lines(f));
+      if (!verified) {
+        rejected.push({
+          symbol: m.symbol, similarity: null,
+          guidance: {
+            reason: 'code_evidence does not point at code this session has seen: give "file:line" of an explored file, or a fragment copied from one',
+            next_actions: ['Open the code with get_symbols / find_definitions, then cite it.'],
+          },
+        });
+        continue;
+      }
+      const row = this.symbolProfile(m.symbol);
+      const score = row ? this.scorer.score(target, { name: row.name, container: row.container_name, file: row.path, signature: row.signature }, verified.text) : 0;
+      const tier = tierOf(score);
+      if (tier === 'REJECTED') {
+        rejected.push({
+          symbol: m.symbol, similarity: score, backend: this.scorer.backend,
+          guidance: {
+            reason: `'${target}' and '${m.symbol}' are too dissimilar (${score} < 0.3)`,
+            next_actions: [`search_text or query for other symbols related to '${target}'`, `find_references on '${m.symbol}' to see whether it is really used for it`],
+          },
+        });
+      } else {
+        if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
+        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: this.scorer.backend, evidence: verified.where });
+      }
+    }
+    this.store.update(s.row.id, { mapped_symbols: JSON.stringify(accepted) });
+    this.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
+    const to = this.send(this.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk }, rejected.length ? `${rejected.length} rejected` : null);
+    return {
+      success: rejected.length === 0,
+      next_phase: to,
+      accepted,
+      rejected,
+      dismissed,
+      risk_level: this.require().actor.getSnapshot().context.risk,
+      next_step: rejected.length ? 'Some symbols were rejected: explore again following the guidance, then submit_understanding.' : NEXT_STEP[to],
+    };
+  }
+
+  semanticAllowedReasons(): string[] {
+    const s = this.require();
+    return allowedReasons(s.actor.getSnapshot().context.missing);
+  }
+
+  /** Called after semantic_search ran inside a session. */
+  semanticSearched(): void {
+    const s = this.active();
+    if (s && this.phaseOf(s) === 'SEMANTIC') this.send(s, { type: 'SEMANTIC_SEARCHED' });
+  }
+
+  submitSemantic(args: { hypotheses: { text: string; confidence: 'high' | 'medium' | 'low' }[]; semantic_reason: string; search_queries: string[] }): Record<string, unknown> {
+    const s = this.gate('submit_semantic', args)!;
+    const ctx = s.actor.getSnapshot().context;
+    const ledger = this.store.ledger(s.row.id);
+    const enteredAt = [...ledger].reverse().find((e) => e.tool === 'submit_understanding' && e.outcome === 'ok')?.seq ?? 0;
+    const searches = ledger.filter((e) => e.seq > enteredAt && e.tool === 'semantic_search' && e.outcome === 'ok').map((e) => normalize(String(e.args.query)));
+    const problems: string[] = [];
+    if (!ctx.semanticSearched || searches.length === 0) problems.push('semantic_search has not been called in this SEMANTIC phase');
+    if (!reasonAllowed(args.semantic_reason, ctx.missing))
+      problems.push(`semantic_reason '${args.semantic_reason}' is not allowed for missing: [${ctx.missing.join(', ')}]; allowed: ${allowedReasons(ctx.missing).join(', ')}`);
+    for (const q of args.search_queries) if (!searches.includes(normalize(q))) problems.push(`search query '${q}' was never run with semantic_search in this phase`);
+    if (args.hypotheses.length === 0) problems.push('at least one hypothesis is required');
+    if (problems.length > 0) {
+      this.record('submit_semantic', args, undefined, 'refused');
+      throw new SessionError('semantic_refused', problems.join('; '), {
+        missing_requirements: ctx.missing,
+        hint: 'Choose a semantic_reason that matches why exploration fell short, and list only queries you ran.',
+      });
+    }
+    const seq = this.record('submit_semantic', args, undefined)!;
+    const to = this.send(this.require(), { type: 'SUBMIT_SEMANTIC', hypotheses: args.hypotheses, mark: seq });
+    const hyps = this.require().actor.getSnapshot().context.hypotheses.filter((h) => h.status === 'pending');
+    return {
+      success: true,
+      next_phase: to,
+      hypotheses: hyps.map((h) => ({ id: h.id, text: h.text, confidence: h.confidence, slot_source: 'HYPOTHESIS' })),
+      next_step: NEXT_STEP[to],
+    };
+  }
+
+  submitVerification(verified: { hypothesis: string; status: 'confirmed' | 'rejected'; evidence: { tool: string; target: string; result: string; files: string[] } }[]): Record<string, unknown> {
+    const args = { verified };
+    const s = this.gate('submit_verification', args)!;
+    const ctx = s.actor.getSnapshot().context;
+    const ledger = this.store.ledger(s.row.id).filter((e) => e.seq > ctx.semanticMark && e.outcome === 'ok');
+    const pending = ctx.hypotheses.filter((h) => h.status === 'pending');
+    const problems: string[] = [];
+    const results: { id: number; status: 'confirmed' | 'rejected' }[] = [];
+    for (const v of verified) {
+      const h = pending.find((p) => normalize(p.text) === normalize(v.hypothesis) || v.hypothesis.trim() === `#${p.id}`);
+      if (!h) {
+        problems.push(`'${v.hypothesis}' is not a pending hypothesis`);
+        continue;
+      }
+      const match = matchEvidence(v.evidence, ledger);
+      if (!match.ok) {
+        problems.push(`evidence for '${h.text}': ${match.why}`);
+        continue;
+      }
+      results.push({ id: h.id, status: v.status });
+    }
+    for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${h.text}' was not addressed`);
+    if (problems.length > 0) {
+      this.record('submit_verification', args, undefined, 'refused');
+      throw new SessionError('verification_refused', problems.join('; '), {
+        pending_hypotheses: pending.map((h) => ({ id: h.id, text: h.text })),
+        hint: 'Check each hypothesis with an exploration tool after submit_semantic, then cite that call: evidence.tool and evidence.target as you called it, evidence.files from its result.',
+      });
+    }
+    this.record('submit_verification', args, undefined);
+    const to = this.send(this.require(), { type: 'SUBMIT_VERIFICATION', results });
+    return {
+      success: true,
+      next_phase: to,
+      confirmed: results.filter((r) => r.status === 'confirmed').length,
+      rejected: results.filter((r) => r.status === 'rejected').length,
+      slot_sources: 'confirmed hypotheses are now FACT',
+      next_step: NEXT_STEP[to],
+    };
+  }
+
+  exploredFiles(s: Loaded): Set<string> {
+    return this.evidence(s).exploredFiles;
+  }
+
+  checkWrite(filePath: string, allowNew: boolean): Record<string, unknown> {
+    const args = { file_path: filePath, allow_new_files: allowNew };
+    const s = this.gate('check_write_target', args)!;
+    const intent = s.row.intent as Intent;
+    const explored = this.exploredFiles(s);
+    const verdict =
+      intent === 'INVESTIGATE' || intent === 'QUESTION'
+        ? { allowed: false as const, file: null, error: `${intent} sessions never write files`, hint: 'Start an IMPLEMENT or MODIFY session to change code.' }
+        : checkWriteTarget(this.project.root, filePath, allowNew, explored);
+    this.record('check_write_target', args, undefined, verdict.allowed ? undefined : 'denied');
+    if (verdict.allowed) return { allowed: true, error: null, file: verdict.file, new_file: verdict.new_file };
+    return { allowed: false, error: verdict.error, hint: verdict.hint, explored_files: [...explored].sort().slice(0, 50), explored_count: explored.size };
+  }
+
+  revert(reason: string): Record<string, unknown> {
+    const s = this.gate('revert_to_exploration', { reason })!;
+    this.record('revert_to_exploration', { reason }, undefined);
+    const to = this.send(s, { type: 'REVERT' }, reason);
+    return { success: true, next_phase: to, next_step: NEXT_STEP[to] };
+  }
+
+  end(outcome: 'success' | 'failure' | 'abandoned'): Record<string, unknown> {
+    const s = this.gate('end_session', { outcome })!;
+    this.record('end_session', { outcome }, undefined);
+    this.send(s, { type: 'END', outcome }, outcome);
+    this.store.update(s.row.id, { outcome });
+    return { success: true, session_id: s.row.id, outcome, phase: 'FINISHED' };
+  }
+
+  abort(reason: string): Record<string, unknown> {
+    const s = this.gate('abort_session', { reason })!;
+    this.record('abort_session', { reason }, undefined);
+    this.send(s, { type: 'ABORT' }, reason);
+    this.store.update(s.row.id, { outcome: 'aborted' });
+    return { success: true, session_id: s.row.id, phase: 'ABORTED' };
+  }
+
+  status(): Record<string, unknown> {
+    const s = this.active();
+    if (!s) {
+      const last = this.store.list(1)[0];
+      return { active: false, last_session: last ? { id: last.id, status: last.status, outcome: last.outcome, phase: last.phase } : null, next_step: 'Call start_session to begin a /code session.' };
+    }
+    this.record('get_session_status', {}, undefined);
+    const s2 = this.require();
+    const phase = this.phaseOf(s2);
+    const ctx = s2.actor.getSnapshot().context;
+    const explored = [...this.exploredFiles(s2)].sort();
+    return {
+      active: true,
+      session_id: s2.row.id,
+      phase,
+      intent: ctx.intent,
+      risk_level: ctx.risk,
+      query: s2.row.query,
+      query_frame: s2.row.query_frame ? JSON.parse(s2.row.query_frame) : { status: 'pending' },
+      missing_requirements: ctx.missing,
+      explored_files: explored.slice(0, 100),
+      explored_count: explored.length,
+      pending_hypotheses: ctx.hypotheses.filter((h) => h.status === 'pending'),
+      mapped_symbols: s2.row.mapped_symbols ? JSON.parse(s2.row.mapped_symbols) : [],
+      allowed_tools: allowedTools(phase),
+      next_step: NEXT_STEP[phase],
+    };
+  }
+}
+
+function allowedReasons(missing: readonly string[]): string[] {
+  return ['no_definition_found', 'no_reference_found', 'no_similar_implementation', 'context_fragmented', 'architecture_unknown'].filter((r) => reasonAllowed(r, missing));
+}
+
+function summarize(result: Record<string, unknown> | undefined): string | null {
+  if (!result) return null;
+  const total = result.total ?? (Array.isArray(result.items) ? result.items.length : undefined);
+  return total !== undefined ? `${total} results` : null;
+}
+
+/** The main argument a tool was called with, as an agent would name it in evidence. */
+export function targetOf(e: LedgerEntry): string[] {
+  const a = e.args as Record<string, unknown>;
+  const out: string[] = [];
+  for (const k of ['name', 'pattern', 'text', 'query', 'file', 'path']) if (typeof a[k] === 'string') out.push(a[k] as string);
+  const from = a.from as { file?: string; line?: number; column?: number } | undefined;
+  if (from?.file) out.push(`${from.file}:${from.line}`, `${from.file}:${from.line}:${from.column}`, from.file);
+  return out;
+}
+
+export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true } | { ok: false; why: string } {
+  const calls = ledger.filter((e) => e.tool === ev.tool);
+  if (calls.length === 0) return { ok: false, why: `no ${ev.tool} call was made after submit_semantic` };
+  const sameTarget = calls.filter((e) => targetOf(e).some((t) => normalize(t) === normalize(ev.target)));
+  if (sameTarget.length === 0) return { ok: false, why: `no ${ev.tool} call with target '${ev.target}' was made after submit_semantic` };
+  if (ev.files.length === 0) return { ok: false, why: 'evidence.files is empty: name the files the call returned' };
+  const files = ev.files.map((f) => f.replace(/^\.\//, ''));
+  const call = sameTarget.find((e) => files.every((f) => e.files.includes(f)));
+  if (!call) return { ok: false, why: `files [${files.join(', ')}] are not among the results of ${ev.tool}('${ev.target}')` };
+  return { ok: true };
+}
+
+/**
+ * Accepts "path:line" of an explored file, or a code fragment (in backticks, or the whole text)
+ * that really occurs in an explored file. Returns the verified code text around it.
+ */
+export function verifyCodeEvidence(
+  evidence: string, explored: ReadonlySet<string>, lines: (file: string) => string[],
+): { where: string; text: string } | undefined {
+  const text = evidence.trim();
+  if (!text) return undefined;
+  for (const m of text.matchAll(/([\w@./-]+\.[A-Za-z]{1,5}):(\d+)/g)) {
+    const file = m[1]!.replace(/^\.\//, '');
+    const line = Number(m[2]);
+    if (!explored.has(file)) continue;
+    const ls = lines(file);
+    if (line >= 1 && line <= ls.length) return { where: `${file}:${line}`, text: ls.slice(Math.max(0, line - 3), line + 2).join('\n') };
+  }
+  const fold = (x: string) => x.replace(/\s+/g, ' ').trim();
+  const fragments = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  if (fragments.length === 0) fragments.push(text);
+  for (const frag of fragments) {
+    const f = fold(frag);
+    if (f.replace(/\s/g, '').length < 6) continue;
+    for (const file of explored) {
+      const ls = lines(file);
+      const idx = ls.findIndex((l) => fold(l).includes(f));
+      if (idx >= 0) return { where: `${file}:${idx + 1}`, text: ls.slice(Math.max(0, idx - 2), idx + 3).join('\n') };
+      if (fold(ls.join('\n')).includes(f)) return { where: file, text: f };
+    }
+  }
+  return undefined;
+}

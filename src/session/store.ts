@@ -1,0 +1,136 @@
+/**
+ * Sessions, their persisted machine snapshots, the evidence ledger and the timeline, in the project
+ * database. One active session per project is enforced by a partial unique index, so two servers
+ * (or a server and a hook) can never both believe they own a session.
+ */
+import type { DB } from '../store/db.js';
+
+export const SESSION_SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  intent TEXT NOT NULL,
+  query TEXT NOT NULL,
+  status TEXT NOT NULL,            -- active | finished | aborted
+  outcome TEXT,
+  phase TEXT NOT NULL,
+  snapshot TEXT NOT NULL,          -- XState persisted snapshot
+  query_frame TEXT,                -- validated QueryFrame (JSON)
+  understanding TEXT,              -- last accepted submit_understanding (JSON)
+  mapped_symbols TEXT,             -- symbols confirmed relevant (JSON)
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS one_active_session ON sessions(status) WHERE status = 'active';
+CREATE TABLE IF NOT EXISTS ledger (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  tool TEXT NOT NULL,
+  args TEXT NOT NULL,
+  phase TEXT NOT NULL,
+  outcome TEXT NOT NULL,           -- ok | error | blocked
+  files TEXT NOT NULL,             -- files whose content the result showed (JSON array)
+  symbols TEXT NOT NULL,           -- symbol names the result showed (JSON array)
+  summary TEXT,
+  at INTEGER NOT NULL,
+  UNIQUE(session_id, seq)
+);
+CREATE TABLE IF NOT EXISTS transitions (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  from_phase TEXT NOT NULL,
+  to_phase TEXT NOT NULL,
+  event TEXT NOT NULL,
+  reason TEXT,
+  at INTEGER NOT NULL
+);
+`;
+
+export interface SessionRow {
+  id: string;
+  intent: string;
+  query: string;
+  status: 'active' | 'finished' | 'aborted';
+  outcome: string | null;
+  phase: string;
+  snapshot: string;
+  query_frame: string | null;
+  understanding: string | null;
+  mapped_symbols: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LedgerEntry {
+  seq: number;
+  tool: string;
+  args: Record<string, unknown>;
+  phase: string;
+  outcome: 'ok' | 'error' | 'blocked';
+  files: string[];
+  symbols: string[];
+  summary: string | null;
+  at: number;
+}
+
+export class SessionStore {
+  constructor(private readonly db: DB) {
+    db.exec(SESSION_SCHEMA);
+  }
+
+  active(): SessionRow | undefined {
+    return this.db.prepare(`SELECT * FROM sessions WHERE status = 'active'`).get() as SessionRow | undefined;
+  }
+
+  get(id: string): SessionRow | undefined {
+    return this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  }
+
+  list(limit = 50): SessionRow[] {
+    return this.db.prepare('SELECT * FROM sessions ORDER BY created_at DESC LIMIT ?').all(limit) as SessionRow[];
+  }
+
+  /** Creates the active session; throws if another is active (the unique index decides). */
+  create(row: Pick<SessionRow, 'id' | 'intent' | 'query' | 'phase' | 'snapshot'>): void {
+    const now = Date.now();
+    this.db
+      .prepare(`INSERT INTO sessions(id, intent, query, status, phase, snapshot, created_at, updated_at) VALUES (?,?,?,'active',?,?,?,?)`)
+      .run(row.id, row.intent, row.query, row.phase, row.snapshot, now, now);
+  }
+
+  update(id: string, fields: Partial<Pick<SessionRow, 'status' | 'outcome' | 'phase' | 'snapshot' | 'query_frame' | 'understanding' | 'mapped_symbols'>>): void {
+    const keys = Object.keys(fields) as (keyof typeof fields)[];
+    if (keys.length === 0) return;
+    this.db
+      .prepare(`UPDATE sessions SET ${keys.map((k) => `${k} = ?`).join(', ')}, updated_at = ? WHERE id = ?`)
+      .run(...keys.map((k) => fields[k] ?? null), Date.now(), id);
+  }
+
+  record(sessionId: string, e: Omit<LedgerEntry, 'seq' | 'at'>): number {
+    const seq = ((this.db.prepare('SELECT MAX(seq) AS m FROM ledger WHERE session_id = ?').get(sessionId) as { m: number | null }).m ?? 0) + 1;
+    this.db
+      .prepare('INSERT INTO ledger(session_id, seq, tool, args, phase, outcome, files, symbols, summary, at) VALUES (?,?,?,?,?,?,?,?,?,?)')
+      .run(sessionId, seq, e.tool, JSON.stringify(e.args), e.phase, e.outcome, JSON.stringify(e.files), JSON.stringify(e.symbols), e.summary, Date.now());
+    return seq;
+  }
+
+  ledger(sessionId: string): LedgerEntry[] {
+    const rows = this.db.prepare('SELECT * FROM ledger WHERE session_id = ? ORDER BY seq').all(sessionId) as
+      (Omit<LedgerEntry, 'args' | 'files' | 'symbols'> & { args: string; files: string; symbols: string })[];
+    return rows.map((r) => ({ ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols) }));
+  }
+
+  transition(sessionId: string, from: string, to: string, event: string, reason: string | null): void {
+    this.db
+      .prepare('INSERT INTO transitions(session_id, from_phase, to_phase, event, reason, at) VALUES (?,?,?,?,?,?)')
+      .run(sessionId, from, to, event, reason, Date.now());
+  }
+
+  transitions(sessionId: string): { from_phase: string; to_phase: string; event: string; reason: string | null; at: number }[] {
+    return this.db.prepare('SELECT from_phase, to_phase, event, reason, at FROM transitions WHERE session_id = ? ORDER BY id').all(sessionId) as never;
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * submit_understanding, judged from evidence (seed 001 v3.4/v3.6). A claim the ledger or the index
+ * cannot back refuses the submission outright (nothing advances); an honest but thin understanding
+ * goes to SEMANTIC with the missing requirements.
+ */
+import type { Intent, Risk } from '../../machines/session.js';
+import type { Evidence } from './evidence.js';
+import { normalize } from './queryframe.js';
+
+export interface UnderstandingInput {
+  symbols_identified: string[];
+  entry_points: string[];
+  existing_patterns: string[];
+  files_analyzed: string[];
+  notes?: string;
+  mapped_symbols?: { nl_term: string; symbol: string }[];
+}
+
+export const MINIMUMS: Record<Intent, { symbols: number; entry_points: number; files: number; patterns: number; tools: string[] }> = {
+  IMPLEMENT: { symbols: 3, entry_points: 1, files: 2, patterns: 1, tools: ['find_definitions', 'find_references'] },
+  MODIFY: { symbols: 3, entry_points: 1, files: 2, patterns: 1, tools: ['find_definitions', 'find_references'] },
+  INVESTIGATE: { symbols: 1, entry_points: 0, files: 1, patterns: 0, tools: ['find_definitions'] },
+  QUESTION: { symbols: 0, entry_points: 0, files: 0, patterns: 0, tools: [] },
+};
+
+export interface UnderstandingVerdict {
+  /** false claims and inconsistencies: the submission is refused, the phase does not change */
+  refused: string[];
+  /** requirements not met (SEMANTIC can help find more) */
+  missing: string[];
+}
+
+const trimAll = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean);
+
+export function entryPointLinked(entry: string, symbols: readonly string[]): boolean {
+  const bare = entry.replace(/\(.*\)\s*$/s, '').trim();
+  const tokens = bare.split(/[.#:\s]+/).filter(Boolean);
+  return symbols.some((s) => {
+    const last = s.split('.').pop()!;
+    return bare === s || tokens.includes(s) || tokens.includes(last);
+  });
+}
+
+export function evaluateUnderstanding(
+  u: UnderstandingInput,
+  ctx: { intent: Intent; risk: Risk; request: string; evidence: Evidence; symbolExists: (name: string) => boolean },
+): UnderstandingVerdict {
+  const refused: string[] = [];
+  const missing: string[] = [];
+  const min = MINIMUMS[ctx.intent];
+  const symbols = trimAll(u.symbols_identified);
+  const files = trimAll(u.files_analyzed).map((f) => f.replace(/^\.\//, ''));
+  const entries = trimAll(u.entry_points);
+  const patterns = trimAll(u.existing_patterns);
+  const uniq = <T>(xs: T[]) => [...new Set(xs)];
+
+  for (const t of min.tools) {
+    if (!ctx.evidence.toolsUsed.has(t)) refused.push(`required tool ${t} has not been called in this session: call it before submitting`);
+  }
+  if (uniq(symbols).length !== symbols.length)
+    refused.push(`duplicate symbols detected: ${symbols.length} given, ${uniq(symbols).length} unique (padding counts is not allowed)`);
+  if (uniq(files).length !== files.length) refused.push(`duplicate files detected: ${files.length} given, ${uniq(files).length} unique`);
+  for (const s of uniq(symbols)) {
+    if (!ctx.symbolExists(s)) refused.push(`symbol '${s}' does not exist in the index`);
+    else if (!ctx.evidence.symbolsSeen.has(s) && !ctx.evidence.symbolsSeen.has(s.split('.').pop()!))
+      refused.push(`symbol '${s}' never appeared in a tool result of this session: look it up (find_definitions) first`);
+  }
+  for (const f of uniq(files)) {
+    if (!ctx.evidence.exploredFiles.has(f))
+      refused.push(`file '${f}' was not explored in this session (no tool result showed its code)`);
+  }
+  for (const e of entries) {
+    if (!entryPointLinked(e, symbols)) refused.push(`entry_point '${e}' is not linked to any symbol in symbols_identified`);
+  }
+  if (ctx.risk === 'HIGH') {
+    const mapped = u.mapped_symbols ?? [];
+    if (mapped.length === 0) refused.push('risk_level is HIGH: mapped_symbols (nl_term → symbol, nl_term quoted from the request) are required');
+    const req = normalize(ctx.request);
+    for (const m of mapped) {
+      if (!symbols.includes(m.symbol.trim())) refused.push(`mapped symbol '${m.symbol}' is not in symbols_identified`);
+      if (!req.includes(normalize(m.nl_term))) refused.push(`mapped nl_term '${m.nl_term}' is not in the user's request`);
+    }
+  }
+
+  const have = { symbols: uniq(symbols).length, entry_points: entries.length, files: uniq(files).length, patterns: uniq(patterns).length };
+  if (have.symbols < min.symbols) missing.push(`symbols_identified: ${have.symbols}/${min.symbols}`);
+  if (have.entry_points < min.entry_points) missing.push(`entry_points: ${have.entry_points}/${min.entry_points}`);
+  if (have.files < min.files) missing.push(`files_analyzed: ${have.files}/${min.files}`);
+  if (have.patterns < min.patterns) missing.push(`existing_patterns: ${have.patterns}/${min.patterns}`);
+  return { refused, missing };
+}
+
+/** seed 001's table: which semantic_reason answers which missing requirement. */
+export const REASONS_FOR: Record<string, string[]> = {
+  symbols_identified: ['no_definition_found', 'architecture_unknown'],
+  entry_points: ['no_definition_found', 'no_reference_found'],
+  existing_patterns: ['no_similar_implementation', 'architecture_unknown'],
+  files_analyzed: ['context_fragmented', 'architecture_unknown'],
+};
+export const ALWAYS_ALLOWED_REASONS = ['context_fragmented', 'architecture_unknown'];
+export const SEMANTIC_REASONS = ['no_definition_found', 'no_reference_found', 'no_similar_implementation', 'context_fragmented', 'architecture_unknown'] as const;
+
+export function reasonAllowed(reason: string, missing: readonly string[]): boolean {
+  if (ALWAYS_ALLOWED_REASONS.includes(reason)) return true;
+  return missing.some((m) => REASONS_FOR[m.split(':')[0]!]?.includes(reason));
+}

@@ -1,0 +1,241 @@
+/**
+ * The /code session end to end over stdio: an honest IMPLEMENT session, an INVESTIGATE session,
+ * the SEMANTIC → VERIFICATION path, a restart mid-session, and an agent trying to cheat each gate.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, type Server } from './helpers/mcp.js';
+import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
+
+const REQUEST = 'カートの合計に消費税を加える処理を追加して';
+const FRAME = {
+  target_feature: { value: 'カートの合計', quote: 'カートの合計' },
+  desired_action: { value: '消費税を加える', quote: '消費税を加える' },
+};
+
+let root: string | undefined;
+let server: Server | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  if (root) removeProject(root);
+  root = undefined;
+});
+
+async function open(): Promise<Server> {
+  root = makeProject(SAMPLE);
+  server = await startServer(root);
+  return server;
+}
+
+async function phase(s: Server): Promise<string> {
+  return (await s.call('get_session_status')).structuredContent!.phase;
+}
+
+/** Exploration an honest agent does on the sample: shows cart.ts, format.ts and main.ts. */
+async function explore(s: Server): Promise<void> {
+  expect((await s.call('query', { text: 'cart total' })).isError).toBeFalsy();
+  expect((await s.call('find_definitions', { name: 'formatPrice' })).isError).toBeFalsy();
+  expect((await s.call('find_references', { name: 'Cart' })).isError).toBeFalsy();
+  expect((await s.call('get_symbols', { file: 'src/cart.ts' })).isError).toBeFalsy();
+}
+
+const UNDERSTANDING = {
+  symbols_identified: ['Cart', 'Cart.total', 'formatPrice'],
+  entry_points: ['Cart.total()'],
+  existing_patterns: ['fluent methods returning this'],
+  files_analyzed: ['src/cart.ts', 'src/util/format.ts'],
+  notes: 'total() sums cents and formats them',
+};
+
+describe('/code session over MCP', () => {
+  it('an honest IMPLEMENT session reaches READY and may write only explored files', async () => {
+    const s = await open();
+    const start = await s.call('start_session', { intent: 'IMPLEMENT', query: REQUEST });
+    expect(start.structuredContent).toMatchObject({ success: true, phase: 'EXPLORATION', query_frame: { status: 'pending' } });
+    expect(start.structuredContent!.query_frame.extraction_prompt).toContain(REQUEST);
+
+    const qf = await s.call('set_query_frame', FRAME);
+    expect(qf.structuredContent).toMatchObject({
+      success: true, risk_level: 'MEDIUM', missing_slots: ['trigger_condition', 'observed_issue'],
+      query_frame: { validated_slots: ['target_feature', 'desired_action'], slot_sources: { target_feature: 'FACT' } },
+    });
+    expect(qf.structuredContent!.investigation_guidance.recommended_tools).toEqual(expect.arrayContaining(['search_text', 'query']));
+
+    await explore(s);
+    const u = await s.call('submit_understanding', UNDERSTANDING);
+    expect(u.structuredContent).toMatchObject({ success: true, next_phase: 'VALIDATION', evaluated_confidence: 'high', missing_requirements: [] });
+
+    // exploration tools are closed in VALIDATION
+    expect((await s.call('search_text', { pattern: 'x' })).structuredContent).toMatchObject({ error: 'phase_blocked', current_phase: 'VALIDATION' });
+
+    const v = await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart', 'Cart.total', 'formatPrice'] });
+    expect(v.structuredContent).toMatchObject({ cached_matches: [], backend: 'lexical' });
+    expect(v.structuredContent!.embedding_suggestions[0]).toMatchObject({ symbol: 'Cart.total', rank: 1 });
+
+    const c = await s.call('confirm_symbol_relevance', {
+      mapped_symbols: [
+        { symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' },
+        { symbol: 'Cart', approved: true, code_evidence: '`export class Cart {` in src/cart.ts' },
+        { symbol: 'formatPrice', approved: false },
+      ],
+    });
+    expect(c.structuredContent).toMatchObject({ success: true, next_phase: 'READY', risk_level: 'HIGH', dismissed: ['formatPrice'] });
+    expect(c.structuredContent!.accepted).toEqual(expect.arrayContaining([
+      expect.objectContaining({ symbol: 'Cart.total', tier: 'FACT' }),
+      expect.objectContaining({ symbol: 'Cart', tier: 'ACCEPTED_HIGH_RISK' }),
+    ]));
+
+    const write = (file_path: string, allow_new_files = false) => s.call('check_write_target', { file_path, allow_new_files });
+    expect((await write('src/cart.ts')).structuredContent).toMatchObject({ allowed: true });
+    expect((await write('src/main.ts')).structuredContent).toMatchObject({ allowed: true }); // find_references showed it
+    expect((await write('README.md')).structuredContent).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
+    expect((await write('src/tax.ts', true)).structuredContent).toMatchObject({ allowed: true, new_file: true });
+    expect((await write('docs/tax.ts', true)).structuredContent).toMatchObject({ allowed: false });
+    expect((await write('src/tax.ts')).structuredContent).toMatchObject({ allowed: false });
+
+    const end = await s.call('end_session', { outcome: 'success' });
+    expect(end.structuredContent).toMatchObject({ success: true, outcome: 'success' });
+    expect((await s.call('get_session_status')).structuredContent).toMatchObject({ active: false, last_session: { outcome: 'success' } });
+  });
+
+  it('an INVESTIGATE session never gets a write', async () => {
+    const s = await open();
+    await s.call('start_session', { intent: 'INVESTIGATE', query: 'How is the cart total formatted?' });
+    const qf = await s.call('set_query_frame', { target_feature: { value: 'cart total', quote: 'cart total' } });
+    expect(qf.structuredContent!.risk_level).toBe('LOW');
+    await explore(s);
+    const u = await s.call('submit_understanding', { symbols_identified: ['Cart.total'], entry_points: [], existing_patterns: [], files_analyzed: ['src/cart.ts'] });
+    expect(u.structuredContent!.next_phase).toBe('VALIDATION');
+    await s.call('validate_symbol_relevance', { target_feature: 'cart total', symbols: ['Cart.total'] });
+    const c = await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }] });
+    expect(c.structuredContent!.next_phase).toBe('READY');
+    const w = await s.call('check_write_target', { file_path: 'src/cart.ts' });
+    expect(w.structuredContent).toMatchObject({ allowed: false, error: 'INVESTIGATE sessions never write files' });
+  });
+
+  it('a thin understanding goes through SEMANTIC and VERIFICATION, with evidence checked against the ledger', async () => {
+    const s = await open();
+    await s.call('start_session', { intent: 'IMPLEMENT', query: REQUEST });
+    await s.call('set_query_frame', FRAME);
+    await explore(s);
+    const u = await s.call('submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] });
+    expect(u.structuredContent).toMatchObject({ next_phase: 'SEMANTIC', missing_requirements: ['symbols_identified: 2/3'] });
+    expect(u.structuredContent!.allowed_semantic_reasons).toEqual(['no_definition_found', 'context_fragmented', 'architecture_unknown']);
+
+    // submit_semantic before any semantic_search, or with a reason that does not fit, is refused
+    const early = await s.call('submit_semantic', { hypotheses: [{ text: 'x', confidence: 'low' }], semantic_reason: 'no_definition_found', search_queries: ['税'] });
+    expect(early.structuredContent!.error).toBe('semantic_refused');
+    const found = await s.call('semantic_search', { query: '価格の整形' });
+    expect(found.structuredContent!.items[0]).toMatchObject({ symbol: 'formatPrice', backend: 'lexical' });
+    const wrongReason = await s.call('submit_semantic', { hypotheses: [{ text: 'x', confidence: 'low' }], semantic_reason: 'no_similar_implementation', search_queries: ['価格の整形'] });
+    expect(wrongReason.structuredContent!.message).toContain("semantic_reason 'no_similar_implementation' is not allowed");
+    const made = await s.call('submit_semantic', { hypotheses: [{ text: 'formatPrice formats the total', confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] });
+    expect(made.structuredContent).toMatchObject({ next_phase: 'VERIFICATION', hypotheses: [{ id: 1, slot_source: 'HYPOTHESIS' }] });
+
+    // evidence must be a call made after submit_semantic: the earlier find_definitions does not count
+    const evidence = { tool: 'find_definitions', target: 'formatPrice', result: 'defined in format.ts', files: ['src/util/format.ts'] };
+    const stale = await s.call('submit_verification', { verified: [{ hypothesis: '#1', status: 'confirmed', evidence }] });
+    expect(stale.structuredContent!.error).toBe('verification_refused');
+    await s.call('find_definitions', { name: 'formatPrice' });
+    const badFiles = await s.call('submit_verification', { verified: [{ hypothesis: '#1', status: 'confirmed', evidence: { ...evidence, files: ['src/main.ts'] } }] });
+    expect(badFiles.structuredContent!.message).toContain('not among the results');
+    const good = await s.call('submit_verification', { verified: [{ hypothesis: 'formatPrice formats the total', status: 'confirmed', evidence }] });
+    expect(good.structuredContent).toMatchObject({ success: true, confirmed: 1, next_phase: 'VALIDATION' });
+    expect(await phase(s)).toBe('VALIDATION');
+  });
+
+  it('survives a server restart mid-session', async () => {
+    const s = await open();
+    const start = await s.call('start_session', { intent: 'IMPLEMENT', query: REQUEST });
+    await s.call('set_query_frame', FRAME);
+    await explore(s);
+    process.kill(s.pid!, 'SIGKILL');
+    await s.close().catch(() => {});
+    server = await startServer(root!);
+    const st = await server.call('get_session_status');
+    expect(st.structuredContent).toMatchObject({ active: true, session_id: start.structuredContent!.session_id, phase: 'EXPLORATION', risk_level: 'MEDIUM' });
+    expect(st.structuredContent!.explored_files).toEqual(expect.arrayContaining(['src/cart.ts', 'src/util/format.ts', 'src/main.ts']));
+    const u = await server.call('submit_understanding', UNDERSTANDING);
+    expect(u.structuredContent!.next_phase).toBe('VALIDATION');
+    // a second server on the same project sees the same session
+    const again = await server.call('start_session', { intent: 'MODIFY', query: 'something else' });
+    expect(again.structuredContent).toMatchObject({ error: 'session_active', active_session_id: start.structuredContent!.session_id });
+  });
+});
+
+describe('an agent trying to cheat', () => {
+  it('is refused at every gate, and nothing advances', async () => {
+    const s = await open();
+    await s.call('start_session', { intent: 'IMPLEMENT', query: REQUEST });
+    const expectStill = async (p: string) => expect(await phase(s)).toBe(p);
+
+    // skip a phase
+    expect((await s.call('check_write_target', { file_path: 'src/cart.ts' })).structuredContent).toMatchObject({ error: 'phase_blocked', current_phase: 'EXPLORATION' });
+    expect((await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'Cart', approved: true, code_evidence: 'x' }] })).structuredContent!.error).toBe('phase_blocked');
+    expect((await s.call('submit_understanding', UNDERSTANDING)).structuredContent!.error).toBe('query_frame_required');
+    // semantic_search outside SEMANTIC
+    const sem = await s.call('semantic_search', { query: 'cart' });
+    expect(sem.structuredContent).toMatchObject({ error: 'phase_blocked', allowed_tools: expect.arrayContaining(['find_definitions']), next_step: expect.any(String) });
+    await expectStill('EXPLORATION');
+
+    // forge a quote (and a full-width one that is really there passes)
+    const forged = await s.call('set_query_frame', { target_feature: { value: 'ログイン', quote: 'ログイン機能' } });
+    expect(forged.structuredContent).toMatchObject({ error: 'validation_failed', validation_errors: [{ slot: 'target_feature' }] });
+    const ungrounded = await s.call('set_query_frame', { target_feature: { value: 'payment gateway', quote: 'カートの合計' } });
+    expect(ungrounded.structuredContent!.validation_errors[0].error).toContain('shares no words');
+    expect((await s.call('set_query_frame', FRAME)).structuredContent!.success).toBe(true);
+
+    // required tools not called yet
+    const noTools = await s.call('submit_understanding', UNDERSTANDING);
+    expect(noTools.structuredContent!.consistency_errors).toEqual(expect.arrayContaining([expect.stringContaining('find_definitions')]));
+    await explore(s);
+
+    const refusedWith = async (patch: Record<string, unknown>, text: string) => {
+      const r = await s.call('submit_understanding', { ...UNDERSTANDING, ...patch });
+      expect(r.structuredContent!.error, JSON.stringify(patch)).toBe('understanding_refused');
+      expect(JSON.stringify(r.structuredContent!.consistency_errors)).toContain(text);
+      await expectStill('EXPLORATION');
+    };
+    await refusedWith({ symbols_identified: ['Cart', 'Cart.total', 'PaymentGateway'] }, "symbol 'PaymentGateway' does not exist");
+    await refusedWith({ files_analyzed: ['src/cart.ts', 'README.md'] }, "file 'README.md' was not explored");
+    await refusedWith({ symbols_identified: ['Cart', 'Cart', 'Cart.total'] }, 'duplicate symbols');
+    await refusedWith({ entry_points: ['Checkout.run()'] }, 'not linked');
+
+    // reach VALIDATION honestly, then try to slip an unrelated symbol through
+    expect((await s.call('submit_understanding', UNDERSTANDING)).structuredContent!.next_phase).toBe('VALIDATION');
+    const wrongTarget = await s.call('validate_symbol_relevance', { target_feature: 'payment', symbols: ['Cart'] });
+    expect(wrongTarget.structuredContent!.error).toBe('target_mismatch');
+    await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total', 'formatPrice'] });
+    const fakeEvidence = await s.call('confirm_symbol_relevance', {
+      mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: '`applyTax(total)` in src/cart.ts' }],
+    });
+    expect(fakeEvidence.structuredContent).toMatchObject({ success: false, next_phase: 'EXPLORATION' });
+    expect(fakeEvidence.structuredContent!.rejected[0].guidance.reason).toContain('code_evidence does not point at code');
+
+    // back in EXPLORATION; an irrelevant symbol is rejected by the score even with real evidence
+    expect((await s.call('submit_understanding', UNDERSTANDING)).structuredContent!.next_phase).toBe('VALIDATION');
+    await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['formatPrice'] });
+    const irrelevant = await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' }] });
+    expect(irrelevant.structuredContent).toMatchObject({ next_phase: 'EXPLORATION', rejected: [{ symbol: 'formatPrice', guidance: { next_actions: expect.any(Array) } }] });
+
+    // honest again → READY; then writes outside the root
+    await s.call('submit_understanding', UNDERSTANDING);
+    await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total'] });
+    await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }] });
+    await expectStill('READY');
+    fs.symlinkSync(path.dirname(root!), path.join(root!, 'src', 'escape'));
+    for (const p of ['../outside.ts', '/etc/passwd', 'src/escape/x.ts', 'src/../../x.ts']) {
+      const w = await s.call('check_write_target', { file_path: p, allow_new_files: true });
+      expect(w.structuredContent!.allowed, p).toBe(false);
+    }
+    // a second session while one is active
+    const second = await s.call('start_session', { intent: 'MODIFY', query: 'fix it' });
+    expect(second.structuredContent).toMatchObject({ error: 'session_active', next_step: expect.stringContaining('abort_session') });
+    await expectStill('READY');
+    // verification evidence for a call never made: only reachable through SEMANTIC, covered above; aborting ends the session
+    expect((await s.call('abort_session', { reason: 'done testing' })).structuredContent!.phase).toBe('ABORTED');
+    expect((await s.call('start_session', { intent: 'MODIFY', query: 'fix it' })).structuredContent!.success).toBe(true);
+  });
+});

@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createActor } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { allowedTools, isAllowed, PHASES, TOOL_PHASES } from '../machines/policy.js';
+import { type SessionEvent, sessionMachine } from '../machines/session.js';
+import { deriveEvidence } from '../src/session/evidence.js';
+import { isGrounded, normalize, riskLevel, validateFrame } from '../src/session/queryframe.js';
+import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
+import { matchEvidence, verifyCodeEvidence } from '../src/session/service.js';
+import type { LedgerEntry } from '../src/session/store.js';
+import { entryPointLinked, evaluateUnderstanding, reasonAllowed } from '../src/session/understanding.js';
+import { checkWriteTarget } from '../src/session/write-target.js';
+import { makeProject, removeProject } from './helpers/project.js';
+
+describe('QueryFrame validation', () => {
+  const request = 'ログイン機能で、パスワードが空のときエラーが出ない。チェックを追加して';
+  it('normalises full-width, half-width, case and whitespace', () => {
+    expect(normalize('ＡＰＩ　Ｋｅｙ  ｶﾀｶﾅ')).toBe('api key カタカナ');
+    expect(validateFrame('Fix the ＬＯＧＩＮ  page', { target_feature: { value: 'login page', quote: 'login page' } }).validated).toEqual(['target_feature']);
+  });
+  it('accepts quotes from the request and grounded values (Japanese)', () => {
+    const r = validateFrame(request, {
+      target_feature: { value: 'ログイン機能', quote: 'ログイン機能で' },
+      trigger_condition: { value: '空のパスワード入力時', quote: 'パスワードが空のとき' },
+      observed_issue: { value: 'エラーなしで通過', quote: 'エラーが出ない' },
+      desired_action: { value: 'チェックの追加', quote: 'チェックを追加' },
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.validated).toHaveLength(4);
+  });
+  it('refuses forged quotes and values unrelated to their quote', () => {
+    const r = validateFrame(request, {
+      target_feature: { value: 'ログイン', quote: 'ログアウト機能' },
+      observed_issue: { value: '決済が失敗する', quote: 'エラーが出ない' },
+      desired_action: { value: '', quote: 'チェック' },
+    });
+    expect(r.errors.map((e) => e.slot)).toEqual(['target_feature', 'observed_issue', 'desired_action']);
+    expect(r.errors[0]!.error).toContain('not found');
+    expect(r.errors[1]!.error).toContain('shares no words');
+  });
+  it('grounding works for English paraphrase and rejects unrelated values', () => {
+    expect(isGrounded('empty password', 'when the password is empty')).toBe(true);
+    expect(isGrounded('payment retry', 'when the password is empty')).toBe(false);
+    expect(isGrounded('购物车结算', '购物车结算页面')).toBe(true);
+  });
+  it('computes risk as seed 001 says', () => {
+    expect(riskLevel('MODIFY', ['observed_issue'])).toBe('HIGH');
+    expect(riskLevel('MODIFY', [])).toBe('LOW');
+    expect(riskLevel('MODIFY', ['trigger_condition'])).toBe('MEDIUM');
+    expect(riskLevel('IMPLEMENT', [])).toBe('MEDIUM');
+    expect(riskLevel('INVESTIGATE', ['observed_issue'])).toBe('LOW');
+  });
+});
+
+const evidence = (files: string[], symbols: string[], tools: string[]) => ({
+  exploredFiles: new Set(files), symbolsSeen: new Set(symbols), toolsUsed: new Set(tools),
+});
+
+describe('submit_understanding evaluation', () => {
+  const ctx = {
+    intent: 'IMPLEMENT' as const, risk: 'MEDIUM' as const, request: 'add tax to the cart total',
+    evidence: evidence(['a.ts', 'b.ts'], ['Cart', 'total', 'Cart.total', 'price'], ['find_definitions', 'find_references']),
+    symbolExists: (n: string) => ['Cart', 'Cart.total', 'price', 'Hidden'].includes(n),
+  };
+  const good = { symbols_identified: ['Cart', 'Cart.total', 'price'], entry_points: ['Cart.total()'], existing_patterns: ['p'], files_analyzed: ['a.ts', './b.ts'] };
+  it('passes a complete, backed submission', () => {
+    expect(evaluateUnderstanding(good, ctx)).toEqual({ refused: [], missing: [] });
+  });
+  it('reports shortfalls as missing requirements', () => {
+    expect(evaluateUnderstanding({ ...good, symbols_identified: ['Cart'], entry_points: ['Cart'], existing_patterns: [], files_analyzed: ['a.ts'] }, ctx).missing)
+      .toEqual(['symbols_identified: 1/3', 'files_analyzed: 1/2', 'existing_patterns: 0/1']);
+  });
+  it('refuses claims the evidence does not back', () => {
+    const r = evaluateUnderstanding({ ...good, symbols_identified: ['Cart', 'Cart', 'Ghost', 'Hidden'], files_analyzed: ['a.ts', 'c.ts'], entry_points: ['Other.run()'] }, {
+      ...ctx, evidence: evidence(['a.ts'], ['Cart'], ['find_definitions']),
+    });
+    expect(r.refused.join('\n')).toMatch(/find_references has not been called/);
+    expect(r.refused.join('\n')).toMatch(/duplicate symbols detected: 4 given, 3 unique/);
+    expect(r.refused.join('\n')).toMatch(/'Ghost' does not exist/);
+    expect(r.refused.join('\n')).toMatch(/'Hidden' never appeared/);
+    expect(r.refused.join('\n')).toMatch(/'c.ts' was not explored/);
+    expect(r.refused.join('\n')).toMatch(/'Other.run\(\)' is not linked/);
+  });
+  it('requires mapped_symbols quoted from the request at risk HIGH', () => {
+    expect(evaluateUnderstanding(good, { ...ctx, risk: 'HIGH' }).refused[0]).toMatch(/mapped_symbols/);
+    const r = evaluateUnderstanding({ ...good, mapped_symbols: [{ nl_term: 'cart total', symbol: 'Cart.total' }, { nl_term: 'invoice', symbol: 'Nope' }] }, { ...ctx, risk: 'HIGH' });
+    expect(r.refused).toEqual(["mapped symbol 'Nope' is not in symbols_identified", "mapped nl_term 'invoice' is not in the user's request"]);
+  });
+  it('links entry points to symbols', () => {
+    expect(entryPointLinked('AuthService.login()', ['AuthService'])).toBe(true);
+    expect(entryPointLinked('login(user, pw)', ['AuthService.login'])).toBe(true);
+    expect(entryPointLinked('LoginController.handle()', ['AuthService'])).toBe(false);
+  });
+  it('allows only semantic reasons that match what is missing', () => {
+    expect(reasonAllowed('no_reference_found', ['symbols_identified: 1/3'])).toBe(false);
+    expect(reasonAllowed('no_reference_found', ['entry_points: 0/1'])).toBe(true);
+    expect(reasonAllowed('architecture_unknown', [])).toBe(true);
+  });
+});
+
+describe('relevance scorer (lexical) and tiers', () => {
+  const scorer = new LexicalRelevanceScorer();
+  const sym = (name: string, container: string | null = null, file = 'src/x.ts', signature = '') => ({ name, container, file, signature });
+  it('maps Japanese and Chinese terms through the glossary', () => {
+    expect(concepts('ログイン機能')).toEqual([expect.arrayContaining(['login', 'auth'])]);
+    expect(concepts('购物车结算').length).toBe(2);
+  });
+  it('puts direct names in FACT, partial matches in the middle tier, unrelated below 0.3', () => {
+    expect(tierOf(scorer.score('ログイン機能', sym('AuthService')))).toBe('FACT');
+    expect(tierOf(scorer.score('购物车结算', sym('CartCheckout')))).toBe('FACT');
+    expect(tierOf(scorer.score('shopping cart checkout', sym('Cart')))).toBe('ACCEPTED_HIGH_RISK');
+    expect(tierOf(scorer.score('ログイン機能', sym('Logger')))).toBe('REJECTED');
+    expect(tierOf(scorer.score('ログイン機能', sym('UserRepository', null, 'src/users/repo.ts')))).toBe('REJECTED');
+    // verified code that ties the symbol to the feature lifts it into the middle tier, not to FACT
+    expect(tierOf(scorer.score('ログイン機能', sym('UserRepository'), 'const user = await repo.find(email); return auth.login(user);'))).toBe('ACCEPTED_HIGH_RISK');
+    expect(tierOf(0.6)).toBe('ACCEPTED_HIGH_RISK');
+    expect(tierOf(0.3)).toBe('ACCEPTED_HIGH_RISK');
+    expect(tierOf(0.29)).toBe('REJECTED');
+  });
+});
+
+describe('the session machine (guards and transitions)', () => {
+  const run = (events: SessionEvent[], intent: 'IMPLEMENT' | 'INVESTIGATE' = 'IMPLEMENT') => {
+    const a = createActor(sessionMachine, { input: { intent } }).start();
+    for (const e of events) a.send(e);
+    return a.getSnapshot();
+  };
+  it('needs a QueryFrame before understanding counts', () => {
+    expect(run([{ type: 'SUBMIT_UNDERSTANDING', missing: [] }]).value).toBe('EXPLORATION');
+  });
+  it('goes to VALIDATION when complete, SEMANTIC when not', () => {
+    const frame: SessionEvent = { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' };
+    expect(run([frame, { type: 'SUBMIT_UNDERSTANDING', missing: [] }]).value).toBe('VALIDATION');
+    const s = run([frame, { type: 'SUBMIT_UNDERSTANDING', missing: ['files_analyzed: 1/2'] }]);
+    expect(s.value).toBe('SEMANTIC');
+    expect(s.context.missing).toEqual(['files_analyzed: 1/2']);
+  });
+  it('applies relevance tiers for real', () => {
+    const base: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [] }];
+    expect(run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false }]).value).toBe('VALIDATION'); // not requested yet
+    const ok = run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: true }]);
+    expect(ok.value).toBe('READY');
+    expect(ok.context.risk).toBe('HIGH');
+    expect(run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false }]).value).toBe('EXPLORATION');
+  });
+  it('SEMANTIC needs a search and hypotheses; VERIFICATION needs every pending one addressed', () => {
+    const toSemantic: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: ['symbols_identified: 1/3'] }];
+    const hyp: SessionEvent = { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }, { text: 'b', confidence: 'low' }], mark: 7 };
+    expect(run([...toSemantic, hyp]).value).toBe('SEMANTIC');
+    const inVerification = [...toSemantic, { type: 'SEMANTIC_SEARCHED' } as SessionEvent, hyp];
+    expect(run(inVerification).value).toBe('VERIFICATION');
+    expect(run([...inVerification, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }] }]).value).toBe('VERIFICATION');
+    expect(run([...inVerification, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'rejected' }, { id: 2, status: 'rejected' }] }]).value).toBe('SEMANTIC');
+    const done = run([...inVerification, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }, { id: 2, status: 'rejected' }] }]);
+    expect(done.value).toBe('VALIDATION'); // relevance still to be confirmed
+    expect(done.context.hypotheses.map((h) => h.status)).toEqual(['confirmed', 'rejected']);
+  });
+  it('END and ABORT are final from any live phase; REVERT returns to EXPLORATION', () => {
+    expect(run([{ type: 'END', outcome: 'success' }]).value).toBe('FINISHED');
+    expect(run([{ type: 'ABORT' }]).status).toBe('done');
+    const r = run([{ type: 'SET_QUERY_FRAME', risk: 'LOW' }, { type: 'SUBMIT_UNDERSTANDING', missing: [] }, { type: 'REVERT' }]);
+    expect(r.value).toBe('EXPLORATION');
+  });
+  it('persisted snapshots restore to the same phase and context', () => {
+    const a = createActor(sessionMachine, { input: { intent: 'MODIFY' } }).start();
+    a.send({ type: 'SET_QUERY_FRAME', risk: 'HIGH' });
+    a.send({ type: 'SUBMIT_UNDERSTANDING', missing: ['entry_points: 0/1'] });
+    const b = createActor(sessionMachine, { snapshot: JSON.parse(JSON.stringify(a.getPersistedSnapshot())), input: { intent: 'MODIFY' } }).start();
+    expect(b.getSnapshot().value).toBe('SEMANTIC');
+    expect(b.getSnapshot().context).toEqual(a.getSnapshot().context);
+  });
+});
+
+describe('policy table', () => {
+  it('opens exploration tools only in EXPLORATION, VERIFICATION and READY, and semantic_search only in SEMANTIC', () => {
+    for (const t of ['find_definitions', 'find_references', 'search_text', 'query', 'get_symbols', 'analyze_structure']) {
+      expect(PHASES.filter((p) => isAllowed(t, p))).toEqual(['EXPLORATION', 'VERIFICATION', 'READY']);
+    }
+    expect(PHASES.filter((p) => isAllowed('semantic_search', p))).toEqual(['SEMANTIC']);
+    expect(PHASES.filter((p) => isAllowed('check_write_target', p))).toEqual(['READY']);
+    expect(PHASES.every((p) => isAllowed('get_session_status', p))).toBe(true);
+    expect(allowedTools('FINISHED')).toEqual(['get_session_status']);
+    expect(Object.keys(TOOL_PHASES)).not.toContain('start_session');
+  });
+});
+
+describe('evidence checks', () => {
+  const entry = (seq: number, tool: string, args: Record<string, unknown>, files: string[], outcome: LedgerEntry['outcome'] = 'ok'): LedgerEntry =>
+    ({ seq, tool, args, files, symbols: [], phase: 'X', outcome, summary: null, at: 0 });
+  const ledger = [entry(1, 'find_references', { name: 'Cart' }, ['a.ts', 'b.ts']), entry(2, 'search_text', { pattern: 'tax' }, ['c.ts']), entry(3, 'get_symbols', { file: 'd.ts' }, ['d.ts'], 'error')];
+  it('derives explored files only from successful calls', () => {
+    expect([...deriveEvidence(ledger).exploredFiles].sort()).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect([...deriveEvidence(ledger, 1).exploredFiles]).toEqual(['c.ts']);
+  });
+  it('matches verification evidence to a logged call by tool, target and files', () => {
+    expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['b.ts'] }, ledger)).toEqual({ ok: true });
+    expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['z.ts'] }, ledger).ok).toBe(false);
+    expect(matchEvidence({ tool: 'find_references', target: 'Other', files: ['a.ts'] }, ledger).ok).toBe(false);
+    expect(matchEvidence({ tool: 'find_definitions', target: 'Cart', files: ['a.ts'] }, ledger).ok).toBe(false);
+    expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: [] }, ledger).ok).toBe(false);
+  });
+  it('verifies code_evidence against explored code only', () => {
+    const files: Record<string, string[]> = { 'src/a.ts': ['import x;', 'export function login(user) {', '  return auth.check(user);', '}'] };
+    const lines = (f: string) => files[f] ?? [];
+    const explored = new Set(['src/a.ts']);
+    expect(verifyCodeEvidence('src/a.ts:2', explored, lines)?.where).toBe('src/a.ts:2');
+    expect(verifyCodeEvidence('src/a.ts:99', explored, lines)).toBeUndefined();
+    expect(verifyCodeEvidence('src/b.ts:2', explored, lines)).toBeUndefined();
+    expect(verifyCodeEvidence('calls `return auth.check(user)` there', explored, lines)?.where).toBe('src/a.ts:3');
+    expect(verifyCodeEvidence('`auth.verify(user)`', explored, lines)).toBeUndefined();
+    expect(verifyCodeEvidence('関連あり', explored, lines)).toBeUndefined();
+  });
+});
+
+describe('check_write_target', () => {
+  it('allows explored files and new files in explored directories; refuses escapes', () => {
+    const root = makeProject({ 'src/a.ts': '', 'src/b.ts': '', 'docs/x.md': '' });
+    fs.symlinkSync('/tmp', path.join(root, 'src', 'tmp-link'));
+    const explored = new Set(['src/a.ts']);
+    expect(checkWriteTarget(root, 'src/a.ts', false, explored)).toMatchObject({ allowed: true, new_file: false });
+    expect(checkWriteTarget(root, './src/../src/a.ts', false, explored)).toMatchObject({ allowed: true });
+    expect(checkWriteTarget(root, 'src/b.ts', false, explored)).toMatchObject({ allowed: false });
+    expect(checkWriteTarget(root, 'src/new.ts', true, explored)).toMatchObject({ allowed: true, new_file: true });
+    expect(checkWriteTarget(root, 'src/new.ts', false, explored)).toMatchObject({ allowed: false });
+    expect(checkWriteTarget(root, 'docs/new.md', true, explored)).toMatchObject({ allowed: false });
+    expect(checkWriteTarget(root, '../x.ts', true, explored)).toMatchObject({ allowed: false, error: expect.stringContaining('outside') });
+    expect(checkWriteTarget(root, 'src/tmp-link/evil.ts', true, explored)).toMatchObject({ allowed: false, error: expect.stringContaining('symlink') });
+    expect(checkWriteTarget(root, 'src', true, explored)).toMatchObject({ allowed: false });
+    removeProject(root);
+  });
+});
