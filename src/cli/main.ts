@@ -22,6 +22,10 @@ Usage:
   code-intel search PATTERN [--regex] [-i] [--glob G] [--path P]   text search
   code-intel symbols FILE             outline of a file
   code-intel query TEXT               rank symbols and files for words or a feature description
+  code-intel init [DIR] [--client C]… [--dry-run]   set up Claude Code (default) or cursor, gemini, opencode, all
+  code-intel hook EVENT               run a Claude Code hook (pre-tool-use, user-prompt-submit, post-tool-use) on stdin
+  code-intel sessions                 list the project's /code sessions
+  code-intel show ID                  a session's timeline: phases, tool calls, evidence, denials, outcome
 
 Options:
   --root DIR     project root for defs/refs/search/symbols/query (default .)
@@ -46,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
       i: { type: 'boolean', short: 'i' },
       glob: { type: 'string', multiple: true },
       path: { type: 'string' },
+      client: { type: 'string', multiple: true },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
     },
@@ -63,6 +69,55 @@ async function main(argv: string[]): Promise<number> {
   const offset = values.offset ? Number(values.offset) : undefined;
   const out = (data: unknown, text: () => string) => process.stdout.write((values.json ? JSON.stringify(data, null, 2) : text()) + '\n');
 
+  if (command === 'hook') {
+    const { hookMain } = await import('../hooks/main.js');
+    await hookMain(rest[0]);
+    return process.exitCode === undefined ? 0 : Number(process.exitCode);
+  }
+  if (command === 'init') {
+    const { CLIENTS, planInit, applyInit, describeChange } = await import('../clients/init.js');
+    const root = path.resolve(rest[0] ?? values.root ?? '.');
+    const asked = values.client ?? ['claude-code'];
+    const clients = asked.includes('all') ? CLIENTS : asked;
+    for (const c of clients) if (!CLIENTS.includes(c as never)) throw new UserError(`unknown client '${c}'`, `Use one of: ${CLIENTS.join(', ')}, all`);
+    const changes = planInit(root, clients as never);
+    if (values['dry-run']) {
+      process.stdout.write(changes.length ? changes.map((c) => describeChange(root, c)).join('\n\n') + '\n' : 'nothing to change\n');
+      return 0;
+    }
+    applyInit(changes);
+    const project = new Project(root); // creates .code-intel/ and the index the hooks read
+    const stats = await updateIndex(project.db, project.root);
+    project.close();
+    process.stdout.write([
+      ...changes.map((c) => `wrote ${path.relative(root, c.file)}`),
+      changes.length ? '' : 'already set up: nothing changed',
+      `indexed ${stats.files} files (${stats.parsed} parsed)`,
+    ].filter(Boolean).join('\n') + '\n');
+    return 0;
+  }
+  if (command === 'sessions' || command === 'show') {
+    const { SessionStore } = await import('../session/store.js');
+    const project = new Project(path.resolve(values.root ?? '.'));
+    try {
+      const store = new SessionStore(project.db);
+      if (command === 'sessions') {
+        const rows = store.list(limit ?? 50);
+        out(rows.map(({ snapshot: _s, ...r }) => r), () => rows.length === 0 ? 'no sessions yet' : rows.map((r) =>
+          `${r.id}  ${new Date(r.created_at).toISOString()}  ${r.status.padEnd(8)} ${r.phase.padEnd(12)} ${r.intent.padEnd(11)} ${r.outcome ?? ''}  ${r.query.replace(/\s+/g, ' ').slice(0, 60)}`).join('\n'));
+        return 0;
+      }
+      const id = rest[0];
+      const row = id ? store.get(id) : undefined;
+      if (!row) throw new UserError(`no session '${id ?? ''}'`, 'List sessions with: code-intel sessions');
+      const { formatTimeline } = await import('../session/timeline.js');
+      const timeline = { session: { ...row, snapshot: undefined }, transitions: store.transitions(row.id), ledger: store.ledger(row.id) };
+      out(timeline, () => formatTimeline(timeline));
+      return 0;
+    } finally {
+      project.close();
+    }
+  }
   if (command === 'serve') {
     await serveStdio(path.resolve(rest[0] ?? values.root ?? '.'));
     return -1; // keep running

@@ -128,11 +128,21 @@ export class SessionService {
       });
     }
     if (!normalize(query)) throw new UserError('query is empty', "Pass the user's request exactly as they wrote it.");
+    // Where the client records what the user typed (UserPromptSubmit hook), that is the request:
+    // the agent's query must come from it, and every quote is checked against it.
+    const recorded = this.store.latestPrompt();
+    if (recorded !== undefined && !normalize(recorded).includes(normalize(query))) {
+      throw new SessionError('query_mismatch', "The query is not what the user typed (as recorded by the UserPromptSubmit hook).", {
+        recorded_request: recorded.slice(0, 2000),
+        hint: "Pass the user's request verbatim (or a part of it) as query.",
+      });
+    }
+    const request = recorded ?? query;
     const id = randomUUID().slice(0, 8);
     const actor = createActor(sessionMachine, { input: { intent } });
     actor.start();
     try {
-      this.store.create({ id, intent, query, phase: 'EXPLORATION', snapshot: JSON.stringify(actor.getPersistedSnapshot()) });
+      this.store.create({ id, intent, query: request, phase: 'EXPLORATION', snapshot: JSON.stringify(actor.getPersistedSnapshot()) });
     } catch (e) {
       if (/UNIQUE/.test((e as Error).message)) return this.start(intent, query); // lost a race: report the winner
       throw e;
@@ -144,9 +154,10 @@ export class SessionService {
       session_id: id,
       intent,
       phase: 'EXPLORATION',
+      request_source: recorded !== undefined ? 'user_prompt_hook' : 'agent',
       query_frame: {
         status: 'pending',
-        extraction_prompt: extractionPrompt(query),
+        extraction_prompt: extractionPrompt(request),
         next_step: 'Extract slots from the request using extraction_prompt, then call set_query_frame.',
       },
       allowed_tools: allowedTools('EXPLORATION'),

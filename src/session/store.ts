@@ -35,6 +35,12 @@ CREATE TABLE IF NOT EXISTS ledger (
   at INTEGER NOT NULL,
   UNIQUE(session_id, seq)
 );
+CREATE TABLE IF NOT EXISTS prompts (      -- what the user typed, recorded by the UserPromptSubmit hook
+  id INTEGER PRIMARY KEY,
+  client_session TEXT,
+  prompt TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS transitions (
   id INTEGER PRIMARY KEY,
   session_id TEXT NOT NULL,
@@ -128,6 +134,17 @@ export class SessionStore {
 
   transitions(sessionId: string): { from_phase: string; to_phase: string; event: string; reason: string | null; at: number }[] {
     return this.db.prepare('SELECT from_phase, to_phase, event, reason, at FROM transitions WHERE session_id = ? ORDER BY id').all(sessionId) as never;
+  }
+
+  recordPrompt(prompt: string, clientSession: string | null): void {
+    this.db.prepare('INSERT INTO prompts(client_session, prompt, at) VALUES (?,?,?)').run(clientSession, prompt, Date.now());
+  }
+
+  /** The user's latest recorded prompt, if recent, without a leading `/code`. */
+  latestPrompt(withinMs = 60 * 60 * 1000): string | undefined {
+    const row = this.db.prepare('SELECT prompt, at FROM prompts ORDER BY id DESC LIMIT 1').get() as { prompt: string; at: number } | undefined;
+    if (!row || Date.now() - row.at > withinMs) return undefined;
+    return row.prompt.replace(/^\s*\/code\b\s*/, '');
   }
 
   transaction<T>(fn: () => T): T {

@@ -1,0 +1,87 @@
+/**
+ * Our own `/code` slash command for Claude Code: walks the agent through seed 001's flow with this
+ * server's real tool names and error shapes. A test checks that every tool it names exists.
+ */
+export const CODE_COMMAND = `---
+description: Understand the codebase through code-intel's phase-gated session, then implement the request
+argument-hint: <what to build, fix or explain>
+---
+# /code — understand first, then change
+
+You are a coding agent working through the **code-intel** MCP server. The server runs a phase-gated
+session and decides every gate from evidence it holds (its own tool results, the index, the user's
+recorded prompt). Edits are blocked by a hook until the session is READY, and then only for files
+you explored. Claims you cannot back are refused — do the work instead of asserting it.
+
+Phases: EXPLORATION → VALIDATION → (SEMANTIC → VERIFICATION when exploration fell short) → READY.
+
+## 1. Intent
+
+Classify the request: IMPLEMENT (build something named), MODIFY (change or fix existing code; use
+this when unsure), INVESTIGATE (understand or locate only), QUESTION (no code needed). If your
+confidence is below 0.6, use INVESTIGATE.
+
+## 2. Start the session
+
+Call \`mcp__code-intel__start_session\` with \`intent\` and \`query\` = the user's request **verbatim**:
+
+$ARGUMENTS
+
+If it answers \`session_active\`, either continue that session (\`get_session_status\`) or ask the user
+before \`abort_session\`.
+
+## 3. QueryFrame
+
+Follow \`extraction_prompt\`, then call \`mcp__code-intel__set_query_frame\` with the slots the request
+states (\`target_feature\`, \`trigger_condition\`, \`observed_issue\`, \`desired_action\`), each
+\`{"value": ..., "quote": ...}\`. The quote must be copied from the request; the value must come from
+its quote. Omit slots the request does not state. On \`validation_failed\`, fix the listed slots.
+Read \`risk_level\`, \`missing_slots\` and \`investigation_guidance\`.
+
+## 4. EXPLORATION
+
+Use the recommended tools for each missing slot: \`query\` (start here), \`find_definitions\` and
+\`find_references\` (both required), \`search_text\`, \`get_symbols\`, \`analyze_structure\`.
+Results carry \`confidence\`: \`resolved\` and \`imported\` are facts; \`name_match\` is a guess — check
+it before relying on it. Then call \`mcp__code-intel__submit_understanding\` with
+\`symbols_identified\` (3+ for IMPLEMENT/MODIFY, names as the tools returned them),
+\`entry_points\` (each names one of those symbols), \`existing_patterns\`, \`files_analyzed\` (2+ files
+the tools showed you or you read), \`notes\`, and \`mapped_symbols\` (\`{nl_term, symbol}\` with the
+term quoted from the request) when risk is HIGH. \`understanding_refused\` lists each unbacked claim:
+fix those, do not pad. \`next_phase\` tells you where you are.
+
+## 5. VALIDATION
+
+Call \`mcp__code-intel__validate_symbol_relevance\` with the QueryFrame's \`target_feature\` and your
+symbols. Use \`cached_matches\` and \`embedding_suggestions\`. Then call
+\`mcp__code-intel__confirm_symbol_relevance\` with \`mapped_symbols\`: for each, \`approved\` and — when
+approved — \`code_evidence\` that points at code you saw: \`"src/auth/service.ts:42"\` or a fragment
+copied from that file in backticks. Scores > 0.6 are FACT, 0.3–0.6 are accepted with risk HIGH,
+< 0.3 are rejected with guidance and send you back to EXPLORATION.
+
+## 6. SEMANTIC (only when the server sends you there)
+
+Call \`mcp__code-intel__semantic_search\` for what exploration could not find, then
+\`mcp__code-intel__submit_semantic\` with \`hypotheses\` (\`{text, confidence}\`), a \`semantic_reason\`
+from \`allowed_semantic_reasons\`, and the \`search_queries\` you actually ran. Findings are HYPOTHESIS.
+
+## 7. VERIFICATION
+
+Check each hypothesis with the exploration tools, then call \`mcp__code-intel__submit_verification\`
+with, for every pending hypothesis, \`status\` (confirmed/rejected) and \`evidence\`
+\`{tool, target, result, files}\` naming a call you made after submit_semantic (the same tool, its main
+argument as \`target\`, files from its results).
+
+## 8. READY — implement
+
+Before each edit call \`mcp__code-intel__check_write_target\` (\`allow_new_files: true\` for a new
+file next to code you explored). Edit only files it allows; the hook denies the rest. Do not build
+on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.
+When done, call \`mcp__code-intel__end_session\` with \`outcome\`: success, failure or abandoned.
+
+## When a tool is blocked
+
+\`phase_blocked\` gives \`current_phase\`, \`allowed_tools\` and \`next_step\`: do the next step.
+\`get_session_status\` shows the phase, QueryFrame, explored files and pending hypotheses at any time.
+\`revert_to_exploration\` goes back when the plan changes.
+`;

@@ -1,0 +1,112 @@
+/**
+ * `code-intel init`: writes what each client needs into a user's project, merging into existing
+ * files (a user's settings are never lost), idempotently, with a dry-run that shows the changes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../util/paths.js';
+import { CODE_COMMAND } from './code-command.js';
+
+export type ClientName = 'claude-code' | 'cursor' | 'gemini' | 'opencode';
+export const CLIENTS: ClientName[] = ['claude-code', 'cursor', 'gemini', 'opencode'];
+
+export interface FileChange {
+  file: string;
+  before: string | null;
+  after: string;
+}
+
+const CLI_JS = path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
+const HOOK_JS = path.join(PACKAGE_ROOT, 'dist', 'src', 'hooks', 'main.js');
+/** how our hook commands are recognised when merging (so a re-run replaces, never duplicates) */
+const HOOK_MARK = '--installed-by=code-intel';
+
+function hookCommand(event: string): string {
+  return `node "${HOOK_JS}" ${event} ${HOOK_MARK}`;
+}
+
+type Json = Record<string, unknown>;
+const asObj = (x: unknown): Json => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Json) : {});
+
+function readJson(file: string): { text: string | null; data: Json } {
+  if (!fs.existsSync(file)) return { text: null, data: {} };
+  const text = fs.readFileSync(file, 'utf8');
+  try {
+    return { text, data: asObj(JSON.parse(text)) };
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it or move it away, then run init again`);
+  }
+}
+
+const serverEntry = () => ({ command: 'node', args: [CLI_JS, 'serve', '.'] });
+
+function mergeMcpServers(file: string, key = 'mcpServers', entry: Json = { type: 'stdio', ...serverEntry() }): FileChange {
+  const { text, data } = readJson(file);
+  const servers = { ...asObj(data[key]), 'code-intel': entry };
+  return { file, before: text, after: JSON.stringify({ ...data, [key]: servers }, null, 2) + '\n' };
+}
+
+/** Claude Code hook groups: our entries replace our earlier ones; everything else is kept. */
+function mergeClaudeHooks(file: string): FileChange {
+  const { text, data } = readJson(file);
+  const hooks = asObj(data.hooks);
+  const ours: Record<string, { matcher?: string; event: string }> = {
+    PreToolUse: { matcher: 'Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*', event: 'pre-tool-use' },
+    UserPromptSubmit: { event: 'user-prompt-submit' },
+    PostToolUse: { matcher: 'Read|Grep', event: 'post-tool-use' },
+  };
+  const merged: Json = { ...hooks };
+  for (const [name, spec] of Object.entries(ours)) {
+    const groups = (Array.isArray(hooks[name]) ? (hooks[name] as Json[]) : [])
+      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? (g.hooks as Json[]) : []).filter((h) => !String(h.command ?? '').includes(HOOK_MARK)) }))
+      .filter((g) => (g.hooks as Json[]).length > 0);
+    groups.push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(spec.event), timeout: 30 }] });
+    merged[name] = groups;
+  }
+  return { file, before: text, after: JSON.stringify({ ...data, hooks: merged }, null, 2) + '\n' };
+}
+
+function plainFile(file: string, content: string): FileChange {
+  return { file, before: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, after: content };
+}
+
+export function planInit(root: string, clients: ClientName[]): FileChange[] {
+  const changes: FileChange[] = [];
+  for (const c of clients) {
+    if (c === 'claude-code') {
+      changes.push(mergeMcpServers(path.join(root, '.mcp.json')));
+      changes.push(plainFile(path.join(root, '.claude', 'commands', 'code.md'), CODE_COMMAND));
+      changes.push(mergeClaudeHooks(path.join(root, '.claude', 'settings.json')));
+    } else if (c === 'cursor') {
+      changes.push(mergeMcpServers(path.join(root, '.cursor', 'mcp.json'), 'mcpServers', serverEntry()));
+    } else if (c === 'gemini') {
+      changes.push(mergeMcpServers(path.join(root, '.gemini', 'settings.json'), 'mcpServers', { ...serverEntry(), cwd: '.' }));
+    } else if (c === 'opencode') {
+      const file = path.join(root, 'opencode.json');
+      const { text, data } = readJson(file);
+      const mcp = { ...asObj(data.mcp), 'code-intel': { type: 'local', command: ['node', CLI_JS, 'serve', '.'], enabled: true } };
+      changes.push({ file, before: text, after: JSON.stringify({ $schema: 'https://opencode.ai/config.json', ...data, mcp }, null, 2) + '\n' });
+    }
+  }
+  return changes.filter((ch) => ch.before !== ch.after);
+}
+
+export function applyInit(changes: FileChange[]): void {
+  for (const ch of changes) {
+    fs.mkdirSync(path.dirname(ch.file), { recursive: true });
+    fs.writeFileSync(ch.file, ch.after);
+  }
+}
+
+/** A compact line diff for --dry-run. */
+export function describeChange(root: string, ch: FileChange): string {
+  const rel = path.relative(root, ch.file);
+  const before = ch.before?.split('\n') ?? [];
+  const after = ch.after.split('\n');
+  const beforeSet = new Set(before);
+  const afterSet = new Set(after);
+  const lines = [`--- ${ch.before === null ? '/dev/null' : rel}`, `+++ ${rel}`];
+  for (const l of before) if (!afterSet.has(l)) lines.push(`- ${l}`);
+  for (const l of after) if (!beforeSet.has(l)) lines.push(`+ ${l}`);
+  return lines.join('\n');
+}

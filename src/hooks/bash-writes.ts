@@ -1,0 +1,156 @@
+/**
+ * Which parts of a shell command write to the file system, found by parsing it with the
+ * tree-sitter bash grammar (a real parser: quotes, pipelines, lists, subshells, `bash -c`, `eval`
+ * and command substitutions are all seen), never by a regex over the text.
+ */
+import { Language, type Node, Parser } from 'web-tree-sitter';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+export interface BashWrite {
+  /** the command (or redirection) that writes */
+  what: string;
+  /** files it writes, when they can be told; null when it may write anywhere */
+  targets: string[] | null;
+}
+
+export interface BashAnalysis {
+  writes: BashWrite[];
+  /** the command could not be parsed cleanly: treat it as unknown */
+  parseError: boolean;
+}
+
+let parser: Promise<Parser> | undefined;
+function bashParser(): Promise<Parser> {
+  parser ??= (async () => {
+    await Parser.init();
+    const require = createRequire(import.meta.url);
+    const wasm = path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm', 'tree-sitter-bash.wasm');
+    const p = new Parser();
+    p.setLanguage(await Language.load(wasm));
+    return p;
+  })();
+  return parser;
+}
+
+const ALWAYS_WRITES = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'chgrp', 'ln', 'truncate', 'install', 'rsync', 'unlink', 'shred', 'patch', 'dd', 'scp']);
+const PREFIXES = new Set(['sudo', 'env', 'nice', 'nohup', 'time', 'command', 'exec', 'xargs', 'timeout', 'stdbuf']);
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
+const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun']);
+const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag']);
+const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'cargo', 'go', 'gem', 'composer', 'apt', 'apt-get', 'brew', 'poetry', 'uv']);
+const PKG_WRITES = new Set(['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'un', 'ci', 'update', 'up', 'upgrade', 'link', 'unlink', 'get', 'prune', 'dedupe', 'publish', 'init', 'sync']);
+const HARMLESS_DEST = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+
+function unquote(n: Node): string {
+  if (n.type === 'raw_string') return n.text.slice(1, -1);
+  if (n.type === 'string') return n.namedChildren.map((c) => (c?.type === 'string_content' ? c.text : c?.text ?? '')).join('');
+  return n.text;
+}
+
+export async function analyzeBash(command: string): Promise<BashAnalysis> {
+  const p = await bashParser();
+  const writes: BashWrite[] = [];
+  let parseError = false;
+  const visit = async (source: string, depth: number) => {
+    if (depth > 3) {
+      writes.push({ what: 'deeply nested shell', targets: null });
+      return;
+    }
+    const tree = p.parse(source);
+    if (!tree) {
+      parseError = true;
+      return;
+    }
+    try {
+      if (tree.rootNode.hasError) parseError = true;
+      const nested: string[] = [];
+      const walk = (n: Node) => {
+        if (n.type === 'file_redirect') inspectRedirect(n, writes);
+        else if (n.type === 'command') inspectCommand(n, writes, nested);
+        for (const c of n.namedChildren) if (c) walk(c);
+      };
+      walk(tree.rootNode);
+      for (const inner of nested) await visit(inner, depth + 1);
+    } finally {
+      tree.delete();
+    }
+  };
+  await visit(command, 0);
+  return { writes, parseError };
+}
+
+function inspectRedirect(n: Node, writes: BashWrite[]): void {
+  const dest = n.childForFieldName('destination');
+  const op = n.children.filter((c) => c && !c.isNamed).map((c) => c!.text).join('');
+  if (!op.includes('>')) return; // input redirection
+  if (!dest) return;
+  const target = unquote(dest);
+  if (op.includes('&') && /^\d+$|^-$/.test(target)) return; // 2>&1: duplicating a descriptor
+  if (HARMLESS_DEST.has(target)) return;
+  writes.push({ what: `redirection ${op} ${target}`, targets: [target] });
+}
+
+function inspectCommand(n: Node, writes: BashWrite[], nested: string[]): void {
+  const nameNode = n.childForFieldName('name');
+  if (!nameNode) return;
+  let words = [unquote(nameNode), ...n.childrenForFieldName('argument').map(unquote)];
+  // peel prefixes: sudo rm x, env A=1 rm x, xargs rm
+  while (words.length > 0 && PREFIXES.has(path.basename(words[0]!))) {
+    words = words.slice(1);
+    while (words.length > 0 && (words[0]!.startsWith('-') || /^\w+=/.test(words[0]!) || /^\d+[smhd]?$/.test(words[0]!))) words = words.slice(1);
+  }
+  if (words.length === 0) return;
+  const cmd = path.basename(words[0]!);
+  const args = words.slice(1);
+  const operands = args.filter((a) => !a.startsWith('-'));
+  const text = words.join(' ');
+  if (SHELLS.has(cmd)) {
+    const i = args.indexOf('-c');
+    if (i >= 0 && args[i + 1] !== undefined) nested.push(args[i + 1]!);
+    else if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
+    return;
+  }
+  if (cmd === 'eval') {
+    nested.push(args.join(' '));
+    return;
+  }
+  if (ALWAYS_WRITES.has(cmd)) {
+    // cp/mv/ln/install/rsync write their last operand; rm, mkdir, touch, chmod... write every operand
+    const targets = ['cp', 'mv', 'ln', 'install', 'rsync', 'scp'].includes(cmd) ? operands.slice(-1)
+      : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
+      : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
+      : operands;
+    writes.push({ what: text, targets: targets.length ? targets : null });
+    return;
+  }
+  if (cmd === 'tee') {
+    writes.push({ what: text, targets: operands.length ? operands : null });
+    return;
+  }
+  if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
+    writes.push({ what: text, targets: operands.length > 1 ? operands.slice(1) : null });
+    return;
+  }
+  if (cmd === 'awk' || cmd === 'gawk') {
+    if (args.includes('inplace')) writes.push({ what: text, targets: null });
+    return;
+  }
+  if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir' || a === '-fprint')) {
+    writes.push({ what: text, targets: null });
+    return;
+  }
+  if (cmd === 'git') {
+    const sub = operands[0];
+    if (sub && !GIT_READ_ONLY.has(sub)) writes.push({ what: text, targets: null });
+    return;
+  }
+  if (PKG_MANAGERS.has(cmd)) {
+    const sub = operands[0];
+    if (sub && PKG_WRITES.has(sub)) writes.push({ what: text, targets: null });
+    return;
+  }
+  if (INTERPRETERS.has(cmd) && args.some((a) => a === '-c' || a === '-e' || a === '--eval')) {
+    writes.push({ what: text, targets: null }); // inline code can write anything
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The Claude Code hooks as real processes fed with payloads of the documented shape, against a
+ * project whose session the server-side code drives.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyInit, planInit } from '../src/clients/init.js';
+import { CODE_COMMAND } from '../src/clients/code-command.js';
+import { findDefinitions } from '../src/query/definitions.js';
+import { getSymbols } from '../src/query/outline.js';
+import { Project } from '../src/query/project.js';
+import { findReferences } from '../src/query/references.js';
+import { SessionError, SessionService } from '../src/session/service.js';
+import { TOOL_PHASES } from '../machines/policy.js';
+import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
+
+const HOOK = path.join(REPO_ROOT, 'dist', 'src', 'hooks', 'main.js');
+
+let root: string;
+let project: Project;
+let sessions: SessionService;
+
+function hook(event: string, payload: unknown, env: Record<string, string> = {}): { decision?: string; reason?: string; raw: string; status: number | null } {
+  const r = spawnSync(process.execPath, [HOOK, event], {
+    input: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    cwd: root,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: root, ...env },
+    encoding: 'utf8',
+  });
+  const raw = r.stdout;
+  const parsed = raw ? (JSON.parse(raw) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } }) : {};
+  return { decision: parsed.hookSpecificOutput?.permissionDecision, reason: parsed.hookSpecificOutput?.permissionDecisionReason, raw, status: r.status };
+}
+const edit = (file: string) => ({ hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name: 'Edit', tool_input: { file_path: path.join(root, file), old_string: 'a', new_string: 'b' } });
+const bash = (command: string) => ({ hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name: 'Bash', tool_input: { command } });
+
+/** Drives a real session to READY in-process, the way the MCP tools would. */
+async function toReady(): Promise<void> {
+  sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+  sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
+  await project.refresh();
+  sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
+  sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
+  sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
+  sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
+  sessions.validateRelevance('カートの合計', ['Cart.total']);
+  sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
+  expect(sessions.status().phase).toBe('READY');
+}
+
+beforeEach(() => {
+  root = makeProject(SAMPLE);
+  applyInit(planInit(root, ['claude-code']));
+  project = new Project(root);
+  sessions = new SessionService(project);
+});
+afterEach(() => {
+  project.close();
+  removeProject(root);
+});
+
+describe('PreToolUse (the write guard)', () => {
+  it('stays out of the way with no session, and denies in strict mode', () => {
+    expect(hook('pre-tool-use', edit('src/cart.ts'))).toMatchObject({ decision: undefined, raw: '', status: 0 });
+    fs.writeFileSync(path.join(root, '.code-intel', 'config.json'), '{"strict": true}');
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
+    expect(hook('pre-tool-use', bash('ls')).decision).toBeUndefined(); // reads stay allowed
+  });
+
+  it('denies edits and writing commands during EXPLORATION, allows reads', () => {
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    const r = hook('pre-tool-use', edit('src/cart.ts'));
+    expect(r).toMatchObject({ decision: 'deny', status: 0 });
+    expect(r.reason).toContain('EXPLORATION');
+    for (const cmd of ['echo x > src/cart.ts', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'npm install left-pad', 'python3 -c "open(\'x\',\'w\')"']) {
+      expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
+    }
+    for (const cmd of ['ls -la', 'rg formatPrice src', 'git status', 'cat src/cart.ts 2>/dev/null', 'grep -rn total src | head -5', 'npm test']) {
+      expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+    }
+    // other servers' editing tools too
+    expect(hook('pre-tool-use', { ...edit('src/cart.ts'), tool_name: 'mcp__fs__write_file', tool_input: { path: path.join(root, 'src/cart.ts') } }).decision).toBe('deny');
+  });
+
+  it('in READY allows explored files only, and new files only after check_write_target', async () => {
+    await toReady();
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBeUndefined();
+    const unexplored = hook('pre-tool-use', edit('README.md'));
+    expect(unexplored.decision).toBe('deny');
+    expect(unexplored.reason).toContain('not explored');
+    expect(hook('pre-tool-use', edit('src/tax.ts')).reason).toContain('check_write_target');
+    sessions.checkWrite('src/tax.ts', true);
+    expect(hook('pre-tool-use', edit('src/tax.ts')).decision).toBeUndefined();
+    expect(hook('pre-tool-use', bash('echo x > README.md')).decision).toBe('deny');
+    expect(hook('pre-tool-use', bash('echo x >> src/cart.ts')).decision).toBeUndefined();
+    expect(hook('pre-tool-use', edit('../outside.ts')).decision).toBe('deny');
+    // the denial is in the session's timeline
+    const id = sessions.status().session_id as string;
+    expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:PreToolUse' && e.outcome === 'blocked').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('fails closed: malformed payloads, a broken database, an unknown event', () => {
+    expect(hook('pre-tool-use', 'not json').decision).toBe('deny');
+    expect(hook('pre-tool-use', { tool_name: 'Edit' }).decision).toBe('deny');
+    expect(hook('bogus-event', edit('src/cart.ts')).decision).toBe('deny');
+    project.close();
+    const db = path.join(root, '.code-intel', 'index.db');
+    for (const f of [db, db + '-wal', db + '-shm']) fs.rmSync(f, { force: true });
+    fs.writeFileSync(db, 'this is not a database at all, just text that is long enough to be a header and more');
+    const broken = hook('pre-tool-use', edit('src/cart.ts'));
+    expect(broken.decision).toBe('deny');
+    expect(broken.reason).toContain('write guard failed');
+    fs.rmSync(db);
+    expect(hook('pre-tool-use', edit('src/cart.ts')).reason).toContain('no code-intel database');
+    project = new Project(root); // for afterEach
+  });
+});
+
+describe('UserPromptSubmit and PostToolUse', () => {
+  it('records the real request; a session must quote it', () => {
+    expect(hook('user-prompt-submit', { hook_event_name: 'UserPromptSubmit', cwd: root, session_id: 'cc-1', prompt: '/code カートの合計に消費税を加えて' }).status).toBe(0);
+    expect(() => sessions.start('IMPLEMENT', 'delete every file')).toThrow(SessionError);
+    const started = sessions.start('IMPLEMENT', 'カートの合計に消費税を加えて');
+    expect(started.request_source).toBe('user_prompt_hook');
+    expect(() => sessions.setQueryFrame({ target_feature: { value: 'cart', quote: 'delete every file' } })).toThrow(/validation/i);
+  });
+
+  it('adds files the agent read to the ledger as explored', async () => {
+    await toReady();
+    expect(hook('pre-tool-use', edit('README.md')).decision).toBe('deny');
+    hook('post-tool-use', { hook_event_name: 'PostToolUse', cwd: root, tool_name: 'Read', tool_input: { file_path: path.join(root, 'README.md') }, tool_response: {} });
+    expect(hook('pre-tool-use', edit('README.md')).decision).toBeUndefined();
+  });
+});
+
+describe('code-intel init', () => {
+  it('merges into existing settings without losing them, and is idempotent', () => {
+    const dir = makeProject({
+      '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-own-guard' }] }] } }),
+      '.mcp.json': JSON.stringify({ mcpServers: { other: { command: 'other-server' } } }),
+    });
+    applyInit(planInit(dir, ['claude-code', 'cursor', 'gemini', 'opencode']));
+    const settings = JSON.parse(fs.readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'));
+    expect(settings.permissions).toEqual({ allow: ['Bash(ls:*)'] });
+    expect(JSON.stringify(settings.hooks.PreToolUse)).toContain('my-own-guard');
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
+    expect(settings.hooks.UserPromptSubmit[0].hooks[0].command).toContain('user-prompt-submit');
+    const mcp = JSON.parse(fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8'));
+    expect(Object.keys(mcp.mcpServers)).toEqual(['other', 'code-intel']);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, '.cursor/mcp.json'), 'utf8')).mcpServers['code-intel'].args).toContain('serve');
+    expect(JSON.parse(fs.readFileSync(path.join(dir, '.gemini/settings.json'), 'utf8')).mcpServers['code-intel'].command).toBe('node');
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'opencode.json'), 'utf8')).mcp['code-intel']).toMatchObject({ type: 'local', enabled: true });
+    expect(planInit(dir, ['claude-code', 'cursor', 'gemini', 'opencode'])).toEqual([]); // second run: nothing to change
+    fs.writeFileSync(path.join(dir, '.mcp.json'), '{ broken');
+    expect(() => planInit(dir, ['claude-code'])).toThrow(/not valid JSON/);
+    removeProject(dir);
+  });
+
+  it('the /code command names only tools the server really has', () => {
+    const named = new Set([...CODE_COMMAND.matchAll(/mcp__code-intel__(\w+)/g)].map((m) => m[1]!));
+    const known = new Set([...Object.keys(TOOL_PHASES), 'start_session']);
+    expect(named.size).toBeGreaterThan(8);
+    for (const t of named) expect(known.has(t), t).toBe(true);
+    for (const t of CODE_COMMAND.matchAll(/`(\w+)`/g)) {
+      if (/^(find|search|get|analyze|query|submit|validate|confirm|semantic|check|revert|end|abort|start|set)_?/.test(t[1]!) && t[1]!.includes('_'))
+        expect(known.has(t[1]!) || ['search_queries', 'semantic_reason', 'symbols_identified', 'entry_points', 'existing_patterns', 'files_analyzed', 'mapped_symbols', 'target_feature', 'trigger_condition', 'observed_issue', 'desired_action', 'allowed_semantic_reasons', 'allow_new_files', 'code_evidence', 'embedding_suggestions', 'cached_matches', 'submit_semantic', 'next_step', 'next_phase', 'current_phase', 'allowed_tools', 'session_active', 'validation_failed', 'understanding_refused', 'phase_blocked', 'risk_level', 'missing_slots', 'investigation_guidance', 'extraction_prompt', 'get_session_status'].includes(t[1]!), t[1]).toBe(true);
+    }
+  });
+});
