@@ -61,16 +61,29 @@
 ; ---------- imports ----------
 (import_statement (import_clause (identifier) @import.default) source: (string (string_fragment) @import.source))
 (import_statement (import_clause (namespace_import (identifier) @import.namespace)) source: (string (string_fragment) @import.source))
-(import_statement (import_clause (named_imports (import_specifier name: (_) @import.name alias: (_)? @import.alias))) source: (string (string_fragment) @import.source))
-(lexical_declaration (variable_declarator name: (identifier) @import.namespace
-  value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.source) .)))
+; `_` rather than `(_)`: the JavaScript grammar writes `default` in specifiers as an anonymous node
+(import_statement (import_clause (named_imports (import_specifier name: _ @import.name alias: _? @import.alias))) source: (string (string_fragment) @import.source))
+; CommonJS: `const m = require('m')`, `const { a, b: c } = require('m')` (var and let too)
+(variable_declarator name: (identifier) @import.namespace
+  value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.source) .))
+  (#eq? @_req "require"))
+(variable_declarator
+  name: (object_pattern [(shorthand_property_identifier_pattern) @import.name
+                         (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias)])
+  value: (call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @import.source) .))
   (#eq? @_req "require"))
 
 ; ---------- exports ----------
 (export_statement "default" declaration: (_) @export.default_declaration)
 (export_statement "default" value: (_) @export.default_value)
 (export_statement !source declaration: (_) @export.declaration)
-(export_statement !source (export_clause (export_specifier name: (_) @export.local alias: (_)? @export.alias)))
-(export_statement (export_clause (export_specifier name: (_) @reexport.name alias: (_)? @reexport.alias)) source: (string (string_fragment) @reexport.source))
+(export_statement !source (export_clause (export_specifier name: (_) @export.local alias: _? @export.alias)))
+(export_statement (export_clause (export_specifier name: _ @reexport.name alias: _? @reexport.alias)) source: (string (string_fragment) @reexport.source))
 (export_statement (namespace_export (_) @reexport.namespace) source: (string (string_fragment) @reexport.source))
 (export_statement "*" . "from" source: (string (string_fragment) @reexport.star))
+; CommonJS: `module.exports = { a, b: c }` exports a, and c as b
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (object [(shorthand_property_identifier) @export.local
+                  (pair key: (property_identifier) @export.alias value: (identifier) @export.local)])
+  (#eq? @_module "module") (#eq? @_exports "exports"))

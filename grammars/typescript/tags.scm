@@ -28,3 +28,7 @@
 ; the name of an ambient module declaration is a string, not a reference
 (ambient_declaration (module name: (_) @ignore))
 (import_require_clause (identifier) @import.namespace source: (string (string_fragment) @import.source))
+
+; `class A extends B`: members A does not declare are looked up in B
+(class_declaration (class_heritage (extends_clause value: (identifier) @class.extends))) @class.derived
+(abstract_class_declaration (class_heritage (extends_clause value: (identifier) @class.extends))) @class.derived

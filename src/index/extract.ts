@@ -37,6 +37,9 @@ const DEFINITION_RULES: Record<string, { kind: string; binding: Binding; store: 
 /** kinds whose members can be looked up with `X.member` */
 const CONTAINER_KINDS = new Set(['class', 'interface', 'enum', 'namespace', 'constant', 'variable', 'function']);
 
+/** parents of the local name of a `require` binding (import statements never have these) */
+const REQUIRE_BINDING_PARENTS = new Set(['variable_declarator', 'object_pattern', 'pair_pattern']);
+
 type Bound = { type: 'symbol'; index: number } | { type: 'import'; index: number } | { type: 'local' };
 
 interface Def {
@@ -74,6 +77,7 @@ function extractTree(
   const ignore = new Set<number>();
   const plainRefs = new Map<number, Node>();
   const memberRefs = new Map<number, { prop: Node; object: Node }>();
+  const baseClasses: { derived: Node; base: Node }[] = [];
   const importMatches: Record<string, Node>[] = [];
   const exportMatches: Record<string, Node>[] = [];
 
@@ -85,6 +89,7 @@ function extractTree(
       if (n === 'scope') scopes.set(c.node.id, scopes.get(c.node.id) ?? false);
       else if (n === 'scope.function') scopes.set(c.node.id, true);
       else if (n === 'ignore') ignore.add(c.node.id);
+      else if (n === 'class.extends' && caps['class.derived']) baseClasses.push({ derived: caps['class.derived'], base: c.node });
       else if (n === 'reference') plainRefs.set(c.node.id, c.node);
       else if (n === 'reference.member' && caps['member.object'])
         memberRefs.set(c.node.id, { prop: c.node, object: caps['member.object'] });
@@ -154,10 +159,16 @@ function extractTree(
     }
     return false;
   };
+  // `const x = require('m')` binds an import, not a symbol of its own (like `import x from 'm'`)
+  const requireNames = new Set<number>();
+  for (const caps of importMatches) {
+    const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
+    if (local && REQUIRE_BINDING_PARENTS.has(local.parent?.type ?? '')) requireNames.add(local.id);
+  }
   for (const d of defs) {
     const container = containerOf(d);
     let stored: boolean;
-    if (d.rule.store === 'never') stored = false;
+    if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
     else if (d.rule.binding === 'member') stored = container?.symbol != null;
     else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(d.scope));
     else stored = true;
@@ -222,8 +233,9 @@ function extractTree(
         line: at.startPosition.row + 1,
         column: at.startPosition.column + 1,
       });
-      // `const x = require('m')` declares x and imports it: the import is what references should follow
-      if (localNode) bind(scopeOf(localNode.parent, false), localNode.text, { type: 'import', index }, localNode.parent?.type === 'variable_declarator');
+      // `const x = require('m')` / `const { x } = require('m')` declare x and import it: the import is
+      // what references should follow
+      if (localNode) bind(scopeOf(localNode.parent, false), localNode.text, { type: 'import', index }, REQUIRE_BINDING_PARENTS.has(localNode.parent?.type ?? ''));
       return index;
     };
     if (caps['import.default']) {
@@ -340,20 +352,38 @@ function extractTree(
     return null;
   };
 
+  // `class A extends B`: what B is bound to, so members A inherits can be found in B
+  const baseOf = new Map<number, Bound>();
+  for (const { derived, base } of baseClasses) {
+    const cls = defByNode.get(derived.id)?.symbol;
+    const b = lookup(base, base.text);
+    if (cls != null && b) baseOf.set(cls, b);
+  }
   for (const { prop, object } of memberRefs.values()) {
     if (handled.has(prop.id)) continue;
     handled.add(prop.id);
     let target: RefTarget = { kind: 'member' };
-    let owner: number | null = null;
-    if (object.type === 'this') owner = enclosingClass(object);
-    else if (object.type === 'identifier') {
-      const b = lookup(object, object.text);
-      if (b?.type === 'symbol') owner = b.index;
-      else if (b?.type === 'import') target = { kind: 'member_of_import', importIndex: b.index };
-    }
-    if (owner != null) {
-      const member = membersOf.get(owner)?.get(prop.text);
-      if (member != null) target = { kind: 'symbol', symbol: member };
+    let owner: Bound | undefined;
+    if (object.type === 'this') {
+      const cls = enclosingClass(object);
+      if (cls != null) owner = { type: 'symbol', index: cls };
+    } else if (object.type === 'super') {
+      const cls = enclosingClass(object);
+      if (cls != null) owner = baseOf.get(cls);
+    } else if (object.type === 'identifier') owner = lookup(object, object.text);
+    // walk up the class chain inside the file; an imported base is finished by link.ts
+    for (let depth = 0; owner && depth < 16; depth++) {
+      if (owner.type === 'import') {
+        target = { kind: 'member_of_import', importIndex: owner.index };
+        break;
+      }
+      if (owner.type !== 'symbol') break;
+      const member = membersOf.get(owner.index)?.get(prop.text);
+      if (member != null) {
+        target = { kind: 'symbol', symbol: member };
+        break;
+      }
+      owner = baseOf.get(owner.index);
     }
     pushRef(prop, target, roleOf(prop));
   }

@@ -1,0 +1,266 @@
+/**
+ * Hand-written expectations for the cases that make or break precision, on the fixture
+ * repositories (indexed from temp copies). Unlike the golden files these are not regenerated:
+ * each one states what the TypeScript compiler would say, and fails if the engine regresses.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findDefinitions } from '../src/query/definitions.js';
+import { getSymbols } from '../src/query/outline.js';
+import type { Project } from '../src/query/project.js';
+import { findReferences, type ReferenceOut } from '../src/query/references.js';
+import { locate, openFixture } from './golden/golden.js';
+
+let ts: Project;
+let js: Project;
+const disposers: (() => void)[] = [];
+
+beforeAll(async () => {
+  for (const name of ['ts-app', 'js-app']) {
+    const f = await openFixture(name);
+    disposers.push(f.dispose);
+    if (name === 'ts-app') ts = f.project;
+    else js = f.project;
+  }
+});
+afterAll(() => disposers.forEach((d) => d()));
+
+/** `file:line:col` of the first occurrence of `at` in a fixture file, moved right by `offset`. */
+function site(p: Project, file: string, at: string, offset = 0): string {
+  const s = locate(p, { file, at, offset });
+  return `${s.file}:${s.line}:${s.column}`;
+}
+
+/** References of the definition whose name is at `at` (the first occurrence) in `file`. */
+function refsOf(p: Project, file: string, at: string, offset = 0): ReferenceOut[] {
+  return findReferences(p, { ...locate(p, { file, at, offset }), limit: 500 }).items;
+}
+
+const where = (refs: ReferenceOut[]) => refs.map((r) => `${r.file}:${r.line}:${r.column}`);
+const confidenceAt = (refs: ReferenceOut[], at: string) => refs.find((r) => `${r.file}:${r.line}:${r.column}` === at)?.confidence;
+
+/** What `find_definitions({from})` says about the usage at `at`: `file:line:col confidence` each. */
+function defsFrom(p: Project, file: string, at: string, offset = 0): string[] {
+  return findDefinitions(p, { from: locate(p, { file, at, offset }) }).items.map((d) => `${d.file}:${d.line}:${d.column} ${d.confidence}`);
+}
+
+describe('ts-app: homonyms in different modules', () => {
+  it('the number format and the template format keep their own callers', () => {
+    const numberFormat = refsOf(ts, 'src/utils/format.ts', 'format(value');
+    const templateFormat = refsOf(ts, 'src/utils/strings.ts', 'format(template');
+    const numberCallers = [
+      site(ts, 'src/main.ts', 'format(3.14159)'),
+      site(ts, 'src/services/greeter.ts', 'formatNumber(points)'),
+      site(ts, 'src/services/report.ts', 'utils.format', 6),
+    ];
+    const templateCallers = [site(ts, 'src/services/greeter.ts', "format('{0}"), site(ts, 'src/services/report.ts', 'strings.format', 8)];
+    expect(where(numberFormat)).toEqual(expect.arrayContaining(numberCallers));
+    expect(where(templateFormat)).toEqual(expect.arrayContaining(templateCallers));
+    for (const s of templateCallers) expect(where(numberFormat)).not.toContain(s);
+    for (const s of numberCallers) expect(where(templateFormat)).not.toContain(s);
+    for (const r of [...numberFormat, ...templateFormat]) expect(r.confidence).toBe('imported');
+  });
+
+  it('find_definitions by name lists both; from a usage site it picks the one', () => {
+    expect(findDefinitions(ts, { name: 'format' }).items.map((d) => d.file).sort()).toEqual(['src/utils/format.ts', 'src/utils/strings.ts']);
+    expect(defsFrom(ts, 'src/services/greeter.ts', "format('{0}")).toEqual(['src/utils/strings.ts:4:17 imported']);
+    expect(defsFrom(ts, 'src/services/greeter.ts', 'formatNumber(points)')).toEqual(['src/utils/format.ts:5:17 imported']);
+  });
+
+  it("a barrel's explicit `export { format } from` hides the `format` that `export *` would bring", () => {
+    // main.ts imports from the directory './utils' (utils/index.ts)
+    expect(defsFrom(ts, 'src/main.ts', 'format(3.14159)')).toEqual(['src/utils/format.ts:5:17 imported']);
+  });
+});
+
+describe('ts-app: imports and exports', () => {
+  it('renamed imports resolve to the original name', () => {
+    expect(defsFrom(ts, 'src/main.ts', 'summary(store)')).toEqual(['src/services/report.ts:6:17 imported']);
+    expect(where(refsOf(ts, 'src/services/report.ts', 'summarize('))).toEqual(['src/main.ts:2:23', site(ts, 'src/main.ts', 'summary(store)')]);
+  });
+
+  it('default imports reach the default export, named or re-bound with `export default X`', () => {
+    expect(defsFrom(ts, 'src/main.ts', 'makeGreeter()')).toEqual(['src/services/factory.ts:3:25 imported']);
+    expect(defsFrom(ts, 'src/components/App.tsx', '<PrimaryButton', 1)).toEqual(['src/components/Button.tsx:9:17 imported']);
+    expect(where(refsOf(ts, 'src/services/greeter.ts', 'Greeter {'))).toContain(site(ts, 'src/services/factory.ts', 'Greeter(greeting)'));
+  });
+
+  it('ns.fn() through a namespace import resolves with confidence imported', () => {
+    const refs = refsOf(ts, 'src/utils/strings.ts', 'SEPARATOR');
+    expect(refs).toHaveLength(2);
+    for (const r of refs) expect(r).toMatchObject({ file: 'src/services/report.ts', confidence: 'imported' });
+    expect(defsFrom(ts, 'src/services/report.ts', 'utils.format', 6)).toEqual(['src/utils/format.ts:5:17 imported']);
+    expect(defsFrom(ts, 'src/components/App.tsx', 'Icons.Star', 6)).toEqual(['src/components/icons.tsx:1:17 imported']);
+  });
+
+  it('`export * as strings from` makes strings.fn() a fact', () => {
+    expect(defsFrom(ts, 'src/services/report.ts', 'strings.capitalize', 8)).toEqual(['src/utils/strings.ts:8:17 imported']);
+  });
+
+  it('re-exports (`export { X } from`, `export *`) are followed to the declaration', () => {
+    // report.ts imports Role and UserStore from '../models' (index.ts: `export * from './user'`)
+    expect(defsFrom(ts, 'src/services/report.ts', 'UserStore.create', 0)).toEqual(['src/models/user.ts:14:14 imported']);
+    expect(where(refsOf(ts, 'src/models/admin.ts', 'AdminStore'))).toEqual(['src/models/index.ts:2:10']);
+  });
+});
+
+describe('ts-app: scopes and shadowing', () => {
+  const numberFormatRefs = () => where(refsOf(ts, 'src/utils/format.ts', 'format(value'));
+
+  it('a parameter named like an import is not a reference to it', () => {
+    expect(numberFormatRefs()).not.toContain(site(ts, 'src/main.ts', 'format.replace'));
+    expect(numberFormatRefs()).not.toContain(site(ts, 'src/main.ts', 'format: string'));
+    expect(() => findDefinitions(ts, { from: locate(ts, { file: 'src/main.ts', at: 'format.replace' }) })).toThrow(/no reference or definition/);
+  });
+
+  it('a catch parameter and a block-scoped const hide the imports', () => {
+    expect(numberFormatRefs()).not.toContain(site(ts, 'src/main.ts', 'format);'));
+    const padRefs = where(refsOf(ts, 'src/utils/format.ts', 'pad('));
+    expect(padRefs).toContain(site(ts, 'src/main.ts', 'pad(String'));
+    expect(padRefs).not.toContain(site(ts, 'src/main.ts', 'pad);'));
+  });
+
+  it('a local `format` in the same module as the function is not a reference to it', () => {
+    const refs = where(refsOf(ts, 'src/utils/strings.ts', 'format(template'));
+    expect(refs.filter((r) => r.startsWith('src/utils/strings.ts'))).toEqual([]);
+  });
+
+  it('a local arrow function named format is what `map(format)` refers to', () => {
+    expect(defsFrom(ts, 'src/services/report.ts', 'map(format)', 4)).toEqual(['src/services/report.ts:7:9 resolved']);
+    expect(numberFormatRefs()).not.toContain(site(ts, 'src/services/report.ts', 'map(format)', 4));
+  });
+});
+
+describe('ts-app: comments and strings', () => {
+  it('names in comments, strings and template text are not references', () => {
+    const padRefs = where(refsOf(ts, 'src/utils/format.ts', 'pad('));
+    expect(padRefs.filter((r) => r.startsWith('src/utils/format.ts'))).toEqual([]); // "pad() is mentioned in a comment"
+    const templateRefs = where(refsOf(ts, 'src/utils/strings.ts', 'format(template'));
+    expect(templateRefs).not.toContain(site(ts, 'src/services/greeter.ts', 'format(...)')); // doc comment
+    const numberRefs = where(refsOf(ts, 'src/utils/format.ts', 'format(value'));
+    expect(numberRefs).not.toContain(site(ts, 'src/main.ts', "'format'", 1)); // string literal
+    expect(numberRefs).not.toContain(site(ts, 'src/services/greeter.ts', 'see format', 4)); // template text
+  });
+
+  it('a call inside a template substitution is a reference', () => {
+    expect(where(refsOf(ts, 'src/utils/format.ts', 'format(value'))).toContain(site(ts, 'src/services/greeter.ts', 'formatNumber(points)'));
+  });
+});
+
+describe('ts-app: classes', () => {
+  it('this.method() and this.field resolve to the enclosing class', () => {
+    const list = refsOf(ts, 'src/models/user.ts', 'list(): User[]');
+    expect(confidenceAt(list, site(ts, 'src/models/user.ts', 'list().length'))).toBe('resolved');
+    expect(defsFrom(ts, 'src/services/greeter.ts', 'this.greeting', 5)).toEqual(['src/services/greeter.ts:9:32 resolved']);
+  });
+
+  it('this.method() inherited from an imported base class resolves to the base', () => {
+    expect(defsFrom(ts, 'src/models/admin.ts', 'this.list()', 5)).toEqual(['src/models/user.ts:35:3 imported']);
+  });
+
+  it('static members through the class name: Cls.create(), Default.STATIC', () => {
+    expect(defsFrom(ts, 'src/services/report.ts', 'UserStore.create', 10)).toEqual(['src/models/user.ts:17:10 imported']);
+    expect(defsFrom(ts, 'src/services/report.ts', 'Greeter.DEFAULT', 8)).toEqual(['src/services/greeter.ts:7:19 imported']);
+  });
+
+  it('overloads are one symbol: every signature finds the same references', () => {
+    const sigs = findDefinitions(ts, { name: 'UserStore.find' }).items;
+    expect(sigs.map((d) => d.line)).toEqual([28, 29, 30]);
+    const sets = sigs.map((d) => where(findReferences(ts, { file: d.file, line: d.line, column: d.column }).items));
+    expect(sets[1]).toEqual(sets[0]);
+    expect(sets[2]).toEqual(sets[0]);
+  });
+});
+
+describe('ts-app: types', () => {
+  it('interfaces, type aliases and enums are referenced from type positions', () => {
+    const user = refsOf(ts, 'src/models/user.ts', 'User {');
+    expect(user.find((r) => `${r.file}:${r.line}:${r.column}` === site(ts, 'src/services/report.ts', 'User)', 0))).toMatchObject({
+      kind: 'type', confidence: 'imported',
+    });
+    expect(where(refsOf(ts, 'src/models/user.ts', 'UserId ='))).toContain(site(ts, 'src/services/report.ts', 'UserId):', 0));
+    const admin = refsOf(ts, 'src/models/user.ts', 'Admin =');
+    expect(admin.map((r) => r.confidence)).toEqual(['imported', 'imported', 'imported']);
+  });
+});
+
+describe('ts-app: JSX', () => {
+  it('<Button /> references the imported component; lowercase tags reference nothing', () => {
+    const button = refsOf(ts, 'src/components/Button.tsx', 'Button({');
+    expect(button.find((r) => `${r.file}:${r.line}:${r.column}` === site(ts, 'src/components/App.tsx', '<Button', 1))).toMatchObject({
+      kind: 'jsx', confidence: 'imported',
+    });
+    expect(() => findDefinitions(ts, { from: locate(ts, { file: 'src/components/App.tsx', at: '<div', offset: 1 }) })).toThrow();
+  });
+
+  it('<section> is not a reference to a constant named section; {section} is', () => {
+    const refs = where(refsOf(ts, 'src/components/Button.tsx', 'section ='));
+    expect(refs).toEqual([site(ts, 'src/components/Button.tsx', '{section}', 1)]);
+  });
+});
+
+describe('ts-app: members of values of unknown type', () => {
+  it('obj.unknownMethod() is name_match, never a fact', () => {
+    const r = findDefinitions(ts, { from: locate(ts, { file: 'src/main.ts', at: 'unknownMethod' }) });
+    expect(r.items).toEqual([]);
+    expect(r.resolution).toMatch(/unknown without a type checker/);
+  });
+
+  it('a member of an import that does not resolve (config.width) is a guess, never a fact', () => {
+    // the default export of config.ts is an object literal: its members are not indexed
+    const width = findReferences(ts, locate(ts, { file: 'src/components/Button.tsx', at: 'width?' }));
+    expect(width.items.map((r) => `${r.file}:${r.line}:${r.column} ${r.confidence}`)).toEqual([`${site(ts, 'src/main.ts', 'config.width', 7)} name_match`]);
+    expect(width.counts).toEqual({ resolved: 0, imported: 0, name_match: 1 });
+  });
+
+  it('store.find(id) on a parameter: candidates are guesses, and so are the references', () => {
+    const defs = findDefinitions(ts, { from: locate(ts, { file: 'src/services/report.ts', at: 'store.find', offset: 6 }) }).items;
+    expect(defs.length).toBeGreaterThan(0);
+    for (const d of defs) expect(d.confidence).toBe('name_match');
+    const refs = refsOf(ts, 'src/models/user.ts', 'find(id');
+    expect(refs.length).toBeGreaterThan(0);
+    for (const r of refs) expect(r.confidence).toBe('name_match');
+    expect(findReferences(ts, { ...locate(ts, { file: 'src/models/user.ts', at: 'find(id' }), include_guesses: false }).items).toEqual([]);
+  });
+});
+
+describe('js-app', () => {
+  it('`export { default as multiply } from` and a default import reach the default function', () => {
+    expect(defsFrom(js, 'src/app.js', 'lib.multiply', 4)).toEqual(['src/lib/math.js:7:25 imported']);
+    expect(defsFrom(js, 'src/app.js', 'times(3')).toEqual(['src/lib/math.js:7:25 imported']);
+  });
+
+  it('a renamed re-export imported under another name reaches the original', () => {
+    expect(defsFrom(js, 'src/app.js', 'fmt(total)')).toEqual(['src/lib/format.js:2:17 imported']);
+  });
+
+  it('require() + module.exports: legacy.format is the CommonJS format, not the ESM one', () => {
+    expect(defsFrom(js, 'src/cli.cjs', 'legacy.format', 7)).toEqual(['src/lib/legacy.cjs:3:10 imported']);
+    expect(where(refsOf(js, 'src/lib/format.js', 'format(value, unit'))).not.toContain(site(js, 'src/cli.cjs', 'legacy.format', 7));
+    // destructured require of a renamed export (`pad: padLeft`)
+    expect(defsFrom(js, 'src/cli.cjs', "padLeft('!'")).toEqual(['src/lib/legacy.cjs:7:10 imported']);
+    // the require binding is an import, not a symbol of cli.cjs
+    expect(getSymbols(js, { file: 'src/cli.cjs' }).items.map((s) => s.name)).toEqual(['main']);
+  });
+
+  it('the local arrow `format` in cli.cjs is neither of the module formats', () => {
+    expect(defsFrom(js, 'src/cli.cjs', 'format(legacy')).toEqual(['src/cli.cjs:5:9 resolved']);
+  });
+
+  it('parameters, loop variables, comments and strings named add are not references to add', () => {
+    expect(where(refsOf(js, 'src/lib/math.js', 'add('))).toEqual(['src/app.js:3:29', site(js, 'src/app.js', 'add(sum')]);
+  });
+
+  it('private fields and super.method() resolve inside the class chain', () => {
+    expect(where(refsOf(js, 'src/shapes.js', '#id;'))).toEqual([site(js, 'src/shapes.js', 'this.#id', 5), site(js, 'src/shapes.js', '#id}')]);
+    expect(defsFrom(js, 'src/shapes.js', 'super.describe', 6)).toEqual(['src/shapes.js:16:3 resolved']);
+  });
+
+  it('<Title /> in a .jsx file is a reference; <h1> is not a reference to a constant h1', () => {
+    expect(defsFrom(js, 'src/components/Card.jsx', '<Title', 1)).toEqual(['src/components/Title.jsx:1:17 imported']);
+    expect(where(refsOf(js, 'src/components/Card.jsx', 'h1 ='))).toEqual([site(js, 'src/components/Card.jsx', '{h1}', 1)]);
+  });
+
+  it('shape.describe() on an untyped parameter is a guess between both describe methods', () => {
+    expect(defsFrom(js, 'src/app.js', 'shape.describe', 6)).toEqual(['src/shapes.js:16:3 name_match', 'src/shapes.js:35:3 name_match']);
+  });
+});
