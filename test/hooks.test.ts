@@ -14,6 +14,7 @@ import { Project } from '../src/query/project.js';
 import { findReferences } from '../src/query/references.js';
 import { SessionError, SessionService } from '../src/session/service.js';
 import { TOOL_PHASES } from '../machines/policy.js';
+import { parse as parseToml } from 'smol-toml';
 import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
 
 const HOOK = path.join(REPO_ROOT, 'dist', 'src', 'hooks', 'main.js');
@@ -140,8 +141,14 @@ describe('code-intel init', () => {
     const dir = makeProject({
       '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-own-guard' }] }] } }),
       '.mcp.json': JSON.stringify({ mcpServers: { other: { command: 'other-server' } } }),
+      '.codex/config.toml': '# my settings\nmodel = "o4"\n\n[mcp_servers.other]\ncommand = "other"\n',
     });
-    applyInit(planInit(dir, ['claude-code', 'cursor', 'gemini', 'opencode']));
+    applyInit(planInit(dir, ['claude-code', 'cursor', 'gemini', 'codex', 'opencode']));
+    const codex = parseToml(fs.readFileSync(path.join(dir, '.codex/config.toml'), 'utf8')) as any;
+    expect(codex.model).toBe('o4');
+    expect(Object.keys(codex.mcp_servers)).toEqual(['other', 'code-intel']);
+    expect(codex.mcp_servers['code-intel']).toMatchObject({ command: 'node', args: [expect.stringContaining('main.js'), 'serve', '.'] });
+    expect(fs.readFileSync(path.join(dir, '.codex/config.toml'), 'utf8')).toContain('# my settings');
     const settings = JSON.parse(fs.readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'));
     expect(settings.permissions).toEqual({ allow: ['Bash(ls:*)'] });
     expect(JSON.stringify(settings.hooks.PreToolUse)).toContain('my-own-guard');
@@ -152,7 +159,7 @@ describe('code-intel init', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, '.cursor/mcp.json'), 'utf8')).mcpServers['code-intel'].args).toContain('serve');
     expect(JSON.parse(fs.readFileSync(path.join(dir, '.gemini/settings.json'), 'utf8')).mcpServers['code-intel'].command).toBe('node');
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'opencode.json'), 'utf8')).mcp['code-intel']).toMatchObject({ type: 'local', enabled: true });
-    expect(planInit(dir, ['claude-code', 'cursor', 'gemini', 'opencode'])).toEqual([]); // second run: nothing to change
+    expect(planInit(dir, ['claude-code', 'cursor', 'gemini', 'codex', 'opencode'])).toEqual([]); // second run: nothing to change
     fs.writeFileSync(path.join(dir, '.mcp.json'), '{ broken');
     expect(() => planInit(dir, ['claude-code'])).toThrow(/not valid JSON/);
     removeProject(dir);

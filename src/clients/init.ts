@@ -7,8 +7,8 @@ import path from 'node:path';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { CODE_COMMAND } from './code-command.js';
 
-export type ClientName = 'claude-code' | 'cursor' | 'gemini' | 'opencode';
-export const CLIENTS: ClientName[] = ['claude-code', 'cursor', 'gemini', 'opencode'];
+export type ClientName = 'claude-code' | 'cursor' | 'gemini' | 'codex' | 'opencode';
+export const CLIENTS: ClientName[] = ['claude-code', 'cursor', 'gemini', 'codex', 'opencode'];
 
 export interface FileChange {
   file: string;
@@ -81,6 +81,8 @@ export function planInit(root: string, clients: ClientName[]): FileChange[] {
       changes.push(mergeMcpServers(path.join(root, '.cursor', 'mcp.json'), 'mcpServers', serverEntry()));
     } else if (c === 'gemini') {
       changes.push(mergeMcpServers(path.join(root, '.gemini', 'settings.json'), 'mcpServers', { ...serverEntry(), cwd: '.' }));
+    } else if (c === 'codex') {
+      changes.push(codexConfig(path.join(root, '.codex', 'config.toml')));
     } else if (c === 'opencode') {
       const file = path.join(root, 'opencode.json');
       const { text, data } = readJson(file);
@@ -89,6 +91,26 @@ export function planInit(root: string, clients: ClientName[]): FileChange[] {
     }
   }
   return changes.filter((ch) => ch.before !== ch.after);
+}
+
+/**
+ * Codex reads project MCP servers from .codex/config.toml ([mcp_servers.NAME], trusted projects).
+ * Our table is replaced in place as text, so the user's other tables and comments survive.
+ */
+function codexConfig(file: string): FileChange {
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+  const str = (x: string) => JSON.stringify(x); // a TOML basic string has JSON's escapes
+  const ours = `[mcp_servers.code-intel]\ncommand = "node"\nargs = [${[CLI_JS, 'serve', '.'].map(str).join(', ')}]\n`;
+  const lines = (before ?? '').split('\n');
+  const kept: string[] = [];
+  let skipping = false;
+  for (const line of lines) {
+    const header = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line);
+    if (header) skipping = header[1] === 'mcp_servers.code-intel' || header[1]!.startsWith('mcp_servers.code-intel.');
+    if (!skipping) kept.push(line);
+  }
+  const rest = kept.join('\n').replace(/\n+$/, '');
+  return { file, before, after: (rest ? rest + '\n\n' : '') + ours };
 }
 
 export function applyInit(changes: FileChange[]): void {
