@@ -109,7 +109,7 @@ describe('ts-app: scopes and shadowing', () => {
   it('a parameter named like an import is not a reference to it', () => {
     expect(numberFormatRefs()).not.toContain(site(ts, 'src/main.ts', 'format.replace'));
     expect(numberFormatRefs()).not.toContain(site(ts, 'src/main.ts', 'format: string'));
-    expect(() => findDefinitions(ts, { from: locate(ts, { file: 'src/main.ts', at: 'format.replace' }) })).toThrow(/no reference or definition/);
+    expect(() => findDefinitions(ts, { from: locate(ts, { file: 'src/main.ts', at: 'format.replace' }) })).toThrow(/no indexed reference or definition/);
   });
 
   it('a catch parameter and a block-scoped const hide the imports', () => {

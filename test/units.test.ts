@@ -7,6 +7,8 @@ import { relInsideRoot, UserError } from '../src/util/paths.js';
 import { walkProject } from '../src/index/walk.js';
 import { createEcmascriptResolver } from '../src/index/resolvers/ecmascript.js';
 import { makeProject, removeProject } from './helpers/project.js';
+import { extractFile } from '../src/index/extract.js';
+import { languageFor } from '../src/index/languages.js';
 
 describe('splitWords', () => {
   it('splits camelCase, PascalCase, acronyms, snake_case and kebab-case', () => {
@@ -75,5 +77,18 @@ describe('ECMAScript module resolution', () => {
     expect(resolve('src/z.ts', '@lib/x')).toEqual({ file: 'lib/x.ts' });
     expect(resolve('src/z.ts', '@acme/core')).toEqual({ file: 'packages/core/src/index.ts' });
     expect(resolve('src/z.ts', 'react')).toEqual({ external: true });
+  });
+});
+
+describe('extraction details', () => {
+  const facts = (src: string) => extractFile(languageFor('x.ts')!, src);
+  it('`this` inside a nested function or class expression is not the outer class', async () => {
+    const f = await facts(`class A {\n  x = 1;\n  m() {\n    this.x;\n    const g = function () { return this.x; };\n    const h = () => this.x;\n    return class { y() { return this.x; } };\n  }\n}\n`);
+    const xs = f.refs.filter((r) => r.name === 'x').map((r) => `${r.line}:${r.target.kind}`);
+    expect(xs).toEqual(['4:symbol', '5:member', '6:symbol', '7:member']);
+  });
+  it('properties of inline type literals belong to no symbol', async () => {
+    const f = await facts(`export function App({ onSave }: { onSave: () => void }) {}\ntype T = { a: number };\n`);
+    expect(f.symbols.map((s) => `${s.name}:${s.container === null ? '-' : f.symbols[s.container]!.name}`)).toEqual(['App:-', 'T:-', 'a:T']);
   });
 });

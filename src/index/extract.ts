@@ -34,8 +34,18 @@ const DEFINITION_RULES: Record<string, { kind: string; binding: Binding; store: 
   type_parameter: { kind: 'type_parameter', binding: 'lexical', store: 'never' },
 };
 
+/** node types between a member declaration and its container's declaration (bodies, wrappers) */
+const MEMBER_PATH = new Set([
+  'class_body', 'interface_body', 'enum_body', 'enum_assignment', 'object', 'object_type', 'pair',
+  'class_declaration', 'abstract_class_declaration', 'class', 'interface_declaration', 'enum_declaration',
+  'type_alias_declaration', 'variable_declarator', 'parenthesized_expression', 'as_expression', 'satisfies_expression',
+  'required_parameter', 'formal_parameters', 'method_definition', 'extends_type_clause',
+]);
+/** nodes that give `this` a new meaning: ordinary functions and class expressions */
+const THIS_REBINDERS = new Set(['function_declaration', 'function_expression', 'generator_function_declaration', 'generator_function', 'class']);
+
 /** kinds whose members can be looked up with `X.member` */
-const CONTAINER_KINDS = new Set(['class', 'interface', 'enum', 'namespace', 'constant', 'variable', 'function']);
+const CONTAINER_KINDS = new Set(['class', 'interface', 'type', 'enum', 'namespace', 'constant', 'variable', 'function']);
 
 /** parents of the local name of a `require` binding (import statements never have these) */
 const REQUIRE_BINDING_PARENTS = new Set(['variable_declarator', 'object_pattern', 'pair_pattern']);
@@ -150,6 +160,9 @@ function extractTree(
     for (let n = d.node.parent; n; n = n.parent) {
       const c = defByNode.get(n.id);
       if (c && c !== d && CONTAINER_KINDS.has(c.rule.kind)) return c;
+      // a member belongs only to the declaration whose body holds it: a property of an inline
+      // type literal in a parameter, or of an object passed as an argument, belongs to nothing
+      if (d.rule.binding === 'member' && !MEMBER_PATH.has(n.type)) return undefined;
     }
     return undefined;
   };
@@ -348,6 +361,8 @@ function extractTree(
     for (let p = n.parent; p; p = p.parent) {
       const d = defByNode.get(p.id);
       if (d?.symbol != null && d.rule.kind === 'class') return d.symbol;
+      // `this` is rebound by a nested non-arrow function or an anonymous class
+      if (THIS_REBINDERS.has(p.type) && !(d?.rule.kind === 'method')) return null;
     }
     return null;
   };

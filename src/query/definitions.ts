@@ -64,8 +64,9 @@ function fromSite(p: Project, site: Site, args: { offset?: number; limit?: numbe
     const own = symbolAtName(p, fileId, site.line, site.column);
     if (own) return one(own, 'resolved', 'the position is the definition itself');
     throw new UserError(
-      `no reference or definition at ${site.file}:${site.line}:${site.column}`,
-      'Point at the first character of an identifier (1-based line and column), e.g. a position returned by find_references.',
+      `no indexed reference or definition at ${site.file}:${site.line}:${site.column}`,
+      'Point at an identifier (1-based line and column), e.g. a position returned by find_references. ' +
+        'Parameters and local variables are not indexed: their definition is in the enclosing function.',
       'no_symbol_at_position',
     );
   }
