@@ -212,14 +212,13 @@ describe('ts-app: members of values of unknown type', () => {
     expect(width.counts).toEqual({ resolved: 0, imported: 0, name_match: 1 });
   });
 
-  it('store.find(id) on a parameter: candidates are guesses, and so are the references', () => {
+  it('store.find(id) on a parameter typed UserStore resolves through the annotation; an untyped receiver stays a guess', () => {
     const defs = findDefinitions(ts, { from: locate(ts, { file: 'src/services/report.ts', at: 'store.find', offset: 6 }) }).items;
-    expect(defs.length).toBeGreaterThan(0);
-    for (const d of defs) expect(d.confidence).toBe('name_match');
+    expect(defs.map((d) => `${d.file}:${d.line} ${d.container}.${d.name} ${d.confidence}`)).toEqual(['src/models/user.ts:28 UserStore.find imported']);
     const refs = refsOf(ts, 'src/models/user.ts', 'find(id');
-    expect(refs.length).toBeGreaterThan(0);
-    for (const r of refs) expect(r.confidence).toBe('name_match');
-    expect(findReferences(ts, { ...locate(ts, { file: 'src/models/user.ts', at: 'find(id' }), include_guesses: false }).items).toEqual([]);
+    expect(confidenceAt(refs, site(ts, 'src/services/report.ts', 'store.find', 6))).toBe('imported');
+    // `this.list().find(...)` is Array's find: the receiver is a call result, so only a guess
+    expect(confidenceAt(refs, site(ts, 'src/models/user.ts', 'list().find', 7))).toBe('name_match');
   });
 });
 

@@ -32,3 +32,7 @@
 ; `class A extends B`: members A does not declare are looked up in B
 (class_declaration (class_heritage (extends_clause value: (identifier) @class.extends))) @class.derived
 (abstract_class_declaration (class_heritage (extends_clause value: (identifier) @class.extends))) @class.derived
+
+; interfaces inherit members from what they extend
+(interface_declaration (extends_type_clause (type_identifier) @class.extends)) @class.derived
+(interface_declaration (extends_type_clause (generic_type name: (type_identifier) @class.extends))) @class.derived

@@ -50,7 +50,18 @@ const CONTAINER_KINDS = new Set(['class', 'interface', 'type', 'enum', 'namespac
 /** parents of the local name of a `require` binding (import statements never have these) */
 const REQUIRE_BINDING_PARENTS = new Set(['variable_declarator', 'object_pattern', 'pair_pattern']);
 
-type Bound = { type: 'symbol'; index: number } | { type: 'import'; index: number } | { type: 'local' };
+type Bound = { type: 'symbol'; index: number } | { type: 'import'; index: number } | { type: 'local'; def?: Def };
+
+/**
+ * TypeScript keeps values and types apart: `interface X` and `const X` can share a name, and
+ * `new X()` means the const while `let a: X` means the interface. Bindings live in one of the two
+ * namespaces (or both: classes, enums, namespaces, imports).
+ */
+type Namespace = 'value' | 'type' | 'both';
+const NAMESPACE_OF_KIND: Record<string, Namespace> = {
+  interface: 'type', type: 'type', type_parameter: 'type',
+  class: 'both', enum: 'both', namespace: 'both',
+};
 
 interface Def {
   node: Node;
@@ -126,16 +137,22 @@ function extractTree(
     return root;
   };
   const bindings = new Map<number, Map<string, Bound>>();
-  const bind = (scope: Node, name: string, b: Bound, force = false) => {
+  const bind = (scope: Node, name: string, b: Bound, ns: Namespace, force = false) => {
     let m = bindings.get(scope.id);
     if (!m) bindings.set(scope.id, (m = new Map()));
-    if (force || !m.has(name)) m.set(name, b); // first declaration wins (overloads, merged declarations)
+    for (const key of ns === 'both' ? ['value', 'type'] : [ns]) {
+      // first declaration wins (overloads, merged declarations)
+      if (force || !m.has(`${key}:${name}`)) m.set(`${key}:${name}`, b);
+    }
   };
-  const lookup = (at: Node, name: string): Bound | undefined => {
-    for (let n: Node | null = at; n; n = n.parent) {
-      if (!scopes.has(n.id)) continue;
-      const b = bindings.get(n.id)?.get(name);
-      if (b) return b;
+  /** the binding of `name` seen from `at`, in namespace `ns` (falling back to the other one) */
+  const lookup = (at: Node, name: string, ns: 'value' | 'type' = 'value'): Bound | undefined => {
+    for (const key of ns === 'value' ? ['value', 'type'] : ['type', 'value']) {
+      for (let n: Node | null = at; n; n = n.parent) {
+        if (!scopes.has(n.id)) continue;
+        const b = bindings.get(n.id)?.get(`${key}:${name}`);
+        if (b) return b;
+      }
     }
     return undefined;
   };
@@ -206,7 +223,8 @@ function extractTree(
         signature: signatureAt(lines, start.row),
       });
     }
-    if (d.scope) bind(d.scope, d.name.text, d.symbol != null ? { type: 'symbol', index: d.symbol } : { type: 'local' });
+    if (d.scope)
+      bind(d.scope, d.name.text, d.symbol != null ? { type: 'symbol', index: d.symbol } : { type: 'local', def: d }, NAMESPACE_OF_KIND[d.rule.kind] ?? 'value');
   }
 
   // ---- imports --------------------------------------------------------------------------------
@@ -248,7 +266,7 @@ function extractTree(
       });
       // `const x = require('m')` / `const { x } = require('m')` declare x and import it: the import is
       // what references should follow
-      if (localNode) bind(scopeOf(localNode.parent, false), localNode.text, { type: 'import', index }, REQUIRE_BINDING_PARENTS.has(localNode.parent?.type ?? ''));
+      if (localNode) bind(scopeOf(localNode.parent, false), localNode.text, { type: 'import', index }, 'both', REQUIRE_BINDING_PARENTS.has(localNode.parent?.type ?? ''));
       return index;
     };
     if (caps['import.default']) {
@@ -367,44 +385,114 @@ function extractTree(
     return null;
   };
 
-  // `class A extends B`: what B is bound to, so members A inherits can be found in B
-  const baseOf = new Map<number, Bound>();
+  // ---- members: `obj.prop` ---------------------------------------------------------------------
+  type Owner = { type: 'symbol'; index: number } | { type: 'import'; index: number };
+  const asOwner = (b: Bound | undefined): Owner | undefined => (b && b.type !== 'local' ? b : undefined);
+
+  // `class A extends B`, `interface I extends J`: what the base is bound to, for inherited members
+  const basesOf = new Map<number, Owner[]>();
   for (const { derived, base } of baseClasses) {
     const cls = defByNode.get(derived.id)?.symbol;
-    const b = lookup(base, base.text);
-    if (cls != null && b) baseOf.set(cls, b);
+    const b = asOwner(lookup(base, base.text, derived.type === 'interface_declaration' ? 'type' : 'value'));
+    if (cls == null || !b) continue;
+    basesOf.set(cls, [...(basesOf.get(cls) ?? []), b]);
+    symbols[cls]!.bases = [...(symbols[cls]!.bases ?? []), b.type === 'symbol' ? { symbol: b.index } : { importIndex: b.index }];
   }
+
+  /** The type a declaration states: `x: Foo`, `x: Foo<T>`, `x = new Foo()`, `x = y as Foo`. */
+  const declaredType = (d: Def | undefined): Owner | undefined => {
+    if (!d) return undefined;
+    for (const holder of [d.node, d.name.parent]) {
+      if (!holder) continue;
+      const value = holder.childForFieldName('value');
+      const candidates = [
+        holder.childForFieldName('type'),
+        value?.type === 'new_expression' ? value.childForFieldName('constructor') : null,
+        value?.type === 'as_expression' || value?.type === 'satisfies_expression' ? value.namedChildren[1] : null,
+      ];
+      for (let c of candidates) {
+        if (c?.type === 'type_annotation') c = c.firstNamedChild;
+        if (c?.type === 'generic_type') c = c.childForFieldName('name');
+        if (c && (c.type === 'type_identifier' || c.type === 'identifier')) {
+          return asOwner(lookup(c, c.text, c.type === 'type_identifier' ? 'type' : 'value'));
+        }
+      }
+    }
+    return undefined;
+  };
+  const defOf = (b: Bound | undefined): Def | undefined => (b?.type === 'symbol' ? symbolDefs[b.index] : b?.type === 'local' ? b.def : undefined);
+
+  /** `name` in an owner or its bases; an imported owner is finished by link.ts */
+  const memberIn = (owner: Owner, name: string): RefTarget | undefined => {
+    const queue: Owner[] = [owner];
+    const seen = new Set<string>();
+    while (queue.length > 0) {
+      const o = queue.shift()!;
+      const key = `${o.type}:${o.index}`;
+      if (seen.has(key) || seen.size > 32) continue;
+      seen.add(key);
+      if (o.type === 'import') return { kind: 'member_of_import', importIndex: o.index };
+      const m = membersOf.get(o.index)?.get(name);
+      if (m != null) return { kind: 'symbol', symbol: m };
+      queue.push(...(basesOf.get(o.index) ?? []));
+    }
+    return undefined;
+  };
+
+  /** What `object` in `object.prop` can be, most specific first. */
+  const ownersOf = (object: Node, depth: number): Owner[] => {
+    switch (object.type) {
+      case 'this': {
+        const c = enclosingClass(object);
+        return c != null ? [{ type: 'symbol', index: c }] : [];
+      }
+      case 'super': {
+        const c = enclosingClass(object);
+        return c != null ? basesOf.get(c) ?? [] : [];
+      }
+      case 'identifier': {
+        const b = lookup(object, object.text);
+        const own = asOwner(b);
+        const typed = declaredType(defOf(b));
+        return [own, typed].filter((o): o is Owner => o !== undefined);
+      }
+      case 'parenthesized_expression':
+      case 'non_null_expression':
+        return object.firstNamedChild ? ownersOf(object.firstNamedChild, depth) : [];
+      case 'member_expression': {
+        // a.b.c: c is looked up in b, or in the type b declares
+        const inner = object.childForFieldName('object');
+        const prop = object.childForFieldName('property');
+        if (!inner || !prop || depth > 3) return [];
+        for (const o of ownersOf(inner, depth + 1)) {
+          const t = memberIn(o, prop.text);
+          if (t?.kind !== 'symbol') continue;
+          const typed = declaredType(symbolDefs[t.symbol]);
+          return [{ type: 'symbol', index: t.symbol } as Owner, ...(typed ? [typed] : [])];
+        }
+        return [];
+      }
+      default:
+        return [];
+    }
+  };
+
   for (const { prop, object } of memberRefs.values()) {
     if (handled.has(prop.id)) continue;
     handled.add(prop.id);
     let target: RefTarget = { kind: 'member' };
-    let owner: Bound | undefined;
-    if (object.type === 'this') {
-      const cls = enclosingClass(object);
-      if (cls != null) owner = { type: 'symbol', index: cls };
-    } else if (object.type === 'super') {
-      const cls = enclosingClass(object);
-      if (cls != null) owner = baseOf.get(cls);
-    } else if (object.type === 'identifier') owner = lookup(object, object.text);
-    // walk up the class chain inside the file; an imported base is finished by link.ts
-    for (let depth = 0; owner && depth < 16; depth++) {
-      if (owner.type === 'import') {
-        target = { kind: 'member_of_import', importIndex: owner.index };
+    for (const owner of ownersOf(object, 0)) {
+      const t = memberIn(owner, prop.text);
+      if (t) {
+        target = t;
         break;
       }
-      if (owner.type !== 'symbol') break;
-      const member = membersOf.get(owner.index)?.get(prop.text);
-      if (member != null) {
-        target = { kind: 'symbol', symbol: member };
-        break;
-      }
-      owner = baseOf.get(owner.index);
     }
     pushRef(prop, target, roleOf(prop));
   }
   for (const node of plainRefs.values()) {
     if (handled.has(node.id)) continue;
-    const b = lookup(node, node.text);
+    const b = lookup(node, node.text, node.type === 'type_identifier' ? 'type' : 'value');
     if (b?.type === 'local') continue; // a parameter or local variable: not an indexed symbol
     const target: RefTarget =
       b?.type === 'symbol' ? { kind: 'symbol', symbol: b.index }

@@ -94,7 +94,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
 }
 
 function deleteFile(db: DB, id: number): void {
-  for (const t of ['symbols', 'imports', 'exports', 'refs']) db.prepare(`DELETE FROM ${t} WHERE file_id = ?`).run(id);
+  for (const t of ['symbols', 'imports', 'exports', 'refs', 'bases']) db.prepare(`DELETE FROM ${t} WHERE file_id = ?`).run(id);
   db.prepare('DELETE FROM files WHERE id = ?').run(id);
 }
 
@@ -121,6 +121,12 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
   const impIds: number[] = [];
   const insImp = db.prepare('INSERT INTO imports(file_id, local_name, source, imported, line, col) VALUES (?,?,?,?,?,?)');
   for (const i of facts.imports) impIds.push(Number(insImp.run(fileId, i.localName, i.source, i.imported, i.line, i.column).lastInsertRowid));
+  const insBase = db.prepare('INSERT INTO bases(symbol_id, file_id, base_symbol_id, base_import_id) VALUES (?,?,?,?)');
+  facts.symbols.forEach((s, i) => {
+    for (const b of s.bases ?? []) {
+      insBase.run(symIds[i], fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
+    }
+  });
   const insExp = db.prepare('INSERT INTO exports(file_id, name, kind, symbol_id, import_id, source) VALUES (?,?,?,?,?,?)');
   for (const e of facts.exports) {
     if (e.kind === 'symbol') insExp.run(fileId, e.name, 'symbol', symIds[e.symbol] ?? null, null, null);

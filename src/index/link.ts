@@ -81,7 +81,31 @@ export function linkProject(db: DB, root: string): LinkStats {
     `SELECT r.id, r.name, r.import_id FROM refs r WHERE r.target_kind = 'member_of_import'`,
   ).all() as { id: number; name: string; import_id: number }[];
   const memberOf = db.prepare('SELECT id FROM symbols WHERE container_id = ? AND name = ? ORDER BY id LIMIT 1');
+  const basesOf = db.prepare(
+    `SELECT b.base_symbol_id AS base, i.status FROM bases b LEFT JOIN imports i ON i.id = b.base_import_id WHERE b.symbol_id = ?`,
+  );
   const updRef = db.prepare('UPDATE refs SET symbol_id = ?, confidence = ? WHERE id = ?');
+  /**
+   * A member of a class or interface, or of what it extends (across files). `external` when the
+   * chain reaches a base outside the project: the member is then most likely defined there.
+   */
+  const findMember = (owner: number, name: string): number | 'external' | null => {
+    const queue = [owner];
+    const seen = new Set<number>();
+    let external = false;
+    while (queue.length > 0 && seen.size < 64) {
+      const o = queue.shift()!;
+      if (seen.has(o)) continue;
+      seen.add(o);
+      const m = memberOf.get(o, name) as { id: number } | undefined;
+      if (m) return m.id;
+      for (const b of basesOf.all(o) as { base: number | null; status: string | null }[]) {
+        if (b.base != null) queue.push(b.base);
+        else if (b.status === 'external') external = true;
+      }
+    }
+    return external ? 'external' : null;
+  };
 
   db.transaction(() => {
     for (const imp of imports) {
@@ -106,18 +130,24 @@ export function linkProject(db: DB, root: string): LinkStats {
         symbol_id = (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id),
         confidence = CASE WHEN (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id) IS NULL THEN NULL ELSE 'imported' END
       WHERE target_kind = 'import'`);
-    // `ns.name` / `ImportedClass.member`: look the member up in what the import resolved to
+    // inheritance from an imported base: point the base at the symbol the import resolved to
+    db.exec(`UPDATE bases SET base_symbol_id = (SELECT resolved_symbol_id FROM imports i WHERE i.id = bases.base_import_id)
+      WHERE base_import_id IS NOT NULL`);
+    // `ns.name` / `ImportedClass.member` / `x.m` with `x: ImportedType`: look the member up in
+    // what the import resolved to, through its bases
     for (const r of memberRefs) {
       const t = importTargets.get(r.import_id);
       let symbol: number | null = null;
+      let external = !t && resolveModule(importById.get(r.import_id)!.file_id, importById.get(r.import_id)!.source) === 'external';
       if (t && 'module' in t) {
         const e = resolveExport(t.module, r.name, new Set());
         if (e && 'symbol' in e) symbol = e.symbol;
       } else if (t && 'symbol' in t) {
-        symbol = (memberOf.get(t.symbol, r.name) as { id: number } | undefined)?.id ?? null;
+        const m = findMember(t.symbol, r.name);
+        if (m === 'external') external = true;
+        else symbol = m;
       }
-      const externalImport = !t && resolveModule(importById.get(r.import_id)!.file_id, importById.get(r.import_id)!.source) === 'external';
-      updRef.run(symbol, symbol != null ? 'imported' : externalImport ? null : 'name_match', r.id);
+      updRef.run(symbol, symbol != null ? 'imported' : external ? null : 'name_match', r.id);
     }
   })();
   return { imports: imports.length, resolved, external, unresolved, ms: performance.now() - t0 };

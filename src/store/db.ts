@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -57,6 +57,14 @@ CREATE TABLE IF NOT EXISTS exports (
   source TEXT
 );
 CREATE INDEX IF NOT EXISTS exports_file ON exports(file_id, name);
+CREATE TABLE IF NOT EXISTS bases (        -- class/interface inheritance, for inherited members
+  symbol_id INTEGER NOT NULL,
+  file_id INTEGER NOT NULL,
+  base_symbol_id INTEGER,    -- set directly for a base in the same file, by link.ts for an imported one
+  base_import_id INTEGER
+);
+CREATE INDEX IF NOT EXISTS bases_symbol ON bases(symbol_id);
+CREATE INDEX IF NOT EXISTS bases_file ON bases(file_id);
 CREATE TABLE IF NOT EXISTS refs (
   id INTEGER PRIMARY KEY,
   file_id INTEGER NOT NULL,
@@ -96,7 +104,7 @@ export function openDb(root: string): DB {
   if (version !== undefined && Number(version) !== SCHEMA_VERSION) {
     // facts from an older extractor are not trusted: start the index over
     db.exec(`DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS imports;
-             DROP TABLE IF EXISTS exports; DROP TABLE IF EXISTS refs; DELETE FROM meta;`);
+             DROP TABLE IF EXISTS exports; DROP TABLE IF EXISTS refs; DROP TABLE IF EXISTS bases; DELETE FROM meta;`);
   }
   db.exec(SCHEMA);
   db.prepare(`INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)`).run(String(SCHEMA_VERSION));
