@@ -36,3 +36,8 @@
 ; interfaces inherit members from what they extend
 (interface_declaration (extends_type_clause (type_identifier) @class.extends)) @class.derived
 (interface_declaration (extends_type_clause (generic_type name: (type_identifier) @class.extends))) @class.derived
+; a class is related to the interfaces it implements (members cascade in find_references)
+(class_declaration (class_heritage (implements_clause (type_identifier) @class.extends))) @class.derived
+(class_declaration (class_heritage (implements_clause (generic_type name: (type_identifier) @class.extends)))) @class.derived
+(abstract_class_declaration (class_heritage (implements_clause (type_identifier) @class.extends))) @class.derived
+(abstract_class_declaration (class_heritage (implements_clause (generic_type name: (type_identifier) @class.extends)))) @class.derived

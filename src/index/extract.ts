@@ -393,7 +393,7 @@ function extractTree(
   const basesOf = new Map<number, Owner[]>();
   for (const { derived, base } of baseClasses) {
     const cls = defByNode.get(derived.id)?.symbol;
-    const b = asOwner(lookup(base, base.text, derived.type === 'interface_declaration' ? 'type' : 'value'));
+    const b = asOwner(lookup(base, base.text, base.type === 'type_identifier' ? 'type' : 'value'));
     if (cls == null || !b) continue;
     basesOf.set(cls, [...(basesOf.get(cls) ?? []), b]);
     symbols[cls]!.bases = [...(symbols[cls]!.bases ?? []), b.type === 'symbol' ? { symbol: b.index } : { importIndex: b.index }];

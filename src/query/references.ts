@@ -53,9 +53,25 @@ export function findReferences(
     );
   }
   const ids = new Set<number>();
-  for (const t of targets) for (const id of declarationGroup(p, t)) ids.add(id);
   const defSite = new Map<number, string>();
-  for (const t of targets) for (const id of declarationGroup(p, t)) defSite.set(id, `${t.path}:${t.name_line}`);
+  for (const t of targets) {
+    for (const id of declarationGroup(p, t)) {
+      ids.add(id);
+      defSite.set(id, `${t.path}:${t.name_line}`);
+    }
+  }
+  // a member's overrides and implementations are the same member to a caller (as for TypeScript's
+  // findReferences): `base.m()` may run `Derived.m`, and `derived.m()` is a use of `Base.m`'s contract
+  let related = 0;
+  for (const t of targets) {
+    if (!MEMBER_KINDS.has(t.kind) || t.container_id === null) continue;
+    for (const r of hierarchyMembers(p, t.container_id, t.name)) {
+      if (ids.has(r.id)) continue;
+      ids.add(r.id);
+      defSite.set(r.id, `${r.path}:${r.name_line}`);
+      related++;
+    }
+  }
 
   const idList = [...ids];
   const select = `SELECT f.path, r.name, r.line, r.col, r.end_col, r.role, r.confidence, r.symbol_id,
@@ -105,6 +121,7 @@ export function findReferences(
     counts,
     note: [
       targets.length > 1 ? `${targets.length} definitions share this name; pass file/line/column of one to narrow.` : '',
+      related > 0 ? `Includes references to ${related} overriding, overridden or implementing member(s); \`definition\` says which.` : '',
       counts.name_match > 0
         ? `${counts.name_match} name_match results are guesses: same name, but the object's type is unknown without a type checker${wantGuesses ? '' : ' (left out: include_guesses is false)'}.`
         : '',
@@ -140,6 +157,33 @@ function pickTargets(p: Project, args: { name?: string; file?: string; line?: nu
   }
   if (!args.name) throw new UserError('pass `name`, or `file` + `line` + `column` of a definition', 'Example: {"name": "parseConfig"}');
   return symbolsByName(p, args.name);
+}
+
+/**
+ * Members named `name` across the inheritance hierarchy of `container`: its bases, the classes and
+ * interfaces that extend or implement it, transitively (bounded).
+ */
+function hierarchyMembers(p: Project, container: number, name: string): { id: number; path: string; name_line: number }[] {
+  const up = p.db.prepare('SELECT base_symbol_id AS id FROM bases WHERE symbol_id = ? AND base_symbol_id IS NOT NULL');
+  const down = p.db.prepare('SELECT symbol_id AS id FROM bases WHERE base_symbol_id = ?');
+  const seen = new Set<number>([container]);
+  const queue = [container];
+  while (queue.length > 0 && seen.size < 500) {
+    const c = queue.shift()!;
+    for (const r of [...(up.all(c) as { id: number }[]), ...(down.all(c) as { id: number }[])]) {
+      if (!seen.has(r.id)) {
+        seen.add(r.id);
+        queue.push(r.id);
+      }
+    }
+  }
+  seen.delete(container);
+  if (seen.size === 0) return [];
+  const list = [...seen];
+  return p.db
+    .prepare(`SELECT s.id, f.path, s.name_line FROM symbols s JOIN files f ON f.id = s.file_id
+      WHERE s.name = ? AND s.container_id IN (${list.map(() => '?').join(',')})`)
+    .all(name, ...list) as { id: number; path: string; name_line: number }[];
 }
 
 /** Overloads and merged declarations (same name, same scope, same file) are one symbol. */
