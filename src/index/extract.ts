@@ -221,6 +221,7 @@ function extractTree(
         isDefault: false,
         local: d.rule.binding !== 'member' && insideFunction(d),
         signature: signatureAt(lines, start.row),
+        ...(d.rule.binding === 'member' && d.node.children.some((c) => c?.type === 'static') ? { isStatic: true } : {}),
       });
     }
     if (d.scope)

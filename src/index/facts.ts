@@ -21,6 +21,8 @@ export interface SymbolFact {
   /** declared inside a function body: reachable by resolution, hidden from name search */
   local: boolean;
   signature: string;
+  /** a static class member: not part of instances, so not related to base or interface members */
+  isStatic?: boolean;
   /** what a class or interface extends: a symbol of this file or an import (resolved by link.ts) */
   bases?: ({ symbol: number } | { importIndex: number })[];
 }

@@ -108,14 +108,14 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
   const symIds: number[] = [];
   const insSym = db.prepare(
     `INSERT INTO symbols(file_id, name, kind, container_id, container_name, line, col, end_line, end_col, name_line, name_col,
-       exported, is_default, local, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+       exported, is_default, local, is_static, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   for (const s of facts.symbols) {
     const container = s.container != null ? facts.symbols[s.container] : undefined;
     symIds.push(Number(insSym.run(
       fileId, s.name, s.kind, s.container != null ? symIds[s.container] ?? null : null, container?.name ?? null,
       s.line, s.column, s.endLine, s.endColumn, s.nameLine, s.nameColumn,
-      s.exported ? 1 : 0, s.isDefault ? 1 : 0, s.local ? 1 : 0, s.signature,
+      s.exported ? 1 : 0, s.isDefault ? 1 : 0, s.local ? 1 : 0, s.isStatic ? 1 : 0, s.signature,
     ).lastInsertRowid));
   }
   const impIds: number[] = [];

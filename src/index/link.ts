@@ -130,6 +130,21 @@ export function linkProject(db: DB, root: string): LinkStats {
         symbol_id = (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id),
         confidence = CASE WHEN (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id) IS NULL THEN NULL ELSE 'imported' END
       WHERE target_kind = 'import'`);
+    // An import names a symbol, but merged declarations (`interface X` + `const X`) give the name
+    // two meanings: a use in a type position means the type, any other use the value.
+    const merged = db.prepare(`SELECT t.id, t.kind FROM symbols s JOIN symbols t ON t.file_id = s.file_id AND t.name = s.name
+      AND t.container_id IS s.container_id AND t.local = 0 WHERE s.id = ? ORDER BY t.id`);
+    const byMeaning = db.prepare(`UPDATE refs SET symbol_id = ? WHERE import_id = ? AND target_kind = 'import' AND (role = 'type') = ?`);
+    for (const imp of imports) {
+      const t = importTargets.get(imp.id);
+      if (!t || !('symbol' in t)) continue;
+      const decls = merged.all(t.symbol) as { id: number; kind: string }[];
+      if (decls.length < 2) continue;
+      const typeDecl = decls.find((d) => ['interface', 'type', 'class', 'enum', 'namespace'].includes(d.kind));
+      const valueDecl = decls.find((d) => !['interface', 'type'].includes(d.kind));
+      if (typeDecl) byMeaning.run(typeDecl.id, imp.id, 1);
+      if (valueDecl) byMeaning.run(valueDecl.id, imp.id, 0);
+    }
     // inheritance from an imported base: point the base at the symbol the import resolved to
     db.exec(`UPDATE bases SET base_symbol_id = (SELECT resolved_symbol_id FROM imports i WHERE i.id = bases.base_import_id)
       WHERE base_import_id IS NOT NULL`);

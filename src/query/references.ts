@@ -64,7 +64,7 @@ export function findReferences(
   // findReferences): `base.m()` may run `Derived.m`, and `derived.m()` is a use of `Base.m`'s contract
   let related = 0;
   for (const t of targets) {
-    if (!MEMBER_KINDS.has(t.kind) || t.container_id === null) continue;
+    if (!MEMBER_KINDS.has(t.kind) || t.container_id === null || t.is_static) continue;
     for (const r of hierarchyMembers(p, t.container_id, t.name)) {
       if (ids.has(r.id)) continue;
       ids.add(r.id);
@@ -160,37 +160,56 @@ function pickTargets(p: Project, args: { name?: string; file?: string; line?: nu
 }
 
 /**
- * Members named `name` across the inheritance hierarchy of `container`: its bases, the classes and
- * interfaces that extend or implement it, transitively (bounded).
+ * Members related to `container.name` the way TypeScript relates them: the same-named members of
+ * its ancestors (what it overrides or implements), and every member that overrides or implements
+ * one of those in a descendant. Two members that merely share a name in unrelated branches are not
+ * related.
  */
 function hierarchyMembers(p: Project, container: number, name: string): { id: number; path: string; name_line: number }[] {
   const up = p.db.prepare('SELECT base_symbol_id AS id FROM bases WHERE symbol_id = ? AND base_symbol_id IS NOT NULL');
   const down = p.db.prepare('SELECT symbol_id AS id FROM bases WHERE base_symbol_id = ?');
-  const seen = new Set<number>([container]);
-  const queue = [container];
-  while (queue.length > 0 && seen.size < 500) {
-    const c = queue.shift()!;
-    for (const r of [...(up.all(c) as { id: number }[]), ...(down.all(c) as { id: number }[])]) {
-      if (!seen.has(r.id)) {
-        seen.add(r.id);
-        queue.push(r.id);
+  const memberOf = p.db.prepare(
+    'SELECT s.id, f.path, s.name_line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.container_id = ? AND s.name = ? AND s.is_static = 0',
+  );
+  const walk = (start: number[], edge: typeof up): number[] => {
+    const seen = new Set<number>(start);
+    const queue = [...start];
+    while (queue.length > 0 && seen.size < 500) {
+      for (const r of edge.all(queue.shift()!) as { id: number }[]) {
+        if (!seen.has(r.id)) {
+          seen.add(r.id);
+          queue.push(r.id);
+        }
       }
     }
+    return [...seen];
+  };
+  // roots: the container and its ancestors that declare the member
+  const roots = walk([container], up).filter((c) => c === container || memberOf.get(c, name) !== undefined);
+  const out: { id: number; path: string; name_line: number }[] = [];
+  for (const c of walk(roots, down)) {
+    if (c === container) continue;
+    out.push(...(memberOf.all(c, name) as { id: number; path: string; name_line: number }[]));
   }
-  seen.delete(container);
-  if (seen.size === 0) return [];
-  const list = [...seen];
-  return p.db
-    .prepare(`SELECT s.id, f.path, s.name_line FROM symbols s JOIN files f ON f.id = s.file_id
-      WHERE s.name = ? AND s.container_id IN (${list.map(() => '?').join(',')})`)
-    .all(name, ...list) as { id: number; path: string; name_line: number }[];
+  return out;
 }
 
-/** Overloads and merged declarations (same name, same scope, same file) are one symbol. */
+/**
+ * Overloads and merged declarations (same name, same scope, same file, same meaning) are one
+ * symbol. As in TypeScript, `interface X` and `const X` share a name but not a meaning: the const's
+ * references are value uses, the interface's are type uses.
+ */
 function declarationGroup(p: Project, s: SymbolRow): number[] {
   if (s.local) return [s.id];
   const rows = p.db
     .prepare(`SELECT id, kind FROM symbols WHERE file_id = ? AND name = ? AND container_id IS ? AND local = 0`)
     .all(s.file_id, s.name, s.container_id) as { id: number; kind: string }[];
-  return rows.map((r) => r.id);
+  const meaning = meaningOf(s.kind);
+  return rows.filter((r) => r.id === s.id || meaningOf(r.kind).some((m) => meaning.includes(m))).map((r) => r.id);
+}
+
+export function meaningOf(kind: string): ('value' | 'type')[] {
+  if (kind === 'interface' || kind === 'type') return ['type'];
+  if (kind === 'class' || kind === 'enum' || kind === 'namespace') return ['value', 'type'];
+  return ['value'];
 }

@@ -19,11 +19,12 @@ export interface SymbolRow {
   exported: number;
   is_default: number;
   local: number;
+  is_static: number;
   signature: string;
 }
 
 export const SYMBOL_COLUMNS = `s.id, s.file_id, f.path, s.name, s.kind, s.container_id, s.container_name, s.line, s.col,
-  s.end_line, s.end_col, s.name_line, s.name_col, s.exported, s.is_default, s.local, s.signature`;
+  s.end_line, s.end_col, s.name_line, s.name_col, s.exported, s.is_default, s.local, s.is_static, s.signature`;
 
 export const MEMBER_KINDS = new Set(['method', 'property', 'enum_member']);
 

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS symbols (
   line INTEGER NOT NULL, col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
   name_line INTEGER NOT NULL, name_col INTEGER NOT NULL,
   exported INTEGER NOT NULL, is_default INTEGER NOT NULL, local INTEGER NOT NULL,
+  is_static INTEGER NOT NULL DEFAULT 0,
   signature TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
