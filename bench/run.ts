@@ -23,6 +23,7 @@ import { findReferences } from '../src/query/references.js';
 import { searchText } from '../src/query/search-text.js';
 import { openDb } from '../src/store/db.js';
 import { ctagsIndex, findTool, readAll, rgWordMatches, type Tag } from './lib/baselines.js';
+import { measureHooks } from './lib/hooks.js';
 import { fetchPackage } from './lib/fetch.js';
 import { SetScore, SiteScore } from './lib/metrics.js';
 import { key, type Loc, parseKey, Truth } from './lib/truth.js';
@@ -612,6 +613,13 @@ async function main(): Promise<void> {
   printMisses('Examples', defMisses, SEED + 4, (m) => m.note);
   phase('misses');
 
+  // ---- 7b. hook latency (Claude Code runs a fresh process per tool call) ----------------------
+  heading('Hook latency (process per call, cold start included)');
+  const hookTimings = measureHooks(REPO, root);
+  console.log(table([['case', 'decision', 'median'], ...hookTimings.map((h) => [h.case, h.decision, fmtMs(h.median_ms)])]));
+  console.log(`  median of ${hookTimings[0]?.runs ?? 0} runs each; the hook opens the project database, reads the session and ledger, and parses Bash with tree-sitter.`);
+  phase('hooks');
+
   // ---- 8. results.json -------------------------------------------------------------------------
   const totalMs = performance.now() - tStart;
   const toObj = (m: Map<string, SetScore>) => Object.fromEntries([...m.entries()].map(([k, v]) => [k, v.toJSON()]));
@@ -642,6 +650,7 @@ async function main(): Promise<void> {
       facts: defScore.facts.toJSON(), facts_and_guesses: defScore.all.toJSON(), ...(tags ? { ctags: defScore.ctags.toJSON() } : {}),
     },
     search_text: { files: scopeFiles.length, bytes, read_all_ms: readMs, patterns: searchResults },
+    hooks: hookTimings,
     misses: {
       references_false_negatives_direct: summarize(fnCode, 40),
       references_false_negatives_indirect: summarize(fnIndirect, 40),

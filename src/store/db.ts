@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS symbols (
 );
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id, line);
+CREATE INDEX IF NOT EXISTS symbols_file_name ON symbols(file_id, name);
 CREATE INDEX IF NOT EXISTS symbols_container ON symbols(container_id);
 CREATE TABLE IF NOT EXISTS imports (
   id INTEGER PRIMARY KEY,
