@@ -36,9 +36,12 @@ function handle(tool: string, e: unknown): CallToolResult {
 }
 
 export function registerSessionTools(server: McpServer, project: Project, sessions: SessionService): void {
+  // session decisions read the index (symbols exist, suggestions, explored code): bring it up to
+  // date first, and say how fresh it was, as every answer does
   const run = async (tool: string, fn: () => Record<string, unknown> | Promise<Record<string, unknown>>): Promise<CallToolResult> => {
     try {
-      return ok(await fn());
+      const index = await project.refresh();
+      return ok({ ...(await fn()), index });
     } catch (e) {
       return handle(tool, e);
     }
@@ -122,11 +125,11 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
       return handle('semantic_search', e);
     }
     try {
-      await project.refresh();
+      const index = await project.refresh();
       const result = semanticSearch(project, { ...args, path: args.path ? relInsideRoot(project.root, args.path) : undefined });
       sessions.record('semantic_search', args, result);
       sessions.semanticSearched();
-      return ok(result);
+      return ok({ ...result, index });
     } catch (e) {
       sessions.record('semantic_search', args, undefined, (e as Error)?.message);
       return handle('semantic_search', e);
