@@ -119,6 +119,39 @@ describe('PreToolUse (the write guard)', () => {
   });
 });
 
+describe('other clients speak their own dialect', () => {
+  const run = (client: string, event: string, payload: unknown) => {
+    const r = spawnSync(process.execPath, [HOOK, event, `--client=${client}`], { input: JSON.stringify(payload), cwd: root, env: { ...process.env, CLAUDE_PROJECT_DIR: '' }, encoding: 'utf8' });
+    return { out: r.stdout ? JSON.parse(r.stdout) : undefined, status: r.status };
+  };
+  it('Gemini CLI: BeforeTool deny/allow, BeforeAgent records the prompt, AfterTool records reads', async () => {
+    const before = (tool_name: string, tool_input: Record<string, unknown>) => run('gemini', 'pre-tool-use', { hook_event_name: 'BeforeTool', cwd: root, session_id: 'g', tool_name, tool_input });
+    expect(before('replace', { file_path: path.join(root, 'src/cart.ts'), old_string: 'a', new_string: 'b' })).toEqual({ out: {}, status: 0 });
+    expect(run('gemini', 'user-prompt-submit', { hook_event_name: 'BeforeAgent', cwd: root, prompt: 'カートの合計に消費税を加える処理を追加して' }).out).toEqual({});
+    expect(sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して').request_source).toBe('user_prompt_hook');
+    const denied = before('write_file', { file_path: path.join(root, 'src/cart.ts'), content: 'x' });
+    expect(denied.out).toMatchObject({ decision: 'deny', reason: expect.stringContaining('EXPLORATION') });
+    expect(before('run_shell_command', { command: 'rm -rf src' }).out.decision).toBe('deny');
+    expect(before('run_shell_command', { command: 'git status' }).out).toEqual({});
+    run('gemini', 'post-tool-use', { hook_event_name: 'AfterTool', cwd: root, tool_name: 'read_file', tool_input: { absolute_path: path.join(root, 'README.md') }, tool_response: {} });
+    const id = sessions.status().session_id as string;
+    expect(sessions.store.ledger(id).some((e) => e.tool === 'hook:Read' && e.files.includes('README.md'))).toBe(true);
+  });
+  it('Cursor: preToolUse / beforeShellExecution deny with permission, prompts recorded', () => {
+    const common = { conversation_id: 'c1', generation_id: 'g1', workspace_roots: [root] };
+    expect(run('cursor', 'pre-tool-use', { ...common, hook_event_name: 'beforeShellExecution', command: 'echo x > src/cart.ts', cwd: root }).out).toEqual({ permission: 'allow' });
+    expect(run('cursor', 'user-prompt-submit', { ...common, hook_event_name: 'beforeSubmitPrompt', prompt: 'add tax to the cart total' }).out).toEqual({ continue: true });
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    const shell = run('cursor', 'pre-tool-use', { ...common, hook_event_name: 'beforeShellExecution', command: 'echo x > src/cart.ts', cwd: root });
+    expect(shell.out).toMatchObject({ permission: 'deny', agent_message: expect.stringContaining('EXPLORATION') });
+    const write = run('cursor', 'pre-tool-use', { ...common, hook_event_name: 'preToolUse', tool_name: 'StrReplace', tool_input: { file_path: path.join(root, 'src/cart.ts') } });
+    expect(write.out.permission).toBe('deny');
+    expect(run('cursor', 'pre-tool-use', { ...common, hook_event_name: 'beforeShellExecution', command: 'ls', cwd: root }).out).toEqual({ permission: 'allow' });
+    // fail closed in Cursor's dialect too
+    expect(spawnSync(process.execPath, [HOOK, 'pre-tool-use', '--client=cursor'], { input: '{', encoding: 'utf8' }).stdout).toContain('"permission":"deny"');
+  });
+});
+
 describe('UserPromptSubmit and PostToolUse', () => {
   it('records the real request; a session must quote it', () => {
     expect(hook('user-prompt-submit', { hook_event_name: 'UserPromptSubmit', cwd: root, session_id: 'cc-1', prompt: '/code カートの合計に消費税を加えて' }).status).toBe(0);
@@ -157,7 +190,12 @@ describe('code-intel init', () => {
     const mcp = JSON.parse(fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8'));
     expect(Object.keys(mcp.mcpServers)).toEqual(['other', 'code-intel']);
     expect(JSON.parse(fs.readFileSync(path.join(dir, '.cursor/mcp.json'), 'utf8')).mcpServers['code-intel'].args).toContain('serve');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, '.gemini/settings.json'), 'utf8')).mcpServers['code-intel'].command).toBe('node');
+    const gemini = JSON.parse(fs.readFileSync(path.join(dir, '.gemini/settings.json'), 'utf8'));
+    expect(gemini.mcpServers['code-intel'].command).toBe('node');
+    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: expect.stringContaining('write_file'), hooks: [{ type: 'command', command: expect.stringContaining('--client=gemini') }] });
+    const cursorHooks = JSON.parse(fs.readFileSync(path.join(dir, '.cursor/hooks.json'), 'utf8'));
+    expect(cursorHooks.version).toBe(1);
+    expect(cursorHooks.hooks.beforeShellExecution[0].command).toContain('--client=cursor');
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'opencode.json'), 'utf8')).mcp['code-intel']).toMatchObject({ type: 'local', enabled: true });
     expect(planInit(dir, ['claude-code', 'cursor', 'gemini', 'codex', 'opencode'])).toEqual([]); // second run: nothing to change
     fs.writeFileSync(path.join(dir, '.mcp.json'), '{ broken');

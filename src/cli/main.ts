@@ -71,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
 
   if (command === 'hook') {
     const { hookMain } = await import('../hooks/main.js');
-    await hookMain(rest[0]);
+    await hookMain(rest[0], process.argv.slice(2).filter((a) => a.startsWith('--client=')));
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   }
   if (command === 'init') {

@@ -21,9 +21,10 @@ const HOOK_JS = path.join(PACKAGE_ROOT, 'dist', 'src', 'hooks', 'main.js');
 /** how our hook commands are recognised when merging (so a re-run replaces, never duplicates) */
 const HOOK_MARK = '--installed-by=code-intel';
 
-function hookCommand(event: string): string {
-  return `node "${HOOK_JS}" ${event} ${HOOK_MARK}`;
+function hookCommand(event: string, client = 'claude-code'): string {
+  return `node "${HOOK_JS}" ${event}${client === 'claude-code' ? '' : ` --client=${client}`} ${HOOK_MARK}`;
 }
+const isOurs = (h: Json) => String(h.command ?? '').includes(HOOK_MARK);
 
 type Json = Record<string, unknown>;
 const asObj = (x: unknown): Json => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Json) : {});
@@ -58,12 +59,55 @@ function mergeClaudeHooks(file: string): FileChange {
   const merged: Json = { ...hooks };
   for (const [name, spec] of Object.entries(ours)) {
     const groups = (Array.isArray(hooks[name]) ? (hooks[name] as Json[]) : [])
-      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? (g.hooks as Json[]) : []).filter((h) => !String(h.command ?? '').includes(HOOK_MARK)) }))
+      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? (g.hooks as Json[]) : []).filter((h) => !isOurs(h)) }))
       .filter((g) => (g.hooks as Json[]).length > 0);
     groups.push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(spec.event), timeout: 30 }] });
     merged[name] = groups;
   }
   return { file, before: text, after: JSON.stringify({ ...data, hooks: merged }, null, 2) + '\n' };
+}
+
+/**
+ * Gemini CLI: settings.json `hooks` keyed by event, groups of {matcher, hooks: [{type, command}]}
+ * (timeouts in milliseconds), plus the MCP server. Our groups replace our earlier ones.
+ */
+function geminiSettings(file: string): FileChange {
+  const { text, data } = readJson(file);
+  const hooks = asObj(data.hooks);
+  const ours: Record<string, { matcher?: string; event: string }> = {
+    BeforeTool: { matcher: 'write_file|replace|run_shell_command|mcp__.*', event: 'pre-tool-use' },
+    BeforeAgent: { event: 'user-prompt-submit' },
+    AfterTool: { matcher: 'read_file|read_many_files', event: 'post-tool-use' },
+  };
+  const merged: Json = { ...hooks };
+  for (const [name, spec] of Object.entries(ours)) {
+    const groups = (Array.isArray(hooks[name]) ? (hooks[name] as Json[]) : [])
+      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? (g.hooks as Json[]) : []).filter((h) => !isOurs(h)) }))
+      .filter((g) => (g.hooks as Json[]).length > 0);
+    groups.push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', name: `code-intel ${spec.event}`, command: hookCommand(spec.event, 'gemini'), timeout: 30000 }] });
+    merged[name] = groups;
+  }
+  const servers = { ...asObj(data.mcpServers), 'code-intel': { ...serverEntry(), cwd: '.' } };
+  return { file, before: text, after: JSON.stringify({ ...data, mcpServers: servers, hooks: merged }, null, 2) + '\n' };
+}
+
+/** Cursor: .cursor/hooks.json, version 1, event → [{command, matcher?}]. Our entries replace our earlier ones. */
+function cursorHooks(file: string): FileChange {
+  const { text, data } = readJson(file);
+  const hooks = asObj(data.hooks);
+  const ours: [string, string, string?][] = [
+    ['preToolUse', 'pre-tool-use', 'Write|Edit|StrReplace|Delete|MultiEdit'],
+    ['beforeShellExecution', 'pre-tool-use'],
+    ['beforeMCPExecution', 'pre-tool-use'],
+    ['beforeSubmitPrompt', 'user-prompt-submit'],
+    ['beforeReadFile', 'post-tool-use'],
+  ];
+  const merged: Json = { ...hooks };
+  for (const [name, event, matcher] of ours) {
+    const kept = (Array.isArray(hooks[name]) ? (hooks[name] as Json[]) : []).filter((h) => !isOurs(h));
+    merged[name] = [...kept, { command: hookCommand(event, 'cursor'), ...(matcher ? { matcher } : {}) }];
+  }
+  return { file, before: text, after: JSON.stringify({ ...data, version: 1, hooks: merged }, null, 2) + '\n' };
 }
 
 function plainFile(file: string, content: string): FileChange {
@@ -79,8 +123,9 @@ export function planInit(root: string, clients: ClientName[]): FileChange[] {
       changes.push(mergeClaudeHooks(path.join(root, '.claude', 'settings.json')));
     } else if (c === 'cursor') {
       changes.push(mergeMcpServers(path.join(root, '.cursor', 'mcp.json'), 'mcpServers', serverEntry()));
+      changes.push(cursorHooks(path.join(root, '.cursor', 'hooks.json')));
     } else if (c === 'gemini') {
-      changes.push(mergeMcpServers(path.join(root, '.gemini', 'settings.json'), 'mcpServers', { ...serverEntry(), cwd: '.' }));
+      changes.push(geminiSettings(path.join(root, '.gemini', 'settings.json')));
     } else if (c === 'codex') {
       changes.push(codexConfig(path.join(root, '.codex', 'config.toml')));
     } else if (c === 'opencode') {

@@ -13,30 +13,19 @@ import { deriveEvidence } from '../session/evidence.js';
 import { type SessionRow, SessionStore } from '../session/store.js';
 import { checkWriteTarget } from '../session/write-target.js';
 import { analyzeBash } from './bash-writes.js';
+import { type Client, format, normalize, type Payload } from './dialects.js';
 
 export type HookEvent = 'pre-tool-use' | 'user-prompt-submit' | 'post-tool-use';
 export interface HookOutput { stdout: string; exitCode: number }
+export type { Client } from './dialects.js';
 
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const EDIT_LIKE_MCP = /(write|edit|create|delete|remove|move|rename|patch|apply|insert|replace|update|save|append)/i;
 
-interface Payload {
-  hook_event_name?: string;
-  cwd?: string;
-  session_id?: string;
-  prompt?: string;
-  tool_name?: string;
-  tool_input?: Record<string, unknown>;
-  tool_response?: unknown;
+/** A denial in the client's dialect (always exit code 0: a non-zero exit would let the call through). */
+export function deny(reason: string, client: Client = 'claude-code'): HookOutput {
+  return { stdout: format(client, 'pre-tool-use', reason), exitCode: 0 };
 }
-
-export function deny(reason: string): HookOutput {
-  return {
-    stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: `code-intel: ${reason}` } }),
-    exitCode: 0,
-  };
-}
-const ALLOW: HookOutput = { stdout: '', exitCode: 0 };
 
 /** The project root: the nearest folder at or above `from` that holds .code-intel/index.db. */
 export function findRoot(from: string): string | undefined {
@@ -64,17 +53,22 @@ function strictMode(root: string): boolean {
   }
 }
 
-export async function runHook(event: HookEvent, input: string, env: { cwd: string; projectDir?: string }): Promise<HookOutput> {
+export async function runHook(
+  event: HookEvent, input: string, env: { cwd: string; projectDir?: string }, client: Client = 'claude-code',
+): Promise<HookOutput> {
   if (event === 'pre-tool-use') {
+    let reason: string | undefined;
     try {
-      return await preToolUse(parse(input), env);
+      reason = await preToolUse(normalize(client, parse(input)), env);
     } catch (e) {
-      return deny(`the write guard failed (${(e as Error)?.message ?? e}); denying to be safe. Check the project's .code-intel/ folder and the hook command in .claude/settings.json.`);
+      reason = `the write guard failed (${(e as Error)?.message ?? e}); denying to be safe. Check the project's .code-intel/ folder and the hook command in the client's settings.`;
     }
+    return { stdout: format(client, event, reason), exitCode: 0 };
   }
   // recording hooks never block the user; a failure is reported on stderr
+  const ALLOW: HookOutput = { stdout: format(client, event, undefined), exitCode: 0 };
   try {
-    const p = parse(input);
+    const p = normalize(client, parse(input));
     const root = findRoot(env.projectDir ?? p.cwd ?? env.cwd);
     if (!root) return ALLOW;
     const db = openShared(root);
@@ -90,41 +84,41 @@ export async function runHook(event: HookEvent, input: string, env: { cwd: strin
   return ALLOW;
 }
 
-function parse(input: string): Payload {
+function parse(input: string): Record<string, unknown> {
   let p: unknown;
   try {
     p = JSON.parse(input);
   } catch {
     throw new Error('the hook payload is not JSON');
   }
-  if (!p || typeof p !== 'object') throw new Error('the hook payload is not an object');
-  return p as Payload;
+  if (!p || typeof p !== 'object' || Array.isArray(p)) throw new Error('the hook payload is not an object');
+  return p as Record<string, unknown>;
 }
 
-async function preToolUse(p: Payload, env: { cwd: string; projectDir?: string }): Promise<HookOutput> {
+/** The reason to deny the call, or undefined to let it through. */
+async function preToolUse(p: Payload, env: { cwd: string; projectDir?: string }): Promise<string | undefined> {
   if (typeof p.tool_name !== 'string' || !p.tool_input || typeof p.tool_input !== 'object') throw new Error('malformed PreToolUse payload (tool_name / tool_input missing)');
   const start = env.projectDir ?? p.cwd ?? env.cwd;
   const root = findRoot(start);
-  if (!root) return deny(`no code-intel database at or above ${start}: run \`code-intel init\` (or \`code-intel index\`) in the project`);
+  if (!root) return `no code-intel database at or above ${start}: run \`code-intel init\` (or \`code-intel index\`) in the project`;
   const db = openShared(root);
   try {
     const store = new SessionStore(db);
     const session = store.active();
     const tool = p.tool_name;
     if (!session) {
-      if (!strictMode(root) || !isWriteTool(tool)) return ALLOW;
+      if (!strictMode(root) || !isWriteTool(tool)) return undefined;
       if (tool === 'Bash') {
         const a = await analyzeBash(String(p.tool_input.command ?? ''));
-        if (a.writes.length === 0 && !a.parseError) return ALLOW;
+        if (a.writes.length === 0 && !a.parseError) return undefined;
       }
-      return deny('strict mode: writing needs an active /code session in READY. Start one with start_session.');
+      return 'strict mode: writing needs an active /code session in READY. Start one with start_session.';
     }
     const verdict = await judge(root, store, session, tool, p.tool_input);
     if (verdict) {
       store.record(session.id, { tool: 'hook:PreToolUse', args: { tool_name: tool, ...pick(p.tool_input) }, phase: session.phase, outcome: 'blocked', files: [], symbols: [], summary: verdict });
-      return deny(verdict);
     }
-    return ALLOW;
+    return verdict;
   } finally {
     db.close();
   }

@@ -1,36 +1,40 @@
 #!/usr/bin/env node
 /**
- * Hook entry for Claude Code: `node dist/src/hooks/main.js <pre-tool-use|user-prompt-submit|post-tool-use>`
- * with the hook JSON on stdin. Kept apart from the CLI so a hook loads only what it needs.
+ * Hook entry: `node dist/src/hooks/main.js <pre-tool-use|user-prompt-submit|post-tool-use> [--client=claude-code|gemini|cursor]`
+ * with the client's hook JSON on stdin. Kept apart from the CLI so a hook loads only what it needs.
  */
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
+import { type Client, HOOK_CLIENTS } from './dialects.js';
 import { deny, type HookEvent, runHook } from './hooks.js';
 
 const EVENTS = new Set<HookEvent>(['pre-tool-use', 'user-prompt-submit', 'post-tool-use']);
 
-export async function hookMain(event: string | undefined): Promise<void> {
+export async function hookMain(event: string | undefined, args: string[] = []): Promise<void> {
+  const named = args.find((a) => a.startsWith('--client='))?.slice('--client='.length);
+  const client: Client = HOOK_CLIENTS.includes(named as Client) ? (named as Client) : 'claude-code';
   // A hook is a short process: V8's background optimising compile of the bash grammar's wasm would
   // hold the exit for about a second. Baseline compilation alone parses a command in milliseconds.
   v8.setFlagsFromString('--liftoff-only');
   if (!event || !EVENTS.has(event as HookEvent)) {
     // an unknown event name is a broken installation: deny rather than let edits through
-    process.stdout.write(deny(`unknown hook event '${event ?? ''}' (expected ${[...EVENTS].join(', ')})`).stdout);
+    process.stdout.write(deny(`unknown hook event '${event ?? ''}' (expected ${[...EVENTS].join(', ')})`, client).stdout);
     return;
   }
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
   const out = await runHook(event as HookEvent, Buffer.concat(chunks).toString('utf8'), {
     cwd: process.cwd(),
-    projectDir: process.env.CLAUDE_PROJECT_DIR || undefined,
-  });
+    projectDir: process.env.CLAUDE_PROJECT_DIR || process.env.GEMINI_PROJECT_DIR || undefined,
+  }, client);
   if (out.stdout) process.stdout.write(out.stdout);
   process.exitCode = out.exitCode;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href) {
-  hookMain(process.argv[2]).catch((e: unknown) => {
-    process.stdout.write(deny(`hook crashed: ${(e as Error)?.message ?? e}`).stdout);
+  hookMain(process.argv[2], process.argv.slice(3)).catch((e: unknown) => {
+    const named = process.argv.find((a) => a.startsWith('--client='))?.slice('--client='.length);
+    process.stdout.write(deny(`hook crashed: ${(e as Error)?.message ?? e}`, HOOK_CLIENTS.includes(named as Client) ? (named as Client) : 'claude-code').stdout);
   });
 }

@@ -1,0 +1,76 @@
+/**
+ * Each client speaks its own hook dialect. The guard itself reasons on one canonical shape (Claude
+ * Code's: tool_name Edit/Write/Bash/Read…, tool_input with file_path/command) and each dialect
+ * translates the client's payload in and the decision out.
+ *   Claude Code: PreToolUse / UserPromptSubmit / PostToolUse; deny = hookSpecificOutput.permissionDecision.
+ *   Gemini CLI:  BeforeTool / BeforeAgent / AfterTool; deny = {decision: "deny", reason}; stdout always JSON.
+ *   Cursor:      preToolUse, beforeShellExecution, beforeMCPExecution / beforeSubmitPrompt / beforeReadFile;
+ *                deny = {permission: "deny", user_message, agent_message}.
+ */
+import type { HookEvent } from './hooks.js';
+
+export type Client = 'claude-code' | 'gemini' | 'cursor';
+export const HOOK_CLIENTS: Client[] = ['claude-code', 'gemini', 'cursor'];
+
+export interface Payload {
+  cwd?: string;
+  session_id?: string;
+  prompt?: string;
+  tool_name?: string;
+  tool_input?: Record<string, unknown>;
+  tool_response?: unknown;
+}
+
+type Raw = Record<string, unknown>;
+const obj = (x: unknown): Raw | undefined => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Raw) : undefined);
+const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
+
+const GEMINI_TOOLS: Record<string, string> = {
+  write_file: 'Write', replace: 'Edit', run_shell_command: 'Bash', read_file: 'Read', read_many_files: 'Read',
+};
+const CURSOR_TOOLS: Record<string, string> = { Write: 'Write', Edit: 'Edit', StrReplace: 'Edit', Delete: 'Write', MultiEdit: 'MultiEdit', Shell: 'Bash' };
+
+export function normalize(client: Client, raw: Raw): Payload {
+  if (client === 'claude-code') return raw as Payload;
+  if (client === 'gemini') {
+    const name = str(raw.tool_name);
+    const input = obj(raw.tool_input);
+    const mapped = name ? GEMINI_TOOLS[name] ?? name : undefined;
+    // Gemini's read_file names its path absolute_path; the guard reads file_path
+    const tool_input = input && mapped === 'Read' && input.file_path === undefined ? { ...input, file_path: input.absolute_path } : input;
+    return { cwd: str(raw.cwd), session_id: str(raw.session_id), prompt: str(raw.prompt), tool_name: mapped, tool_input, tool_response: raw.tool_response };
+  }
+  // Cursor: the project is the first workspace root; shell and MCP calls have their own events
+  const roots = Array.isArray(raw.workspace_roots) ? raw.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
+  const cwd = roots[0] ?? str(raw.cwd);
+  const event = str(raw.hook_event_name);
+  const base = { cwd, session_id: str(raw.conversation_id), prompt: str(raw.prompt) };
+  if (event === 'beforeShellExecution') return { ...base, tool_name: 'Bash', tool_input: { command: raw.command } };
+  if (event === 'beforeReadFile') return { ...base, tool_name: 'Read', tool_input: { file_path: raw.file_path } };
+  if (event === 'beforeMCPExecution') {
+    const input = obj(raw.tool_input) ?? (typeof raw.tool_input === 'string' ? safeJson(raw.tool_input) : undefined);
+    return { ...base, tool_name: `mcp__${str(raw.server) ?? 'server'}__${str(raw.tool_name) ?? ''}`, tool_input: input ?? {} };
+  }
+  const name = str(raw.tool_name);
+  return { ...base, tool_name: name ? CURSOR_TOOLS[name] ?? name : undefined, tool_input: obj(raw.tool_input) };
+}
+
+function safeJson(s: string): Raw | undefined {
+  try {
+    return obj(JSON.parse(s));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What to print for a decision (deny: the reason; undefined: allow). */
+export function format(client: Client, event: HookEvent, deny: string | undefined): string {
+  const reason = deny ? `code-intel: ${deny}` : undefined;
+  if (client === 'claude-code') {
+    if (event !== 'pre-tool-use' || !reason) return '';
+    return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+  }
+  if (client === 'gemini') return JSON.stringify(reason && event === 'pre-tool-use' ? { decision: 'deny', reason } : {});
+  if (event === 'user-prompt-submit') return JSON.stringify({ continue: true });
+  return JSON.stringify(reason && event === 'pre-tool-use' ? { permission: 'deny', user_message: reason, agent_message: reason } : { permission: 'allow' });
+}
