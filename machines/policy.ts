@@ -56,3 +56,15 @@ export const NEXT_STEP: Record<Phase, string> = {
   FINISHED: 'This session is over. Start a new one with start_session.',
   ABORTED: 'This session was aborted. Start a new one with start_session.',
 };
+
+/** The same next steps in Japanese, added to answers when the user's request was Japanese. */
+export const NEXT_STEP_JA: Record<Phase, string> = {
+  EXPLORATION:
+    'set_query_frame（未実施なら）の後、query・find_definitions・find_references・search_text・get_symbols・analyze_structure で探索し、submit_understanding を呼んでください。',
+  VALIDATION: 'validate_symbol_relevance を target_feature とシンボルで呼び、各シンボルの code_evidence を添えて confirm_symbol_relevance を呼んでください。',
+  SEMANTIC: 'semantic_search で不足を補い、missing_requirements に合う semantic_reason と仮説を添えて submit_semantic を呼んでください。',
+  VERIFICATION: '各仮説を探索ツールで確認し、その呼び出しを evidence として submit_verification を呼んでください。',
+  READY: '編集の前に check_write_target を呼び、探索済みファイルだけを編集してください。終わったら end_session を呼んでください。',
+  FINISHED: 'このセッションは終了しました。新しく start_session を呼んでください。',
+  ABORTED: 'このセッションは中止されました。新しく start_session を呼んでください。',
+};

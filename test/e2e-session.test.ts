@@ -55,6 +55,7 @@ describe('/code session over MCP', () => {
     const start = await s.call('start_session', { intent: 'IMPLEMENT', query: REQUEST });
     expect(start.structuredContent).toMatchObject({ success: true, phase: 'EXPLORATION', query_frame: { status: 'pending' } });
     expect(start.structuredContent!.query_frame.extraction_prompt).toContain(REQUEST);
+    expect(start.structuredContent!.next_step_ja).toContain('探索'); // the request is Japanese
 
     const qf = await s.call('set_query_frame', FRAME);
     expect(qf.structuredContent).toMatchObject({
@@ -68,7 +69,7 @@ describe('/code session over MCP', () => {
     expect(u.structuredContent).toMatchObject({ success: true, next_phase: 'VALIDATION', evaluated_confidence: 'high', missing_requirements: [] });
 
     // exploration tools are closed in VALIDATION
-    expect((await s.call('search_text', { pattern: 'x' })).structuredContent).toMatchObject({ error: 'phase_blocked', current_phase: 'VALIDATION' });
+    expect((await s.call('search_text', { pattern: 'x' })).structuredContent).toMatchObject({ error: 'phase_blocked', current_phase: 'VALIDATION', next_step_ja: expect.stringContaining('validate_symbol_relevance') });
 
     const v = await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart', 'Cart.total', 'formatPrice'] });
     expect(v.structuredContent).toMatchObject({ cached_matches: [], backend: 'lexical' });
@@ -105,6 +106,7 @@ describe('/code session over MCP', () => {
     await s.call('start_session', { intent: 'INVESTIGATE', query: 'How is the cart total formatted?' });
     const qf = await s.call('set_query_frame', { target_feature: { value: 'cart total', quote: 'cart total' } });
     expect(qf.structuredContent!.risk_level).toBe('LOW');
+    expect(qf.structuredContent!.next_step_ja).toBeUndefined(); // an English request gets English only
     await explore(s);
     const u = await s.call('submit_understanding', { symbols_identified: ['Cart.total'], entry_points: [], existing_patterns: [], files_analyzed: ['src/cart.ts'] });
     expect(u.structuredContent!.next_phase).toBe('VALIDATION');

@@ -21,7 +21,7 @@ export function sessionGate(sessions: SessionService): ToolGate {
         sessions.gate(tool, args);
         return undefined;
       } catch (e) {
-        return handle(tool, e);
+        return handle(tool, e, sessions);
       }
     },
     after(tool, args, result, error) {
@@ -30,8 +30,8 @@ export function sessionGate(sessions: SessionService): ToolGate {
   };
 }
 
-function handle(tool: string, e: unknown): CallToolResult {
-  if (e instanceof SessionError) return toolError(e.code, e.message, e.extra);
+function handle(tool: string, e: unknown, sessions?: SessionService): CallToolResult {
+  if (e instanceof SessionError) return toolError(e.code, e.message, sessions ? sessions.localize(e.extra) : e.extra);
   return fromException(tool, e);
 }
 
@@ -41,9 +41,9 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
   const run = async (tool: string, fn: () => Record<string, unknown> | Promise<Record<string, unknown>>): Promise<CallToolResult> => {
     try {
       const index = await project.refresh();
-      return ok({ ...(await fn()), index });
+      return ok(sessions.localize({ ...(await fn()), index }));
     } catch (e) {
-      return handle(tool, e);
+      return handle(tool, e, sessions);
     }
   };
 
@@ -122,7 +122,7 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
     try {
       sessions.gate('semantic_search', args);
     } catch (e) {
-      return handle('semantic_search', e);
+      return handle('semantic_search', e, sessions);
     }
     try {
       const index = await project.refresh();

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Actor, createActor } from 'xstate';
-import { allowedTools, isAllowed, NEXT_STEP, type Phase } from '../../machines/policy.js';
+import { allowedTools, isAllowed, NEXT_STEP, NEXT_STEP_JA, type Phase, PHASES } from '../../machines/policy.js';
 import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../query/project.js';
 import { SYMBOL_COLUMNS, type SymbolRow, symbolsByName } from '../query/symbols.js';
@@ -57,6 +57,17 @@ export class SessionService {
 
   phaseOf(s: Loaded): Phase {
     return s.actor.getSnapshot().value as Phase;
+  }
+
+  /**
+   * Adds `next_step_ja` to an answer when the active (or just ended) session's request is Japanese,
+   * for the phase the answer leaves the agent in.
+   */
+  localize(result: Record<string, unknown>): Record<string, unknown> {
+    const row = this.store.active() ?? this.store.list(1)[0];
+    if (!row || !/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(row.query)) return result;
+    const phase = [result.next_phase, result.current_phase, result.phase].find((p): p is Phase => PHASES.includes(p as Phase));
+    return phase ? { ...result, next_step_ja: NEXT_STEP_JA[phase] } : result;
   }
 
   /** The gate for every tool: refuses a tool the current phase does not allow. */
