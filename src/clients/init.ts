@@ -47,48 +47,45 @@ function mergeMcpServers(file: string, key = 'mcpServers', entry: Json = { type:
   return { file, before: text, after: JSON.stringify({ ...data, [key]: servers }, null, 2) + '\n' };
 }
 
-/** Claude Code hook groups: our entries replace our earlier ones; everything else is kept. */
+type HookSpec = { matcher?: string; event: string };
+
+/**
+ * Claude Code and Gemini CLI both key hooks by event with groups of {matcher, hooks: [...]}: our
+ * entries replace our earlier ones, groups left empty by that are dropped, the rest is kept.
+ */
+function mergeHookGroups(existing: unknown, ours: Record<string, HookSpec>, entry: (spec: HookSpec) => Json): Json {
+  const hooks = asObj(existing);
+  const merged: Json = { ...hooks };
+  for (const [name, spec] of Object.entries(ours)) {
+    const groups = (Array.isArray(hooks[name]) ? (hooks[name] as Json[]) : [])
+      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? (g.hooks as Json[]) : []).filter((h) => !isOurs(h)) }))
+      .filter((g) => (g.hooks as Json[]).length > 0);
+    groups.push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [entry(spec)] });
+    merged[name] = groups;
+  }
+  return merged;
+}
+
 function mergeClaudeHooks(file: string): FileChange {
   const { text, data } = readJson(file);
-  const hooks = asObj(data.hooks);
-  const ours: Record<string, { matcher?: string; event: string }> = {
+  const hooks = mergeHookGroups(data.hooks, {
     PreToolUse: { matcher: 'Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*', event: 'pre-tool-use' },
     UserPromptSubmit: { event: 'user-prompt-submit' },
     PostToolUse: { matcher: 'Read|Grep', event: 'post-tool-use' },
-  };
-  const merged: Json = { ...hooks };
-  for (const [name, spec] of Object.entries(ours)) {
-    const groups = (Array.isArray(hooks[name]) ? (hooks[name] as Json[]) : [])
-      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? (g.hooks as Json[]) : []).filter((h) => !isOurs(h)) }))
-      .filter((g) => (g.hooks as Json[]).length > 0);
-    groups.push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(spec.event), timeout: 30 }] });
-    merged[name] = groups;
-  }
-  return { file, before: text, after: JSON.stringify({ ...data, hooks: merged }, null, 2) + '\n' };
+  }, (spec) => ({ type: 'command', command: hookCommand(spec.event), timeout: 30 }));
+  return { file, before: text, after: JSON.stringify({ ...data, hooks }, null, 2) + '\n' };
 }
 
-/**
- * Gemini CLI: settings.json `hooks` keyed by event, groups of {matcher, hooks: [{type, command}]}
- * (timeouts in milliseconds), plus the MCP server. Our groups replace our earlier ones.
- */
+/** Gemini CLI: settings.json holds the MCP server and the hooks (timeouts in milliseconds). */
 function geminiSettings(file: string): FileChange {
   const { text, data } = readJson(file);
-  const hooks = asObj(data.hooks);
-  const ours: Record<string, { matcher?: string; event: string }> = {
+  const hooks = mergeHookGroups(data.hooks, {
     BeforeTool: { matcher: 'write_file|replace|run_shell_command|mcp__.*', event: 'pre-tool-use' },
     BeforeAgent: { event: 'user-prompt-submit' },
     AfterTool: { matcher: 'read_file|read_many_files', event: 'post-tool-use' },
-  };
-  const merged: Json = { ...hooks };
-  for (const [name, spec] of Object.entries(ours)) {
-    const groups = (Array.isArray(hooks[name]) ? (hooks[name] as Json[]) : [])
-      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? (g.hooks as Json[]) : []).filter((h) => !isOurs(h)) }))
-      .filter((g) => (g.hooks as Json[]).length > 0);
-    groups.push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', name: `code-intel ${spec.event}`, command: hookCommand(spec.event, 'gemini'), timeout: 30000 }] });
-    merged[name] = groups;
-  }
+  }, (spec) => ({ type: 'command', name: `code-intel ${spec.event}`, command: hookCommand(spec.event, 'gemini'), timeout: 30000 }));
   const servers = { ...asObj(data.mcpServers), 'code-intel': { ...serverEntry(), cwd: '.' } };
-  return { file, before: text, after: JSON.stringify({ ...data, mcpServers: servers, hooks: merged }, null, 2) + '\n' };
+  return { file, before: text, after: JSON.stringify({ ...data, mcpServers: servers, hooks }, null, 2) + '\n' };
 }
 
 /** Cursor: .cursor/hooks.json, version 1, event → [{command, matcher?}]. Our entries replace our earlier ones. */
