@@ -26,6 +26,9 @@ Usage:
   code-intel hook EVENT               run a Claude Code hook (pre-tool-use, user-prompt-submit, post-tool-use) on stdin
   code-intel sessions                 list the project's /code sessions
   code-intel show ID                  a session's timeline: phases, tool calls, evidence, denials, outcome
+  code-intel semantic TEXT [--path P] semantic_search from the command line (hybrid: model + keywords + history)
+  code-intel model pull [--model M] [--dir D]   download the embedding model (multilingual-e5-small) where a network allows
+  code-intel doctor [DIR]             which relevance backend is active, where the model is (or is not), and what to do
 
 Options:
   --root DIR     project root for defs/refs/search/symbols/query (default .)
@@ -52,6 +55,8 @@ async function main(argv: string[]): Promise<number> {
       path: { type: 'string' },
       client: { type: 'string', multiple: true },
       'dry-run': { type: 'boolean' },
+      model: { type: 'string' },
+      dir: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
     },
@@ -95,6 +100,12 @@ async function main(argv: string[]): Promise<number> {
       `indexed ${stats.files} files (${stats.parsed} parsed)`,
     ].filter(Boolean).join('\n') + '\n');
     return 0;
+  }
+  if (command === 'model' || command === 'doctor') {
+    const { doctor, modelPull } = await import('./model-commands.js');
+    if (command === 'doctor') return doctor(path.resolve(rest[0] ?? values.root ?? '.'), { json: values.json });
+    if (rest[0] !== 'pull') throw new UserError(`unknown model command '${rest[0] ?? ''}'`, 'Use: code-intel model pull [--model NAME] [--dir DIR]');
+    return modelPull(path.resolve(values.root ?? '.'), { model: values.model, dir: values.dir, json: values.json });
   }
   if (command === 'sessions' || command === 'show') {
     const { SessionStore } = await import('../session/store.js');

@@ -13,6 +13,7 @@ import type { FileFacts } from './facts.js';
 import { type LinkStats, linkProject } from './link.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
 import { walkProject } from './walk.js';
+import { syncChunks } from '../embeddings/chunks.js';
 
 export interface IndexStats {
   files: number;
@@ -76,6 +77,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   let link: LinkStats | undefined;
   const changed = parsed + removed.length;
   if (changed > 0) link = linkProject(db, root);
+  syncChunks(db, root); // semantic chunks and doc comments of the changed files (cheap when none changed)
   setMeta(db, 'indexed_at', new Date().toISOString());
   if (changed > 0) setMeta(db, 'changed_at', new Date().toISOString());
   setMeta(db, 'skipped', JSON.stringify(skipped.slice(0, 200)));

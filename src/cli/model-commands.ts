@@ -1,0 +1,100 @@
+/** `code-intel model pull` and `code-intel doctor`: provisioning the model is an explicit, reported step. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { NeuralProvider } from '../embeddings/backend.js';
+import { DEFAULT_MODEL, defaultModelsHome, KNOWN_MODELS, loadConfig } from '../embeddings/config.js';
+import { inspectModelDir } from '../embeddings/model.js';
+import { pullModel } from '../embeddings/pull.js';
+import { loadGlossary } from '../embeddings/text.js';
+import { loadVecExtension } from '../embeddings/vectors.js';
+import { dbPath, openDb } from '../store/db.js';
+
+export async function modelPull(root: string, opts: { model?: string; dir?: string; json?: boolean }): Promise<number> {
+  const config = loadConfig(root);
+  const model = opts.model ?? config.model ?? DEFAULT_MODEL;
+  const dir = path.resolve(opts.dir ?? (config.modelDirSource === 'default' ? path.join(defaultModelsHome(), model) : config.modelDir));
+  if (inspectModelDir(dir).ok) {
+    process.stdout.write(`${model} is already in ${dir}\n`);
+    return 0;
+  }
+  process.stderr.write(`downloading ${model} (${KNOWN_MODELS[model]?.repo ?? '?'}) into ${dir} …\n`);
+  let last = 0;
+  const r = await pullModel({
+    model, dir,
+    onProgress: (file, n, total) => {
+      const now = Date.now();
+      if (now - last < 500) return;
+      last = now;
+      process.stderr.write(`\r  ${file}: ${(n / 1e6).toFixed(1)}${total ? ` / ${(total / 1e6).toFixed(1)}` : ''} MB   `);
+    },
+  });
+  process.stderr.write('\n');
+  process.stdout.write(opts.json ? JSON.stringify(r) + '\n' : `pulled ${model}: ${r.files.length} files, ${(r.bytes / 1e6).toFixed(1)} MB in ${r.dir}\n` +
+    (dir !== config.modelDir ? `set CODE_INTEL_MODEL_DIR=${dir} (or "model_dir" in .code-intel/config.json) to use it\n` : ''));
+  return 0;
+}
+
+export async function doctor(root: string, opts: { json?: boolean }): Promise<number> {
+  const provider = new NeuralProvider(root);
+  const report: Record<string, unknown> = {};
+  const lines: string[] = [];
+  const c = provider.config;
+  let status = provider.status();
+  if (status.model_present && c.backend !== 'lexical') {
+    const t0 = performance.now();
+    const e = await provider.get();
+    if (e) {
+      const t1 = performance.now();
+      await e.embed(['ログイン機能', 'user login', 'subscribe to an observable', '购物车结算'], 'passage');
+      report.embed_4_texts_ms = Math.round(performance.now() - t1);
+      report.load_ms = Math.round(t1 - t0);
+    }
+    status = provider.status();
+  }
+  report.backend = status;
+  lines.push(`backend       ${status.active}${status.active === 'neural' && status.loaded ? ` (${status.model}, ${status.loaded.dtype}, ${status.loaded.dim} dims, loaded in ${status.loaded.load_ms} ms)` : ''}`);
+  lines.push(`model dir     ${status.model_dir}  [from ${status.model_dir_source}]  ${status.model_present ? 'present' : 'MISSING'}`);
+  if (status.reason) lines.push(`              ${status.reason}`);
+  if (status.hint) lines.push(`what to do    ${status.hint}`);
+  let vec = 'unavailable';
+  const glossary = loadGlossary();
+  report.glossary_terms = Object.keys(glossary.terms).length;
+  const file = dbPath(root);
+  if (fs.existsSync(file)) {
+    const db = openDb(root);
+    try {
+      try {
+        loadVecExtension(db);
+        vec = (db.prepare('select vec_version() v').get() as { v: string }).v;
+      } catch (e) {
+        vec = `unavailable: ${(e as Error).message} (vectors are compared in JavaScript instead)`;
+      }
+      const n = (sql: string) => {
+        try {
+          return (db.prepare(sql).get() as { n: number }).n;
+        } catch {
+          return 0;
+        }
+      };
+      report.index = {
+        chunks: n('SELECT COUNT(*) n FROM chunks'),
+        documented_chunks: n("SELECT COUNT(*) n FROM chunks WHERE doc <> ''"),
+        embedded_chunks: n('SELECT COUNT(DISTINCT c.hash) n FROM chunks c JOIN embeddings e ON e.hash = c.hash'),
+        mined_pairs: n('SELECT COUNT(*) n FROM mined_pairs'),
+        cached_matches: n('SELECT COUNT(*) n FROM nl_cache'),
+      };
+      const i = report.index as Record<string, number>;
+      lines.push(`index         ${i.chunks} chunks (${i.documented_chunks} with doc comments), ${i.embedded_chunks} embedded, ${i.mined_pairs} mined JA/ZH→EN pairs, ${i.cached_matches} cached NL→symbol matches`);
+    } finally {
+      db.close();
+    }
+  } else lines.push(`index         none yet in ${root} (code-intel index)`);
+  report.sqlite_vec = vec;
+  lines.push(`sqlite-vec    ${vec}`);
+  lines.push(`lexical       glossary ${report.glossary_terms} JA/ZH terms, Japanese segmenter tiny-segmenter`);
+  lines.push(`ranking       weights vector ${c.weights.vector} / keyword ${c.weights.keyword} / history ${c.weights.history}, min_confidence ${c.minConfidence}, cache half-life ${c.halfLifeDays} days`);
+  for (const w of c.warnings) lines.push(`warning       ${w}`);
+  report.config = { file: c.configFile, weights: c.weights, min_confidence: c.minConfidence, half_life_days: c.halfLifeDays, warnings: c.warnings };
+  process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : lines.join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,74 @@
+/**
+ * Which backend is active for a project: the neural one when a model is configured and present
+ * (loaded once per process, lazily, never downloaded), otherwise the lexical one, with the reason
+ * and what to do about it.
+ */
+import { log } from '../util/log.js';
+import { type EmbeddingConfig, loadConfig } from './config.js';
+import { type Embedder, inspectModelDir, loadEmbedder } from './model.js';
+
+export interface BackendStatus {
+  active: 'neural' | 'lexical';
+  model: string;
+  model_dir: string;
+  model_dir_source: EmbeddingConfig['modelDirSource'];
+  model_present: boolean;
+  loaded?: { dim: number; dtype: string; load_ms: number };
+  reason?: string;
+  hint?: string;
+}
+
+const loaded = new Map<string, Promise<Embedder>>();
+
+export class NeuralProvider {
+  readonly config: EmbeddingConfig;
+  private embedder: Embedder | undefined;
+  private error: Error | undefined;
+  private loadMs = 0;
+
+  constructor(root: string) {
+    this.config = loadConfig(root);
+  }
+
+  /** The model is configured, allowed and its files are there (nothing loaded yet). */
+  get available(): boolean {
+    return this.config.backend !== 'lexical' && !this.error && inspectModelDir(this.config.modelDir).ok;
+  }
+
+  /** Loads the model once (shared by every project of the process); undefined when unavailable. */
+  async get(): Promise<Embedder | undefined> {
+    if (this.embedder) return this.embedder;
+    if (!this.available) return undefined;
+    const dir = this.config.modelDir;
+    const t0 = performance.now();
+    let p = loaded.get(dir);
+    if (!p) loaded.set(dir, (p = loadEmbedder(dir)));
+    try {
+      this.embedder = await p;
+      this.loadMs = performance.now() - t0;
+      return this.embedder;
+    } catch (e) {
+      loaded.delete(dir);
+      this.error = e as Error;
+      log.error(`embedding model in ${dir} failed to load; using the lexical backend`, e);
+      return undefined;
+    }
+  }
+
+  status(): BackendStatus {
+    const c = this.config;
+    const check = inspectModelDir(c.modelDir);
+    const base = { model: c.model, model_dir: c.modelDir, model_dir_source: c.modelDirSource, model_present: check.ok };
+    if (this.embedder) return { ...base, active: 'neural', loaded: { dim: this.embedder.dim, dtype: this.embedder.dtype, load_ms: Math.round(this.loadMs) } };
+    if (c.backend === 'lexical') return { ...base, active: 'lexical', reason: `the backend is set to lexical (${process.env.CODE_INTEL_BACKEND ? 'CODE_INTEL_BACKEND' : c.configFile})` };
+    if (this.error) return { ...base, active: 'lexical', reason: `the model failed to load: ${this.error.message}`, hint: 'Check the model directory (code-intel doctor), or pull it again with code-intel model pull.' };
+    if (!check.ok) {
+      return {
+        ...base, active: 'lexical',
+        reason: `no model in ${c.modelDir} (missing: ${check.missing.join(', ')})`,
+        hint: 'Run `code-intel model pull` where a network allows, or set CODE_INTEL_MODEL_DIR (or "model_dir" in .code-intel/config.json) to a local copy of the model.',
+      };
+    }
+    return { ...base, active: 'neural', reason: 'model present; it loads on first use' };
+  }
+}
