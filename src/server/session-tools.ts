@@ -109,8 +109,9 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
   server.registerTool('semantic_search', {
     title: 'Semantic search',
     description:
-      'Search code by meaning (Japanese, Chinese or English descriptions). Inside a /code session only in the SEMANTIC phase; without a session, free. ' +
-      'Results are hypotheses until verified.',
+      'Search code by meaning (Japanese, Chinese or English descriptions) over functions, methods, classes and markdown sections. ' +
+      'Hybrid score: local embedding model when installed (code-intel doctor), keywords with a JA/ZH→EN glossary, and matches confirmed by earlier successful sessions. ' +
+      'Each result has file, span, symbol, score and backend. Inside a /code session only in the SEMANTIC phase; without a session, free. Results are hypotheses until verified.',
     inputSchema: {
       query: z.string().min(1),
       path: z.string().optional().describe('limit to a directory'),
@@ -126,7 +127,7 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
     }
     try {
       const index = await project.refresh();
-      const result = semanticSearch(project, { ...args, path: args.path ? relInsideRoot(project.root, args.path) : undefined });
+      const result = await semanticSearch(project, { ...args, path: args.path ? relInsideRoot(project.root, args.path) : undefined });
       sessions.record('semantic_search', args, result);
       sessions.semanticSearched();
       return ok({ ...result, index });

@@ -6,11 +6,8 @@
  *          signature, or linked to the feature through verified code evidence
  *   < 0.3  rejected   no connection the scorer can see
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { splitWords } from '../query/lexical.js';
-import { PACKAGE_ROOT } from '../util/paths.js';
-import { normalize } from './queryframe.js';
+import { coverageOf, keywordDoc } from '../embeddings/keyword.js';
+import { conceptsOf } from '../embeddings/text.js';
 
 export interface SymbolProfile {
   name: string;
@@ -31,64 +28,20 @@ export function tierOf(score: number): Tier {
   return score > TIER.fact ? 'FACT' : score >= TIER.accept ? 'ACCEPTED_HIGH_RISK' : 'REJECTED';
 }
 
-interface Glossary {
-  generic: string[];
-  terms: Record<string, string[]>;
-}
-
-let glossary: Glossary | undefined;
-function loadGlossary(): Glossary {
-  glossary ??= JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'data', 'glossary.json'), 'utf8')) as Glossary;
-  return glossary;
-}
-
-const GENERIC_EN = new Set(['feature', 'function', 'functionality', 'system', 'logic', 'code', 'process', 'processing', 'handling', 'part', 'thing', 'stuff', 'implementation']);
-const STOP_EN = new Set('a an the of to in on for and or is are be by with from at as it this that when if then not no do does should would can could add fix make please'.split(' '));
-
 /** A target feature as concepts; each concept is a set of English words any of which expresses it. */
 export function concepts(target: string): string[][] {
-  const g = loadGlossary();
-  const out: string[][] = [];
-  let rest = normalize(target);
-  // glossary terms, longest first, so 状態遷移 wins over 状態
-  const keys = Object.keys(g.terms).sort((a, b) => b.length - a.length);
-  for (const k of keys) {
-    const nk = normalize(k);
-    if (!rest.includes(nk)) continue;
-    out.push(g.terms[k]!);
-    rest = rest.split(nk).join(' ');
-  }
-  for (const gen of g.generic) rest = rest.split(normalize(gen)).join(' ');
-  for (const w of splitWords(rest)) {
-    if (/[^\x00-\x7f]/.test(w) || STOP_EN.has(w) || GENERIC_EN.has(w) || w.length < 2) continue;
-    out.push([w]);
-  }
-  return out;
+  return conceptsOf(target).map((c) => c.words);
 }
 
-/** Word match with light stemming: equal, or one a prefix (4+ chars) of the other: auth ~ authentication. */
-function wordMatch(a: string, b: string): boolean {
-  if (a === b) return true;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short);
-}
-
-const any = (concept: string[], words: string[]) => concept.some((c) => words.some((w) => wordMatch(c, w)));
-
+/**
+ * The lexical backend on its own (no project corpus: every concept weighs the same). The session
+ * uses the hybrid engine (src/embeddings/engine.ts), whose keyword leg is this same coverage with
+ * project IDF weights, doc comments and body words.
+ */
 export class LexicalRelevanceScorer implements RelevanceScorer {
   readonly backend = 'lexical';
 
   score(target: string, s: SymbolProfile, evidence?: string): number {
-    const cs = concepts(target);
-    if (cs.length === 0) return 0;
-    const nameWords = [...splitWords(s.name), ...splitWords(s.container ?? '')];
-    const pathWords = splitWords(s.file.replace(/\.[^./]+$/, ''));
-    const sigWords = splitWords(s.signature);
-    const evidenceWords = evidence ? splitWords(evidence) : [];
-    let total = 0;
-    for (const c of cs) {
-      total += any(c, nameWords) ? 1 : any(c, pathWords) ? 0.6 : any(c, sigWords) ? 0.4 : any(c, evidenceWords) ? 0.45 : 0;
-    }
-    return Math.round((total / cs.length) * 1000) / 1000;
+    return coverageOf(conceptsOf(target), keywordDoc({ name: s.name, container: s.container, path: s.file, signature: s.signature, evidence })).coverage;
   }
 }

@@ -13,7 +13,8 @@ import { deriveEvidence, type Evidence, resultEvidence } from './evidence.js';
 import {
   extractionPrompt, investigationGuidance, isGrounded, normalize, type QueryFrameInput, riskLevel, SLOTS, type Slot, validateFrame,
 } from './queryframe.js';
-import { LexicalRelevanceScorer, type RelevanceScorer, tierOf } from './relevance.js';
+import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
+import { tierOf } from './relevance.js';
 import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
 import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
 import { checkWriteTarget } from './write-target.js';
@@ -36,8 +37,12 @@ export class SessionService {
   readonly store: SessionStore;
   private loaded: Loaded | undefined;
 
-  constructor(readonly project: Project, readonly scorer: RelevanceScorer = new LexicalRelevanceScorer()) {
+  /** relevance: the hybrid of the neural model (when present), the lexical backend and the NL→symbol cache */
+  readonly engine: SemanticEngine;
+
+  constructor(readonly project: Project) {
     this.store = new SessionStore(project.db);
+    this.engine = semanticEngine(project);
   }
 
   /** The active session, restored from its persisted snapshot after a restart. */
@@ -247,7 +252,7 @@ export class SessionService {
     return symbolsByName(this.project, name, { includeLocal: true })[0];
   }
 
-  validateRelevance(target: string, symbols: string[]): Record<string, unknown> {
+  async validateRelevance(target: string, symbols: string[]): Promise<Record<string, unknown>> {
     const args = { target_feature: target, symbols };
     const s = this.gate('validate_symbol_relevance', args)!;
     const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
@@ -265,7 +270,9 @@ export class SessionService {
       this.record('validate_symbol_relevance', args, undefined, 'unknown symbols');
       throw new SessionError('unknown_symbols', `Not in the index: ${unknown.join(', ')}`, { hint: 'Use symbol names as find_definitions returns them.' });
     }
-    const suggestions = this.suggest(target, 10);
+    const suggestions = await this.suggest(target, 10);
+    // what earlier successful sessions confirmed for this term, strongest first, still in the index
+    const cached = this.engine.cache.match(target, this.engine.corpus().lex, this.symbolExists);
     const result = {
       validation_prompt:
         `For each symbol, decide whether it implements or directly supports '${target}' in this codebase. ` +
@@ -273,32 +280,29 @@ export class SessionService {
         '"path/to/file.ts:LINE" or a code fragment copied from that file (e.g. `AuthService.login(user)` in src/auth.ts).',
       target_feature: target,
       symbols,
-      cached_matches: [] as unknown[],
+      cached_matches: cached.slice(0, 10),
       embedding_suggestions: suggestions,
-      backend: this.scorer.backend,
+      backend: this.engine.backendName(),
       schema: { mapped_symbols: [{ symbol: 'string (symbol name)', approved: 'boolean (relevant?)', code_evidence: 'string (required when approved=true)' }] },
     };
-    this.record('validate_symbol_relevance', args, { symbols: [...symbols, ...suggestions.map((x) => x.symbol)].map((n) => ({ name: n })) });
+    this.record('validate_symbol_relevance', args, { symbols: [...symbols, ...suggestions.map((x) => x.symbol), ...cached.map((x) => x.symbol)].map((n) => ({ name: n })) });
     this.send(this.require(), { type: 'RELEVANCE_REQUESTED' });
     return result;
   }
 
-  /** The top symbols of the whole index for a target feature. */
-  suggest(target: string, limit: number): { symbol: string; file: string; line: number; similarity: number; rank: number }[] {
-    const rows = this.project.db
-      .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.local = 0`)
-      .all() as SymbolRow[];
-    return rows
-      .map((r) => ({ r, score: this.scorer.score(target, { name: r.name, container: r.container_name, file: r.path, signature: r.signature }) }))
-      .filter((x) => x.score > 0)
-      .sort((a, b) => b.score - a.score || a.r.path.localeCompare(b.r.path))
+  /** The top symbols of the whole index for a target feature (hybrid ranking over code chunks). */
+  async suggest(target: string, limit: number): Promise<{ symbol: string; file: string; line: number; similarity: number; rank: number; backend: string }[]> {
+    const r = await this.engine.rank(target, { kinds: (k) => k !== 'section', budgetMs: 2000 });
+    return r.items
+      .filter((x) => x.score > 0 && x.score >= Math.min(this.engine.config.minConfidence, 0.3))
       .slice(0, limit)
       .map((x, i) => ({
-        symbol: x.r.container_name ? `${x.r.container_name}.${x.r.name}` : x.r.name, file: x.r.path, line: x.r.name_line, similarity: x.score, rank: i + 1,
+        symbol: x.chunk.container ? `${x.chunk.container}.${x.chunk.name}` : x.chunk.name, file: x.chunk.path, line: x.chunk.name_line,
+        similarity: x.score, rank: i + 1, backend: SemanticEngine.backendOf(x.legs),
       }));
   }
 
-  confirmRelevance(mapped: { symbol: string; approved: boolean; code_evidence?: string }[]): Record<string, unknown> {
+  async confirmRelevance(mapped: { symbol: string; approved: boolean; code_evidence?: string }[]): Promise<Record<string, unknown>> {
     const args = { mapped_symbols: mapped };
     const s = this.gate('confirm_symbol_relevance', args)!;
     const ledger = this.store.ledger(s.row.id);
@@ -340,11 +344,14 @@ export class SessionService {
         continue;
       }
       const row = this.symbolProfile(m.symbol);
-      const score = row ? this.scorer.score(target, { name: row.name, container: row.container_name, file: row.path, signature: row.signature }, verified.text) : 0;
+      const scored = row
+        ? (await this.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: verified.text }]))[0]!
+        : { score: 0, backend: this.engine.backendName(), legs: { keyword: 0 } };
+      const score = scored.score;
       const tier = tierOf(score);
       if (tier === 'REJECTED') {
         rejected.push({
-          symbol: m.symbol, similarity: score, backend: this.scorer.backend,
+          symbol: m.symbol, similarity: score, backend: scored.backend, legs: scored.legs,
           guidance: {
             reason: `'${target}' and '${m.symbol}' are too dissimilar (${score} < 0.3)`,
             next_actions: [`search_text or query for other symbols related to '${target}'`, `find_references on '${m.symbol}' to see whether it is really used for it`],
@@ -352,7 +359,7 @@ export class SessionService {
         });
       } else {
         if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
-        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: this.scorer.backend, evidence: verified.where });
+        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs: scored.legs, evidence: verified.where, file: row?.path });
       }
     }
     this.store.update(s.row.id, { mapped_symbols: JSON.stringify(accepted) });
@@ -481,7 +488,29 @@ export class SessionService {
     this.record('end_session', { outcome }, undefined);
     this.send(s, { type: 'END', outcome }, outcome);
     this.store.update(s.row.id, { outcome });
-    return { success: true, session_id: s.row.id, outcome, phase: 'FINISHED' };
+    const learned = outcome === 'success' ? this.learn(s.row.id) : 0;
+    return { success: true, session_id: s.row.id, outcome, phase: 'FINISHED', ...(outcome === 'success' ? { cached_matches_learned: learned } : {}) };
+  }
+
+  /**
+   * A successful session teaches the NL→symbol cache: every symbol it confirmed relevant (with the
+   * evidence the server verified) against the target feature, its quote, and the request's words
+   * the understanding mapped to that symbol.
+   */
+  private learn(id: string): number {
+    const row = this.store.get(id);
+    if (!row?.mapped_symbols) return 0;
+    const accepted = JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string }[];
+    if (accepted.length === 0) return 0;
+    const frame = row.query_frame ? (JSON.parse(row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
+    const understanding = row.understanding ? (JSON.parse(row.understanding) as UnderstandingInput) : undefined;
+    const terms = [...new Set([frame.target_feature, frame.quotes?.target_feature].filter((t): t is string => !!t && !!normalize(t)))];
+    const pairs: { term: string; symbol: string; file?: string | null; evidence?: string | null }[] = [];
+    for (const a of accepted) {
+      for (const term of terms) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
+      for (const m of understanding?.mapped_symbols ?? []) if (m.symbol === a.symbol) pairs.push({ term: m.nl_term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
+    }
+    return this.engine.cache.learn(id, pairs);
   }
 
   abort(reason: string): Record<string, unknown> {

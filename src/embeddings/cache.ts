@@ -1,0 +1,143 @@
+/**
+ * The NL→symbol cache (`cached_matches`): when a /code session ends with outcome success, the
+ * symbols it confirmed relevant — with the code evidence the server verified — are remembered
+ * against the natural-language terms of the request (the target feature, its quote, and the
+ * nl_term → symbol pairs of the understanding). Entries decay (half-life, configurable): a match
+ * confirmed again is refreshed and strengthened; one not confirmed for long fades out and is dropped.
+ * They are returned first by validate_symbol_relevance and feed the history leg of the hybrid score.
+ */
+import type { DB } from '../store/db.js';
+import { normalize } from '../session/queryframe.js';
+import { type Concept, conceptsOf, type Lexicon } from './text.js';
+
+export const CACHE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS nl_cache (
+  id INTEGER PRIMARY KEY,
+  term TEXT NOT NULL,              -- as the user wrote it
+  term_norm TEXT NOT NULL,         -- NFKC, lowercase, spaces folded
+  symbol TEXT NOT NULL,            -- Container.name as the session confirmed it
+  file TEXT,
+  evidence TEXT,                   -- where the server verified the code evidence (file:line)
+  session_id TEXT NOT NULL,
+  confirmations INTEGER NOT NULL DEFAULT 1,
+  first_at INTEGER NOT NULL,
+  last_at INTEGER NOT NULL,
+  UNIQUE(term_norm, symbol)
+);
+`;
+
+const DAY = 86_400_000;
+/** below this weight an entry is forgotten */
+const FORGET = 0.05;
+
+export interface CacheEntry {
+  term: string;
+  symbol: string;
+  file: string | null;
+  evidence: string | null;
+  session_id: string;
+  confirmations: number;
+  last_confirmed: string;
+  /** decayed strength, 0..1 */
+  weight: number;
+  /** how closely the entry's term matches the asked target, 0..1 */
+  term_similarity: number;
+  /** weight × term_similarity: what the history leg uses */
+  score: number;
+}
+
+export interface Learned {
+  term: string;
+  symbol: string;
+  file?: string | null;
+  evidence?: string | null;
+}
+
+export class NlCache {
+  constructor(readonly db: DB, readonly halfLifeDays = 30, readonly now: () => number = Date.now) {
+    db.exec(CACHE_SCHEMA);
+  }
+
+  /** Strength of an entry: 0.7 for one confirmation, +0.1 per further one (max 1), halved every half-life. */
+  weightOf(confirmations: number, lastAt: number): number {
+    const base = Math.min(1, 0.7 + 0.1 * (confirmations - 1));
+    return base * Math.pow(0.5, Math.max(0, this.now() - lastAt) / (this.halfLifeDays * DAY));
+  }
+
+  learn(sessionId: string, pairs: Learned[]): number {
+    const up = this.db.prepare(
+      `INSERT INTO nl_cache(term, term_norm, symbol, file, evidence, session_id, confirmations, first_at, last_at)
+       VALUES (@term, @term_norm, @symbol, @file, @evidence, @session_id, 1, @now, @now)
+       ON CONFLICT(term_norm, symbol) DO UPDATE SET
+         confirmations = CASE WHEN nl_cache.session_id = excluded.session_id THEN nl_cache.confirmations ELSE nl_cache.confirmations + 1 END,
+         evidence = excluded.evidence, file = excluded.file, session_id = excluded.session_id, last_at = excluded.last_at`,
+    );
+    let n = 0;
+    const now = this.now();
+    this.db.transaction(() => {
+      for (const p of pairs) {
+        const term_norm = normalize(p.term);
+        if (!term_norm || !p.symbol) continue;
+        up.run({ term: p.term, term_norm, symbol: p.symbol, file: p.file ?? null, evidence: p.evidence ?? null, session_id: sessionId, now });
+        n++;
+      }
+    })();
+    return n;
+  }
+
+  /** Forgets entries that decayed away. */
+  prune(): number {
+    const rows = this.db.prepare('SELECT id, confirmations, last_at FROM nl_cache').all() as { id: number; confirmations: number; last_at: number }[];
+    const del = this.db.prepare('DELETE FROM nl_cache WHERE id = ?');
+    let n = 0;
+    for (const r of rows) if (this.weightOf(r.confirmations, r.last_at) < FORGET) (del.run(r.id), n++);
+    return n;
+  }
+
+  /**
+   * Entries whose term matches the target: the same words (1), or sharing concepts (Jaccard of
+   * the concepts' words, 0.5 or more). Strongest first.
+   */
+  match(target: string, lex?: Lexicon, exists?: (symbol: string) => boolean): CacheEntry[] {
+    this.prune();
+    const rows = this.db.prepare('SELECT * FROM nl_cache').all() as {
+      term: string; term_norm: string; symbol: string; file: string | null; evidence: string | null; session_id: string; confirmations: number; last_at: number;
+    }[];
+    if (rows.length === 0) return [];
+    const t = normalize(target);
+    const tc = conceptSet(conceptsOf(target, lex));
+    const out: CacheEntry[] = [];
+    for (const r of rows) {
+      let sim = r.term_norm === t ? 1 : 0;
+      if (!sim) {
+        const rc = conceptSet(conceptsOf(r.term, lex));
+        const inter = [...tc].filter((x) => rc.has(x)).length;
+        const union = new Set([...tc, ...rc]).size;
+        const j = union ? inter / union : 0;
+        sim = j >= 0.5 ? j : 0;
+      }
+      if (sim === 0) continue;
+      if (exists && !exists(r.symbol)) continue;
+      const weight = this.weightOf(r.confirmations, r.last_at);
+      out.push({
+        term: r.term, symbol: r.symbol, file: r.file, evidence: r.evidence, session_id: r.session_id, confirmations: r.confirmations,
+        last_confirmed: new Date(r.last_at).toISOString(), weight: round(weight), term_similarity: round(sim), score: round(weight * sim),
+      });
+    }
+    // one entry per symbol: the best
+    const best = new Map<string, CacheEntry>();
+    for (const e of out) if (!best.has(e.symbol) || best.get(e.symbol)!.score < e.score) best.set(e.symbol, e);
+    return [...best.values()].sort((a, b) => b.score - a.score || a.symbol.localeCompare(b.symbol));
+  }
+
+  count(): number {
+    return (this.db.prepare('SELECT COUNT(*) n FROM nl_cache').get() as { n: number }).n;
+  }
+}
+
+/** A concept set for comparing terms: the first (canonical) word of each concept. */
+function conceptSet(cs: Concept[]): Set<string> {
+  return new Set(cs.map((c) => c.words[0]!));
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,0 +1,345 @@
+/**
+ * Hybrid relevance for one project: the vector leg (the neural model, when present), the keyword
+ * leg (the lexical backend) and the history leg (the NL→symbol cache), combined as
+ *
+ *   final = (w_v·vector + w_k·keyword + w_h·history) / (sum of the weights of the legs present)
+ *
+ * with weights 0.5 / 0.3 / 0.2 by default (.code-intel/config.json `ranking.weights`). A leg is
+ * absent for a pair when it has nothing to say — no model loaded or the chunk not embedded yet
+ * (vector), no cached match for the term (history) — and the weights are re-normalised over the
+ * legs present, so every leg and the total stay on the same tier scale (see calibration.ts).
+ * semantic_search drops results below `ranking.min_confidence`.
+ */
+import { normalize } from '../session/queryframe.js';
+import type { Project } from '../query/project.js';
+import { getMeta, setMeta } from '../store/db.js';
+import { UserError } from '../util/paths.js';
+import { log } from '../util/log.js';
+import { NeuralProvider } from './backend.js';
+import { NlCache } from './cache.js';
+import { applyCalibration, type Calibration, calibrate, DEFAULT_CALIBRATIONS } from './calibration.js';
+import { type ChunkRow, ensureChunkSchema } from './chunks.js';
+import { coverageOf, KeywordIndex, keywordDoc, type KeywordDoc } from './keyword.js';
+import type { Embedder } from './model.js';
+import { type Concept, conceptsOf, identifierWords, type Lexicon, lexicon, minePairs } from './text.js';
+import { dot, VectorStore } from './vectors.js';
+
+export interface Legs {
+  vector?: { cosine: number; score: number };
+  keyword: number;
+  history?: number;
+}
+
+export interface SymbolProfileInput {
+  name: string;
+  container: string | null;
+  file: string;
+  signature: string;
+  line?: number;
+}
+
+const MINED_SCHEMA = `CREATE TABLE IF NOT EXISTS mined_pairs (term TEXT NOT NULL, word TEXT NOT NULL, weight REAL NOT NULL, source TEXT NOT NULL, PRIMARY KEY(term, word));`;
+/** generic curve for a model without a default or a project calibration */
+const UNCALIBRATED: Calibration = { points: [[0.2, 0.1], [0.4, 0.3], [0.6, 0.6], [0.8, 0.85], [1, 1]], source: 'default' };
+const MIN_CALIBRATION_PAIRS = 12;
+
+interface Corpus {
+  key: string;
+  chunks: ChunkRow[];
+  docs: KeywordDoc[];
+  index: KeywordIndex;
+  lex: Lexicon;
+  byName: Map<string, number[]>;
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+export const qualified = (c: { name: string; container: string | null }) => (c.container ? `${c.container}.${c.name}` : c.name);
+
+export class SemanticEngine {
+  readonly provider: NeuralProvider;
+  readonly cache: NlCache;
+  private corpusCache: Corpus | undefined;
+  private store: VectorStore | undefined;
+  private memory: { key: string; vectors: Map<string, Float32Array> } | undefined;
+  private calibration: Calibration | undefined;
+  private embedding: Promise<void> | undefined;
+
+  constructor(readonly project: Project) {
+    this.provider = new NeuralProvider(project.root);
+    this.cache = new NlCache(project.db, this.provider.config.halfLifeDays);
+    ensureChunkSchema(project.db);
+    project.db.exec(MINED_SCHEMA);
+  }
+
+  get config() {
+    return this.provider.config;
+  }
+
+  /** The backend behind the answers right now: 'lexical', or 'neural(<model>)+lexical'. */
+  backendName(): string {
+    return this.store ? `neural(${this.provider.status().model})+lexical` : 'lexical';
+  }
+
+  // ---- corpus: chunks, keyword index, lexicon with mined pairs --------------------------------------
+
+  corpus(): Corpus {
+    const db = this.project.db;
+    const key = `${this.project.generation}:${getMeta(db, 'changed_at') ?? ''}:${getMeta(db, 'indexed_at') ? 1 : 0}`;
+    if (this.corpusCache?.key === key) return this.corpusCache;
+    const chunks = db.prepare('SELECT * FROM chunks ORDER BY path, start_line').all() as ChunkRow[];
+    const docs = chunks.map((c) => keywordDoc({ name: c.name, container: c.container, path: c.path, doc: c.doc, signature: c.signature, body: c.body }));
+    const mined = minePairs(
+      chunks.filter((c) => c.kind !== 'section').map((c) => ({ doc: c.doc, nameWords: identifierWords(qualified(c)) })),
+      chunks.map((c) => c.doc),
+    );
+    db.transaction(() => {
+      db.exec('DELETE FROM mined_pairs');
+      const ins = db.prepare('INSERT OR IGNORE INTO mined_pairs(term, word, weight, source) VALUES (?, ?, ?, ?)');
+      for (const m of mined) ins.run(m.term, m.word, m.weight, m.source);
+    })();
+    const byName = new Map<string, number[]>();
+    chunks.forEach((c, i) => {
+      for (const k of [c.name, qualified(c)]) byName.set(k, [...(byName.get(k) ?? []), i]);
+    });
+    this.corpusCache = { key, chunks, docs, index: new KeywordIndex(docs), lex: lexicon(mined), byName };
+    this.memory = undefined;
+    return this.corpusCache;
+  }
+
+  concepts(text: string): Concept[] {
+    const c = this.corpus();
+    return conceptsOf(text, c.lex, (w) => c.index.knows(w));
+  }
+
+  // ---- vectors ---------------------------------------------------------------------------------------
+
+  /** The model and its vector store, when the neural backend is available. */
+  private async neural(): Promise<{ embedder: Embedder; store: VectorStore } | undefined> {
+    const embedder = await this.provider.get();
+    if (!embedder) return undefined;
+    this.store ??= new VectorStore(this.project.db, embedder.name, embedder.dim);
+    return { embedder, store: this.store };
+  }
+
+  /**
+   * Embeds chunks that have no vector yet (only changed text: vectors are cached by text hash),
+   * for at most `budgetMs` (unbounded when undefined). Concurrent callers share the work.
+   */
+  async ensureEmbedded(budgetMs?: number): Promise<{ embedded: number; total: number } | undefined> {
+    const n = await this.neural();
+    if (!n) return undefined;
+    const run = async () => {
+      const t0 = performance.now();
+      for (;;) {
+        const todo = n.store.missing(64);
+        if (todo.length === 0) break;
+        const vecs = await n.embedder.embed(todo.map((t) => t.text), 'passage');
+        n.store.put(todo.map((t, i) => ({ hash: t.hash, vector: vecs[i]! })));
+        this.memory = undefined;
+        if (budgetMs !== undefined && performance.now() - t0 > budgetMs) return;
+      }
+      n.store.prune();
+      await this.calibrationFor(n.embedder);
+    };
+    if (budgetMs === undefined) {
+      this.embedding ??= run().finally(() => (this.embedding = undefined));
+      await this.embedding;
+    } else if (this.embedding) {
+      await Promise.race([this.embedding, new Promise((r) => setTimeout(r, budgetMs))]);
+    } else await run();
+    return n.store.counts();
+  }
+
+  /** Starts embedding in the background (the server calls this after indexing). */
+  warm(): void {
+    if (!this.provider.available) return;
+    this.ensureEmbedded().catch((e) => log.error('background embedding failed', e));
+  }
+
+  private vectors(store: VectorStore): Map<string, Float32Array> {
+    const key = `${this.corpus().key}:${store.counts().embedded}`;
+    if (this.memory?.key === key) return this.memory.vectors;
+    const rows = this.project.db.prepare('SELECT hash, vector FROM embeddings WHERE model = ?').all(store.model) as { hash: string; vector: Buffer }[];
+    const vectors = new Map(rows.map((r) => [r.hash, new Float32Array(r.vector.buffer.slice(r.vector.byteOffset, r.vector.byteOffset + r.vector.byteLength))]));
+    this.memory = { key, vectors };
+    return vectors;
+  }
+
+  /**
+   * The curve that maps this model's cosines onto the tier scale: measured on the project's own
+   * documented functions when it has enough of them (query = the doc's first sentence, passage =
+   * the function without its doc; relevant = its own pair, random = every other pairing), else the
+   * model's default. Stored in the index meta per model.
+   */
+  async calibrationFor(embedder: Embedder): Promise<Calibration> {
+    if (this.calibration) return this.calibration;
+    const db = this.project.db;
+    const metaKey = `calibration:${embedder.name}:${embedder.dim}`;
+    const stored = getMeta(db, metaKey);
+    if (stored) return (this.calibration = JSON.parse(stored) as Calibration);
+    const fallback = DEFAULT_CALIBRATIONS[embedder.name] ?? UNCALIBRATED;
+    const sample = (db.prepare(`SELECT * FROM chunks WHERE doc <> '' AND kind <> 'section' ORDER BY hash LIMIT 60`).all() as ChunkRow[])
+      .map((c) => ({ q: firstSentence(c.doc), p: c.text.replace(c.doc, '') }))
+      .filter((x) => x.q.length >= 12);
+    if (sample.length < MIN_CALIBRATION_PAIRS) return (this.calibration = fallback);
+    const qs = await embedder.embed(sample.map((s) => s.q), 'query');
+    const ps = await embedder.embed(sample.map((s) => s.p), 'passage');
+    const relevant: number[] = [], random: number[] = [];
+    qs.forEach((q, i) => ps.forEach((p, j) => (i === j ? relevant : random).push(dot(q, p))));
+    this.calibration = calibrate(relevant, random, 'project');
+    setMeta(db, metaKey, JSON.stringify(this.calibration));
+    return this.calibration;
+  }
+
+  // ---- scoring ----------------------------------------------------------------------------------------
+
+  /** Weighted mean of the legs present. */
+  combine(legs: Legs): number {
+    const w = this.config.weights;
+    let num = w.keyword * legs.keyword, den = w.keyword;
+    if (legs.vector) (num += w.vector * legs.vector.score), (den += w.vector);
+    if (legs.history !== undefined) (num += w.history * legs.history), (den += w.history);
+    return round(num / den);
+  }
+
+  static backendOf(legs: Legs): string {
+    return [legs.vector ? 'neural' : null, 'lexical', legs.history !== undefined ? 'history' : null].filter(Boolean).join('+');
+  }
+
+  private historyFor(target: string): Map<string, number> {
+    const m = new Map<string, number>();
+    for (const e of this.cache.match(target, this.corpus().lex)) {
+      m.set(e.symbol, Math.max(m.get(e.symbol) ?? 0, e.score));
+    }
+    return m;
+  }
+
+  /** Ranked chunks for a request: semantic_search and embedding_suggestions. */
+  async rank(query: string, opts: { path?: string; kinds?: (k: string) => boolean; budgetMs?: number } = {}) {
+    const corpus = this.corpus();
+    const concepts = this.concepts(query);
+    const keyword = corpus.index.search(concepts);
+    const legsOf = new Map<number, Legs>();
+    let vectorNote: Record<string, unknown> | undefined;
+    const n = this.provider.available ? await this.neural() : undefined;
+    if (n) {
+      const coverage = await this.ensureEmbedded(opts.budgetMs ?? 3000);
+      const cal = await this.calibrationFor(n.embedder);
+      const [q] = await n.embedder.embed([query], 'query');
+      const vectors = this.vectors(n.store);
+      const byHash = new Map<string, number[]>();
+      corpus.chunks.forEach((c, i) => byHash.set(c.hash, [...(byHash.get(c.hash) ?? []), i]));
+      for (const hit of n.store.knn(q!, 200)) for (const i of byHash.get(hit.hash) ?? []) legsOf.set(i, { keyword: 0 });
+      for (const i of keyword.keys()) legsOf.set(i, { keyword: 0 });
+      for (const [i, legs] of legsOf) {
+        const v = vectors.get(corpus.chunks[i]!.hash);
+        if (v) {
+          const cos = dot(q!, v);
+          legs.vector = { cosine: round(cos), score: applyCalibration(cal, cos) };
+        }
+      }
+      vectorNote = { model: n.embedder.name, embedded: coverage?.embedded, total: coverage?.total, calibration: cal.source, knn: n.store.vec ? 'sqlite-vec' : 'javascript' };
+    } else for (const i of keyword.keys()) legsOf.set(i, { keyword: 0 });
+    const history = this.historyFor(query);
+    for (const [sym] of history) for (const i of corpus.byName.get(sym) ?? []) if (!legsOf.has(i)) legsOf.set(i, { keyword: 0 });
+    const under = opts.path ? opts.path.replace(/\/+$/, '') : '';
+    const out: { chunk: ChunkRow; score: number; legs: Legs; bm25: number; matched: string[] }[] = [];
+    for (const [i, legs] of legsOf) {
+      const c = corpus.chunks[i]!;
+      if (under && c.path !== under && !c.path.startsWith(under + '/')) continue;
+      if (opts.kinds && !opts.kinds(c.kind)) continue;
+      const k = keyword.get(i);
+      legs.keyword = k?.coverage ?? 0;
+      const h = history.get(qualified(c)) ?? history.get(c.name);
+      if (h !== undefined) legs.history = h;
+      out.push({ chunk: c, score: this.combine(legs), legs, bm25: k?.bm25 ?? 0, matched: k?.matched ?? [] });
+    }
+    out.sort((a, b) => b.score - a.score || b.bm25 - a.bm25 || a.chunk.path.localeCompare(b.chunk.path) || a.chunk.start_line - b.chunk.start_line);
+    return { concepts, items: out, vector: vectorNote, backend: this.backendName() };
+  }
+
+  /** Scores named symbols against a target (VALIDATION), with verified evidence text where given. */
+  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string })[]): Promise<{ score: number; backend: string; legs: Legs }[]> {
+    const corpus = this.corpus();
+    const concepts = this.concepts(target);
+    const idf = corpus.index.idfFn(concepts);
+    const history = this.historyFor(target);
+    const n = this.provider.available ? await this.neural() : undefined;
+    let q: Float32Array | undefined, cal: Calibration | undefined, vectors: Map<string, Float32Array> | undefined;
+    if (n) {
+      await this.ensureEmbedded(2000);
+      cal = await this.calibrationFor(n.embedder);
+      [q] = await n.embedder.embed([target], 'query');
+      vectors = this.vectors(n.store);
+    }
+    const out: { score: number; backend: string; legs: Legs }[] = [];
+    for (const s of symbols) {
+      const chunk = (corpus.byName.get(qualified(s)) ?? []).map((i) => corpus.chunks[i]!).find((c) => c.path === s.file);
+      const doc = keywordDoc({ name: s.name, container: s.container, path: s.file, signature: s.signature, doc: chunk?.doc, body: chunk?.body, evidence: s.evidence });
+      const legs: Legs = { keyword: coverageOf(concepts, doc, idf).coverage };
+      if (n && q && cal) {
+        let v = chunk ? vectors!.get(chunk.hash) : undefined;
+        if (!v) [v] = await n.embedder.embed([`${s.container ? s.container + '.' : ''}${s.name}\n${s.file}\n${s.signature}`], 'passage');
+        const cos = dot(q, v!);
+        legs.vector = { cosine: round(cos), score: applyCalibration(cal, cos) };
+      }
+      const h = history.get(qualified(s)) ?? history.get(s.name);
+      if (h !== undefined) legs.history = h;
+      out.push({ score: this.combine(legs), backend: SemanticEngine.backendOf(legs), legs });
+    }
+    return out;
+  }
+
+  /** semantic_search: file, span, symbol, score and backend per result. */
+  async search(args: { query: string; limit?: number; offset?: number; path?: string }) {
+    if (!normalize(args.query)) throw new UserError('the query is empty', 'Describe the behaviour you are looking for, e.g. "retry failed requests".');
+    const r = await this.rank(args.query, { path: args.path });
+    const min = this.config.minConfidence;
+    const kept = r.items.filter((x) => x.score >= min);
+    if (r.concepts.length === 0 && !r.vector) {
+      throw new UserError('the query has no searchable words', 'Describe the behaviour you are looking for, e.g. "retry failed requests", or name the concept in English or with glossary terms.');
+    }
+    const offset = args.offset ?? 0;
+    const limit = Math.min(args.limit ?? 10, 50);
+    const page = kept.slice(offset, offset + limit);
+    return {
+      query: args.query,
+      expanded_terms: [...new Set(r.concepts.flatMap((c) => c.words))].slice(0, 30),
+      backend: r.backend,
+      ...(r.vector ? { vector: r.vector } : { vector: { available: false, why: this.provider.status().reason ?? 'no model' } }),
+      items: page.map((x) => ({
+        file: x.chunk.path,
+        line: x.chunk.name_line,
+        start_line: x.chunk.doc_line ?? x.chunk.start_line,
+        end_line: x.chunk.end_line,
+        symbol: x.chunk.kind === 'section' ? x.chunk.name : qualified(x.chunk),
+        kind: x.chunk.kind,
+        score: x.score,
+        backend: SemanticEngine.backendOf(x.legs),
+        legs: x.legs,
+        matched: x.matched,
+        snippet: x.chunk.signature,
+        ...(x.chunk.doc ? { doc: x.chunk.doc.slice(0, 160) } : {}),
+      })),
+      total: kept.length,
+      below_min_confidence: r.items.length - kept.length,
+      min_confidence: min,
+      offset,
+      limit,
+      next_offset: offset + page.length < kept.length ? offset + page.length : null,
+      note: 'Results are HYPOTHESES until verified with the exploration tools.',
+    };
+  }
+}
+
+export function firstSentence(doc: string): string {
+  const m = /^(.+?[.。!?！？])(\s|$)/.exec(doc.trim());
+  return (m ? m[1]! : doc.trim()).slice(0, 300);
+}
+
+const engines = new WeakMap<Project, SemanticEngine>();
+export function semanticEngine(project: Project): SemanticEngine {
+  let e = engines.get(project);
+  if (!e) engines.set(project, (e = new SemanticEngine(project)));
+  return e;
+}
