@@ -77,7 +77,7 @@ export class SemanticEngine {
 
   /** The backend behind the answers right now: 'lexical', or 'neural(<model>)+lexical'. */
   backendName(): string {
-    return this.store ? `neural(${this.provider.status().model})+lexical` : 'lexical';
+    return this.store ? `neural(${this.store.model})+lexical` : 'lexical';
   }
 
   // ---- corpus: chunks, keyword index, lexicon with mined pairs --------------------------------------

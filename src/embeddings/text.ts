@@ -33,19 +33,19 @@ export function segmentJa(text: string): string[] {
 }
 
 /** Content words of a CJK run: segmented, without particles and endings (hiragana-only words), 2+ characters. */
-export function cjkWords(run: string): string[] {
-  return segmentJa(run).filter((w) => CJK.test(w) && !HIRAGANA_ONLY.test(w) && [...w].length >= 2);
+export function cjkWords(run: string, singleKanji = false): string[] {
+  return segmentJa(run).filter((w) => CJK.test(w) && !HIRAGANA_ONLY.test(w) && ([...w].length >= 2 || (singleKanji && /\p{Script=Han}/u.test(w))));
 }
 
 /** Identifier words keeping camelCase boundaries (normalize() lowercases, so split the raw text). */
-export function identifierWords(text: string): string[] {
+export function identifierWords(text: string, singleKanji = false): string[] {
   const out: string[] = [];
   for (const chunk of text.normalize('NFKC').split(/[^\p{L}\p{N}ー]+/u)) {
     if (!chunk) continue;
     if (CJK.test(chunk)) {
       for (const part of chunk.split(/([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+)/u)) {
         if (!part) continue;
-        out.push(...(CJK.test(part) ? cjkWords(part) : splitWords(part)));
+        out.push(...(CJK.test(part) ? cjkWords(part, singleKanji) : splitWords(part)));
       }
     } else out.push(...splitWords(chunk));
   }
@@ -140,19 +140,20 @@ export function conceptsOf(text: string, lex: Lexicon = lexicon(), known?: (word
   const out: Concept[] = [];
   let rest = normalize(text);
   for (const k of lex.keys) {
-    if (!CJK.test(k) || !rest.includes(k)) continue;
+    // one-character terms (行, 値, 数) only as words of their own (below), never inside 実行 or 変数
+    if (!CJK.test(k) || [...k].length < 2 || !rest.includes(k)) continue;
     const e = lex.terms.get(k)!;
     out.push({ words: [...new Set([...e.words, k])], term: k, source: e.source });
     rest = rest.split(k).join(' ');
   }
   for (const gen of lex.generic) rest = rest.split(gen).join(' ');
   const seen = new Set(out.map((c) => c.term));
-  for (const w of identifierWords(rest)) {
+  for (const w of identifierWords(rest, true)) {
     if (seen.has(w)) continue;
     if (CJK.test(w)) {
       const e = lex.terms.get(w);
       if (e) out.push({ words: [...new Set([...e.words, w])], term: w, source: e.source });
-      else if (known?.(w)) out.push({ words: [w], term: w, source: 'query' });
+      else if ([...w].length >= 2 && known?.(w)) out.push({ words: [w], term: w, source: 'query' });
       else continue;
     } else {
       if (STOP_EN.has(w) || GENERIC_EN.has(w) || w.length < 2 || /^\d+$/.test(w)) continue;

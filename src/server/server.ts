@@ -25,6 +25,7 @@ export function createServer(project: Project): McpServer {
     },
   );
   const sessions = new SessionService(project);
+  sessions.engine.warm(); // embeds changed chunks in the background when a model is installed
   registerExplorationTools(server, project, sessionGate(sessions));
   registerSessionTools(server, project, sessions);
   return server;

@@ -1,0 +1,266 @@
+/**
+ * The relevance layer: glossary and segmenter on Japanese/Chinese input, mined pairs, tier
+ * calibration, the NL→symbol cache (learn, decay), semantic_search on a fixture with known answers
+ * (lexical, then hybrid with the generated model), and incremental re-embedding.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NlCache } from '../src/embeddings/cache.js';
+import { applyCalibration, calibrate, quantile } from '../src/embeddings/calibration.js';
+import { docAbove, docstringBelow } from '../src/embeddings/chunks.js';
+import { SemanticEngine } from '../src/embeddings/engine.js';
+import { conceptsOf, lexicon, minePairs, segmentJa, wordMatch } from '../src/embeddings/text.js';
+import { Project } from '../src/query/project.js';
+import { openDb } from '../src/store/db.js';
+import { makeProject, removeProject } from './helpers/project.js';
+import { writeTinyModel } from './helpers/tiny-model.js';
+
+/** A small app with known answers: English and Japanese doc comments, a README with 日本語 (English) pairs. */
+const APP = {
+  'src/auth/service.ts': [
+    '/** Authenticates a user with a password and opens a session. */',
+    'export function authenticateUser(name: string, password: string): boolean {',
+    '  return checkPassword(name, password);',
+    '}',
+    '// パスワードを照合する',
+    'export function checkPassword(name: string, password: string): boolean {',
+    '  return name.length > 0 && password.length > 0;',
+    '}',
+    '',
+  ].join('\n'),
+  'src/net/retry.ts': [
+    '/** Retries a failed HTTP request with exponential backoff. */',
+    'export async function retryRequest(url: string, attempts = 3): Promise<Response> {',
+    '  for (let i = 0; ; i++) { try { return await fetch(url); } catch (e) { if (i >= attempts) throw e; } }',
+    '}',
+    '',
+  ].join('\n'),
+  'src/cart/checkout.ts': [
+    '// 購入手続きを完了する',
+    'export class CartCheckout {',
+    '  /** Sums the prices of the items in the cart. */',
+    '  total(items: number[]): number { return items.reduce((a, b) => a + b, 0); }',
+    '}',
+    '',
+  ].join('\n'),
+  'src/log/logger.ts': [
+    '/** Writes a message to the log. */',
+    'export class Logger {',
+    '  write(message: string): void { process.stderr.write(message); }',
+    '}',
+    '',
+  ].join('\n'),
+  'src/reports/slips.ts': [
+    '// 帳票を一覧表示する',
+    'export function listSlips(userId: string): string[] { return [userId]; }',
+    '// 帳票を削除する',
+    'export function deleteSlips(userId: string): void { void userId; }',
+    '',
+  ].join('\n'),
+  'docs/guide.md': '# Guide\n\n決済 (payment) は CartCheckout が担当します。\n\n## 再試行\n\nネットワークの再試行 (retry) は retryRequest を使います。\n',
+};
+
+describe('Japanese and Chinese input', () => {
+  it('segments Japanese into words', () => {
+    expect(segmentJa('ログイン機能でパスワードが空のとき')).toEqual(expect.arrayContaining(['ログイン', '機能', 'パスワード']));
+  });
+  it('maps requests to concepts through the glossary (longest match, generic words dropped)', () => {
+    const c = conceptsOf('ログイン機能でパスワードが空のときエラーが出ない');
+    const heads = c.map((x) => x.words[0]);
+    expect(heads).toEqual(expect.arrayContaining(['login', 'password', 'error']));
+    expect(c.find((x) => x.term === 'ログイン')!.words).toEqual(expect.arrayContaining(['login', 'signin', 'auth']));
+    expect(conceptsOf('购物车结算').map((x) => x.words[0])).toEqual(['cart', 'checkout']);
+    expect(conceptsOf('取消订阅').flatMap((x) => x.words)).toEqual(expect.arrayContaining(['unsubscribe']));
+    expect(conceptsOf('実行する').map((x) => x.words[0])).toEqual(['run']); // not 行 (row)
+    expect(conceptsOf('状態遷移').map((x) => x.term)).toEqual(['状態遷移']); // not 状態 + 遷移
+  });
+  it('has several hundred real glossary entries', () => {
+    expect(lexicon().terms.size).toBeGreaterThanOrEqual(500);
+  });
+  it('matches word forms: prefixes and close trigrams, not unrelated words', () => {
+    expect(wordMatch('auth', 'authentication')).toBe(0.9);
+    expect(wordMatch('subscriber', 'subscription')).toBeGreaterThan(0.3);
+    expect(wordMatch('login', 'logger')).toBe(0);
+  });
+  it('mines bilingual pairs from comments above symbols and from "日本語 (English)"', () => {
+    const pairs = minePairs(
+      [
+        { doc: '注文履歴を一覧表示する', nameWords: ['list', 'orders'] },
+        { doc: '注文履歴を削除する', nameWords: ['delete', 'orders'] },
+      ],
+      ['決済 (payment) を担当', 'Use retryRequest (再試行) here'],
+    );
+    expect(pairs).toEqual(expect.arrayContaining([
+      expect.objectContaining({ term: '注文', word: 'orders', source: 'comment' }),
+      expect.objectContaining({ term: '決済', word: 'payment', source: 'parenthesis' }),
+      expect.objectContaining({ term: '再試行', word: 'retry', source: 'parenthesis' }),
+    ]));
+    expect(pairs.find((p) => p.term === '注文' && p.word === 'list')).toBeUndefined(); // seen with orders twice, with list once
+  });
+  it('finds the doc comment right above a definition (and Python docstrings)', () => {
+    const lines = ['/**', ' * Retries a request.', ' * @param url where', ' */', '@Injectable()', 'export function retry() {}'];
+    expect(docAbove(lines, 5)).toEqual({ text: 'Retries a request.', line: 1 });
+    expect(docAbove(['const x = 1;', 'function f() {}'], 1)).toBeUndefined();
+    expect(docAbove(['// 認証する', '// ユーザーを', 'def f():'], 2)?.text).toBe('認証する ユーザーを');
+    expect(docstringBelow(['def f():', '    """Fetch the user.', '    more"""', '    pass'], 0, 3)?.text).toBe('Fetch the user. more');
+  });
+});
+
+describe('tier calibration', () => {
+  it('maps random p95 to 0.3 and the relevant median to 0.6, monotonically', () => {
+    const random = Array.from({ length: 200 }, (_, i) => 0.70 + (i / 200) * 0.1); // 0.70..0.80
+    const relevant = Array.from({ length: 50 }, (_, i) => 0.80 + (i / 50) * 0.1); // 0.80..0.90
+    const c = calibrate(relevant, random);
+    expect(applyCalibration(c, quantile(random, 0.95))).toBeCloseTo(0.3, 2);
+    expect(applyCalibration(c, quantile(relevant, 0.5))).toBeCloseTo(0.6, 2);
+    expect(applyCalibration(c, 0.5)).toBeLessThan(0.1);
+    expect(applyCalibration(c, 0.99)).toBeGreaterThan(0.85);
+    let prev = -1;
+    for (let x = 0; x <= 1; x += 0.01) {
+      const y = applyCalibration(c, x);
+      expect(y).toBeGreaterThanOrEqual(prev);
+      prev = y;
+    }
+    // a model that cannot separate the two still yields a monotone curve
+    const flat = calibrate([0.8, 0.8, 0.8], [0.8, 0.8, 0.8]);
+    expect(flat.points.every((p, i) => i === 0 || p[0] > flat.points[i - 1]![0])).toBe(true);
+  });
+  it('keeps unrelated symbols below 0.3 and related ones above it, on the lexical backend', () => {
+    const root = makeProject(APP);
+    const project = new Project(root);
+    return project.refresh().then(async () => {
+      const engine = new SemanticEngine(project);
+      const s = (name: string, file: string, container: string | null = null) => ({ name, container, file, signature: '' });
+      const [auth, logger, cart] = await engine.scoreSymbols('ログイン機能', [s('authenticateUser', 'src/auth/service.ts'), s('Logger', 'src/log/logger.ts'), s('CartCheckout', 'src/cart/checkout.ts')]);
+      expect(auth!.score).toBeGreaterThan(0.6);
+      expect(auth!.backend).toBe('lexical');
+      expect(logger!.score).toBeLessThan(0.3);
+      expect(cart!.score).toBeLessThan(0.3);
+      project.close();
+      removeProject(root);
+    });
+  });
+});
+
+describe('NL→symbol cache', () => {
+  it('learns, matches by term and concept, strengthens, decays and forgets', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-cache-'));
+    const db = openDb(dir);
+    let now = Date.UTC(2026, 0, 1);
+    const cache = new NlCache(db, 30, () => now);
+    cache.learn('s1', [{ term: 'ログイン機能', symbol: 'AuthService.login', file: 'src/auth.ts', evidence: 'src/auth.ts:3' }]);
+    expect(cache.match('ログイン機能')).toEqual([expect.objectContaining({ symbol: 'AuthService.login', weight: 0.7, term_similarity: 1, evidence: 'src/auth.ts:3' })]);
+    expect(cache.match('ログイン')[0]).toMatchObject({ symbol: 'AuthService.login', term_similarity: 1 }); // same concepts
+    expect(cache.match('カートの合計')).toEqual([]);
+    cache.learn('s2', [{ term: 'ログイン機能', symbol: 'AuthService.login' }]);
+    expect(cache.match('ログイン機能')[0]!.weight).toBeCloseTo(0.8);
+    now += 30 * 86_400_000; // one half-life
+    expect(cache.match('ログイン機能')[0]!.weight).toBeCloseTo(0.4);
+    now += 5 * 30 * 86_400_000;
+    expect(cache.match('ログイン機能')).toEqual([]);
+    expect(cache.count()).toBe(0);
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('semantic_search on a fixture with known answers (lexical backend)', () => {
+  let root: string;
+  let project: Project;
+  let engine: SemanticEngine;
+  beforeAll(async () => {
+    root = makeProject(APP);
+    project = new Project(root);
+    await project.refresh();
+    engine = new SemanticEngine(project);
+  });
+  afterAll(() => {
+    project.close();
+    removeProject(root);
+  });
+  const top = async (query: string, p?: string) => (await engine.search({ query, path: p })).items[0];
+
+  it('ranks the right symbol first for English, Japanese and Chinese requests', async () => {
+    expect(await top('retry a failed request')).toMatchObject({ symbol: 'retryRequest', file: 'src/net/retry.ts', start_line: 1, end_line: 4, backend: 'lexical' });
+    expect((await top('ユーザーのログイン'))!.symbol).toBe('authenticateUser');
+    expect((await top('购物车结算'))!.symbol).toBe('CartCheckout');
+    expect((await top('カートの合計'))!.symbol).toBe('CartCheckout.total');
+    expect((await top('パスワードの照合'))!.symbol).toBe('checkPassword'); // its Japanese comment
+  });
+  it('uses pairs mined from the project: 帳票 → slips (from comments above symbols)', async () => {
+    const r = await engine.search({ query: '帳票の削除' });
+    expect(r.items[0]!.symbol).toBe('deleteSlips');
+    expect(r.expanded_terms).toEqual(expect.arrayContaining(['slips']));
+  });
+  it('searches markdown sections, filters by path, and cuts below min_confidence', async () => {
+    const r = await engine.search({ query: '再試行', path: 'docs' });
+    expect(r.items[0]).toMatchObject({ file: 'docs/guide.md', kind: 'section', symbol: '再試行' });
+    const all = await engine.search({ query: 'logger write message' });
+    expect(all.items[0]!.symbol).toMatch(/^Logger/);
+    expect(all.items.every((x) => x.score >= all.min_confidence)).toBe(true);
+    expect(all.vector).toMatchObject({ available: false });
+  });
+});
+
+describe('hybrid backend with the generated model, and incremental re-embedding', () => {
+  let root: string;
+  let project: Project;
+  let modelDir: string;
+  const saved = process.env.CODE_INTEL_MODEL_DIR;
+  beforeAll(async () => {
+    modelDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-tiny-')), 'tiny');
+    writeTinyModel(modelDir, 32);
+    process.env.CODE_INTEL_MODEL_DIR = modelDir;
+    root = makeProject(APP);
+    project = new Project(root);
+    await project.refresh();
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.CODE_INTEL_MODEL_DIR;
+    else process.env.CODE_INTEL_MODEL_DIR = saved;
+    project.close();
+    removeProject(root);
+    fs.rmSync(path.dirname(modelDir), { recursive: true, force: true });
+  });
+
+  it('embeds every chunk once, into sqlite-vec, and names the backend of every score', async () => {
+    const engine = new SemanticEngine(project);
+    const counts = await engine.ensureEmbedded();
+    expect(counts).toEqual({ embedded: counts!.total, total: counts!.total });
+    expect(counts!.total).toBeGreaterThanOrEqual(8);
+    const r = await engine.search({ query: 'ログイン' });
+    expect(r.backend).toBe('neural(tiny)+lexical');
+    expect(r.vector).toMatchObject({ model: 'tiny', knn: 'sqlite-vec' });
+    expect(r.items[0]).toMatchObject({ symbol: 'authenticateUser', backend: 'neural+lexical' });
+    expect(r.items[0]!.legs.vector).toBeDefined();
+    const [scored] = await engine.scoreSymbols('ログイン機能', [{ name: 'authenticateUser', container: null, file: 'src/auth/service.ts', signature: '' }]);
+    expect(scored!.backend).toBe('neural+lexical');
+  });
+
+  it('re-embeds only the chunks whose text changed', async () => {
+    const engine = new SemanticEngine(project);
+    await engine.ensureEmbedded();
+    const embedded: string[] = [];
+    const e = (await engine.provider.get())!;
+    const original = e.embed.bind(e);
+    e.embed = async (texts, kind) => {
+      if (kind === 'passage') embedded.push(...texts);
+      return original(texts, kind);
+    };
+    try {
+      fs.appendFileSync(path.join(root, 'src/net/retry.ts'), '\n/** Waits before the next attempt. */\nexport function backoff(ms: number) { return ms * 2; }\n');
+      await project.refresh();
+      await engine.ensureEmbedded();
+      expect(embedded).toHaveLength(1);
+      expect(embedded[0]).toContain('backoff');
+      embedded.length = 0;
+      await project.refresh();
+      await engine.ensureEmbedded();
+      expect(embedded).toHaveLength(0);
+    } finally {
+      e.embed = original;
+    }
+  });
+});
