@@ -264,3 +264,43 @@ describe('hybrid backend with the generated model, and incremental re-embedding'
     }
   });
 });
+
+describe('cached_matches across sessions', () => {
+  it('a successful session teaches the cache; the next validation returns its matches first and scores them with the history leg', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const { SessionService } = await import('../src/session/service.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const { findReferences } = await import('../src/query/references.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const root = makeProject(SAMPLE);
+    const project = new Project(root);
+    await project.refresh();
+    const sessions = new SessionService(project);
+    const toValidation = () => {
+      sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+      sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
+      sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
+      sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
+      sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
+      sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
+    };
+    toValidation();
+    const first = await sessions.validateRelevance('カートの合計', ['Cart.total']);
+    expect(first.cached_matches).toEqual([]);
+    const c1 = await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
+    expect((c1.accepted as { legs: object }[])[0]!.legs).toEqual({ keyword: expect.any(Number) });
+    expect(sessions.end('success')).toMatchObject({ cached_matches_learned: 1 });
+
+    toValidation();
+    const second = await sessions.validateRelevance('カートの合計', ['Cart']);
+    expect(second.cached_matches).toEqual([expect.objectContaining({ term: 'カートの合計', symbol: 'Cart.total', evidence: 'src/cart.ts:10', weight: 0.7 })]);
+    const c2 = await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
+    const accepted = (c2.accepted as { backend: string; legs: { keyword: number; history?: number }; similarity: number }[])[0]!;
+    expect(accepted.backend).toBe('lexical+history');
+    expect(accepted.legs.history).toBe(0.7);
+    sessions.end('failure'); // a failed session teaches nothing
+    expect(sessions.engine.cache.count()).toBe(1);
+    project.close();
+    removeProject(root);
+  });
+});
