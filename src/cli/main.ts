@@ -204,6 +204,15 @@ async function main(argv: string[]): Promise<number> {
         out(r, () => lines.join('\n'));
         return 0;
       }
+      case 'semantic': {
+        const { semanticSearch } = await import('../query/semantic.js');
+        const r = await semanticSearch(project, { query: rest.join(' '), limit, offset, path: values.path ? relInsideRoot(project.root, values.path) : undefined });
+        out(r, () => [
+          ...r.items.map((s) => `${s.score.toFixed(3)}  ${s.file}:${s.start_line}-${s.end_line}  ${s.kind} ${s.symbol}  [${s.backend}]`),
+          `backend ${r.backend}; terms: ${r.expanded_terms.join(', ')}`,
+        ].join('\n'));
+        return 0;
+      }
       case 'query': {
         const r = runQuery(project, { text: rest.join(' '), limit, offset });
         out(r, () => r.symbols.map((s) => `${s.score.toFixed(3)}  ${s.file}:${s.line}  ${s.kind} ${s.container ? s.container + '.' : ''}${s.name}`).join('\n'));
