@@ -11,12 +11,21 @@ import { loadLanguage } from './parser.js';
 
 type Binding = 'lexical' | 'hoisted' | 'member' | 'none';
 type Store = 'always' | 'toplevel' | 'never';
+/**
+ * `once`: only the first definition of the name in its scope defines it, later ones are writes to
+ * it (Python assignments). `receiver`: a parameter whose type is the container of the method it
+ * belongs to (`self`). `assigned`: a member declared by assigning through the receiver
+ * (`self.x = v`), on the receiver's class, unless the class (or a base in the file) declares it.
+ */
+type Rule = { kind: string; binding: Binding; store: Store; once?: true; receiver?: true; assigned?: true };
 
 /** capture suffix after `definition.` → symbol kind, how it binds, and whether it becomes a symbol */
-const DEFINITION_RULES: Record<string, { kind: string; binding: Binding; store: Store }> = {
+const DEFINITION_RULES: Record<string, Rule> = {
   function: { kind: 'function', binding: 'lexical', store: 'always' },
   'function.var': { kind: 'function', binding: 'hoisted', store: 'always' },
   class: { kind: 'class', binding: 'lexical', store: 'always' },
+  struct: { kind: 'struct', binding: 'lexical', store: 'always' },
+  record: { kind: 'record', binding: 'lexical', store: 'always' },
   class_expression: { kind: 'class', binding: 'none', store: 'never' },
   method: { kind: 'method', binding: 'member', store: 'always' },
   property: { kind: 'property', binding: 'member', store: 'always' },
@@ -32,6 +41,14 @@ const DEFINITION_RULES: Record<string, { kind: string; binding: Binding; store: 
   binding: { kind: 'variable', binding: 'lexical', store: 'toplevel' },
   parameter: { kind: 'parameter', binding: 'lexical', store: 'never' },
   type_parameter: { kind: 'type_parameter', binding: 'lexical', store: 'never' },
+  trait: { kind: 'trait', binding: 'lexical', store: 'always' },
+  module: { kind: 'module', binding: 'lexical', store: 'always' },
+  macro: { kind: 'macro', binding: 'lexical', store: 'always' },
+  'constant.member': { kind: 'constant', binding: 'member', store: 'always' },
+  'type.member': { kind: 'type', binding: 'member', store: 'always' },
+  'variable.assign': { kind: 'variable', binding: 'hoisted', store: 'toplevel', once: true },
+  self: { kind: 'parameter', binding: 'lexical', store: 'never', receiver: true },
+  attribute: { kind: 'property', binding: 'member', store: 'always', assigned: true },
 };
 
 /** node types between a member declaration and its container's declaration (bodies, wrappers) */
@@ -40,12 +57,40 @@ const MEMBER_PATH = new Set([
   'class_declaration', 'abstract_class_declaration', 'class', 'interface_declaration', 'enum_declaration',
   'type_alias_declaration', 'variable_declarator', 'parenthesized_expression', 'as_expression', 'satisfies_expression',
   'required_parameter', 'formal_parameters', 'method_definition', 'extends_type_clause',
+  // Go
+  'type_spec', 'struct_type', 'interface_type', 'field_declaration_list', 'field_declaration',
+  // Java
+  'record_declaration', 'enum_body_declarations', 'annotation_type_declaration', 'annotation_type_body', 'constant_declaration',
+  // Python (class bodies, decorated methods) and Rust (trait bodies, struct fields, enum variants)
+  'block', 'decorated_definition', 'class_definition', 'expression_statement',
+  'declaration_list', 'trait_item', 'struct_item', 'union_item', 'enum_variant_list', 'enum_item', 'enum_variant',
 ]);
 /** nodes that give `this` a new meaning: ordinary functions and class expressions */
 const THIS_REBINDERS = new Set(['function_declaration', 'function_expression', 'generator_function_declaration', 'generator_function', 'class']);
 
 /** kinds whose members can be looked up with `X.member` */
-const CONTAINER_KINDS = new Set(['class', 'interface', 'type', 'enum', 'namespace', 'constant', 'variable', 'function']);
+const CONTAINER_KINDS = new Set(['class', 'struct', 'record', 'interface', 'type', 'enum', 'namespace', 'constant', 'variable', 'function', 'trait', 'module', 'enum_member']);
+/** kinds whose bodies are namespaces: their top-level definitions are stored, and they are not function bodies */
+const NAMESPACE_KINDS = new Set(['namespace', 'module']);
+/** kinds whose bodies give `this` a meaning */
+const THIS_KINDS = new Set(['class', 'struct', 'record', 'enum', 'interface']);
+
+/**
+ * Type nodes that wrap the name of a type (or expressions whose type is evident), and the fields
+ * where the inner type is, tried in order (else the first named child): `*T`, `G[T]`, `T{}`,
+ * `&T{}`, `new T()`, a Go result list `(T, error)`.
+ */
+const TYPE_WRAPPERS: Record<string, string[]> = {
+  type_annotation: [], generic_type: ['name', 'type'], pointer_type: [], parenthesized_type: [],
+  composite_literal: ['type'], unary_expression: ['operand'], object_creation_expression: ['type'], new_expression: ['constructor'],
+  parameter_list: [], parameter_declaration: ['type'],
+  // Rust `&T`, `dyn T`, `impl T`, `T { .. }`; a Python annotation
+  reference_type: ['type'], dynamic_type: ['trait'], abstract_type: ['trait'], struct_expression: ['name'], type: [],
+};
+/** calls whose result type is the callee's declared type (a function's result, a method's return type) */
+const CALLS = new Set(['call_expression', 'method_invocation', 'call']);
+/** member-access nodes whose property is a call (Java `a.m()` is one node): a chain through them is typed by the result */
+const CALL_MEMBERS = new Set(['method_invocation']);
 
 /** parents of the local name of a `require` binding (import statements never have these) */
 const REQUIRE_BINDING_PARENTS = new Set(['variable_declarator', 'object_pattern', 'pair_pattern']);
@@ -57,16 +102,24 @@ type Bound = { type: 'symbol'; index: number } | { type: 'import'; index: number
  * `new X()` means the const while `let a: X` means the interface. Bindings live in one of the two
  * namespaces (or both: classes, enums, namespaces, imports).
  */
-type Namespace = 'value' | 'type' | 'both';
+type Namespace = 'value' | 'type' | 'both' | 'call' | 'macro';
 const NAMESPACE_OF_KIND: Record<string, Namespace> = {
   interface: 'type', type: 'type', type_parameter: 'type',
-  class: 'both', enum: 'both', namespace: 'both',
+  class: 'both', enum: 'both', namespace: 'both', struct: 'both', record: 'both',
+  trait: 'type', module: 'type', macro: 'macro',
+};
+/** the order in which namespaces are searched for a use of each kind; 'call' holds the methods of
+ * languages where a field and a method may share a name (Java `name` and `name()`) */
+const SEARCH: Record<'value' | 'type' | 'call' | 'macro', string[]> = {
+  value: ['value', 'type', 'call'], type: ['type', 'value', 'call'], call: ['call', 'value', 'type'],
+  // Rust macros have a namespace of their own: `format!` is never the function `format`
+  macro: ['macro'],
 };
 
 interface Def {
   node: Node;
   name: Node;
-  rule: { kind: string; binding: Binding; store: Store };
+  rule: Rule;
   pattern: number;
   scope: Node | null;
   symbol: number | null;
@@ -101,6 +154,18 @@ function extractTree(
   const baseClasses: { derived: Node; base: Node }[] = [];
   const importMatches: Record<string, Node>[] = [];
   const exportMatches: Record<string, Node>[] = [];
+  let packageName: string | undefined;
+  const declaredTypes = new Map<number, Node>(); // name node id → the type its declaration states
+  const receivers = new Map<number, Node>(); // method name node id → the type it is declared on (Go)
+  const ignoredTrees: Node[] = [];
+  const classScopes = new Set<number>(); // scopes the functions inside them do not see (Python class bodies)
+  const declaredOutside: { node: Node; global: boolean }[] = []; // `global x` / `nonlocal x`
+  const moduleRefs = new Set<number>(); // path roots naming a module (Rust `crate`, `super`)
+  const macroRefs = new Set<number>();
+  const selfTypes = new Set<number>(); // `Self`: the enclosing impl's or trait's type
+  const superCalls = new Set<number>(); // Python `super()`
+  const importGroups = new Map<number, Node>(); // group node → its path (Rust `use a::{...}`)
+  const exportList = new Set<string>(); // Python `__all__`
 
   for (const m of matches) {
     const caps: Record<string, Node> = {};
@@ -109,7 +174,24 @@ function extractTree(
       const n = c.name;
       if (n === 'scope') scopes.set(c.node.id, scopes.get(c.node.id) ?? false);
       else if (n === 'scope.function') scopes.set(c.node.id, true);
-      else if (n === 'ignore') ignore.add(c.node.id);
+      else if (n === 'scope.class') {
+        // names assigned in a class body bind there, but the functions inside it do not see them
+        scopes.set(c.node.id, true);
+        classScopes.add(c.node.id);
+      } else if (n === 'binding.global' || n === 'binding.nonlocal') declaredOutside.push({ node: c.node, global: n === 'binding.global' });
+      else if (n === 'reference.module') moduleRefs.add(c.node.id);
+      else if (n === 'reference.macro') macroRefs.add(c.node.id);
+      else if (n === 'receiver.self') selfTypes.add(c.node.id);
+      else if (n === 'receiver.super') superCalls.add(c.node.id);
+      else if (n === 'import.group' && caps['import.prefix']) importGroups.set(c.node.id, caps['import.prefix']);
+      else if (n === 'export.list') exportList.add(c.node.text);
+      else if (n === 'ignore') {
+        ignore.add(c.node.id);
+        if (c.node.namedChildCount > 0) ignoredTrees.push(c.node);
+      } else if (n === 'package') packageName = c.node.text;
+      else if (n === 'declared.type' && caps['name']) {
+        if (!declaredTypes.has(caps['name'].id)) declaredTypes.set(caps['name'].id, c.node);
+      } else if (n === 'member.of' && caps['name']) receivers.set(caps['name'].id, c.node);
       else if (n === 'class.extends' && caps['class.derived']) baseClasses.push({ derived: caps['class.derived'], base: c.node });
       else if (n === 'reference') plainRefs.set(c.node.id, c.node);
       else if (n === 'reference.member' && caps['member.object'])
@@ -124,8 +206,17 @@ function extractTree(
           defsByName.set(key, { node: c.node, name, rule, pattern: m.patternIndex, scope: null, symbol: null });
       }
     }
-    if (caps['import.source']) importMatches.push(caps);
+    if (caps['import.source'] || ((caps['import.name'] || caps['import.self'] || caps['import.wildcard']) && !caps['import.group'])) importMatches.push(caps);
     else if (Object.keys(caps).some((k) => k.startsWith('export.') || k.startsWith('reexport.'))) exportMatches.push(caps);
+  }
+  // `@ignore` covers everything inside the node: the path in `import a.b.C;` names no symbol
+  for (const stack = ignoredTrees; stack.length > 0; ) {
+    const n = stack.pop()!;
+    for (const c of n.namedChildren) {
+      if (!c) continue;
+      ignore.add(c.id);
+      stack.push(c);
+    }
   }
 
   // ---- scopes and bindings -------------------------------------------------------------------
@@ -145,13 +236,14 @@ function extractTree(
       if (force || !m.has(`${key}:${name}`)) m.set(`${key}:${name}`, b);
     }
   };
-  /** the binding of `name` seen from `at`, in namespace `ns` (falling back to the other one) */
-  const lookup = (at: Node, name: string, ns: 'value' | 'type' = 'value'): Bound | undefined => {
-    for (const key of ns === 'value' ? ['value', 'type'] : ['type', 'value']) {
+  /** the binding of `name` seen from `at`, in namespace `ns` (falling back to the others) */
+  const lookup = (at: Node, name: string, ns: 'value' | 'type' | 'call' = 'value'): Bound | undefined => {
+    for (const key of SEARCH[ns]) {
       for (let n: Node | null = at; n; n = n.parent) {
         if (!scopes.has(n.id)) continue;
         const b = bindings.get(n.id)?.get(`${key}:${name}`);
-        if (b) return b;
+        // where locals are visible only after their declaration, an earlier use means an outer binding
+        if (b && !(row.localsAfterDeclaration && b.type === 'local' && b.def && at.startIndex < b.def.node.endIndex)) return b;
       }
     }
     return undefined;
@@ -199,7 +291,8 @@ function extractTree(
     const container = containerOf(d);
     let stored: boolean;
     if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
-    else if (d.rule.binding === 'member') stored = container?.symbol != null;
+    // a Go method's type may be declared after it, or in another file: its container is set below
+    else if (d.rule.binding === 'member') stored = container?.symbol != null || receivers.has(d.name.id);
     else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(d.scope));
     else stored = true;
     if (stored) {
@@ -286,8 +379,37 @@ function extractTree(
       pushRef(nameNode, { kind: 'import', importIndex: i }, 'import');
       handled.add(nameNode.id);
       if (alias) handled.add(alias.id);
+    } else if (caps['import.wildcard']) {
+      imports.push({ localName: null, source, imported: '*', line: caps['import.wildcard'].startPosition.row + 1, column: caps['import.wildcard'].startPosition.column + 1, kind: 'wildcard' });
+    } else if (caps['import.package']) {
+      // Go `import "a/b/v2"` binds the package's own name: by convention the path's last element
+      const n = caps['import.package'];
+      const index = imports.length;
+      const local = packageNameOf(source);
+      imports.push({ localName: local, source, imported: '*', line: n.startPosition.row + 1, column: n.startPosition.column + 1 });
+      bind(root, local, { type: 'import', index }, 'both');
+    } else {
+      // an import that binds no name (Go `import _ "p"`): a dependency all the same
+      const n = caps['import.source']!;
+      imports.push({ localName: null, source, imported: '*', line: n.startPosition.row + 1, column: n.startPosition.column + 1 });
     }
   }
+
+  /** An import the file does not write: a package-scope name, or a name inside an imported namespace. */
+  const implicitImports = new Map<string, number>();
+  const implicitImport = (source: string, imported: string, kind: ImportFact['kind'], at: Node): number => {
+    const key = `${kind ?? ''}\0${source}\0${imported}`;
+    let index = implicitImports.get(key);
+    if (index === undefined) {
+      index = imports.length;
+      imports.push({ localName: null, source, imported, line: at.startPosition.row + 1, column: at.startPosition.column + 1, ...(kind ? { kind } : {}) });
+      implicitImports.set(key, index);
+    }
+    return index;
+  };
+  /** `lookup`, falling back to the package scope (resolved at link time) where the language has one */
+  const resolveName = (at: Node, name: string, ns: 'value' | 'type' | 'call' = 'value'): Bound | undefined =>
+    lookup(at, name, ns) ?? (row.packageScope ? { type: 'import', index: implicitImport(name, '*', 'scope', at) } : undefined);
 
   // ---- exports --------------------------------------------------------------------------------
   const exportsOut: ExportFact[] = [];
@@ -368,20 +490,48 @@ function extractTree(
     }
   }
 
+  // ---- members declared apart from their type; members in scope --------------------------------
+  // Go: `func (s *Server) Start()` belongs to Server, declared in this file or elsewhere in the package
+  for (const d of symbolDefs) {
+    const recv = receivers.get(d.name.id);
+    if (!recv || d.symbol == null) continue;
+    const b = resolveName(recv, recv.text, 'type');
+    if (b?.type === 'symbol') symbols[d.symbol]!.container = b.index;
+    else if (b?.type === 'import') symbols[d.symbol]!.containerImport = b.index;
+  }
+  // Java: inside a class body its own members are in scope (inherited ones are found at link time)
+  if (row.membersInScope) {
+    for (const d of symbolDefs) {
+      const c = d.symbol != null ? symbols[d.symbol]!.container : null;
+      if (d.rule.binding !== 'member' || c == null) continue;
+      const owner = symbolDefs[c]!.node;
+      const body = owner.childForFieldName('body') ?? owner.namedChildren.find((n) => n != null && scopes.has(n.id)) ?? null;
+      if (body && scopes.has(body.id)) bind(body, d.name.text, { type: 'symbol', index: d.symbol! }, d.rule.kind === 'method' ? 'call' : 'value');
+    }
+  }
+
   // ---- references ------------------------------------------------------------------------------
-  const membersOf = new Map<number, Map<string, number>>();
+  const membersOf = new Map<number, Map<string, number[]>>();
   symbols.forEach((s, i) => {
     if (s.container == null) return;
     let m = membersOf.get(s.container);
     if (!m) membersOf.set(s.container, (m = new Map()));
-    if (!m.has(s.name)) m.set(s.name, i);
+    const same = m.get(s.name);
+    if (same) same.push(i);
+    else m.set(s.name, [i]);
   });
+  /** a member by name: for a call the method where a field shares its name (Java), else the first declared */
+  const memberNamed = (container: number, name: string, call: boolean): number | undefined => {
+    const same = membersOf.get(container)?.get(name);
+    return same?.find((i) => (symbols[i]!.kind === 'method') === call) ?? same?.[0];
+  };
   const enclosingClass = (n: Node): number | null => {
     for (let p = n.parent; p; p = p.parent) {
       const d = defByNode.get(p.id);
-      if (d?.symbol != null && d.rule.kind === 'class') return d.symbol;
-      // `this` is rebound by a nested non-arrow function or an anonymous class
+      if (d?.symbol != null && THIS_KINDS.has(d.rule.kind)) return d.symbol;
+      // `this` is rebound by a nested non-arrow function or an anonymous class (Java `new T() {...}`)
       if (THIS_REBINDERS.has(p.type) && !(d?.rule.kind === 'method')) return null;
+      if (p.type === 'class_body' && p.parent?.type === 'object_creation_expression') return null;
     }
     return null;
   };
@@ -389,20 +539,20 @@ function extractTree(
   // ---- members: `obj.prop` ---------------------------------------------------------------------
   type Owner = { type: 'symbol'; index: number } | { type: 'import'; index: number };
   const asOwner = (b: Bound | undefined): Owner | undefined => (b && b.type !== 'local' ? b : undefined);
-
-  // `class A extends B`, `interface I extends J`: what the base is bound to, for inherited members
+  /** `class A extends B`, `interface I extends J`: what the base is bound to, for inherited members */
   const basesOf = new Map<number, Owner[]>();
-  for (const { derived, base } of baseClasses) {
-    const cls = defByNode.get(derived.id)?.symbol;
-    const b = asOwner(lookup(base, base.text, base.type === 'type_identifier' ? 'type' : 'value'));
-    if (cls == null || !b) continue;
-    basesOf.set(cls, [...(basesOf.get(cls) ?? []), b]);
-    symbols[cls]!.bases = [...(symbols[cls]!.bases ?? []), b.type === 'symbol' ? { symbol: b.index } : { importIndex: b.index }];
-  }
+  /** member-access node (`a.b`, Go `pkg.T`, Java `a.m()`) → its object and property */
+  const memberExprs = new Map<number, { object: Node; prop: Node }>();
+  for (const m of memberRefs.values()) if (m.prop.parent) memberExprs.set(m.prop.parent.id, m);
 
-  /** The type a declaration states: `x: Foo`, `x: Foo<T>`, `x = new Foo()`, `x = y as Foo`. */
+  /** The type a declaration states: `x: Foo`, `x: Foo<T>`, `x = new Foo()`, `x = y as Foo`, or its `@declared.type`. */
   const declaredType = (d: Def | undefined): Owner | undefined => {
     if (!d) return undefined;
+    const stated = declaredTypes.get(d.name.id);
+    if (stated) return typeOwner(stated, 0);
+    // an enum constant is a value of its enum (Java `Role.ADMIN.label()`)
+    const container = d.rule.kind === 'enum_member' && d.symbol != null ? symbols[d.symbol]!.container : null;
+    if (container != null) return { type: 'symbol', index: container };
     for (const holder of [d.node, d.name.parent]) {
       if (!holder) continue;
       const value = holder.childForFieldName('value');
@@ -423,8 +573,41 @@ function extractTree(
   };
   const defOf = (b: Bound | undefined): Def | undefined => (b?.type === 'symbol' ? symbolDefs[b.index] : b?.type === 'local' ? b.def : undefined);
 
+  /** What a type names, or the type of an expression that states it: `T{}`, `&T{}`, `new T()`, `NewT()`, `T(x)`. */
+  const typeOwner = (n: Node | null, depth: number): Owner | undefined => {
+    if (!n || depth > 8) return undefined;
+    if (n.type === 'identifier' || n.type === 'type_identifier') return asOwner(resolveName(n, n.text, n.type === 'identifier' ? 'value' : 'type'));
+    if (memberExprs.has(n.id) && !CALL_MEMBERS.has(n.type)) return ownersOf(n, depth + 1)[0]; // pkg.T, Outer.Inner
+    if (CALLS.has(n.type)) {
+      const callee = calleeOf(n, depth);
+      if (!callee) return undefined;
+      // a conversion `T(x)` has type T; a call, the type its callee declares it returns
+      if (THIS_KINDS.has(callee.rule.kind) || callee.rule.kind === 'type') return callee.symbol != null ? { type: 'symbol', index: callee.symbol } : undefined;
+      const stated = declaredTypes.get(callee.name.id);
+      return stated ? typeOwner(stated, depth + 1) : undefined;
+    }
+    const fields = TYPE_WRAPPERS[n.type];
+    if (!fields) return undefined;
+    let inner: Node | null = null;
+    for (const f of fields) if ((inner = n.childForFieldName(f))) break;
+    return typeOwner(inner ?? n.firstNamedChild, depth + 1);
+  };
+  /** The declaration a call invokes, when this file has it. */
+  const calleeOf = (call: Node, depth: number): Def | undefined => {
+    const member = memberExprs.get(call.id); // Java `a.m()`
+    const fn = member ? null : call.childForFieldName('function') ?? call.childForFieldName('name');
+    if (fn && (fn.type === 'identifier' || fn.type === 'type_identifier')) return defOf(lookup(fn, fn.text, 'call'));
+    const access = member ?? (fn ? memberExprs.get(fn.id) : undefined);
+    if (!access) return undefined;
+    for (const o of ownersOf(access.object, depth + 1)) {
+      const t = memberIn(o, access.prop.text, true);
+      if (t?.kind === 'symbol') return symbolDefs[t.symbol];
+    }
+    return undefined;
+  };
+
   /** `name` in an owner or its bases; an imported owner is finished by link.ts */
-  const memberIn = (owner: Owner, name: string): RefTarget | undefined => {
+  const memberIn = (owner: Owner, name: string, call = false): RefTarget | undefined => {
     const queue: Owner[] = [owner];
     const seen = new Set<string>();
     while (queue.length > 0) {
@@ -433,11 +616,33 @@ function extractTree(
       if (seen.has(key) || seen.size > 32) continue;
       seen.add(key);
       if (o.type === 'import') return { kind: 'member_of_import', importIndex: o.index };
-      const m = membersOf.get(o.index)?.get(name);
+      const m = memberNamed(o.index, name, call);
       if (m != null) return { kind: 'symbol', symbol: m };
       queue.push(...(basesOf.get(o.index) ?? []));
     }
     return undefined;
+  };
+  /** `ns.Name` where ns is an imported namespace or a package-scope name: an import of Name itself */
+  const importedMember = (o: Owner, name: string, at: Node): Owner | undefined => {
+    if (o.type !== 'import') return undefined;
+    const imp = imports[o.index]!;
+    if (imp.kind === 'scope') return { type: 'import', index: implicitImport(`${imp.source}.${name}`, '*', 'scope', at) };
+    if (imp.kind) return undefined;
+    if (imp.imported === '*') return { type: 'import', index: implicitImport(imp.source, name, undefined, at) };
+    // an import path names classes as well as packages (Java `import a.b.Outer;`, then `Outer.Inner`)
+    if (row.packageScope) return { type: 'import', index: implicitImport(`${imp.source}.${imp.imported}`, name, undefined, at) };
+    return undefined;
+  };
+  /** `a.b.c` written with names only: its text and its first name */
+  const dottedName = (n: Node): { text: string; root: Node } | undefined => {
+    const parts: string[] = [];
+    let cur = n;
+    for (let access = memberExprs.get(cur.id); access && !CALL_MEMBERS.has(cur.type); access = memberExprs.get(cur.id)) {
+      parts.unshift(access.prop.text);
+      cur = access.object;
+    }
+    if (parts.length === 0 || !['identifier', 'type_identifier', 'package_identifier'].includes(cur.type)) return undefined;
+    return { text: [cur.text, ...parts].join('.'), root: cur };
   };
 
   /** What `object` in `object.prop` can be, most specific first. */
@@ -451,8 +656,10 @@ function extractTree(
         const c = enclosingClass(object);
         return c != null ? basesOf.get(c) ?? [] : [];
       }
-      case 'identifier': {
-        const b = lookup(object, object.text);
+      case 'identifier':
+      case 'type_identifier':
+      case 'package_identifier': {
+        const b = resolveName(object, object.text, object.type === 'type_identifier' ? 'type' : 'value');
         const own = asOwner(b);
         const typed = declaredType(defOf(b));
         return [own, typed].filter((o): o is Owner => o !== undefined);
@@ -474,37 +681,72 @@ function extractTree(
         return [];
       }
       default:
-        return [];
+        return chainOwners(object, depth);
     }
   };
+  /** Owners of an access or a call written with other languages' node types: Go `a.b`, Java `a.m()`, `f()`, `T{}`. */
+  const chainOwners = (object: Node, depth: number): Owner[] => {
+    if (depth > 3) return [];
+    const access = memberExprs.get(object.id);
+    if (!access) {
+      const t = CALLS.has(object.type) || TYPE_WRAPPERS[object.type] ? typeOwner(object, depth + 1) : undefined;
+      return t ? [t] : [];
+    }
+    // a dotted name whose first part is declared nowhere in the file: a package-scope or a fully
+    // qualified name (Java `com.acme.Util.run()`), resolved as a whole at link time
+    const dotted = row.packageScope ? dottedName(object) : undefined;
+    if (dotted && !lookup(dotted.root, dotted.root.text)) return [{ type: 'import', index: implicitImport(dotted.text, '*', 'scope', object) }];
+    const call = CALL_MEMBERS.has(object.type);
+    for (const o of ownersOf(access.object, depth + 1)) {
+      const t = memberIn(o, access.prop.text, call);
+      if (t?.kind === 'symbol') {
+        const typed = declaredType(symbolDefs[t.symbol]);
+        return [...(call ? [] : [{ type: 'symbol', index: t.symbol } as Owner]), ...(typed ? [typed] : [])];
+      }
+      const derived = call ? undefined : importedMember(o, access.prop.text, access.prop);
+      if (derived) return [derived];
+    }
+    return [];
+  };
+
+  for (const { derived, base } of baseClasses) {
+    const cls = defByNode.get(derived.id)?.symbol;
+    const b = typeOwner(base, 0);
+    if (cls == null || !b) continue;
+    basesOf.set(cls, [...(basesOf.get(cls) ?? []), b]);
+    symbols[cls]!.bases = [...(symbols[cls]!.bases ?? []), b.type === 'symbol' ? { symbol: b.index } : { importIndex: b.index }];
+  }
 
   for (const { prop, object } of memberRefs.values()) {
     if (handled.has(prop.id)) continue;
     handled.add(prop.id);
+    const role = roleOf(prop);
     let target: RefTarget = { kind: 'member' };
     for (const owner of ownersOf(object, 0)) {
-      const t = memberIn(owner, prop.text);
+      const t = memberIn(owner, prop.text, role === 'call');
       if (t) {
         target = t;
         break;
       }
     }
-    pushRef(prop, target, roleOf(prop));
+    pushRef(prop, target, role);
   }
   for (const node of plainRefs.values()) {
     if (handled.has(node.id)) continue;
-    const b = lookup(node, node.text, node.type === 'type_identifier' ? 'type' : 'value');
+    const role = roleOf(node);
+    const b = resolveName(node, node.text, node.type === 'type_identifier' ? 'type' : role === 'call' ? 'call' : 'value');
     if (b?.type === 'local') continue; // a parameter or local variable: not an indexed symbol
     const target: RefTarget =
       b?.type === 'symbol' ? { kind: 'symbol', symbol: b.index }
       : b?.type === 'import' ? { kind: 'import', importIndex: b.index }
       : { kind: 'unbound' };
-    pushRef(node, target, roleOf(node));
+    pushRef(node, target, role);
   }
   refs.sort((a, b) => a.line - b.line || a.column - b.column);
 
   return {
     language: row.id,
+    ...(packageName !== undefined ? { package: packageName } : {}),
     isModule: imports.length > 0 || exportsOut.length > 0,
     symbols,
     imports,
@@ -519,14 +761,29 @@ function signatureAt(lines: string[], row: number): string {
   return text.length > SIGNATURE_MAX ? text.slice(0, SIGNATURE_MAX - 1) + '…' : text;
 }
 
+/** member-access node types → the field holding the property */
+const MEMBER_ACCESS: Record<string, string> = { member_expression: 'property', selector_expression: 'field', field_access: 'field' };
+/** wrappers of a type name that still construct it: Go `pkg.T{}`, `G[T]{}`, Java `new a.T<>()` */
+const QUALIFIED_TYPES = new Set(['qualified_type', 'scoped_type_identifier', 'generic_type']);
+
 function roleOf(node: Node): RefFact['role'] {
   const parent = node.parent;
   if (!parent) return 'read';
+  // `new T()` (Java), `T{}` (Go): the type's own name, not the package or class that qualifies it
+  const named = parent.type === 'generic_type' ? parent.firstNamedChild : parent.lastNamedChild;
+  const typeNode = QUALIFIED_TYPES.has(parent.type) && named?.id === node.id ? parent : node;
+  const ctor = typeNode.parent;
+  if ((ctor?.type === 'object_creation_expression' || ctor?.type === 'composite_literal') && ctor.childForFieldName('type')?.id === typeNode.id) return 'new';
   if (node.type === 'type_identifier' || parent.type === 'nested_type_identifier') return 'type';
+  if (parent.type === 'method_invocation' && parent.childForFieldName('name')?.id === node.id) return 'call';
   let expr: Node = node;
-  if (parent.type === 'member_expression' && parent.childForFieldName('property')?.id === node.id) expr = parent;
+  const field = MEMBER_ACCESS[parent.type];
+  if (field && parent.childForFieldName(field)?.id === node.id) expr = parent;
   const up = expr.parent;
   if (!up) return 'read';
+  // Go: `a, b = ...` and `x++` are statements over expression lists
+  if (up.type === 'expression_list' && up.parent?.type === 'assignment_statement' && up.parent.childForFieldName('left')?.id === up.id) return 'write';
+  if (up.type === 'inc_statement' || up.type === 'dec_statement') return 'write';
   if (up.type === 'call_expression' && up.childForFieldName('function')?.id === expr.id) return 'call';
   if (up.type === 'new_expression' && up.childForFieldName('constructor')?.id === expr.id) return 'new';
   if ((up.type === 'assignment_expression' || up.type === 'augmented_assignment_expression') && up.childForFieldName('left')?.id === expr.id)
@@ -536,4 +793,13 @@ function roleOf(node: Node): RefFact['role'] {
   if (up.type === 'export_specifier' || up.type === 'export_statement') return 'export';
   if (up.type === 'extends_clause' || up.type === 'class_heritage') return 'type';
   return 'read';
+}
+
+/** The name a Go import path binds without an alias: its last element, without a major version
+ * (`/v2`, `.v3`) or a `go-` prefix. The package clause decides in the end; this is the convention. */
+function packageNameOf(source: string): string {
+  const parts = source.split('/').filter(Boolean);
+  let last = parts.pop() ?? source;
+  if (/^v\d+$/.test(last) && parts.length > 0) last = parts.pop()!;
+  return last.replace(/\.v\d+$/, '').replace(/^go-/, '').replace(/-go$/, '');
 }

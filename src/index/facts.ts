@@ -25,6 +25,12 @@ export interface SymbolFact {
   isStatic?: boolean;
   /** what a class or interface extends: a symbol of this file or an import (resolved by link.ts) */
   bases?: ({ symbol: number } | { importIndex: number })[];
+  /** a method declared outside its type (Go receiver) whose type is not in this file: the import
+   * (a package-scope name) that link.ts resolves to the container */
+  containerImport?: number;
+  /** the type a function's declared result names (`-> Foo`, `-> Self`): what calling it gives, for
+   * members of a call's result across files (a symbol here, or an import resolved by link.ts) */
+  returns?: { symbol: number } | { importIndex: number };
 }
 
 export interface ImportFact {
@@ -35,11 +41,24 @@ export interface ImportFact {
   imported: string;
   line: number;
   column: number;
+  /**
+   * 'wildcard': binds no name itself; its exports fill names the file does not declare (Java
+   * `import a.b.*`, Go `import . "p"`). 'scope': not written as an import: a (dotted) name the file
+   * uses without declaring it, resolved at link time through the package scope, the wildcard
+   * imports and package names (languages with `packageScope`).
+   */
+  kind?: 'wildcard' | 'scope';
+  /** the inline modules / namespaces the import is written in, outermost first (Rust `mod tests`) */
+  scope?: string[];
+  /** not written as an import: `imported` looked up in what another import of this file resolves
+   * to (index into FileFacts.imports), e.g. `a.b.c` after `import a`; `()` is a call's result */
+  base?: number;
 }
 
+/** `hidden`: importable by name, but not brought in by `*` (Python `_private` or not in `__all__`) */
 export type ExportFact =
-  | { name: string; kind: 'symbol'; symbol: number }
-  | { name: string; kind: 'import'; importIndex: number }
+  | { name: string; kind: 'symbol'; symbol: number; hidden?: boolean }
+  | { name: string; kind: 'import'; importIndex: number; hidden?: boolean }
   | { name: '*'; kind: 'star'; source: string };
 
 /** How a reference was bound inside its own file. Cross-file binding happens at link time. */
@@ -68,6 +87,8 @@ export interface RefFact {
 
 export interface FileFacts {
   language: string;
+  /** the package the file declares (Go `package x`, Java `package a.b;`) */
+  package?: string;
   isModule: boolean;
   symbols: SymbolFact[];
   imports: ImportFact[];

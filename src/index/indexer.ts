@@ -103,8 +103,8 @@ function deleteFile(db: DB, id: number): void {
 function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: number, now: number, facts: FileFacts | null): void {
   const fileId = Number(
     db.prepare(
-      'INSERT INTO files(path, language, hash, size, mtime_ms, indexed_at, is_module, parse_errors) VALUES (?,?,?,?,?,?,?,?)',
-    ).run(rel, facts?.language ?? null, hash, size, mtimeMs, now, facts?.isModule ? 1 : 0, facts?.parseErrors ?? 0).lastInsertRowid,
+      'INSERT INTO files(path, language, hash, size, mtime_ms, indexed_at, is_module, parse_errors, package) VALUES (?,?,?,?,?,?,?,?,?)',
+    ).run(rel, facts?.language ?? null, hash, size, mtimeMs, now, facts?.isModule ? 1 : 0, facts?.parseErrors ?? 0, facts?.package ?? null).lastInsertRowid,
   );
   if (!facts) return;
   const symIds: number[] = [];
@@ -115,14 +115,19 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
   for (const s of facts.symbols) {
     const container = s.container != null ? facts.symbols[s.container] : undefined;
     symIds.push(Number(insSym.run(
-      fileId, s.name, s.kind, s.container != null ? symIds[s.container] ?? null : null, container?.name ?? null,
+      fileId, s.name, s.kind, s.container != null ? symIds[s.container] ?? null : null,
+      container?.name ?? (s.containerImport != null ? facts.imports[s.containerImport]?.source ?? null : null),
       s.line, s.column, s.endLine, s.endColumn, s.nameLine, s.nameColumn,
       s.exported ? 1 : 0, s.isDefault ? 1 : 0, s.local ? 1 : 0, s.isStatic ? 1 : 0, s.signature,
     ).lastInsertRowid));
   }
   const impIds: number[] = [];
-  const insImp = db.prepare('INSERT INTO imports(file_id, local_name, source, imported, line, col) VALUES (?,?,?,?,?,?)');
-  for (const i of facts.imports) impIds.push(Number(insImp.run(fileId, i.localName, i.source, i.imported, i.line, i.column).lastInsertRowid));
+  const insImp = db.prepare('INSERT INTO imports(file_id, local_name, source, imported, line, col, kind) VALUES (?,?,?,?,?,?,?)');
+  for (const i of facts.imports) impIds.push(Number(insImp.run(fileId, i.localName, i.source, i.imported, i.line, i.column, i.kind ?? 'import').lastInsertRowid));
+  const setContainerImport = db.prepare('UPDATE symbols SET container_import_id = ? WHERE id = ?');
+  facts.symbols.forEach((s, i) => {
+    if (s.containerImport != null) setContainerImport.run(impIds[s.containerImport] ?? null, symIds[i]);
+  });
   const insBase = db.prepare('INSERT INTO bases(symbol_id, file_id, base_symbol_id, base_import_id) VALUES (?,?,?,?)');
   facts.symbols.forEach((s, i) => {
     for (const b of s.bases ?? []) {

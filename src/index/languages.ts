@@ -9,6 +9,23 @@ export interface LanguageRow {
   wasm: string;
   queries: string[];
   resolver: string;
+  /**
+   * Files of one package share a top-level scope (no import between them): 'directory' (Go: the
+   * files of a directory that declare the same package) or 'declared' (Java: the files that
+   * declare the same package, wherever they are). Names a file uses without declaring them are
+   * resolved at link time through that scope.
+   */
+  packageScope?: 'directory' | 'declared';
+  /** members (fields, methods) are in scope inside their class body, inherited ones too (Java) */
+  membersInScope?: boolean;
+  /** a local variable is visible only after its declaration, not in the whole block (Go, Java) */
+  localsAfterDeclaration?: boolean;
+  /** every top-level name of a file (declared or imported) is importable from it (Python, Rust) */
+  exportsTopLevel?: boolean;
+  /** top-level names with this prefix are not public and not taken by `*` imports (Python `_`) */
+  privatePrefix?: string;
+  /** joins the paths of nested import groups (Rust `use a::{b::{C}}` → `a::b`) */
+  pathSeparator?: string;
 }
 
 const GRAMMARS_DIR = path.join(PACKAGE_ROOT, 'grammars');

@@ -8,19 +8,22 @@ import type { DB } from '../store/db.js';
 import { languageFor } from './languages.js';
 import { createResolvers } from './resolvers/index.js';
 
-interface ImportRow { id: number; file_id: number; source: string; imported: string }
+interface ImportRow { id: number; file_id: number; source: string; imported: string; kind: string }
 interface ExportRow { file_id: number; name: string; kind: string; symbol_id: number | null; import_id: number | null; source: string | null }
-type Target = { symbol: number } | { module: number } | null;
+/** a symbol, a module (one file), or a package (files that share one scope) */
+type Target = { symbol: number } | { module: number } | { files: number[] } | null;
+/** how a package-scope name was found: in the package, through an import, nowhere in the project, or ambiguously */
+type ScopeVia = 'package' | 'import' | 'missing' | 'unknown';
 
 export interface LinkStats { imports: number; resolved: number; external: number; unresolved: number; ms: number }
 
 export function linkProject(db: DB, root: string): LinkStats {
   const t0 = performance.now();
-  const files = db.prepare('SELECT id, path FROM files').all() as { id: number; path: string }[];
+  const files = db.prepare('SELECT id, path, package FROM files').all() as { id: number; path: string; package: string | null }[];
   const idByPath = new Map(files.map((f) => [f.path, f.id]));
   const pathById = new Map(files.map((f) => [f.id, f.path]));
   const resolvers = createResolvers(root, new Set(idByPath.keys()));
-  const imports = db.prepare('SELECT id, file_id, source, imported FROM imports').all() as ImportRow[];
+  const imports = db.prepare('SELECT id, file_id, source, imported, kind FROM imports').all() as ImportRow[];
   const importById = new Map(imports.map((i) => [i.id, i]));
   const exportsByFile = new Map<number, ExportRow[]>();
   for (const e of db.prepare('SELECT file_id, name, kind, symbol_id, import_id, source FROM exports').all() as ExportRow[]) {
@@ -29,27 +32,164 @@ export function linkProject(db: DB, root: string): LinkStats {
     list.push(e);
   }
 
-  const moduleCache = new Map<string, number | 'external' | 'unresolved'>();
-  const resolveModule = (fileId: number, spec: string): number | 'external' | 'unresolved' => {
+  // ---- packages: files that share one top-level scope (Go directories, Java packages) ---------
+  const packageKey = new Map<number, string>();
+  const packageFiles = new Map<string, number[]>();
+  for (const f of files) {
+    const mode = languageFor(f.path)?.packageScope;
+    if (!mode) continue;
+    const dir = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '';
+    const key = mode === 'directory' || f.package === null ? `${dir}\0${f.package ?? ''}` : f.package;
+    packageKey.set(f.id, key);
+    let list = packageFiles.get(key);
+    if (!list) packageFiles.set(key, (list = []));
+    list.push(f.id);
+  }
+  const topLevelOf = db.prepare(
+    'SELECT id, name FROM symbols WHERE file_id = ? AND container_id IS NULL AND container_import_id IS NULL AND local = 0',
+  );
+  const packageNames = new Map<string, Map<string, number[]>>();
+  /** the top-level declarations named `name` in the package of a file (methods are not top-level) */
+  const inPackage = (fileId: number, name: string): number[] => {
+    const key = packageKey.get(fileId);
+    if (key === undefined) return [];
+    let names = packageNames.get(key);
+    if (!names) {
+      packageNames.set(key, (names = new Map()));
+      for (const f of packageFiles.get(key)!) {
+        for (const s of topLevelOf.all(f) as { id: number; name: string }[]) {
+          const same = names.get(s.name);
+          if (same) same.push(s.id);
+          else names.set(s.name, [s.id]);
+        }
+      }
+    }
+    return names.get(name) ?? [];
+  };
+  const wildcards = new Map<number, ImportRow[]>();
+  for (const i of imports) {
+    if (i.kind !== 'wildcard') continue;
+    let list = wildcards.get(i.file_id);
+    if (!list) wildcards.set(i.file_id, (list = []));
+    list.push(i);
+  }
+
+  type Module = { module: number | { files: number[] }; rest: string[] };
+  const moduleCache = new Map<string, Module | 'external' | 'unresolved'>();
+  const resolveModule = (fileId: number, spec: string): Module | 'external' | 'unresolved' => {
     const importer = pathById.get(fileId)!;
     const key = `${importer}\0${spec}`;
     let hit = moduleCache.get(key);
     if (hit === undefined) {
       const resolver = resolvers.get(languageFor(importer)?.resolver ?? '');
       const r = resolver ? resolver(importer, spec) : { unresolved: 'no resolver' };
-      hit = 'file' in r ? idByPath.get(r.file)! : 'external' in r ? 'external' : 'unresolved';
+      if ('file' in r) hit = idByPath.has(r.file) ? { module: idByPath.get(r.file)!, rest: r.rest ?? [] } : 'unresolved';
+      else if ('package' in r) {
+        const ids = r.package.map((f) => idByPath.get(f)).filter((id): id is number => id !== undefined);
+        hit = ids.length > 0 ? { module: { files: ids }, rest: r.rest ?? [] } : 'unresolved';
+      } else hit = 'external' in r ? 'external' : 'unresolved';
       moduleCache.set(key, hit);
     }
     return hit;
   };
 
+  const memberOf = db.prepare('SELECT id FROM symbols WHERE container_id = ? AND name = ? ORDER BY (kind = \'method\') = ? DESC, id LIMIT 1');
+  const basesOf = db.prepare(
+    `SELECT b.base_symbol_id AS base, i.status FROM bases b LEFT JOIN imports i ON i.id = b.base_import_id WHERE b.symbol_id = ?`,
+  );
+  /**
+   * A member of a class or interface, or of what it extends (across files). `external` when the
+   * chain reaches a base outside the project: the member is then most likely defined there. For a
+   * call, a method is preferred to a field of the same name (Java allows both).
+   */
+  const findMember = (owner: number, name: string, call = false): number | 'external' | null => {
+    const queue = [owner];
+    const seen = new Set<number>();
+    let external = false;
+    while (queue.length > 0 && seen.size < 64) {
+      const o = queue.shift()!;
+      if (seen.has(o)) continue;
+      seen.add(o);
+      const m = memberOf.get(o, name, call ? 1 : 0) as { id: number } | undefined;
+      if (m) return m.id;
+      for (const b of basesOf.all(o) as { base: number | null; status: string | null }[]) {
+        if (b.base != null) queue.push(b.base);
+        else if (b.status === 'external') external = true;
+      }
+    }
+    return external ? 'external' : null;
+  };
+
   const importTargets = new Map<number, Target>();
+  const scopeVia = new Map<number, ScopeVia>();
   const resolveImport = (imp: ImportRow, seen: Set<string>): Target => {
     if (importTargets.has(imp.id)) return importTargets.get(imp.id)!;
-    const mod = resolveModule(imp.file_id, imp.source);
-    const t = typeof mod !== 'number' ? null : imp.imported === '*' ? { module: mod } : resolveExport(mod, imp.imported, seen);
+    let t: Target = null;
+    if (imp.kind === 'scope') t = resolveScope(imp, seen);
+    else {
+      const mod = resolveModule(imp.file_id, imp.source);
+      if (typeof mod !== 'string') {
+        t = typeof mod.module === 'number' ? { module: mod.module } : mod.module;
+        for (const name of mod.rest) t = resolveIn(t, name, seen);
+        if (imp.imported !== '*') t = resolveIn(t, imp.imported, seen);
+      }
+    }
     importTargets.set(imp.id, t);
     return t;
+  };
+  /**
+   * A name the file uses without declaring it, in a language whose files share a package scope:
+   * `a.b.c` is `a` in the package, else in a wildcard import, then `b` and `c` among its members;
+   * failing that, a qualified name (Java `com.acme.Util`) through the resolver. Found nowhere in
+   * the project, it is declared outside it (Go's predeclared names, java.lang, a library).
+   */
+  const resolveScope = (imp: ImportRow, seen: Set<string>): Target => {
+    const [first, ...rest] = imp.source.split('.') as [string, ...string[]];
+    let t: Target = null;
+    let via: ScopeVia = 'missing';
+    const own = inPackage(imp.file_id, first);
+    if (own.length === 1) [t, via] = [{ symbol: own[0]! }, 'package'];
+    else if (own.length > 1) via = 'unknown'; // declared twice (build variants): no single answer
+    for (const w of via === 'missing' ? wildcards.get(imp.file_id) ?? [] : []) {
+      const found = resolveIn(resolveImport(w, seen), first, seen);
+      if (found) {
+        [t, via] = [found, 'import'];
+        break;
+      }
+    }
+    if (t) {
+      for (const name of rest) t = resolveIn(t, name, seen);
+      if (!t) via = 'unknown';
+    } else if (via === 'missing' && rest.length > 0) {
+      const mod = resolveModule(imp.file_id, imp.source);
+      if (typeof mod !== 'string') {
+        t = typeof mod.module === 'number' ? { module: mod.module } : mod.module;
+        for (const name of mod.rest) t = resolveIn(t, name, seen);
+        via = t ? 'import' : 'unknown';
+      }
+    }
+    scopeVia.set(imp.id, via);
+    return t;
+  };
+  /** `name` inside a target: a module's or a package's exports, a symbol's members */
+  const resolveIn = (t: Target, name: string, seen: Set<string>): Target => {
+    if (!t) return null;
+    if ('module' in t) return resolveExport(t.module, name, seen);
+    if ('files' in t) {
+      let hit: Target = null;
+      for (const f of t.files) {
+        const found = resolveExport(f, name, new Set(seen));
+        if (!found) continue;
+        if (hit && JSON.stringify(hit) !== JSON.stringify(found)) return null; // two files declare it: no single answer
+        hit = found;
+      }
+      return hit;
+    }
+    const m = findMember(t.symbol, name);
+    if (typeof m === 'number') return { symbol: m };
+    // an enum constant is a value of its enum (Java `Role.ADMIN.label()`)
+    const e = enumOf.get(t.symbol) as { id: number } | undefined;
+    return e ? resolveIn({ symbol: e.id }, name, seen) : null;
   };
   const resolveExport = (fileId: number, name: string, seen: Set<string>): Target => {
     const key = `${fileId}\0${name}`;
@@ -68,8 +208,8 @@ export function linkProject(db: DB, root: string): LinkStats {
     for (const e of list) {
       if (e.kind !== 'star' || !e.source) continue;
       const mod = resolveModule(fileId, e.source);
-      if (typeof mod !== 'number') continue;
-      const t = resolveExport(mod, name, seen);
+      if (typeof mod === 'string' || typeof mod.module !== 'number') continue;
+      const t = resolveExport(mod.module, name, seen);
       if (t) return t;
     }
     return null;
@@ -78,58 +218,57 @@ export function linkProject(db: DB, root: string): LinkStats {
   let resolved = 0, external = 0, unresolved = 0;
   const updImport = db.prepare('UPDATE imports SET status = ?, resolved_file_id = ?, resolved_symbol_id = ? WHERE id = ?');
   const memberRefs = db.prepare(
-    `SELECT r.id, r.name, r.import_id FROM refs r WHERE r.target_kind = 'member_of_import'`,
-  ).all() as { id: number; name: string; import_id: number }[];
-  const memberOf = db.prepare('SELECT id FROM symbols WHERE container_id = ? AND name = ? ORDER BY id LIMIT 1');
-  const basesOf = db.prepare(
-    `SELECT b.base_symbol_id AS base, i.status FROM bases b LEFT JOIN imports i ON i.id = b.base_import_id WHERE b.symbol_id = ?`,
-  );
+    `SELECT r.id, r.name, r.role, r.import_id FROM refs r WHERE r.target_kind = 'member_of_import'`,
+  ).all() as { id: number; name: string; role: string; import_id: number }[];
   const updRef = db.prepare('UPDATE refs SET symbol_id = ?, confidence = ? WHERE id = ?');
-  /**
-   * A member of a class or interface, or of what it extends (across files). `external` when the
-   * chain reaches a base outside the project: the member is then most likely defined there.
-   */
-  const findMember = (owner: number, name: string): number | 'external' | null => {
-    const queue = [owner];
-    const seen = new Set<number>();
-    let external = false;
-    while (queue.length > 0 && seen.size < 64) {
-      const o = queue.shift()!;
-      if (seen.has(o)) continue;
-      seen.add(o);
-      const m = memberOf.get(o, name) as { id: number } | undefined;
-      if (m) return m.id;
-      for (const b of basesOf.all(o) as { base: number | null; status: string | null }[]) {
-        if (b.base != null) queue.push(b.base);
-        else if (b.status === 'external') external = true;
-      }
-    }
-    return external ? 'external' : null;
-  };
+  const fileOf = db.prepare('SELECT file_id AS id FROM symbols WHERE id = ?');
+  const containerOf = db.prepare('SELECT container_id AS id FROM symbols WHERE id = ?');
+  const enumOf = db.prepare(`SELECT container_id AS id FROM symbols WHERE id = ? AND kind = 'enum_member' AND container_id IS NOT NULL`);
 
   db.transaction(() => {
+    // Go methods declared in another file than their receiver's type: first, so that members are
+    // found through them below
+    const setContainer = db.prepare('UPDATE symbols SET container_id = ?, container_name = (SELECT name FROM symbols WHERE id = ?) WHERE id = ?');
+    for (const s of db.prepare('SELECT id, container_import_id AS imp FROM symbols WHERE container_import_id IS NOT NULL').all() as { id: number; imp: number }[]) {
+      const imp = importById.get(s.imp);
+      const t = imp ? resolveImport(imp, new Set()) : null;
+      const owner = t && 'symbol' in t ? t.symbol : null;
+      setContainer.run(owner, owner, s.id);
+    }
     for (const imp of imports) {
       const t = resolveImport(imp, new Set());
-      const mod = resolveModule(imp.file_id, imp.source);
+      const via = scopeVia.get(imp.id);
+      const mod = imp.kind === 'scope' ? undefined : resolveModule(imp.file_id, imp.source);
+      const modFile = mod && typeof mod !== 'string' && typeof mod.module === 'number' ? mod.module : null;
+      let status: string;
       if (t && 'symbol' in t) {
-        updImport.run('symbol', typeof mod === 'number' ? mod : null, t.symbol, imp.id);
-        resolved++;
-      } else if (t && 'module' in t) {
-        updImport.run('module', t.module, null, imp.id);
-        resolved++;
-      } else if (mod === 'external') {
-        updImport.run('external', null, null, imp.id);
-        external++;
+        status = 'symbol';
+        updImport.run(status, modFile ?? (fileOf.get(t.symbol) as { id: number }).id, t.symbol, imp.id);
+      } else if (t) {
+        status = 'module';
+        updImport.run(status, 'module' in t ? t.module : t.files[0], null, imp.id);
       } else {
-        updImport.run('unresolved', typeof mod === 'number' ? mod : null, null, imp.id);
-        unresolved++;
+        status = via === 'missing' || mod === 'external' ? 'external' : 'unresolved';
+        updImport.run(status, modFile, null, imp.id);
       }
+      // names taken from the package scope are not imports anyone wrote: they are not counted
+      if (imp.kind === 'scope') continue;
+      if (status === 'external') external++;
+      else if (status === 'unresolved') unresolved++;
+      else resolved++;
     }
     // references through an import: the import's symbol, or nothing outside the project
     db.exec(`UPDATE refs SET
         symbol_id = (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id),
         confidence = CASE WHEN (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id) IS NULL THEN NULL ELSE 'imported' END
       WHERE target_kind = 'import'`);
+    // a name of the file's own package is resolved by scope, as in the file itself; a name declared
+    // twice in the package (build variants) is a guess between them
+    const byScope = db.prepare(`UPDATE refs SET confidence = ? WHERE import_id = ? AND target_kind = 'import'`);
+    for (const [id, via] of scopeVia) {
+      if (via === 'package') byScope.run('resolved', id);
+      else if (via === 'unknown') byScope.run('name_match', id);
+    }
     // An import names a symbol, but merged declarations (`interface X` + `const X`) give the name
     // two meanings: a use in a type position means the type, any other use the value.
     const merged = db.prepare(`SELECT t.id, t.kind FROM symbols s JOIN symbols t ON t.file_id = s.file_id AND t.name = s.name
@@ -152,20 +291,50 @@ export function linkProject(db: DB, root: string): LinkStats {
       WHERE base_import_id IS NOT NULL`);
     // `ns.name` / `ImportedClass.member` / `x.m` with `x: ImportedType`: look the member up in
     // what the import resolved to, through its bases
+    const status = db.prepare('SELECT status FROM imports WHERE id = ?');
     for (const r of memberRefs) {
       const t = importTargets.get(r.import_id);
       let symbol: number | null = null;
-      let external = !t && resolveModule(importById.get(r.import_id)!.file_id, importById.get(r.import_id)!.source) === 'external';
-      if (t && 'module' in t) {
-        const e = resolveExport(t.module, r.name, new Set());
+      let external = !t && (status.get(r.import_id) as { status: string }).status === 'external';
+      if (t && !('symbol' in t)) {
+        const e = resolveIn(t, r.name, new Set());
         if (e && 'symbol' in e) symbol = e.symbol;
-      } else if (t && 'symbol' in t) {
-        const m = findMember(t.symbol, r.name);
+      } else if (t) {
+        const owner = (enumOf.get(t.symbol) as { id: number } | undefined)?.id ?? t.symbol;
+        const m = findMember(owner, r.name, r.role === 'call');
         if (m === 'external') external = true;
         else symbol = m;
       }
-      updRef.run(symbol, symbol != null ? 'imported' : external ? null : 'name_match', r.id);
+      const confidence = symbol == null ? (external ? null : 'name_match') : scopeVia.get(r.import_id) === 'package' ? 'resolved' : 'imported';
+      updRef.run(symbol, confidence, r.id);
+    }
+    // Java: a name a class body uses without declaring it, found nowhere in the package or the
+    // imports, may be a member the class inherits (`run()`, `count` from a superclass)
+    const inClass = files.filter((f) => languageFor(f.path)?.membersInScope).map((f) => f.id);
+    if (inClass.length > 0) {
+      const rows = db.prepare(`SELECT r.id, r.file_id, r.name, r.role, r.target_kind, r.enclosing_id, i.source FROM refs r JOIN imports i ON i.id = r.import_id
+        WHERE i.kind = 'scope' AND i.status = 'external' AND r.target_kind IN ('import', 'member_of_import') AND r.enclosing_id IS NOT NULL`)
+        .all() as { id: number; file_id: number; name: string; role: string; target_kind: string; enclosing_id: number; source: string }[];
+      const inClassFiles = new Set(inClass);
+      const inherited = (from: number, name: string, call: boolean): number | null => {
+        for (let s: number | null = from, depth = 0; s != null && depth < 12; depth++) {
+          const m = findMember(s, name, call);
+          if (typeof m === 'number') return m;
+          s = (containerOf.get(s) as { id: number | null } | undefined)?.id ?? null;
+        }
+        return null;
+      };
+      for (const r of rows) {
+        if (!inClassFiles.has(r.file_id)) continue;
+        if (r.target_kind === 'import') {
+          const m = inherited(r.enclosing_id, r.name, r.role === 'call');
+          if (m != null) updRef.run(m, (fileOf.get(m) as { id: number }).id === r.file_id ? 'resolved' : 'imported', r.id);
+        } else if (inherited(r.enclosing_id, r.source.split('.')[0]!, false) != null) {
+          // `field.m()` on an inherited field: its type is not known here, so only a guess
+          updRef.run(null, 'name_match', r.id);
+        }
+      }
     }
   })();
-  return { imports: imports.length, resolved, external, unresolved, ms: performance.now() - t0 };
+  return { imports: resolved + external + unresolved, resolved, external, unresolved, ms: performance.now() - t0 };
 }

@@ -65,7 +65,7 @@ export function findReferences(
   let related = 0;
   for (const t of targets) {
     if (!MEMBER_KINDS.has(t.kind) || t.container_id === null || t.is_static) continue;
-    for (const r of hierarchyMembers(p, t.container_id, t.name)) {
+    for (const r of hierarchyMembers(p, t.container_id, t.name, t.kind)) {
       if (ids.has(r.id)) continue;
       ids.add(r.id);
       defSite.set(r.id, `${r.path}:${r.name_line}`);
@@ -86,7 +86,7 @@ export function findReferences(
   for (const name of names) {
     const memberTarget = targets.some((t) => t.name === name && MEMBER_KINDS.has(t.kind));
     const globalTarget = targets.some((t) => t.name === name && t.container_id === null);
-    const kinds = [...(memberTarget ? ["'member'", "'member_of_import'"] : []), ...(globalTarget ? ["'unbound'"] : [])];
+    const kinds = [...(memberTarget ? ["'member'", "'member_of_import'"] : []), ...(globalTarget ? ["'unbound'", "'import'"] : [])];
     if (kinds.length === 0) continue;
     const rows = p.db
       .prepare(`${select} WHERE r.name = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND r.target_kind IN (${kinds.join(',')})`)
@@ -165,12 +165,21 @@ function pickTargets(p: Project, args: { name?: string; file?: string; line?: nu
  * one of those in a descendant. Two members that merely share a name in unrelated branches are not
  * related.
  */
-function hierarchyMembers(p: Project, container: number, name: string): { id: number; path: string; name_line: number }[] {
+function hierarchyMembers(p: Project, container: number, name: string, kind: string): { id: number; path: string; name_line: number }[] {
   const up = p.db.prepare('SELECT base_symbol_id AS id FROM bases WHERE symbol_id = ? AND base_symbol_id IS NOT NULL');
   const down = p.db.prepare('SELECT symbol_id AS id FROM bases WHERE base_symbol_id = ?');
   const memberOf = p.db.prepare(
-    'SELECT s.id, f.path, s.name_line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.container_id = ? AND s.name = ? AND s.is_static = 0',
+    'SELECT s.id, f.path, s.name_line, s.kind FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.container_id = ? AND s.name = ? AND s.is_static = 0',
   );
+  // where a class has a field and a method of one name (Java `name`, `name()`), only members of the
+  // same kind are related; elsewhere a property may implement a method signature (TypeScript)
+  type Row = { id: number; path: string; name_line: number; kind: string };
+  const sameKind = (rows: Row[]) => rows.filter((r) => (r.kind === 'method') === (kind === 'method'));
+  const strict = sameKind(memberOf.all(container, name) as Row[]).length < (memberOf.all(container, name) as Row[]).length;
+  const ofKind = (rows: Row[]) => {
+    const same = sameKind(rows);
+    return same.length > 0 || strict ? same : rows;
+  };
   const walk = (start: number[], edge: typeof up): number[] => {
     const seen = new Set<number>(start);
     const queue = [...start];
@@ -185,11 +194,11 @@ function hierarchyMembers(p: Project, container: number, name: string): { id: nu
     return [...seen];
   };
   // roots: the container and its ancestors that declare the member
-  const roots = walk([container], up).filter((c) => c === container || memberOf.get(c, name) !== undefined);
+  const roots = walk([container], up).filter((c) => c === container || ofKind(memberOf.all(c, name) as Row[]).length > 0);
   const out: { id: number; path: string; name_line: number }[] = [];
   for (const c of walk(roots, down)) {
     if (c === container) continue;
-    out.push(...(memberOf.all(c, name) as { id: number; path: string; name_line: number }[]));
+    out.push(...ofKind(memberOf.all(c, name) as Row[]));
   }
   return out;
 }
@@ -205,7 +214,9 @@ function declarationGroup(p: Project, s: SymbolRow): number[] {
     .prepare(`SELECT id, kind FROM symbols WHERE file_id = ? AND name = ? AND container_id IS ? AND local = 0`)
     .all(s.file_id, s.name, s.container_id) as { id: number; kind: string }[];
   const meaning = meaningOf(s.kind);
-  return rows.filter((r) => r.id === s.id || meaningOf(r.kind).some((m) => meaning.includes(m))).map((r) => r.id);
+  // a field and a method may share a name (Java `name` and `name()`): they are different members
+  const sameMember = (kind: string) => !MEMBER_KINDS.has(s.kind) || (kind === 'method') === (s.kind === 'method');
+  return rows.filter((r) => r.id === s.id || (sameMember(r.kind) && meaningOf(r.kind).some((m) => meaning.includes(m)))).map((r) => r.id);
 }
 
 export function meaningOf(kind: string): ('value' | 'type')[] {

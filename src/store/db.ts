@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -18,7 +18,8 @@ CREATE TABLE IF NOT EXISTS files (
   mtime_ms REAL NOT NULL,
   indexed_at INTEGER NOT NULL,
   is_module INTEGER NOT NULL DEFAULT 0,
-  parse_errors INTEGER NOT NULL DEFAULT 0
+  parse_errors INTEGER NOT NULL DEFAULT 0,
+  package TEXT              -- the package the file declares (Go, Java): files of one package share a scope
 );
 CREATE TABLE IF NOT EXISTS symbols (
   id INTEGER PRIMARY KEY,
@@ -31,6 +32,7 @@ CREATE TABLE IF NOT EXISTS symbols (
   name_line INTEGER NOT NULL, name_col INTEGER NOT NULL,
   exported INTEGER NOT NULL, is_default INTEGER NOT NULL, local INTEGER NOT NULL,
   is_static INTEGER NOT NULL DEFAULT 0,
+  container_import_id INTEGER,  -- a Go method whose receiver type is in another file: set container_id at link time
   signature TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
@@ -44,6 +46,7 @@ CREATE TABLE IF NOT EXISTS imports (
   source TEXT NOT NULL,
   imported TEXT NOT NULL,
   line INTEGER NOT NULL, col INTEGER NOT NULL,
+  kind TEXT NOT NULL DEFAULT 'import',      -- import | wildcard (Java a.b.*, Go dot import) | scope (a name from the package scope)
   status TEXT NOT NULL DEFAULT 'pending',   -- symbol | module | external | unresolved
   resolved_file_id INTEGER,
   resolved_symbol_id INTEGER

@@ -60,12 +60,54 @@ export const FROM_SITES: Record<string, Site[]> = {
     { file: 'src/components/Card.jsx', at: '<Title', offset: 1 },
     { file: 'src/components/Card.jsx', at: 'format(width)' },
   ],
+  'go-app': [
+    { file: 'main.go', at: 'Config{', offset: 0 }, // same package, another file, no import
+    { file: 'main.go', at: 'c.print()', offset: 2 }, // method through `c := Config{}`
+    { file: 'main.go', at: 'c.Describe()', offset: 2 }, // method declared in another file than its type
+    { file: 'main.go', at: 'cfg.Describe()', offset: 4 }, // result of a function of another file: a guess
+    { file: 'main.go', at: 'geometry.Square', offset: 9 }, // package import
+    { file: 'main.go', at: 's.Area()', offset: 2 }, // method of *Square through `s := &geometry.Square{}`
+    { file: 'main.go', at: 'sh.Area()', offset: 3 }, // interface method through `var sh geometry.Shape`
+    { file: 'main.go', at: 'geometry.Format(sh)', offset: 9 }, // homonym in another package
+    { file: 'main.go', at: 'str.Format(format)', offset: 4 }, // aliased import
+    { file: 'main.go', at: 'Format(3)' }, // the main package's own Format (helpers.go)
+    { file: 'main.go', at: 'str.Separator', offset: 4 },
+    { file: 'main.go', at: 'Meters(3)' }, // dot import
+    { file: 'main.go', at: 'unknown().Area()', offset: 10 }, // result type of a function of this file
+    { file: 'helpers.go', at: 'c.Name', offset: 2 }, // field through the receiver
+    { file: 'helpers.go', at: 'return Format', offset: 7 }, // a local variable named Format
+    { file: 'helpers.go', at: 'Format(1)' }, // the function: the local is declared after
+    { file: 'geometry/circle.go', at: 'c.describe(), c.Area()', offset: 2 }, // promoted from an embedded struct
+    { file: 'text/format_test.go', at: 'join(nil)' }, // unexported, same package, test file
+    { file: 'cmd/tool/main.go', at: 'newConfig().name', offset: 0 }, // another main package
+  ],
+  'java-app': [
+    { file: 'src/main/java/com/example/app/App.java', at: 'new Service()', offset: 4 }, // same package, no import
+    { file: 'src/main/java/com/example/app/App.java', at: 'Role.ADMIN', offset: 5 }, // wildcard import
+    { file: 'src/main/java/com/example/app/App.java', at: 'Strings.format', offset: 8 }, // homonym
+    { file: 'src/main/java/com/example/app/App.java', at: 'pad(format', offset: 0 }, // static import
+    { file: 'src/main/java/com/example/app/App.java', at: 'Format.format(user)', offset: 7 }, // fully qualified name
+    { file: 'src/main/java/com/example/app/App.java', at: 'service.greet', offset: 8 }, // field with a declared type
+    { file: 'src/main/java/com/example/app/App.java', at: 'g.hello()', offset: 2 }, // interface method
+    { file: 'src/main/java/com/example/app/App.java', at: 'this.count', offset: 5 }, // the field, not the local
+    { file: 'src/main/java/com/example/app/App.java', at: 'log("count', offset: 0 }, // App's own log, not Base's
+    { file: 'src/main/java/com/example/app/Service.java', at: 'log(user', offset: 0 }, // inherited from Base
+    { file: 'src/main/java/com/example/app/Service.java', at: 'return name;', offset: 7 }, // the field
+    { file: 'src/main/java/com/example/app/Service.java', at: 'name());', offset: 0 }, // the method, from an anonymous class
+    { file: 'src/main/java/com/example/app/Service.java', at: 'calls = 0', offset: 0 }, // inherited field
+    { file: 'src/main/java/com/example/model/User.java', at: 'case ADMIN', offset: 5 }, // enum constant of the switched value
+    { file: 'src/main/java/com/example/model/Admin.java', at: 'label()', offset: 0 }, // method of an enum constant's enum
+    { file: 'src/main/java/com/example/model/Role.java', at: 'toLowerCase', offset: 0 }, // unknown receiver: a guess
+    { file: 'src/test/java/com/example/app/AppTest.java', at: 'App.main', offset: 4 }, // same package, other source tree
+  ],
 };
 
 /** Names whose by-name definitions go into the golden file (homonyms across modules). */
 export const BY_NAME: Record<string, string[]> = {
   'ts-app': ['format', 'find'],
   'js-app': ['format', 'describe'],
+  'go-app': ['Format', 'Area', 'newConfig'],
+  'java-app': ['format', 'name', 'log'],
 };
 
 export interface Golden {
@@ -126,7 +168,7 @@ export async function buildGolden(fixture: string): Promise<Golden> {
       const walk = (nodes: OutlineNode[], depth: number, container: string | null) => {
         for (const n of nodes) {
           const flags = n.exported ? ' exported' : '';
-          lines.push(`${'  '.repeat(depth)}${n.line}:${n.column} ${n.kind} ${qualified(n.name, container)}${flags}`);
+          lines.push(`${'  '.repeat(depth)}${n.line}:${n.column} ${n.kind} ${qualified(n.name, n.container ?? container)}${flags}`);
           walk(n.children, depth + 1, n.name);
         }
       };

@@ -1,9 +1,13 @@
 import { createEcmascriptResolver } from './ecmascript.js';
+import { createGoResolver } from './go.js';
+import { createJavaResolver } from './java.js';
 import type { ModuleResolver } from './types.js';
 
 /** resolver name (the `resolver` column of grammars/languages.json) → factory */
 const FACTORIES: Record<string, (root: string, files: ReadonlySet<string>) => ModuleResolver> = {
   ecmascript: createEcmascriptResolver,
+  go: createGoResolver,
+  java: createJavaResolver,
 };
 
 export function createResolvers(root: string, files: ReadonlySet<string>): Map<string, ModuleResolver> {
