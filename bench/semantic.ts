@@ -215,11 +215,23 @@ async function main(): Promise<void> {
     relScores.push(scored[0]!.score);
     for (const s of scored.slice(1)) randScores.push(s.score);
   }
+  // short feature-like requests (what VALIDATION sees): the Japanese queries and their targets
+  const jaRel: number[] = [], jaRand: number[] = [];
+  for (const j of JA_QUERIES) {
+    const tc = allChunks.find((x) => x.path.startsWith('src/internal/') && j.targets.includes(qualified(x)));
+    if (!tc) continue;
+    const others = Array.from({ length: 4 }, () => allChunks[Math.floor(rand() * allChunks.length)]!).filter((x) => !j.targets.includes(qualified(x)));
+    const scored = await engine.scoreSymbols(j.q, [tc, ...others].map((x) => ({ name: x.name, container: x.container, file: x.path, signature: x.signature })));
+    jaRel.push(scored[0]!.score);
+    for (const x of scored.slice(1)) jaRand.push(x.score);
+  }
   const frac = (xs: number[], f: (x: number) => boolean) => pct(xs.filter(f).length / (xs.length || 1));
   console.log(table([
     ['pairs', 'n', '< 0.3 rejected', '0.3–0.6 accepted, risk HIGH', '> 0.6 FACT'],
     ['relevant (query → its function)', relScores.length, frac(relScores, (x) => x < 0.3), frac(relScores, (x) => x >= 0.3 && x <= 0.6), frac(relScores, (x) => x > 0.6)],
     ['random (query → another function)', randScores.length, frac(randScores, (x) => x < 0.3), frac(randScores, (x) => x >= 0.3 && x <= 0.6), frac(randScores, (x) => x > 0.6)],
+    ['Japanese request → its target', jaRel.length, frac(jaRel, (x) => x < 0.3), frac(jaRel, (x) => x >= 0.3 && x <= 0.6), frac(jaRel, (x) => x > 0.6)],
+    ['Japanese request → random function', jaRand.length, frac(jaRand, (x) => x < 0.3), frac(jaRand, (x) => x >= 0.3 && x <= 0.6), frac(jaRand, (x) => x > 0.6)],
   ]));
   console.log('  doc-sentence queries are long paraphrases: a relevant pair reaching FACT needs the name to say most of it.');
 
@@ -261,7 +273,10 @@ async function main(): Promise<void> {
   const out = {
     spec: SPEC, seed: SEED, cores: os.availableParallelism(), chunks: chunkCount, backend: backendLabel,
     retrieval: { semantic_search: sem, bm25: bm }, japanese: { semantic_search: jaS, bm25: jaB },
-    tiers: { relevant: relScores.length, random: randScores.length },
+    tiers: {
+      doc_sentence: { relevant: relScores, random_rejected: randScores.filter((x) => x < 0.3).length / (randScores.length || 1) },
+      japanese: { relevant: jaRel, random_rejected: jaRand.filter((x) => x < 0.3).length / (jaRand.length || 1) },
+    },
     latency_ms: { semantic_search_median: median(latencies), validate_suggestions_median: median(vLat), confirm_5_symbols_median: median(scoreLatency) },
     neural, total_s: (performance.now() - t0) / 1000,
   };
