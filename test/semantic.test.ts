@@ -104,6 +104,9 @@ describe('Japanese and Chinese input', () => {
     expect(docAbove(lines, 5)).toEqual({ text: 'Retries a request.', line: 1 });
     expect(docAbove(['const x = 1;', 'function f() {}'], 1)).toBeUndefined();
     expect(docAbove(['// 認証する', '// ユーザーを', 'def f():'], 2)?.text).toBe('認証する ユーザーを');
+    expect(docAbove(['/// Parses the config.', '#[derive(Debug)]', 'pub struct Config {}'], 2)?.text).toBe('Parses the config.'); // Rust
+    expect(docAbove(['// Serve starts the server.', 'func Serve() {}'], 1)?.text).toBe('Serve starts the server.'); // Go
+    expect(docAbove(['/** Saves a user. */', '@Override', '@Transactional(readOnly = false)', 'public void save() {}'], 3)?.text).toBe('Saves a user.'); // Java
     expect(docstringBelow(['def f():', '    """Fetch the user.', '    more"""', '    pass'], 0, 3)?.text).toBe('Fetch the user. more');
   });
 });

@@ -33,7 +33,7 @@ CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);
 `;
 
-export const CHUNK_KINDS = new Set(['function', 'method', 'class', 'interface', 'type', 'enum', 'namespace']);
+export const CHUNK_KINDS = new Set(['function', 'method', 'class', 'interface', 'type', 'enum', 'namespace', 'struct', 'trait', 'record', 'module', 'macro']);
 const DOC_MAX = 600;
 const TEXT_MAX = 1500;
 const BODY_WORDS = 60;
@@ -207,7 +207,7 @@ export function chunksOfMarkdown(file: string, lines: string[]): NewChunk[] {
 }
 
 /** bumped when chunk contents change meaning */
-const CHUNKER_VERSION = '1';
+const CHUNKER_VERSION = '2';
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 
 export interface ChunkStats {
