@@ -20,8 +20,9 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
 export const STOP_EN = new Set(
   ('a an the of to in on for and or is are be by with from at as it its this that these those when if then not no do does should would can could ' +
-    'add fix make please which will was were has have had been being into onto than so such any each every all some only also may might must ' +
-    'how where what who why given using used use via per other another same new').split(' '),
+    'add fix make please which will was were has have had been being into onto than so such also may might must ' +
+    'how where what who why via per another').split(' '),
+  // not stop words: every, some, all, any, first, last, using, … are names of functions; IDF weighs them
 );
 export const GENERIC_EN = new Set(['feature', 'function', 'functionality', 'system', 'logic', 'code', 'process', 'processing', 'handling', 'part', 'thing', 'stuff', 'implementation']);
 
