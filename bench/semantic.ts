@@ -19,7 +19,10 @@ import { SemanticEngine, firstSentence, qualified } from '../src/embeddings/engi
 import { loadEmbedder } from '../src/embeddings/model.js';
 import type { ChunkRow } from '../src/embeddings/chunks.js';
 import { runQuery } from '../src/query/lexical.js';
+import { findDefinitions } from '../src/query/definitions.js';
 import { Project } from '../src/query/project.js';
+import { findReferences } from '../src/query/references.js';
+import { SessionService } from '../src/session/service.js';
 import { writeTinyModel } from '../test/helpers/tiny-model.js';
 import { fetchPackage } from './lib/fetch.js';
 import { heading, median, prng, shuffle, table } from './lib/util.js';
@@ -245,6 +248,24 @@ async function main(): Promise<void> {
     vLat.push(performance.now() - t);
   }
   console.log(`  suggestions over ${allChunks.length} chunks + cached matches: median ${median(vLat).toFixed(1)} ms, max ${Math.max(...vLat).toFixed(1)} ms; confirm scoring of 5 symbols: median ${median(scoreLatency).toFixed(1)} ms`);
+  // the tool itself, in a real session (INVESTIGATE, in process): ledger, gate, suggestions, cached matches, transition
+  const sessions = new SessionService(project);
+  const toolLat: number[] = [];
+  for (const j of JA_QUERIES) {
+    const name = j.targets.find((t) => !t.includes('.')) ?? j.targets[0]!;
+    const defs = findDefinitions(project, { name });
+    if (defs.items.length === 0) continue;
+    sessions.start('INVESTIGATE', j.q);
+    sessions.setQueryFrame({ target_feature: { value: j.q, quote: j.q } });
+    sessions.record('find_definitions', { name }, { ...defs });
+    sessions.record('find_references', { name }, { ...findReferences(project, { name }) });
+    sessions.submitUnderstanding({ symbols_identified: [name], entry_points: [], existing_patterns: [], files_analyzed: [defs.items[0]!.file] });
+    const t = performance.now();
+    await sessions.validateRelevance(j.q, [name]);
+    toolLat.push(performance.now() - t);
+    sessions.abort('bench');
+  }
+  console.log(`  validate_symbol_relevance (the session method, ${toolLat.length} Japanese targets): median ${median(toolLat).toFixed(1)} ms, max ${Math.max(...toolLat).toFixed(1)} ms`);
 
   // ---- embedding throughput ----------------------------------------------------------------------------
   heading('Embedding throughput');
@@ -277,7 +298,7 @@ async function main(): Promise<void> {
       doc_sentence: { relevant: relScores, random_rejected: randScores.filter((x) => x < 0.3).length / (randScores.length || 1) },
       japanese: { relevant: jaRel, random_rejected: jaRand.filter((x) => x < 0.3).length / (jaRand.length || 1) },
     },
-    latency_ms: { semantic_search_median: median(latencies), validate_suggestions_median: median(vLat), confirm_5_symbols_median: median(scoreLatency) },
+    latency_ms: { semantic_search_median: median(latencies), validate_suggestions_median: median(vLat), validate_tool_median: median(toolLat), confirm_5_symbols_median: median(scoreLatency) },
     neural, total_s: (performance.now() - t0) / 1000,
   };
   fs.writeFileSync(path.join(CACHE, 'semantic.json'), JSON.stringify(out, null, 2));
