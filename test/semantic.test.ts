@@ -242,6 +242,22 @@ describe('hybrid backend with the generated model, and incremental re-embedding'
     expect(scored!.backend).toBe('neural+lexical');
   });
 
+  it('calibrates the model on the project\'s own documented functions (≥ 12), and keeps the curve', async () => {
+    const topics = ['login', 'cart', 'total', 'price', 'format', 'subscribe', 'retry', 'delete', 'config', 'user', 'password', 'checkout', 'tax', 'message'];
+    const files: Record<string, string> = {};
+    topics.forEach((t, i) => (files[`src/m${i}.ts`] = `/** Handles the ${t} of the service. */\nexport function handle${t[0]!.toUpperCase()}${t.slice(1)}(x: number) {\n  return x + ${i};\n}\n`));
+    const dir = makeProject(files);
+    const p = new Project(dir);
+    await p.refresh();
+    const engine = new SemanticEngine(p);
+    await engine.ensureEmbedded();
+    const cal = JSON.parse((p.db.prepare(`SELECT value FROM meta WHERE key = 'calibration:tiny:32'`).get() as { value: string }).value);
+    expect(cal).toMatchObject({ source: 'project', measured: { relevant: 14, random: 14 * 13 } });
+    expect(cal.points.every((pt: number[], i: number) => i === 0 || pt[0]! > cal.points[i - 1][0])).toBe(true);
+    p.close();
+    removeProject(dir);
+  });
+
   it('re-embeds only the chunks whose text changed', async () => {
     const engine = new SemanticEngine(project);
     await engine.ensureEmbedded();
