@@ -80,7 +80,6 @@ export class KeywordIndex {
   private postings = new Map<string, Map<number, number>>();
   private byPrefix = new Map<string, string[]>();
   readonly size: number;
-  private idfCache = new Map<string, number>();
 
   constructor(docs: KeywordDoc[]) {
     this.size = docs.length;
@@ -173,7 +172,6 @@ export class KeywordIndex {
       }
     });
     for (const o of out.values()) o.coverage = round(o.coverage);
-    void this.idfCache;
     return out;
   }
 }
