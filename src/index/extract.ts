@@ -151,6 +151,7 @@ function extractTree(
   const ignore = new Set<number>();
   const plainRefs = new Map<number, Node>();
   const memberRefs = new Map<number, { prop: Node; object: Node }>();
+  const memberPattern = new Map<number, number>(); // property node id → the pattern that captured it
   const baseClasses: { derived: Node; base: Node }[] = [];
   const importMatches: Record<string, Node>[] = [];
   const exportMatches: Record<string, Node>[] = [];
@@ -166,6 +167,7 @@ function extractTree(
   const superCalls = new Set<number>(); // Python `super()`
   const importGroups = new Map<number, Node>(); // group node → its path (Rust `use a::{...}`)
   const exportList = new Set<string>(); // Python `__all__`
+  const implementers: { derived: Node; base: Node }[] = []; // Rust `impl Trait for T`: T named, not declared here
 
   for (const m of matches) {
     const caps: Record<string, Node> = {};
@@ -193,9 +195,15 @@ function extractTree(
         if (!declaredTypes.has(caps['name'].id)) declaredTypes.set(caps['name'].id, c.node);
       } else if (n === 'member.of' && caps['name']) receivers.set(caps['name'].id, c.node);
       else if (n === 'class.extends' && caps['class.derived']) baseClasses.push({ derived: caps['class.derived'], base: c.node });
+      else if (n === 'class.extends' && caps['class.implementer']) implementers.push({ derived: caps['class.implementer'], base: c.node });
       else if (n === 'reference') plainRefs.set(c.node.id, c.node);
-      else if (n === 'reference.member' && caps['member.object'])
-        memberRefs.set(c.node.id, { prop: c.node, object: caps['member.object'] });
+      else if (n === 'reference.member' && caps['member.object']) {
+        // as for definitions, the earliest pattern that captures a property wins
+        if ((memberPattern.get(c.node.id) ?? Infinity) > m.patternIndex) {
+          memberRefs.set(c.node.id, { prop: c.node, object: caps['member.object'] });
+          memberPattern.set(c.node.id, m.patternIndex);
+        }
+      }
       else if (n.startsWith('definition.')) {
         const rule = DEFINITION_RULES[n.slice('definition.'.length)];
         const name = caps['name'];
@@ -218,8 +226,21 @@ function extractTree(
       stack.push(c);
     }
   }
+  // a name captured both as a member and as a plain definition (a method is also a `def`/`fn`) is
+  // the member; a parameter that declares a property (`constructor(private x)`) stays both
+  for (const [key, d] of defsByName) {
+    if (key.endsWith(':l') && d.rule.kind !== 'parameter' && defsByName.has(`${d.name.id}:m`)) defsByName.delete(key);
+  }
 
   // ---- scopes and bindings -------------------------------------------------------------------
+  // every `.parent` crosses into wasm and builds a Node: walks from thousands of references share
+  // their ancestors, so each node's parent is fetched once
+  const parents = new Map<number, Node | null>();
+  const parentOf = (n: Node): Node | null => {
+    let p = parents.get(n.id);
+    if (p === undefined) parents.set(n.id, (p = n.parent));
+    return p;
+  };
   const scopeOf = (from: Node | null, fnOnly: boolean): Node => {
     for (let n = from; n; n = n.parent) {
       const isFn = scopes.get(n.id);
@@ -236,14 +257,30 @@ function extractTree(
       if (force || !m.has(`${key}:${name}`)) m.set(`${key}:${name}`, b);
     }
   };
+  // `global x` / `nonlocal x` in a function: x is not local to it (its assignments bind outside)
+  const outsideNames = new Map<number, Map<string, boolean>>(); // function scope → name → global?
+  for (const { node, global } of declaredOutside) {
+    const fn = scopeOf(node, true);
+    let m = outsideNames.get(fn.id);
+    if (!m) outsideNames.set(fn.id, (m = new Map()));
+    m.set(node.text, global);
+  }
   /** the binding of `name` seen from `at`, in namespace `ns` (falling back to the others) */
-  const lookup = (at: Node, name: string, ns: 'value' | 'type' | 'call' = 'value'): Bound | undefined => {
+  const lookup = (at: Node, name: string, ns: 'value' | 'type' | 'call' | 'macro' = 'value'): Bound | undefined => {
     for (const key of SEARCH[ns]) {
-      for (let n: Node | null = at; n; n = n.parent) {
+      let inFunction = false;
+      for (let n: Node | null = at; n; n = parentOf(n)) {
         if (!scopes.has(n.id)) continue;
-        const b = bindings.get(n.id)?.get(`${key}:${name}`);
+        // a class body is not seen from the functions inside it (Python)
+        const b = inFunction && classScopes.has(n.id) ? undefined : bindings.get(n.id)?.get(`${key}:${name}`);
         // where locals are visible only after their declaration, an earlier use means an outer binding
         if (b && !(row.localsAfterDeclaration && b.type === 'local' && b.def && at.startIndex < b.def.node.endIndex)) return b;
+        if (scopes.get(n.id)) inFunction = true;
+        if (outsideNames.get(n.id)?.get(name) === true) {
+          const g = bindings.get(root.id)?.get(`${key}:${name}`);
+          if (g) return g;
+          break;
+        }
       }
     }
     return undefined;
@@ -253,7 +290,7 @@ function extractTree(
   const defByNode = new Map<number, Def>();
   const isNamespaceScope = (scope: Node): boolean => {
     const owner = scope.parent ? defByNode.get(scope.parent.id) ?? defByNode.get(scope.id) : defByNode.get(scope.id);
-    return owner?.rule.kind === 'namespace';
+    return owner !== undefined && NAMESPACE_KINDS.has(owner.rule.kind);
   };
   for (const d of defs) {
     // a definition binds in the innermost scope that strictly contains its declaration node
@@ -277,7 +314,8 @@ function extractTree(
   };
   const insideFunction = (d: Def): boolean => {
     for (let n = d.node.parent; n && n.id !== root.id; n = n.parent) {
-      if (scopes.get(n.id) === true && defByNode.get(n.id)?.rule.kind !== 'namespace' && n.type !== 'internal_module') return true;
+      const kind = defByNode.get(n.id)?.rule.kind;
+      if (scopes.get(n.id) === true && !classScopes.has(n.id) && !(kind && NAMESPACE_KINDS.has(kind)) && n.type !== 'internal_module') return true;
     }
     return false;
   };
@@ -287,7 +325,23 @@ function extractTree(
     const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
     if (local && REQUIRE_BINDING_PARENTS.has(local.parent?.type ?? '')) requireNames.add(local.id);
   }
+  // names imported in each scope: a later assignment to one writes to the import (Python)
+  const importedIn = new Set<string>();
+  for (const caps of importMatches) {
+    const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
+    if (local) importedIn.add(`${scopeOf(local.parent, false).id}:${local.text}`);
+  }
+  /** definitions that turned out not to define: a reassignment, a name declared `global` */
+  const dropped = new Set<Def>();
   for (const d of defs) {
+    if (d.rule.assigned) continue; // `self.x = v`: decided once the receiver's class is known (below)
+    const name = d.name.text;
+    if (d.scope && d.rule.binding !== 'member' &&
+      (outsideNames.get(d.scope.id)?.has(name) ||
+        (d.rule.once && (bindings.get(d.scope.id)?.has(`value:${name}`) || importedIn.has(`${d.scope.id}:${name}`))))) {
+      dropped.add(d);
+      continue;
+    }
     const container = containerOf(d);
     let stored: boolean;
     if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
@@ -325,10 +379,10 @@ function extractTree(
   const imports: ImportFact[] = [];
   const refs: RefFact[] = [];
   const handled = new Set<number>(); // nodes already turned into references (or deliberately not)
-  for (const d of defs) handled.add(d.name.id);
+  for (const d of defs) if (!dropped.has(d) && !d.rule.assigned) handled.add(d.name.id);
   for (const id of ignore) handled.add(id);
   const enclosingSymbol = (n: Node): number | null => {
-    for (let p = n.parent; p; p = p.parent) {
+    for (let p = parentOf(n); p; p = parentOf(p)) {
       const d = defByNode.get(p.id);
       if (d?.symbol != null) return d.symbol;
     }
@@ -347,8 +401,30 @@ function extractTree(
   };
   const stripQuotes = (s: string) => s.replace(/^['"]|['"]$/g, '');
 
+  /** the inline modules / namespaces around a node, outermost first (resolvers of relative paths need them) */
+  const namespacePath = (n: Node): string[] | undefined => {
+    const out: string[] = [];
+    for (let p = n.parent; p; p = p.parent) {
+      const d = defByNode.get(p.id);
+      // `mod m;` is written in its parent, not in m
+      if (d && NAMESPACE_KINDS.has(d.rule.kind) && d.name.id !== n.id) out.unshift(d.name.text);
+    }
+    return out.length > 0 ? out : undefined;
+  };
+  const defNames = new Set(defs.map((d) => d.name.id));
   for (const caps of importMatches) {
-    const source = caps['import.source']!.text;
+    const anchor = caps['import.source'] ?? caps['import.name'] ?? caps['import.self'] ?? caps['import.wildcard']!;
+    // inside nested groups (`use a::{b::{C}}`) each group's path prefixes the source
+    const parts: string[] = caps['import.source'] ? [caps['import.source'].text] : [];
+    let innermostGroup: Node | undefined;
+    for (let p = anchor.parent; p; p = p.parent) {
+      const prefix = importGroups.get(p.id);
+      if (!prefix) continue;
+      innermostGroup ??= prefix;
+      parts.unshift(prefix.text);
+    }
+    const source = parts.join(row.pathSeparator ?? '');
+    const scope = namespacePath(anchor);
     const addImport = (localNode: Node | null, imported: string, at: Node): number => {
       const index = imports.length;
       imports.push({
@@ -357,10 +433,12 @@ function extractTree(
         imported,
         line: at.startPosition.row + 1,
         column: at.startPosition.column + 1,
+        ...(scope ? { scope } : {}),
       });
-      // `const x = require('m')` / `const { x } = require('m')` declare x and import it: the import is
-      // what references should follow
-      if (localNode) bind(scopeOf(localNode.parent, false), localNode.text, { type: 'import', index }, 'both', REQUIRE_BINDING_PARENTS.has(localNode.parent?.type ?? ''));
+      // `const x = require('m')` / `const { x } = require('m')` declare x and import it, and Rust
+      // `mod m;` declares m and loads it: the import is what references should follow
+      if (localNode) bind(scopeOf(localNode.parent, false), localNode.text, { type: 'import', index }, 'both',
+        REQUIRE_BINDING_PARENTS.has(localNode.parent?.type ?? '') || defNames.has(localNode.id));
       return index;
     };
     if (caps['import.default']) {
@@ -379,8 +457,13 @@ function extractTree(
       pushRef(nameNode, { kind: 'import', importIndex: i }, 'import');
       handled.add(nameNode.id);
       if (alias) handled.add(alias.id);
+    } else if (caps['import.self']) {
+      // `use a::b::{self}` binds b, the group's module itself
+      const local = innermostGroup && innermostGroup.namedChildCount > 0 ? innermostGroup.lastNamedChild : innermostGroup;
+      if (local) addImport(local, '*', caps['import.self']);
+      handled.add(caps['import.self'].id);
     } else if (caps['import.wildcard']) {
-      imports.push({ localName: null, source, imported: '*', line: caps['import.wildcard'].startPosition.row + 1, column: caps['import.wildcard'].startPosition.column + 1, kind: 'wildcard' });
+      imports.push({ localName: null, source, imported: '*', line: caps['import.wildcard'].startPosition.row + 1, column: caps['import.wildcard'].startPosition.column + 1, kind: 'wildcard', ...(scope ? { scope } : {}) });
     } else if (caps['import.package']) {
       // Go `import "a/b/v2"` binds the package's own name: by convention the path's last element
       const n = caps['import.package'];
@@ -407,9 +490,34 @@ function extractTree(
     }
     return index;
   };
-  /** `lookup`, falling back to the package scope (resolved at link time) where the language has one */
+  /** `name` in what import `base` resolves to (`a.b` after `import a`; `()`: the result of calling it) */
+  const memberImport = (base: number, name: string, at: Node): number => {
+    const key = `base\0${base}\0${name}`;
+    let index = implicitImports.get(key);
+    if (index === undefined) {
+      index = imports.length;
+      imports.push({ localName: null, source: imports[base]!.source, imported: name, line: at.startPosition.row + 1, column: at.startPosition.column + 1, base });
+      implicitImports.set(key, index);
+    }
+    return index;
+  };
+  /** a path that starts at a module (Rust `crate::`, `super::`, `self::`, a crate's name) */
+  const moduleImport = (n: Node): number => {
+    const scope = namespacePath(n);
+    const key = `module\0${scope?.join('::') ?? ''}\0${n.text}`;
+    let index = implicitImports.get(key);
+    if (index === undefined) {
+      index = imports.length;
+      imports.push({ localName: null, source: n.text, imported: '*', line: n.startPosition.row + 1, column: n.startPosition.column + 1, ...(scope ? { scope } : {}) });
+      implicitImports.set(key, index);
+    }
+    return index;
+  };
+  // a name the file does not declare may come from a wildcard import (`from m import *`, `use m::*`)
+  const hasWildcard = imports.some((i) => i.kind === 'wildcard');
+  /** `lookup`, falling back to the package scope or the wildcard imports (resolved at link time) */
   const resolveName = (at: Node, name: string, ns: 'value' | 'type' | 'call' = 'value'): Bound | undefined =>
-    lookup(at, name, ns) ?? (row.packageScope ? { type: 'import', index: implicitImport(name, '*', 'scope', at) } : undefined);
+    lookup(at, name, ns) ?? (row.packageScope || hasWildcard ? { type: 'import', index: implicitImport(name, '*', 'scope', at) } : undefined);
 
   // ---- exports --------------------------------------------------------------------------------
   const exportsOut: ExportFact[] = [];
@@ -483,11 +591,36 @@ function extractTree(
       for (let n: Node | null = d.node; n && n.id !== root.id; n = n.parent) {
         if (exportedDeclarations.has(n.id)) {
           symbols[d.symbol]!.exported = true;
-          exportsOut.push({ name: symbols[d.symbol]!.name, kind: 'symbol', symbol: d.symbol });
+          // a declaration that loads a module (Rust `pub mod m;`) exports the module, not the stub
+          const loads = bindings.get(root.id)?.get(`type:${d.name.text}`);
+          const stub = loads?.type === 'import' ? imports[loads.index] : undefined;
+          if (loads?.type === 'import' && stub?.line === d.name.startPosition.row + 1 && stub.column === d.name.startPosition.column + 1) exportsOut.push({ name: d.name.text, kind: 'import', importIndex: loads.index });
+          else exportsOut.push({ name: symbols[d.symbol]!.name, kind: 'symbol', symbol: d.symbol });
           break;
         }
       }
     }
+  }
+
+  // Python, Rust: every top-level name is importable from the file; `*` takes only the public ones
+  // (not `_private`; with a literal `__all__`, only those it lists)
+  if (row.exportsTopLevel) {
+    const named = new Set(exportsOut.map((e) => e.name));
+    const isHidden = (name: string) =>
+      exportList.size > 0 ? !exportList.has(name) : row.privatePrefix !== undefined && name.startsWith(row.privatePrefix);
+    for (const [key, b] of bindings.get(root.id) ?? []) {
+      const name = key.slice(key.indexOf(':') + 1);
+      if (named.has(name) || b.type === 'local') continue;
+      named.add(name);
+      const hidden = isHidden(name);
+      if (b.type === 'symbol') {
+        exportsOut.push({ name, kind: 'symbol', symbol: b.index, ...(hidden ? { hidden } : {}) });
+        // without a `pub`-like marker, public means not hidden (Python)
+        if (row.privatePrefix !== undefined && !hidden) symbols[b.index]!.exported = true;
+      } else exportsOut.push({ name, kind: 'import', importIndex: b.index, ...(hidden ? { hidden } : {}) });
+    }
+    // names a wildcard import brings in are the module's too (a package `__init__` re-exporting)
+    for (const i of imports) if (i.kind === 'wildcard' && !i.scope) exportsOut.push({ name: '*', kind: 'star', source: i.source });
   }
 
   // ---- members declared apart from their type; members in scope --------------------------------
@@ -508,6 +641,52 @@ function extractTree(
       const body = owner.childForFieldName('body') ?? owner.namedChildren.find((n) => n != null && scopes.has(n.id)) ?? null;
       if (body && scopes.has(body.id)) bind(body, d.name.text, { type: 'symbol', index: d.symbol! }, d.rule.kind === 'method' ? 'call' : 'value');
     }
+  }
+  // Python: a class body's own names (methods, attributes) are in scope in the body, not in its
+  // methods (`@x.setter` names the property x)
+  for (const d of symbolDefs) {
+    if (d.rule.binding !== 'member' || d.symbol == null) continue;
+    const scope = scopeOf(d.node.parent, false);
+    if (classScopes.has(scope.id)) bind(scope, d.name.text, { type: 'symbol', index: d.symbol }, 'value');
+  }
+  /** The type a member belongs to, from inside it: its class or trait, or the type of its impl block (maybe imported). */
+  const containerOwnerAt = (n: Node): Owner | undefined => {
+    for (let p: Node | null = n; p; p = p.parent) {
+      const d = defByNode.get(p.id);
+      if (d?.symbol == null) continue;
+      if (d.rule.binding === 'member') {
+        const s = symbols[d.symbol]!;
+        return s.container != null ? { type: 'symbol', index: s.container } : s.containerImport != null ? { type: 'import', index: s.containerImport } : undefined;
+      }
+      if (THIS_KINDS.has(d.rule.kind) || d.rule.kind === 'trait') return { type: 'symbol', index: d.symbol };
+    }
+    return undefined;
+  };
+  // `self.x = v` declares x on the receiver's class, unless the class or a base in this file has it
+  const hasMember = (cls: number, name: string, depth = 0): boolean =>
+    symbols.some((s) => s.container === cls && s.name === name) ||
+    (depth < 8 && baseClasses.some(({ derived, base }) => {
+      if (defByNode.get(derived.id)?.symbol !== cls) return false;
+      const b = lookup(base, base.text);
+      return b?.type === 'symbol' && hasMember(b.index, name, depth + 1);
+    }));
+  for (const d of defs) {
+    if (!d.rule.assigned) continue;
+    if (defByNode.get(d.node.id) === d) defByNode.delete(d.node.id); // an assignment statement, not a scope of its own
+    const object = memberRefs.get(d.name.id)?.object;
+    const receiver = object ? lookup(object, object.text) : undefined;
+    const owner = receiver?.type === 'local' && receiver.def?.rule.receiver ? containerOwnerAt(receiver.def.node) : undefined;
+    if (owner?.type !== 'symbol' || hasMember(owner.index, d.name.text)) continue; // a write to the member (a reference)
+    d.symbol = symbols.length;
+    symbolDefs.push(d);
+    handled.add(d.name.id);
+    symbols.push({
+      name: d.name.text, kind: d.rule.kind, container: owner.index,
+      line: d.node.startPosition.row + 1, column: d.node.startPosition.column + 1,
+      endLine: d.node.endPosition.row + 1, endColumn: d.node.endPosition.column + 1,
+      nameLine: d.name.startPosition.row + 1, nameColumn: d.name.startPosition.column + 1,
+      exported: false, isDefault: false, local: false, signature: signatureAt(lines, d.node.startPosition.row),
+    });
   }
 
   // ---- references ------------------------------------------------------------------------------
@@ -546,8 +725,18 @@ function extractTree(
   for (const m of memberRefs.values()) if (m.prop.parent) memberExprs.set(m.prop.parent.id, m);
 
   /** The type a declaration states: `x: Foo`, `x: Foo<T>`, `x = new Foo()`, `x = y as Foo`, or its `@declared.type`. */
+  // a declaration's type is asked for at each use of its name: once is enough
+  const typeOfDef = new Map<Def, Owner | undefined>();
   const declaredType = (d: Def | undefined): Owner | undefined => {
     if (!d) return undefined;
+    if (typeOfDef.has(d)) return typeOfDef.get(d);
+    typeOfDef.set(d, undefined); // a cycle (`x = x.y`) finds nothing
+    const t = declaredTypeOf(d);
+    typeOfDef.set(d, t);
+    return t;
+  };
+  const declaredTypeOf = (d: Def): Owner | undefined => {
+    if (d.rule.receiver) return containerOwnerAt(d.node); // `self`
     const stated = declaredTypes.get(d.name.id);
     if (stated) return typeOwner(stated, 0);
     // an enum constant is a value of its enum (Java `Role.ADMIN.label()`)
@@ -555,7 +744,7 @@ function extractTree(
     if (container != null) return { type: 'symbol', index: container };
     for (const holder of [d.node, d.name.parent]) {
       if (!holder) continue;
-      const value = holder.childForFieldName('value');
+      const value = holder.childForFieldName('value') ?? holder.childForFieldName('right'); // Python `x = v`
       const candidates = [
         holder.childForFieldName('type'),
         value?.type === 'new_expression' ? value.childForFieldName('constructor') : null,
@@ -563,10 +752,17 @@ function extractTree(
       ];
       for (let c of candidates) {
         if (c?.type === 'type_annotation') c = c.firstNamedChild;
-        if (c?.type === 'generic_type') c = c.childForFieldName('name');
+        if (c?.type === 'generic_type') c = c.childForFieldName('name') ?? c.childForFieldName('type');
         if (c && (c.type === 'type_identifier' || c.type === 'identifier')) {
           return asOwner(lookup(c, c.text, c.type === 'type_identifier' ? 'type' : 'value'));
         }
+        const t = c ? typeOwner(c, 0) : undefined; // `&T`, `a::T`, a Python annotation
+        if (t) return t;
+      }
+      // `x = Foo()`, `let x = T::new()`, `let x = T { .. }`: the type the value evidently has
+      if (value && (CALLS.has(value.type) || value.type === 'struct_expression')) {
+        const t = typeOwner(value, 0);
+        if (t) return t;
       }
     }
     return undefined;
@@ -576,11 +772,12 @@ function extractTree(
   /** What a type names, or the type of an expression that states it: `T{}`, `&T{}`, `new T()`, `NewT()`, `T(x)`. */
   const typeOwner = (n: Node | null, depth: number): Owner | undefined => {
     if (!n || depth > 8) return undefined;
+    if (selfTypes.has(n.id)) return containerOwnerAt(n); // Rust `Self`
     if (n.type === 'identifier' || n.type === 'type_identifier') return asOwner(resolveName(n, n.text, n.type === 'identifier' ? 'value' : 'type'));
     if (memberExprs.has(n.id) && !CALL_MEMBERS.has(n.type)) return ownersOf(n, depth + 1)[0]; // pkg.T, Outer.Inner
     if (CALLS.has(n.type)) {
       const callee = calleeOf(n, depth);
-      if (!callee) return undefined;
+      if (!callee) return importedCall(n, depth);
       // a conversion `T(x)` has type T; a call, the type its callee declares it returns
       if (THIS_KINDS.has(callee.rule.kind) || callee.rule.kind === 'type') return callee.symbol != null ? { type: 'symbol', index: callee.symbol } : undefined;
       const stated = declaredTypes.get(callee.name.id);
@@ -591,6 +788,18 @@ function extractTree(
     let inner: Node | null = null;
     for (const f of fields) if ((inner = n.childForFieldName(f))) break;
     return typeOwner(inner ?? n.firstNamedChild, depth + 1);
+  };
+  /** A call of something declared in another file: what calling it gives is found at link time (`()`). */
+  const importedCall = (call: Node, depth: number): Owner | undefined => {
+    const fn = call.childForFieldName('function');
+    if (!fn) return undefined;
+    let callee: Owner | undefined;
+    const access = memberExprs.get(fn.id);
+    if (!access) callee = asOwner(resolveName(fn, fn.text, 'call'));
+    else {
+      for (const o of ownersOf(access.object, depth + 1)) if ((callee = importedMember(o, access.prop.text, access.prop))) break;
+    }
+    return callee?.type === 'import' ? { type: 'import', index: memberImport(callee.index, '()', call) } : undefined;
   };
   /** The declaration a call invokes, when this file has it. */
   const calleeOf = (call: Node, depth: number): Def | undefined => {
@@ -628,10 +837,10 @@ function extractTree(
     const imp = imports[o.index]!;
     if (imp.kind === 'scope') return { type: 'import', index: implicitImport(`${imp.source}.${name}`, '*', 'scope', at) };
     if (imp.kind) return undefined;
-    if (imp.imported === '*') return { type: 'import', index: implicitImport(imp.source, name, undefined, at) };
-    // an import path names classes as well as packages (Java `import a.b.Outer;`, then `Outer.Inner`)
-    if (row.packageScope) return { type: 'import', index: implicitImport(`${imp.source}.${imp.imported}`, name, undefined, at) };
-    return undefined;
+    if (imp.imported === '*' && !imp.scope && imp.base === undefined) return { type: 'import', index: implicitImport(imp.source, name, undefined, at) };
+    // a member of what the import names (`a.b.c` after `import a`; `T::new` after `use m::T`; Java
+    // `Outer.Inner` after `import a.b.Outer`; Go `m.Method` with `m pkg.T`)
+    return { type: 'import', index: memberImport(o.index, name, at) };
   };
   /** `a.b.c` written with names only: its text and its first name */
   const dottedName = (n: Node): { text: string; root: Node } | undefined => {
@@ -647,6 +856,22 @@ function extractTree(
 
   /** What `object` in `object.prop` can be, most specific first. */
   const ownersOf = (object: Node, depth: number): Owner[] => {
+    if (selfTypes.has(object.id)) {
+      const o = containerOwnerAt(object); // Rust `Self::new()`
+      return o ? [o] : [];
+    }
+    if (superCalls.has(object.id)) {
+      const c = enclosingClass(object); // Python `super().m()`
+      return c != null ? basesOf.get(c) ?? [] : [];
+    }
+    // a path that starts at a module: `crate::`, `super::`, or a crate's name nothing here declares
+    if (moduleRefs.has(object.id) && (object.type !== 'identifier' || (!hasWildcard && !lookup(object, object.text))))
+      return [{ type: 'import', index: moduleImport(object) }];
+    // a name node of another type (Rust `self`): bound like an identifier
+    if (object.namedChildCount === 0 && plainRefs.has(object.id) && !['identifier', 'type_identifier', 'package_identifier'].includes(object.type)) {
+      const b = lookup(object, object.text);
+      return [asOwner(b), declaredType(defOf(b))].filter((o): o is Owner => o !== undefined);
+    }
     switch (object.type) {
       case 'this': {
         const c = enclosingClass(object);
@@ -716,6 +941,27 @@ function extractTree(
     basesOf.set(cls, [...(basesOf.get(cls) ?? []), b]);
     symbols[cls]!.bases = [...(symbols[cls]!.bases ?? []), b.type === 'symbol' ? { symbol: b.index } : { importIndex: b.index }];
   }
+  // `impl Trait for T`: T (declared here, or imported) gains Trait as a base
+  const importBases: NonNullable<FileFacts['importBases']> = [];
+  for (const { derived, base } of implementers) {
+    const t = asOwner(resolveName(derived, derived.text, 'type'));
+    const b = typeOwner(base, 0);
+    if (!t || !b) continue;
+    const fact = b.type === 'symbol' ? { symbol: b.index } : { importIndex: b.index };
+    if (t.type === 'import') importBases.push({ derivedImport: t.index, base: fact });
+    else {
+      basesOf.set(t.index, [...(basesOf.get(t.index) ?? []), b]);
+      symbols[t.index]!.bases = [...(symbols[t.index]!.bases ?? []), fact];
+    }
+  }
+
+  // what calling a function gives: the type its declared result names (for members of a call's result)
+  for (const d of symbolDefs) {
+    const stated = declaredTypes.get(d.name.id);
+    if (!stated || d.symbol == null || (d.rule.kind !== 'function' && d.rule.kind !== 'method')) continue;
+    const t = typeOwner(stated, 0);
+    if (t) symbols[d.symbol]!.returns = t.type === 'symbol' ? { symbol: t.index } : { importIndex: t.index };
+  }
 
   for (const { prop, object } of memberRefs.values()) {
     if (handled.has(prop.id)) continue;
@@ -732,7 +978,14 @@ function extractTree(
     pushRef(prop, target, role);
   }
   for (const node of plainRefs.values()) {
-    if (handled.has(node.id)) continue;
+    if (handled.has(node.id) || selfTypes.has(node.id)) continue;
+    if (macroRefs.has(node.id)) {
+      // a macro of this file, or nothing: `format!` is not the function `format`
+      const m = lookup(node, node.text, 'macro');
+      if (m?.type === 'symbol') pushRef(node, { kind: 'symbol', symbol: m.index }, 'call');
+      continue;
+    }
+    if (moduleRefs.has(node.id) && (node.type !== 'identifier' || (!hasWildcard && !lookup(node, node.text)))) continue; // `self::`, a crate's name
     const role = roleOf(node);
     const b = resolveName(node, node.text, node.type === 'type_identifier' ? 'type' : role === 'call' ? 'call' : 'value');
     if (b?.type === 'local') continue; // a parameter or local variable: not an indexed symbol
@@ -753,6 +1006,7 @@ function extractTree(
     exports: exportsOut,
     refs,
     parseErrors: root.hasError ? 1 : 0,
+    ...(importBases.length > 0 ? { importBases } : {}),
   };
 }
 
@@ -762,36 +1016,48 @@ function signatureAt(lines: string[], row: number): string {
 }
 
 /** member-access node types → the field holding the property */
-const MEMBER_ACCESS: Record<string, string> = { member_expression: 'property', selector_expression: 'field', field_access: 'field' };
+const MEMBER_ACCESS: Record<string, string> = {
+  member_expression: 'property', selector_expression: 'field', field_access: 'field', attribute: 'attribute', field_expression: 'field', scoped_identifier: 'name',
+};
+/** calls (the callee in field `function`) and assignments (the target in field `left`) of each grammar */
+const CALL_NODES = new Set(['call_expression', 'call']);
+const ASSIGNMENTS = new Set(['assignment_expression', 'augmented_assignment_expression', 'assignment', 'augmented_assignment', 'compound_assignment_expr']);
 /** wrappers of a type name that still construct it: Go `pkg.T{}`, `G[T]{}`, Java `new a.T<>()` */
 const QUALIFIED_TYPES = new Set(['qualified_type', 'scoped_type_identifier', 'generic_type']);
 
 function roleOf(node: Node): RefFact['role'] {
   const parent = node.parent;
   if (!parent) return 'read';
+  // (`.type` and every other accessor is a call into wasm: each is read once)
+  const ptype = parent.type;
   // `new T()` (Java), `T{}` (Go): the type's own name, not the package or class that qualifies it
-  const named = parent.type === 'generic_type' ? parent.firstNamedChild : parent.lastNamedChild;
-  const typeNode = QUALIFIED_TYPES.has(parent.type) && named?.id === node.id ? parent : node;
-  const ctor = typeNode.parent;
-  if ((ctor?.type === 'object_creation_expression' || ctor?.type === 'composite_literal') && ctor.childForFieldName('type')?.id === typeNode.id) return 'new';
-  if (node.type === 'type_identifier' || parent.type === 'nested_type_identifier') return 'type';
-  if (parent.type === 'method_invocation' && parent.childForFieldName('name')?.id === node.id) return 'call';
+  const qualified = QUALIFIED_TYPES.has(ptype) && (ptype === 'generic_type' ? parent.firstNamedChild : parent.lastNamedChild)?.id === node.id;
+  const typeNode = qualified ? parent : node;
+  const ctor = qualified ? parent.parent : parent;
+  const ctype = qualified ? ctor?.type : ptype;
+  if ((ctype === 'object_creation_expression' || ctype === 'composite_literal') && ctor!.childForFieldName('type')?.id === typeNode.id) return 'new';
+  if (ctype === 'struct_expression' && ctor!.childForFieldName('name')?.id === typeNode.id) return 'new'; // Rust `T { .. }`
+  if (node.type === 'type_identifier' || ptype === 'nested_type_identifier' || ptype === 'type') return 'type';
+  if (ptype === 'method_invocation' && parent.childForFieldName('name')?.id === node.id) return 'call';
   let expr: Node = node;
-  const field = MEMBER_ACCESS[parent.type];
+  const field = MEMBER_ACCESS[ptype];
   if (field && parent.childForFieldName(field)?.id === node.id) expr = parent;
-  const up = expr.parent;
+  const up = expr === node ? parent : expr.parent;
   if (!up) return 'read';
+  const utype = expr === node ? ptype : up.type;
+  // a macro's arguments are tokens: `f(` there is still a call
+  if (utype === 'token_tree' && expr.nextSibling?.type === 'token_tree' && expr.nextSibling.text.startsWith('(')) return 'call';
   // Go: `a, b = ...` and `x++` are statements over expression lists
-  if (up.type === 'expression_list' && up.parent?.type === 'assignment_statement' && up.parent.childForFieldName('left')?.id === up.id) return 'write';
-  if (up.type === 'inc_statement' || up.type === 'dec_statement') return 'write';
-  if (up.type === 'call_expression' && up.childForFieldName('function')?.id === expr.id) return 'call';
-  if (up.type === 'new_expression' && up.childForFieldName('constructor')?.id === expr.id) return 'new';
-  if ((up.type === 'assignment_expression' || up.type === 'augmented_assignment_expression') && up.childForFieldName('left')?.id === expr.id)
-    return 'write';
-  if (up.type === 'update_expression') return 'write';
-  if (up.type.startsWith('jsx_')) return 'jsx';
-  if (up.type === 'export_specifier' || up.type === 'export_statement') return 'export';
-  if (up.type === 'extends_clause' || up.type === 'class_heritage') return 'type';
+  if (utype === 'expression_list' && up.parent?.type === 'assignment_statement' && up.parent.childForFieldName('left')?.id === up.id) return 'write';
+  if (utype === 'inc_statement' || utype === 'dec_statement') return 'write';
+  if (CALL_NODES.has(utype) && up.childForFieldName('function')?.id === expr.id) return 'call';
+  if (utype === 'new_expression' && up.childForFieldName('constructor')?.id === expr.id) return 'new';
+  if (ASSIGNMENTS.has(utype) && up.childForFieldName('left')?.id === expr.id) return 'write';
+  if (utype === 'update_expression') return 'write';
+  if (utype.startsWith('jsx_')) return 'jsx';
+  if (utype === 'export_specifier' || utype === 'export_statement') return 'export';
+  if (utype === 'extends_clause' || utype === 'class_heritage') return 'type';
+  if (utype === 'argument_list' && up.parent?.type === 'class_definition') return 'type'; // Python `class A(B)`
   return 'read';
 }
 

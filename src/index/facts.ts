@@ -95,4 +95,6 @@ export interface FileFacts {
   exports: ExportFact[];
   refs: RefFact[];
   parseErrors: number;
+  /** `impl Trait for T` where T is imported: T gains Trait as a base once link.ts resolves T */
+  importBases?: { derivedImport: number; base: { symbol: number } | { importIndex: number } }[];
 }

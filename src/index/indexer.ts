@@ -121,24 +121,39 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
       s.exported ? 1 : 0, s.isDefault ? 1 : 0, s.local ? 1 : 0, s.isStatic ? 1 : 0, s.signature,
     ).lastInsertRowid));
   }
+  // a container declared after its member (a Rust `impl` above its struct)
+  const setContainer = db.prepare('UPDATE symbols SET container_id = ? WHERE id = ?');
+  facts.symbols.forEach((s, i) => {
+    if (s.container != null && s.container > i) setContainer.run(symIds[s.container] ?? null, symIds[i]);
+  });
   const impIds: number[] = [];
-  const insImp = db.prepare('INSERT INTO imports(file_id, local_name, source, imported, line, col, kind) VALUES (?,?,?,?,?,?,?)');
-  for (const i of facts.imports) impIds.push(Number(insImp.run(fileId, i.localName, i.source, i.imported, i.line, i.column, i.kind ?? 'import').lastInsertRowid));
+  const insImp = db.prepare('INSERT INTO imports(file_id, local_name, source, imported, line, col, kind, scope, base_import_id) VALUES (?,?,?,?,?,?,?,?,?)');
+  for (const i of facts.imports) {
+    impIds.push(Number(insImp.run(fileId, i.localName, i.source, i.imported, i.line, i.column, i.kind ?? 'import',
+      i.scope ? i.scope.join('::') : null, i.base != null ? impIds[i.base] ?? null : null).lastInsertRowid));
+  }
+  const setReturns = db.prepare('UPDATE symbols SET returns_symbol_id = ?, returns_import_id = ? WHERE id = ?');
+  facts.symbols.forEach((s, i) => {
+    if (s.returns) setReturns.run('symbol' in s.returns ? symIds[s.returns.symbol] ?? null : null, 'importIndex' in s.returns ? impIds[s.returns.importIndex] ?? null : null, symIds[i]);
+  });
   const setContainerImport = db.prepare('UPDATE symbols SET container_import_id = ? WHERE id = ?');
   facts.symbols.forEach((s, i) => {
     if (s.containerImport != null) setContainerImport.run(impIds[s.containerImport] ?? null, symIds[i]);
   });
-  const insBase = db.prepare('INSERT INTO bases(symbol_id, file_id, base_symbol_id, base_import_id) VALUES (?,?,?,?)');
+  const insBase = db.prepare('INSERT INTO bases(symbol_id, symbol_import_id, file_id, base_symbol_id, base_import_id) VALUES (?,?,?,?,?)');
   facts.symbols.forEach((s, i) => {
     for (const b of s.bases ?? []) {
-      insBase.run(symIds[i], fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
+      insBase.run(symIds[i], null, fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
     }
   });
-  const insExp = db.prepare('INSERT INTO exports(file_id, name, kind, symbol_id, import_id, source) VALUES (?,?,?,?,?,?)');
+  for (const { derivedImport, base: b } of facts.importBases ?? []) {
+    insBase.run(null, impIds[derivedImport] ?? null, fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
+  }
+  const insExp = db.prepare('INSERT INTO exports(file_id, name, kind, symbol_id, import_id, source, hidden) VALUES (?,?,?,?,?,?,?)');
   for (const e of facts.exports) {
-    if (e.kind === 'symbol') insExp.run(fileId, e.name, 'symbol', symIds[e.symbol] ?? null, null, null);
-    else if (e.kind === 'import') insExp.run(fileId, e.name, 'import', null, impIds[e.importIndex] ?? null, null);
-    else insExp.run(fileId, '*', 'star', null, null, e.source);
+    if (e.kind === 'symbol') insExp.run(fileId, e.name, 'symbol', symIds[e.symbol] ?? null, null, null, e.hidden ? 1 : 0);
+    else if (e.kind === 'import') insExp.run(fileId, e.name, 'import', null, impIds[e.importIndex] ?? null, null, e.hidden ? 1 : 0);
+    else insExp.run(fileId, '*', 'star', null, null, e.source, 0);
   }
   const insRef = db.prepare(
     `INSERT INTO refs(file_id, name, line, col, end_col, role, target_kind, symbol_id, import_id, enclosing_id, confidence)

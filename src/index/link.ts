@@ -8,8 +8,8 @@ import type { DB } from '../store/db.js';
 import { languageFor } from './languages.js';
 import { createResolvers } from './resolvers/index.js';
 
-interface ImportRow { id: number; file_id: number; source: string; imported: string; kind: string }
-interface ExportRow { file_id: number; name: string; kind: string; symbol_id: number | null; import_id: number | null; source: string | null }
+interface ImportRow { id: number; file_id: number; source: string; imported: string; kind: string; scope: string | null; base_import_id: number | null }
+interface ExportRow { file_id: number; name: string; kind: string; symbol_id: number | null; import_id: number | null; source: string | null; hidden: number }
 /** a symbol, a module (one file), or a package (files that share one scope) */
 type Target = { symbol: number } | { module: number } | { files: number[] } | null;
 /** how a package-scope name was found: in the package, through an import, nowhere in the project, or ambiguously */
@@ -23,10 +23,10 @@ export function linkProject(db: DB, root: string): LinkStats {
   const idByPath = new Map(files.map((f) => [f.path, f.id]));
   const pathById = new Map(files.map((f) => [f.id, f.path]));
   const resolvers = createResolvers(root, new Set(idByPath.keys()));
-  const imports = db.prepare('SELECT id, file_id, source, imported, kind FROM imports').all() as ImportRow[];
+  const imports = db.prepare('SELECT id, file_id, source, imported, kind, scope, base_import_id FROM imports').all() as ImportRow[];
   const importById = new Map(imports.map((i) => [i.id, i]));
   const exportsByFile = new Map<number, ExportRow[]>();
-  for (const e of db.prepare('SELECT file_id, name, kind, symbol_id, import_id, source FROM exports').all() as ExportRow[]) {
+  for (const e of db.prepare('SELECT file_id, name, kind, symbol_id, import_id, source, hidden FROM exports').all() as ExportRow[]) {
     let list = exportsByFile.get(e.file_id);
     if (!list) exportsByFile.set(e.file_id, (list = []));
     list.push(e);
@@ -76,13 +76,14 @@ export function linkProject(db: DB, root: string): LinkStats {
 
   type Module = { module: number | { files: number[] }; rest: string[] };
   const moduleCache = new Map<string, Module | 'external' | 'unresolved'>();
-  const resolveModule = (fileId: number, spec: string): Module | 'external' | 'unresolved' => {
+  const resolverOf = (fileId: number) => resolvers.get(languageFor(pathById.get(fileId)!)?.resolver ?? '');
+  const resolveModule = (fileId: number, spec: string, scope?: string | null): Module | 'external' | 'unresolved' => {
     const importer = pathById.get(fileId)!;
-    const key = `${importer}\0${spec}`;
+    const key = `${importer}\0${spec}\0${scope ?? ''}`;
     let hit = moduleCache.get(key);
     if (hit === undefined) {
-      const resolver = resolvers.get(languageFor(importer)?.resolver ?? '');
-      const r = resolver ? resolver(importer, spec) : { unresolved: 'no resolver' };
+      const resolver = resolverOf(fileId);
+      const r = resolver ? resolver(importer, spec, scope ? scope.split('::') : undefined) : { unresolved: 'no resolver' };
       if ('file' in r) hit = idByPath.has(r.file) ? { module: idByPath.get(r.file)!, rest: r.rest ?? [] } : 'unresolved';
       else if ('package' in r) {
         const ids = r.package.map((f) => idByPath.get(f)).filter((id): id is number => id !== undefined);
@@ -126,16 +127,42 @@ export function linkProject(db: DB, root: string): LinkStats {
     if (importTargets.has(imp.id)) return importTargets.get(imp.id)!;
     let t: Target = null;
     if (imp.kind === 'scope') t = resolveScope(imp, seen);
-    else {
-      const mod = resolveModule(imp.file_id, imp.source);
+    else if (imp.base_import_id != null) {
+      // `a.b.c` after `import a`, `T::new` after `use m::T`, `f()`: a name in what another import names
+      const base = importById.get(imp.base_import_id);
+      t = resolveIn(base ? resolveImport(base, seen) : null, imp.imported, seen);
+    } else {
+      const mod = resolveModule(imp.file_id, imp.source, imp.scope);
       if (typeof mod !== 'string') {
         t = typeof mod.module === 'number' ? { module: mod.module } : mod.module;
         for (const name of mod.rest) t = resolveIn(t, name, seen);
         if (imp.imported !== '*') t = resolveIn(t, imp.imported, seen);
       }
     }
+    // a name a module does not define may be its submodule (Python `from . import x`, `a.b.c`)
+    if (!t && imp.imported !== '*' && imp.imported !== '()') {
+      const spec = specOf(imp);
+      const mod = spec !== undefined ? resolveModule(imp.file_id, spec, imp.scope) : undefined;
+      if (mod && typeof mod !== 'string' && mod.rest.length === 0) t = typeof mod.module === 'number' ? { module: mod.module } : mod.module;
+    }
     importTargets.set(imp.id, t);
     return t;
+  };
+  const isSubmodule = (imp: ImportRow, name: string): boolean => {
+    const spec = specOf(imp);
+    const join = resolverOf(imp.file_id)?.join;
+    if (spec === undefined || !join) return false;
+    const mod = resolveModule(imp.file_id, join(spec, name), imp.scope);
+    return typeof mod !== 'string';
+  };
+  /** The module specifier an import names, for resolvers that can join a name onto one (Python `a.b` + `c`). */
+  const specOf = (imp: ImportRow, depth = 0): string | undefined => {
+    const join = resolverOf(imp.file_id)?.join;
+    if (!join || imp.kind !== 'import' || depth > 16) return undefined;
+    if (imp.base_import_id == null) return imp.imported === '*' ? imp.source : join(imp.source, imp.imported);
+    const base = importById.get(imp.base_import_id);
+    const parent = base ? specOf(base, depth + 1) : undefined;
+    return parent !== undefined && imp.imported !== '()' ? join(parent, imp.imported) : undefined;
   };
   /**
    * A name the file uses without declaring it, in a language whose files share a package scope:
@@ -151,7 +178,7 @@ export function linkProject(db: DB, root: string): LinkStats {
     if (own.length === 1) [t, via] = [{ symbol: own[0]! }, 'package'];
     else if (own.length > 1) via = 'unknown'; // declared twice (build variants): no single answer
     for (const w of via === 'missing' ? wildcards.get(imp.file_id) ?? [] : []) {
-      const found = resolveIn(resolveImport(w, seen), first, seen);
+      const found = resolveIn(resolveImport(w, seen), first, seen, true);
       if (found) {
         [t, via] = [found, 'import'];
         break;
@@ -171,19 +198,29 @@ export function linkProject(db: DB, root: string): LinkStats {
     scopeVia.set(imp.id, via);
     return t;
   };
-  /** `name` inside a target: a module's or a package's exports, a symbol's members */
-  const resolveIn = (t: Target, name: string, seen: Set<string>): Target => {
+  /** `name` inside a target: a module's or a package's exports (only those `*` takes, for a wildcard), a symbol's members; `()`: what calling it gives */
+  const resolveIn = (t: Target, name: string, seen: Set<string>, star = false): Target => {
     if (!t) return null;
-    if ('module' in t) return resolveExport(t.module, name, seen);
+    if ('module' in t) return resolveExport(t.module, name, seen, star);
     if ('files' in t) {
       let hit: Target = null;
       for (const f of t.files) {
-        const found = resolveExport(f, name, new Set(seen));
+        const found = resolveExport(f, name, new Set(seen), star);
         if (!found) continue;
         if (hit && JSON.stringify(hit) !== JSON.stringify(found)) return null; // two files declare it: no single answer
         hit = found;
       }
       return hit;
+    }
+    if (name === '()') {
+      // a class or struct called makes an instance; a function gives the type it declares it returns
+      const s = callInfo.get(t.symbol) as { kind: string; returns: number | null; returnsImport: number | null } | undefined;
+      if (!s) return null;
+      if (['class', 'struct', 'record', 'enum'].includes(s.kind)) return t;
+      if (s.returns != null) return { symbol: s.returns };
+      const imp = s.returnsImport != null ? importById.get(s.returnsImport) : undefined;
+      const r = imp ? resolveImport(imp, seen) : null;
+      return r && 'symbol' in r ? r : null;
     }
     const m = findMember(t.symbol, name);
     if (typeof m === 'number') return { symbol: m };
@@ -191,13 +228,13 @@ export function linkProject(db: DB, root: string): LinkStats {
     const e = enumOf.get(t.symbol) as { id: number } | undefined;
     return e ? resolveIn({ symbol: e.id }, name, seen) : null;
   };
-  const resolveExport = (fileId: number, name: string, seen: Set<string>): Target => {
+  const resolveExport = (fileId: number, name: string, seen: Set<string>, star = false): Target => {
     const key = `${fileId}\0${name}`;
     if (seen.has(key)) return null; // export cycle
     seen.add(key);
     const list = exportsByFile.get(fileId) ?? [];
     for (const e of list) {
-      if (e.name !== name) continue;
+      if (e.name !== name || (star && e.hidden)) continue;
       if (e.kind === 'symbol' && e.symbol_id != null) return { symbol: e.symbol_id };
       if (e.kind === 'import' && e.import_id != null) {
         const imp = importById.get(e.import_id);
@@ -209,7 +246,9 @@ export function linkProject(db: DB, root: string): LinkStats {
       if (e.kind !== 'star' || !e.source) continue;
       const mod = resolveModule(fileId, e.source);
       if (typeof mod === 'string' || typeof mod.module !== 'number') continue;
-      const t = resolveExport(mod.module, name, seen);
+      let from: Target = { module: mod.module };
+      for (const r of mod.rest) from = resolveIn(from, r, seen);
+      const t = resolveIn(from, name, seen, true);
       if (t) return t;
     }
     return null;
@@ -224,6 +263,7 @@ export function linkProject(db: DB, root: string): LinkStats {
   const fileOf = db.prepare('SELECT file_id AS id FROM symbols WHERE id = ?');
   const containerOf = db.prepare('SELECT container_id AS id FROM symbols WHERE id = ?');
   const enumOf = db.prepare(`SELECT container_id AS id FROM symbols WHERE id = ? AND kind = 'enum_member' AND container_id IS NOT NULL`);
+  const callInfo = db.prepare('SELECT kind, returns_symbol_id AS returns, returns_import_id AS returnsImport FROM symbols WHERE id = ?');
 
   db.transaction(() => {
     // Go methods declared in another file than their receiver's type: first, so that members are
@@ -235,10 +275,33 @@ export function linkProject(db: DB, root: string): LinkStats {
       const owner = t && 'symbol' in t ? t.symbol : null;
       setContainer.run(owner, owner, s.id);
     }
+    // Rust `impl Trait for T` with T imported; bases and declared results in other files: before
+    // anything looks members up through them
+    const setDerived = db.prepare('UPDATE bases SET symbol_id = ? WHERE rowid = ?');
+    for (const b of db.prepare('SELECT rowid, symbol_import_id AS imp FROM bases WHERE symbol_import_id IS NOT NULL').all() as { rowid: number; imp: number }[]) {
+      const imp = importById.get(b.imp);
+      const t = imp ? resolveImport(imp, new Set()) : null;
+      setDerived.run(t && 'symbol' in t ? t.symbol : null, b.rowid);
+    }
+    const setBase = db.prepare('UPDATE bases SET base_symbol_id = ? WHERE rowid = ?');
+    for (const b of db.prepare('SELECT rowid, base_import_id AS imp FROM bases WHERE base_import_id IS NOT NULL').all() as { rowid: number; imp: number }[]) {
+      const imp = importById.get(b.imp);
+      const t = imp ? resolveImport(imp, new Set()) : null;
+      setBase.run(t && 'symbol' in t ? t.symbol : null, b.rowid);
+    }
+    const setReturns = db.prepare('UPDATE symbols SET returns_symbol_id = ? WHERE id = ?');
+    for (const s of db.prepare('SELECT id, returns_import_id AS imp FROM symbols WHERE returns_import_id IS NOT NULL').all() as { id: number; imp: number }[]) {
+      const imp = importById.get(s.imp);
+      const t = imp ? resolveImport(imp, new Set()) : null;
+      setReturns.run(t && 'symbol' in t ? t.symbol : null, s.id);
+    }
+    // what was resolved so far did not see those: resolve again
+    importTargets.clear();
+    scopeVia.clear();
     for (const imp of imports) {
       const t = resolveImport(imp, new Set());
       const via = scopeVia.get(imp.id);
-      const mod = imp.kind === 'scope' ? undefined : resolveModule(imp.file_id, imp.source);
+      const mod = imp.kind === 'scope' || imp.base_import_id != null ? undefined : resolveModule(imp.file_id, imp.source, imp.scope);
       const modFile = mod && typeof mod !== 'string' && typeof mod.module === 'number' ? mod.module : null;
       let status: string;
       if (t && 'symbol' in t) {
@@ -251,8 +314,9 @@ export function linkProject(db: DB, root: string): LinkStats {
         status = via === 'missing' || mod === 'external' ? 'external' : 'unresolved';
         updImport.run(status, modFile, null, imp.id);
       }
-      // names taken from the package scope are not imports anyone wrote: they are not counted
-      if (imp.kind === 'scope') continue;
+      // names taken from the package scope, or members reached through another import, are not
+      // imports anyone wrote: they are not counted
+      if (imp.kind === 'scope' || imp.base_import_id != null) continue;
       if (status === 'external') external++;
       else if (status === 'unresolved') unresolved++;
       else resolved++;
@@ -299,6 +363,8 @@ export function linkProject(db: DB, root: string): LinkStats {
       if (t && !('symbol' in t)) {
         const e = resolveIn(t, r.name, new Set());
         if (e && 'symbol' in e) symbol = e.symbol;
+        // a module (Rust `a::m::f`, Python `pkg.sub.f`): a fact, but not one about a symbol
+        else if (e || isSubmodule(importById.get(r.import_id)!, r.name)) external = true;
       } else if (t) {
         const owner = (enumOf.get(t.symbol) as { id: number } | undefined)?.id ?? t.symbol;
         const m = findMember(owner, r.name, r.role === 'call');

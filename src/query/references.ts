@@ -220,7 +220,7 @@ function declarationGroup(p: Project, s: SymbolRow): number[] {
 }
 
 export function meaningOf(kind: string): ('value' | 'type')[] {
-  if (kind === 'interface' || kind === 'type') return ['type'];
-  if (kind === 'class' || kind === 'enum' || kind === 'namespace') return ['value', 'type'];
+  if (kind === 'interface' || kind === 'type' || kind === 'trait' || kind === 'module') return ['type'];
+  if (kind === 'class' || kind === 'enum' || kind === 'namespace' || kind === 'struct') return ['value', 'type'];
   return ['value'];
 }

@@ -48,7 +48,7 @@ function file(p: Project, rel: string): FileStructure {
     return xs.slice(0, CAP);
   };
   const importRows = p.db
-    .prepare(`SELECT i.source, i.imported, i.local_name, i.status, f.path AS resolved FROM imports i LEFT JOIN files f ON f.id = i.resolved_file_id WHERE i.file_id = ? AND i.kind <> 'scope' ORDER BY i.line`)
+    .prepare(`SELECT i.source, i.imported, i.local_name, i.status, f.path AS resolved FROM imports i LEFT JOIN files f ON f.id = i.resolved_file_id WHERE i.file_id = ? AND i.kind <> 'scope' AND i.base_import_id IS NULL ORDER BY i.line`)
     .all(fileId) as { source: string; imported: string; local_name: string | null; status: string; resolved: string | null }[];
   const bySource = new Map<string, FileStructure['imports'][number]>();
   for (const r of importRows) {
@@ -98,13 +98,13 @@ function directory(p: Project, dir: string, args: { offset?: number; limit?: num
   }
   const edgesRaw = p.db
     .prepare(`SELECT a.path AS src, b.path AS dst, COUNT(*) AS n FROM imports i JOIN files a ON a.id = i.file_id JOIN files b ON b.id = i.resolved_file_id
-      WHERE a.path LIKE ? ESCAPE '\\' GROUP BY a.path, b.path ORDER BY a.path, b.path`)
+      WHERE a.path LIKE ? ESCAPE '\\' AND i.base_import_id IS NULL GROUP BY a.path, b.path ORDER BY a.path, b.path`)
     .all(escapeLike(prefix) + '%') as { src: string; dst: string; n: number }[];
   const inDir = new Set(files.map((f) => f.path));
   const edges = edgesRaw.filter((e) => inDir.has(e.dst) && e.src !== e.dst).map((e) => ({ from: e.src, to: e.dst, names: e.n }));
   const external = p.db
     .prepare(`SELECT i.source AS module, COUNT(DISTINCT i.file_id) AS importers FROM imports i JOIN files a ON a.id = i.file_id
-      WHERE i.status = 'external' AND i.kind <> 'scope' AND a.path LIKE ? ESCAPE '\\' GROUP BY i.source ORDER BY importers DESC LIMIT 30`)
+      WHERE i.status = 'external' AND i.kind <> 'scope' AND i.base_import_id IS NULL AND a.path LIKE ? ESCAPE '\\' GROUP BY i.source ORDER BY importers DESC LIMIT 30`)
     .all(escapeLike(prefix) + '%') as { module: string; importers: number }[];
   const modulesPage = paginate(files.map((f) => ({ file: f.path, language: f.language, symbols: f.symbols, exports: f.exports, imported_by: f.imported_by })), args.offset, args.limit ?? 100);
   const shown = new Set(modulesPage.items.map((m) => m.file));

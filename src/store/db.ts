@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,6 +33,8 @@ CREATE TABLE IF NOT EXISTS symbols (
   exported INTEGER NOT NULL, is_default INTEGER NOT NULL, local INTEGER NOT NULL,
   is_static INTEGER NOT NULL DEFAULT 0,
   container_import_id INTEGER,  -- a Go method whose receiver type is in another file: set container_id at link time
+  returns_symbol_id INTEGER,    -- what calling a function gives (its declared result type), for members of a call's result
+  returns_import_id INTEGER,    -- the same, declared in another file: set returns_symbol_id at link time
   signature TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
@@ -47,6 +49,8 @@ CREATE TABLE IF NOT EXISTS imports (
   imported TEXT NOT NULL,
   line INTEGER NOT NULL, col INTEGER NOT NULL,
   kind TEXT NOT NULL DEFAULT 'import',      -- import | wildcard (Java a.b.*, Go dot import) | scope (a name from the package scope)
+  scope TEXT,                -- the inline modules the import is written in, '::'-joined (Rust: mod tests { use super::*; })
+  base_import_id INTEGER,    -- the name (imported) looked up in what that import resolves to (a.b.c after import a; '()': a call's result)
   status TEXT NOT NULL DEFAULT 'pending',   -- symbol | module | external | unresolved
   resolved_file_id INTEGER,
   resolved_symbol_id INTEGER
@@ -59,11 +63,13 @@ CREATE TABLE IF NOT EXISTS exports (
   kind TEXT NOT NULL,        -- symbol | import | star
   symbol_id INTEGER,
   import_id INTEGER,
-  source TEXT
+  source TEXT,
+  hidden INTEGER NOT NULL DEFAULT 0   -- importable by name but not taken by * (Python _private, or not in __all__)
 );
 CREATE INDEX IF NOT EXISTS exports_file ON exports(file_id, name);
 CREATE TABLE IF NOT EXISTS bases (        -- class/interface inheritance, for inherited members
-  symbol_id INTEGER NOT NULL,
+  symbol_id INTEGER,         -- NULL until link.ts resolves symbol_import_id
+  symbol_import_id INTEGER,  -- the derived type is imported (Rust: impl Trait for T, T from another module)
   file_id INTEGER NOT NULL,
   base_symbol_id INTEGER,    -- set directly for a base in the same file, by link.ts for an imported one
   base_import_id INTEGER

@@ -100,6 +100,46 @@ export const FROM_SITES: Record<string, Site[]> = {
     { file: 'src/main/java/com/example/model/Role.java', at: 'toLowerCase', offset: 0 }, // unknown receiver: a guess
     { file: 'src/test/java/com/example/app/AppTest.java', at: 'App.main', offset: 4 }, // same package, other source tree
   ],
+  'py-app': [
+    { file: 'src/shop/services/report.py', at: 'format(p.price)' }, // `from ..pricing import format`
+    { file: 'src/shop/services/report.py', at: 'render("{0}"' }, // inside method render: the import, not the method
+    { file: 'src/shop/services/report.py', at: 'format(first)' }, // a parameter shadows the import
+    { file: 'src/shop/services/report.py', at: 'text.join', offset: 5 }, // `from .. import text`: a submodule
+    { file: 'src/shop/services/report.py', at: 'product.tag', offset: 8 }, // `x = Product()`: inherited from Item
+    { file: 'src/shop/services/report.py', at: 'made.describe', offset: 5 }, // `make_product() -> Product`
+    { file: 'src/shop/services/report.py', at: 'item.describe()', offset: 5 }, // a loop variable: guesses
+    { file: 'src/shop/models.py', at: 'super().describe', offset: 8 },
+    { file: 'src/shop/models.py', at: 'label.setter' }, // the class body's own name
+    { file: 'src/shop/models.py', at: 'self.name.upper', offset: 5 }, // declared by `self.name =` in Item
+    { file: 'src/shop/pricing.py', at: 'product.describe()\n', offset: 8 }, // `product: Product`
+    { file: 'src/shop/pricing.py', at: 'RATE = 0.0' }, // `global RATE`
+    { file: 'src/app.py', at: 'shop.pricing.format', offset: 13 }, // `import shop.pricing`
+    { file: 'src/app.py', at: 'shop.util.strings.slug', offset: 18 }, // through a namespace package
+    { file: 'src/app.py', at: 'template_format("{0}"' }, // `from shop import format` (shop: `from .text import *`)
+    { file: 'src/app.py', at: 'Item("plain")' }, // `from shop.models import *`
+    { file: 'src/app.py', at: 'unknown.describe', offset: 8 }, // unknown receiver: guesses
+    { file: 'scripts/tool.py', at: 'helpers.shout', offset: 8 }, // the script's own directory
+  ],
+  'rust-app': [
+    { file: 'src/lib.rs', at: 'format(c.area' }, // the crate root's own format
+    { file: 'src/lib.rs', at: 'c.area', offset: 2 }, // `impl Shape for Circle`, Circle re-exported by `pub use`
+    { file: 'src/lib.rs', at: 'geometry::format', offset: 10 }, // `mod geometry;` → geometry/mod.rs
+    { file: 'src/lib.rs', at: 'Point::origin', offset: 7 }, // `use geometry::point::Point`
+    { file: 'src/lib.rs', at: 's.describe()', offset: 2 }, // a closure parameter: guesses
+    { file: 'src/shapes.rs', at: 'format(self.area', offset: 0 }, // inside format!(...): `use crate::format`
+    { file: 'src/shapes.rs', at: 'Self::new', offset: 6 },
+    { file: 'src/shapes.rs', at: 'self.radius +=', offset: 5 },
+    { file: 'src/shapes.rs', at: 'corners: 4' }, // a field of an enum variant
+    { file: 'src/util.rs', at: 'Circle::new(2.0)', offset: 8 }, // `use crate::shapes::*`
+    { file: 'src/util.rs', at: 'c.grow', offset: 2 }, // `let c = Circle::new(..)`, `new() -> Self`
+    { file: 'src/util.rs', at: 'q.norm()', offset: 2 }, // impl in another module (extra.rs)
+    { file: 'src/util.rs', at: 'format(area)' }, // a local closure shadows util::format
+    { file: 'src/util.rs', at: 'self::inner::helper', offset: 13 },
+    { file: 'src/util.rs', at: 'format(&["a"' }, // inside `mod tests { use super::*; }`
+    { file: 'src/extra.rs', at: 'self.distance', offset: 5 }, // `impl P` with `use ... Point as P`
+    { file: 'src/main.rs', at: 'Circle::new', offset: 8 }, // the library crate by its package name
+    { file: 'src/main.rs', at: 'rust_app::format', offset: 10 },
+  ],
 };
 
 /** Names whose by-name definitions go into the golden file (homonyms across modules). */
@@ -108,6 +148,8 @@ export const BY_NAME: Record<string, string[]> = {
   'js-app': ['format', 'describe'],
   'go-app': ['Format', 'Area', 'newConfig'],
   'java-app': ['format', 'name', 'log'],
+  'py-app': ['format', 'describe', 'label'],
+  'rust-app': ['format', 'area', 'new'],
 };
 
 export interface Golden {

@@ -1,6 +1,8 @@
 import { createEcmascriptResolver } from './ecmascript.js';
 import { createGoResolver } from './go.js';
 import { createJavaResolver } from './java.js';
+import { createPythonResolver } from './python.js';
+import { createRustResolver } from './rust.js';
 import type { ModuleResolver } from './types.js';
 
 /** resolver name (the `resolver` column of grammars/languages.json) → factory */
@@ -8,6 +10,8 @@ const FACTORIES: Record<string, (root: string, files: ReadonlySet<string>) => Mo
   ecmascript: createEcmascriptResolver,
   go: createGoResolver,
   java: createJavaResolver,
+  python: createPythonResolver,
+  rust: createRustResolver,
 };
 
 export function createResolvers(root: string, files: ReadonlySet<string>): Map<string, ModuleResolver> {
