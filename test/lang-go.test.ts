@@ -101,9 +101,13 @@ describe('go-app: methods', () => {
     expect(facts(refsOf('geometry/circle.go', 'Area() float64'))).toEqual([site('geometry/circle.go', 'c.Area()', 2)]);
   });
 
-  it('the result of a function of another file is not known: its methods are guesses, never facts', () => {
-    const refs = refsOf('helpers.go', 'Describe() string');
-    expect(refs.find((r) => `${r.file}:${r.line}:${r.column}` === site('main.go', 'cfg.Describe', 4))?.confidence).toBe('name_match');
+  it('the result type of a function of another file of the package types the variable', () => {
+    // config.go: func newConfig() *Config
+    expect(defsFrom('main.go', 'cfg.Describe', 4)).toEqual(['helpers.go:11 Config.Describe imported']);
+  });
+
+  it('a method on a value of unknown type stays a guess, never a fact', () => {
+    expect(defsFrom('main.go', 'd.String()', 2)).toEqual(['units/units.go:10 Meters.String name_match']);
   });
 });
 

@@ -48,11 +48,13 @@
 (variadic_parameter_declaration name: (identifier) @name type: (_) @declared.type)
 (var_spec name: (identifier) @name type: (_) @declared.type)
 (field_declaration name: (field_identifier) @name type: (_) @declared.type)
-; x := T{}, x := &T{}, x := NewT() (the function's result type, when it is declared in this file)
+; x := T{}, x := &T{}, x := NewT() (the function's result type), x := y, x := y.f (their types)
 (short_var_declaration left: (expression_list . (identifier) @name)
-  right: (expression_list . [(composite_literal) (unary_expression operand: (composite_literal)) (call_expression)] @declared.type))
+  right: (expression_list . [(composite_literal) (unary_expression operand: (composite_literal)) (call_expression)
+                             (identifier) (selector_expression)] @declared.type))
 (var_spec name: (identifier) @name
-  value: (expression_list . [(composite_literal) (unary_expression operand: (composite_literal)) (call_expression)] @declared.type))
+  value: (expression_list . [(composite_literal) (unary_expression operand: (composite_literal)) (call_expression)
+                             (identifier) (selector_expression)] @declared.type))
 (function_declaration name: (identifier) @name result: (_) @declared.type)
 (method_declaration name: (field_identifier) @name result: (_) @declared.type)
 (method_elem name: (field_identifier) @name result: (_) @declared.type)
@@ -70,9 +72,16 @@
 (package_identifier) @reference
 (selector_expression operand: (_) @member.object field: (field_identifier) @reference.member)
 (qualified_type package: (_) @member.object name: (type_identifier) @reference.member)
-; the keys of a struct literal are the struct's fields
+; the keys of a struct literal are the struct's fields, also in literals whose type is elided
+; (`[]T{{X: 1}}`, `map[K]*T{"k": {X: 1}}`); the first pattern that captures a key wins
 (composite_literal type: [(type_identifier) (qualified_type) (generic_type)] @member.object
   body: (literal_value (keyed_element key: (literal_element (identifier) @reference.member))))
+(composite_literal type: [(slice_type element: (_) @member.object) (array_type element: (_) @member.object)]
+  body: (literal_value (literal_element (literal_value (keyed_element key: (literal_element (identifier) @reference.member))))))
+(composite_literal type: (map_type value: (_) @member.object)
+  body: (literal_value (keyed_element value: (literal_element (literal_value (keyed_element key: (literal_element (identifier) @reference.member)))))))
+; deeper, the element type is not followed: a field of some struct (a guess)
+(literal_value (literal_element (literal_value (keyed_element key: (literal_element (identifier) @reference.member))) @member.object))
 
 ; ---------- not references ----------
 ((identifier) @ignore (#eq? @ignore "_"))

@@ -72,10 +72,11 @@
 (method_invocation object: (_) @member.object name: (identifier) @reference.member)
 (method_reference . (_) @member.object . (identifier) @reference.member .)
 (scoped_type_identifier . (_) @member.object . (type_identifier) @reference.member .)
-; `case RED:` on an enum value names a constant of the switched value's type
+; `case RED:` on an enum value names a constant of the switched value's type; on an int, a
+; constant in scope: when the switched value's type is unknown, the name in scope is taken
 (switch_expression condition: (parenthesized_expression (_) @member.object)
-  body: (switch_block [(switch_block_statement_group (switch_label (identifier) @reference.member))
-                       (switch_rule (switch_label (identifier) @reference.member))]))
+  body: (switch_block [(switch_block_statement_group (switch_label (identifier) @reference.member @member.in_scope))
+                       (switch_rule (switch_label (identifier) @reference.member @member.in_scope))]))
 
 ; ---------- not references ----------
 [(package_declaration) (import_declaration)] @ignore

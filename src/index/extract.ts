@@ -87,6 +87,8 @@ const TYPE_WRAPPERS: Record<string, string[]> = {
   // Rust `&T`, `dyn T`, `impl T`, `T { .. }`; a Python annotation
   reference_type: ['type'], dynamic_type: ['trait'], abstract_type: ['trait'], struct_expression: ['name'], type: [],
 };
+/** kinds of declarations that hold a value: as a type they stand for the type they declare */
+const VALUE_KINDS = new Set(['variable', 'constant', 'parameter', 'property']);
 /** calls whose result type is the callee's declared type (a function's result, a method's return type) */
 const CALLS = new Set(['call_expression', 'method_invocation', 'call']);
 /** member-access nodes whose property is a call (Java `a.m()` is one node): a chain through them is typed by the result */
@@ -152,6 +154,7 @@ function extractTree(
   const plainRefs = new Map<number, Node>();
   const memberRefs = new Map<number, { prop: Node; object: Node }>();
   const memberPattern = new Map<number, number>(); // property node id → the pattern that captured it
+  const inScopeToo = new Set<number>(); // `@member.in_scope`: properties that may be names in scope instead
   const baseClasses: { derived: Node; base: Node }[] = [];
   const importMatches: Record<string, Node>[] = [];
   const exportMatches: Record<string, Node>[] = [];
@@ -203,6 +206,7 @@ function extractTree(
           memberRefs.set(c.node.id, { prop: c.node, object: caps['member.object'] });
           memberPattern.set(c.node.id, m.patternIndex);
         }
+        if (caps['member.in_scope']) inScopeToo.add(c.node.id);
       }
       else if (n.startsWith('definition.')) {
         const rule = DEFINITION_RULES[n.slice('definition.'.length)];
@@ -773,8 +777,19 @@ function extractTree(
   const typeOwner = (n: Node | null, depth: number): Owner | undefined => {
     if (!n || depth > 8) return undefined;
     if (selfTypes.has(n.id)) return containerOwnerAt(n); // Rust `Self`
-    if (n.type === 'identifier' || n.type === 'type_identifier') return asOwner(resolveName(n, n.text, n.type === 'identifier' ? 'value' : 'type'));
-    if (memberExprs.has(n.id) && !CALL_MEMBERS.has(n.type)) return ownersOf(n, depth + 1)[0]; // pkg.T, Outer.Inner
+    if (n.type === 'identifier' || n.type === 'type_identifier') {
+      const b = resolveName(n, n.text, n.type === 'identifier' ? 'value' : 'type');
+      // a variable stands for its type (Go `y := x`), a type or a class for itself
+      const d = defOf(b);
+      return d && VALUE_KINDS.has(d.rule.kind) ? declaredType(d) : asOwner(b);
+    }
+    // pkg.T, Outer.Inner; an access to a field or variable (Go `c := n.first`) stands for its type
+    if (memberExprs.has(n.id) && !CALL_MEMBERS.has(n.type)) {
+      const owners = ownersOf(n, depth + 1);
+      const first = owners[0];
+      const value = first?.type === 'symbol' && VALUE_KINDS.has(symbols[first.index]!.kind);
+      return value ? owners[1] : first;
+    }
     if (CALLS.has(n.type)) {
       const callee = calleeOf(n, depth);
       if (!callee) return importedCall(n, depth);
@@ -974,6 +989,12 @@ function extractTree(
         target = t;
         break;
       }
+    }
+    // a name that is a member of its object's type or a name in scope (Java `case X:` is an enum
+    // constant on an enum, a constant in scope on an int): of an unknown type, the one in scope
+    if (target.kind === 'member' && inScopeToo.has(prop.id) && lookup(prop, prop.text)) {
+      handled.delete(prop.id);
+      continue;
     }
     pushRef(prop, target, role);
   }
