@@ -55,6 +55,8 @@
 (var_spec name: (identifier) @name
   value: (expression_list . [(composite_literal) (unary_expression operand: (composite_literal)) (call_expression)
                              (identifier) (selector_expression)] @declared.type))
+; `for _, x := range xs`: x is an element of xs (a slice, an array, a map's value)
+(range_clause left: (expression_list . (_) . (identifier) @name) ":=" right: (_) @declared.element)
 (function_declaration name: (identifier) @name result: (_) @declared.type)
 (method_declaration name: (field_identifier) @name result: (_) @declared.type)
 (method_elem name: (field_identifier) @name result: (_) @declared.type)

@@ -87,6 +87,10 @@ const TYPE_WRAPPERS: Record<string, string[]> = {
   // Rust `&T`, `dyn T`, `impl T`, `T { .. }`; a Python annotation
   reference_type: ['type'], dynamic_type: ['trait'], abstract_type: ['trait'], struct_expression: ['name'], type: [],
 };
+/** element access → the field holding the collection: Go `xs[i]`, Java `a[i]` */
+const ELEMENT_ACCESS: Record<string, string> = { index_expression: 'operand', array_access: 'array' };
+/** collection types → the field holding their element type */
+const ELEMENT_TYPES: Record<string, string> = { slice_type: 'element', array_type: 'element', map_type: 'value' };
 /** kinds of declarations that hold a value: as a type they stand for the type they declare */
 const VALUE_KINDS = new Set(['variable', 'constant', 'parameter', 'property']);
 /** calls whose result type is the callee's declared type (a function's result, a method's return type) */
@@ -161,6 +165,7 @@ function extractTree(
   let packageName: string | undefined;
   const declaredTypes = new Map<number, Node>(); // name node id → the type its declaration states
   const receivers = new Map<number, Node>(); // method name node id → the type it is declared on (Go)
+  const declaredElements = new Map<number, Node>(); // name node id → the collection it ranges over (Go `for _, x := range xs`)
   const ignoredTrees: Node[] = [];
   const classScopes = new Set<number>(); // scopes the functions inside them do not see (Python class bodies)
   const declaredOutside: { node: Node; global: boolean }[] = []; // `global x` / `nonlocal x`
@@ -197,6 +202,7 @@ function extractTree(
       else if (n === 'declared.type' && caps['name']) {
         if (!declaredTypes.has(caps['name'].id)) declaredTypes.set(caps['name'].id, c.node);
       } else if (n === 'member.of' && caps['name']) receivers.set(caps['name'].id, c.node);
+      else if (n === 'declared.element' && caps['name']) declaredElements.set(caps['name'].id, c.node);
       else if (n === 'class.extends' && caps['class.derived']) baseClasses.push({ derived: caps['class.derived'], base: c.node });
       else if (n === 'class.extends' && caps['class.implementer']) implementers.push({ derived: caps['class.implementer'], base: c.node });
       else if (n === 'reference') plainRefs.set(c.node.id, c.node);
@@ -743,6 +749,8 @@ function extractTree(
     if (d.rule.receiver) return containerOwnerAt(d.node); // `self`
     const stated = declaredTypes.get(d.name.id);
     if (stated) return typeOwner(stated, 0);
+    const ranged = declaredElements.get(d.name.id);
+    if (ranged) return elementOwner(ranged, 0);
     // an enum constant is a value of its enum (Java `Role.ADMIN.label()`)
     const container = d.rule.kind === 'enum_member' && d.symbol != null ? symbols[d.symbol]!.container : null;
     if (container != null) return { type: 'symbol', index: container };
@@ -790,6 +798,9 @@ function extractTree(
       const value = first?.type === 'symbol' && VALUE_KINDS.has(symbols[first.index]!.kind);
       return value ? owners[1] : first;
     }
+    // `xs[i]` (Go), `a[i]` (Java): an element of the collection's declared type
+    const collection = ELEMENT_ACCESS[n.type];
+    if (collection) return elementOwner(n.childForFieldName(collection), depth + 1);
     if (CALLS.has(n.type)) {
       const callee = calleeOf(n, depth);
       if (!callee) return importedCall(n, depth);
@@ -815,6 +826,21 @@ function extractTree(
       for (const o of ownersOf(access.object, depth + 1)) if ((callee = importedMember(o, access.prop.text, access.prop))) break;
     }
     return callee?.type === 'import' ? { type: 'import', index: memberImport(callee.index, '()', call) } : undefined;
+  };
+  /** The element type of a collection expression: `xs` declared `[]T`, `[N]T`, `map[K]T`, `T[]`. */
+  const elementOwner = (collection: Node | null, depth: number): Owner | undefined => {
+    if (!collection || depth > 8) return undefined;
+    let d: Def | undefined;
+    if (collection.type === 'identifier') d = defOf(lookup(collection, collection.text));
+    else {
+      const access = memberExprs.get(collection.id);
+      const owner = access ? ownersOf(collection, depth + 1)[0] : undefined;
+      d = owner?.type === 'symbol' ? symbolDefs[owner.index] : undefined;
+    }
+    let t = d ? declaredTypes.get(d.name.id) ?? null : null;
+    while (t?.type === 'pointer_type' || t?.type === 'parenthesized_type') t = t.firstNamedChild;
+    const element = t ? ELEMENT_TYPES[t.type] : undefined;
+    return element ? typeOwner(t!.childForFieldName(element), depth + 1) : undefined;
   };
   /** The declaration a call invokes, when this file has it. */
   const calleeOf = (call: Node, depth: number): Def | undefined => {
@@ -929,7 +955,7 @@ function extractTree(
     if (depth > 3) return [];
     const access = memberExprs.get(object.id);
     if (!access) {
-      const t = CALLS.has(object.type) || TYPE_WRAPPERS[object.type] ? typeOwner(object, depth + 1) : undefined;
+      const t = CALLS.has(object.type) || TYPE_WRAPPERS[object.type] || ELEMENT_ACCESS[object.type] ? typeOwner(object, depth + 1) : undefined;
       return t ? [t] : [];
     }
     // a dotted name whose first part is declared nowhere in the file: a package-scope or a fully
