@@ -97,7 +97,7 @@ describe('py-app: classes', () => {
     const item = outline.find((s) => s.name === 'Item')!;
     expect(item.kind).toBe('class');
     expect(item.children.map((c) => `${c.kind} ${c.name}`)).toEqual([
-      'property kind', 'method __init__', 'property name', 'property tags', 'method describe', 'method tag',
+      'property kind', 'method __init__', 'property name', 'property tags', 'method describe', 'method tag', 'method copy',
     ]);
     const product = outline.find((s) => s.name === 'Product')!;
     expect(product.children.map((c) => c.name)).toEqual(['kind', '__init__', 'price', 'describe', 'label', 'label', 'parse', 'free']);
@@ -107,7 +107,7 @@ describe('py-app: classes', () => {
   it('self.attr and self.method() resolve in the class and its bases', () => {
     expect(defsFrom(`${S}/models.py`, 'self.kind', 5)).toEqual([`${S}/models.py:7 Item.kind resolved`]);
     expect(defsFrom(`${S}/models.py`, 'self.name.upper', 5)).toEqual([`${S}/models.py:10 Item.name resolved`]);
-    expect(defsFrom(`${S}/models.py`, 'self.price)', 5)).toEqual([`${S}/models.py:26 Product.price resolved`]);
+    expect(defsFrom(`${S}/models.py`, 'self.price)', 5)).toEqual([`${S}/models.py:29 Product.price resolved`]);
   });
 
   it('super().m() is the base class method', () => {
@@ -116,16 +116,22 @@ describe('py-app: classes', () => {
   });
 
   it('`@label.setter` names the property defined in the class body', () => {
-    expect(defsFrom(`${S}/models.py`, 'label.setter')).toEqual([`${S}/models.py:33 Product.label resolved`]);
+    expect(defsFrom(`${S}/models.py`, 'label.setter')).toEqual([`${S}/models.py:36 Product.label resolved`]);
   });
 
   it('typed receivers: annotations and constructor calls, across modules, inherited members too', () => {
-    expect(defsFrom(`${S}/pricing.py`, 'product.describe()\n', 8)).toEqual([`${S}/models.py:28 Product.describe imported`]);
-    expect(defsFrom(`${S}/pricing.py`, 'product.price', 8)).toEqual([`${S}/models.py:26 Product.price imported`]);
+    expect(defsFrom(`${S}/pricing.py`, 'product.describe()\n', 8)).toEqual([`${S}/models.py:31 Product.describe imported`]);
+    expect(defsFrom(`${S}/pricing.py`, 'product.price', 8)).toEqual([`${S}/models.py:29 Product.price imported`]);
     expect(defsFrom(`${S}/services/report.py`, 'product.tag', 8)).toEqual([`${S}/models.py:16 Item.tag imported`]);
     expect(defsFrom(`${S}/services/report.py`, 'item.describe()\n', 5)).toEqual([`${S}/models.py:13 Item.describe imported`]);
-    expect(defsFrom(`${S}/services/report.py`, 'Product.parse', 8)).toEqual([`${S}/models.py:41 Product.parse imported`]);
-    expect(defsFrom(`${S}/services/report.py`, 'Product.free', 8)).toEqual([`${S}/models.py:46 Product.free imported`]);
+    expect(defsFrom(`${S}/services/report.py`, 'Product.parse', 8)).toEqual([`${S}/models.py:44 Product.parse imported`]);
+    expect(defsFrom(`${S}/services/report.py`, 'Product.free', 8)).toEqual([`${S}/models.py:49 Product.free imported`]);
+  });
+
+  it('a forward reference `-> "Item"` is a type use; `self.x = x` takes the parameter\'s annotation', () => {
+    expect(defsFrom(`${S}/models.py`, '"Item"', 1)).toEqual([`${S}/models.py:4 Item resolved`]);
+    expect(defsFrom(`${S}/services/report.py`, 'self.owner.copy', 11)).toEqual([`${S}/models.py:20 Item.copy imported`]);
+    expect(defsFrom(`${S}/services/report.py`, 'copy().describe', 7)).toEqual([`${S}/models.py:13 Item.describe imported`]);
   });
 
   it('a receiver of unknown type stays a guess', () => {
@@ -149,12 +155,12 @@ describe('py-app: modules', () => {
   it('`from .. import text` finds the submodule; a package re-exports what its __init__ imports', () => {
     expect(defsFrom(`${S}/services/report.py`, 'text.join', 5)).toEqual([`${S}/text.py:16 join imported`]);
     expect(defsFrom('src/app.py', 'grand_total(products)')).toEqual([`${S}/pricing.py:11 total imported`]);
-    expect(defsFrom('src/app.py', 'Product("a"')).toEqual([`${S}/models.py:21 Product imported`]);
+    expect(defsFrom('src/app.py', 'Product("a"')).toEqual([`${S}/models.py:24 Product imported`]);
   });
 
   it('`from m import *` brings the public names (or those of a literal __all__)', () => {
     expect(defsFrom('src/app.py', 'Item("plain")')).toEqual([`${S}/models.py:4 Item imported`]);
-    expect(defsFrom('src/app.py', 'make_product("loaded")')).toEqual([`${S}/models.py:50 make_product imported`]);
+    expect(defsFrom('src/app.py', 'make_product("loaded")')).toEqual([`${S}/models.py:53 make_product imported`]);
     expect(defsFrom('src/app.py', 'item.describe', 5)).toEqual([`${S}/models.py:13 Item.describe imported`]);
     // text.py's __all__ leaves out join and _strip: `from shop import *` would not bring them
     const structure = analyzeStructure(py, { path: `${S}/text.py` });

@@ -65,6 +65,8 @@
 ; ---------- references ----------
 (identifier) @reference
 (attribute object: (_) @member.object attribute: (identifier) @reference.member)
+; a forward reference in an annotation (`-> "Foo"`, `Optional["Foo"]`) names a type
+((type (string (string_content) @reference)) (#match? @reference "^[A-Za-z_][A-Za-z0-9_]*$"))
 ; value patterns in `case` (`Color.RED`)
 (dotted_name . (identifier) @member.object . (identifier) @reference.member)
 (dotted_name (identifier) (identifier) (identifier) @ignore)

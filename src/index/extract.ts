@@ -85,7 +85,7 @@ const TYPE_WRAPPERS: Record<string, string[]> = {
   composite_literal: ['type'], unary_expression: ['operand'], object_creation_expression: ['type'], new_expression: ['constructor'],
   parameter_list: [], parameter_declaration: ['type'],
   // Rust `&T`, `dyn T`, `impl T`, `T { .. }`; a Python annotation
-  reference_type: ['type'], dynamic_type: ['trait'], abstract_type: ['trait'], struct_expression: ['name'], type: [],
+  reference_type: ['type'], dynamic_type: ['trait'], abstract_type: ['trait'], struct_expression: ['name'], type: [], string: [],
 };
 /** element access → the field holding the collection: Go `xs[i]`, Java `a[i]` */
 const ELEMENT_ACCESS: Record<string, string> = { index_expression: 'operand', array_access: 'array' };
@@ -772,7 +772,8 @@ function extractTree(
         if (t) return t;
       }
       // `x = Foo()`, `let x = T::new()`, `let x = T { .. }`: the type the value evidently has
-      if (value && (CALLS.has(value.type) || value.type === 'struct_expression')) {
+      // (`self.x = x` with a parameter `x: T`: the parameter's type)
+      if (value && (CALLS.has(value.type) || value.type === 'struct_expression' || value.type === 'identifier')) {
         const t = typeOwner(value, 0);
         if (t) return t;
       }
@@ -785,7 +786,8 @@ function extractTree(
   const typeOwner = (n: Node | null, depth: number): Owner | undefined => {
     if (!n || depth > 8) return undefined;
     if (selfTypes.has(n.id)) return containerOwnerAt(n); // Rust `Self`
-    if (n.type === 'identifier' || n.type === 'type_identifier') {
+    // (a name node of another type: a Python forward reference `"Foo"`)
+    if (n.type === 'identifier' || n.type === 'type_identifier' || (n.namedChildCount === 0 && plainRefs.has(n.id))) {
       const b = resolveName(n, n.text, n.type === 'identifier' ? 'value' : 'type');
       // a variable stands for its type (Go `y := x`), a type or a class for itself
       const d = defOf(b);
@@ -813,7 +815,9 @@ function extractTree(
     if (!fields) return undefined;
     let inner: Node | null = null;
     for (const f of fields) if ((inner = n.childForFieldName(f))) break;
-    return typeOwner(inner ?? n.firstNamedChild, depth + 1);
+    // else the first child that names a type (a Python `"Foo"` is string_start, string_content, ...)
+    inner ??= n.namedChildren.find((c) => c != null && (plainRefs.has(c.id) || memberExprs.has(c.id) || TYPE_WRAPPERS[c.type] !== undefined)) ?? n.firstNamedChild;
+    return typeOwner(inner, depth + 1);
   };
   /** A call of something declared in another file: what calling it gives is found at link time (`()`). */
   const importedCall = (call: Node, depth: number): Owner | undefined => {
@@ -1084,7 +1088,7 @@ function roleOf(node: Node): RefFact['role'] {
   const ctype = qualified ? ctor?.type : ptype;
   if ((ctype === 'object_creation_expression' || ctype === 'composite_literal') && ctor!.childForFieldName('type')?.id === typeNode.id) return 'new';
   if (ctype === 'struct_expression' && ctor!.childForFieldName('name')?.id === typeNode.id) return 'new'; // Rust `T { .. }`
-  if (node.type === 'type_identifier' || ptype === 'nested_type_identifier' || ptype === 'type') return 'type';
+  if (node.type === 'type_identifier' || ptype === 'nested_type_identifier' || ptype === 'type' || (ptype === 'string' && parent.parent?.type === 'type')) return 'type';
   if (ptype === 'method_invocation' && parent.childForFieldName('name')?.id === node.id) return 'call';
   let expr: Node = node;
   const field = MEMBER_ACCESS[ptype];

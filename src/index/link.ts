@@ -338,8 +338,9 @@ export function linkProject(db: DB, root: string): LinkStats {
     const merged = db.prepare(`SELECT t.id, t.kind FROM symbols s JOIN symbols t ON t.file_id = s.file_id AND t.name = s.name
       AND t.container_id IS s.container_id AND t.local = 0 WHERE s.id = ? ORDER BY t.id`);
     const byMeaning = db.prepare(`UPDATE refs SET symbol_id = ? WHERE import_id = ? AND target_kind = 'import' AND (role = 'type') = ?`);
+    // (`+t.container_id`: not through the container index, which holds every top-level symbol under NULL)
     const mergedIds = new Set((db.prepare(`SELECT s.id FROM symbols s WHERE s.local = 0 AND EXISTS (SELECT 1 FROM symbols t
-      WHERE t.file_id = s.file_id AND t.name = s.name AND t.container_id IS s.container_id AND t.local = 0 AND t.id <> s.id)`).all() as { id: number }[]).map((r) => r.id));
+      WHERE t.file_id = s.file_id AND t.name = s.name AND +t.container_id IS s.container_id AND t.local = 0 AND t.id <> s.id)`).all() as { id: number }[]).map((r) => r.id));
     for (const imp of imports) {
       const t = importTargets.get(imp.id);
       if (!t || !('symbol' in t) || !mergedIds.has(t.symbol)) continue;

@@ -211,7 +211,8 @@ function hierarchyMembers(p: Project, container: number, name: string, kind: str
 function declarationGroup(p: Project, s: SymbolRow): number[] {
   if (s.local) return [s.id];
   const rows = p.db
-    .prepare(`SELECT id, kind FROM symbols WHERE file_id = ? AND name = ? AND container_id IS ? AND local = 0`)
+    // (`+container_id`: through the (file, name) index, not the container one, where every top-level symbol is NULL)
+    .prepare(`SELECT id, kind FROM symbols WHERE file_id = ? AND name = ? AND +container_id IS ? AND local = 0`)
     .all(s.file_id, s.name, s.container_id) as { id: number; kind: string }[];
   const meaning = meaningOf(s.kind);
   // a field and a method may share a name (Java `name` and `name()`): they are different members
