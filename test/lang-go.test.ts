@@ -92,6 +92,12 @@ describe('go-app: methods', () => {
     expect(defsFrom('main.go', 'Side:')).toEqual(['geometry/shape.go:11 Square.Side imported']);
   });
 
+  it('range variables are elements of the collection; a type assertion states its type', () => {
+    // for _, s := range shapes ([]Shape); sq, ok := s.(*Square)
+    expect(defsFrom('geometry/circle.go', 's.Area())', 2)).toEqual(['geometry/shape.go:6 Shape.Area resolved']);
+    expect(defsFrom('geometry/circle.go', 'sq.Side', 3)).toEqual(['geometry/shape.go:11 Square.Side resolved']);
+  });
+
   it('a method promoted from an embedded struct is found through the embedding', () => {
     expect(defsFrom('geometry/circle.go', 'c.describe(), c.Area()', 2)).toEqual(['geometry/circle.go:9 base.describe resolved']);
   });

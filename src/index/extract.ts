@@ -83,7 +83,7 @@ const THIS_KINDS = new Set(['class', 'struct', 'record', 'enum', 'interface']);
 const TYPE_WRAPPERS: Record<string, string[]> = {
   type_annotation: [], generic_type: ['name', 'type'], pointer_type: [], parenthesized_type: [],
   composite_literal: ['type'], unary_expression: ['operand'], object_creation_expression: ['type'], new_expression: ['constructor'],
-  parameter_list: [], parameter_declaration: ['type'],
+  parameter_list: [], parameter_declaration: ['type'], type_assertion_expression: ['type'],
   // Rust `&T`, `dyn T`, `impl T`, `T { .. }`; a Python annotation
   reference_type: ['type'], dynamic_type: ['trait'], abstract_type: ['trait'], struct_expression: ['name'], type: [], string: [],
 };
