@@ -148,3 +148,23 @@ describe('go-app: structure', () => {
     expect(d.external_dependencies.map((e) => e.module)).not.toContain('len');
   });
 });
+
+describe('go-app: incremental', () => {
+  it('re-indexing the file of a type keeps the methods declared in other files attached to it', async () => {
+    const { project: p, dispose: done } = await openFixture('go-app');
+    try {
+      const config = `${p.root}/config.go`;
+      const fs = await import('node:fs');
+      fs.appendFileSync(config, '\n// touched\n');
+      const fresh = await p.refresh();
+      expect(fresh.reindexed_now).toBe(1);
+      expect(getSymbols(p, { file: 'helpers.go' }).items.find((n) => n.name === 'Describe')).toMatchObject({ container: 'Config' });
+      const defs = findDefinitions(p, { from: locate(p, { file: 'main.go', at: 'c.Describe()', offset: 2 }) }).items;
+      expect(defs.map((d) => `${d.file}:${d.line} ${d.container}.${d.name} ${d.confidence}`)).toEqual(['helpers.go:11 Config.Describe resolved']);
+      const refs = findReferences(p, { ...locate(p, { file: 'config.go', at: 'Config struct' }), limit: 100 }).items;
+      expect(refs.map((r) => r.file)).toEqual(expect.arrayContaining(['helpers.go', 'main.go']));
+    } finally {
+      done();
+    }
+  });
+});
