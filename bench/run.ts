@@ -8,6 +8,7 @@
  *   4. search_text wall time against ripgrep and a plain read of every file;
  *   5. the misses (false positives and false negatives) grouped by syntactic context, so the
  *      extractor can be improved.
+ * Then Go and Java on real code from Debian's archive against go/types and javac (bench/go-java.ts).
  * Prints a report and writes bench/.cache/results.json. `npm run bench`.
  * Env: BENCH_SEED, BENCH_SYMBOLS, BENCH_SITES, BENCH_TOP override the defaults.
  */
@@ -23,6 +24,8 @@ import { findReferences } from '../src/query/references.js';
 import { searchText } from '../src/query/search-text.js';
 import { openDb } from '../src/store/db.js';
 import { ctagsIndex, findTool, readAll, rgWordMatches, type Tag } from './lib/baselines.js';
+import { runGoJava } from './go-java.js';
+import { runPolyglot } from './polyglot.js';
 import { measureHooks } from './lib/hooks.js';
 import { fetchPackage } from './lib/fetch.js';
 import { SetScore, SiteScore } from './lib/metrics.js';
@@ -620,6 +623,14 @@ async function main(): Promise<void> {
   console.log(`  median of ${hookTimings[0]?.runs ?? 0} runs each; the hook opens the project database, reads the session and ledger, and parses Bash with tree-sitter.`);
   phase('hooks');
 
+  // ---- 7c. Go and Java on real code (Debian packages; skipped with the reason when unavailable) --
+  const goJava = await runGoJava(CACHE);
+  phase('go/java');
+
+  // ---- 7d. Python and Rust on real code (Debian packages; pyright as the Python reference) -------
+  const pythonRust = await runPolyglot(CACHE, SEED);
+  phase('python/rust');
+
   // ---- 8. results.json -------------------------------------------------------------------------
   const totalMs = performance.now() - tStart;
   const toObj = (m: Map<string, SetScore>) => Object.fromEntries([...m.entries()].map(([k, v]) => [k, v.toJSON()]));
@@ -651,6 +662,8 @@ async function main(): Promise<void> {
     },
     search_text: { files: scopeFiles.length, bytes, read_all_ms: readMs, patterns: searchResults },
     hooks: hookTimings,
+    go_java: goJava,
+    python_rust: pythonRust,
     misses: {
       references_false_negatives_direct: summarize(fnCode, 40),
       references_false_negatives_indirect: summarize(fnIndirect, 40),

@@ -98,6 +98,10 @@
 (token_tree (_) @member.object . ["." "::"] . (identifier) @reference.member)
 (token_tree [(identifier) (crate) (self) (super)] @reference.module . "::")
 
+; `cfg_feature! { mod m; pub use m::T; struct S; }`: items in a macro at the top level are parsed
+; again as items (the tokens themselves are then not read as references)
+(source_file (macro_invocation (token_tree) @macro.items))
+
 ; ---------- not references ----------
 [(attribute_item) (inner_attribute_item) (use_declaration) (extern_crate_declaration)] @ignore
 (macro_definition (macro_rule) @ignore)

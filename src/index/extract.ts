@@ -133,15 +133,44 @@ interface Def {
 
 const SIGNATURE_MAX = 160;
 
+/** how deep `@macro.items` bodies inside macro bodies are parsed again */
+const MACRO_DEPTH = 3;
+
 export async function extractFile(row: LanguageRow, source: string): Promise<FileFacts> {
   const { parser, query } = await loadLanguage(row);
   const tree = parser.parse(source);
   if (!tree) throw new Error('parser returned no tree');
+  const trees = [tree];
   try {
-    return extractTree(row, source, tree.rootNode, query.matches(tree.rootNode));
+    let matches = query.matches(tree.rootNode);
+    // `@macro.items`: a macro's token tree that holds items (Rust `cfg_x! { mod m; struct S; }`) is
+    // parsed again as source, restricted to those ranges, so positions stay the file's; its items
+    // join the file's top level, and the tokens themselves are not read as references
+    const bodies: Node[] = [];
+    for (let depth = 0, found = macroBodies(matches); found.length > 0 && depth < MACRO_DEPTH; depth++) {
+      bodies.push(...found);
+      const ranges = found.map((b) => ({
+        startIndex: b.startIndex + 1, endIndex: b.endIndex - 1,
+        startPosition: { row: b.startPosition.row, column: b.startPosition.column + 1 },
+        endPosition: { row: b.endPosition.row, column: b.endPosition.column - 1 },
+      }));
+      const sub = parser.parse(source, null, { includedRanges: ranges });
+      if (!sub) break;
+      trees.push(sub);
+      const more = query.matches(sub.rootNode);
+      matches = matches.concat(more);
+      found = macroBodies(more);
+    }
+    return extractTree(row, source, tree.rootNode, matches, trees.slice(1).map((t) => t.rootNode), bodies);
   } finally {
-    tree.delete();
+    for (const t of trees) t.delete();
   }
+}
+
+function macroBodies(matches: { captures: QueryCapture[] }[]): Node[] {
+  const out: Node[] = [];
+  for (const m of matches) for (const c of m.captures) if (c.name === 'macro.items' && c.node.endIndex - c.node.startIndex > 2) out.push(c.node);
+  return out;
 }
 
 function extractTree(
@@ -149,10 +178,15 @@ function extractTree(
   source: string,
   root: Node,
   matches: { patternIndex: number; captures: QueryCapture[] }[],
+  /** roots of macro bodies parsed again (`@macro.items`): their items are the file's own */
+  macroRoots: Node[] = [],
+  /** those bodies' token trees in the main tree: not references */
+  macroTokens: Node[] = [],
 ): FileFacts {
   const lines = source.split('\n');
   const scopes = new Map<number, boolean>(); // node id → is function scope
   scopes.set(root.id, true);
+  const macroRootIds = new Set(macroRoots.map((r) => r.id));
   const defsByName = new Map<string, Def>(); // key: name node id + member flag
   const ignore = new Set<number>();
   const plainRefs = new Map<number, Node>();
@@ -166,7 +200,7 @@ function extractTree(
   const declaredTypes = new Map<number, Node>(); // name node id → the type its declaration states
   const receivers = new Map<number, Node>(); // method name node id → the type it is declared on (Go)
   const declaredElements = new Map<number, Node>(); // name node id → the collection it ranges over (Go `for _, x := range xs`)
-  const ignoredTrees: Node[] = [];
+  const ignoredTrees: Node[] = [...macroTokens];
   const classScopes = new Set<number>(); // scopes the functions inside them do not see (Python class bodies)
   const declaredOutside: { node: Node; global: boolean }[] = []; // `global x` / `nonlocal x`
   const moduleRefs = new Set<number>(); // path roots naming a module (Rust `crate`, `super`)
@@ -182,6 +216,7 @@ function extractTree(
     for (const c of m.captures) caps[c.name] = c.node;
     for (const c of m.captures) {
       const n = c.name;
+      if (macroRootIds.has(c.node.id) && n.startsWith('scope')) continue; // the file's root is the scope
       if (n === 'scope') scopes.set(c.node.id, scopes.get(c.node.id) ?? false);
       else if (n === 'scope.function') scopes.set(c.node.id, true);
       else if (n === 'scope.class') {
@@ -248,7 +283,8 @@ function extractTree(
   const parents = new Map<number, Node | null>();
   const parentOf = (n: Node): Node | null => {
     let p = parents.get(n.id);
-    if (p === undefined) parents.set(n.id, (p = n.parent));
+    // a macro body parsed again hangs under the file's root: its names are seen from it and see it
+    if (p === undefined) parents.set(n.id, (p = macroRootIds.has(n.id) ? root : n.parent));
     return p;
   };
   const scopeOf = (from: Node | null, fnOnly: boolean): Node => {

@@ -4,11 +4,11 @@
  * next to a Cargo.toml) and, for `mod foo;` in a module whose directory is D, `D/foo.rs` or
  * `D/foo/mod.rs` (D is the file's own directory for crate roots and `mod.rs`, else `dir/stem`).
  *
- * Only the anchor of a path is resolved here: `crate`, `self`, `super`, a child module of the
- * current module, or a crate of the workspace by its package name. The rest of the path is
- * returned as `rest` and followed through the module graph by link.ts (`mod` declarations and
- * `pub use` re-exports are exports), which also reaches inline `mod m { ... }` modules. Other
- * first segments are external crates (std, dependencies).
+ * The anchor of a path is resolved here: `crate`, `self`, `super`, a child module of the current
+ * module, or a crate of the workspace by its package name; then down through module files while
+ * they exist. The rest of the path is returned as `rest` and followed through the module graph by
+ * link.ts (`mod` declarations and `pub use` re-exports are exports), which also reaches inline
+ * `mod m { ... }` modules. Other first segments are external crates (std, dependencies).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -111,6 +111,11 @@ export function createRustResolver(root: string, files: ReadonlySet<string>): Mo
         inline = [];
         i = 1;
       } else return { external: true };
+    }
+    // down through module files while they exist (what `mod x;` declarations would find, also when
+    // a macro such as `cfg_feature! { mod x; }` hides the declaration from the syntax tree)
+    if (inline.length === 0) {
+      for (let c: string | undefined; i < segs.length && (c = child(moduleDir(file), segs[i]!)); i++) file = c;
     }
     return { file, rest: [...inline, ...segs.slice(i)] };
   };
