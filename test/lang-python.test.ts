@@ -65,6 +65,10 @@ describe('py-app: scopes', () => {
     expect(where(refsOf(`${S}/services/report.py`, 'render(self)'))).toEqual([]);
   });
 
+  it('a default value is evaluated where the function is defined: in the class body for a method', () => {
+    expect(defsFrom(`${S}/services/report.py`, 'text=title', 5)).toEqual([`${S}/services/report.py:8 Report.title resolved`]);
+  });
+
   it('parameters, comprehension variables and lambda parameters shadow module names', () => {
     const number = where(refsOf(`${S}/pricing.py`, 'format(value'));
     expect(number).not.toContain(site(`${S}/services/report.py`, 'format(first)')); // def summary(items, format=None)

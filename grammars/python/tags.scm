@@ -8,6 +8,12 @@
  (generator_expression)] @scope.function
 ; a class body holds the class's names, but the functions inside it do not see them
 (class_definition body: (block) @scope.class)
+; default values and annotations are evaluated where the function is defined, not inside it
+(default_parameter value: (_) @scope.outer)
+(typed_default_parameter value: (_) @scope.outer)
+(typed_default_parameter type: (_) @scope.outer)
+(typed_parameter type: (_) @scope.outer)
+(function_definition return_type: (_) @scope.outer)
 
 ; ---------- definitions ----------
 (class_definition name: (identifier) @name) @definition.class

@@ -83,7 +83,7 @@ const THIS_KINDS = new Set(['class', 'struct', 'record', 'enum', 'interface']);
 const TYPE_WRAPPERS: Record<string, string[]> = {
   type_annotation: [], generic_type: ['name', 'type'], pointer_type: [], parenthesized_type: [],
   composite_literal: ['type'], unary_expression: ['operand'], object_creation_expression: ['type'], new_expression: ['constructor'],
-  parameter_list: [], parameter_declaration: ['type'], type_assertion_expression: ['type'],
+  parameter_list: [], parameter_declaration: ['type'], type_assertion_expression: ['type'], cast_expression: ['type'],
   // Rust `&T`, `dyn T`, `impl T`, `T { .. }`; a Python annotation
   reference_type: ['type'], dynamic_type: ['trait'], abstract_type: ['trait'], struct_expression: ['name'], type: [], string: [],
 };
@@ -204,6 +204,7 @@ function extractTree(
   const classScopes = new Set<number>(); // scopes the functions inside them do not see (Python class bodies)
   const declaredOutside: { node: Node; global: boolean }[] = []; // `global x` / `nonlocal x`
   const moduleRefs = new Set<number>(); // path roots naming a module (Rust `crate`, `super`)
+  const outerNodes = new Set<number>(); // evaluated around their function (Python default values, annotations)
   const macroRefs = new Set<number>();
   const selfTypes = new Set<number>(); // `Self`: the enclosing impl's or trait's type
   const superCalls = new Set<number>(); // Python `super()`
@@ -224,6 +225,7 @@ function extractTree(
         scopes.set(c.node.id, true);
         classScopes.add(c.node.id);
       } else if (n === 'binding.global' || n === 'binding.nonlocal') declaredOutside.push({ node: c.node, global: n === 'binding.global' });
+      else if (n === 'scope.outer') outerNodes.add(c.node.id);
       else if (n === 'reference.module') moduleRefs.add(c.node.id);
       else if (n === 'reference.macro') macroRefs.add(c.node.id);
       else if (n === 'receiver.self') selfTypes.add(c.node.id);
@@ -315,8 +317,14 @@ function extractTree(
   const lookup = (at: Node, name: string, ns: 'value' | 'type' | 'call' | 'macro' = 'value'): Bound | undefined => {
     for (const key of SEARCH[ns]) {
       let inFunction = false;
+      let outer = false;
       for (let n: Node | null = at; n; n = parentOf(n)) {
+        if (outerNodes.has(n.id)) outer = true;
         if (!scopes.has(n.id)) continue;
+        if (outer && scopes.get(n.id)) {
+          outer = false; // the function's own scope is not seen from its defaults and annotations
+          continue;
+        }
         // a class body is not seen from the functions inside it (Python)
         const b = inFunction && classScopes.has(n.id) ? undefined : bindings.get(n.id)?.get(`${key}:${name}`);
         // where locals are visible only after their declaration, an earlier use means an outer binding
@@ -1036,11 +1044,13 @@ function extractTree(
     }
   }
 
-  // what calling a function gives: the type its declared result names (for members of a call's result)
+  // what calling a function gives: the type its declared result names (for members of a call's
+  // result); a variable's, field's or constant's declared type (for members of it in other files)
   for (const d of symbolDefs) {
+    if (d.symbol == null) continue;
     const stated = declaredTypes.get(d.name.id);
-    if (!stated || d.symbol == null || (d.rule.kind !== 'function' && d.rule.kind !== 'method')) continue;
-    const t = typeOwner(stated, 0);
+    const t = VALUE_KINDS.has(d.rule.kind) ? declaredType(d)
+      : stated && (d.rule.kind === 'function' || d.rule.kind === 'method') ? typeOwner(stated, 0) : undefined;
     if (t) symbols[d.symbol]!.returns = t.type === 'symbol' ? { symbol: t.index } : { importIndex: t.index };
   }
 
