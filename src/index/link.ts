@@ -15,6 +15,9 @@ type Target = { symbol: number } | { module: number } | { files: number[] } | nu
 /** how a package-scope name was found: in the package, through an import, nowhere in the project, or ambiguously */
 type ScopeVia = 'package' | 'import' | 'missing' | 'unknown';
 
+/** kinds of symbols that hold a value: their members are those of the type they declare */
+const VALUE_KINDS = new Set(['variable', 'constant', 'property']);
+
 export interface LinkStats { imports: number; resolved: number; external: number; unresolved: number; ms: number }
 
 export function linkProject(db: DB, root: string): LinkStats {
@@ -217,6 +220,7 @@ export function linkProject(db: DB, root: string): LinkStats {
       const s = callInfo.get(t.symbol) as { kind: string; returns: number | null; returnsImport: number | null } | undefined;
       if (!s) return null;
       if (['class', 'struct', 'record', 'enum'].includes(s.kind)) return t;
+      if (VALUE_KINDS.has(s.kind)) return null; // a value's `returns` is its own type, not a call's result
       if (s.returns != null) return { symbol: s.returns };
       const imp = s.returnsImport != null ? importById.get(s.returnsImport) : undefined;
       const r = imp ? resolveImport(imp, seen) : null;
@@ -224,9 +228,10 @@ export function linkProject(db: DB, root: string): LinkStats {
     }
     const m = findMember(t.symbol, name);
     if (typeof m === 'number') return { symbol: m };
-    // an enum constant is a value of its enum (Java `Role.ADMIN.label()`)
-    const e = enumOf.get(t.symbol) as { id: number } | undefined;
-    return e ? resolveIn({ symbol: e.id }, name, seen) : null;
+    // an enum constant is a value of its enum (Java `Role.ADMIN.label()`); a variable or a field,
+    // of the type it declares (`a.field.member` across files)
+    const e = (enumOf.get(t.symbol) as { id: number } | undefined)?.id ?? valueType(t.symbol, seen);
+    return e != null ? resolveIn({ symbol: e }, name, seen) : null;
   };
   const resolveExport = (fileId: number, name: string, seen: Set<string>, star = false): Target => {
     const key = `${fileId}\0${name}`;
@@ -264,6 +269,15 @@ export function linkProject(db: DB, root: string): LinkStats {
   const containerOf = db.prepare('SELECT container_id AS id FROM symbols WHERE id = ?');
   const enumOf = db.prepare(`SELECT container_id AS id FROM symbols WHERE id = ? AND kind = 'enum_member' AND container_id IS NOT NULL`);
   const callInfo = db.prepare('SELECT kind, returns_symbol_id AS returns, returns_import_id AS returnsImport FROM symbols WHERE id = ?');
+  /** the type a variable, field or constant declares (stored as its `returns`), as a symbol */
+  const valueType = (symbol: number, seen: Set<string>): number | null => {
+    const s = callInfo.get(symbol) as { kind: string; returns: number | null; returnsImport: number | null } | undefined;
+    if (!s || !VALUE_KINDS.has(s.kind)) return null;
+    if (s.returns != null) return s.returns;
+    const imp = s.returnsImport != null ? importById.get(s.returnsImport) : undefined;
+    const r = imp ? resolveImport(imp, seen) : null;
+    return r && 'symbol' in r ? r.symbol : null;
+  };
 
   db.transaction(() => {
     // Go methods declared in another file than their receiver's type: first, so that members are
@@ -368,7 +382,10 @@ export function linkProject(db: DB, root: string): LinkStats {
         else if (e || isSubmodule(importById.get(r.import_id)!, r.name)) external = true;
       } else if (t) {
         const owner = (enumOf.get(t.symbol) as { id: number } | undefined)?.id ?? t.symbol;
-        const m = findMember(owner, r.name, r.role === 'call');
+        let m = findMember(owner, r.name, r.role === 'call');
+        // a variable or a field of another file: a member of the type it declares
+        const typed = m === null ? valueType(t.symbol, new Set()) : null;
+        if (typed != null) m = findMember(typed, r.name, r.role === 'call');
         if (m === 'external') external = true;
         else symbol = m;
       }

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,7 +33,7 @@ CREATE TABLE IF NOT EXISTS symbols (
   exported INTEGER NOT NULL, is_default INTEGER NOT NULL, local INTEGER NOT NULL,
   is_static INTEGER NOT NULL DEFAULT 0,
   container_import_id INTEGER,  -- a Go method whose receiver type is in another file: set container_id at link time
-  returns_symbol_id INTEGER,    -- what calling a function gives (its declared result type), for members of a call's result
+  returns_symbol_id INTEGER,    -- what calling a function gives (its declared result type), for members of a call's result; a variable's, field's or constant's declared type
   returns_import_id INTEGER,    -- the same, declared in another file: set returns_symbol_id at link time
   signature TEXT NOT NULL
 );
