@@ -95,6 +95,11 @@ describe('rust-app: impl blocks', () => {
     expect(defsFrom('shapes.rs', 'Kind::Round', 6)).toEqual(['src/shapes.rs:58 Kind.Round resolved']);
     expect(defsFrom('shapes.rs', 'corners: 4')).toEqual(['src/shapes.rs:59 Angular.corners resolved']);
   });
+
+  it('`use Kind::*` starts at a name in scope (Rust 2018), and a capitalised name in a pattern is the variant', () => {
+    expect(defsFrom('shapes.rs', 'Round => 0')).toEqual(['src/shapes.rs:58 Kind.Round imported']);
+    expect(defsFrom('shapes.rs', 'Angular { corners } =>')).toEqual(['src/shapes.rs:59 Kind.Angular imported']);
+  });
 });
 
 describe('rust-app: modules and paths', () => {

@@ -26,6 +26,8 @@ export interface LanguageRow {
   privatePrefix?: string;
   /** joins the paths of nested import groups (Rust `use a::{b::{C}}` → `a::b`) */
   pathSeparator?: string;
+  /** an import path that names no module may start with a top-level name of the file (Rust 2018 `use Kind::*;`) */
+  pathsStartInScope?: boolean;
 }
 
 const GRAMMARS_DIR = path.join(PACKAGE_ROOT, 'grammars');

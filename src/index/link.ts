@@ -92,6 +92,12 @@ export function linkProject(db: DB, root: string): LinkStats {
         const ids = r.package.map((f) => idByPath.get(f)).filter((id): id is number => id !== undefined);
         hit = ids.length > 0 ? { module: { files: ids }, rest: r.rest ?? [] } : 'unresolved';
       } else hit = 'external' in r ? 'external' : 'unresolved';
+      // a path may start with a name the file itself declares or imports (Rust `use Kind::*;`)
+      const row = languageFor(importer);
+      if (hit === 'external' && !scope && row?.pathsStartInScope && row.pathSeparator) {
+        const segs = spec.split(row.pathSeparator);
+        if ((exportsByFile.get(fileId) ?? []).some((e) => e.name === segs[0])) hit = { module: fileId, rest: segs };
+      }
       moduleCache.set(key, hit);
     }
     return hit;
