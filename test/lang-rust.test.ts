@@ -149,3 +149,23 @@ describe('rust-app: modules and paths', () => {
     expect(dir.type === 'directory' && dir.edges.some((e) => e.from === 'src/util.rs' && e.to === 'src/shapes.rs')).toBe(true);
   });
 });
+
+describe('rust-app: incremental re-indexing', () => {
+  it('re-indexing the file of a type keeps the methods other files add to it, and their callers', async () => {
+    const f = await openFixture('rust-app');
+    try {
+      const point = `${f.project.root}/src/geometry/point.rs`;
+      const fs = await import('node:fs');
+      fs.writeFileSync(point, fs.readFileSync(point, 'utf8') + '\n// edited\n');
+      await f.project.refresh();
+      const norm = findDefinitions(f.project, { name: 'Point.norm' }).items;
+      expect(norm.map((d) => `${d.file}:${d.line} ${d.container}.${d.name}`)).toEqual(['src/extra.rs:5 Point.norm']);
+      const at = locate(f.project, { file: 'src/util.rs', at: 'q.norm()', offset: 2 });
+      expect(findDefinitions(f.project, { from: at }).items.map((d) => `${d.file}:${d.line} ${d.confidence}`)).toEqual(['src/extra.rs:5 imported']);
+      const impl = locate(f.project, { file: 'src/lib.rs', at: 'c.area', offset: 2 });
+      expect(findDefinitions(f.project, { from: impl }).items.map((d) => `${d.file}:${d.line} ${d.confidence}`)).toEqual(['src/shapes.rs:32 imported']);
+    } finally {
+      f.dispose();
+    }
+  });
+});
