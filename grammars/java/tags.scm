@@ -72,6 +72,11 @@
 (method_invocation object: (_) @member.object name: (identifier) @reference.member)
 (method_reference . (_) @member.object . (identifier) @reference.member .)
 (scoped_type_identifier . (_) @member.object . (type_identifier) @reference.member .)
+; the classes on an import's path (`import static a.B.C.m;`: B and C; package names resolve to nothing)
+(import_declaration (scoped_identifier scope: (scoped_identifier scope: (_) @member.object name: (identifier) @reference.member)))
+(import_declaration (scoped_identifier scope: (scoped_identifier scope: (scoped_identifier scope: (_) @member.object name: (identifier) @reference.member))))
+(import_declaration (scoped_identifier scope: (scoped_identifier scope: (scoped_identifier scope: (scoped_identifier scope: (_) @member.object name: (identifier) @reference.member)))))
+(import_declaration (scoped_identifier scope: (_) @member.object name: (identifier) @reference.member) (asterisk))
 ; `case RED:` on an enum value names a constant of the switched value's type; on an int, a
 ; constant in scope: when the switched value's type is unknown, the name in scope is taken
 (switch_expression condition: (parenthesized_expression (_) @member.object)
@@ -79,7 +84,7 @@
                        (switch_rule (switch_label (identifier) @reference.member @member.in_scope))]))
 
 ; ---------- not references ----------
-[(package_declaration) (import_declaration)] @ignore
+[(package_declaration) (module_declaration)] @ignore
 ((type_identifier) @ignore (#eq? @ignore "var"))
 (labeled_statement (identifier) @ignore)
 (break_statement (identifier) @ignore)

@@ -196,7 +196,9 @@ export function linkProject(db: DB, root: string): LinkStats {
     if (t) {
       for (const name of rest) t = resolveIn(t, name, seen);
       if (!t) via = 'unknown';
-    } else if (via === 'missing' && rest.length > 0) {
+    } else if (via === 'missing') {
+      // a qualified name (`com.acme.Util.run()`) or a package name alone (`java2d` in
+      // `import java2d.Util.State;`), through the resolver
       const mod = resolveModule(imp.file_id, imp.source);
       if (typeof mod !== 'string') {
         t = typeof mod.module === 'number' ? { module: mod.module } : mod.module;
