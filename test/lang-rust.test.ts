@@ -84,6 +84,7 @@ describe('rust-app: impl blocks', () => {
     expect(defsFrom('shapes.rs', 'self.radius +=', 5)).toEqual(['src/shapes.rs:14 Circle.radius resolved']);
     expect(defsFrom('shapes.rs', 'self.area()', 5)).toEqual(['src/shapes.rs:5 Shape.area resolved']);
     expect(defsFrom('shapes.rs', 'shape.name()', 6)).toEqual(['src/shapes.rs:6 Shape.name resolved']); // shape: &dyn Shape
+    expect(defsFrom('shapes.rs', 'first.area', 6)).toEqual(['src/shapes.rs:5 Shape.area resolved']); // first: &S, S: Shape
   });
 
   it('find_references on a trait method includes its implementations', () => {

@@ -86,6 +86,7 @@ const TYPE_WRAPPERS: Record<string, string[]> = {
   parameter_list: [], parameter_declaration: ['type'], type_assertion_expression: ['type'], cast_expression: ['type'],
   // Rust `&T`, `dyn T`, `impl T`, `T { .. }`; a Python annotation
   reference_type: ['type'], dynamic_type: ['trait'], abstract_type: ['trait'], struct_expression: ['name'], type: [], string: [],
+  trait_bounds: [], constraint: [],
 };
 /** element access → the field holding the collection: Go `xs[i]`, Java `a[i]` */
 const ELEMENT_ACCESS: Record<string, string> = { index_expression: 'operand', array_access: 'array' };
@@ -835,6 +836,11 @@ function extractTree(
       const b = resolveName(n, n.text, n.type === 'identifier' ? 'value' : 'type');
       // a variable stands for its type (Go `y := x`), a type or a class for itself
       const d = defOf(b);
+      // a type parameter stands for its bound: `T: Shape`, `T extends Shape` (what its members can be)
+      if (d?.rule.kind === 'type_parameter') {
+        const bound = d.name.parent?.childForFieldName('bounds') ?? d.name.parent?.childForFieldName('constraint');
+        return bound ? typeOwner(bound, depth + 1) : undefined;
+      }
       return d && VALUE_KINDS.has(d.rule.kind) ? declaredType(d) : asOwner(b);
     }
     // pkg.T, Outer.Inner; an access to a field or variable (Go `c := n.first`) stands for its type
