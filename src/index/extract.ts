@@ -298,12 +298,19 @@ function extractTree(
     return root;
   };
   const bindings = new Map<number, Map<string, Bound>>();
+  /** where locals are visible only after their declaration, every declaration of a name in a scope, in order (Rust `let x = x.trim();` shadows) */
+  const shadowing = new Map<number, Map<string, Bound[]>>();
   const bind = (scope: Node, name: string, b: Bound, ns: Namespace, force = false) => {
     let m = bindings.get(scope.id);
     if (!m) bindings.set(scope.id, (m = new Map()));
     for (const key of ns === 'both' ? ['value', 'type'] : [ns]) {
       // first declaration wins (overloads, merged declarations)
       if (force || !m.has(`${key}:${name}`)) m.set(`${key}:${name}`, b);
+      if (row.localsAfterDeclaration && b.type === 'local') {
+        let sm = shadowing.get(scope.id);
+        if (!sm) shadowing.set(scope.id, (sm = new Map()));
+        sm.set(`${key}:${name}`, [...(sm.get(`${key}:${name}`) ?? []), b]);
+      }
     }
   };
   // `global x` / `nonlocal x` in a function: x is not local to it (its assignments bind outside)
@@ -326,6 +333,10 @@ function extractTree(
           outer = false; // the function's own scope is not seen from its defaults and annotations
           continue;
         }
+        // the latest local declared before `at` (a later `let x` shadows an earlier one)
+        let latest: Bound | undefined;
+        for (const l of shadowing.get(n.id)?.get(`${key}:${name}`) ?? []) if (l.type === 'local' && l.def && l.def.node.endIndex <= at.startIndex) latest = l;
+        if (latest) return latest;
         // a class body is not seen from the functions inside it (Python)
         const b = inFunction && classScopes.has(n.id) ? undefined : bindings.get(n.id)?.get(`${key}:${name}`);
         // where locals are visible only after their declaration, an earlier use means an outer binding
@@ -388,6 +399,8 @@ function extractTree(
   }
   /** definitions that turned out not to define: a reassignment, a name declared `global` */
   const dropped = new Set<Def>();
+  /** definitions assigned again later (Python): typed by their annotation only, not by a value */
+  const reassigned = new Set<Def>();
   for (const d of defs) {
     if (d.rule.assigned) continue; // `self.x = v`: decided once the receiver's class is known (below)
     const name = d.name.text;
@@ -395,6 +408,10 @@ function extractTree(
       (outsideNames.get(d.scope.id)?.has(name) ||
         (d.rule.once && (bindings.get(d.scope.id)?.has(`value:${name}`) || importedIn.has(`${d.scope.id}:${name}`))))) {
       dropped.add(d);
+      // assigned again: its first value no longer says what it holds
+      const first = bindings.get(d.scope.id)?.get(`value:${name}`);
+      const firstDef = first?.type === 'local' ? first.def : first?.type === 'symbol' ? symbolDefs[first.index] : undefined;
+      if (firstDef) reassigned.add(firstDef);
       continue;
     }
     const container = containerOf(d);
@@ -731,7 +748,13 @@ function extractTree(
     const object = memberRefs.get(d.name.id)?.object;
     const receiver = object ? lookup(object, object.text) : undefined;
     const owner = receiver?.type === 'local' && receiver.def?.rule.receiver ? containerOwnerAt(receiver.def.node) : undefined;
-    if (owner?.type !== 'symbol' || hasMember(owner.index, d.name.text)) continue; // a write to the member (a reference)
+    if (owner?.type !== 'symbol') continue;
+    if (hasMember(owner.index, d.name.text)) {
+      // a write to the member (a reference); an attribute assigned twice has no evident type
+      const m = symbols.findIndex((s) => s.container === owner.index && s.name === d.name.text);
+      if (m >= 0 && symbolDefs[m]) reassigned.add(symbolDefs.find((x) => x.symbol === m)!);
+      continue;
+    }
     d.symbol = symbols.length;
     symbolDefs.push(d);
     handled.add(d.name.id);
@@ -818,7 +841,7 @@ function extractTree(
       }
       // `x = Foo()`, `let x = T::new()`, `let x = T { .. }`: the type the value evidently has
       // (`self.x = x` with a parameter `x: T`: the parameter's type)
-      if (value && (CALLS.has(value.type) || value.type === 'struct_expression' || value.type === 'identifier')) {
+      if (value && !reassigned.has(d) && (CALLS.has(value.type) || value.type === 'struct_expression' || value.type === 'identifier')) {
         const t = typeOwner(value, 0);
         if (t) return t;
       }
@@ -829,7 +852,7 @@ function extractTree(
 
   /** What a type names, or the type of an expression that states it: `T{}`, `&T{}`, `new T()`, `NewT()`, `T(x)`. */
   const typeOwner = (n: Node | null, depth: number): Owner | undefined => {
-    if (!n || depth > 8) return undefined;
+    if (!n || depth > 12) return undefined;
     if (selfTypes.has(n.id)) return containerOwnerAt(n); // Rust `Self`
     // (a name node of another type: a Python forward reference `"Foo"`)
     if (n.type === 'identifier' || n.type === 'type_identifier' || (n.namedChildCount === 0 && plainRefs.has(n.id))) {
@@ -1006,7 +1029,9 @@ function extractTree(
   };
   /** Owners of an access or a call written with other languages' node types: Go `a.b`, Java `a.m()`, `f()`, `T{}`. */
   const chainOwners = (object: Node, depth: number): Owner[] => {
-    if (depth > 3) return [];
+    // (a chain through a call's result type and a qualified type is a few levels deep; the bound
+    // only stops cycles)
+    if (depth > 10) return [];
     const access = memberExprs.get(object.id);
     if (!access) {
       const t = CALLS.has(object.type) || TYPE_WRAPPERS[object.type] || ELEMENT_ACCESS[object.type] ? typeOwner(object, depth + 1) : undefined;
