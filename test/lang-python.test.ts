@@ -138,6 +138,12 @@ describe('py-app: classes', () => {
     expect(defsFrom(`${S}/services/report.py`, 'copy().describe', 7)).toEqual([`${S}/models.py:13 Item.describe imported`]);
   });
 
+  it('a variable assigned twice has no evident type: its members are guesses', () => {
+    expect(defsFrom(`${S}/models.py`, 'thing.describe', 6)).toEqual([
+      `${S}/models.py:13 Item.describe name_match`, `${S}/models.py:31 Product.describe name_match`,
+    ]);
+  });
+
   it('a receiver of unknown type stays a guess', () => {
     const refs = refsOf(`${S}/models.py`, 'describe(self) -> str:\n        return f');
     expect(confidenceAt(refs, site('src/app.py', 'unknown.describe', 8))).toBe('name_match');

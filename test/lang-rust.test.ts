@@ -111,6 +111,11 @@ describe('rust-app: modules and paths', () => {
     expect(defsFrom('util.rs', 'unit.area()', 5)).toEqual(['src/shapes.rs:32 Circle.area imported']);
   });
 
+  it('a shadowing `let` retypes the name from its end on', () => {
+    expect(defsFrom('util.rs', 's.area()); //', 2)).toEqual(['src/shapes.rs:32 Circle.area imported']);
+    expect(defsFrom('util.rs', 's.area()\n}', 2)).toEqual(['src/shapes.rs:44 Square.area imported']);
+  });
+
   it('paths: `geometry::point::Point` through `use super::geometry`, `crate::...`, `self::inner::...`', () => {
     expect(defsFrom('util.rs', 'p.distance', 2)).toEqual(['src/geometry/point.rs:16 Point.distance imported']);
     expect(defsFrom('util.rs', 'q.norm()', 2)).toEqual(['src/extra.rs:5 Point.norm imported']);
