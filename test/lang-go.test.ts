@@ -102,6 +102,12 @@ describe('go-app: methods', () => {
     expect(defsFrom('geometry/circle.go', 'c.describe(), c.Area()', 2)).toEqual(['geometry/circle.go:9 base.describe resolved']);
   });
 
+  it('an embedded field is named by its type, and is a use of that type too', () => {
+    expect(defsFrom('geometry/circle.go', 'c.base.label', 2)).toEqual(['geometry/circle.go:13 Circle.base resolved']);
+    expect(defsFrom('geometry/circle.go', 'c.base.label', 7)).toEqual(['geometry/circle.go:6 base.label resolved']);
+    expect(where(refsOf('geometry/circle.go', 'base struct'))).toContain(site('geometry/circle.go', 'base\n\tRadius'));
+  });
+
   it('methods and functions of one name stay apart: Square.Area is not Circle.Area', () => {
     expect(facts(refsOf('geometry/shape.go', 'Area() float64 {'))).toEqual([site('main.go', 's.Area()', 2)]);
     expect(facts(refsOf('geometry/circle.go', 'Area() float64'))).toEqual([site('geometry/circle.go', 'c.Area()', 2)]);

@@ -33,6 +33,7 @@ func main() {
 	fset := token.NewFileSet()
 	std := importer.ForCompiler(fset, "source", nil)
 	checked := map[string]*types.Package{}
+	embedded := map[token.Pos]token.Pos{}
 	infos := map[string]*types.Info{}
 	var load func(path string) (*types.Package, error)
 	imp := importerFunc(func(path string) (*types.Package, error) {
@@ -57,6 +58,19 @@ func main() {
 				return nil, err
 			}
 			files = append(files, f)
+			// an embedded field's object sits at its type (`html.Config`); its name is `Config`
+			ast.Inspect(f, func(n ast.Node) bool {
+				if st, ok := n.(*ast.StructType); ok {
+					for _, fl := range st.Fields.List {
+						if len(fl.Names) == 0 {
+							if id := embeddedName(fl.Type); id != nil {
+								embedded[fl.Type.Pos()] = id.Pos()
+							}
+						}
+					}
+				}
+				return true
+			})
 		}
 		info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
 		conf := types.Config{Importer: imp, Error: func(error) {}}
@@ -92,7 +106,11 @@ func main() {
 			}
 			decl := "-"
 			if obj.Pkg() != nil && obj.Pos().IsValid() {
-				if p := fset.Position(obj.Pos()); strings.HasPrefix(p.Filename, root+string(filepath.Separator)) {
+				pos := obj.Pos()
+				if name, ok := embedded[pos]; ok {
+					pos = name
+				}
+				if p := fset.Position(pos); strings.HasPrefix(p.Filename, root+string(filepath.Separator)) {
 					decl = rel(p)
 				}
 			}
@@ -105,6 +123,22 @@ func main() {
 		fmt.Fprintln(w, l)
 	}
 	w.Flush()
+}
+
+func embeddedName(e ast.Expr) *ast.Ident {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t
+	case *ast.StarExpr:
+		return embeddedName(t.X)
+	case *ast.SelectorExpr:
+		return t.Sel
+	case *ast.IndexExpr:
+		return embeddedName(t.X)
+	case *ast.IndexListExpr:
+		return embeddedName(t.X)
+	}
+	return nil
 }
 
 type importerFunc func(path string) (*types.Package, error)

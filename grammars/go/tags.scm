@@ -26,6 +26,10 @@
 (type_alias name: (type_identifier) @name) @definition.type
 
 (field_declaration name: (field_identifier) @name) @definition.property
+; an embedded field is named by its type (`r.Config` with `struct { Config }`)
+(field_declaration !name type: [(type_identifier) @name (pointer_type (type_identifier) @name)
+                                (qualified_type name: (type_identifier) @name) (pointer_type (qualified_type name: (type_identifier) @name))
+                                (generic_type type: (type_identifier) @name)] @declared.type) @definition.property.embedded
 (interface_type (method_elem name: (field_identifier) @name) @definition.method)
 
 (const_spec name: (identifier) @name) @definition.constant

@@ -17,7 +17,7 @@ type Store = 'always' | 'toplevel' | 'never';
  * belongs to (`self`). `assigned`: a member declared by assigning through the receiver
  * (`self.x = v`), on the receiver's class, unless the class (or a base in the file) declares it.
  */
-type Rule = { kind: string; binding: Binding; store: Store; once?: true; receiver?: true; assigned?: true };
+type Rule = { kind: string; binding: Binding; store: Store; once?: true; receiver?: true; assigned?: true; alsoReference?: true };
 
 /** capture suffix after `definition.` → symbol kind, how it binds, and whether it becomes a symbol */
 const DEFINITION_RULES: Record<string, Rule> = {
@@ -49,6 +49,8 @@ const DEFINITION_RULES: Record<string, Rule> = {
   'variable.assign': { kind: 'variable', binding: 'hoisted', store: 'toplevel', once: true },
   self: { kind: 'parameter', binding: 'lexical', store: 'never', receiver: true },
   attribute: { kind: 'property', binding: 'member', store: 'always', assigned: true },
+  // a Go embedded field is named by its type: the name is also a use of that type
+  'property.embedded': { kind: 'property', binding: 'member', store: 'always', alsoReference: true },
 };
 
 /** node types between a member declaration and its container's declaration (bodies, wrappers) */
@@ -451,7 +453,7 @@ function extractTree(
   const imports: ImportFact[] = [];
   const refs: RefFact[] = [];
   const handled = new Set<number>(); // nodes already turned into references (or deliberately not)
-  for (const d of defs) if (!dropped.has(d) && !d.rule.assigned) handled.add(d.name.id);
+  for (const d of defs) if (!dropped.has(d) && !d.rule.assigned && !d.rule.alsoReference) handled.add(d.name.id);
   for (const id of ignore) handled.add(id);
   const enclosingSymbol = (n: Node): number | null => {
     for (let p = parentOf(n); p; p = parentOf(p)) {
