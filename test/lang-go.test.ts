@@ -66,6 +66,12 @@ describe('go-app: the package is the scope', () => {
     expect(defsFrom('main.go', 'Meters(3)')).toEqual(['units/units.go:7 Meters imported']);
   });
 
+  it('a function declared in two files of a package for different builds is a guess between both, never a fact', () => {
+    const r = findDefinitions(go, { from: locate(go, { file: 'main.go', at: 'geometry.Unit()', offset: 9 }) });
+    expect(r.items.map((d) => `${d.file} ${d.confidence}`)).toEqual(['geometry/unit_linux.go name_match', 'geometry/unit_windows.go name_match']);
+    expect(r.resolution).toMatch(/several files declare it/);
+  });
+
   it('the predeclared identifiers and the standard library are outside the project, not guesses', () => {
     const r = findDefinitions(go, { from: locate(go, { file: 'helpers.go', at: 'len(c.Name)' }) });
     expect(r.items).toEqual([]);

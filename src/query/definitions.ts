@@ -79,7 +79,8 @@ function fromSite(p: Project, site: Site, args: { offset?: number; limit?: numbe
     const imp = p.db
       .prepare(`SELECT i.source, i.status, f.path FROM imports i LEFT JOIN files f ON f.id = i.resolved_file_id WHERE i.id = ?`)
       .get(ref.import_id) as { source: string; status: string; path: string | null };
-    if (imp.status === 'module' && imp.path) {
+    // the name of a namespace itself (`utils` in `utils.format`), not a member of it
+    if (imp.status === 'module' && imp.path && ref.target_kind === 'import') {
       return {
         ...paginate([{
           file: imp.path, line: 1, column: 1, end_line: 1, name: ref.name, kind: 'module', container: null,
@@ -95,13 +96,21 @@ function fromSite(p: Project, site: Site, args: { offset?: number; limit?: numbe
   }
   // Not resolvable without types: every same-named member (or global) is a candidate.
   const members = ref.target_kind === 'member' || ref.target_kind === 'member_of_import';
+  // `pkg.Name` or a name of the file's own package declared in several files (Go build variants:
+  // `x_unix.go`, `x_windows.go`): the top-level declarations are the candidates
+  const via = ref.import_id != null
+    ? (p.db.prepare('SELECT kind, status FROM imports WHERE id = ?').get(ref.import_id) as { kind: string; status: string } | undefined)
+    : undefined;
+  const inPackage = (ref.target_kind === 'member_of_import' && via?.status === 'module') || (ref.target_kind === 'import' && via?.kind === 'scope');
   const rows = (p.db
     .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.local = 0 ORDER BY f.path, s.line`)
-    .all(ref.name) as SymbolRow[]).filter((s) => (members ? MEMBER_KINDS.has(s.kind) : s.container_id === null));
+    .all(ref.name) as SymbolRow[]).filter((s) => (inPackage ? s.container_id === null : members ? MEMBER_KINDS.has(s.kind) : s.container_id === null));
   return {
     ...paginate(rows.map((r) => toDefinition(r, 'name_match')), args.offset, args.limit),
-    resolution: members
-      ? `'${ref.name}' is a member of a value whose type is unknown without a type checker: these are same-named members (guesses)`
-      : `'${ref.name}' is not declared or imported in ${site.file}: these are same-named top-level definitions (guesses)`,
+    resolution: inPackage
+      ? `'${ref.name}' has no single declaration in that package (several files declare it, e.g. for different builds): these are same-named top-level definitions (guesses)`
+      : members
+        ? `'${ref.name}' is a member of a value whose type is unknown without a type checker: these are same-named members (guesses)`
+        : `'${ref.name}' is not declared or imported in ${site.file}: these are same-named top-level definitions (guesses)`,
   };
 }

@@ -88,8 +88,12 @@ export function findReferences(
     const globalTarget = targets.some((t) => t.name === name && t.container_id === null);
     const kinds = [...(memberTarget ? ["'member'", "'member_of_import'"] : []), ...(globalTarget ? ["'unbound'", "'import'"] : [])];
     if (kinds.length === 0) continue;
+    // a top-level name may also be a guess as `pkg.Name`, where the package declares it in several
+    // files (Go build variants)
+    const inPackage = globalTarget && !memberTarget
+      ? ` OR (r.target_kind = 'member_of_import' AND (SELECT status FROM imports i WHERE i.id = r.import_id) = 'module')` : '';
     const rows = p.db
-      .prepare(`${select} WHERE r.name = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND r.target_kind IN (${kinds.join(',')})`)
+      .prepare(`${select} WHERE r.name = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND (r.target_kind IN (${kinds.join(',')})${inPackage})`)
       .all(name) as RefRow[];
     guesses = guesses.concat(rows);
   }

@@ -80,6 +80,7 @@ export const FROM_SITES: Record<string, Site[]> = {
     { file: 'geometry/circle.go', at: 'c.describe(), c.Area()', offset: 2 }, // promoted from an embedded struct
     { file: 'text/format_test.go', at: 'join(nil)' }, // unexported, same package, test file
     { file: 'cmd/tool/main.go', at: 'newConfig().name', offset: 0 }, // another main package
+    { file: 'main.go', at: 'geometry.Unit()', offset: 9 }, // declared for two builds: a guess between both
   ],
   'java-app': [
     { file: 'src/main/java/com/example/app/App.java', at: 'new Service()', offset: 4 }, // same package, no import
