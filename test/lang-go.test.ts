@@ -114,6 +114,13 @@ describe('go-app: methods', () => {
     expect(where(refsOf('geometry/circle.go', 'base struct'))).toContain(site('geometry/circle.go', 'base\n\tRadius'));
   });
 
+  it('a method of an embedding type shadows the embedded one: their references are not merged', () => {
+    const base = where(refsOf('geometry/circle.go', 'describe() string'));
+    expect(base).toEqual(expect.arrayContaining([site('geometry/circle.go', 'c.describe(), c.Area()', 2), site('geometry/circle.go', 'l.base.describe', 7)]));
+    expect(base).not.toContain(site('geometry/circle.go', 'Labelled{}.describe', 11));
+    expect(defsFrom('geometry/circle.go', 'Labelled{}.describe', 11)).toEqual(['geometry/circle.go:45 Labelled.describe resolved']);
+  });
+
   it('methods and functions of one name stay apart: Square.Area is not Circle.Area', () => {
     expect(facts(refsOf('geometry/shape.go', 'Area() float64 {'))).toEqual([site('main.go', 's.Area()', 2)]);
     expect(facts(refsOf('geometry/circle.go', 'Area() float64'))).toEqual([site('geometry/circle.go', 'c.Area()', 2)]);

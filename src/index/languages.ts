@@ -20,6 +20,9 @@ export interface LanguageRow {
   membersInScope?: boolean;
   /** a local variable is visible only after its declaration, not in the whole block (Go, Java) */
   localsAfterDeclaration?: boolean;
+  /** false: a member declared again in a type that embeds another shadows the embedded one, it
+   * does not override it (Go), so find_references does not relate them */
+  membersOverride?: boolean;
   /** every top-level name of a file (declared or imported) is importable from it (Python, Rust) */
   exportsTopLevel?: boolean;
   /** top-level names with this prefix are not public and not taken by `*` imports (Python `_`) */

@@ -1,3 +1,4 @@
+import { languageFor } from '../index/languages.js';
 import { UserError } from '../util/paths.js';
 import { refAt } from './definitions.js';
 import { type Page, paginate } from './page.js';
@@ -64,7 +65,7 @@ export function findReferences(
   // findReferences): `base.m()` may run `Derived.m`, and `derived.m()` is a use of `Base.m`'s contract
   let related = 0;
   for (const t of targets) {
-    if (!MEMBER_KINDS.has(t.kind) || t.container_id === null || t.is_static) continue;
+    if (!MEMBER_KINDS.has(t.kind) || t.container_id === null || t.is_static || languageFor(t.path)?.membersOverride === false) continue;
     for (const r of hierarchyMembers(p, t.container_id, t.name, t.kind)) {
       if (ids.has(r.id)) continue;
       ids.add(r.id);
