@@ -4,7 +4,8 @@
  * openjdk-17-demo (the JDK's demo programs, src.zip) and openjdk-17-source (the JDK's own sources).
  *   - index throughput: goldmark and esbuild (Go), the JDK demos and java.util (Java);
  *   - resolution against the compilers' own: go/types (when a `go` toolchain is installed:
- *     `apt-get install golang-go`) on goldmark, javac's tree API (when `java` is a JDK) on the demos.
+ *     `apt-get install golang-go`) on goldmark, javac's tree API (when `java` is a JDK) on the demos
+ *     and on java.util (compiled as a patch of java.base).
  *     Every identifier use the compiler binds to a declaration we index is a site: is our answer
  *     that declaration (a fact), a guess, or missing? And every fact we give: does the compiler
  *     agree? Each section prints why it is skipped when something is missing.
@@ -28,7 +29,8 @@ interface Corpus {
   deb: string;
   /** copies the sources out of the extracted package into `root`; false when they are not there */
   install: (extracted: string, root: string) => boolean;
-  truth?: 'go' | 'java';
+  /** the compiler to compare with: go/types, javac on each demo, javac on the JDK's own sources */
+  truth?: 'go' | 'java' | 'jdk';
 }
 
 const goModule = (dir: string) => (x: string, root: string) => {
@@ -59,7 +61,7 @@ const CORPORA: Corpus[] = [
     },
   },
   {
-    label: 'Java: java.util (JDK sources)', deb: 'openjdk-17-source',
+    label: 'Java: java.util (JDK sources)', deb: 'openjdk-17-source', truth: 'jdk',
     install: (x, root) => {
       const zip = path.join(x, 'usr/lib/jvm/openjdk-17/lib/src.zip');
       return fs.existsSync(zip) && !!which('unzip') && unzipInto(zip, root, ['java.base/java/util/*']);
@@ -167,7 +169,7 @@ function goTruth(cache: string, root: string): { truth: Truth; ms: number; tool:
   return { truth: parseTruth(r.stdout, utf16Columns(root)), ms: performance.now() - t0, tool: `go/types (${version})` };
 }
 
-function javaTruth(cache: string, root: string): { truth: Truth; ms: number; tool: string } | { skipped: string } {
+function javaTruth(cache: string, root: string, jdk: boolean): { truth: Truth; ms: number; tool: string } | { skipped: string } {
   const java = which('java');
   const javac = which('javac');
   if (!java || !javac) return { skipped: 'no JDK (java and javac): throughput only' };
@@ -176,11 +178,14 @@ function javaTruth(cache: string, root: string): { truth: Truth; ms: number; too
   const classes = path.join(cache, 'java-truth');
   const c = spawnSync(javac, [...exports, '-d', classes, path.join(LIB, 'JavaTruth.java')], { encoding: 'utf8' });
   if (c.status !== 0) return { skipped: `javac JavaTruth.java failed: ${(c.stderr || c.error?.message || '').trim().split('\n').slice(-2).join(' ')}` };
-  // one compilation per demo: several are in the default package, with homonymous classes
-  const groups = fs.readdirSync(root).filter((d) => fs.statSync(path.join(root, d)).isDirectory() && !d.startsWith('.')).sort()
-    .map((demo) => listFiles(root, demo, (f) => f.endsWith('.java')).map((f) => path.join(root, f))).filter((g) => g.length > 0);
-  const r = spawnSync(java, [`-Dtruth.root=${root}`, ...exports, '-cp', classes, 'JavaTruth', ...groups.flatMap((g) => ['--', ...g])],
-    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  // one compilation per demo: several are in the default package, with homonymous classes; the
+  // JDK's own sources compile as a patch of java.base
+  const groups = jdk ? [listFiles(root, 'java.base', (f) => f.endsWith('.java')).map((f) => path.join(root, f))]
+    : fs.readdirSync(root).filter((d) => fs.statSync(path.join(root, d)).isDirectory() && !d.startsWith('.')).sort()
+      .map((demo) => listFiles(root, demo, (f) => f.endsWith('.java')).map((f) => path.join(root, f))).filter((g) => g.length > 0);
+  const options = jdk ? [`-Dtruth.options=--patch-module java.base=${path.join(root, 'java.base')}`] : [];
+  const r = spawnSync(java, [`-Dtruth.root=${root}`, ...options, ...exports, '-cp', classes, 'JavaTruth', ...groups.flatMap((g) => ['--', ...g])],
+    { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
   if (r.status !== 0) return { skipped: `javac tree API run failed: ${(r.stderr || r.error?.message || '').trim().split('\n').slice(-2).join(' ')}` };
   const truth = parseTruth(r.stdout, (l) => l);
   const version = spawnSync(javac, ['-version'], { encoding: 'utf8' });
@@ -274,7 +279,7 @@ export async function runGoJava(cache: string): Promise<Record<string, unknown>>
       bytes,
     };
     if (c.truth) {
-      const t = c.truth === 'go' ? goTruth(cache, got.root) : javaTruth(cache, got.root);
+      const t = c.truth === 'go' ? goTruth(cache, got.root) : javaTruth(cache, got.root, c.truth === 'jdk');
       if ('skipped' in t) {
         console.log(`  reference: ${t.skipped}`);
         result.reference = t;

@@ -28,7 +28,11 @@ public class JavaTruth {
     static void run(List<String> files) throws Exception {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         StandardJavaFileManager fm = compiler.getStandardFileManager(null, null, StandardCharsets.UTF_8);
-        JavacTask task = (JavacTask) compiler.getTask(null, fm, d -> {}, List.of("-proc:none", "-Xlint:none", "-nowarn"), null,
+        List<String> options = new ArrayList<>(List.of("-proc:none", "-Xlint:none", "-nowarn"));
+        // extra javac options, e.g. `--patch-module java.base=DIR` to resolve the JDK's own sources
+        String extra = System.getProperty("truth.options", "").trim();
+        if (!extra.isEmpty()) options.addAll(Arrays.asList(extra.split("\\s+")));
+        JavacTask task = (JavacTask) compiler.getTask(null, fm, d -> {}, options, null,
             fm.getJavaFileObjectsFromStrings(files));
         List<CompilationUnitTree> units = new ArrayList<>();
         task.parse().forEach(units::add);
@@ -55,6 +59,7 @@ public class JavaTruth {
                     Element e = trees.getElement(path);
                     if (e == null || e.getKind() == ElementKind.PACKAGE) return;
                     String src = source(cu);
+                    if (usePos < 0) return; // a tree javac made up (no position)
                     usePos = skipSpaces(src, usePos);
                     // trees javac adds (super(), enum constants' constructors) are not written in the source
                     String name = e.getKind() == ElementKind.CONSTRUCTOR ? e.getEnclosingElement().getSimpleName().toString() : e.getSimpleName().toString();
