@@ -50,6 +50,21 @@ describe('java-app: two static methods named format', () => {
   });
 });
 
+describe('java-app: overloads', () => {
+  it('a call binds to the overload that takes its number of arguments, through a static import too', () => {
+    expect(defsFrom('util/Strings.java', 'pad(value, 8)')).toEqual(['util/Strings.java:17 Strings.pad resolved']);
+    expect(defsFrom('app/App.java', 'pad(format')).toEqual(['util/Strings.java:17 Strings.pad imported']);
+    expect(defsFrom('src/test/java/com/example/app/AppTest.java', 'pad("x")')).toEqual(['util/Strings.java:9 Strings.pad imported']);
+  });
+
+  it('each overload keeps its own callers', () => {
+    expect(where(refsOf('util/Strings.java', 'pad(String value) {')).filter((r) => !r.endsWith(':7:40'))).toEqual([
+      site('src/test/java/com/example/app/AppTest.java', 'pad("x")'),
+    ]);
+    expect(where(refsOf('util/Strings.java', 'pad(String value, int'))).toEqual([site('util/Strings.java', 'pad(value, 8)'), site('app/App.java', 'pad(format')]);
+  });
+});
+
 describe('java-app: packages and imports', () => {
   it('classes of the same package need no import, also from the test source tree', () => {
     expect(defsFrom('app/App.java', 'new Service()', 4)).toEqual(['app/Service.java:5 Service resolved']);
@@ -60,7 +75,7 @@ describe('java-app: packages and imports', () => {
   it('single-type, on-demand (a.b.*) and static imports', () => {
     expect(defsFrom('app/App.java', 'new User', 4)).toEqual(['model/User.java:3 User imported']);
     expect(defsFrom('app/App.java', 'Role.ADMIN')).toEqual(['model/Role.java:3 Role imported']);
-    expect(defsFrom('app/App.java', 'pad(format')).toEqual(['util/Strings.java:12 Strings.pad imported']);
+    expect(defsFrom('app/App.java', 'pad(format')).toEqual(['util/Strings.java:17 Strings.pad imported']);
   });
 
   it('names from java.lang are outside the project, not guesses', () => {

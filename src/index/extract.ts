@@ -17,7 +17,7 @@ type Store = 'always' | 'toplevel' | 'never';
  * belongs to (`self`). `assigned`: a member declared by assigning through the receiver
  * (`self.x = v`), on the receiver's class, unless the class (or a base in the file) declares it.
  */
-type Rule = { kind: string; binding: Binding; store: Store; once?: true; receiver?: true; assigned?: true; alsoReference?: true };
+type Rule = { kind: string; binding: Binding; store: Store; once?: true; receiver?: true; assigned?: true; alsoReference?: true; variadic?: true };
 
 /** capture suffix after `definition.` → symbol kind, how it binds, and whether it becomes a symbol */
 const DEFINITION_RULES: Record<string, Rule> = {
@@ -49,6 +49,8 @@ const DEFINITION_RULES: Record<string, Rule> = {
   'variable.assign': { kind: 'variable', binding: 'hoisted', store: 'toplevel', once: true },
   self: { kind: 'parameter', binding: 'lexical', store: 'never', receiver: true },
   attribute: { kind: 'property', binding: 'member', store: 'always', assigned: true },
+  // the last parameter, taking any number of arguments (Java `String... xs`): overloads by arity
+  'parameter.variadic': { kind: 'parameter', binding: 'lexical', store: 'never', variadic: true },
   // a Go embedded field is named by its type: the name is also a use of that type
   'property.embedded': { kind: 'property', binding: 'member', store: 'always', alsoReference: true },
 };
@@ -462,7 +464,7 @@ function extractTree(
     }
     return null;
   };
-  const pushRef = (node: Node, target: RefTarget, role: RefFact['role']) => {
+  const pushRef = (node: Node, target: RefTarget, role: RefFact['role'], args?: number) => {
     refs.push({
       name: node.text,
       line: node.startPosition.row + 1,
@@ -471,6 +473,7 @@ function extractTree(
       role,
       target,
       enclosing: enclosingSymbol(node),
+      ...(args !== undefined ? { args } : {}),
     });
   };
   const stripQuotes = (s: string) => s.replace(/^['"]|['"]$/g, '');
@@ -769,6 +772,19 @@ function extractTree(
     });
   }
 
+  // overloads told apart by their number of parameters (Java): how many each method declares
+  if (row.overloadsByArity) {
+    for (const d of symbolDefs) if (d.symbol != null && (d.rule.kind === 'method' || d.rule.kind === 'function')) symbols[d.symbol]!.arity = 0;
+    for (const d of defs) {
+      if (d.rule.kind !== 'parameter' || !d.scope) continue;
+      const fn = defByNode.get(d.scope.id);
+      const s = fn?.symbol != null ? symbols[fn.symbol] : undefined;
+      if (s?.arity === undefined) continue;
+      s.arity++;
+      if (d.rule.variadic) s.variadic = true;
+    }
+  }
+
   // ---- references ------------------------------------------------------------------------------
   const membersOf = new Map<number, Map<string, number[]>>();
   symbols.forEach((s, i) => {
@@ -780,8 +796,17 @@ function extractTree(
     else m.set(s.name, [i]);
   });
   /** a member by name: for a call the method where a field shares its name (Java), else the first declared */
-  const memberNamed = (container: number, name: string, call: boolean): number | undefined => {
+  const memberNamed = (container: number, name: string, call: boolean, args?: number): number | null | undefined => {
     const same = membersOf.get(container)?.get(name);
+    if (same && call && args !== undefined && row.overloadsByArity) {
+      // overloads: the one that takes this many arguments; several do: no single answer (null)
+      const methods = same.filter((i) => symbols[i]!.kind === 'method');
+      if (methods.length > 1) {
+        const fitting = methods.filter((i) => takes(symbols[i]!, args));
+        if (fitting.length !== 1) return fitting.length > 1 ? null : undefined;
+        return fitting[0];
+      }
+    }
     return same?.find((i) => (symbols[i]!.kind === 'method') === call) ?? same?.[0];
   };
   const enclosingClass = (n: Node): number | null => {
@@ -936,7 +961,7 @@ function extractTree(
   };
 
   /** `name` in an owner or its bases; an imported owner is finished by link.ts */
-  const memberIn = (owner: Owner, name: string, call = false): RefTarget | undefined => {
+  const memberIn = (owner: Owner, name: string, call = false, args?: number): RefTarget | undefined => {
     const queue: Owner[] = [owner];
     const seen = new Set<string>();
     while (queue.length > 0) {
@@ -945,8 +970,9 @@ function extractTree(
       if (seen.has(key) || seen.size > 32) continue;
       seen.add(key);
       if (o.type === 'import') return { kind: 'member_of_import', importIndex: o.index };
-      const m = memberNamed(o.index, name, call);
-      if (m != null) return { kind: 'symbol', symbol: m };
+      const m = memberNamed(o.index, name, call, args);
+      if (m === null) return { kind: 'member' }; // overloads that take as many arguments: a guess
+      if (m !== undefined) return { kind: 'symbol', symbol: m };
       queue.push(...(basesOf.get(o.index) ?? []));
     }
     return undefined;
@@ -1091,9 +1117,10 @@ function extractTree(
     if (handled.has(prop.id)) continue;
     handled.add(prop.id);
     const role = roleOf(prop);
+    const args = role === 'call' && row.overloadsByArity ? argumentCount(prop) : undefined;
     let target: RefTarget = { kind: 'member' };
     for (const owner of ownersOf(object, 0)) {
-      const t = memberIn(owner, prop.text, role === 'call');
+      const t = memberIn(owner, prop.text, role === 'call', args);
       if (t) {
         target = t;
         break;
@@ -1105,7 +1132,7 @@ function extractTree(
       handled.delete(prop.id);
       continue;
     }
-    pushRef(prop, target, role);
+    pushRef(prop, target, role, args);
   }
   for (const node of plainRefs.values()) {
     if (handled.has(node.id) || selfTypes.has(node.id)) continue;
@@ -1119,11 +1146,18 @@ function extractTree(
     const role = roleOf(node);
     const b = resolveName(node, node.text, node.type === 'type_identifier' ? 'type' : role === 'call' ? 'call' : 'value');
     if (b?.type === 'local') continue; // a parameter or local variable: not an indexed symbol
-    const target: RefTarget =
+    let target: RefTarget =
       b?.type === 'symbol' ? { kind: 'symbol', symbol: b.index }
       : b?.type === 'import' ? { kind: 'import', importIndex: b.index }
       : { kind: 'unbound' };
-    pushRef(node, target, role);
+    // an unqualified call of an overloaded method: the overload that takes this many arguments
+    const args = role === 'call' && row.overloadsByArity ? argumentCount(node) : undefined;
+    const container = b?.type === 'symbol' ? symbols[b.index]!.container : null;
+    if (args !== undefined && container != null && symbols[b!.index]!.kind === 'method') {
+      const t = memberIn({ type: 'symbol', index: container }, node.text, true, args);
+      if (t) target = t;
+    }
+    pushRef(node, target, role, args);
   }
   refs.sort((a, b) => a.line - b.line || a.column - b.column);
 
@@ -1189,6 +1223,20 @@ function roleOf(node: Node): RefFact['role'] {
   if (utype === 'extends_clause' || utype === 'class_heritage') return 'type';
   if (utype === 'argument_list' && up.parent?.type === 'class_definition') return 'type'; // Python `class A(B)`
   return 'read';
+}
+
+/** Whether a method takes a call's number of arguments (a variadic last parameter takes any). */
+function takes(s: SymbolFact, args: number): boolean {
+  return s.arity === args || (s.variadic === true && s.arity !== undefined && args >= s.arity - 1);
+}
+
+/** The number of arguments of the call whose callee a name is (`f(a, b)`, `x.f(a, b)`). */
+function argumentCount(node: Node): number | undefined {
+  for (let p = node.parent, up = 0; p && up < 2; p = p.parent, up++) {
+    const args = p.childForFieldName('arguments');
+    if (args) return args.namedChildren.filter((c) => c != null && !c.type.includes('comment')).length;
+  }
+  return undefined;
 }
 
 /** The name a Go import path binds without an alias: its last element, without a major version

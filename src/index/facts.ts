@@ -31,6 +31,10 @@ export interface SymbolFact {
   /** the type a function's declared result names (`-> Foo`, `-> Self`): what calling it gives, for
    * members of a call's result across files (a symbol here, or an import resolved by link.ts) */
   returns?: { symbol: number } | { importIndex: number };
+  /** how many parameters a function or method declares (the last one variadic: at least arity - 1
+   * arguments), for languages that choose among overloads by the number of arguments */
+  arity?: number;
+  variadic?: boolean;
 }
 
 export interface ImportFact {
@@ -83,6 +87,8 @@ export interface RefFact {
   target: RefTarget;
   /** index of the innermost enclosing stored symbol, for call graphs and the `container` field */
   enclosing: number | null;
+  /** a call's number of arguments, where overloads are chosen by it */
+  args?: number;
 }
 
 export interface FileFacts {

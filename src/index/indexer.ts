@@ -133,8 +133,10 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
       i.scope ? i.scope.join('::') : null, i.base != null ? impIds[i.base] ?? null : null).lastInsertRowid));
   }
   const setReturns = db.prepare('UPDATE symbols SET returns_symbol_id = ?, returns_import_id = ? WHERE id = ?');
+  const setArity = db.prepare('UPDATE symbols SET arity = ?, variadic = ? WHERE id = ?');
   facts.symbols.forEach((s, i) => {
     if (s.returns) setReturns.run('symbol' in s.returns ? symIds[s.returns.symbol] ?? null : null, 'importIndex' in s.returns ? impIds[s.returns.importIndex] ?? null : null, symIds[i]);
+    if (s.arity !== undefined) setArity.run(s.arity, s.variadic ? 1 : 0, symIds[i]);
   });
   const setContainerImport = db.prepare('UPDATE symbols SET container_import_id = ? WHERE id = ?');
   facts.symbols.forEach((s, i) => {
@@ -156,8 +158,8 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
     else insExp.run(fileId, '*', 'star', null, null, e.source, 0);
   }
   const insRef = db.prepare(
-    `INSERT INTO refs(file_id, name, line, col, end_col, role, target_kind, symbol_id, import_id, enclosing_id, confidence)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO refs(file_id, name, line, col, end_col, role, target_kind, symbol_id, import_id, enclosing_id, confidence, args)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   for (const r of facts.refs) {
     const t = r.target;
@@ -165,7 +167,7 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
     const importId = t.kind === 'import' || t.kind === 'member_of_import' ? impIds[t.importIndex] ?? null : null;
     const confidence = t.kind === 'symbol' ? 'resolved' : t.kind === 'member' || t.kind === 'unbound' ? 'name_match' : null;
     insRef.run(fileId, r.name, r.line, r.column, r.endColumn, r.role, t.kind, symbolId, importId,
-      r.enclosing != null ? symIds[r.enclosing] ?? null : null, confidence);
+      r.enclosing != null ? symIds[r.enclosing] ?? null : null, confidence, r.args ?? null);
   }
 }
 

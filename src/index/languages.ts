@@ -23,6 +23,9 @@ export interface LanguageRow {
   /** false: a member declared again in a type that embeds another shadows the embedded one, it
    * does not override it (Go), so find_references does not relate them */
   membersOverride?: boolean;
+  /** methods of one name are overloads told apart by their number of parameters (Java): a call
+   * binds to the one that takes its number of arguments, and each is its own symbol */
+  overloadsByArity?: boolean;
   /** every top-level name of a file (declared or imported) is importable from it (Python, Rust) */
   exportsTopLevel?: boolean;
   /** top-level names with this prefix are not public and not taken by `*` imports (Python `_`) */

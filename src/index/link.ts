@@ -103,16 +103,17 @@ export function linkProject(db: DB, root: string): LinkStats {
     return hit;
   };
 
-  const memberOf = db.prepare('SELECT id FROM symbols WHERE container_id = ? AND name = ? ORDER BY (kind = \'method\') = ? DESC, id LIMIT 1');
+  const memberOf = db.prepare('SELECT id, kind, arity, variadic FROM symbols WHERE container_id = ? AND name = ? ORDER BY (kind = \'method\') = ? DESC, id');
   const basesOf = db.prepare(
     `SELECT b.base_symbol_id AS base, i.status FROM bases b LEFT JOIN imports i ON i.id = b.base_import_id WHERE b.symbol_id = ?`,
   );
   /**
    * A member of a class or interface, or of what it extends (across files). `external` when the
    * chain reaches a base outside the project: the member is then most likely defined there. For a
-   * call, a method is preferred to a field of the same name (Java allows both).
+   * call, a method is preferred to a field of the same name (Java allows both); with `args`, the
+   * overload that takes that many arguments (several do: null, a guess).
    */
-  const findMember = (owner: number, name: string, call = false): number | 'external' | null => {
+  const findMember = (owner: number, name: string, call = false, args: number | null = null): number | 'external' | null => {
     const queue = [owner];
     const seen = new Set<number>();
     let external = false;
@@ -120,8 +121,13 @@ export function linkProject(db: DB, root: string): LinkStats {
       const o = queue.shift()!;
       if (seen.has(o)) continue;
       seen.add(o);
-      const m = memberOf.get(o, name, call ? 1 : 0) as { id: number } | undefined;
-      if (m) return m.id;
+      const same = memberOf.all(o, name, call ? 1 : 0) as { id: number; kind: string; arity: number | null; variadic: number }[];
+      const methods = call && args != null ? same.filter((m) => m.kind === 'method' && m.arity != null) : [];
+      if (methods.length > 1) {
+        const fitting = methods.filter((m) => m.arity === args || (m.variadic === 1 && args! >= m.arity! - 1));
+        if (fitting.length === 1) return fitting[0]!.id;
+        if (fitting.length > 1) return null;
+      } else if (same[0]) return same[0].id;
       for (const b of basesOf.all(o) as { base: number | null; status: string | null }[]) {
         if (b.base != null) queue.push(b.base);
         else if (b.status === 'external') external = true;
@@ -270,8 +276,8 @@ export function linkProject(db: DB, root: string): LinkStats {
   let resolved = 0, external = 0, unresolved = 0;
   const updImport = db.prepare('UPDATE imports SET status = ?, resolved_file_id = ?, resolved_symbol_id = ? WHERE id = ?');
   const memberRefs = db.prepare(
-    `SELECT r.id, r.name, r.role, r.import_id FROM refs r WHERE r.target_kind = 'member_of_import'`,
-  ).all() as { id: number; name: string; role: string; import_id: number }[];
+    `SELECT r.id, r.name, r.role, r.import_id, r.args FROM refs r WHERE r.target_kind = 'member_of_import'`,
+  ).all() as { id: number; name: string; role: string; import_id: number; args: number | null }[];
   const updRef = db.prepare('UPDATE refs SET symbol_id = ?, confidence = ? WHERE id = ?');
   const fileOf = db.prepare('SELECT file_id AS id FROM symbols WHERE id = ?');
   const containerOf = db.prepare('SELECT container_id AS id FROM symbols WHERE id = ?');
@@ -376,6 +382,16 @@ export function linkProject(db: DB, root: string): LinkStats {
     // inheritance from an imported base: point the base at the symbol the import resolved to
     db.exec(`UPDATE bases SET base_symbol_id = (SELECT resolved_symbol_id FROM imports i WHERE i.id = bases.base_import_id)
       WHERE base_import_id IS NOT NULL`);
+    // a call through an import of an overloaded method (Java `import static a.B.pad;`): the
+    // overload that takes the call's number of arguments (after the merged declarations above)
+    const overloaded = db.prepare(`SELECT r.id, r.args, s.container_id AS container, s.name FROM refs r JOIN symbols s ON s.id = r.symbol_id
+      WHERE r.target_kind = 'import' AND r.args IS NOT NULL AND s.kind = 'method' AND s.container_id IS NOT NULL AND s.arity IS NOT NULL`)
+      .all() as { id: number; args: number; container: number; name: string }[];
+    for (const r of overloaded) {
+      const m = findMember(r.container, r.name, true, r.args);
+      if (m === null) updRef.run(null, 'name_match', r.id);
+      else if (typeof m === 'number') updRef.run(m, 'imported', r.id);
+    }
     // `ns.name` / `ImportedClass.member` / `x.m` with `x: ImportedType`: look the member up in
     // what the import resolved to, through its bases
     const status = db.prepare('SELECT status FROM imports WHERE id = ?');
@@ -390,10 +406,10 @@ export function linkProject(db: DB, root: string): LinkStats {
         else if (e || isSubmodule(importById.get(r.import_id)!, r.name)) external = true;
       } else if (t) {
         const owner = (enumOf.get(t.symbol) as { id: number } | undefined)?.id ?? t.symbol;
-        let m = findMember(owner, r.name, r.role === 'call');
+        let m = findMember(owner, r.name, r.role === 'call', r.args);
         // a variable or a field of another file: a member of the type it declares
         const typed = m === null ? valueType(t.symbol, new Set()) : null;
-        if (typed != null) m = findMember(typed, r.name, r.role === 'call');
+        if (typed != null) m = findMember(typed, r.name, r.role === 'call', r.args);
         if (m === 'external') external = true;
         else symbol = m;
       }
@@ -404,13 +420,13 @@ export function linkProject(db: DB, root: string): LinkStats {
     // imports, may be a member the class inherits (`run()`, `count` from a superclass)
     const inClass = files.filter((f) => languageFor(f.path)?.membersInScope).map((f) => f.id);
     if (inClass.length > 0) {
-      const rows = db.prepare(`SELECT r.id, r.file_id, r.name, r.role, r.target_kind, r.enclosing_id, i.source FROM refs r JOIN imports i ON i.id = r.import_id
+      const rows = db.prepare(`SELECT r.id, r.file_id, r.name, r.role, r.target_kind, r.enclosing_id, r.args, i.source FROM refs r JOIN imports i ON i.id = r.import_id
         WHERE i.kind = 'scope' AND i.status = 'external' AND r.target_kind IN ('import', 'member_of_import') AND r.enclosing_id IS NOT NULL`)
-        .all() as { id: number; file_id: number; name: string; role: string; target_kind: string; enclosing_id: number; source: string }[];
+        .all() as { id: number; file_id: number; name: string; role: string; target_kind: string; enclosing_id: number; args: number | null; source: string }[];
       const inClassFiles = new Set(inClass);
-      const inherited = (from: number, name: string, call: boolean): number | null => {
+      const inherited = (from: number, name: string, call: boolean, args: number | null = null): number | null => {
         for (let s: number | null = from, depth = 0; s != null && depth < 12; depth++) {
-          const m = findMember(s, name, call);
+          const m = findMember(s, name, call, args);
           if (typeof m === 'number') return m;
           s = (containerOf.get(s) as { id: number | null } | undefined)?.id ?? null;
         }
@@ -419,7 +435,7 @@ export function linkProject(db: DB, root: string): LinkStats {
       for (const r of rows) {
         if (!inClassFiles.has(r.file_id)) continue;
         if (r.target_kind === 'import') {
-          const m = inherited(r.enclosing_id, r.name, r.role === 'call');
+          const m = inherited(r.enclosing_id, r.name, r.role === 'call', r.args);
           if (m != null) updRef.run(m, (fileOf.get(m) as { id: number }).id === r.file_id ? 'resolved' : 'imported', r.id);
         } else if (inherited(r.enclosing_id, r.source.split('.')[0]!, false) != null) {
           // `field.m()` on an inherited field: its type is not known here, so only a guess

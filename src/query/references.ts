@@ -66,7 +66,8 @@ export function findReferences(
   let related = 0;
   for (const t of targets) {
     if (!MEMBER_KINDS.has(t.kind) || t.container_id === null || t.is_static || languageFor(t.path)?.membersOverride === false) continue;
-    for (const r of hierarchyMembers(p, t.container_id, t.name, t.kind)) {
+    const arity = languageFor(t.path)?.overloadsByArity ? (p.db.prepare('SELECT arity FROM symbols WHERE id = ?').get(t.id) as { arity: number | null }).arity : null;
+    for (const r of hierarchyMembers(p, t.container_id, t.name, t.kind, arity)) {
       if (ids.has(r.id)) continue;
       ids.add(r.id);
       defSite.set(r.id, `${r.path}:${r.name_line}`);
@@ -170,16 +171,17 @@ function pickTargets(p: Project, args: { name?: string; file?: string; line?: nu
  * one of those in a descendant. Two members that merely share a name in unrelated branches are not
  * related.
  */
-function hierarchyMembers(p: Project, container: number, name: string, kind: string): { id: number; path: string; name_line: number }[] {
+function hierarchyMembers(p: Project, container: number, name: string, kind: string, arity: number | null = null): { id: number; path: string; name_line: number }[] {
   const up = p.db.prepare('SELECT base_symbol_id AS id FROM bases WHERE symbol_id = ? AND base_symbol_id IS NOT NULL');
   const down = p.db.prepare('SELECT symbol_id AS id FROM bases WHERE base_symbol_id = ?');
   const memberOf = p.db.prepare(
-    'SELECT s.id, f.path, s.name_line, s.kind FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.container_id = ? AND s.name = ? AND s.is_static = 0',
+    'SELECT s.id, f.path, s.name_line, s.kind, s.arity FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.container_id = ? AND s.name = ? AND s.is_static = 0',
   );
   // where a class has a field and a method of one name (Java `name`, `name()`), only members of the
   // same kind are related; elsewhere a property may implement a method signature (TypeScript)
-  type Row = { id: number; path: string; name_line: number; kind: string };
-  const sameKind = (rows: Row[]) => rows.filter((r) => (r.kind === 'method') === (kind === 'method'));
+  // and the same arity where overloads are told apart by it (an override takes what it overrides)
+  type Row = { id: number; path: string; name_line: number; kind: string; arity: number | null };
+  const sameKind = (rows: Row[]) => rows.filter((r) => (r.kind === 'method') === (kind === 'method') && (arity === null || r.arity === arity));
   const strict = sameKind(memberOf.all(container, name) as Row[]).length < (memberOf.all(container, name) as Row[]).length;
   const ofKind = (rows: Row[]) => {
     const same = sameKind(rows);
@@ -217,12 +219,16 @@ function declarationGroup(p: Project, s: SymbolRow): number[] {
   if (s.local) return [s.id];
   const rows = p.db
     // (`+container_id`: through the (file, name) index, not the container one, where every top-level symbol is NULL)
-    .prepare(`SELECT id, kind FROM symbols WHERE file_id = ? AND name = ? AND +container_id IS ? AND local = 0`)
-    .all(s.file_id, s.name, s.container_id) as { id: number; kind: string }[];
+    .prepare(`SELECT id, kind, arity FROM symbols WHERE file_id = ? AND name = ? AND +container_id IS ? AND local = 0`)
+    .all(s.file_id, s.name, s.container_id) as { id: number; kind: string; arity: number | null }[];
   const meaning = meaningOf(s.kind);
-  // a field and a method may share a name (Java `name` and `name()`): they are different members
-  const sameMember = (kind: string) => !MEMBER_KINDS.has(s.kind) || (kind === 'method') === (s.kind === 'method');
-  return rows.filter((r) => r.id === s.id || (sameMember(r.kind) && meaningOf(r.kind).some((m) => meaning.includes(m)))).map((r) => r.id);
+  // a field and a method may share a name (Java `name` and `name()`): they are different members;
+  // where overloads are told apart by their parameters (Java), those of another arity are too
+  const byArity = languageFor(s.path)?.overloadsByArity === true;
+  const arity = rows.find((r) => r.id === s.id)?.arity ?? null;
+  const sameMember = (r: { kind: string; arity: number | null }) =>
+    !MEMBER_KINDS.has(s.kind) || ((r.kind === 'method') === (s.kind === 'method') && (!byArity || r.arity === arity));
+  return rows.filter((r) => r.id === s.id || (sameMember(r) && meaningOf(r.kind).some((m) => meaning.includes(m)))).map((r) => r.id);
 }
 
 export function meaningOf(kind: string): ('value' | 'type')[] {
