@@ -104,6 +104,10 @@ describe('java-app: members', () => {
     expect(facts(refsOf('app/App.java', 'log(String'))).toEqual([site('app/App.java', 'log("count')]);
   });
 
+  it('a member a nested class inherits hides the enclosing class\'s member of that name', () => {
+    expect(defsFrom('app/Outer.java', 'check(); //')).toEqual(['app/Outer.java:9 Inner.check resolved']);
+  });
+
   it('a field and a method may share a name: `name` and `name()` are different members', () => {
     expect(defsFrom('app/Service.java', 'return name;', 7)).toEqual(['app/Service.java:6 Service.name resolved']);
     expect(defsFrom('app/Service.java', 'name());')).toEqual(['app/Service.java:9 Service.name resolved']);

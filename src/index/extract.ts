@@ -799,9 +799,10 @@ function extractTree(
   const memberNamed = (container: number, name: string, call: boolean, args?: number): number | null | undefined => {
     const same = membersOf.get(container)?.get(name);
     if (same && call && args !== undefined && row.overloadsByArity) {
-      // overloads: the one that takes this many arguments; several do: no single answer (null)
+      // overloads: the one that takes this many arguments; several do: no single answer (null);
+      // none does: an overload the class inherits (undefined: look in the bases)
       const methods = same.filter((i) => symbols[i]!.kind === 'method');
-      if (methods.length > 1) {
+      if (methods.length > 0) {
         const fitting = methods.filter((i) => takes(symbols[i]!, args));
         if (fitting.length !== 1) return fitting.length > 1 ? null : undefined;
         return fitting[0];
@@ -976,6 +977,26 @@ function extractTree(
       queue.push(...(basesOf.get(o.index) ?? []));
     }
     return undefined;
+  };
+  /**
+   * A field or method named like `at` that a class nested inside `outer`, whose body holds `at`,
+   * inherits from a base of this file (not a type, not a constructor).
+   */
+  const inheritedInNested = (at: Node, outer: number, call: boolean, args: number | undefined): number | null => {
+    if (at.type !== 'identifier') return null;
+    for (let prev = at, p = parentOf(at); p; prev = p, p = parentOf(p)) {
+      const d = defByNode.get(p.id);
+      if (d?.symbol == null || !THIS_KINDS.has(d.rule.kind)) continue;
+      if (d.symbol === outer || p.childForFieldName('body')?.id !== prev.id) return null;
+      for (const base of basesOf.get(d.symbol) ?? []) {
+        if (base.type !== 'symbol') continue;
+        const t = memberIn(base, at.text, call, args);
+        if (t?.kind !== 'symbol') continue;
+        const s = symbols[t.symbol]!;
+        if ((s.kind === 'method' || s.kind === 'property') && s.name !== symbols[s.container ?? -1]?.name) return t.symbol;
+      }
+    }
+    return null;
   };
   /** `ns.Name` where ns is an imported namespace or a package-scope name: an import of Name itself */
   const importedMember = (o: Owner, name: string, at: Node): Owner | undefined => {
@@ -1156,6 +1177,12 @@ function extractTree(
     if (args !== undefined && container != null && symbols[b!.index]!.kind === 'method') {
       const t = memberIn({ type: 'symbol', index: container }, node.text, true, args);
       if (t) target = t;
+    }
+    // a member of an outer class is hidden by one a nested class inherits (Java: `ListItr extends
+    // Itr` sees Itr's method before the enclosing class's); bases of this file only
+    if (row.membersInScope && container != null) {
+      const inherited = inheritedInNested(node, container, role === 'call', args);
+      if (inherited != null) target = { kind: 'symbol', symbol: inherited };
     }
     pushRef(node, target, role, args);
   }

@@ -123,7 +123,8 @@ export function linkProject(db: DB, root: string): LinkStats {
       seen.add(o);
       const same = memberOf.all(o, name, call ? 1 : 0) as { id: number; kind: string; arity: number | null; variadic: number }[];
       const methods = call && args != null ? same.filter((m) => m.kind === 'method' && m.arity != null) : [];
-      if (methods.length > 1) {
+      if (methods.length > 0) {
+        // none takes this many arguments: an overload inherited from a base
         const fitting = methods.filter((m) => m.arity === args || (m.variadic === 1 && args! >= m.arity! - 1));
         if (fitting.length === 1) return fitting[0]!.id;
         if (fitting.length > 1) return null;
