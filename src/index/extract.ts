@@ -122,7 +122,8 @@ const NAMESPACE_OF_KIND: Record<string, Namespace> = {
 /** the order in which namespaces are searched for a use of each kind; 'call' holds the methods of
  * languages where a field and a method may share a name (Java `name` and `name()`) */
 const SEARCH: Record<'value' | 'type' | 'call' | 'macro', string[]> = {
-  value: ['value', 'type', 'call'], type: ['type', 'value', 'call'], call: ['call', 'value', 'type'],
+  // (a name read as a value or a type is never one of those methods: Java `ks = keySet` is a field)
+  value: ['value', 'type'], type: ['type', 'value'], call: ['call', 'value', 'type'],
   // Rust macros have a namespace of their own: `format!` is never the function `format`
   macro: ['macro'],
 };

@@ -113,7 +113,7 @@ export function linkProject(db: DB, root: string): LinkStats {
    * call, a method is preferred to a field of the same name (Java allows both); with `args`, the
    * overload that takes that many arguments (several do: null, a guess).
    */
-  const findMember = (owner: number, name: string, call = false, args: number | null = null): number | 'external' | null => {
+  const findMember = (owner: number, name: string, call = false, args: number | null = null, fieldsOnly = false): number | 'external' | null => {
     const queue = [owner];
     const seen = new Set<number>();
     let external = false;
@@ -121,7 +121,8 @@ export function linkProject(db: DB, root: string): LinkStats {
       const o = queue.shift()!;
       if (seen.has(o)) continue;
       seen.add(o);
-      const same = memberOf.all(o, name, call ? 1 : 0) as { id: number; kind: string; arity: number | null; variadic: number }[];
+      const same = (memberOf.all(o, name, call ? 1 : 0) as { id: number; kind: string; arity: number | null; variadic: number }[])
+        .filter((m) => !fieldsOnly || m.kind !== 'method');
       const methods = call && args != null ? same.filter((m) => m.kind === 'method' && m.arity != null) : [];
       if (methods.length > 0) {
         // none takes this many arguments: an overload inherited from a base
@@ -425,9 +426,10 @@ export function linkProject(db: DB, root: string): LinkStats {
         WHERE i.kind = 'scope' AND i.status = 'external' AND r.target_kind IN ('import', 'member_of_import') AND r.enclosing_id IS NOT NULL`)
         .all() as { id: number; file_id: number; name: string; role: string; target_kind: string; enclosing_id: number; args: number | null; source: string }[];
       const inClassFiles = new Set(inClass);
+      // (a name that is not called is a field: in Java a method is only ever called)
       const inherited = (from: number, name: string, call: boolean, args: number | null = null): number | null => {
         for (let s: number | null = from, depth = 0; s != null && depth < 12; depth++) {
-          const m = findMember(s, name, call, args);
+          const m = findMember(s, name, call, args, !call);
           if (typeof m === 'number') return m;
           s = (containerOf.get(s) as { id: number | null } | undefined)?.id ?? null;
         }
