@@ -15,10 +15,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type IndexStats, updateIndex } from '../src/index/indexer.js';
+import type { IndexStats } from '../src/index/indexer.js';
 import { Project } from '../src/query/project.js';
 import { openDb } from '../src/store/db.js';
 import { fetchDeb } from './lib/debian.js';
+import { throughput } from './lib/throughput.js';
 import { fmtMs, fmtPct, heading, listFiles, table, which } from './lib/util.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -85,29 +86,6 @@ function prepare(cache: string, c: Corpus): { root: string; version: string } | 
   return { root, version: got.version };
 }
 
-async function throughput(root: string): Promise<{ runs: { run: string; stats: IndexStats }[]; confidence: Record<string, number>; bytes: number }> {
-  const runs: { run: string; stats: IndexStats }[] = [];
-  for (const [label, workers] of [['cold, in-process', 0], ['cold, workers', undefined]] as const) {
-    fs.rmSync(path.join(root, '.code-intel'), { recursive: true, force: true });
-    const db = openDb(root);
-    try {
-      runs.push({ run: label, stats: await updateIndex(db, root, workers === undefined ? {} : { workers }) });
-    } finally {
-      db.close();
-    }
-  }
-  const db = openDb(root);
-  try {
-    runs.push({ run: 'no change', stats: await updateIndex(db, root) });
-    const confidence: Record<string, number> = {};
-    for (const r of db.prepare(`SELECT COALESCE(confidence, 'outside the project') AS c, COUNT(*) AS n FROM refs GROUP BY c`).all() as { c: string; n: number }[])
-      confidence[r.c] = r.n;
-    const bytes = (db.prepare('SELECT COALESCE(SUM(size), 0) AS n FROM files WHERE language IS NOT NULL').get() as { n: number }).n;
-    return { runs, confidence, bytes };
-  } finally {
-    db.close();
-  }
-}
 
 function printThroughput(runs: { run: string; stats: IndexStats }[], confidence: Record<string, number>, bytes: number): void {
   console.log(table([

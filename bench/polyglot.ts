@@ -12,11 +12,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type IndexStats, updateIndex } from '../src/index/indexer.js';
+import type { IndexStats } from '../src/index/indexer.js';
 import { Project } from '../src/query/project.js';
 import { findReferences } from '../src/query/references.js';
-import { openDb } from '../src/store/db.js';
 import { fetchDeb } from './lib/debian.js';
+import { throughput } from './lib/throughput.js';
 import { fetchPackage } from './lib/fetch.js';
 import { LspClient } from './lib/lsp.js';
 import { SetScore } from './lib/metrics.js';
@@ -73,28 +73,6 @@ function prepare(cache: string, c: Corpus): { root: string; version: string } | 
   return { root, version: got.version };
 }
 
-async function throughput(root: string): Promise<{ runs: { run: string; stats: IndexStats }[]; confidence: Record<string, number> }> {
-  const runs: { run: string; stats: IndexStats }[] = [];
-  for (const [label, workers] of [['cold, in-process', 0], ['cold, workers', undefined]] as const) {
-    fs.rmSync(path.join(root, '.code-intel'), { recursive: true, force: true });
-    const db = openDb(root);
-    try {
-      runs.push({ run: label, stats: await updateIndex(db, root, workers === undefined ? {} : { workers }) });
-    } finally {
-      db.close();
-    }
-  }
-  const db = openDb(root);
-  try {
-    runs.push({ run: 'no change', stats: await updateIndex(db, root) });
-    const confidence: Record<string, number> = {};
-    for (const r of db.prepare(`SELECT COALESCE(confidence, 'outside the project') AS c, COUNT(*) AS n FROM refs GROUP BY c`).all() as { c: string; n: number }[])
-      confidence[r.c] = r.n;
-    return { runs, confidence };
-  } finally {
-    db.close();
-  }
-}
 
 function printThroughput(runs: { run: string; stats: IndexStats }[], confidence: Record<string, number>): void {
   console.log(table([
