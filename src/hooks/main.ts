@@ -2,6 +2,7 @@
 /**
  * Hook entry: `node dist/src/hooks/main.js <pre-tool-use|user-prompt-submit|post-tool-use> [--client=claude-code|gemini|cursor]`
  * with the client's hook JSON on stdin. Kept apart from the CLI so a hook loads only what it needs.
+ * This is its own process, never the MCP server: its stdout is the hook's answer to the client.
  */
 import fs from 'node:fs';
 import v8 from 'node:v8';
@@ -11,9 +12,14 @@ import { deny, type HookEvent, runHook } from './hooks.js';
 
 const EVENTS = new Set<HookEvent>(['pre-tool-use', 'user-prompt-submit', 'post-tool-use']);
 
-export async function hookMain(event: string | undefined, args: string[] = []): Promise<void> {
+/** The client named by `--client=NAME` (Claude Code when absent or unknown). */
+function clientOf(args: string[]): Client {
   const named = args.find((a) => a.startsWith('--client='))?.slice('--client='.length);
-  const client: Client = HOOK_CLIENTS.includes(named as Client) ? (named as Client) : 'claude-code';
+  return HOOK_CLIENTS.includes(named as Client) ? (named as Client) : 'claude-code';
+}
+
+export async function hookMain(event: string | undefined, args: string[] = []): Promise<void> {
+  const client = clientOf(args);
   // A hook is a short process: V8's background optimising compile of the bash grammar's wasm would
   // hold the exit for about a second. Baseline compilation alone parses a command in milliseconds.
   v8.setFlagsFromString('--liftoff-only');
@@ -34,7 +40,6 @@ export async function hookMain(event: string | undefined, args: string[] = []): 
 
 if (process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href) {
   hookMain(process.argv[2], process.argv.slice(3)).catch((e: unknown) => {
-    const named = process.argv.find((a) => a.startsWith('--client='))?.slice('--client='.length);
-    process.stdout.write(deny(`hook crashed: ${(e as Error)?.message ?? e}`, HOOK_CLIENTS.includes(named as Client) ? (named as Client) : 'claude-code').stdout);
+    process.stdout.write(deny(`hook crashed: ${(e as Error)?.message ?? e}`, clientOf(process.argv)).stdout);
   });
 }

@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { prng } from '../../bench/lib/util.js';
 
 // ---- protobuf wire format -------------------------------------------------------------------------
 function varint(n: number | bigint): number[] {
@@ -78,17 +79,6 @@ export const SYNONYMS: string[][] = [
 const EXTRA = ['query', 'passage', 'the', 'a', 'of', 'function', 'class', 'method', 'export', 'return', 'const', 'new', 'this', 'service', 'logger', 'log', 'write', 'message', 'tax', 'add', 'items', 'number', 'string'];
 const SPECIALS = ['<s>', '<pad>', '</s>', '<unk>'];
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface TinyModel {
   dir: string;
   dim: number;
@@ -97,7 +87,7 @@ export interface TinyModel {
 
 /** Writes the model into `dir` (created). `dim` is the hidden size. */
 export function writeTinyModel(dir: string, dim = 32, seed = 7): TinyModel {
-  const rand = mulberry32(seed);
+  const rand = prng(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
   const randomVec = () => Array.from({ length: dim }, gauss);
 
