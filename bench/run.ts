@@ -616,19 +616,25 @@ async function main(): Promise<void> {
   printMisses('Examples', defMisses, SEED + 4, (m) => m.note);
   phase('misses');
 
+  // BENCH_ONLY=rxjs: the TypeScript sections only (while working on the extractor)
+  const rest = process.env.BENCH_ONLY !== 'rxjs';
+
   // ---- 7b. hook latency (Claude Code runs a fresh process per tool call) ----------------------
-  heading('Hook latency (process per call, cold start included)');
-  const hookTimings = measureHooks(REPO, root);
-  console.log(table([['case', 'decision', 'median'], ...hookTimings.map((h) => [h.case, h.decision, fmtMs(h.median_ms)])]));
-  console.log(`  median of ${hookTimings[0]?.runs ?? 0} runs each; the hook opens the project database, reads the session and ledger, and parses Bash with tree-sitter.`);
-  phase('hooks');
+  let hookTimings: ReturnType<typeof measureHooks> = [];
+  if (rest) {
+    heading('Hook latency (process per call, cold start included)');
+    hookTimings = measureHooks(REPO, root);
+    console.log(table([['case', 'decision', 'median'], ...hookTimings.map((h) => [h.case, h.decision, fmtMs(h.median_ms)])]));
+    console.log(`  median of ${hookTimings[0]?.runs ?? 0} runs each; the hook opens the project database, reads the session and ledger, and parses Bash with tree-sitter.`);
+    phase('hooks');
+  }
 
   // ---- 7c. Go and Java on real code (Debian packages; skipped with the reason when unavailable) --
-  const goJava = await runGoJava(CACHE);
+  const goJava = rest ? await runGoJava(CACHE) : undefined;
   phase('go/java');
 
   // ---- 7d. Python and Rust on real code (Debian packages; pyright as the Python reference) -------
-  const pythonRust = await runPolyglot(CACHE, SEED);
+  const pythonRust = rest ? await runPolyglot(CACHE, SEED) : undefined;
   phase('python/rust');
 
   // ---- 8. results.json -------------------------------------------------------------------------

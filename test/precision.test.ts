@@ -222,6 +222,42 @@ describe('ts-app: members of values of unknown type', () => {
   });
 });
 
+describe('ts-app: types evident from declarations (streams/)', () => {
+  const P = 'src/streams/pipeline.ts';
+  const at = (text: string, offset: number) => site(ts, P, text, offset);
+  const factsOf = (file: string, def: string) => refsOf(ts, file, def).filter((r) => r.confidence !== 'name_match');
+
+  it('untyped callback parameters take the types the callee declares (operate, a constructor)', () => {
+    const next = where(factsOf('src/streams/sink.ts', 'next(value'));
+    expect(next).toContain(at('sink.next(2)', 5));
+    const complete = where(factsOf('src/streams/sink.ts', 'complete(): void'));
+    expect(complete).toEqual(expect.arrayContaining([at('sink.complete()', 5), at('self.complete()', 5)]));
+    expect(where(factsOf('src/streams/stream.ts', 'subscribe(sink'))).toContain(at('source.subscribe', 7));
+  });
+
+  it('a call gives its declared result; a getter gives what it returns; `as T` and `T | null` are T', () => {
+    const pipe = where(factsOf('src/streams/stream.ts', 'pipe()'));
+    expect(pipe).toEqual(expect.arrayContaining([at('from(value).pipe', 12), at('s.pipe', 2)]));
+    expect(where(factsOf('src/streams/stream.ts', 'subscribe(sink'))).toEqual(expect.arrayContaining([at('pipe().subscribe', 7), at('number>).subscribe', 9)]));
+    expect(where(factsOf('src/streams/sink.ts', 'self()'))).toEqual([at('sink.self', 5)]);
+  });
+
+  it('destructuring reads the member; a parameter property is the property in the constructor body', () => {
+    expect(where(factsOf('src/streams/stream.ts', 'pipe()'))).toContain(at('{ pipe }', 2));
+    expect(where(factsOf('src/streams/sink.ts', 'label: string'))).toEqual([
+      site(ts, 'src/streams/sink.ts', 'debug(label)', 6), site(ts, 'src/streams/sink.ts', 'this.label', 5),
+    ]);
+  });
+
+  it('same-named members of an unrelated class get none of those uses', () => {
+    const cursorNext = refsOf(ts, 'src/streams/sink.ts', 'next(): number');
+    expect(where(cursorNext.filter((r) => r.confidence !== 'name_match'))).toEqual([at('cursor.next', 7)]);
+    expect(where(factsOf('src/streams/sink.ts', 'complete(): boolean'))).toEqual([]);
+    // Array's callback parameter is typed outside the project: `n.toFixed()` is nobody's fact
+    expect(findDefinitions(ts, { from: locate(ts, { file: P, at: 'n.toFixed', offset: 2 }) }).items.filter((d) => d.confidence !== 'name_match')).toEqual([]);
+  });
+});
+
 describe('js-app', () => {
   it('`export { default as multiply } from` and a default import reach the default function', () => {
     expect(defsFrom(js, 'src/app.js', 'lib.multiply', 4)).toEqual(['src/lib/math.js:7:25 imported']);

@@ -14,6 +14,8 @@
 (class_declaration name: (_) @name) @definition.class
 (class name: (_) @name) @definition.class_expression
 
+; accessors are read and written like properties (`get size()`, `set size(v)`)
+(method_definition ["get" "set"] name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @definition.property
 (method_definition name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @definition.method
 
 ; const f = () => {} / function () {} is a function; other declarators are variables

@@ -13,6 +13,7 @@
 (property_signature name: (_) @name) @definition.property
 (interface_body (property_signature name: (_) @name) @definition.property)
 (required_parameter (accessibility_modifier) pattern: (identifier) @name) @definition.property_parameter
+(optional_parameter (accessibility_modifier) pattern: (identifier) @name) @definition.property_parameter
 (type_parameter name: (type_identifier) @name @definition.type_parameter)
 
 (internal_module) @scope.function
@@ -21,6 +22,15 @@
 (required_parameter pattern: (identifier) @name @definition.parameter)
 (optional_parameter pattern: (identifier) @name @definition.parameter)
 (required_parameter pattern: (rest_pattern (identifier) @name @definition.parameter))
+
+; what calling a function gives: its declared return type (not the type of the name itself)
+(function_declaration name: (identifier) @name return_type: (type_annotation) @declared.result)
+(function_signature name: (identifier) @name return_type: (type_annotation) @declared.result)
+(method_definition name: (_) @name return_type: (type_annotation) @declared.result)
+(method_signature name: (_) @name return_type: (type_annotation) @declared.result)
+(abstract_method_signature name: (_) @name return_type: (type_annotation) @declared.result)
+(variable_declarator name: (identifier) @name value: (arrow_function return_type: (type_annotation) @declared.result))
+(variable_declarator name: (identifier) @name value: (function_expression return_type: (type_annotation) @declared.result))
 
 (type_identifier) @reference
 (nested_type_identifier module: (_) @member.object name: (type_identifier) @reference.member)

@@ -60,7 +60,7 @@ const MEMBER_PATH = new Set([
   'class_body', 'interface_body', 'enum_body', 'enum_assignment', 'object', 'object_type', 'pair',
   'class_declaration', 'abstract_class_declaration', 'class', 'interface_declaration', 'enum_declaration',
   'type_alias_declaration', 'variable_declarator', 'parenthesized_expression', 'as_expression', 'satisfies_expression',
-  'required_parameter', 'formal_parameters', 'method_definition', 'extends_type_clause',
+  'required_parameter', 'optional_parameter', 'formal_parameters', 'method_definition', 'extends_type_clause',
   // Go
   'type_spec', 'struct_type', 'interface_type', 'field_declaration_list', 'field_declaration',
   // Java
@@ -204,6 +204,7 @@ function extractTree(
   const exportMatches: Record<string, Node>[] = [];
   let packageName: string | undefined;
   const declaredTypes = new Map<number, Node>(); // name node id → the type its declaration states
+  const declaredResults = new Map<number, Node>(); // function name node id → the type calling it gives (TS return type)
   const receivers = new Map<number, Node>(); // method name node id → the type it is declared on (Go)
   const declaredElements = new Map<number, Node>(); // name node id → the collection it ranges over (Go `for _, x := range xs`)
   const ignoredTrees: Node[] = [...macroTokens];
@@ -244,6 +245,8 @@ function extractTree(
       } else if (n === 'package') packageName = c.node.text;
       else if (n === 'declared.type' && caps['name']) {
         if (!declaredTypes.has(caps['name'].id)) declaredTypes.set(caps['name'].id, c.node);
+      } else if (n === 'declared.result' && caps['name']) {
+        if (!declaredResults.has(caps['name'].id)) declaredResults.set(caps['name'].id, c.node);
       } else if (n === 'member.of' && caps['name']) receivers.set(caps['name'].id, c.node);
       else if (n === 'declared.element' && caps['name']) declaredElements.set(caps['name'].id, c.node);
       else if (n === 'class.extends' && caps['class.derived']) baseClasses.push({ derived: caps['class.derived'], base: c.node });
@@ -844,7 +847,8 @@ function extractTree(
   };
   const declaredTypeOf = (d: Def): Owner | undefined => {
     if (d.rule.receiver) return containerOwnerAt(d.node); // `self`
-    const stated = declaredTypes.get(d.name.id);
+    // a getter's type is what it returns (`get x(): T`); another function's is not its result
+    const stated = declaredTypes.get(d.name.id) ?? (isGetter(d.node) ? declaredResults.get(d.name.id) : undefined);
     if (stated) return typeOwner(stated, 0);
     const ranged = declaredElements.get(d.name.id);
     if (ranged) return elementOwner(ranged, 0);
@@ -875,7 +879,102 @@ function extractTree(
         if (t) return t;
       }
     }
+    return d.rule.kind === 'parameter' ? contextualType(d) : destructuredType(d);
+  };
+  /**
+   * `f((a, b) => a.x)` / `new C((a) => ...)`: an untyped parameter of a function passed as an
+   * argument has the type the callee's parameter declares for it (`cb: (a: A, b: B) => void`).
+   * The callee may be in another file: then an import `(arg:param)` of it, resolved at link time.
+   */
+  const contextualType = (d: Def): Owner | undefined => {
+    const holder = d.name.parent;
+    if (!holder) return undefined;
+    const param = FUNCTION_NODES.has(holder.type) ? d.name : holder.childForFieldName('pattern')?.id === d.name.id ? holder : null;
+    const fn = param === d.name ? holder : holder.parent?.type === 'formal_parameters' ? holder.parent.parent : null;
+    const args = fn?.parent;
+    const call = args?.parent;
+    if (!param || !fn || !FUNCTION_NODES.has(fn.type) || args?.type !== 'arguments' || !call) return undefined;
+    const p = parametersOf(fn).findIndex((x) => x.id === param.id);
+    const a = args.namedChildren.filter((x) => x != null && !x.type.includes('comment')).findIndex((x) => x!.id === fn.id);
+    const callee = call.childForFieldName(call.type === 'new_expression' ? 'constructor' : 'function');
+    if (p < 0 || a < 0 || !callee) return undefined;
+    const target = calleeTarget(callee);
+    if (target?.type === 'import') return { type: 'import', index: memberImport(target.index, `(${a}:${p})`, fn) };
+    return target ? callbackType(target.defs, a, p) : undefined;
+  };
+  /** What a call's callee is: declarations of this file (a class: its constructor), or an import to resolve at link time. */
+  type Callee = { type: 'defs'; defs: Def[] } | { type: 'import'; index: number };
+  const calleeTarget = (callee: Node): Callee | undefined => {
+    const found = (t: RefTarget | undefined, name: string, at: Node): Callee | undefined => {
+      if (t?.kind === 'member_of_import') return { type: 'import', index: memberImport(t.importIndex, name, at) };
+      if (t?.kind !== 'symbol') return undefined;
+      const s = symbols[t.symbol]!;
+      if (THIS_KINDS.has(s.kind)) return found(memberIn({ type: 'symbol', index: t.symbol }, 'constructor', true), 'constructor', at);
+      // overloads: every declaration of the name in the same container
+      return { type: 'defs', defs: symbolDefs.filter((x) => x.symbol != null && symbols[x.symbol]!.name === s.name && symbols[x.symbol]!.container === s.container && x.scope?.id === symbolDefs[t.symbol]!.scope?.id) };
+    };
+    if (callee.type === 'identifier') {
+      const b = resolveName(callee, callee.text);
+      if (b?.type === 'import') return b;
+      if (b?.type === 'local') return b.def ? { type: 'defs', defs: [b.def] } : undefined;
+      return b ? found({ kind: 'symbol', symbol: b.index }, callee.text, callee) : undefined;
+    }
+    const access = memberExprs.get(callee.id);
+    if (!access) return undefined;
+    for (const o of ownersOf(access.object, 1)) {
+      if (o.type === 'import') {
+        const m = importedMember(o, access.prop.text, access.prop);
+        return m?.type === 'import' ? m : undefined;
+      }
+      const t = found(memberIn(o, access.prop.text, true), access.prop.text, access.prop);
+      if (t) return t;
+    }
     return undefined;
+  };
+  /** The type a function passed as argument `arg` to one of `defs` gets for its parameter `param`. */
+  const callbackType = (defs: Def[], arg: number, param: number): Owner | undefined => {
+    for (const d of defs) {
+      const fn = d.node.type === 'variable_declarator' ? d.node.childForFieldName('value') : d.node;
+      const declared = fn ? parametersOf(fn)[arg]?.childForFieldName('type') : undefined;
+      const fnType = declared ? functionType(declared) : undefined;
+      const t = fnType ? parametersOf(fnType)[param]?.childForFieldName('type') : undefined;
+      const o = t ? typeOwner(t, 1) : undefined;
+      if (o) return o;
+    }
+    return undefined;
+  };
+  /**
+   * `const { a, b: c } = v`, `({ a }: Props) => ...`: the property a binding is taken from (`a`,
+   * `b`), and what it is taken from (v's owners, or the parameter's declared type).
+   */
+  const destructured = (d: Def): { key: Node; owners: Owner[]; value: Node | null } | undefined => {
+    const holder = d.name.parent;
+    const key = holder?.type === 'pair_pattern' ? holder.childForFieldName('key') : d.name.type === 'shorthand_property_identifier_pattern' ? d.name : null;
+    const pattern = holder?.type === 'pair_pattern' || holder?.type === 'object_assignment_pattern' ? holder.parent : holder;
+    const source = pattern?.parent;
+    if (!key || key.type === 'computed_property_name' || pattern?.type !== 'object_pattern' || !source) return undefined;
+    if (source.type === 'variable_declarator') {
+      const value = source.childForFieldName('value');
+      return value ? { key, owners: ownersOf(value, 1), value } : undefined;
+    }
+    const type = source.childForFieldName('pattern')?.id === pattern.id ? source.childForFieldName('type') : null;
+    const t = type ? typeOwner(type, 1) : undefined;
+    return t ? { key, owners: [t], value: null } : undefined;
+  };
+  /** The member a destructured binding reads, as a reference target. */
+  const destructuredMember = (key: Node, owners: Owner[]): RefTarget | undefined => {
+    for (const o of owners) {
+      const t = memberIn(o, key.text);
+      if (t) return t;
+    }
+    return undefined;
+  };
+  /** A destructured binding takes the type of the member it is taken from. */
+  const destructuredType = (d: Def): Owner | undefined => {
+    const src = destructured(d);
+    const t = src ? destructuredMember(src.key, src.owners) : undefined;
+    if (t?.kind === 'member_of_import') return { type: 'import', index: memberImport(t.importIndex, src!.key.text, src!.key) };
+    return t?.kind === 'symbol' ? declaredType(symbolDefs[t.symbol]) : undefined;
   };
   const defOf = (b: Bound | undefined): Def | undefined => (b?.type === 'symbol' ? symbolDefs[b.index] : b?.type === 'local' ? b.def : undefined);
 
@@ -910,8 +1009,13 @@ function extractTree(
       if (!callee) return importedCall(n, depth);
       // a conversion `T(x)` has type T; a call, the type its callee declares it returns
       if (THIS_KINDS.has(callee.rule.kind) || callee.rule.kind === 'type') return callee.symbol != null ? { type: 'symbol', index: callee.symbol } : undefined;
-      const stated = declaredTypes.get(callee.name.id);
+      const stated = declaredTypes.get(callee.name.id) ?? declaredResults.get(callee.name.id);
       return stated ? typeOwner(stated, depth + 1) : undefined;
+    }
+    // `T | null | undefined`: the one type that is not a literal or a primitive (two or more: unknown)
+    if (n.type === 'union_type') {
+      const parts = unionMembers(n).filter((m) => m.type !== 'literal_type' && m.type !== 'predefined_type');
+      return parts.length === 1 ? typeOwner(parts[0]!, depth + 1) : undefined;
     }
     const fields = TYPE_WRAPPERS[n.type];
     if (!fields) return undefined;
@@ -1060,13 +1164,25 @@ function extractTree(
       case 'parenthesized_expression':
       case 'non_null_expression':
         return object.firstNamedChild ? ownersOf(object.firstNamedChild, depth) : [];
+      case 'as_expression':
+      case 'satisfies_expression': {
+        const t = typeOwner(object.namedChildren[1] ?? null, depth + 1); // `(x as T).m`
+        return t ? [t] : [];
+      }
       case 'member_expression': {
         // a.b.c: c is looked up in b, or in the type b declares
         const inner = object.childForFieldName('object');
         const prop = object.childForFieldName('property');
         if (!inner || !prop || depth > 3) return [];
         for (const o of ownersOf(inner, depth + 1)) {
+          // through another file: `b` looked up in what the import resolves to, at link time
+          if (o.type === 'import') {
+            const m = importedMember(o, prop.text, prop);
+            if (m) return [m];
+            continue;
+          }
           const t = memberIn(o, prop.text);
+          if (t?.kind === 'member_of_import') return [{ type: 'import', index: memberImport(t.importIndex, prop.text, prop) }];
           if (t?.kind !== 'symbol') continue;
           const typed = declaredType(symbolDefs[t.symbol]);
           return [{ type: 'symbol', index: t.symbol } as Owner, ...(typed ? [typed] : [])];
@@ -1129,10 +1245,23 @@ function extractTree(
   // result); a variable's, field's or constant's declared type (for members of it in other files)
   for (const d of symbolDefs) {
     if (d.symbol == null) continue;
-    const stated = declaredTypes.get(d.name.id);
+    const stated = declaredTypes.get(d.name.id) ?? declaredResults.get(d.name.id);
     const t = VALUE_KINDS.has(d.rule.kind) ? declaredType(d)
       : stated && (d.rule.kind === 'function' || d.rule.kind === 'method') ? typeOwner(stated, 0) : undefined;
     if (t) symbols[d.symbol]!.returns = t.type === 'symbol' ? { symbol: t.index } : { importIndex: t.index };
+    // what a function passed to it receives (`cb: (a: A) => void`): for untyped callback parameters in other files
+    if (d.rule.kind === 'function' || d.rule.kind === 'method') {
+      const fn = d.node.type === 'variable_declarator' ? d.node.childForFieldName('value') : d.node;
+      parametersOf(fn ?? d.node).forEach((p, arg) => {
+        const declared = p.childForFieldName('type');
+        const fnType = declared ? functionType(declared) : undefined;
+        if (!fnType) return;
+        parametersOf(fnType).forEach((_, param) => {
+          const o = callbackType([d], arg, param);
+          if (o) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param, type: o.type === 'symbol' ? { symbol: o.index } : { importIndex: o.index } });
+        });
+      });
+    }
   }
 
   for (const { prop, object } of memberRefs.values()) {
@@ -1156,6 +1285,13 @@ function extractTree(
     }
     pushRef(prop, target, role, args);
   }
+  // `const { a, b: c } = v`: `a` and `b` read those members of v (of a value of unknown type: a guess)
+  for (const d of defs) {
+    if (d.rule.binding === 'member' || dropped.has(d) || requireNames.has(d.name.id)) continue;
+    const src = destructured(d);
+    if (!src || (src.value?.type === 'call_expression' && src.value.childForFieldName('function')?.text === 'require')) continue;
+    pushRef(src.key, destructuredMember(src.key, src.owners) ?? { kind: 'member' }, 'read');
+  }
   for (const node of plainRefs.values()) {
     if (handled.has(node.id) || selfTypes.has(node.id)) continue;
     if (macroRefs.has(node.id)) {
@@ -1167,7 +1303,13 @@ function extractTree(
     if (moduleRefs.has(node.id) && (node.type !== 'identifier' || (!hasWildcard && !lookup(node, node.text)))) continue; // `self::`, a crate's name
     const role = roleOf(node);
     const b = resolveName(node, node.text, node.type === 'type_identifier' ? 'type' : role === 'call' ? 'call' : 'value');
-    if (b?.type === 'local') continue; // a parameter or local variable: not an indexed symbol
+    if (b?.type === 'local') {
+      // a parameter or local variable: not an indexed symbol, unless the parameter declares a
+      // property (`constructor(public x)`: `x` in the body is that property, as TypeScript sees it)
+      const property = b.def ? defsByName.get(`${b.def.name.id}:m`)?.symbol : undefined;
+      if (property != null) pushRef(node, { kind: 'symbol', symbol: property }, role);
+      continue;
+    }
     let target: RefTarget =
       b?.type === 'symbol' ? { kind: 'symbol', symbol: b.index }
       : b?.type === 'import' ? { kind: 'import', importIndex: b.index }
@@ -1200,6 +1342,48 @@ function extractTree(
     parseErrors: root.hasError ? 1 : 0,
     ...(importBases.length > 0 ? { importBases } : {}),
   };
+}
+
+/** function nodes that can be passed as arguments (their untyped parameters are typed by the callee) */
+const FUNCTION_NODES = new Set(['arrow_function', 'function_expression', 'function']);
+
+/** A function's (or function type's) parameters, without TypeScript's `this` parameter, which takes no argument. */
+function parametersOf(fn: Node): Node[] {
+  const list = fn.childForFieldName('parameters');
+  if (!list) {
+    const single = fn.type === 'arrow_function' ? fn.childForFieldName('parameter') : null; // `x => ...`
+    return single ? [single] : [];
+  }
+  return list.namedChildren.filter((c): c is Node => c != null && !c.type.includes('comment') && c.childForFieldName('pattern')?.type !== 'this');
+}
+
+/** The function type a declared type is, through annotations, parentheses and `| undefined`. */
+function functionType(t: Node | null): Node | undefined {
+  for (let depth = 0; t && depth < 4; depth++) {
+    if (t.type === 'function_type') return t;
+    if (t.type === 'union_type') {
+      const parts = unionMembers(t).filter((m) => m.type !== 'literal_type' && m.type !== 'predefined_type');
+      t = parts.length === 1 ? parts[0]! : null;
+    } else if (t.type === 'type_annotation' || t.type === 'parenthesized_type') t = t.firstNamedChild;
+    else return undefined;
+  }
+  return undefined;
+}
+
+/** The members of a (nested, binary) union type: `A | B | C`. */
+function unionMembers(n: Node): Node[] {
+  const out: Node[] = [];
+  for (const c of n.namedChildren) {
+    if (!c) continue;
+    if (c.type === 'union_type') out.push(...unionMembers(c));
+    else out.push(c);
+  }
+  return out;
+}
+
+/** A TypeScript/JavaScript getter (`get x(): T`): reading it gives what it returns. */
+function isGetter(n: Node): boolean {
+  return n.type === 'method_definition' && n.children.some((c) => c?.type === 'get');
 }
 
 function signatureAt(lines: string[], row: number): string {

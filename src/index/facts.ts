@@ -31,6 +31,10 @@ export interface SymbolFact {
   /** the type a function's declared result names (`-> Foo`, `-> Self`): what calling it gives, for
    * members of a call's result across files (a symbol here, or an import resolved by link.ts) */
   returns?: { symbol: number } | { importIndex: number };
+  /** what a function passed to this one as argument `arg` (0-based, without `this`) receives as its
+   * parameter `param`: the type the declared function type states (`cb: (a: A, b: B) => void`), for
+   * untyped callback parameters in other files (a symbol here, or an import resolved by link.ts) */
+  callbacks?: { arg: number; param: number; type: { symbol: number } | { importIndex: number } }[];
   /** how many parameters a function or method declares (the last one variadic: at least arity - 1
    * arguments), for languages that choose among overloads by the number of arguments */
   arity?: number;

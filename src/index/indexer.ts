@@ -7,9 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type DB, setMeta } from '../store/db.js';
+import { type DB, getMeta, setMeta } from '../store/db.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import type { FileFacts } from './facts.js';
+import { extractorFingerprint } from './languages.js';
 import { type LinkStats, linkProject } from './link.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
 import { walkProject } from './walk.js';
@@ -42,12 +43,15 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   const t0 = performance.now();
   const walk = walkProject(root);
   const known = new Map((db.prepare('SELECT id, path, hash, size, mtime_ms FROM files').all() as FileRow[]).map((r) => [r.path, r]));
+  // facts from another extractor (an upgrade, an edited query) are not reused: every file is parsed again
+  const extractor = extractorFingerprint();
+  const stale = getMeta(db, 'extractor') !== extractor;
   const seen = new Set<string>();
   const jobs: ParseJob[] = [];
   for (const f of walk.files) {
     seen.add(f.rel);
     const row = known.get(f.rel);
-    if (!row) jobs.push({ rel: f.rel });
+    if (!row || stale) jobs.push({ rel: f.rel });
     else if (row.size !== f.size || row.mtime_ms !== f.mtimeMs) jobs.push({ rel: f.rel, oldHash: row.hash });
   }
   const removed = [...known.values()].filter((r) => !seen.has(r.path));
@@ -74,6 +78,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     }
   });
   write();
+  setMeta(db, 'extractor', extractor);
   let link: LinkStats | undefined;
   const changed = parsed + removed.length;
   if (changed > 0) link = linkProject(db, root);
@@ -96,7 +101,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
 }
 
 function deleteFile(db: DB, id: number): void {
-  for (const t of ['symbols', 'imports', 'exports', 'refs', 'bases']) db.prepare(`DELETE FROM ${t} WHERE file_id = ?`).run(id);
+  for (const t of ['symbols', 'imports', 'exports', 'refs', 'bases', 'callbacks']) db.prepare(`DELETE FROM ${t} WHERE file_id = ?`).run(id);
   db.prepare('DELETE FROM files WHERE id = ?').run(id);
 }
 
@@ -137,6 +142,12 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
   facts.symbols.forEach((s, i) => {
     if (s.returns) setReturns.run('symbol' in s.returns ? symIds[s.returns.symbol] ?? null : null, 'importIndex' in s.returns ? impIds[s.returns.importIndex] ?? null : null, symIds[i]);
     if (s.arity !== undefined) setArity.run(s.arity, s.variadic ? 1 : 0, symIds[i]);
+  });
+  const insCallback = db.prepare('INSERT INTO callbacks(symbol_id, file_id, arg, param, type_symbol_id, type_import_id) VALUES (?,?,?,?,?,?)');
+  facts.symbols.forEach((s, i) => {
+    for (const c of s.callbacks ?? []) {
+      insCallback.run(symIds[i], fileId, c.arg, c.param, 'symbol' in c.type ? symIds[c.type.symbol] ?? null : null, 'importIndex' in c.type ? impIds[c.type.importIndex] ?? null : null);
+    }
   });
   const setContainerImport = db.prepare('UPDATE symbols SET container_import_id = ? WHERE id = ?');
   facts.symbols.forEach((s, i) => {

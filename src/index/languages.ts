@@ -1,6 +1,8 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../util/paths.js';
 
 export interface LanguageRow {
@@ -60,4 +62,25 @@ export function wasmPath(row: LanguageRow): string {
   const require = createRequire(import.meta.url);
   const pkg = path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json'));
   return path.join(pkg, 'wasm', row.wasm);
+}
+
+let fingerprint: string | undefined;
+/**
+ * What the facts of an index depend on besides the files: the grammars, the queries and the
+ * extractor's own code. When it changes (an upgrade, a query edited), every file is parsed again.
+ */
+export function extractorFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const hash = crypto.createHash('sha256');
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const dirs = [GRAMMARS_DIR, ...LANGUAGES.map((r) => path.join(GRAMMARS_DIR, path.dirname(r.queries[0] ?? ''))), here, path.join(here, 'resolvers')];
+  for (const dir of [...new Set(dirs)].sort()) {
+    for (const f of fs.readdirSync(dir).sort()) {
+      const file = path.join(dir, f);
+      if (!/\.(scm|json|js|ts)$/.test(f) || !fs.statSync(file).isFile()) continue;
+      hash.update(file.slice(PACKAGE_ROOT.length)).update(fs.readFileSync(file));
+    }
+  }
+  for (const row of LANGUAGES) hash.update(row.wasm).update(String(fs.statSync(wasmPath(row)).size));
+  return (fingerprint = hash.digest('hex').slice(0, 16));
 }

@@ -17,6 +17,8 @@ type ScopeVia = 'package' | 'import' | 'missing' | 'unknown';
 
 /** kinds of symbols that hold a value: their members are those of the type they declare */
 const VALUE_KINDS = new Set(['variable', 'constant', 'property']);
+/** `(arg:param)`: the type a function passed as argument `arg` gets for its parameter `param` */
+const CALLBACK = /^\((\d+):(\d+)\)$/;
 
 export interface LinkStats { imports: number; resolved: number; external: number; unresolved: number; ms: number }
 
@@ -157,7 +159,7 @@ export function linkProject(db: DB, root: string): LinkStats {
       }
     }
     // a name a module does not define may be its submodule (Python `from . import x`, `a.b.c`)
-    if (!t && imp.imported !== '*' && imp.imported !== '()') {
+    if (!t && imp.imported !== '*' && !imp.imported.startsWith('(')) {
       const spec = specOf(imp);
       const mod = spec !== undefined ? resolveModule(imp.file_id, spec, imp.scope) : undefined;
       if (mod && typeof mod !== 'string' && mod.rest.length === 0) t = typeof mod.module === 'number' ? { module: mod.module } : mod.module;
@@ -179,7 +181,7 @@ export function linkProject(db: DB, root: string): LinkStats {
     if (imp.base_import_id == null) return imp.imported === '*' ? imp.source : join(imp.source, imp.imported);
     const base = importById.get(imp.base_import_id);
     const parent = base ? specOf(base, depth + 1) : undefined;
-    return parent !== undefined && imp.imported !== '()' ? join(parent, imp.imported) : undefined;
+    return parent !== undefined && !imp.imported.startsWith('(') ? join(parent, imp.imported) : undefined;
   };
   /**
    * A name the file uses without declaring it, in a language whose files share a package scope:
@@ -242,6 +244,18 @@ export function linkProject(db: DB, root: string): LinkStats {
       const r = imp ? resolveImport(imp, seen) : null;
       return r && 'symbol' in r ? r : null;
     }
+    const cb = CALLBACK.exec(name);
+    if (cb) {
+      // what a function passed to it gets as a parameter; a class called with `new`: its constructor's
+      const s = callInfo.get(t.symbol) as { kind: string } | undefined;
+      const fn = s && ['class', 'struct', 'record'].includes(s.kind) ? findMember(t.symbol, 'constructor', true) : t.symbol;
+      if (typeof fn !== 'number') return null;
+      const c = callbackOf.get(Number(cb[1]), Number(cb[2]), fn) as { type: number | null; imp: number | null } | undefined;
+      if (c?.type != null) return { symbol: c.type };
+      const imp = c?.imp != null ? importById.get(c.imp) : undefined;
+      const r = imp ? resolveImport(imp, seen) : null;
+      return r && 'symbol' in r ? r : null;
+    }
     const m = findMember(t.symbol, name);
     if (typeof m === 'number') return { symbol: m };
     // an enum constant is a value of its enum (Java `Role.ADMIN.label()`); a variable or a field,
@@ -285,6 +299,10 @@ export function linkProject(db: DB, root: string): LinkStats {
   const containerOf = db.prepare('SELECT container_id AS id FROM symbols WHERE id = ?');
   const enumOf = db.prepare(`SELECT container_id AS id FROM symbols WHERE id = ? AND kind = 'enum_member' AND container_id IS NOT NULL`);
   const callInfo = db.prepare('SELECT kind, returns_symbol_id AS returns, returns_import_id AS returnsImport FROM symbols WHERE id = ?');
+  // the declaration of the function, or of an overload of it (same file, name and container), that types the callback
+  const callbackOf = db.prepare(`SELECT c.type_symbol_id AS type, c.type_import_id AS imp FROM symbols f
+    JOIN symbols o ON o.file_id = f.file_id AND o.name = f.name AND o.container_id IS f.container_id
+    JOIN callbacks c ON c.symbol_id = o.id AND c.arg = ? AND c.param = ? WHERE f.id = ? ORDER BY o.id LIMIT 1`);
   /** the type a variable, field or constant declares (stored as its `returns`), as a symbol */
   const valueType = (symbol: number, seen: Set<string>): number | null => {
     const s = callInfo.get(symbol) as { kind: string; returns: number | null; returnsImport: number | null } | undefined;

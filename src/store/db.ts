@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,6 +78,16 @@ CREATE TABLE IF NOT EXISTS bases (        -- class/interface inheritance, for in
 );
 CREATE INDEX IF NOT EXISTS bases_symbol ON bases(symbol_id);
 CREATE INDEX IF NOT EXISTS bases_file ON bases(file_id);
+CREATE TABLE IF NOT EXISTS callbacks (    -- f(cb) with cb: (a: A, b: B) => R: the type a function passed as argument arg gets for its parameter param
+  symbol_id INTEGER NOT NULL,  -- the function or method that takes the callback
+  file_id INTEGER NOT NULL,
+  arg INTEGER NOT NULL,        -- 0-based, without TypeScript's \`this\` parameter
+  param INTEGER NOT NULL,
+  type_symbol_id INTEGER,      -- set directly for a type in the same file, by link.ts for an imported one
+  type_import_id INTEGER
+);
+CREATE INDEX IF NOT EXISTS callbacks_symbol ON callbacks(symbol_id, arg, param);
+CREATE INDEX IF NOT EXISTS callbacks_file ON callbacks(file_id);
 CREATE TABLE IF NOT EXISTS refs (
   id INTEGER PRIMARY KEY,
   file_id INTEGER NOT NULL,
@@ -118,7 +128,7 @@ export function openDb(root: string): DB {
   if (version !== undefined && Number(version) !== SCHEMA_VERSION) {
     // facts from an older extractor are not trusted: start the index over
     db.exec(`DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS symbols; DROP TABLE IF EXISTS imports;
-             DROP TABLE IF EXISTS exports; DROP TABLE IF EXISTS refs; DROP TABLE IF EXISTS bases; DELETE FROM meta;`);
+             DROP TABLE IF EXISTS exports; DROP TABLE IF EXISTS refs; DROP TABLE IF EXISTS bases; DROP TABLE IF EXISTS callbacks; DELETE FROM meta;`);
   }
   db.exec(SCHEMA);
   db.prepare(`INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)`).run(String(SCHEMA_VERSION));
