@@ -249,6 +249,23 @@ describe('ts-app: types evident from declarations (streams/)', () => {
     ]);
   });
 
+  it('object literal keys write the members of the type they are written for; an untyped literal has its own', () => {
+    expect(where(factsOf('src/streams/pipeline.ts', 'next(value: number)'))).toEqual([at('{ next:', 2)]);
+    expect(where(factsOf('src/streams/pipeline.ts', 'complete(): void'))).toEqual([at('complete };', 0), at('{ complete()', 2)]);
+    // `{ complete }` also reads the parameter `complete` (a local: not indexed), so from there the member is the answer
+    expect(defsFrom(ts, P, 'complete };')).toEqual(['src/streams/pipeline.ts:28:3 resolved']);
+    expect(refsOf(ts, 'src/streams/pipeline.ts', 'next(value: number)').map((r) => r.kind)).toEqual(['write']);
+  });
+
+  it('`function (this: T)` types `this`; {@link X} and {@link X.member} in doc comments are references (kind doc)', () => {
+    expect(where(factsOf('src/streams/sink.ts', 'complete(): void'))).toContain(at('this.complete', 5));
+    const docs = refsOf(ts, 'src/streams/sink.ts', 'complete(): void').filter((r) => r.kind === 'doc');
+    expect(where(docs)).toEqual([at('Sink.complete}', 5)]);
+    expect(where(refsOf(ts, 'src/streams/stream.ts', 'Stream<T> {').filter((r) => r.kind === 'doc'))).toEqual([at('Stream} and', 0)]);
+    // a name merely mentioned in a doc comment (no tag) is not a reference
+    expect(where(refsOf(ts, 'src/streams/sink.ts', 'Sink<T> {'))).not.toContain(site(ts, 'src/streams/sink.ts', 'Sink, unrelated'));
+  });
+
   it('same-named members of an unrelated class get none of those uses', () => {
     const cursorNext = refsOf(ts, 'src/streams/sink.ts', 'next(): number');
     expect(where(cursorNext.filter((r) => r.confidence !== 'name_match'))).toEqual([at('cursor.next', 7)]);

@@ -53,9 +53,16 @@
 (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.property))
 
 ; ---------- references ----------
+; keys of object literals: members of the type the object is written for, when it is evident
+(object (pair key: (property_identifier) @object.key))
+(object (shorthand_property_identifier) @object.key)
+(object (method_definition name: (property_identifier) @object.key))
 (identifier) @reference
 (shorthand_property_identifier) @reference
 (member_expression object: (_) @member.object property: [(property_identifier) (private_property_identifier)] @reference.member)
+
+; documentation comments: their `{@link X}` / `@see X` tags are references (role `doc`)
+(comment) @doc.comment
 
 ; ---------- not references ----------
 (statement_identifier) @ignore

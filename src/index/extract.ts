@@ -93,7 +93,7 @@ const TYPE_WRAPPERS: Record<string, string[]> = {
   trait_bounds: [], constraint: [],
 };
 /** element access → the field holding the collection: Go `xs[i]`, Java `a[i]` */
-const ELEMENT_ACCESS: Record<string, string> = { index_expression: 'operand', array_access: 'array' };
+const ELEMENT_ACCESS: Record<string, string> = { index_expression: 'operand', array_access: 'array', subscript_expression: 'object' };
 /** collection types → the field holding their element type */
 const ELEMENT_TYPES: Record<string, string> = { slice_type: 'element', array_type: 'element', map_type: 'value' };
 /** kinds of declarations that hold a value: as a type they stand for the type they declare */
@@ -217,6 +217,8 @@ function extractTree(
   const superCalls = new Set<number>(); // Python `super()`
   const importGroups = new Map<number, Node>(); // group node → its path (Rust `use a::{...}`)
   const exportList = new Set<string>(); // Python `__all__`
+  const docComments: Node[] = []; // `{@link X}` / `@see X` inside them are references
+  const objectKeys: Node[] = []; // keys of object literals: members of the type the object is written for
   const implementers: { derived: Node; base: Node }[] = []; // Rust `impl Trait for T`: T named, not declared here
 
   for (const m of matches) {
@@ -239,6 +241,8 @@ function extractTree(
       else if (n === 'receiver.super') superCalls.add(c.node.id);
       else if (n === 'import.group' && caps['import.prefix']) importGroups.set(c.node.id, caps['import.prefix']);
       else if (n === 'export.list') exportList.add(c.node.text);
+      else if (n === 'doc.comment') docComments.push(c.node);
+      else if (n === 'object.key') objectKeys.push(c.node);
       else if (n === 'ignore') {
         ignore.add(c.node.id);
         if (c.node.namedChildCount > 0) ignoredTrees.push(c.node);
@@ -825,6 +829,17 @@ function extractTree(
     return null;
   };
 
+  /** The type the nearest `this`-binding function declares for `this` (`function (this: T) {}`). */
+  const thisParameterType = (n: Node): Owner | undefined => {
+    for (let p = n.parent; p; p = p.parent) {
+      if (!THIS_REBINDERS.has(p.type) && p.type !== 'method_definition') continue;
+      const self = p.childForFieldName('parameters')?.namedChildren.find((c) => c?.childForFieldName('pattern')?.type === 'this');
+      const type = self?.childForFieldName('type');
+      return type ? typeOwner(type, 1) : undefined;
+    }
+    return undefined;
+  };
+
   // ---- members: `obj.prop` ---------------------------------------------------------------------
   type Owner = { type: 'symbol'; index: number } | { type: 'import'; index: number };
   const asOwner = (b: Bound | undefined): Owner | undefined => (b && b.type !== 'local' ? b : undefined);
@@ -931,17 +946,58 @@ function extractTree(
     }
     return undefined;
   };
-  /** The type a function passed as argument `arg` to one of `defs` gets for its parameter `param`. */
+  /**
+   * The type a function passed as argument `arg` to one of `defs` gets for its parameter `param`;
+   * with `param` -1, the type an object literal passed as that argument is checked against.
+   */
   const callbackType = (defs: Def[], arg: number, param: number): Owner | undefined => {
     for (const d of defs) {
       const fn = d.node.type === 'variable_declarator' ? d.node.childForFieldName('value') : d.node;
       const declared = fn ? parametersOf(fn)[arg]?.childForFieldName('type') : undefined;
+      if (param < 0) {
+        const o = declared ? objectType(declared) : undefined;
+        if (o) return o;
+        continue;
+      }
       const fnType = declared ? functionType(declared) : undefined;
       const t = fnType ? parametersOf(fnType)[param]?.childForFieldName('type') : undefined;
       const o = t ? typeOwner(t, 1) : undefined;
       if (o) return o;
     }
     return undefined;
+  };
+  /** What an object literal written where `type` is expected implements: `T`, `Partial<T>`, `T | ((x) => void)`. */
+  const objectType = (type: Node): Owner | undefined => {
+    let t: Node | null = type;
+    for (let depth = 0; t && depth < 4; depth++) {
+      if (t.type === 'type_annotation' || t.type === 'parenthesized_type') t = t.firstNamedChild;
+      else if (t.type === 'union_type') {
+        const parts: Node[] = unionMembers(t).filter((m) => !['literal_type', 'predefined_type'].includes(m.type) && !functionType(m));
+        t = parts.length === 1 ? parts[0]! : null;
+      } else if (t.type === 'generic_type' && OBJECT_WRAPPERS.has(t.childForFieldName('name')?.text ?? '')) t = t.childForFieldName('type_arguments')?.firstNamedChild ?? null;
+      else return typeOwner(t, 1);
+    }
+    return undefined;
+  };
+  /** `const x: T = { a: 1 }`, `f({ a: 1 })`, `{ a: 1 } as T`: the type an object literal is written for. */
+  const objectContext = (object: Node): Owner | undefined => {
+    const parent = object.parent;
+    if (!parent) return undefined;
+    if (parent.type === 'variable_declarator' && parent.childForFieldName('value')?.id === object.id) {
+      const type = parent.childForFieldName('type');
+      return type ? objectType(type) : undefined;
+    }
+    if ((parent.type === 'as_expression' || parent.type === 'satisfies_expression') && parent.namedChildren[0]?.id === object.id) {
+      return objectType(parent.namedChildren[1]!);
+    }
+    if (parent.type === 'parenthesized_expression') return objectContext(parent);
+    const call = parent.type === 'arguments' ? parent.parent : null;
+    if (!call) return undefined;
+    const a = parent.namedChildren.filter((x) => x != null && !x.type.includes('comment')).findIndex((x) => x!.id === object.id);
+    const callee = call.childForFieldName(call.type === 'new_expression' ? 'constructor' : 'function');
+    const target = callee && a >= 0 ? calleeTarget(callee) : undefined;
+    if (target?.type === 'import') return { type: 'import', index: memberImport(target.index, `(${a}:-1)`, object) };
+    return target ? callbackType(target.defs, a, -1) : undefined;
   };
   /**
    * `const { a, b: c } = v`, `({ a }: Props) => ...`: the property a binding is taken from (`a`,
@@ -1047,10 +1103,14 @@ function extractTree(
       const owner = access ? ownersOf(collection, depth + 1)[0] : undefined;
       d = owner?.type === 'symbol' ? symbolDefs[owner.index] : undefined;
     }
-    let t = d ? declaredTypes.get(d.name.id) ?? null : null;
-    while (t?.type === 'pointer_type' || t?.type === 'parenthesized_type') t = t.firstNamedChild;
+    // (a TypeScript declaration states its type in its `type` field)
+    let t = d ? declaredTypes.get(d.name.id) ?? d.name.parent?.childForFieldName('type') ?? d.node.childForFieldName('type') ?? null : null;
+    while (t?.type === 'pointer_type' || t?.type === 'parenthesized_type' || t?.type === 'type_annotation') t = t.firstNamedChild;
+    // `Array<T>`, `ReadonlyArray<T>`: T
+    if (t?.type === 'generic_type' && /^(Readonly)?Array$/.test(t.childForFieldName('name')?.text ?? '')) return typeOwner(t.childForFieldName('type_arguments')?.firstNamedChild ?? null, depth + 1);
     const element = t ? ELEMENT_TYPES[t.type] : undefined;
-    return element ? typeOwner(t!.childForFieldName(element), depth + 1) : undefined;
+    // (TypeScript's `T[]` has no field for T)
+    return element ? typeOwner(t!.childForFieldName(element) ?? t!.firstNamedChild, depth + 1) : undefined;
   };
   /** The declaration a call invokes, when this file has it. */
   const calleeOf = (call: Node, depth: number): Def | undefined => {
@@ -1147,7 +1207,10 @@ function extractTree(
     switch (object.type) {
       case 'this': {
         const c = enclosingClass(object);
-        return c != null ? [{ type: 'symbol', index: c }] : [];
+        if (c != null) return [{ type: 'symbol', index: c }];
+        // `function (this: T, ...)`: a function that states what `this` is
+        const t = thisParameterType(object);
+        return t ? [t] : [];
       }
       case 'super': {
         const c = enclosingClass(object);
@@ -1254,6 +1317,9 @@ function extractTree(
       const fn = d.node.type === 'variable_declarator' ? d.node.childForFieldName('value') : d.node;
       parametersOf(fn ?? d.node).forEach((p, arg) => {
         const declared = p.childForFieldName('type');
+        // the type an object literal passed here is written for (param -1)
+        const objectOwner = declared && !functionType(declared) ? objectType(declared) : undefined;
+        if (objectOwner) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param: -1, type: objectOwner.type === 'symbol' ? { symbol: objectOwner.index } : { importIndex: objectOwner.index } });
         const fnType = declared ? functionType(declared) : undefined;
         if (!fnType) return;
         parametersOf(fnType).forEach((_, param) => {
@@ -1285,12 +1351,53 @@ function extractTree(
     }
     pushRef(prop, target, role, args);
   }
+  // `const x: T = { a: 1 }`, `f({ a: 1, b() {} })`: the keys write the members of the type the object
+  // is written for (no type in sight: nothing, they only declare the literal's own members)
+  for (const key of objectKeys) {
+    const object = key.parent?.type === 'object' ? key.parent : key.parent?.parent;
+    const owner = object?.type === 'object' ? objectContext(object) : undefined;
+    const target = owner ? memberIn(owner, key.text) : undefined;
+    if (target && target.kind !== 'member') pushRef(key, target, 'write');
+  }
   // `const { a, b: c } = v`: `a` and `b` read those members of v (of a value of unknown type: a guess)
   for (const d of defs) {
     if (d.rule.binding === 'member' || dropped.has(d) || requireNames.has(d.name.id)) continue;
     const src = destructured(d);
     if (!src || (src.value?.type === 'call_expression' && src.value.childForFieldName('function')?.text === 'require')) continue;
     pushRef(src.key, destructuredMember(src.key, src.owners) ?? { kind: 'member' }, 'read');
+  }
+  // `{@link Name}`, `{@link Name.member}`, `@see Name` in a doc comment: the compiler resolves them
+  // from where the comment is, and so do we; a name that does not resolve is dropped, not guessed
+  for (const comment of docComments) {
+    const text = comment.text;
+    if (!text.startsWith('/**')) continue;
+    const start = comment.startPosition;
+    const positionOf = (offset: number) => {
+      const before = text.lastIndexOf('\n', offset - 1);
+      const row = start.row + (before < 0 ? 0 : countNewlines(text, offset));
+      return { line: row + 1, column: before < 0 ? start.column + offset + 1 : offset - before };
+    };
+    for (const m of text.matchAll(DOC_LINK)) {
+      const path = m[1] ?? m[2]!;
+      let offset = m.index! + m[0].length - path.length;
+      const parts = path.split(/[.#]/);
+      let owner: Owner | undefined;
+      for (const [i, part] of parts.entries()) {
+        let target: RefTarget | undefined;
+        if (i === 0) {
+          const b = lookup(comment, part);
+          owner = asOwner(b);
+          target = b?.type === 'symbol' ? { kind: 'symbol', symbol: b.index } : b?.type === 'import' ? { kind: 'import', importIndex: b.index } : undefined;
+        } else if (owner) {
+          target = memberIn(owner, part);
+          owner = target?.kind === 'symbol' ? { type: 'symbol', index: target.symbol } : undefined;
+        }
+        if (!target || target.kind === 'member') break;
+        const at = positionOf(offset);
+        refs.push({ name: part, line: at.line, column: at.column, endColumn: at.column + part.length, role: 'doc', target, enclosing: enclosingSymbol(comment) });
+        offset += part.length + 1;
+      }
+    }
   }
   for (const node of plainRefs.values()) {
     if (handled.has(node.id) || selfTypes.has(node.id)) continue;
@@ -1343,6 +1450,18 @@ function extractTree(
     ...(importBases.length > 0 ? { importBases } : {}),
   };
 }
+
+/** `{@link A.b}` / `{@linkcode A#b}` / `@see A` (not a URL: `{@link https://...}`) in a doc comment */
+const DOC_LINK = /\{@link(?:code|plain)?\s+([A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)*)(?![\w$:])|@see\s+([A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)*)(?![\w$:])/g;
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** generic types whose members are their argument's (`Partial<Observer<T>>` is written like an Observer) */
+const OBJECT_WRAPPERS = new Set(['Partial', 'Required', 'Readonly']);
 
 /** function nodes that can be passed as arguments (their untyped parameters are typed by the callee) */
 const FUNCTION_NODES = new Set(['arrow_function', 'function_expression', 'function']);

@@ -33,7 +33,8 @@ export interface SymbolFact {
   returns?: { symbol: number } | { importIndex: number };
   /** what a function passed to this one as argument `arg` (0-based, without `this`) receives as its
    * parameter `param`: the type the declared function type states (`cb: (a: A, b: B) => void`), for
-   * untyped callback parameters in other files (a symbol here, or an import resolved by link.ts) */
+   * untyped callback parameters in other files (a symbol here, or an import resolved by link.ts);
+   * `param` -1: the type an object literal passed as argument `arg` is written for (`Partial<T>`: T) */
   callbacks?: { arg: number; param: number; type: { symbol: number } | { importIndex: number } }[];
   /** how many parameters a function or method declares (the last one variadic: at least arity - 1
    * arguments), for languages that choose among overloads by the number of arguments */
@@ -87,7 +88,8 @@ export interface RefFact {
   line: number;
   column: number;
   endColumn: number;
-  role: 'read' | 'write' | 'call' | 'new' | 'type' | 'import' | 'export' | 'jsx';
+  /** `doc`: a `{@link X}` / `@see X` tag in a documentation comment, resolved like code */
+  role: 'read' | 'write' | 'call' | 'new' | 'type' | 'import' | 'export' | 'jsx' | 'doc';
   target: RefTarget;
   /** index of the innermost enclosing stored symbol, for call graphs and the `container` field */
   enclosing: number | null;

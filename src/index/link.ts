@@ -17,8 +17,8 @@ type ScopeVia = 'package' | 'import' | 'missing' | 'unknown';
 
 /** kinds of symbols that hold a value: their members are those of the type they declare */
 const VALUE_KINDS = new Set(['variable', 'constant', 'property']);
-/** `(arg:param)`: the type a function passed as argument `arg` gets for its parameter `param` */
-const CALLBACK = /^\((\d+):(\d+)\)$/;
+/** `(arg:param)`: the type a function passed as argument `arg` gets for its parameter `param`; `(arg:-1)`: the type an object literal passed as `arg` is written for */
+const CALLBACK = /^\((\d+):(-1|\d+)\)$/;
 
 export interface LinkStats { imports: number; resolved: number; external: number; unresolved: number; ms: number }
 

@@ -25,12 +25,12 @@ interface RefRow {
   confidence: string | null;
 }
 
-/** The reference written at a position of a file, if the index has one there. */
+/** The reference written at a position of a file, if the index has one there; of two at one name (`{ x }` reads the local x and writes the member x), the read. */
 export function refAt(p: Project, fileId: number, line: number, column: number): RefRow | undefined {
   return p.db
     .prepare(
       `SELECT id, name, target_kind, symbol_id, import_id, confidence FROM refs
-       WHERE file_id = ? AND line = ? AND col <= ? AND end_col > ? ORDER BY col DESC LIMIT 1`,
+       WHERE file_id = ? AND line = ? AND col <= ? AND end_col > ? ORDER BY col DESC, role = 'write', id LIMIT 1`,
     )
     .get(fileId, line, column, column) as RefRow | undefined;
 }

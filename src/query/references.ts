@@ -14,7 +14,9 @@ export interface ReferenceOut {
   end_line: number;
   end_column: number;
   name: string;
-  /** how the name is used: call, new, read, write, type, import, export, jsx */
+  /** how the name is used: call, new, read, write, type, import, export, jsx; `override` /
+   * `overridden`: the declaration of a member that overrides or implements it / that it overrides
+   * or implements */
   kind: string;
   /** the symbol the reference sits in (Class.method), null at module level */
   container: string | null;
@@ -64,14 +66,24 @@ export function findReferences(
   // a member's overrides and implementations are the same member to a caller (as for TypeScript's
   // findReferences): `base.m()` may run `Derived.m`, and `derived.m()` is a use of `Base.m`'s contract
   let related = 0;
+  // their declarations are listed too (kind `override` / `overridden`), as TypeScript lists them:
+  // changing a member's contract means changing those
+  const relatedDecls: RefRow[] = [];
   for (const t of targets) {
     if (!MEMBER_KINDS.has(t.kind) || t.container_id === null || t.is_static || languageFor(t.path)?.membersOverride === false) continue;
+    if (t.name === 'constructor') continue; // a constructor is not inherited (`new Derived()` is not `new Base()`)
     const arity = languageFor(t.path)?.overloadsByArity ? (p.db.prepare('SELECT arity FROM symbols WHERE id = ?').get(t.id) as { arity: number | null }).arity : null;
     for (const r of hierarchyMembers(p, t.container_id, t.name, t.kind, arity)) {
       if (ids.has(r.id)) continue;
       ids.add(r.id);
       defSite.set(r.id, `${r.path}:${r.name_line}`);
       related++;
+      const owner = symbolById(p, r.id);
+      relatedDecls.push({
+        path: r.path, name: t.name, line: r.name_line, col: r.name_col, end_col: r.name_col + t.name.length,
+        role: r.ancestor ? 'overridden' : 'override', confidence: r.file_id === t.file_id ? 'resolved' : 'imported', symbol_id: r.id,
+        enclosing_name: owner?.container_name ?? null, enclosing_container: null,
+      });
     }
   }
 
@@ -79,9 +91,9 @@ export function findReferences(
   const select = `SELECT f.path, r.name, r.line, r.col, r.end_col, r.role, r.confidence, r.symbol_id,
       e.name AS enclosing_name, e.container_name AS enclosing_container
     FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols e ON e.id = r.enclosing_id`;
-  const facts = p.db
+  const facts = (p.db
     .prepare(`${select} WHERE r.symbol_id IN (${idList.map(() => '?').join(',')})`)
-    .all(...idList) as RefRow[];
+    .all(...idList) as RefRow[]).concat(relatedDecls);
   let guesses: RefRow[] = [];
   const wantGuesses = args.include_guesses !== false;
   const names = [...new Set(targets.map((t) => t.name))];
@@ -127,7 +139,7 @@ export function findReferences(
     counts,
     note: [
       targets.length > 1 ? `${targets.length} definitions share this name; pass file/line/column of one to narrow.` : '',
-      related > 0 ? `Includes references to ${related} overriding, overridden or implementing member(s); \`definition\` says which.` : '',
+      related > 0 ? `Includes ${related} overriding, overridden or implementing member(s) (kind override/overridden) and their references; \`definition\` says which.` : '',
       counts.name_match > 0
         ? `${counts.name_match} name_match results are guesses: same name, but the object's type is unknown without a type checker${wantGuesses ? '' : ' (left out: include_guesses is false)'}.`
         : '',
@@ -171,16 +183,17 @@ function pickTargets(p: Project, args: { name?: string; file?: string; line?: nu
  * one of those in a descendant. Two members that merely share a name in unrelated branches are not
  * related.
  */
-function hierarchyMembers(p: Project, container: number, name: string, kind: string, arity: number | null = null): { id: number; path: string; name_line: number }[] {
+type Related = { id: number; path: string; name_line: number; name_col: number; file_id: number; ancestor: boolean };
+function hierarchyMembers(p: Project, container: number, name: string, kind: string, arity: number | null = null): Related[] {
   const up = p.db.prepare('SELECT base_symbol_id AS id FROM bases WHERE symbol_id = ? AND base_symbol_id IS NOT NULL');
   const down = p.db.prepare('SELECT symbol_id AS id FROM bases WHERE base_symbol_id = ?');
   const memberOf = p.db.prepare(
-    'SELECT s.id, f.path, s.name_line, s.kind, s.arity FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.container_id = ? AND s.name = ? AND s.is_static = 0',
+    'SELECT s.id, f.path, s.name_line, s.name_col, s.file_id, s.kind, s.arity FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.container_id = ? AND s.name = ? AND s.is_static = 0',
   );
   // where a class has a field and a method of one name (Java `name`, `name()`), only members of the
   // same kind are related; elsewhere a property may implement a method signature (TypeScript)
   // and the same arity where overloads are told apart by it (an override takes what it overrides)
-  type Row = { id: number; path: string; name_line: number; kind: string; arity: number | null };
+  type Row = Omit<Related, 'ancestor'> & { kind: string; arity: number | null };
   const sameKind = (rows: Row[]) => rows.filter((r) => (r.kind === 'method') === (kind === 'method') && (arity === null || r.arity === arity));
   const strict = sameKind(memberOf.all(container, name) as Row[]).length < (memberOf.all(container, name) as Row[]).length;
   const ofKind = (rows: Row[]) => {
@@ -201,11 +214,12 @@ function hierarchyMembers(p: Project, container: number, name: string, kind: str
     return [...seen];
   };
   // roots: the container and its ancestors that declare the member
-  const roots = walk([container], up).filter((c) => c === container || ofKind(memberOf.all(c, name) as Row[]).length > 0);
-  const out: { id: number; path: string; name_line: number }[] = [];
+  const ancestors = walk([container], up);
+  const roots = ancestors.filter((c) => c === container || ofKind(memberOf.all(c, name) as Row[]).length > 0);
+  const out: Related[] = [];
   for (const c of walk(roots, down)) {
     if (c === container) continue;
-    out.push(...ofKind(memberOf.all(c, name) as Row[]));
+    for (const r of ofKind(memberOf.all(c, name) as Row[])) out.push({ id: r.id, path: r.path, name_line: r.name_line, name_col: r.name_col, file_id: r.file_id, ancestor: ancestors.includes(c) });
   }
   return out;
 }
