@@ -43,6 +43,10 @@
 (class_declaration (class_heritage (extends_clause value: (identifier) @class.extends))) @class.derived
 (abstract_class_declaration (class_heritage (extends_clause value: (identifier) @class.extends))) @class.derived
 
+; `const p: Provider = { now() {} }`: the literal's members implement the declared type's (find_references relates them)
+(variable_declarator type: (type_annotation (type_identifier) @class.extends) value: (object)) @class.derived
+(variable_declarator type: (type_annotation (generic_type name: (type_identifier) @class.extends)) value: (object)) @class.derived
+
 ; interfaces inherit members from what they extend
 (interface_declaration (extends_type_clause (type_identifier) @class.extends)) @class.derived
 (interface_declaration (extends_type_clause (generic_type name: (type_identifier) @class.extends))) @class.derived

@@ -1354,6 +1354,11 @@ function extractTree(
   // `const x: T = { a: 1 }`, `f({ a: 1, b() {} })`: the keys write the members of the type the object
   // is written for (no type in sight: nothing, they only declare the literal's own members)
   for (const key of objectKeys) {
+    // a member of a declared object whose type is its base (`const p: T = { now() {} }`) is related
+    // to T's member as an implementation, not a use of it
+    const own = defsByName.get(`${key.id}:m`)?.symbol;
+    const container = own != null ? symbols[own]!.container : null;
+    if (container != null && symbols[container]!.bases?.length) continue;
     const object = key.parent?.type === 'object' ? key.parent : key.parent?.parent;
     const owner = object?.type === 'object' ? objectContext(object) : undefined;
     const target = owner ? memberIn(owner, key.text) : undefined;
