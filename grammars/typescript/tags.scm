@@ -23,6 +23,9 @@
 (optional_parameter pattern: (identifier) @name @definition.parameter)
 (required_parameter pattern: (rest_pattern (identifier) @name @definition.parameter))
 
+; `for (const x of xs)`: x is an element of xs (`xs: T[]`, `Array<T>`)
+(for_in_statement left: (identifier) @name operator: "of" right: (_) @declared.element)
+
 ; what calling a function gives: its declared return type (not the type of the name itself)
 (function_declaration name: (identifier) @name return_type: (type_annotation) @declared.result)
 (function_signature name: (identifier) @name return_type: (type_annotation) @declared.result)

@@ -98,6 +98,9 @@ const ELEMENT_ACCESS: Record<string, string> = { index_expression: 'operand', ar
 const ELEMENT_TYPES: Record<string, string> = { slice_type: 'element', array_type: 'element', map_type: 'value' };
 /** kinds of declarations that hold a value: as a type they stand for the type they declare */
 const VALUE_KINDS = new Set(['variable', 'constant', 'parameter', 'property']);
+/** other initializers whose type is evident: `T { .. }` (Rust), `y` (a variable: its type), `this`,
+ * `a.b` (a field: its declared type), `x!`, `(x)` */
+const INITIALIZERS = new Set(['struct_expression', 'identifier', 'this', 'member_expression', 'non_null_expression', 'parenthesized_expression']);
 /** calls whose result type is the callee's declared type (a function's result, a method's return type) */
 const CALLS = new Set(['call_expression', 'method_invocation', 'call']);
 /** member-access nodes whose property is a call (Java `a.m()` is one node): a chain through them is typed by the result */
@@ -889,7 +892,7 @@ function extractTree(
       }
       // `x = Foo()`, `let x = T::new()`, `let x = T { .. }`: the type the value evidently has
       // (`self.x = x` with a parameter `x: T`: the parameter's type)
-      if (value && !reassigned.has(d) && (CALLS.has(value.type) || value.type === 'struct_expression' || value.type === 'identifier')) {
+      if (value && !reassigned.has(d) && (CALLS.has(value.type) || INITIALIZERS.has(value.type))) {
         const t = typeOwner(value, 0);
         if (t) return t;
       }
@@ -1049,6 +1052,10 @@ function extractTree(
         return bound ? typeOwner(bound, depth + 1) : undefined;
       }
       return d && VALUE_KINDS.has(d.rule.kind) ? declaredType(d) : asOwner(b);
+    }
+    if (n.type === 'this' || n.type === 'non_null_expression' || n.type === 'parenthesized_expression') {
+      const owners = n.type === 'this' ? ownersOf(n, depth + 1) : n.firstNamedChild ? [typeOwner(n.firstNamedChild, depth + 1)] : [];
+      return owners[0]; // `const self = this`, `x!`, `(x)`
     }
     // pkg.T, Outer.Inner; an access to a field or variable (Go `c := n.first`) stands for its type
     if (memberExprs.has(n.id) && !CALL_MEMBERS.has(n.type)) {
@@ -1222,7 +1229,9 @@ function extractTree(
         const b = resolveName(object, object.text, object.type === 'type_identifier' ? 'type' : 'value');
         const own = asOwner(b);
         const typed = declaredType(defOf(b));
-        return [own, typed].filter((o): o is Owner => o !== undefined);
+        // a value with a type (`const p: T = { ... }`) is seen through its type, as the compiler
+        // sees it; its own members (an object literal's) come after
+        return [typed, own].filter((o): o is Owner => o !== undefined);
       }
       case 'parenthesized_expression':
       case 'non_null_expression':

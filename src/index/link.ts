@@ -426,10 +426,14 @@ export function linkProject(db: DB, root: string): LinkStats {
         else if (e || isSubmodule(importById.get(r.import_id)!, r.name)) external = true;
       } else if (t) {
         const owner = (enumOf.get(t.symbol) as { id: number } | undefined)?.id ?? t.symbol;
-        let m = findMember(owner, r.name, r.role === 'call', r.args);
-        // a variable or a field of another file: a member of the type it declares
-        const typed = m === null ? valueType(t.symbol, new Set()) : null;
-        if (typed != null) m = findMember(typed, r.name, r.role === 'call', r.args);
+        // a variable or a field of another file: a member of the type it declares, else its own
+        // (an object literal's members)
+        const typed = valueType(t.symbol, new Set());
+        let m = typed != null ? findMember(typed, r.name, r.role === 'call', r.args) : null;
+        if (typeof m !== 'number') {
+          const own = findMember(owner, r.name, r.role === 'call', r.args);
+          if (own !== null) m = own;
+        }
         if (m === 'external') external = true;
         else symbol = m;
       }
