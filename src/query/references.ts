@@ -87,13 +87,27 @@ export function findReferences(
     }
   }
 
+  // an import or export of a merged name (`interface X` + `const X`) brings both meanings: it is a
+  // reference of the other declarations too (link.ts binds it to the value)
+  const mergedSiblings: number[] = [];
+  for (const t of targets) {
+    if (t.local) continue;
+    const rows = p.db.prepare('SELECT id FROM symbols WHERE file_id = ? AND name = ? AND +container_id IS ? AND local = 0').all(t.file_id, t.name, t.container_id) as { id: number }[];
+    for (const r of rows) {
+      if (ids.has(r.id)) continue;
+      mergedSiblings.push(r.id);
+      defSite.set(r.id, `${t.path}:${t.name_line}`);
+    }
+  }
   const idList = [...ids];
   const select = `SELECT f.path, r.name, r.line, r.col, r.end_col, r.role, r.confidence, r.symbol_id,
       e.name AS enclosing_name, e.container_name AS enclosing_container
     FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols e ON e.id = r.enclosing_id`;
   const facts = (p.db
     .prepare(`${select} WHERE r.symbol_id IN (${idList.map(() => '?').join(',')})`)
-    .all(...idList) as RefRow[]).concat(relatedDecls);
+    .all(...idList) as RefRow[]).concat(relatedDecls).concat(mergedSiblings.length === 0 ? [] : p.db
+    .prepare(`${select} WHERE r.symbol_id IN (${mergedSiblings.map(() => '?').join(',')}) AND r.role IN ('import', 'export')`)
+    .all(...mergedSiblings) as RefRow[]);
   let guesses: RefRow[] = [];
   const wantGuesses = args.include_guesses !== false;
   const names = [...new Set(targets.map((t) => t.name))];
