@@ -78,7 +78,9 @@ export function registerExplorationTools(server: McpServer, project: Project, ga
       title: 'Find references',
       description:
         'Every place a symbol is used (calls, reads, writes, types, imports, re-exports), resolved through scopes and the module graph; ' +
-        'never comments or strings. Pick one of several same-named symbols with `file` + `line` (+ `column`) of its definition. ' +
+        'never plain words in comments or strings (a doc comment\'s `{@link X}` / `@see X` tag is resolved like code: kind `doc`). ' +
+        'For a method or field, the members that override or implement it (or that it overrides) are included with their uses; their declarations have kind `override` / `overridden`. ' +
+        'Pick one of several same-named symbols with `file` + `line` (+ `column`) of its definition. ' +
         'Results carry `confidence`: resolved (same file, by scope), imported (through imports), name_match (a guess: same member name, type unknown); facts come first.',
       inputSchema: {
         name: z.string().min(1).optional().describe('symbol name, or Container.member'),
