@@ -306,7 +306,7 @@ function extractTree(
     return p;
   };
   const scopeOf = (from: Node | null, fnOnly: boolean): Node => {
-    for (let n = from; n; n = n.parent) {
+    for (let n = from; n; n = parentOf(n)) {
       const isFn = scopes.get(n.id);
       if (isFn !== undefined && (isFn || !fnOnly)) return n;
     }
@@ -384,7 +384,7 @@ function extractTree(
   const symbols: SymbolFact[] = [];
   const symbolDefs: Def[] = [];
   const containerOf = (d: Def): Def | undefined => {
-    for (let n = d.node.parent; n; n = n.parent) {
+    for (let n = parentOf(d.node); n; n = parentOf(n)) {
       const c = defByNode.get(n.id);
       if (c && c !== d && CONTAINER_KINDS.has(c.rule.kind)) return c;
       // a member belongs only to the declaration whose body holds it: a property of an inline
@@ -394,7 +394,7 @@ function extractTree(
     return undefined;
   };
   const insideFunction = (d: Def): boolean => {
-    for (let n = d.node.parent; n && n.id !== root.id; n = n.parent) {
+    for (let n = parentOf(d.node); n && n.id !== root.id; n = parentOf(n)) {
       const kind = defByNode.get(n.id)?.rule.kind;
       if (scopes.get(n.id) === true && !classScopes.has(n.id) && !(kind && NAMESPACE_KINDS.has(kind)) && n.type !== 'internal_module') return true;
     }
@@ -1342,7 +1342,7 @@ function extractTree(
   for (const { prop, object } of memberRefs.values()) {
     if (handled.has(prop.id)) continue;
     handled.add(prop.id);
-    const role = roleOf(prop);
+    const role = roleOf(prop, parentOf);
     const args = role === 'call' && row.overloadsByArity ? argumentCount(prop) : undefined;
     let target: RefTarget = { kind: 'member' };
     for (const owner of ownersOf(object, 0)) {
@@ -1422,7 +1422,7 @@ function extractTree(
       continue;
     }
     if (moduleRefs.has(node.id) && (node.type !== 'identifier' || (!hasWildcard && !lookup(node, node.text)))) continue; // `self::`, a crate's name
-    const role = roleOf(node);
+    const role = roleOf(node, parentOf);
     const b = resolveName(node, node.text, node.type === 'type_identifier' ? 'type' : role === 'call' ? 'call' : 'value');
     if (b?.type === 'local') {
       // a parameter or local variable: not an indexed symbol, unless the parameter declares a
@@ -1534,30 +1534,31 @@ const ASSIGNMENTS = new Set(['assignment_expression', 'augmented_assignment_expr
 /** wrappers of a type name that still construct it: Go `pkg.T{}`, `G[T]{}`, Java `new a.T<>()` */
 const QUALIFIED_TYPES = new Set(['qualified_type', 'scoped_type_identifier', 'generic_type']);
 
-function roleOf(node: Node): RefFact['role'] {
-  const parent = node.parent;
+/** How a name is used. `parentOf` is the caller's cached `.parent` (each one is a call into wasm). */
+function roleOf(node: Node, parentOf: (n: Node) => Node | null): RefFact['role'] {
+  const parent = parentOf(node);
   if (!parent) return 'read';
   // (`.type` and every other accessor is a call into wasm: each is read once)
   const ptype = parent.type;
   // `new T()` (Java), `T{}` (Go): the type's own name, not the package or class that qualifies it
   const qualified = QUALIFIED_TYPES.has(ptype) && (ptype === 'generic_type' ? parent.firstNamedChild : parent.lastNamedChild)?.id === node.id;
   const typeNode = qualified ? parent : node;
-  const ctor = qualified ? parent.parent : parent;
+  const ctor = qualified ? parentOf(parent) : parent;
   const ctype = qualified ? ctor?.type : ptype;
   if ((ctype === 'object_creation_expression' || ctype === 'composite_literal') && ctor!.childForFieldName('type')?.id === typeNode.id) return 'new';
   if (ctype === 'struct_expression' && ctor!.childForFieldName('name')?.id === typeNode.id) return 'new'; // Rust `T { .. }`
-  if (node.type === 'type_identifier' || ptype === 'nested_type_identifier' || ptype === 'type' || (ptype === 'string' && parent.parent?.type === 'type')) return 'type';
+  if (node.type === 'type_identifier' || ptype === 'nested_type_identifier' || ptype === 'type' || (ptype === 'string' && parentOf(parent)?.type === 'type')) return 'type';
   if (ptype === 'method_invocation' && parent.childForFieldName('name')?.id === node.id) return 'call';
   let expr: Node = node;
   const field = MEMBER_ACCESS[ptype];
   if (field && parent.childForFieldName(field)?.id === node.id) expr = parent;
-  const up = expr === node ? parent : expr.parent;
+  const up = expr === node ? parent : parentOf(expr);
   if (!up) return 'read';
   const utype = expr === node ? ptype : up.type;
   // a macro's arguments are tokens: `f(` there is still a call
   if (utype === 'token_tree' && expr.nextSibling?.type === 'token_tree' && expr.nextSibling.text.startsWith('(')) return 'call';
   // Go: `a, b = ...` and `x++` are statements over expression lists
-  if (utype === 'expression_list' && up.parent?.type === 'assignment_statement' && up.parent.childForFieldName('left')?.id === up.id) return 'write';
+  if (utype === 'expression_list' && parentOf(up)?.type === 'assignment_statement' && parentOf(up)?.childForFieldName('left')?.id === up.id) return 'write';
   if (utype === 'inc_statement' || utype === 'dec_statement') return 'write';
   if (CALL_NODES.has(utype) && up.childForFieldName('function')?.id === expr.id) return 'call';
   if (utype === 'new_expression' && up.childForFieldName('constructor')?.id === expr.id) return 'new';
@@ -1566,7 +1567,7 @@ function roleOf(node: Node): RefFact['role'] {
   if (utype.startsWith('jsx_')) return 'jsx';
   if (utype === 'export_specifier' || utype === 'export_statement') return 'export';
   if (utype === 'extends_clause' || utype === 'class_heritage') return 'type';
-  if (utype === 'argument_list' && up.parent?.type === 'class_definition') return 'type'; // Python `class A(B)`
+  if (utype === 'argument_list' && parentOf(up)?.type === 'class_definition') return 'type'; // Python `class A(B)`
   return 'read';
 }
 
