@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { updateIndex } from '../src/index/indexer.js';
 import { Project } from '../src/query/project.js';
+import { setMeta } from '../src/store/db.js';
 import { findReferences } from '../src/query/references.js';
 import { findDefinitions } from '../src/query/definitions.js';
 import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
@@ -49,6 +50,18 @@ describe('incremental index', () => {
     const removed = await updateIndex(p.db, p.root);
     expect(removed).toMatchObject({ parsed: 0, removed: 1 });
     expect(findDefinitions(p, { name: 'formatPrice' }).total).toBe(0);
+    p.close();
+  });
+
+  it('an index written by another extractor (an upgrade, an edited query) is parsed again in full, once', async () => {
+    root = makeProject(SAMPLE);
+    const p = new Project(root);
+    const cold = await updateIndex(p.db, p.root, { workers: 0 });
+    setMeta(p.db, 'extractor', 'an older extractor');
+    const refs = findReferences(p, { name: 'Cart' }).total;
+    expect(await updateIndex(p.db, p.root)).toMatchObject({ parsed: cold.files, removed: 0 });
+    expect(findReferences(p, { name: 'Cart' }).total).toBe(refs);
+    expect(await updateIndex(p.db, p.root)).toMatchObject({ parsed: 0 });
     p.close();
   });
 
