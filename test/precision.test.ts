@@ -266,6 +266,12 @@ describe('ts-app: types evident from declarations (streams/)', () => {
     expect(where(refsOf(ts, 'src/streams/sink.ts', 'Sink<T> {'))).not.toContain(site(ts, 'src/streams/sink.ts', 'Sink, unrelated'));
   });
 
+  it('elements of T[], Map values, for-of, a function-typed parameter\'s result, a union narrowed from a function', () => {
+    const complete = where(factsOf('src/streams/sink.ts', 'complete(): void'));
+    expect(complete).toEqual(expect.arrayContaining([at('pop()!.complete', 7), at('make()!.complete', 8), at('end.complete', 4)]));
+    expect(where(factsOf('src/streams/sink.ts', 'next(value'))).toEqual(expect.arrayContaining([at("get('a')?.next", 10), at('each.next', 5)]));
+  });
+
   it('same-named members of an unrelated class get none of those uses', () => {
     const cursorNext = refsOf(ts, 'src/streams/sink.ts', 'next(): number');
     expect(where(cursorNext.filter((r) => r.confidence !== 'name_match'))).toEqual([at('cursor.next', 7)]);

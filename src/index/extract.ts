@@ -1068,16 +1068,22 @@ function extractTree(
     const collection = ELEMENT_ACCESS[n.type];
     if (collection) return elementOwner(n.childForFieldName(collection), depth + 1);
     if (CALLS.has(n.type)) {
+      const builtin = collectionCall(n, depth);
+      if (builtin) return builtin;
       const callee = calleeOf(n, depth);
       if (!callee) return importedCall(n, depth);
       // a conversion `T(x)` has type T; a call, the type its callee declares it returns
       if (THIS_KINDS.has(callee.rule.kind) || callee.rule.kind === 'type') return callee.symbol != null ? { type: 'symbol', index: callee.symbol } : undefined;
       const stated = declaredTypes.get(callee.name.id) ?? declaredResults.get(callee.name.id);
-      return stated ? typeOwner(stated, depth + 1) : undefined;
+      if (stated) return typeOwner(stated, depth + 1);
+      // a value of a function type (`factory: () => T`): what the type says calling it gives
+      const fnType = VALUE_KINDS.has(callee.rule.kind) ? functionType((callee.name.parent ?? callee.node).childForFieldName('type')) : undefined;
+      return fnType ? typeOwner(fnType.childForFieldName('return_type'), depth + 1) : undefined;
     }
-    // `T | null | undefined`: the one type that is not a literal or a primitive (two or more: unknown)
+    // `T | null | undefined`: the one type that is not a literal or a primitive (two or more:
+    // unknown); `T | (() => void)`: a member of it other than a function's is T's (the code narrowed it)
     if (n.type === 'union_type') {
-      const parts = unionMembers(n).filter((m) => m.type !== 'literal_type' && m.type !== 'predefined_type');
+      const parts = unionMembers(n).filter((m) => m.type !== 'literal_type' && m.type !== 'predefined_type' && !functionType(m));
       return parts.length === 1 ? typeOwner(parts[0]!, depth + 1) : undefined;
     }
     const fields = TYPE_WRAPPERS[n.type];
@@ -1101,7 +1107,7 @@ function extractTree(
     return callee?.type === 'import' ? { type: 'import', index: memberImport(callee.index, '()', call) } : undefined;
   };
   /** The element type of a collection expression: `xs` declared `[]T`, `[N]T`, `map[K]T`, `T[]`. */
-  const elementOwner = (collection: Node | null, depth: number): Owner | undefined => {
+  const elementOwner = (collection: Node | null, depth: number, which: 'element' | 'value' = 'element'): Owner | undefined => {
     if (!collection || depth > 8) return undefined;
     let d: Def | undefined;
     if (collection.type === 'identifier') d = defOf(lookup(collection, collection.text));
@@ -1113,11 +1119,25 @@ function extractTree(
     // (a TypeScript declaration states its type in its `type` field)
     let t = d ? declaredTypes.get(d.name.id) ?? d.name.parent?.childForFieldName('type') ?? d.node.childForFieldName('type') ?? null : null;
     while (t?.type === 'pointer_type' || t?.type === 'parenthesized_type' || t?.type === 'type_annotation') t = t.firstNamedChild;
-    // `Array<T>`, `ReadonlyArray<T>`: T
-    if (t?.type === 'generic_type' && /^(Readonly)?Array$/.test(t.childForFieldName('name')?.text ?? '')) return typeOwner(t.childForFieldName('type_arguments')?.firstNamedChild ?? null, depth + 1);
+    // `Array<T>`, `Set<T>`: T; `Map<K, V>`: V for `get`, the entries otherwise (unknown)
+    if (t?.type === 'generic_type') {
+      const args = t.childForFieldName('type_arguments')?.namedChildren.filter((c): c is Node => c != null) ?? [];
+      const generic = t.childForFieldName('name')?.text ?? '';
+      if (/^(Readonly)?(Array|Set)$/.test(generic) && which === 'element') return typeOwner(args[0] ?? null, depth + 1);
+      if (/^(Readonly|Weak)?Map$/.test(generic) && which === 'value') return typeOwner(args[1] ?? null, depth + 1);
+      return undefined;
+    }
+    if (which !== 'element') return undefined;
     const element = t ? ELEMENT_TYPES[t.type] : undefined;
     // (TypeScript's `T[]` has no field for T)
     return element ? typeOwner(t!.childForFieldName(element) ?? t!.firstNamedChild, depth + 1) : undefined;
+  };
+  /** `xs.pop()`, `xs.find(f)`, `map.get(k)`: what the standard collections' accessors give (an element, a value). */
+  const collectionCall = (call: Node, depth: number): Owner | undefined => {
+    const fn = call.childForFieldName('function');
+    const access = fn ? memberExprs.get(fn.id) : undefined;
+    const which = access ? COLLECTION_ACCESSORS[access.prop.text] : undefined;
+    return which ? elementOwner(access!.object, depth + 1, which) : undefined;
   };
   /** The declaration a call invokes, when this file has it. */
   const calleeOf = (call: Node, depth: number): Def | undefined => {
@@ -1473,6 +1493,11 @@ function countNewlines(text: string, end: number): number {
   for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
   return n;
 }
+
+/** methods of the standard collections that give one of their elements (`Array`, `Set`) or values (`Map.get`) */
+const COLLECTION_ACCESSORS: Record<string, 'element' | 'value'> = {
+  pop: 'element', shift: 'element', find: 'element', findLast: 'element', at: 'element', get: 'value',
+};
 
 /** generic types whose members are their argument's (`Partial<Observer<T>>` is written like an Observer) */
 const OBJECT_WRAPPERS = new Set(['Partial', 'Required', 'Readonly']);
