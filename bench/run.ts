@@ -34,13 +34,16 @@ import { fmtMs, fmtPct, heading, listFiles, median, prng, ratio, run, shuffle, t
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CACHE = path.join(REPO, 'bench', '.cache');
-const SPEC = 'rxjs@7.8.2';
+// BENCH_PACKAGE=name@version runs the TypeScript sections on another package that ships its
+// TypeScript sources (under BENCH_SCOPE, default src/); the default is the reference codebase
+const SPEC = process.env.BENCH_PACKAGE ?? 'rxjs@7.8.2';
 const SEED = Number(process.env.BENCH_SEED ?? 20250611);
 const N_SYMBOLS = Number(process.env.BENCH_SYMBOLS ?? 150);
 const N_SITES = Number(process.env.BENCH_SITES ?? 300);
 const TOP = Number(process.env.BENCH_TOP ?? 15);
-const SCOPE_DIR = 'src';
-const TOUCH_FILE = 'src/internal/Observable.ts';
+const SCOPE_DIR = process.env.BENCH_SCOPE ?? 'src';
+const TOUCH_FILE_DEFAULT = SPEC === 'rxjs@7.8.2' ? 'src/internal/Observable.ts' : undefined;
+let TOUCH_FILE = TOUCH_FILE_DEFAULT ?? '';
 const STRATA: { label: string; kinds: string[] }[] = [
   { label: 'function', kinds: ['function'] },
   { label: 'class', kinds: ['class'] },
@@ -93,6 +96,8 @@ async function main(): Promise<void> {
   // ---- 1. the codebase -----------------------------------------------------------------------
   const pkg = fetchPackage(CACHE, SPEC);
   const root = pkg.dir;
+  // another package: the first TypeScript file of its sources is the one edited
+  TOUCH_FILE ||= listFiles(root, SCOPE_DIR, (f) => f.endsWith('.ts')).sort()[0] ?? '';
   console.log(`${pkg.fetched ? 'fetched' : 'cached'}: ${path.relative(REPO, root)} (${fmtMs(pkg.ms)})`);
   phase('fetch');
 

@@ -99,8 +99,8 @@ const ELEMENT_TYPES: Record<string, string> = { slice_type: 'element', array_typ
 /** kinds of declarations that hold a value: as a type they stand for the type they declare */
 const VALUE_KINDS = new Set(['variable', 'constant', 'parameter', 'property']);
 /** other initializers whose type is evident: `T { .. }` (Rust), `y` (a variable: its type), `this`,
- * `a.b` (a field: its declared type), `x!`, `(x)` */
-const INITIALIZERS = new Set(['struct_expression', 'identifier', 'this', 'member_expression', 'non_null_expression', 'parenthesized_expression']);
+ * `a.b` (a field: its declared type), `x!`, `(x)`, `xs[i]` (an element of `T[]`) */
+const INITIALIZERS = new Set(['struct_expression', 'identifier', 'this', 'member_expression', 'non_null_expression', 'parenthesized_expression', 'subscript_expression']);
 /** calls whose result type is the callee's declared type (a function's result, a method's return type) */
 const CALLS = new Set(['call_expression', 'method_invocation', 'call']);
 /** member-access nodes whose property is a call (Java `a.m()` is one node): a chain through them is typed by the result */
@@ -916,6 +916,14 @@ function extractTree(
     const a = args.namedChildren.filter((x) => x != null && !x.type.includes('comment')).findIndex((x) => x!.id === fn.id);
     const callee = call.childForFieldName(call.type === 'new_expression' ? 'constructor' : 'function');
     if (p < 0 || a < 0 || !callee) return undefined;
+    // `xs.forEach((x) => ...)`, `xs.map(...)`, `set.forEach(...)`, `map.forEach((value) => ...)`:
+    // the standard collections pass their elements (values) to these callbacks
+    const access = memberExprs.get(callee.id);
+    const element = access && a === 0 ? ELEMENT_CALLBACKS[access.prop.text] : undefined;
+    if (element !== undefined && p === element) {
+      const t = elementOwner(access!.object, 1) ?? (access!.prop.text === 'forEach' ? elementOwner(access!.object, 1, 'value') : undefined);
+      if (t) return t;
+    }
     const target = calleeTarget(callee);
     if (target?.type === 'import') return { type: 'import', index: memberImport(target.index, `(${a}:${p})`, fn) };
     return target ? callbackType(target.defs, a, p) : undefined;
@@ -1116,8 +1124,7 @@ function extractTree(
       const owner = access ? ownersOf(collection, depth + 1)[0] : undefined;
       d = owner?.type === 'symbol' ? symbolDefs[owner.index] : undefined;
     }
-    // (a TypeScript declaration states its type in its `type` field)
-    let t = d ? declaredTypes.get(d.name.id) ?? d.name.parent?.childForFieldName('type') ?? d.node.childForFieldName('type') ?? null : null;
+    let t = d ? typeNodeOf(d, depth) : null;
     while (t?.type === 'pointer_type' || t?.type === 'parenthesized_type' || t?.type === 'type_annotation') t = t.firstNamedChild;
     // `Array<T>`, `Set<T>`: T; `Map<K, V>`: V for `get`, the entries otherwise (unknown)
     if (t?.type === 'generic_type') {
@@ -1131,6 +1138,23 @@ function extractTree(
     const element = t ? ELEMENT_TYPES[t.type] : undefined;
     // (TypeScript's `T[]` has no field for T)
     return element ? typeOwner(t!.childForFieldName(element) ?? t!.firstNamedChild, depth + 1) : undefined;
+  };
+  /**
+   * The type a declaration writes down (TypeScript: its `type` field), or, for a variable without
+   * one, its initializer's when that is a field or a variable (`const xs = this.items_`).
+   */
+  const typeNodeOf = (d: Def, depth: number): Node | null => {
+    const t = declaredTypes.get(d.name.id) ?? d.name.parent?.childForFieldName('type') ?? d.node.childForFieldName('type');
+    if (t || depth > 8) return t ?? null;
+    const value = d.node.childForFieldName('value');
+    if (!value || reassigned.has(d)) return null;
+    let from: Def | undefined;
+    if (value.type === 'identifier') from = defOf(lookup(value, value.text));
+    else if (memberExprs.has(value.id)) {
+      const owner = ownersOf(value, depth + 1)[0];
+      from = owner?.type === 'symbol' ? symbolDefs[owner.index] : undefined;
+    }
+    return from && from !== d ? typeNodeOf(from, depth + 1) : null;
   };
   /** `xs.pop()`, `xs.find(f)`, `map.get(k)`: what the standard collections' accessors give (an element, a value). */
   const collectionCall = (call: Node, depth: number): Owner | undefined => {
@@ -1493,6 +1517,11 @@ function countNewlines(text: string, end: number): number {
   for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
   return n;
 }
+
+/** methods of the standard collections whose callback gets an element, and in which parameter */
+const ELEMENT_CALLBACKS: Record<string, number> = {
+  forEach: 0, map: 0, filter: 0, find: 0, findIndex: 0, findLast: 0, findLastIndex: 0, some: 0, every: 0, flatMap: 0, reduce: 1, reduceRight: 1,
+};
 
 /** methods of the standard collections that give one of their elements (`Array`, `Set`) or values (`Map.get`) */
 const COLLECTION_ACCESSORS: Record<string, 'element' | 'value'> = {
