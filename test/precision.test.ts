@@ -253,7 +253,7 @@ describe('ts-app: types evident from declarations (streams/)', () => {
     expect(where(factsOf('src/streams/pipeline.ts', 'next(value: number)'))).toEqual([at('{ next:', 2)]);
     expect(where(factsOf('src/streams/pipeline.ts', 'complete(): void'))).toEqual([at('complete };', 0), at('{ complete()', 2)]);
     // `{ complete }` also reads the parameter `complete` (a local: not indexed), so from there the member is the answer
-    expect(defsFrom(ts, P, 'complete };')).toEqual(['src/streams/pipeline.ts:28:3 resolved']);
+    expect(defsFrom(ts, P, 'complete };')).toEqual([`${site(ts, P, 'complete(): void')} resolved`]);
     expect(refsOf(ts, 'src/streams/pipeline.ts', 'next(value: number)').map((r) => r.kind)).toEqual(['write']);
   });
 
@@ -273,10 +273,18 @@ describe('ts-app: types evident from declarations (streams/)', () => {
     expect(complete).toContain(at('one.complete', 4));
   });
 
+  it('a member of a union (an alias from another file, or written inline) is a use of each member type\'s', () => {
+    for (const def of ['next(value', 'next(): number']) expect(where(factsOf('src/streams/sink.ts', def))).toContain(at('target?.next', 8));
+    for (const def of ['complete(): void', 'complete(): boolean']) expect(where(factsOf('src/streams/sink.ts', def))).toContain(at('inline.complete', 7));
+    expect(defsFrom(ts, P, 'target?.next', 8).sort()).toEqual(['src/streams/sink.ts:20:3 imported', 'src/streams/sink.ts:6:3 imported']);
+    expect(findDefinitions(ts, { from: locate(ts, { file: P, at: 'target?.next', offset: 8 }) }).resolution).toMatch(/union/);
+  });
+
   it('same-named members of an unrelated class get none of those uses', () => {
+    // (only the union-typed receivers in advance() are uses of both)
     const cursorNext = refsOf(ts, 'src/streams/sink.ts', 'next(): number');
-    expect(where(cursorNext.filter((r) => r.confidence !== 'name_match'))).toEqual([at('cursor.next', 7)]);
-    expect(where(factsOf('src/streams/sink.ts', 'complete(): boolean'))).toEqual([]);
+    expect(where(cursorNext.filter((r) => r.confidence !== 'name_match'))).toEqual([at('cursor.next', 7), at('target?.next', 8)]);
+    expect(where(factsOf('src/streams/sink.ts', 'complete(): boolean'))).toEqual([at('inline.complete', 7)]);
     // Array's callback parameter is typed outside the project: `n.toFixed()` is nobody's fact
     expect(findDefinitions(ts, { from: locate(ts, { file: P, at: 'n.toFixed', offset: 2 }) }).items.filter((d) => d.confidence !== 'name_match')).toEqual([]);
   });

@@ -844,8 +844,13 @@ function extractTree(
   };
 
   // ---- members: `obj.prop` ---------------------------------------------------------------------
-  type Owner = { type: 'symbol'; index: number } | { type: 'import'; index: number };
-  const asOwner = (b: Bound | undefined): Owner | undefined => (b && b.type !== 'local' ? b : undefined);
+  /** what a member is looked up in: a symbol of this file, an import (finished at link time), or
+   * the members of a union type (`A | B`: `x.m` is A's m and B's m) */
+  type Owner = { type: 'symbol'; index: number } | { type: 'import'; index: number } | { type: 'union'; parts: Owner[] };
+  /** An owner as a fact of the file (a union by its first member: what a single answer can say). */
+  const ownerFact = (o: Owner): { symbol: number } | { importIndex: number } =>
+    o.type === 'symbol' ? { symbol: o.index } : o.type === 'import' ? { importIndex: o.index } : ownerFact(o.parts[0]!);
+  const asOwner = (b: Bound | undefined): Exclude<Owner, { type: 'union' }> | undefined => (b && b.type !== 'local' ? b : undefined);
   /** `class A extends B`, `interface I extends J`: what the base is bound to, for inherited members */
   const basesOf = new Map<number, Owner[]>();
   /** member-access node (`a.b`, Go `pkg.T`, Java `a.m()`) → its object and property */
@@ -1059,7 +1064,11 @@ function extractTree(
         const bound = d.name.parent?.childForFieldName('bounds') ?? d.name.parent?.childForFieldName('constraint');
         return bound ? typeOwner(bound, depth + 1) : undefined;
       }
-      return d && VALUE_KINDS.has(d.rule.kind) ? declaredType(d) : asOwner(b);
+      if (d && VALUE_KINDS.has(d.rule.kind)) return declaredType(d);
+      // a type alias of a union (`type S = A | B`) is that union
+      const aliased = d?.rule.kind === 'type' ? d.node.childForFieldName('value') : null;
+      if (aliased?.type === 'union_type') return typeOwner(aliased, depth + 1) ?? asOwner(b);
+      return asOwner(b);
     }
     if (n.type === 'this' || n.type === 'non_null_expression' || n.type === 'parenthesized_expression') {
       const owners = n.type === 'this' ? ownersOf(n, depth + 1) : n.firstNamedChild ? [typeOwner(n.firstNamedChild, depth + 1)] : [];
@@ -1092,7 +1101,10 @@ function extractTree(
     // unknown); `T | (() => void)`: a member of it other than a function's is T's (the code narrowed it)
     if (n.type === 'union_type') {
       const parts = unionMembers(n).filter((m) => m.type !== 'literal_type' && m.type !== 'predefined_type' && !functionType(m));
-      return parts.length === 1 ? typeOwner(parts[0]!, depth + 1) : undefined;
+      if (parts.length === 1) return typeOwner(parts[0]!, depth + 1);
+      const owners = parts.map((m) => typeOwner(m, depth + 1));
+      // every member must be known: a member of an unknown one could be the one meant
+      return owners.length > 1 && owners.every((o) => o !== undefined) ? { type: 'union', parts: owners as Owner[] } : undefined;
     }
     const fields = TYPE_WRAPPERS[n.type];
     if (!fields) return undefined;
@@ -1183,10 +1195,18 @@ function extractTree(
     const seen = new Set<string>();
     while (queue.length > 0) {
       const o = queue.shift()!;
-      const key = `${o.type}:${o.index}`;
+      const key = o.type === 'union' ? `union:${queue.length}:${seen.size}` : `${o.type}:${o.index}`;
       if (seen.has(key) || seen.size > 32) continue;
       seen.add(key);
       if (o.type === 'import') return { kind: 'member_of_import', importIndex: o.index };
+      if (o.type === 'union') {
+        // the first member type that has it (the others: see unionTargets)
+        for (const part of o.parts) {
+          const t = memberIn(part, name, call, args);
+          if (t && t.kind !== 'member') return t;
+        }
+        continue;
+      }
       const m = memberNamed(o.index, name, call, args);
       if (m === null) return { kind: 'member' }; // overloads that take as many arguments: a guess
       if (m !== undefined) return { kind: 'symbol', symbol: m };
@@ -1213,6 +1233,15 @@ function extractTree(
       }
     }
     return null;
+  };
+  /** `m` in each member type of a union that has it (distinct answers). */
+  const unionTargets = (u: { type: 'union'; parts: Owner[] }, name: string, call: boolean, args?: number): RefTarget[] => {
+    const out: RefTarget[] = [];
+    for (const part of u.parts) {
+      const found = part.type === 'union' ? unionTargets(part, name, call, args) : [memberIn(part, name, call, args)];
+      for (const t of found) if (t && t.kind !== 'member' && !out.some((o) => sameTarget(o, t))) out.push(t);
+    }
+    return out;
   };
   /** `ns.Name` where ns is an imported namespace or a package-scope name: an import of Name itself */
   const importedMember = (o: Owner, name: string, at: Node): Owner | undefined => {
@@ -1341,7 +1370,7 @@ function extractTree(
     const b = typeOwner(base, 0);
     if (cls == null || !b) continue;
     basesOf.set(cls, [...(basesOf.get(cls) ?? []), b]);
-    symbols[cls]!.bases = [...(symbols[cls]!.bases ?? []), b.type === 'symbol' ? { symbol: b.index } : { importIndex: b.index }];
+    symbols[cls]!.bases = [...(symbols[cls]!.bases ?? []), ownerFact(b)];
   }
   // `impl Trait for T`: T (declared here, or imported) gains Trait as a base
   const importBases: NonNullable<FileFacts['importBases']> = [];
@@ -1349,7 +1378,7 @@ function extractTree(
     const t = asOwner(resolveName(derived, derived.text, 'type'));
     const b = typeOwner(base, 0);
     if (!t || !b) continue;
-    const fact = b.type === 'symbol' ? { symbol: b.index } : { importIndex: b.index };
+    const fact = ownerFact(b);
     if (t.type === 'import') importBases.push({ derivedImport: t.index, base: fact });
     else {
       basesOf.set(t.index, [...(basesOf.get(t.index) ?? []), b]);
@@ -1364,7 +1393,11 @@ function extractTree(
     const stated = declaredTypes.get(d.name.id) ?? declaredResults.get(d.name.id);
     const t = VALUE_KINDS.has(d.rule.kind) ? declaredType(d)
       : stated && (d.rule.kind === 'function' || d.rule.kind === 'method') ? typeOwner(stated, 0) : undefined;
-    if (t) symbols[d.symbol]!.returns = t.type === 'symbol' ? { symbol: t.index } : { importIndex: t.index };
+    if (t) symbols[d.symbol]!.returns = ownerFact(t);
+    // `type S = A | B`: S's members are those of A and of B (for `x: S` in other files)
+    const union = d.rule.kind === 'type' ? d.node.childForFieldName('value') : null;
+    const parts = union?.type === 'union_type' ? typeOwner(union, 0) : undefined;
+    if (parts?.type === 'union') symbols[d.symbol]!.union = parts.parts.map(ownerFact);
     // what a function passed to it receives (`cb: (a: A) => void`): for untyped callback parameters in other files
     if (d.rule.kind === 'function' || d.rule.kind === 'method') {
       const fn = d.node.type === 'variable_declarator' ? d.node.childForFieldName('value') : d.node;
@@ -1372,12 +1405,12 @@ function extractTree(
         const declared = p.childForFieldName('type');
         // the type an object literal passed here is written for (param -1)
         const objectOwner = declared && !functionType(declared) ? objectType(declared) : undefined;
-        if (objectOwner) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param: -1, type: objectOwner.type === 'symbol' ? { symbol: objectOwner.index } : { importIndex: objectOwner.index } });
+        if (objectOwner) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param: -1, type: ownerFact(objectOwner) });
         const fnType = declared ? functionType(declared) : undefined;
         if (!fnType) return;
         parametersOf(fnType).forEach((_, param) => {
           const o = callbackType([d], arg, param);
-          if (o) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param, type: o.type === 'symbol' ? { symbol: o.index } : { importIndex: o.index } });
+          if (o) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param, type: ownerFact(o) });
         });
       });
     }
@@ -1389,10 +1422,13 @@ function extractTree(
     const role = roleOf(prop, parentOf);
     const args = role === 'call' && row.overloadsByArity ? argumentCount(prop) : undefined;
     let target: RefTarget = { kind: 'member' };
+    let extra: RefTarget[] = [];
     for (const owner of ownersOf(object, 0)) {
       const t = memberIn(owner, prop.text, role === 'call', args);
       if (t) {
         target = t;
+        // `x.m` with `x: A | B`: also B's m (one reference per member it may be)
+        if (owner.type === 'union') extra = unionTargets(owner, prop.text, role === 'call', args).filter((u) => !sameTarget(u, t));
         break;
       }
     }
@@ -1403,6 +1439,7 @@ function extractTree(
       continue;
     }
     pushRef(prop, target, role, args);
+    for (const t of extra) pushRef(prop, t, role, args);
   }
   // `const x: T = { a: 1 }`, `f({ a: 1, b() {} })`: the keys write the members of the type the object
   // is written for (no type in sight: nothing, they only declare the literal's own members)
@@ -1516,6 +1553,11 @@ function countNewlines(text: string, end: number): number {
   let n = 0;
   for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+function sameTarget(a: RefTarget, b: RefTarget): boolean {
+  return a.kind === b.kind && ('symbol' in a ? a.symbol === (b as { symbol: number }).symbol : true) &&
+    ('importIndex' in a ? a.importIndex === (b as { importIndex: number }).importIndex : true);
 }
 
 /** methods of the standard collections whose callback gets an element, and in which parameter */

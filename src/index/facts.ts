@@ -36,6 +36,9 @@ export interface SymbolFact {
    * untyped callback parameters in other files (a symbol here, or an import resolved by link.ts);
    * `param` -1: the type an object literal passed as argument `arg` is written for (`Partial<T>`: T) */
   callbacks?: { arg: number; param: number; type: { symbol: number } | { importIndex: number } }[];
+  /** a type alias of a union (`type S = A | B`): its member types, whose members are S's members
+   * (a symbol here, or an import resolved by link.ts) */
+  union?: ({ symbol: number } | { importIndex: number })[];
   /** how many parameters a function or method declares (the last one variadic: at least arity - 1
    * arguments), for languages that choose among overloads by the number of arguments */
   arity?: number;

@@ -159,6 +159,10 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
       insBase.run(symIds[i], null, fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
     }
   });
+  const insUnion = db.prepare('INSERT INTO bases(symbol_id, symbol_import_id, file_id, base_symbol_id, base_import_id, is_union) VALUES (?,?,?,?,?,1)');
+  facts.symbols.forEach((s, i) => {
+    for (const b of s.union ?? []) insUnion.run(symIds[i], null, fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
+  });
   for (const { derivedImport, base: b } of facts.importBases ?? []) {
     insBase.run(null, impIds[derivedImport] ?? null, fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
   }

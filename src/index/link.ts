@@ -292,9 +292,24 @@ export function linkProject(db: DB, root: string): LinkStats {
   let resolved = 0, external = 0, unresolved = 0;
   const updImport = db.prepare('UPDATE imports SET status = ?, resolved_file_id = ?, resolved_symbol_id = ? WHERE id = ?');
   const memberRefs = db.prepare(
-    `SELECT r.id, r.name, r.role, r.import_id, r.args FROM refs r WHERE r.target_kind = 'member_of_import'`,
+    `SELECT r.id, r.name, r.role, r.import_id, r.args FROM refs r WHERE r.target_kind = 'member_of_import' AND r.derived = 0`,
   ).all() as { id: number; name: string; role: string; import_id: number; args: number | null }[];
   const updRef = db.prepare('UPDATE refs SET symbol_id = ?, confidence = ? WHERE id = ?');
+  // `x.m` with x of a union type from another file: the first member type's m is the reference's
+  // symbol; the others' get a row of their own (derived, rebuilt on every link)
+  const unionParts = db.prepare('SELECT base_symbol_id AS id FROM bases WHERE symbol_id = ? AND is_union = 1 AND base_symbol_id IS NOT NULL');
+  const addDerived = db.prepare(`INSERT INTO refs(file_id, name, line, col, end_col, role, target_kind, symbol_id, import_id, enclosing_id, confidence, args, derived)
+    SELECT file_id, name, line, col, end_col, role, target_kind, ?, import_id, enclosing_id, confidence, args, 1 FROM refs WHERE id = ?`);
+  /** `name` in each member type of a union alias (nested unions flattened), distinct */
+  const unionMembers = (alias: number, name: string, call: boolean, args: number | null, depth = 0): number[] => {
+    const out: number[] = [];
+    for (const { id } of unionParts.all(alias) as { id: number }[]) {
+      const nested = depth < 4 ? unionMembers(id, name, call, args, depth + 1) : [];
+      const found = nested.length > 0 ? nested : [findMember(id, name, call, args)];
+      for (const m of found) if (typeof m === 'number' && !out.includes(m)) out.push(m);
+    }
+    return out;
+  };
   const fileOf = db.prepare('SELECT file_id AS id FROM symbols WHERE id = ?');
   const containerOf = db.prepare('SELECT container_id AS id FROM symbols WHERE id = ?');
   const enumOf = db.prepare(`SELECT container_id AS id FROM symbols WHERE id = ? AND kind = 'enum_member' AND container_id IS NOT NULL`);
@@ -415,9 +430,11 @@ export function linkProject(db: DB, root: string): LinkStats {
     // `ns.name` / `ImportedClass.member` / `x.m` with `x: ImportedType`: look the member up in
     // what the import resolved to, through its bases
     const status = db.prepare('SELECT status FROM imports WHERE id = ?');
+    db.exec('DELETE FROM refs WHERE derived = 1');
     for (const r of memberRefs) {
       const t = importTargets.get(r.import_id);
       let symbol: number | null = null;
+      let others: number[] = [];
       let external = !t && (status.get(r.import_id) as { status: string }).status === 'external';
       if (t && !('symbol' in t)) {
         const e = resolveIn(t, r.name, new Set());
@@ -430,15 +447,18 @@ export function linkProject(db: DB, root: string): LinkStats {
         // (an object literal's members)
         const typed = valueType(t.symbol, new Set());
         let m = typed != null ? findMember(typed, r.name, r.role === 'call', r.args) : null;
+        let searched = typed;
         if (typeof m !== 'number') {
           const own = findMember(owner, r.name, r.role === 'call', r.args);
-          if (own !== null) m = own;
+          if (own !== null) [m, searched] = [own, owner];
         }
         if (m === 'external') external = true;
         else symbol = m;
+        if (typeof m === 'number' && searched != null) others = unionMembers(searched, r.name, r.role === 'call', r.args).filter((o) => o !== m);
       }
       const confidence = symbol == null ? (external ? null : 'name_match') : scopeVia.get(r.import_id) === 'package' ? 'resolved' : 'imported';
       updRef.run(symbol, confidence, r.id);
+      for (const other of others) addDerived.run(other, r.id);
     }
     // Java: a name a class body uses without declaring it, found nowhere in the package or the
     // imports, may be a member the class inherits (`run()`, `count` from a superclass)

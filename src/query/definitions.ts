@@ -19,6 +19,9 @@ export interface DefinitionsResult extends Page<DefinitionOut> {
 interface RefRow {
   id: number;
   name: string;
+  line: number;
+  col: number;
+  role: string;
   target_kind: string;
   symbol_id: number | null;
   import_id: number | null;
@@ -29,7 +32,7 @@ interface RefRow {
 export function refAt(p: Project, fileId: number, line: number, column: number): RefRow | undefined {
   return p.db
     .prepare(
-      `SELECT id, name, target_kind, symbol_id, import_id, confidence FROM refs
+      `SELECT id, name, line, col, role, target_kind, symbol_id, import_id, confidence FROM refs
        WHERE file_id = ? AND line = ? AND col <= ? AND end_col > ? ORDER BY col DESC, role = 'write', id LIMIT 1`,
     )
     .get(fileId, line, column, column) as RefRow | undefined;
@@ -71,9 +74,18 @@ function fromSite(p: Project, site: Site, args: { offset?: number; limit?: numbe
     );
   }
   if (ref.symbol_id != null) {
-    const s = symbolById(p, ref.symbol_id);
-    return one(s, ref.confidence as DefinitionOut['confidence'],
-      ref.confidence === 'imported' ? `resolved through the imports of ${site.file}` : `resolved in the scope of ${site.file}`);
+    const how = ref.confidence === 'imported' ? `resolved through the imports of ${site.file}` : `resolved in the scope of ${site.file}`;
+    // a member of a union type (`x.m` with `x: A | B`) is each member type's `m`
+    const all = (p.db.prepare(`SELECT DISTINCT symbol_id AS id FROM refs WHERE file_id = ? AND line = ? AND col = ? AND name = ? AND role = ?
+        AND symbol_id IS NOT NULL AND confidence IN ('resolved', 'imported') ORDER BY id`).all(fileId, ref.line, ref.col, ref.name, ref.role) as { id: number }[])
+      .map((r) => symbolById(p, r.id)).filter((s): s is SymbolRow => s !== undefined);
+    if (all.length > 1) {
+      return {
+        ...paginate(all.map((s) => toDefinition(s, ref.confidence as DefinitionOut['confidence'])), args.offset, args.limit),
+        resolution: `${how}: a member of a union type, declared by each of its ${all.length} member types`,
+      };
+    }
+    return one(symbolById(p, ref.symbol_id), ref.confidence as DefinitionOut['confidence'], how);
   }
   if (ref.import_id != null) {
     const imp = p.db

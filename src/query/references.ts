@@ -199,8 +199,9 @@ function pickTargets(p: Project, args: { name?: string; file?: string; line?: nu
  */
 type Related = { id: number; path: string; name_line: number; name_col: number; file_id: number; ancestor: boolean };
 function hierarchyMembers(p: Project, container: number, name: string, kind: string, arity: number | null = null): Related[] {
-  const up = p.db.prepare('SELECT base_symbol_id AS id FROM bases WHERE symbol_id = ? AND base_symbol_id IS NOT NULL');
-  const down = p.db.prepare('SELECT symbol_id AS id FROM bases WHERE base_symbol_id = ?');
+  // (the member types of a union alias are not bases: `type S = A | B` relates nothing)
+  const up = p.db.prepare('SELECT base_symbol_id AS id FROM bases WHERE symbol_id = ? AND base_symbol_id IS NOT NULL AND is_union = 0');
+  const down = p.db.prepare('SELECT symbol_id AS id FROM bases WHERE base_symbol_id = ? AND is_union = 0');
   const memberOf = p.db.prepare(
     'SELECT s.id, f.path, s.name_line, s.name_col, s.file_id, s.kind, s.arity FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.container_id = ? AND s.name = ? AND s.is_static = 0',
   );

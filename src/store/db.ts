@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -74,7 +74,8 @@ CREATE TABLE IF NOT EXISTS bases (        -- class/interface inheritance, for in
   symbol_import_id INTEGER,  -- the derived type is imported (Rust: impl Trait for T, T from another module)
   file_id INTEGER NOT NULL,
   base_symbol_id INTEGER,    -- set directly for a base in the same file, by link.ts for an imported one
-  base_import_id INTEGER
+  base_import_id INTEGER,
+  is_union INTEGER NOT NULL DEFAULT 0  -- \`type S = A | B\`: A is a member type of S (S's members are A's and B's), not a base to inherit from
 );
 CREATE INDEX IF NOT EXISTS bases_symbol ON bases(symbol_id);
 CREATE INDEX IF NOT EXISTS bases_file ON bases(file_id);
@@ -99,7 +100,8 @@ CREATE TABLE IF NOT EXISTS refs (
   import_id INTEGER,
   enclosing_id INTEGER,
   args INTEGER,               -- a call's number of arguments, where overloads are chosen by it
-  confidence TEXT             -- resolved | imported | name_match (NULL: bound to something outside the project)
+  confidence TEXT,            -- resolved | imported | name_match (NULL: bound to something outside the project)
+  derived INTEGER NOT NULL DEFAULT 0  -- added by link.ts (a member of a union type imported from another file): rebuilt on every link
 );
 CREATE INDEX IF NOT EXISTS refs_symbol ON refs(symbol_id);
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name, target_kind);
