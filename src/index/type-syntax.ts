@@ -1,0 +1,76 @@
+/**
+ * Syntax the member typing of extract.ts reads: TypeScript parameter lists, function and union
+ * types, accessors, doc-comment links, and what the standard collections give their callers.
+ * Pure functions of tree-sitter nodes and tables; the engine's state stays in extract.ts.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { RefTarget } from './facts.js';
+
+/** `{@link A.b}` / `{@linkcode A#b}` / `@see A` (not a URL: `{@link https://...}`) in a doc comment */
+export const DOC_LINK = /\{@link(?:code|plain)?\s+([A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)*)(?![\w$:])|@see\s+([A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)*)(?![\w$:])/g;
+
+export function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export function sameTarget(a: RefTarget, b: RefTarget): boolean {
+  return a.kind === b.kind && ('symbol' in a ? a.symbol === (b as { symbol: number }).symbol : true) &&
+    ('importIndex' in a ? a.importIndex === (b as { importIndex: number }).importIndex : true);
+}
+
+/** methods of the standard collections whose callback gets an element, and in which parameter */
+export const ELEMENT_CALLBACKS: Record<string, number> = {
+  forEach: 0, map: 0, filter: 0, find: 0, findIndex: 0, findLast: 0, findLastIndex: 0, some: 0, every: 0, flatMap: 0, reduce: 1, reduceRight: 1,
+};
+
+/** methods of the standard collections that give one of their elements (`Array`, `Set`) or values (`Map.get`) */
+export const COLLECTION_ACCESSORS: Record<string, 'element' | 'value'> = {
+  pop: 'element', shift: 'element', find: 'element', findLast: 'element', at: 'element', get: 'value',
+};
+
+/** generic types whose members are their argument's (`Partial<Observer<T>>` is written like an Observer) */
+export const OBJECT_WRAPPERS = new Set(['Partial', 'Required', 'Readonly']);
+
+/** function nodes that can be passed as arguments (their untyped parameters are typed by the callee) */
+export const FUNCTION_NODES = new Set(['arrow_function', 'function_expression', 'function']);
+
+/** A function's (or function type's) parameters, without TypeScript's `this` parameter, which takes no argument. */
+export function parametersOf(fn: Node): Node[] {
+  const list = fn.childForFieldName('parameters');
+  if (!list) {
+    const single = fn.type === 'arrow_function' ? fn.childForFieldName('parameter') : null; // `x => ...`
+    return single ? [single] : [];
+  }
+  return list.namedChildren.filter((c): c is Node => c != null && !c.type.includes('comment') && c.childForFieldName('pattern')?.type !== 'this');
+}
+
+/** The function type a declared type is, through annotations, parentheses and `| undefined`. */
+export function functionType(t: Node | null): Node | undefined {
+  for (let depth = 0; t && depth < 4; depth++) {
+    if (t.type === 'function_type') return t;
+    if (t.type === 'union_type') {
+      const parts = unionMembers(t).filter((m) => m.type !== 'literal_type' && m.type !== 'predefined_type');
+      t = parts.length === 1 ? parts[0]! : null;
+    } else if (t.type === 'type_annotation' || t.type === 'parenthesized_type') t = t.firstNamedChild;
+    else return undefined;
+  }
+  return undefined;
+}
+
+/** The members of a (nested, binary) union type: `A | B | C`. */
+export function unionMembers(n: Node): Node[] {
+  const out: Node[] = [];
+  for (const c of n.namedChildren) {
+    if (!c) continue;
+    if (c.type === 'union_type') out.push(...unionMembers(c));
+    else out.push(c);
+  }
+  return out;
+}
+
+/** A TypeScript/JavaScript getter (`get x(): T`): reading it gives what it returns. */
+export function isGetter(n: Node): boolean {
+  return n.type === 'method_definition' && n.children.some((c) => c?.type === 'get');
+}
