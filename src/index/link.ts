@@ -115,7 +115,16 @@ export function linkProject(db: DB, root: string): LinkStats {
    * call, a method is preferred to a field of the same name (Java allows both); with `args`, the
    * overload that takes that many arguments (several do: null, a guess).
    */
+  // members are looked up many times over with the same question (Java: every inherited name
+  // of every class body); the answers hold until the bases change (`memberCache.clear()` then)
+  const memberCache = new Map<string, number | 'external' | null>();
   const findMember = (owner: number, name: string, call = false, args: number | null = null, fieldsOnly = false): number | 'external' | null => {
+    const key = `${owner}\0${name}\0${call ? 1 : 0}\0${args ?? ''}\0${fieldsOnly ? 1 : 0}`;
+    let hit = memberCache.get(key);
+    if (hit === undefined) memberCache.set(key, (hit = lookupMember(owner, name, call, args, fieldsOnly)));
+    return hit;
+  };
+  const lookupMember = (owner: number, name: string, call: boolean, args: number | null, fieldsOnly: boolean): number | 'external' | null => {
     const queue = [owner];
     const seen = new Set<number>();
     let external = false;
@@ -361,6 +370,7 @@ export function linkProject(db: DB, root: string): LinkStats {
     // what was resolved so far did not see those: resolve again
     importTargets.clear();
     scopeVia.clear();
+    memberCache.clear();
     for (const imp of imports) {
       const t = resolveImport(imp, new Set());
       const via = scopeVia.get(imp.id);
@@ -415,6 +425,7 @@ export function linkProject(db: DB, root: string): LinkStats {
       if (valueDecl) byMeaning.run(valueDecl.id, imp.id, 0);
     }
     // inheritance from an imported base: point the base at the symbol the import resolved to
+    memberCache.clear();
     db.exec(`UPDATE bases SET base_symbol_id = (SELECT resolved_symbol_id FROM imports i WHERE i.id = bases.base_import_id)
       WHERE base_import_id IS NOT NULL`);
     // a call through an import of an overloaded method (Java `import static a.B.pad;`): the
