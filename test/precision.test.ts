@@ -280,6 +280,11 @@ describe('ts-app: types evident from declarations (streams/)', () => {
     expect(findDefinitions(ts, { from: locate(ts, { file: P, at: 'target?.next', offset: 8 }) }).resolution).toMatch(/union/);
   });
 
+  it('a static and an instance member of one name keep their own uses (`Clock.now` / `this.now` through a base in another file)', () => {
+    expect(where(factsOf('src/streams/sink.ts', 'now: () => number = () => 0'))).toEqual([site(ts, 'src/streams/sink.ts', 'Clock.now;', 6), at('Clock.now()', 6)]);
+    expect(where(factsOf('src/streams/sink.ts', 'now: () => number = Clock'))).toEqual([at('this.now()', 5)]);
+  });
+
   it('same-named members of an unrelated class get none of those uses', () => {
     // (only the union-typed receivers in advance() are uses of both)
     const cursorNext = refsOf(ts, 'src/streams/sink.ts', 'next(): number');

@@ -125,6 +125,9 @@ const NAMESPACE_OF_KIND: Record<string, Namespace> = {
   class: 'both', enum: 'both', namespace: 'both', struct: 'both', record: 'both',
   trait: 'type', module: 'type', macro: 'macro',
 };
+/** how a member is reached: through its class (`C.x`: a static member) or an instance (`this.x`, `v.x`) */
+type Access = 'static' | 'instance';
+
 /** the order in which namespaces are searched for a use of each kind; 'call' holds the methods of
  * languages where a field and a method may share a name (Java `name` and `name()`) */
 const SEARCH: Record<'value' | 'type' | 'call' | 'macro', string[]> = {
@@ -810,8 +813,12 @@ function extractTree(
     else m.set(s.name, [i]);
   });
   /** a member by name: for a call the method where a field shares its name (Java), else the first declared */
-  const memberNamed = (container: number, name: string, call: boolean, args?: number): number | null | undefined => {
-    const same = membersOf.get(container)?.get(name);
+  const memberNamed = (container: number, name: string, call: boolean, args?: number, access?: Access): number | null | undefined => {
+    let same = membersOf.get(container)?.get(name);
+    // a static and an instance member of one name: `C.x` is the static one, `this.x` the other
+    if (same && access && same.some((i) => symbols[i]!.isStatic) && same.some((i) => !symbols[i]!.isStatic)) {
+      same = same.filter((i) => (symbols[i]!.isStatic === true) === (access === 'static'));
+    }
     if (same && call && args !== undefined && row.overloadsByArity) {
       // overloads: the one that takes this many arguments; several do: no single answer (null);
       // none does: an overload the class inherits (undefined: look in the bases)
@@ -849,7 +856,9 @@ function extractTree(
   // ---- members: `obj.prop` ---------------------------------------------------------------------
   /** what a member is looked up in: a symbol of this file, an import (finished at link time), or
    * the members of a union type (`A | B`: `x.m` is A's m and B's m) */
-  type Owner = { type: 'symbol'; index: number } | { type: 'import'; index: number } | { type: 'union'; parts: Owner[] };
+  type Owner = { type: 'symbol'; index: number; access?: Access } | { type: 'import'; index: number; access?: Access } | { type: 'union'; parts: Owner[] };
+  /** The same owner, reached through a value of its type (members are the instance's). */
+  const instance = <T extends Owner | undefined>(o: T): T => (o && o.type !== 'union' ? { ...o, access: 'instance' } : o);
   /** An owner as a fact of the file (a union by its first member: what a single answer can say). */
   const ownerFact = (o: Owner): { symbol: number } | { importIndex: number } =>
     o.type === 'symbol' ? { symbol: o.index } : o.type === 'import' ? { importIndex: o.index } : ownerFact(o.parts[0]!);
@@ -1194,6 +1203,8 @@ function extractTree(
 
   /** `name` in an owner or its bases; an imported owner is finished by link.ts */
   const memberIn = (owner: Owner, name: string, call = false, args?: number): RefTarget | undefined => {
+    // (inherited members are reached the way the first owner was: through the class or an instance)
+    const access = owner.type === 'union' ? undefined : owner.access;
     const queue: Owner[] = [owner];
     const seen = new Set<string>();
     while (queue.length > 0) {
@@ -1201,7 +1212,7 @@ function extractTree(
       const key = o.type === 'union' ? `union:${queue.length}:${seen.size}` : `${o.type}:${o.index}`;
       if (seen.has(key) || seen.size > 32) continue;
       seen.add(key);
-      if (o.type === 'import') return { kind: 'member_of_import', importIndex: o.index };
+      if (o.type === 'import') return { kind: 'member_of_import', importIndex: o.index, ...(access ? { access } : {}) };
       if (o.type === 'union') {
         // the first member type that has it (the others: see unionTargets)
         for (const part of o.parts) {
@@ -1210,7 +1221,7 @@ function extractTree(
         }
         continue;
       }
-      const m = memberNamed(o.index, name, call, args);
+      const m = memberNamed(o.index, name, call, args, access);
       if (m === null) return { kind: 'member' }; // overloads that take as many arguments: a guess
       if (m !== undefined) return { kind: 'symbol', symbol: m };
       queue.push(...(basesOf.get(o.index) ?? []));
@@ -1290,10 +1301,10 @@ function extractTree(
     switch (object.type) {
       case 'this': {
         const c = enclosingClass(object);
-        if (c != null) return [{ type: 'symbol', index: c }];
+        if (c != null) return [{ type: 'symbol', index: c, access: 'instance' }];
         // `function (this: T, ...)`: a function that states what `this` is
         const t = thisParameterType(object);
-        return t ? [t] : [];
+        return t ? [instance(t)] : [];
       }
       case 'super': {
         const c = enclosingClass(object);
@@ -1303,8 +1314,10 @@ function extractTree(
       case 'type_identifier':
       case 'package_identifier': {
         const b = resolveName(object, object.text, object.type === 'type_identifier' ? 'type' : 'value');
-        const own = asOwner(b);
-        const typed = declaredType(defOf(b));
+        // `C.x` on a class is a static access; `v.x` on a value of type C an instance's
+        const bound = asOwner(b);
+        const own = bound?.type === 'symbol' && THIS_KINDS.has(symbols[bound.index]!.kind) ? { ...bound, access: 'static' as const } : bound;
+        const typed = instance(declaredType(defOf(b)));
         // a value with a type (`const p: T = { ... }`) is seen through its type, as the compiler
         // sees it; its own members (an object literal's) come after
         return [typed, own].filter((o): o is Owner => o !== undefined);

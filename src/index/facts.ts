@@ -79,8 +79,9 @@ export type RefTarget =
   | { kind: 'import'; importIndex: number }
   /** `obj.name` where obj is bound to a local symbol (class, enum, namespace, object) */
   | { kind: 'member_of_symbol'; symbol: number }
-  /** `obj.name` where obj is an imported binding (namespace import, imported class, ...) */
-  | { kind: 'member_of_import'; importIndex: number }
+  /** `obj.name` where obj is an imported binding (namespace import, imported class, ...); `access`:
+   * reached through the class itself (a static member) or an instance, where that is known */
+  | { kind: 'member_of_import'; importIndex: number; access?: 'static' | 'instance' }
   /** `obj.name` where obj's type is unknown without a type checker */
   | { kind: 'member' }
   /** an identifier with no binding in the file: a global or an ambient declaration */

@@ -173,8 +173,8 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
     else insExp.run(fileId, '*', 'star', null, null, e.source, 0);
   }
   const insRef = db.prepare(
-    `INSERT INTO refs(file_id, name, line, col, end_col, role, target_kind, symbol_id, import_id, enclosing_id, confidence, args)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO refs(file_id, name, line, col, end_col, role, target_kind, symbol_id, import_id, enclosing_id, confidence, args, access)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   for (const r of facts.refs) {
     const t = r.target;
@@ -182,7 +182,7 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
     const importId = t.kind === 'import' || t.kind === 'member_of_import' ? impIds[t.importIndex] ?? null : null;
     const confidence = t.kind === 'symbol' ? 'resolved' : t.kind === 'member' || t.kind === 'unbound' ? 'name_match' : null;
     insRef.run(fileId, r.name, r.line, r.column, r.endColumn, r.role, t.kind, symbolId, importId,
-      r.enclosing != null ? symIds[r.enclosing] ?? null : null, confidence, r.args ?? null);
+      r.enclosing != null ? symIds[r.enclosing] ?? null : null, confidence, r.args ?? null, t.kind === 'member_of_import' ? t.access ?? null : null);
   }
 }
 

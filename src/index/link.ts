@@ -105,7 +105,7 @@ export function linkProject(db: DB, root: string): LinkStats {
     return hit;
   };
 
-  const memberOf = db.prepare('SELECT id, kind, arity, variadic FROM symbols WHERE container_id = ? AND name = ? ORDER BY (kind = \'method\') = ? DESC, id');
+  const memberOf = db.prepare('SELECT id, kind, arity, variadic, is_static FROM symbols WHERE container_id = ? AND name = ? ORDER BY (kind = \'method\') = ? DESC, id');
   const basesOf = db.prepare(
     `SELECT b.base_symbol_id AS base, i.status FROM bases b LEFT JOIN imports i ON i.id = b.base_import_id WHERE b.symbol_id = ?`,
   );
@@ -118,13 +118,13 @@ export function linkProject(db: DB, root: string): LinkStats {
   // members are looked up many times over with the same question (Java: every inherited name
   // of every class body); the answers hold until the bases change (`memberCache.clear()` then)
   const memberCache = new Map<string, number | 'external' | null>();
-  const findMember = (owner: number, name: string, call = false, args: number | null = null, fieldsOnly = false): number | 'external' | null => {
-    const key = `${owner}\0${name}\0${call ? 1 : 0}\0${args ?? ''}\0${fieldsOnly ? 1 : 0}`;
+  const findMember = (owner: number, name: string, call = false, args: number | null = null, fieldsOnly = false, access: string | null = null): number | 'external' | null => {
+    const key = `${owner}\0${name}\0${call ? 1 : 0}\0${args ?? ''}\0${fieldsOnly ? 1 : 0}\0${access ?? ''}`;
     let hit = memberCache.get(key);
-    if (hit === undefined) memberCache.set(key, (hit = lookupMember(owner, name, call, args, fieldsOnly)));
+    if (hit === undefined) memberCache.set(key, (hit = lookupMember(owner, name, call, args, fieldsOnly, access)));
     return hit;
   };
-  const lookupMember = (owner: number, name: string, call: boolean, args: number | null, fieldsOnly: boolean): number | 'external' | null => {
+  const lookupMember = (owner: number, name: string, call: boolean, args: number | null, fieldsOnly: boolean, access: string | null): number | 'external' | null => {
     const queue = [owner];
     const seen = new Set<number>();
     let external = false;
@@ -132,8 +132,10 @@ export function linkProject(db: DB, root: string): LinkStats {
       const o = queue.shift()!;
       if (seen.has(o)) continue;
       seen.add(o);
-      const same = (memberOf.all(o, name, call ? 1 : 0) as { id: number; kind: string; arity: number | null; variadic: number }[])
+      let same = (memberOf.all(o, name, call ? 1 : 0) as { id: number; kind: string; arity: number | null; variadic: number; is_static: number }[])
         .filter((m) => !fieldsOnly || m.kind !== 'method');
+      // a static and an instance member of one name: the one the access reaches
+      if (access && same.some((m) => m.is_static) && same.some((m) => !m.is_static)) same = same.filter((m) => (m.is_static === 1) === (access === 'static'));
       const methods = call && args != null ? same.filter((m) => m.kind === 'method' && m.arity != null) : [];
       if (methods.length > 0) {
         // none takes this many arguments: an overload inherited from a base
@@ -301,8 +303,8 @@ export function linkProject(db: DB, root: string): LinkStats {
   let resolved = 0, external = 0, unresolved = 0;
   const updImport = db.prepare('UPDATE imports SET status = ?, resolved_file_id = ?, resolved_symbol_id = ? WHERE id = ?');
   const memberRefs = db.prepare(
-    `SELECT r.id, r.name, r.role, r.import_id, r.args FROM refs r WHERE r.target_kind = 'member_of_import' AND r.derived = 0`,
-  ).all() as { id: number; name: string; role: string; import_id: number; args: number | null }[];
+    `SELECT r.id, r.name, r.role, r.import_id, r.args, r.access FROM refs r WHERE r.target_kind = 'member_of_import' AND r.derived = 0`,
+  ).all() as { id: number; name: string; role: string; import_id: number; args: number | null; access: string | null }[];
   const updRef = db.prepare('UPDATE refs SET symbol_id = ?, confidence = ? WHERE id = ?');
   // `x.m` with x of a union type from another file: the first member type's m is the reference's
   // symbol; the others' get a row of their own (derived, rebuilt on every link)
@@ -457,10 +459,11 @@ export function linkProject(db: DB, root: string): LinkStats {
         // a variable or a field of another file: a member of the type it declares, else its own
         // (an object literal's members)
         const typed = valueType(t.symbol, new Set());
-        let m = typed != null ? findMember(typed, r.name, r.role === 'call', r.args) : null;
+        // (a variable's type is reached through an instance)
+        let m = typed != null ? findMember(typed, r.name, r.role === 'call', r.args, false, 'instance') : null;
         let searched = typed;
         if (typeof m !== 'number') {
-          const own = findMember(owner, r.name, r.role === 'call', r.args);
+          const own = findMember(owner, r.name, r.role === 'call', r.args, false, r.access);
           if (own !== null) [m, searched] = [own, owner];
         }
         if (m === 'external') external = true;

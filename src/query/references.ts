@@ -248,15 +248,16 @@ function declarationGroup(p: Project, s: SymbolRow): number[] {
   if (s.local) return [s.id];
   const rows = p.db
     // (`+container_id`: through the (file, name) index, not the container one, where every top-level symbol is NULL)
-    .prepare(`SELECT id, kind, arity FROM symbols WHERE file_id = ? AND name = ? AND +container_id IS ? AND local = 0`)
-    .all(s.file_id, s.name, s.container_id) as { id: number; kind: string; arity: number | null }[];
+    .prepare(`SELECT id, kind, arity, is_static FROM symbols WHERE file_id = ? AND name = ? AND +container_id IS ? AND local = 0`)
+    .all(s.file_id, s.name, s.container_id) as { id: number; kind: string; arity: number | null; is_static: number }[];
   const meaning = meaningOf(s.kind);
   // a field and a method may share a name (Java `name` and `name()`): they are different members;
   // where overloads are told apart by their parameters (Java), those of another arity are too
   const byArity = languageFor(s.path)?.overloadsByArity === true;
   const arity = rows.find((r) => r.id === s.id)?.arity ?? null;
-  const sameMember = (r: { kind: string; arity: number | null }) =>
-    !MEMBER_KINDS.has(s.kind) || ((r.kind === 'method') === (s.kind === 'method') && (!byArity || r.arity === arity));
+  // and a static member is not the instance member of the same name (`static now` / `now`)
+  const sameMember = (r: { kind: string; arity: number | null; is_static: number }) =>
+    !MEMBER_KINDS.has(s.kind) || ((r.kind === 'method') === (s.kind === 'method') && (!byArity || r.arity === arity) && !r.is_static === !s.is_static);
   return rows.filter((r) => r.id === s.id || (sameMember(r) && meaningOf(r.kind).some((m) => meaning.includes(m)))).map((r) => r.id);
 }
 

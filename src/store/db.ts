@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -101,6 +101,7 @@ CREATE TABLE IF NOT EXISTS refs (
   enclosing_id INTEGER,
   args INTEGER,               -- a call's number of arguments, where overloads are chosen by it
   confidence TEXT,            -- resolved | imported | name_match (NULL: bound to something outside the project)
+  access TEXT,                -- member_of_import: 'static' (through the class) | 'instance' (this, a typed value) | NULL (unknown)
   derived INTEGER NOT NULL DEFAULT 0  -- added by link.ts (a member of a union type imported from another file): rebuilt on every link
 );
 CREATE INDEX IF NOT EXISTS refs_symbol ON refs(symbol_id);
