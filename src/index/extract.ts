@@ -902,7 +902,10 @@ function extractTree(
         if (c?.type === 'type_annotation') c = c.firstNamedChild;
         if (c?.type === 'generic_type') c = c.childForFieldName('name') ?? c.childForFieldName('type');
         if (c && (c.type === 'type_identifier' || c.type === 'identifier')) {
-          return asOwner(lookup(c, c.text, c.type === 'type_identifier' ? 'type' : 'value'));
+          // (through typeOwner: an alias of a union is the union, a type parameter its bound)
+          const b = lookup(c, c.text, c.type === 'type_identifier' ? 'type' : 'value');
+          const d = defOf(b);
+          return d?.rule.kind === 'type' || d?.rule.kind === 'type_parameter' ? typeOwner(c, 0) ?? asOwner(b) : asOwner(b);
         }
         const t = c ? typeOwner(c, 0) : undefined; // `&T`, `a::T`, a Python annotation
         if (t) return t;
