@@ -125,11 +125,21 @@ export function findReferences(
       .all(name) as RefRow[];
     guesses = guesses.concat(rows);
   }
-  const counts = { resolved: 0, imported: 0, name_match: guesses.length };
-  for (const r of facts) counts[r.confidence as 'resolved' | 'imported']++;
-  const rows = (wantGuesses ? facts.concat(guesses) : facts).sort(
+  // one site, one answer: `x.m` on a union `A | B` has a row for A.m and one for B.m, and both may
+  // be related to the asked symbol (the first one kept: resolved before imported)
+  const sorted = (wantGuesses ? facts.concat(guesses) : facts).sort(
     (a, b) => ORDER[a.confidence] - ORDER[b.confidence] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || a.col - b.col,
   );
+  const sites = new Set<string>();
+  const rows = sorted.filter((r) => {
+    const k = `${r.path}:${r.line}:${r.col}:${r.role}`;
+    if (sites.has(k)) return false;
+    sites.add(k);
+    return true;
+  });
+  const counts = { resolved: 0, imported: 0, name_match: 0 };
+  for (const r of rows) counts[r.confidence]++;
+  if (!wantGuesses) counts.name_match = guesses.filter((g) => !sites.has(`${g.path}:${g.line}:${g.col}:${g.role}`)).length;
   const page = paginate(rows, args.offset, args.limit);
   return {
     items: page.items.map((r) => ({
