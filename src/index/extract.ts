@@ -1421,7 +1421,9 @@ function extractTree(
     if (d.rule.kind === 'function' || d.rule.kind === 'method') {
       const fn = d.node.type === 'variable_declarator' ? d.node.childForFieldName('value') : d.node;
       parametersOf(fn ?? d.node).forEach((p, arg) => {
+        // (TypeScript's annotations: object literals and callbacks are typed by them)
         const declared = p.childForFieldName('type');
+        if (declared?.type !== 'type_annotation') return;
         // the type an object literal passed here is written for (param -1)
         const objectOwner = declared && !functionType(declared) ? objectType(declared) : undefined;
         if (objectOwner) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param: -1, type: ownerFact(objectOwner) });
