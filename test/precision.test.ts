@@ -280,6 +280,11 @@ describe('ts-app: types evident from declarations (streams/)', () => {
     expect(findDefinitions(ts, { from: locate(ts, { file: P, at: 'target?.next', offset: 8 }) }).resolution).toMatch(/union/);
   });
 
+  it('elements of collections declared in another file: a field `T[]`, a method returning `Array<T>`', () => {
+    expect(where(factsOf('src/streams/sink.ts', 'complete(): void'))).toContain(at('(s) => s.complete', 9));
+    expect(where(factsOf('src/streams/sink.ts', 'next(value'))).toEqual(expect.arrayContaining([at('s.next(5)', 2), at('[0]?.next(6)', 5)]));
+  });
+
   it('a static and an instance member of one name keep their own uses (`Clock.now` / `this.now` through a base in another file)', () => {
     expect(where(factsOf('src/streams/sink.ts', 'now: () => number = () => 0'))).toEqual([site(ts, 'src/streams/sink.ts', 'Clock.now;', 6), at('Clock.now()', 6)]);
     expect(where(factsOf('src/streams/sink.ts', 'now: () => number = Clock'))).toEqual([at('this.now()', 5)]);

@@ -1130,7 +1130,7 @@ function extractTree(
     return typeOwner(inner, depth + 1);
   };
   /** A call of something declared in another file: what calling it gives is found at link time (`()`). */
-  const importedCall = (call: Node, depth: number): Owner | undefined => {
+  const importedCall = (call: Node, depth: number, what: '()' | '[]' = '()'): Owner | undefined => {
     const fn = call.childForFieldName('function');
     if (!fn) return undefined;
     let callee: Owner | undefined;
@@ -1139,19 +1139,37 @@ function extractTree(
     else {
       for (const o of ownersOf(access.object, depth + 1)) if ((callee = importedMember(o, access.prop.text, access.prop))) break;
     }
-    return callee?.type === 'import' ? { type: 'import', index: memberImport(callee.index, '()', call) } : undefined;
+    // `()`: what calling it gives; `[]`: the elements of that (a function returning `T[]`)
+    return callee?.type === 'import' ? { type: 'import', index: memberImport(callee.index, what, call) } : undefined;
   };
   /** The element type of a collection expression: `xs` declared `[]T`, `[N]T`, `map[K]T`, `T[]`. */
   const elementOwner = (collection: Node | null, depth: number, which: 'element' | 'value' = 'element'): Owner | undefined => {
     if (!collection || depth > 8) return undefined;
+    // a call: the elements of what its callee declares it returns (of another file: `[]` at link time)
+    if (CALLS.has(collection.type)) {
+      const callee = calleeOf(collection, depth);
+      if (callee) return elementOfType(declaredTypes.get(callee.name.id) ?? declaredResults.get(callee.name.id) ?? null, depth, which);
+      return which === 'element' ? importedCall(collection, depth, '[]') : undefined;
+    }
     let d: Def | undefined;
-    if (collection.type === 'identifier') d = defOf(lookup(collection, collection.text));
-    else {
+    let imported: Owner | undefined;
+    if (collection.type === 'identifier') {
+      const b = lookup(collection, collection.text);
+      d = defOf(b);
+      if (b?.type === 'import') imported = b;
+    } else {
       const access = memberExprs.get(collection.id);
       const owner = access ? ownersOf(collection, depth + 1)[0] : undefined;
       d = owner?.type === 'symbol' ? symbolDefs[owner.index] : undefined;
+      if (owner?.type === 'import') imported = owner;
     }
-    let t = d ? typeNodeOf(d, depth) : null;
+    // a variable or field of another file: the elements of the type it declares, at link time
+    if (!d) return imported?.type === 'import' && which === 'element' ? { type: 'import', index: memberImport(imported.index, '[]', collection) } : undefined;
+    return elementOfType(typeNodeOf(d, depth), depth, which);
+  };
+  /** The element (or, for `which: 'value'`, a Map's value) type of a collection type: `T[]`, `[]T`, `Array<T>`, `Set<T>`, `map[K]T`. */
+  const elementOfType = (type: Node | null, depth: number, which: 'element' | 'value' = 'element'): Owner | undefined => {
+    let t = type;
     while (t?.type === 'pointer_type' || t?.type === 'parenthesized_type' || t?.type === 'type_annotation') t = t.firstNamedChild;
     // `Array<T>`, `Set<T>`: T; `Map<K, V>`: V for `get`, the entries otherwise (unknown)
     if (t?.type === 'generic_type') {
@@ -1413,6 +1431,12 @@ function extractTree(
     const t = VALUE_KINDS.has(d.rule.kind) ? declaredType(d)
       : stated && (d.rule.kind === 'function' || d.rule.kind === 'method') ? typeOwner(stated, 0) : undefined;
     if (t) symbols[d.symbol]!.returns = ownerFact(t);
+    // what its elements are, for a collection value or a function returning one (`items: T[]`,
+    // `findAll(): Array<T>`): for `for (x of a.items)`, `f().forEach((x) => ...)` in other files
+    const collection = VALUE_KINDS.has(d.rule.kind) ? typeNodeOf(d, 0)
+      : d.rule.kind === 'function' || d.rule.kind === 'method' ? stated ?? null : null;
+    const element = collection ? elementOfType(collection, 0) : undefined;
+    if (element) symbols[d.symbol]!.elements = ownerFact(element);
     // `type S = A | B`: S's members are those of A and of B (for `x: S` in other files)
     const union = d.rule.kind === 'type' ? d.node.childForFieldName('value') : null;
     const parts = union?.type === 'union_type' ? typeOwner(union, 0) : undefined;

@@ -31,6 +31,9 @@ export interface SymbolFact {
   /** the type a function's declared result names (`-> Foo`, `-> Self`): what calling it gives, for
    * members of a call's result across files (a symbol here, or an import resolved by link.ts) */
   returns?: { symbol: number } | { importIndex: number };
+  /** the element type of the collection a value holds or a function returns (`T[]`, `Array<T>`,
+   * `Set<T>`, Go `[]T`), for elements reached from other files (a symbol here, or an import) */
+  elements?: { symbol: number } | { importIndex: number };
   /** what a function passed to this one as argument `arg` (0-based, without `this`) receives as its
    * parameter `param`: the type the declared function type states (`cb: (a: A, b: B) => void`), for
    * untyped callback parameters in other files (a symbol here, or an import resolved by link.ts);

@@ -139,9 +139,11 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
   }
   const setReturns = db.prepare('UPDATE symbols SET returns_symbol_id = ?, returns_import_id = ? WHERE id = ?');
   const setArity = db.prepare('UPDATE symbols SET arity = ?, variadic = ? WHERE id = ?');
+  const setElements = db.prepare('UPDATE symbols SET elements_symbol_id = ?, elements_import_id = ? WHERE id = ?');
   facts.symbols.forEach((s, i) => {
     if (s.returns) setReturns.run('symbol' in s.returns ? symIds[s.returns.symbol] ?? null : null, 'importIndex' in s.returns ? impIds[s.returns.importIndex] ?? null : null, symIds[i]);
     if (s.arity !== undefined) setArity.run(s.arity, s.variadic ? 1 : 0, symIds[i]);
+    if (s.elements) setElements.run('symbol' in s.elements ? symIds[s.elements.symbol] ?? null : null, 'importIndex' in s.elements ? impIds[s.elements.importIndex] ?? null : null, symIds[i]);
   });
   const insCallback = db.prepare('INSERT INTO callbacks(symbol_id, file_id, arg, param, type_symbol_id, type_import_id) VALUES (?,?,?,?,?,?)');
   facts.symbols.forEach((s, i) => {

@@ -170,7 +170,7 @@ export function linkProject(db: DB, root: string): LinkStats {
       }
     }
     // a name a module does not define may be its submodule (Python `from . import x`, `a.b.c`)
-    if (!t && imp.imported !== '*' && !imp.imported.startsWith('(')) {
+    if (!t && imp.imported !== '*' && !/^[([]/.test(imp.imported)) {
       const spec = specOf(imp);
       const mod = spec !== undefined ? resolveModule(imp.file_id, spec, imp.scope) : undefined;
       if (mod && typeof mod !== 'string' && mod.rest.length === 0) t = typeof mod.module === 'number' ? { module: mod.module } : mod.module;
@@ -192,7 +192,7 @@ export function linkProject(db: DB, root: string): LinkStats {
     if (imp.base_import_id == null) return imp.imported === '*' ? imp.source : join(imp.source, imp.imported);
     const base = importById.get(imp.base_import_id);
     const parent = base ? specOf(base, depth + 1) : undefined;
-    return parent !== undefined && !imp.imported.startsWith('(') ? join(parent, imp.imported) : undefined;
+    return parent !== undefined && !/^[([]/.test(imp.imported) ? join(parent, imp.imported) : undefined;
   };
   /**
    * A name the file uses without declaring it, in a language whose files share a package scope:
@@ -243,6 +243,14 @@ export function linkProject(db: DB, root: string): LinkStats {
         hit = found;
       }
       return hit;
+    }
+    if (name === '[]') {
+      // the elements of the collection a value holds or a function returns
+      const e = elementsOf.get(t.symbol) as { symbol: number | null; imp: number | null } | undefined;
+      if (e?.symbol != null) return { symbol: e.symbol };
+      const imp = e?.imp != null ? importById.get(e.imp) : undefined;
+      const r = imp ? resolveImport(imp, seen) : null;
+      return r && 'symbol' in r ? r : null;
     }
     if (name === '()') {
       // a class or struct called makes an instance; a function gives the type it declares it returns
@@ -325,6 +333,7 @@ export function linkProject(db: DB, root: string): LinkStats {
   const containerOf = db.prepare('SELECT container_id AS id FROM symbols WHERE id = ?');
   const enumOf = db.prepare(`SELECT container_id AS id FROM symbols WHERE id = ? AND kind = 'enum_member' AND container_id IS NOT NULL`);
   const callInfo = db.prepare('SELECT kind, returns_symbol_id AS returns, returns_import_id AS returnsImport FROM symbols WHERE id = ?');
+  const elementsOf = db.prepare('SELECT elements_symbol_id AS symbol, elements_import_id AS imp FROM symbols WHERE id = ?');
   // the declaration of the function, or of an overload of it (same file, name and container), that types the callback
   const callbackOf = db.prepare(`SELECT c.type_symbol_id AS type, c.type_import_id AS imp FROM symbols f
     JOIN symbols o ON o.file_id = f.file_id AND o.name = f.name AND o.container_id IS f.container_id

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -35,6 +35,8 @@ CREATE TABLE IF NOT EXISTS symbols (
   container_import_id INTEGER,  -- a Go method whose receiver type is in another file: set container_id at link time
   returns_symbol_id INTEGER,    -- what calling a function gives (its declared result type), for members of a call's result; a variable's, field's or constant's declared type
   returns_import_id INTEGER,    -- the same, declared in another file: set returns_symbol_id at link time
+  elements_symbol_id INTEGER,   -- the element type of the collection a value holds or a function returns (T[], Array<T>, []T)
+  elements_import_id INTEGER,   -- the same, declared in another file: set elements_symbol_id at link time
   arity INTEGER,                -- parameters of a function or method, where overloads are chosen by them (Java)
   variadic INTEGER NOT NULL DEFAULT 0,
   signature TEXT NOT NULL
