@@ -301,6 +301,14 @@ describe('ts-app: types evident from declarations (streams/)', () => {
 });
 
 describe('js-app', () => {
+  it('JSDoc types (`@param {T}`, `@returns {?T}`, `@type {T | null}`) type members in JavaScript; no type anywhere stays a guess', () => {
+    const G = 'src/gallery.js';
+    expect(defsFrom(js, G, 'shape.describe', 6)).toEqual(['src/shapes.js:16:3 imported']);
+    expect(defsFrom(js, G, '?.area', 2)).toEqual(['src/shapes.js:31:3 imported']);
+    expect(defsFrom(js, G, 'unit?.describe', 6)).toEqual(['src/shapes.js:35:3 imported']);
+    expect(findDefinitions(js, { from: locate(js, { file: G, at: 'item.describe', offset: 5 }) }).items.every((d) => d.confidence === 'name_match')).toBe(true);
+  });
+
   it('`export { default as multiply } from` and a default import reach the default function', () => {
     expect(defsFrom(js, 'src/app.js', 'lib.multiply', 4)).toEqual(['src/lib/math.js:7:25 imported']);
     expect(defsFrom(js, 'src/app.js', 'times(3')).toEqual(['src/lib/math.js:7:25 imported']);

@@ -9,7 +9,7 @@ import type { ExportFact, FileFacts, ImportFact, RefFact, RefTarget, SymbolFact 
 import type { LanguageRow } from './languages.js';
 import { loadLanguage } from './parser.js';
 import {
-  DOC_LINK, countNewlines, sameTarget, ELEMENT_CALLBACKS, COLLECTION_ACCESSORS, OBJECT_WRAPPERS, FUNCTION_NODES, parametersOf, functionType, unionMembers, isGetter,
+  DOC_LINK, countNewlines, sameTarget, docCommentOf, jsdocTypeName, FUNCTION_DECLARATIONS, ELEMENT_CALLBACKS, COLLECTION_ACCESSORS, OBJECT_WRAPPERS, FUNCTION_NODES, parametersOf, functionType, unionMembers, isGetter,
 } from './type-syntax.js';
 
 type Binding = 'lexical' | 'hoisted' | 'member' | 'none';
@@ -887,6 +887,9 @@ function extractTree(
     if (stated) return typeOwner(stated, 0);
     const ranged = declaredElements.get(d.name.id);
     if (ranged) return elementOwner(ranged, 0);
+    // JavaScript: what the doc comment declares (`@param {T} x`, `@type {T}`)
+    const documented = row.jsdocTypes ? jsdocDeclared(d) : undefined;
+    if (documented) return documented;
     // an enum constant is a value of its enum (Java `Role.ADMIN.label()`)
     const container = d.rule.kind === 'enum_member' && d.symbol != null ? symbols[d.symbol]!.container : null;
     if (container != null) return { type: 'symbol', index: container };
@@ -919,6 +922,22 @@ function extractTree(
     }
     return d.rule.kind === 'parameter' ? contextualType(d) : destructuredType(d);
   };
+  /** A JSDoc type name, resolved from the comment's position. */
+  const jsdocOwner = (comment: Node | undefined, tag: 'param' | 'type' | 'returns', name?: string): Owner | undefined => {
+    const typeName = comment ? jsdocTypeName(comment.text, tag, name) : undefined;
+    return typeName ? asOwner(lookup(comment!, typeName, 'type')) : undefined;
+  };
+  /** `@param {T} x` of the function a parameter belongs to; `@type {T}` of a variable or field. */
+  const jsdocDeclared = (d: Def): Owner | undefined => {
+    if (d.rule.kind === 'parameter') {
+      let fn: Node | null = d.name.parent;
+      for (let i = 0; fn && i < 3 && !FUNCTION_DECLARATIONS.has(fn.type); i++) fn = fn.parent;
+      return fn && FUNCTION_DECLARATIONS.has(fn.type) ? jsdocOwner(docCommentOf(fn), 'param', d.name.text) : undefined;
+    }
+    return VALUE_KINDS.has(d.rule.kind) ? jsdocOwner(docCommentOf(d.node), 'type') : undefined;
+  };
+  /** `@returns {T}` of a function. */
+  const jsdocResult = (fn: Def): Owner | undefined => (row.jsdocTypes ? jsdocOwner(docCommentOf(fn.node), 'returns') : undefined);
   /**
    * `f((a, b) => a.x)` / `new C((a) => ...)`: an untyped parameter of a function passed as an
    * argument has the type the callee's parameter declares for it (`cb: (a: A, b: B) => void`).
@@ -927,8 +946,9 @@ function extractTree(
   const contextualType = (d: Def): Owner | undefined => {
     const holder = d.name.parent;
     if (!holder) return undefined;
-    const param = FUNCTION_NODES.has(holder.type) ? d.name : holder.childForFieldName('pattern')?.id === d.name.id ? holder : null;
-    const fn = param === d.name ? holder : holder.parent?.type === 'formal_parameters' ? holder.parent.parent : null;
+    // (`x => ...`, JavaScript's bare `(x, y)`, TypeScript's `(x: T)` with the name in `pattern`)
+    const param = FUNCTION_NODES.has(holder.type) || holder.type === 'formal_parameters' ? d.name : holder.childForFieldName('pattern')?.id === d.name.id ? holder : null;
+    const fn = FUNCTION_NODES.has(holder.type) ? holder : holder.type === 'formal_parameters' ? holder.parent : holder.parent?.type === 'formal_parameters' ? holder.parent.parent : null;
     const args = fn?.parent;
     const call = args?.parent;
     if (!param || !fn || !FUNCTION_NODES.has(fn.type) || args?.type !== 'arguments' || !call) return undefined;
@@ -1108,6 +1128,8 @@ function extractTree(
       if (THIS_KINDS.has(callee.rule.kind) || callee.rule.kind === 'type') return callee.symbol != null ? { type: 'symbol', index: callee.symbol } : undefined;
       const stated = declaredTypes.get(callee.name.id) ?? declaredResults.get(callee.name.id);
       if (stated) return typeOwner(stated, depth + 1);
+      const documented = jsdocResult(callee);
+      if (documented) return documented;
       // a value of a function type (`factory: () => T`): what the type says calling it gives
       const fnType = VALUE_KINDS.has(callee.rule.kind) ? functionType((callee.name.parent ?? callee.node).childForFieldName('type')) : undefined;
       return fnType ? typeOwner(fnType.childForFieldName('return_type'), depth + 1) : undefined;
@@ -1428,8 +1450,9 @@ function extractTree(
   for (const d of symbolDefs) {
     if (d.symbol == null) continue;
     const stated = declaredTypes.get(d.name.id) ?? declaredResults.get(d.name.id);
+    const isFunction = d.rule.kind === 'function' || d.rule.kind === 'method';
     const t = VALUE_KINDS.has(d.rule.kind) ? declaredType(d)
-      : stated && (d.rule.kind === 'function' || d.rule.kind === 'method') ? typeOwner(stated, 0) : undefined;
+      : stated && isFunction ? typeOwner(stated, 0) : isFunction ? jsdocResult(d) : undefined;
     if (t) symbols[d.symbol]!.returns = ownerFact(t);
     // what its elements are, for a collection value or a function returning one (`items: T[]`,
     // `findAll(): Array<T>`): for `for (x of a.items)`, `f().forEach((x) => ...)` in other files

@@ -22,6 +22,9 @@ export interface LanguageRow {
   membersInScope?: boolean;
   /** a local variable is visible only after its declaration, not in the whole block (Go, Java) */
   localsAfterDeclaration?: boolean;
+  /** types come from JSDoc tags where the language has no annotations (JavaScript: `@param {T} x`,
+   * `@type {T}`, `@returns {T}` in the doc comment right before the declaration) */
+  jsdocTypes?: boolean;
   /** false: a member declared again in a type that embeds another shadows the embedded one, it
    * does not override it (Go), so find_references does not relate them */
   membersOverride?: boolean;

@@ -74,3 +74,34 @@ export function unionMembers(n: Node): Node[] {
 export function isGetter(n: Node): boolean {
   return n.type === 'method_definition' && n.children.some((c) => c?.type === 'get');
 }
+
+/** The doc comment (`/** ... *\/`) written right before a declaration, if any. */
+export function docCommentOf(n: Node): Node | undefined {
+  let decl = n;
+  // the statement that holds it: `export function f`, `const x = ...`, `export const x = ...`
+  while (decl.parent && DECLARATION_HOLDERS.has(decl.parent.type)) decl = decl.parent;
+  const prev = decl.previousNamedSibling;
+  return prev?.type === 'comment' && prev.text.startsWith('/**') ? prev : undefined;
+}
+const DECLARATION_HOLDERS = new Set(['export_statement', 'lexical_declaration', 'variable_declaration', 'variable_declarator']);
+
+/**
+ * The one type name a JSDoc tag states (`@param {Foo} x`, `@type {?Foo}`, `@returns {Foo<T>|null}`),
+ * or undefined when it states something else (a union of two types, an array, a function, a record).
+ */
+export function jsdocTypeName(comment: string, tag: 'param' | 'type' | 'returns', name?: string): string | undefined {
+  const text = comment.replace(/^\s*\*/gm, ' ');
+  const re = tag === 'param' ? /@param\s*\{([^}]*)\}\s*\[?([\w$]+)/g : tag === 'type' ? /@type\s*\{([^}]*)\}/g : /@returns?\s*\{([^}]*)\}/g;
+  for (const m of text.matchAll(re)) {
+    if (tag === 'param' && m[2] !== name) continue;
+    const parts = m[1]!.split('|').map((t) => t.trim().replace(/^[?!]/, '')).filter((t) => t && !/^(null|undefined|void)$/.test(t));
+    const only = parts.length === 1 ? /^([A-Za-z_$][\w$]*)(<.*>)?$/.exec(parts[0]!) : null;
+    return only ? only[1] : undefined;
+  }
+  return undefined;
+}
+
+/** declarations whose parameters a `@param` tag describes */
+export const FUNCTION_DECLARATIONS = new Set([
+  'function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition',
+]);
