@@ -130,6 +130,8 @@ describe('py-app: classes', () => {
     expect(defsFrom(`${S}/services/report.py`, 'item.describe()\n', 5)).toEqual([`${S}/models.py:13 Item.describe imported`]);
     expect(defsFrom(`${S}/services/report.py`, 'Product.parse', 8)).toEqual([`${S}/models.py:44 Product.parse imported`]);
     expect(defsFrom(`${S}/services/report.py`, 'Product.free', 8)).toEqual([`${S}/models.py:49 Product.free imported`]);
+    // `for each in products` with `products: list[Product]`
+    expect(defsFrom(`${S}/pricing.py`, 'each.describe', 5)).toEqual([`${S}/models.py:31 Product.describe imported`]);
   });
 
   it('a forward reference `-> "Item"` is a type use; `self.x = x` takes the parameter\'s annotation', () => {

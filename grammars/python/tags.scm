@@ -29,6 +29,8 @@
 (type_alias_statement left: (type (identifier) @name)) @definition.type
 ; what calling a function gives (`def make() -> Product`): members of a call's result
 (function_definition name: (identifier) @name return_type: (type) @declared.type)
+; `for x in xs:` with `xs: list[T]`: x is a T
+(for_statement left: (identifier) @name right: (_) @declared.element)
 
 ; the receiver: the first parameter of a method (`self`, `cls`) is the enclosing class
 (class_definition body: (block (function_definition

@@ -125,6 +125,9 @@ const NAMESPACE_OF_KIND: Record<string, Namespace> = {
   class: 'both', enum: 'both', namespace: 'both', struct: 'both', record: 'both',
   trait: 'type', module: 'type', macro: 'macro',
 };
+/** generic collections whose elements are their (first) type argument */
+const SEQUENCE_TYPES = /^((Readonly)?(Array|Set)|list|List|set|Set|frozenset|FrozenSet|Sequence|MutableSequence|Iterable|Iterator|Collection|AbstractSet|MutableSet|deque|Deque)$/;
+
 /** how a member is reached: through its class (`C.x`: a static member) or an instance (`this.x`, `v.x`) */
 type Access = 'static' | 'instance';
 
@@ -1192,12 +1195,15 @@ function extractTree(
   /** The element (or, for `which: 'value'`, a Map's value) type of a collection type: `T[]`, `[]T`, `Array<T>`, `Set<T>`, `map[K]T`. */
   const elementOfType = (type: Node | null, depth: number, which: 'element' | 'value' = 'element'): Owner | undefined => {
     let t = type;
-    while (t?.type === 'pointer_type' || t?.type === 'parenthesized_type' || t?.type === 'type_annotation') t = t.firstNamedChild;
-    // `Array<T>`, `Set<T>`: T; `Map<K, V>`: V for `get`, the entries otherwise (unknown)
+    // (a Python annotation is wrapped in `type`)
+    while (t?.type === 'pointer_type' || t?.type === 'parenthesized_type' || t?.type === 'type_annotation' || t?.type === 'type') t = t.firstNamedChild;
+    // `Array<T>`, `Set<T>`, Python `list[T]`, `Sequence[T]`: T; `Map<K, V>`: V for `get`, the entries otherwise (unknown)
     if (t?.type === 'generic_type') {
-      const args = t.childForFieldName('type_arguments')?.namedChildren.filter((c): c is Node => c != null) ?? [];
-      const generic = t.childForFieldName('name')?.text ?? '';
-      if (/^(Readonly)?(Array|Set)$/.test(generic) && which === 'element') return typeOwner(args[0] ?? null, depth + 1);
+      // (TypeScript: `name` and `type_arguments`; Python: the name first, then `type_parameter`)
+      const list = t.childForFieldName('type_arguments') ?? t.namedChildren.find((c) => c?.type === 'type_parameter') ?? null;
+      const args = list?.namedChildren.filter((c): c is Node => c != null) ?? [];
+      const generic = (t.childForFieldName('name') ?? t.firstNamedChild)?.text ?? '';
+      if (SEQUENCE_TYPES.test(generic) && which === 'element') return typeOwner(args[0] ?? null, depth + 1);
       if (/^(Readonly|Weak)?Map$/.test(generic) && which === 'value') return typeOwner(args[1] ?? null, depth + 1);
       return undefined;
     }
