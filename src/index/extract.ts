@@ -9,7 +9,7 @@ import type { ExportFact, FileFacts, ImportFact, RefFact, RefTarget, SymbolFact 
 import type { LanguageRow } from './languages.js';
 import { loadLanguage } from './parser.js';
 import {
-  DOC_LINK, countNewlines, sameTarget, docCommentOf, jsdocTypeName, FUNCTION_DECLARATIONS, ELEMENT_CALLBACKS, COLLECTION_ACCESSORS, OBJECT_WRAPPERS, FUNCTION_NODES, parametersOf, functionType, unionMembers, isGetter,
+  DOC_LINK, countNewlines, sameTarget, docCommentOf, jsdocTypeName, FUNCTION_DECLARATIONS, ELEMENT_CALLBACKS, COLLECTION_ACCESSORS, OBJECT_WRAPPERS, FUNCTION_NODES, parametersOf, functionType, objectParts, isGetter, argumentSite,
 } from './type-syntax.js';
 
 type Binding = 'lexical' | 'hoisted' | 'member' | 'none';
@@ -952,13 +952,10 @@ function extractTree(
     // (`x => ...`, JavaScript's bare `(x, y)`, TypeScript's `(x: T)` with the name in `pattern`)
     const param = FUNCTION_NODES.has(holder.type) || holder.type === 'formal_parameters' ? d.name : holder.childForFieldName('pattern')?.id === d.name.id ? holder : null;
     const fn = FUNCTION_NODES.has(holder.type) ? holder : holder.type === 'formal_parameters' ? holder.parent : holder.parent?.type === 'formal_parameters' ? holder.parent.parent : null;
-    const args = fn?.parent;
-    const call = args?.parent;
-    if (!param || !fn || !FUNCTION_NODES.has(fn.type) || args?.type !== 'arguments' || !call) return undefined;
-    const p = parametersOf(fn).findIndex((x) => x.id === param.id);
-    const a = args.namedChildren.filter((x) => x != null && !x.type.includes('comment')).findIndex((x) => x!.id === fn.id);
-    const callee = call.childForFieldName(call.type === 'new_expression' ? 'constructor' : 'function');
-    if (p < 0 || a < 0 || !callee) return undefined;
+    const site = param && fn && FUNCTION_NODES.has(fn.type) ? argumentSite(fn) : undefined;
+    const p = site ? parametersOf(fn!).findIndex((x) => x.id === param!.id) : -1;
+    if (!site || p < 0) return undefined;
+    const { callee, index: a } = site;
     // `xs.forEach((x) => ...)`, `xs.map(...)`, `set.forEach(...)`, `map.forEach((value) => ...)`:
     // the standard collections pass their elements (values) to these callbacks
     const access = memberExprs.get(callee.id);
@@ -968,7 +965,7 @@ function extractTree(
       if (t) return t;
     }
     const target = calleeTarget(callee);
-    if (target?.type === 'import') return { type: 'import', index: memberImport(target.index, `(${a}:${p})`, fn) };
+    if (target?.type === 'import') return { type: 'import', index: memberImport(target.index, `(${a}:${p})`, fn!) };
     return target ? callbackType(target.defs, a, p) : undefined;
   };
   /** What a call's callee is: declarations of this file (a class: its constructor), or an import to resolve at link time. */
@@ -1026,7 +1023,7 @@ function extractTree(
     for (let depth = 0; t && depth < 4; depth++) {
       if (t.type === 'type_annotation' || t.type === 'parenthesized_type') t = t.firstNamedChild;
       else if (t.type === 'union_type') {
-        const parts: Node[] = unionMembers(t).filter((m) => !['literal_type', 'predefined_type'].includes(m.type) && !functionType(m));
+        const parts = objectParts(t);
         t = parts.length === 1 ? parts[0]! : null;
       } else if (t.type === 'generic_type' && OBJECT_WRAPPERS.has(t.childForFieldName('name')?.text ?? '')) t = t.childForFieldName('type_arguments')?.firstNamedChild ?? null;
       else return typeOwner(t, 1);
@@ -1045,13 +1042,10 @@ function extractTree(
       return objectType(parent.namedChildren[1]!);
     }
     if (parent.type === 'parenthesized_expression') return objectContext(parent);
-    const call = parent.type === 'arguments' ? parent.parent : null;
-    if (!call) return undefined;
-    const a = parent.namedChildren.filter((x) => x != null && !x.type.includes('comment')).findIndex((x) => x!.id === object.id);
-    const callee = call.childForFieldName(call.type === 'new_expression' ? 'constructor' : 'function');
-    const target = callee && a >= 0 ? calleeTarget(callee) : undefined;
-    if (target?.type === 'import') return { type: 'import', index: memberImport(target.index, `(${a}:-1)`, object) };
-    return target ? callbackType(target.defs, a, -1) : undefined;
+    const site = argumentSite(object);
+    const target = site ? calleeTarget(site.callee) : undefined;
+    if (target?.type === 'import') return { type: 'import', index: memberImport(target.index, `(${site!.index}:-1)`, object) };
+    return target ? callbackType(target.defs, site!.index, -1) : undefined;
   };
   /**
    * `const { a, b: c } = v`, `({ a }: Props) => ...`: the property a binding is taken from (`a`,
@@ -1140,7 +1134,7 @@ function extractTree(
     // `T | null | undefined`: the one type that is not a literal or a primitive (two or more:
     // unknown); `T | (() => void)`: a member of it other than a function's is T's (the code narrowed it)
     if (n.type === 'union_type') {
-      const parts = unionMembers(n).filter((m) => m.type !== 'literal_type' && m.type !== 'predefined_type' && !functionType(m));
+      const parts = objectParts(n);
       if (parts.length === 1) return typeOwner(parts[0]!, depth + 1);
       const owners = parts.map((m) => typeOwner(m, depth + 1));
       // every member must be known: a member of an unknown one could be the one meant

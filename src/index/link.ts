@@ -247,10 +247,7 @@ export function linkProject(db: DB, root: string): LinkStats {
     if (name === '[]') {
       // the elements of the collection a value holds or a function returns
       const e = elementsOf.get(t.symbol) as { symbol: number | null; imp: number | null } | undefined;
-      if (e?.symbol != null) return { symbol: e.symbol };
-      const imp = e?.imp != null ? importById.get(e.imp) : undefined;
-      const r = imp ? resolveImport(imp, seen) : null;
-      return r && 'symbol' in r ? r : null;
+      return typeFact(e?.symbol, e?.imp, seen);
     }
     if (name === '()') {
       // a class or struct called makes an instance; a function gives the type it declares it returns
@@ -258,10 +255,7 @@ export function linkProject(db: DB, root: string): LinkStats {
       if (!s) return null;
       if (['class', 'struct', 'record', 'enum'].includes(s.kind)) return t;
       if (VALUE_KINDS.has(s.kind)) return null; // a value's `returns` is its own type, not a call's result
-      if (s.returns != null) return { symbol: s.returns };
-      const imp = s.returnsImport != null ? importById.get(s.returnsImport) : undefined;
-      const r = imp ? resolveImport(imp, seen) : null;
-      return r && 'symbol' in r ? r : null;
+      return typeFact(s.returns, s.returnsImport, seen);
     }
     const cb = CALLBACK.exec(name);
     if (cb) {
@@ -270,10 +264,7 @@ export function linkProject(db: DB, root: string): LinkStats {
       const fn = s && ['class', 'struct', 'record'].includes(s.kind) ? findMember(t.symbol, 'constructor', true) : t.symbol;
       if (typeof fn !== 'number') return null;
       const c = callbackOf.get(Number(cb[1]), Number(cb[2]), fn) as { type: number | null; imp: number | null } | undefined;
-      if (c?.type != null) return { symbol: c.type };
-      const imp = c?.imp != null ? importById.get(c.imp) : undefined;
-      const r = imp ? resolveImport(imp, seen) : null;
-      return r && 'symbol' in r ? r : null;
+      return typeFact(c?.type, c?.imp, seen);
     }
     const m = findMember(t.symbol, name);
     if (typeof m === 'number') return { symbol: m };
@@ -320,10 +311,10 @@ export function linkProject(db: DB, root: string): LinkStats {
   const addDerived = db.prepare(`INSERT INTO refs(file_id, name, line, col, end_col, role, target_kind, symbol_id, import_id, enclosing_id, confidence, args, derived)
     SELECT file_id, name, line, col, end_col, role, target_kind, ?, import_id, enclosing_id, confidence, args, 1 FROM refs WHERE id = ?`);
   /** `name` in each member type of a union alias (nested unions flattened), distinct */
-  const unionMembers = (alias: number, name: string, call: boolean, args: number | null, depth = 0): number[] => {
+  const unionMemberSymbols = (alias: number, name: string, call: boolean, args: number | null, depth = 0): number[] => {
     const out: number[] = [];
     for (const { id } of unionParts.all(alias) as { id: number }[]) {
-      const nested = depth < 4 ? unionMembers(id, name, call, args, depth + 1) : [];
+      const nested = depth < 4 ? unionMemberSymbols(id, name, call, args, depth + 1) : [];
       const found = nested.length > 0 ? nested : [findMember(id, name, call, args)];
       for (const m of found) if (typeof m === 'number' && !out.includes(m)) out.push(m);
     }
@@ -342,10 +333,14 @@ export function linkProject(db: DB, root: string): LinkStats {
   const valueType = (symbol: number, seen: Set<string>): number | null => {
     const s = callInfo.get(symbol) as { kind: string; returns: number | null; returnsImport: number | null } | undefined;
     if (!s || !VALUE_KINDS.has(s.kind)) return null;
-    if (s.returns != null) return s.returns;
-    const imp = s.returnsImport != null ? importById.get(s.returnsImport) : undefined;
+    return typeFact(s.returns, s.returnsImport, seen)?.symbol ?? null;
+  };
+  /** A type stated as a symbol of its file, or as an import of it (resolved now): the symbol. */
+  const typeFact = (symbol: number | null | undefined, importId: number | null | undefined, seen: Set<string>): { symbol: number } | null => {
+    if (symbol != null) return { symbol };
+    const imp = importId != null ? importById.get(importId) : undefined;
     const r = imp ? resolveImport(imp, seen) : null;
-    return r && 'symbol' in r ? r.symbol : null;
+    return r && 'symbol' in r ? r : null;
   };
 
   db.transaction(() => {
@@ -477,7 +472,7 @@ export function linkProject(db: DB, root: string): LinkStats {
         }
         if (m === 'external') external = true;
         else symbol = m;
-        if (typeof m === 'number' && searched != null) others = unionMembers(searched, r.name, r.role === 'call', r.args).filter((o) => o !== m);
+        if (typeof m === 'number' && searched != null) others = unionMemberSymbols(searched, r.name, r.role === 'call', r.args).filter((o) => o !== m);
       }
       const confidence = symbol == null ? (external ? null : 'name_match') : scopeVia.get(r.import_id) === 'package' ? 'resolved' : 'imported';
       updRef.run(symbol, confidence, r.id);

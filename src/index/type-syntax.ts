@@ -51,7 +51,7 @@ export function functionType(t: Node | null): Node | undefined {
   for (let depth = 0; t && depth < 4; depth++) {
     if (t.type === 'function_type') return t;
     if (t.type === 'union_type') {
-      const parts = unionMembers(t).filter((m) => m.type !== 'literal_type' && m.type !== 'predefined_type');
+      const parts = typeParts(t);
       t = parts.length === 1 ? parts[0]! : null;
     } else if (t.type === 'type_annotation' || t.type === 'parenthesized_type') t = t.firstNamedChild;
     else return undefined;
@@ -68,6 +68,17 @@ export function unionMembers(n: Node): Node[] {
     else out.push(c);
   }
   return out;
+}
+
+/** The members of a union that name types: not `null`, `undefined`, a literal or a primitive. */
+export function typeParts(union: Node): Node[] {
+  return unionMembers(union).filter((m) => m.type !== 'literal_type' && m.type !== 'predefined_type');
+}
+
+/** Those that can have members an object literal or a member access means: not function types either
+ * (`T | (() => void)`: a member other than a function's is T's). */
+export function objectParts(union: Node): Node[] {
+  return typeParts(union).filter((m) => !functionType(m));
 }
 
 /** A TypeScript/JavaScript getter (`get x(): T`): reading it gives what it returns. */
@@ -105,3 +116,13 @@ export function jsdocTypeName(comment: string, tag: 'param' | 'type' | 'returns'
 export const FUNCTION_DECLARATIONS = new Set([
   'function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition',
 ]);
+
+/** A node passed as an argument (`f(a, node)`, `new C(node)`): the callee and the argument's position. */
+export function argumentSite(node: Node): { callee: Node; index: number } | undefined {
+  const args = node.parent;
+  const call = args?.type === 'arguments' ? args.parent : null;
+  const callee = call?.childForFieldName(call.type === 'new_expression' ? 'constructor' : 'function');
+  if (!args || !callee) return undefined;
+  const index = args.namedChildren.filter((x) => x != null && !x.type.includes('comment')).findIndex((x) => x!.id === node.id);
+  return index >= 0 ? { callee, index } : undefined;
+}

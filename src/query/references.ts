@@ -90,9 +90,10 @@ export function findReferences(
   // an import or export of a merged name (`interface X` + `const X`) brings both meanings: it is a
   // reference of the other declarations too (link.ts binds it to the value)
   const mergedSiblings: number[] = [];
+  const sameName = p.db.prepare('SELECT id FROM symbols WHERE file_id = ? AND name = ? AND +container_id IS ? AND local = 0');
   for (const t of targets) {
     if (t.local) continue;
-    const rows = p.db.prepare('SELECT id FROM symbols WHERE file_id = ? AND name = ? AND +container_id IS ? AND local = 0').all(t.file_id, t.name, t.container_id) as { id: number }[];
+    const rows = sameName.all(t.file_id, t.name, t.container_id) as { id: number }[];
     for (const r of rows) {
       if (ids.has(r.id)) continue;
       mergedSiblings.push(r.id);
