@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +9,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // hermetic relevance tests: a model installed on the developer's machine is not used unless a test points at one
-    env: { CODE_INTEL_MODEL_DIR: '/nonexistent/code-intel-test-model' },
+    // and the write guard's key and markers go to a scratch folder, not the developer's ~/.local/state
+    env: { CODE_INTEL_MODEL_DIR: '/nonexistent/code-intel-test-model', CODE_INTEL_STATE_DIR: path.join(os.tmpdir(), 'code-intel-test-state') },
   },
 });

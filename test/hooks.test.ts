@@ -75,8 +75,13 @@ describe('PreToolUse (the write guard)', () => {
     const r = hook('pre-tool-use', edit('src/cart.ts'));
     expect(r).toMatchObject({ decision: 'deny', status: 0 });
     expect(r.reason).toContain('EXPLORATION');
-    for (const cmd of ['echo x > src/cart.ts', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'npm install left-pad', 'python3 -c "open(\'x\',\'w\')"']) {
+    // refused up front: the command names what it writes
+    for (const cmd of ['echo x > src/cart.ts', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make']) {
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
+    }
+    // allowed to run, judged by effect when they return (guard-adversarial.test.ts checks the disk)
+    for (const cmd of ['npm install left-pad', 'python3 -c "print(1)"', 'echo x > /tmp/code-intel-scratch.txt']) {
+      expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
     }
     for (const cmd of ['ls -la', 'rg formatPrice src', 'git status', 'cat src/cart.ts 2>/dev/null', 'grep -rn total src | head -5', 'npm test']) {
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
@@ -96,7 +101,8 @@ describe('PreToolUse (the write guard)', () => {
     expect(hook('pre-tool-use', edit('src/tax.ts')).decision).toBeUndefined();
     expect(hook('pre-tool-use', bash('echo x > README.md')).decision).toBe('deny');
     expect(hook('pre-tool-use', bash('echo x >> src/cart.ts')).decision).toBeUndefined();
-    expect(hook('pre-tool-use', edit('../outside.ts')).decision).toBe('deny');
+    expect(hook('pre-tool-use', { ...edit('x'), tool_input: { file_path: '/var/lib/outside.ts', old_string: 'a', new_string: 'b' } }).decision).toBe('deny');
+    expect(hook('pre-tool-use', { ...edit('x'), tool_input: { file_path: '/tmp/scratch-notes.md', old_string: 'a', new_string: 'b' } }).decision).toBeUndefined();
     // the denial is in the session's timeline
     const id = sessions.status().session_id as string;
     expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:PreToolUse' && e.outcome === 'blocked').length).toBeGreaterThanOrEqual(3);
@@ -192,7 +198,8 @@ describe('code-intel init', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, '.cursor/mcp.json'), 'utf8')).mcpServers['code-intel'].args).toContain('serve');
     const gemini = JSON.parse(fs.readFileSync(path.join(dir, '.gemini/settings.json'), 'utf8'));
     expect(gemini.mcpServers['code-intel'].command).toBe('node');
-    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: expect.stringContaining('write_file'), hooks: [{ type: 'command', command: expect.stringContaining('--client=gemini') }] });
+    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: '.*', hooks: [{ type: 'command', command: expect.stringContaining('--client=gemini') }] });
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
     const cursorHooks = JSON.parse(fs.readFileSync(path.join(dir, '.cursor/hooks.json'), 'utf8'));
     expect(cursorHooks.version).toBe(1);
     expect(cursorHooks.hooks.beforeShellExecution[0].command).toContain('--client=cursor');

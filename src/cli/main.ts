@@ -23,7 +23,8 @@ Usage:
   code-intel symbols FILE             outline of a file
   code-intel query TEXT               rank symbols and files for words or a feature description
   code-intel init [DIR] [--client C]… [--dry-run]   set up Claude Code (default) or cursor, gemini, opencode, all
-  code-intel hook EVENT               run a Claude Code hook (pre-tool-use, user-prompt-submit, post-tool-use) on stdin
+  code-intel hook EVENT               run a client hook (pre-tool-use, post-tool-use, user-prompt-submit, stop) on stdin
+  code-intel guard status|reset       what the write guard allows now; reset (a person at a terminal only) ends a guarded turn
   code-intel sessions                 list the project's /code sessions
   code-intel show ID                  a session's timeline: phases, tool calls, evidence, denials, outcome
   code-intel semantic TEXT [--path P] semantic_search from the command line (hybrid: model + keywords + history)
@@ -100,6 +101,13 @@ async function main(argv: string[]): Promise<number> {
       `indexed ${stats.files} files (${stats.parsed} parsed)`,
     ].filter(Boolean).join('\n') + '\n');
     return 0;
+  }
+  if (command === 'guard') {
+    const { guardReset, guardStatus } = await import('./guard-commands.js');
+    const root = path.resolve(values.root ?? rest[1] ?? '.');
+    if (rest[0] === 'status') return guardStatus(root, !!values.json);
+    if (rest[0] === 'reset') return guardReset(root);
+    throw new UserError(`unknown guard command '${rest[0] ?? ''}'`, 'Use: code-intel guard status | code-intel guard reset');
   }
   if (command === 'model' || command === 'doctor') {
     const { doctor, modelPull } = await import('./model-commands.js');

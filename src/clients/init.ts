@@ -68,10 +68,14 @@ function mergeHookGroups(existing: unknown, ours: Record<string, HookSpec>, entr
 
 function mergeClaudeHooks(file: string): FileChange {
   const { text, data } = readJson(file);
+  // every tool and every turn boundary: the guard checks what really changed at each of them
   const hooks = mergeHookGroups(data.hooks, {
-    PreToolUse: { matcher: 'Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*', event: 'pre-tool-use' },
+    PreToolUse: { matcher: '*', event: 'pre-tool-use' },
+    PostToolUse: { matcher: '*', event: 'post-tool-use' },
+    PostToolUseFailure: { matcher: '*', event: 'post-tool-use' },
     UserPromptSubmit: { event: 'user-prompt-submit' },
-    PostToolUse: { matcher: 'Read|Grep', event: 'post-tool-use' },
+    Stop: { event: 'stop' },
+    SubagentStop: { event: 'stop' },
   }, (spec) => ({ type: 'command', command: hookCommand(spec.event), timeout: 30 }));
   return { file, before: text, after: JSON.stringify({ ...data, hooks }, null, 2) + '\n' };
 }
@@ -80,9 +84,10 @@ function mergeClaudeHooks(file: string): FileChange {
 function geminiSettings(file: string): FileChange {
   const { text, data } = readJson(file);
   const hooks = mergeHookGroups(data.hooks, {
-    BeforeTool: { matcher: 'write_file|replace|run_shell_command|mcp__.*', event: 'pre-tool-use' },
+    BeforeTool: { matcher: '.*', event: 'pre-tool-use' },
+    AfterTool: { matcher: '.*', event: 'post-tool-use' },
     BeforeAgent: { event: 'user-prompt-submit' },
-    AfterTool: { matcher: 'read_file|read_many_files', event: 'post-tool-use' },
+    AfterAgent: { event: 'stop' },
   }, (spec) => ({ type: 'command', name: `code-intel ${spec.event}`, command: hookCommand(spec.event, 'gemini'), timeout: 30000 }));
   const servers = { ...asObj(data.mcpServers), 'code-intel': { ...serverEntry(), cwd: '.' } };
   return { file, before: text, after: JSON.stringify({ ...data, mcpServers: servers, hooks }, null, 2) + '\n' };
@@ -98,6 +103,10 @@ function cursorHooks(file: string): FileChange {
     ['beforeMCPExecution', 'pre-tool-use'],
     ['beforeSubmitPrompt', 'user-prompt-submit'],
     ['beforeReadFile', 'post-tool-use'],
+    ['afterShellExecution', 'post-tool-use'],
+    ['afterMCPExecution', 'post-tool-use'],
+    ['afterFileEdit', 'post-tool-use'],
+    ['stop', 'stop'],
   ];
   const merged: Json = { ...hooks };
   for (const [name, event, matcher] of ours) {

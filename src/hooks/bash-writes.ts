@@ -18,6 +18,10 @@ export interface BashAnalysis {
   writes: BashWrite[];
   /** the command could not be parsed cleanly: treat it as unknown */
   parseError: boolean;
+  /** parts that keep running after the command returns (`&`, nohup, setsid …) */
+  background: string[];
+  /** every command in it is a known reader (ls, cat, grep, git status …) and nothing is redirected into a file */
+  readOnly: boolean;
 }
 
 let parser: Promise<Parser> | undefined;
@@ -41,6 +45,12 @@ const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep',
 const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'cargo', 'go', 'gem', 'composer', 'apt', 'apt-get', 'brew', 'poetry', 'uv']);
 const PKG_WRITES = new Set(['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'un', 'ci', 'update', 'up', 'upgrade', 'link', 'unlink', 'get', 'prune', 'dedupe', 'publish', 'init', 'sync']);
 const HARMLESS_DEST = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+const DETACHERS = new Set(['nohup', 'setsid', 'disown', 'at', 'batch', 'screen', 'tmux', 'systemd-run', 'daemonize', 'start-stop-daemon']);
+const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'pwd', 'echo', 'printf', 'true', 'false', 'test', '[',
+  'stat', 'file', 'du', 'df', 'which', 'type', 'whoami', 'date', 'uname', 'basename', 'dirname', 'realpath', 'readlink', 'diff', 'cmp',
+  'less', 'more', 'uniq', 'cut', 'tr', 'column', 'nl', 'jq', 'sha256sum', 'md5sum', 'printenv', 'id', 'hostname', 'nproc', 'free']);
+/** a target written with an expansion or a pattern cannot be named before the shell runs */
+const UNKNOWABLE = /[*?`$]|^~/;
 
 function unquote(n: Node): string {
   if (n.type === 'raw_string') return n.text.slice(1, -1);
@@ -51,7 +61,9 @@ function unquote(n: Node): string {
 export async function analyzeBash(command: string): Promise<BashAnalysis> {
   const p = await bashParser();
   const writes: BashWrite[] = [];
+  const background: string[] = [];
   let parseError = false;
+  let readOnly = true;
   const visit = async (source: string, depth: number) => {
     if (depth > 3) {
       writes.push({ what: 'deeply nested shell', targets: null });
@@ -67,8 +79,18 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
       const nested: string[] = [];
       const walk = (n: Node) => {
         if (n.type === 'file_redirect') inspectRedirect(n, writes);
-        else if (n.type === 'command') inspectCommand(n, writes, nested);
-        for (const c of n.namedChildren) if (c) walk(c);
+        else if (n.type === 'command') {
+          inspectCommand(n, writes, nested);
+          const name = n.childForFieldName('name');
+          const cmd = name ? path.basename(unquote(name)) : '';
+          if (!READERS.has(cmd) && !(cmd === 'git' && isGitRead(n))) readOnly = false;
+          if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
+        } else if (n.type === 'heredoc_redirect' || n.type === 'herestring_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
+        for (const c of n.children) {
+          if (!c) continue;
+          if (c.type === '&') background.push(n.text.slice(0, 200));
+          if (c.isNamed) walk(c);
+        }
       };
       walk(tree.rootNode);
       for (const inner of nested) await visit(inner, depth + 1);
@@ -77,7 +99,17 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
     }
   };
   await visit(command, 0);
-  return { writes, parseError };
+  return { writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command) };
+}
+
+/** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */
+function isGitRead(n: Node): boolean {
+  const sub = n.childrenForFieldName('argument').map(unquote).find((a) => !a.startsWith('-'));
+  return !!sub && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub);
+}
+
+function nestedNone(command: string): boolean {
+  return !/\b(bash|sh|zsh|dash|ksh|eval|source)\b|(^|[;&|]\s*)\.\s/.test(command);
 }
 
 function inspectRedirect(n: Node, writes: BashWrite[]): void {
@@ -88,7 +120,7 @@ function inspectRedirect(n: Node, writes: BashWrite[]): void {
   const target = unquote(dest);
   if (op.includes('&') && /^\d+$|^-$/.test(target)) return; // 2>&1: duplicating a descriptor
   if (HARMLESS_DEST.has(target)) return;
-  writes.push({ what: `redirection ${op} ${target}`, targets: [target] });
+  writes.push({ what: `redirection ${op} ${target}`, targets: UNKNOWABLE.test(target) ? null : [target] });
 }
 
 function inspectCommand(n: Node, writes: BashWrite[], nested: string[]): void {
@@ -121,7 +153,8 @@ function inspectCommand(n: Node, writes: BashWrite[], nested: string[]): void {
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
       : operands;
-    writes.push({ what: text, targets: targets.length ? targets : null });
+    writes.push({ what: text, targets: targets.length && !targets.some((t) => UNKNOWABLE.test(t)) ? targets : null });
+    if (cmd === 'mv' && operands.length > 1) writes.push({ what: `${text} (removes its source)`, targets: operands.slice(0, -1).some((t) => UNKNOWABLE.test(t)) ? null : operands.slice(0, -1) });
     return;
   }
   if (cmd === 'tee') {

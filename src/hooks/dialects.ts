@@ -4,7 +4,8 @@
  * translates the client's payload in and the decision out.
  *   Claude Code: PreToolUse / UserPromptSubmit / PostToolUse; deny = hookSpecificOutput.permissionDecision.
  *   Gemini CLI:  BeforeTool / BeforeAgent / AfterTool; deny = {decision: "deny", reason}; stdout always JSON.
- *   Cursor:      preToolUse, beforeShellExecution, beforeMCPExecution / beforeSubmitPrompt / beforeReadFile;
+ *   Cursor:      preToolUse, beforeShellExecution, beforeMCPExecution / beforeSubmitPrompt / beforeReadFile,
+ *                afterShellExecution, afterMCPExecution, afterFileEdit, stop;
  *                deny = {permission: "deny", user_message, agent_message}.
  */
 import type { HookEvent } from './hooks.js';
@@ -13,6 +14,8 @@ export type Client = 'claude-code' | 'gemini' | 'cursor';
 export const HOOK_CLIENTS: Client[] = ['claude-code', 'gemini', 'cursor'];
 
 export interface Payload {
+  hook_event_name?: string;
+  tool_use_id?: string;
   cwd?: string;
   session_id?: string;
   prompt?: string;
@@ -32,22 +35,24 @@ const CURSOR_TOOLS: Record<string, string> = { Write: 'Write', Edit: 'Edit', Str
 
 export function normalize(client: Client, raw: Raw): Payload {
   if (client === 'claude-code') return raw as Payload;
+  const hook_event_name = str(raw.hook_event_name);
   if (client === 'gemini') {
     const name = str(raw.tool_name);
     const input = obj(raw.tool_input);
     const mapped = name ? GEMINI_TOOLS[name] ?? name : undefined;
     // Gemini's read_file names its path absolute_path; the guard reads file_path
     const tool_input = input && mapped === 'Read' && input.file_path === undefined ? { ...input, file_path: input.absolute_path } : input;
-    return { cwd: str(raw.cwd), session_id: str(raw.session_id), prompt: str(raw.prompt), tool_name: mapped, tool_input, tool_response: raw.tool_response };
+    return { hook_event_name, cwd: str(raw.cwd), session_id: str(raw.session_id), prompt: str(raw.prompt), tool_name: mapped, tool_input, tool_response: raw.tool_response };
   }
   // Cursor: the project is the first workspace root; shell and MCP calls have their own events
   const roots = Array.isArray(raw.workspace_roots) ? raw.workspace_roots.filter((r): r is string => typeof r === 'string') : [];
   const cwd = roots[0] ?? str(raw.cwd);
   const event = str(raw.hook_event_name);
-  const base = { cwd, session_id: str(raw.conversation_id), prompt: str(raw.prompt) };
-  if (event === 'beforeShellExecution') return { ...base, tool_name: 'Bash', tool_input: { command: raw.command } };
+  const base = { hook_event_name, cwd, session_id: str(raw.conversation_id), prompt: str(raw.prompt) };
+  if (event === 'beforeShellExecution' || event === 'afterShellExecution') return { ...base, tool_name: 'Bash', tool_input: { command: raw.command } };
+  if (event === 'afterFileEdit') return { ...base, tool_name: 'Write', tool_input: { file_path: raw.file_path } };
   if (event === 'beforeReadFile') return { ...base, tool_name: 'Read', tool_input: { file_path: raw.file_path } };
-  if (event === 'beforeMCPExecution') {
+  if (event === 'beforeMCPExecution' || event === 'afterMCPExecution') {
     const input = obj(raw.tool_input) ?? (typeof raw.tool_input === 'string' ? safeJson(raw.tool_input) : undefined);
     return { ...base, tool_name: `mcp__${str(raw.server) ?? 'server'}__${str(raw.tool_name) ?? ''}`, tool_input: input ?? {} };
   }
@@ -63,14 +68,32 @@ function safeJson(s: string): Raw | undefined {
   }
 }
 
-/** What to print for a decision (deny: the reason; undefined: allow). */
-export function format(client: Client, event: HookEvent, deny: string | undefined): string {
+/**
+ * What to print for a decision (deny: the reason; undefined: allow), with a notice for the agent
+ * and the person when the guard undid something (`hookEvent` tells PostToolUse from its failure twin).
+ */
+export function format(client: Client, event: HookEvent, deny: string | undefined, notice?: string, hookEvent?: string): string {
   const reason = deny ? `code-intel: ${deny}` : undefined;
+  const note = notice ? `code-intel: ${notice}` : undefined;
   if (client === 'claude-code') {
-    if (event !== 'pre-tool-use' || !reason) return '';
-    return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+    if (event === 'pre-tool-use') {
+      if (reason) return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+      return note ? JSON.stringify({ systemMessage: note }) : '';
+    }
+    if (!note) return '';
+    if (event === 'post-tool-use' && hookEvent === 'PostToolUseFailure') {
+      return JSON.stringify({ systemMessage: note, hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: note } });
+    }
+    if (event === 'post-tool-use') return JSON.stringify({ decision: 'block', reason: note, systemMessage: note });
+    if (event === 'user-prompt-submit') return JSON.stringify({ systemMessage: note, hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: note } });
+    return JSON.stringify({ systemMessage: note });
   }
-  if (client === 'gemini') return JSON.stringify(reason && event === 'pre-tool-use' ? { decision: 'deny', reason } : {});
+  if (client === 'gemini') {
+    if (reason && event === 'pre-tool-use') return JSON.stringify({ decision: 'deny', reason });
+    return JSON.stringify(note ? { systemMessage: note } : {});
+  }
   if (event === 'user-prompt-submit') return JSON.stringify({ continue: true });
-  return JSON.stringify(reason && event === 'pre-tool-use' ? { permission: 'deny', user_message: reason, agent_message: reason } : { permission: 'allow' });
+  if (event === 'pre-tool-use') return JSON.stringify(reason ? { permission: 'deny', user_message: reason, agent_message: reason } : { permission: 'allow' });
+  // Cursor's before* events (beforeReadFile records a read) still expect a permission
+  return JSON.stringify(hookEvent?.startsWith('before') ? { permission: 'allow' } : {});
 }

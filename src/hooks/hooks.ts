@@ -1,26 +1,47 @@
 /**
- * Claude Code hooks. They share the project database with the server (WAL, busy timeout), so the
- * edit guard sees exactly the session state and ledger the server decided on.
+ * The client hooks: the write guard (PreToolUse), the effect check that runs at every event, and
+ * the recorders of the user's prompt and of the files the agent read. They share the project
+ * database with the server (WAL, busy timeout), so the guard sees exactly the session state and
+ * ledger the server decided on, under the seal (guard/seal.ts).
  *
- * PreToolUse fails closed: any error, a missing database or a malformed payload denies the call.
- * (A hook that merely exits non-zero would let the edit through, so the denial is always an
- * explicit JSON decision on stdout with exit code 0.)
+ * Two layers, each complete for what it covers:
+ *  - before a call: a reason to deny it, from what the call names (edit paths, the writes a shell
+ *    command spells) — clear messages, nothing touched;
+ *  - at every event (pre, post, failure, stop, the next prompt): what really changed in the project
+ *    since the last accepted state; anything the session may not change is put back (guard/effects.ts).
+ *
+ * PreToolUse fails closed: any error, a missing, empty or foreign database, or a malformed payload
+ * denies the call. (A hook that merely exits non-zero would let it through, so a denial is always
+ * an explicit JSON decision on stdout with exit code 0.)
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { deriveEvidence } from '../session/evidence.js';
-import { type SessionRow, SessionStore } from '../session/store.js';
-import { checkWriteTarget } from '../session/write-target.js';
+import { describeUndo, enforceEffects } from '../guard/effects.js';
+import { guardMode, type GuardMode } from '../guard/mode.js';
+import { isGuardOwned } from '../guard/protected.js';
+import { TreeSnapshot } from '../guard/tree-snapshot.js';
+import { SessionStore } from '../session/store.js';
+import { checkWriteTarget, unsafeName } from '../session/write-target.js';
 import { analyzeBash } from './bash-writes.js';
 import { type Client, format, normalize, type Payload } from './dialects.js';
 
-export type HookEvent = 'pre-tool-use' | 'user-prompt-submit' | 'post-tool-use';
+export type HookEvent = 'pre-tool-use' | 'user-prompt-submit' | 'post-tool-use' | 'stop';
+export const HOOK_EVENTS: HookEvent[] = ['pre-tool-use', 'user-prompt-submit', 'post-tool-use', 'stop'];
 export interface HookOutput { stdout: string; exitCode: number }
 export type { Client } from './dialects.js';
 
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
-const EDIT_LIKE_MCP = /(write|edit|create|delete|remove|move|rename|patch|apply|insert|replace|update|save|append)/i;
+const EDIT_LIKE_MCP = /(write|edit|create|delete|remove|move|rename|patch|apply|insert|replace|update|save|append|exec|run|shell|command)/i;
+const OWN_TOOLS = 'mcp__code-intel__';
+/** what the guard will read of a payload and of a command: past this, it denies rather than stall */
+const MAX_PAYLOAD = 1024 * 1024;
+const MAX_COMMAND = 64 * 1024;
+const MAX_PATH = 4096;
+/** Claude Code's Bash default and maximum timeouts: how long a command can be in flight */
+const BASH_DEFAULT_MS = 120_000;
+const BASH_MAX_MS = 600_000;
 
 /** A denial in the client's dialect (always exit code 0: a non-zero exit would let the call through). */
 export function deny(reason: string, client: Client = 'claude-code'): HookOutput {
@@ -38,50 +59,34 @@ export function findRoot(from: string): string | undefined {
   }
 }
 
+/** Opens the project database; refuses one that is not a code-intel index (empty, damaged, foreign). */
 function openShared(root: string): Database.Database {
   const db = new Database(path.join(root, '.code-intel', 'index.db'), { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
-  return db;
-}
-
-function strictMode(root: string): boolean {
-  if (process.env.CODE_INTEL_STRICT === '1') return true;
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(root, '.code-intel', 'config.json'), 'utf8')) as { strict?: boolean }).strict === true;
-  } catch {
-    return false;
+  const ours = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'sessions')`).all().length === 2;
+  if (!ours) {
+    db.close();
+    throw new Error('the project database is empty, damaged or not a code-intel index (no session tables); run `code-intel index` to rebuild it');
   }
+  return db;
 }
 
 export async function runHook(
   event: HookEvent, input: string, env: { cwd: string; projectDir?: string }, client: Client = 'claude-code',
 ): Promise<HookOutput> {
-  if (event === 'pre-tool-use') {
-    let reason: string | undefined;
-    try {
-      reason = await preToolUse(normalize(client, parse(input)), env);
-    } catch (e) {
-      reason = `the write guard failed (${(e as Error)?.message ?? e}); denying to be safe. Check the project's .code-intel/ folder and the hook command in the client's settings.`;
-    }
-    return { stdout: format(client, event, reason), exitCode: 0 };
-  }
-  // recording hooks never block the user; a failure is reported on stderr
-  const ALLOW: HookOutput = { stdout: format(client, event, undefined), exitCode: 0 };
   try {
+    if (input.length > MAX_PAYLOAD) throw new Error(`the hook payload is larger than ${MAX_PAYLOAD} bytes`);
     const p = normalize(client, parse(input));
-    const root = findRoot(env.projectDir ?? p.cwd ?? env.cwd);
-    if (!root) return ALLOW;
-    const db = openShared(root);
-    try {
-      if (event === 'user-prompt-submit') recordPrompt(db, p);
-      else recordRead(db, root, p);
-    } finally {
-      db.close();
-    }
+    return { stdout: await handle(event, p, env, client), exitCode: 0 };
   } catch (e) {
-    process.stderr.write(`code-intel ${event}: ${(e as Error)?.message ?? e}\n`);
+    const why = (e as Error)?.message ?? String(e);
+    if (event === 'pre-tool-use') {
+      return deny(`the write guard failed (${why}); denying to be safe. Check the project's .code-intel/ folder and the hook command in the client's settings.`, client);
+    }
+    // the recording and checking events never block the user; a failure is reported on stderr
+    process.stderr.write(`code-intel ${event}: ${why}\n`);
+    return { stdout: format(client, event, undefined), exitCode: 0 };
   }
-  return ALLOW;
 }
 
 function parse(input: string): Record<string, unknown> {
@@ -95,37 +100,51 @@ function parse(input: string): Record<string, unknown> {
   return p as Record<string, unknown>;
 }
 
-/** The reason to deny the call, or undefined to let it through. */
-async function preToolUse(p: Payload, env: { cwd: string; projectDir?: string }): Promise<string | undefined> {
-  if (typeof p.tool_name !== 'string' || !p.tool_input || typeof p.tool_input !== 'object') throw new Error('malformed PreToolUse payload (tool_name / tool_input missing)');
+async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectDir?: string }, client: Client): Promise<string> {
+  if (event === 'pre-tool-use' && (typeof p.tool_name !== 'string' || !p.tool_input || typeof p.tool_input !== 'object')) {
+    throw new Error('malformed PreToolUse payload (tool_name / tool_input missing)');
+  }
   const start = env.projectDir ?? p.cwd ?? env.cwd;
   const root = findRoot(start);
-  if (!root) return `no code-intel database at or above ${start}: run \`code-intel init\` (or \`code-intel index\`) in the project`;
+  if (!root) {
+    const tool = p.tool_name ?? '';
+    const mayWrite = EDIT_TOOLS.has(tool) || tool === 'Bash' || (tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS));
+    if (event === 'pre-tool-use' && mayWrite) return format(client, event, `no code-intel database at or above ${start}: run \`code-intel init\` (or \`code-intel index\`) in the project`);
+    return format(client, event, undefined);
+  }
   const db = openShared(root);
   try {
     const store = new SessionStore(db);
-    const session = store.active();
-    const tool = p.tool_name;
-    if (!session) {
-      if (!strictMode(root) || !isWriteTool(tool)) return undefined;
-      if (tool === 'Bash') {
-        const a = await analyzeBash(String(p.tool_input.command ?? ''));
-        if (a.writes.length === 0 && !a.parseError) return undefined;
+    const mode = guardMode(store, root);
+    if (mode.kind === 'off') {
+      if (event === 'user-prompt-submit') recordPrompt(store, p);
+      return format(client, event, undefined);
+    }
+    const notice = describeUndo(enforceEffects(store, root, mode));
+    const cwd = p.cwd && path.isAbsolute(p.cwd) ? p.cwd : root;
+    if (event === 'pre-tool-use') {
+      const verdict = await judge(store, root, cwd, mode, p);
+      if (verdict && mode.session) {
+        store.record(mode.session.id, {
+          tool: 'hook:PreToolUse', args: { tool_name: p.tool_name, ...pick(p.tool_input ?? {}) }, phase: mode.session.phase, outcome: 'blocked', files: [], symbols: [], summary: verdict,
+        });
       }
-      return 'strict mode: writing needs an active /code session in READY. Start one with start_session.';
+      return format(client, event, verdict ? [notice, verdict].filter(Boolean).join(' ') : undefined, notice || undefined, p.hook_event_name);
     }
-    const verdict = await judge(root, store, session, tool, p.tool_input);
-    if (verdict) {
-      store.record(session.id, { tool: 'hook:PreToolUse', args: { tool_name: tool, ...pick(p.tool_input) }, phase: session.phase, outcome: 'blocked', files: [], symbols: [], summary: verdict });
+    if (event === 'post-tool-use') {
+      if (p.tool_name === 'Bash') {
+        const f = inFlight(store);
+        if (f && (f.id === null || f.id === (p.tool_use_id ?? null))) store.setGuardValues({ inflight: '{}' });
+      } else recordRead(store, root, p);
+    } else if (event === 'stop') {
+      if (inFlight(store)) store.setGuardValues({ inflight: '{}' }); // the agent's turn is over: nothing of it runs
+    } else if (event === 'user-prompt-submit') {
+      recordPrompt(store, p);
     }
-    return verdict;
+    return format(client, event, undefined, notice || undefined, p.hook_event_name);
   } finally {
     db.close();
   }
-}
-
-function isWriteTool(tool: string): boolean {
-  return EDIT_TOOLS.has(tool) || tool === 'Bash' || (tool.startsWith('mcp__') && !tool.startsWith('mcp__code-intel__') && EDIT_LIKE_MCP.test(tool.split('__').pop() ?? ''));
 }
 
 function pick(input: Record<string, unknown>): Record<string, unknown> {
@@ -134,73 +153,134 @@ function pick(input: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** The reason to deny, or undefined to allow. */
-async function judge(root: string, store: SessionStore, s: SessionRow, tool: string, input: Record<string, unknown>): Promise<string | undefined> {
-  const phase = s.phase;
-  const writable = s.intent === 'IMPLEMENT' || s.intent === 'MODIFY';
-  const notReady = `the /code session ${s.id} is in ${phase}; edits are allowed only in READY${writable ? '' : ` (and never in ${s.intent} sessions)`}. ` +
-    'Finish the phases (get_session_status says what is next), or abort_session to work without it.';
-  const ledger = store.ledger(s.id);
-  const explored = deriveEvidence(ledger).exploredFiles;
-  const approvedNew = new Set(ledger.filter((e) => e.tool === 'check_write_target' && e.outcome === 'ok').map((e) => normalizeRel(root, String(e.args.file_path))));
-  const checkFile = (file: string): string | undefined => {
-    const v = checkWriteTarget(root, file, true, explored);
-    if (!v.allowed) return `${v.error}. ${v.hint}`;
-    if (v.new_file && !approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
-    return undefined;
-  };
-
-  if (EDIT_TOOLS.has(tool) || (tool.startsWith('mcp__') && !tool.startsWith('mcp__code-intel__') && EDIT_LIKE_MCP.test(tool.split('__').pop() ?? ''))) {
-    if (phase !== 'READY' || !writable) return notReady;
+/** The reason to deny the call, or undefined to let it run (its effects are checked afterwards). */
+async function judge(store: SessionStore, root: string, cwd: string, mode: Exclude<GuardMode, { kind: 'off' }>, p: Payload): Promise<string | undefined> {
+  const tool = p.tool_name!;
+  const input = p.tool_input!;
+  if (tool.startsWith(OWN_TOOLS)) return undefined; // the server gates its own tools
+  const locked = mode.kind !== 'locked' ? undefined : mode.session ? `${mode.why} Finish the phases first (get_session_status says what is next).` : mode.why;
+  if (EDIT_TOOLS.has(tool)) {
     const file = input.file_path ?? input.notebook_path ?? input.path;
     if (typeof file !== 'string' || !file) return `${tool} has no file path the guard can check`;
-    return checkFile(file);
+    return checkPath(root, cwd, mode, file, locked);
   }
   if (tool === 'Bash') {
     const command = input.command;
     if (typeof command !== 'string') return 'Bash call without a command string';
+    if (command.length > MAX_COMMAND) return `the command is longer than ${MAX_COMMAND} characters, too long for the write guard to check; split it or put it in a script file outside the project`;
+    if (input.run_in_background === true) return 'a /code turn runs commands in the foreground only: a background process could change files after the guard has looked. Run it without run_in_background.';
     const a = await analyzeBash(command);
-    if (phase !== 'READY' || !writable) {
-      if (a.writes.length > 0) return `${notReady} This command writes: ${a.writes.map((w) => w.what).slice(0, 3).join('; ')}`;
-      if (a.parseError) return `${notReady} The command could not be parsed, so it may write.`;
-      return undefined;
-    }
+    const ignored = ignoredTargets(root, cwd, a.writes.flatMap((w) => w.targets ?? []));
+    if (a.background.length > 0) return `a /code turn runs commands in the foreground only (this one detaches: ${a.background[0]!.slice(0, 80)}): a background process could change files after the guard has looked.`;
     for (const w of a.writes) {
-      for (const t of w.targets ?? []) {
-        const why = checkFile(t);
-        if (why) return `${w.what}: ${why}`;
+      if (w.targets === null) {
+        if (locked && /^git\b/.test(w.what)) return `${locked} This command changes the repository: ${w.what.slice(0, 120)}`;
+        continue; // its effect is checked when it returns
       }
+      for (const t of w.targets) {
+        if (ignored.has(t)) continue; // build output and the like: not the project's files
+        const why = checkPath(root, cwd, mode, t, locked);
+        if (why) return `${w.what.slice(0, 160)}: ${why}`;
+      }
+    }
+    if (!a.readOnly) {
+      // while it runs, hook evidence (a prompt, a Read) may be forged from inside it: none is recorded then
+      const ms = Math.min(typeof input.timeout === 'number' ? input.timeout : BASH_DEFAULT_MS, BASH_MAX_MS) + 5_000;
+      store.setGuardValues({ inflight: JSON.stringify({ id: p.tool_use_id ?? null, until: Date.now() + ms }) });
     }
     return undefined;
   }
-  return undefined; // reads and everything else
+  if (locked && tool.startsWith('mcp__') && EDIT_LIKE_MCP.test(tool.split('__').pop() ?? '')) return `${locked} (${tool} may change files)`;
+  return undefined; // reads, and tools whose effect is checked when they return
 }
 
-function normalizeRel(root: string, p: string): string {
-  return path.relative(root, path.resolve(root, p)).split(path.sep).join('/');
+/** The targets (as written) that are inside the project, not the guard's, and ignored by git. */
+function ignoredTargets(root: string, cwd: string, targets: string[]): Set<string> {
+  const rels = new Map<string, string>();
+  for (const t of targets) {
+    if (t.length > MAX_PATH || unsafeName(t)) continue;
+    const rel = path.relative(root, path.resolve(cwd, t)).split(path.sep).join('/');
+    if (!rel || rel.startsWith('..') || path.isAbsolute(rel) || isGuardOwned(rel)) continue;
+    rels.set(rel, t);
+  }
+  if (rels.size === 0) return new Set();
+  // a folder pattern (`dist/`) matches a path git knows is a folder: ask for both spellings
+  const ignored = new TreeSnapshot(root).ignored([...rels.keys()].flatMap((r) => [r, r + '/']));
+  return new Set([...rels].filter(([rel]) => ignored.has(rel) || ignored.has(rel + '/')).map(([, t]) => t));
 }
 
-function recordPrompt(db: Database.Database, p: Payload): void {
+/** Scratch files may go to the system's temporary folder; nowhere else outside the project. */
+function isScratch(abs: string): boolean {
+  const tmp = fs.realpathSync(os.tmpdir());
+  let real: string;
+  try {
+    real = fs.realpathSync(path.dirname(abs));
+  } catch {
+    real = path.dirname(abs);
+  }
+  return real === tmp || real.startsWith(tmp + path.sep) || real === '/tmp' || real.startsWith('/tmp/');
+}
+
+function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: 'off' }>, file: string, locked: string | undefined): string | undefined {
+  if (file.length > MAX_PATH) return `the path is longer than ${MAX_PATH} characters`;
+  const bad = unsafeName(file);
+  if (bad) return `'${file.slice(0, 120)}' ${bad}`;
+  if (file.startsWith('~')) return `'${file.slice(0, 120)}' starts with ~: name the file by its full path`;
+  const abs = path.resolve(cwd, file);
+  const rel = path.relative(root, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    if (isScratch(abs)) return undefined;
+    return `'${abs}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
+  }
+  if (locked) return locked;
+  if (mode.kind !== 'ready') return undefined;
+  const v = checkWriteTarget(root, rel, true, mode.explored);
+  if (!v.allowed) return `${v.error}. ${v.hint}`;
+  if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
+  return undefined;
+}
+
+/** The Bash call in flight, if any (set by PreToolUse, cleared by its PostToolUse or its timeout). */
+function inFlight(store: SessionStore): { id: string | null; until: number } | undefined {
+  try {
+    const v = JSON.parse(store.guardValue('inflight') ?? '{}') as { id?: string | null; until?: number };
+    return typeof v.until === 'number' && v.until > Date.now() ? { id: v.id ?? null, until: v.until } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Evidence that arrives while a shell command runs may come from that command: it is not recorded. */
+function forgedWhileInFlight(store: SessionStore, what: string): boolean {
+  if (!inFlight(store)) return false;
+  const s = store.active();
+  process.stderr.write(`code-intel: ${what} arrived while a shell command was running; not recorded\n`);
+  if (s) store.record(s.id, { tool: 'hook:refused', args: { what }, phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: `${what} arrived while a shell command was running: not recorded as evidence` });
+  return true;
+}
+
+function recordPrompt(store: SessionStore, p: Payload): void {
   if (typeof p.prompt !== 'string' || !p.prompt.trim()) return;
-  new SessionStore(db).recordPrompt(p.prompt, p.session_id ?? null);
+  if (forgedWhileInFlight(store, 'a user prompt')) return;
+  store.recordPrompt(p.prompt.slice(0, 100_000), p.session_id ?? null);
 }
 
-function recordRead(db: Database.Database, root: string, p: Payload): void {
-  const store = new SessionStore(db);
+function recordRead(store: SessionStore, root: string, p: Payload): void {
   const s = store.active();
   if (!s || typeof p.tool_name !== 'string') return;
   const files: string[] = [];
   const add = (f: unknown) => {
-    if (typeof f !== 'string') return;
-    const rel = normalizeRel(root, f);
+    if (typeof f !== 'string' || f.length > MAX_PATH) return;
+    const rel = path.relative(root, path.resolve(root, f)).split(path.sep).join('/');
     if (!rel.startsWith('..') && !path.isAbsolute(rel) && fs.existsSync(path.join(root, rel))) files.push(rel);
   };
   if (p.tool_name === 'Read') add(p.tool_input?.file_path);
   else if (p.tool_name === 'Grep') {
     // in content mode the agent saw matching lines of these files
     const r = p.tool_response as { mode?: string; filenames?: unknown[] } | undefined;
-    if (r?.mode === 'content' && Array.isArray(r.filenames)) r.filenames.forEach(add);
+    if (r?.mode === 'content' && Array.isArray(r.filenames)) r.filenames.slice(0, 1000).forEach(add);
   }
   if (files.length === 0) return;
+  if (forgedWhileInFlight(store, `a ${p.tool_name} of ${files[0]}`)) return;
   store.record(s.id, { tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'ok', files, symbols: [], summary: 'read by the agent' });
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Hook entry: `node dist/src/hooks/main.js <pre-tool-use|user-prompt-submit|post-tool-use> [--client=claude-code|gemini|cursor]`
+ * Hook entry: `node dist/src/hooks/main.js <pre-tool-use|user-prompt-submit|post-tool-use|stop> [--client=claude-code|gemini|cursor]`
  * with the client's hook JSON on stdin. Kept apart from the CLI so a hook loads only what it needs.
  * This is its own process, never the MCP server: its stdout is the hook's answer to the client.
  */
@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { type Client, HOOK_CLIENTS } from './dialects.js';
-import { deny, type HookEvent, runHook } from './hooks.js';
+import { deny, HOOK_EVENTS, type HookEvent, runHook } from './hooks.js';
 
-const EVENTS = new Set<HookEvent>(['pre-tool-use', 'user-prompt-submit', 'post-tool-use']);
+const EVENTS = new Set<HookEvent>(HOOK_EVENTS);
 
 /** The client named by `--client=NAME` (Claude Code when absent or unknown). */
 function clientOf(args: string[]): Client {
@@ -28,8 +28,14 @@ export async function hookMain(event: string | undefined, args: string[] = []): 
     process.stdout.write(deny(`unknown hook event '${event ?? ''}' (expected ${[...EVENTS].join(', ')})`, client).stdout);
     return;
   }
+  // read at most a little more than the guard accepts: a huge payload is refused, never waited on
   const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
+  let size = 0;
+  for await (const c of process.stdin) {
+    chunks.push(c as Buffer);
+    size += (c as Buffer).length;
+    if (size > 1024 * 1024 + 1) break;
+  }
   const out = await runHook(event as HookEvent, Buffer.concat(chunks).toString('utf8'), {
     cwd: process.cwd(),
     projectDir: process.env.CLAUDE_PROJECT_DIR || process.env.GEMINI_PROJECT_DIR || undefined,

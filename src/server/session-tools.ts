@@ -190,14 +190,14 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
 
   server.registerTool('end_session', {
     title: 'End session',
-    description: 'Finish the active session with an outcome: success, failure or abandoned.',
+    description: 'Finish the active session with an outcome: success, failure or abandoned. It unlocks nothing: until the user sends the next message, edits stay limited to what READY allowed (none if READY was never reached).',
     inputSchema: { outcome: z.enum(['success', 'failure', 'abandoned']) },
     annotations: { title: 'End session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
   }, (args) => run('end_session', () => sessions.end(args.outcome)));
 
   server.registerTool('abort_session', {
     title: 'Abort session',
-    description: 'Abort the active session (for example to start a different one).',
+    description: 'Abort the active session (for example to start a different one). It unlocks nothing: edits stay refused until the user sends the next message.',
     inputSchema: { reason: z.string().min(1) },
     annotations: { title: 'Abort session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
   }, (args) => run('abort_session', () => sessions.abort(args.reason)));

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Actor, createActor } from 'xstate';
-import { allowedTools, isAllowed, NEXT_STEP, NEXT_STEP_JA, type Phase, PHASES } from '../../machines/policy.js';
+import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, NEXT_STEP_JA, type Phase, PHASES } from '../../machines/policy.js';
 import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../query/project.js';
 import { SYMBOL_COLUMNS, type SymbolRow, symbolsByName } from '../query/symbols.js';
@@ -18,6 +18,8 @@ import { tierOf } from './relevance.js';
 import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
 import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
 import { checkWriteTarget } from './write-target.js';
+import { acceptBaseline } from '../guard/effects.js';
+import { log } from '../util/log.js';
 
 type SessionActor = Actor<typeof sessionMachine>;
 
@@ -47,6 +49,12 @@ export class SessionService {
 
   /** The active session, restored from its persisted snapshot after a restart. */
   active(): Loaded | undefined {
+    const tampered = this.store.problem();
+    if (tampered) {
+      throw new SessionError('guard_tampered', `${tampered}. The /code session cannot go on.`, {
+        hint: 'Tell the user: a person must run `code-intel guard reset` in a terminal (it shows what changed and asks for confirmation).',
+      });
+    }
     const row = this.store.active();
     if (!row) {
       this.loaded = undefined;
@@ -78,7 +86,10 @@ export class SessionService {
   /** The gate for every tool: refuses a tool the current phase does not allow. */
   gate(tool: string, args: Record<string, unknown>): Loaded | undefined {
     const s = this.active();
-    if (!s) return undefined;
+    if (!s) {
+      if (FREE_WITHOUT_SESSION.has(tool) || tool === 'get_session_status') return undefined;
+      throw new SessionError('no_active_session', `${tool} needs an active /code session, and there is none.`, { next_step: 'Call start_session with the intent and the user\'s request.' });
+    }
     const phase = this.phaseOf(s);
     if (!isAllowed(tool, phase)) {
       this.store.record(s.row.id, { tool, args, phase, outcome: 'blocked', files: [], symbols: [], summary: `blocked in ${phase}` });
@@ -158,13 +169,21 @@ export class SessionService {
     const actor = createActor(sessionMachine, { input: { intent } });
     actor.start();
     try {
-      this.store.create({ id, intent, query: request, phase: 'EXPLORATION', snapshot: JSON.stringify(actor.getPersistedSnapshot()) });
+      this.store.transaction(() => {
+        this.store.create({ id, intent, query: request, phase: 'EXPLORATION', snapshot: JSON.stringify(actor.getPersistedSnapshot()) });
+        this.store.transition(id, 'START', 'EXPLORATION', 'START', null);
+        this.record('start_session', { intent, query }, undefined);
+      });
     } catch (e) {
       if (/UNIQUE/.test((e as Error).message)) return this.start(intent, query); // lost a race: report the winner
       throw e;
     }
-    this.store.transition(id, 'START', 'EXPLORATION', 'START', null);
-    this.record('start_session', { intent, query }, undefined);
+    try {
+      // what the project looks like as the turn's work begins: the write guard undoes changes against it
+      acceptBaseline(this.store, this.project.root);
+    } catch (e) {
+      log.error('the write guard could not record the project\'s state (is git installed?); the hooks will try again', e);
+    }
     return {
       success: true,
       session_id: id,
@@ -485,11 +504,15 @@ export class SessionService {
 
   end(outcome: 'success' | 'failure' | 'abandoned'): Record<string, unknown> {
     const s = this.gate('end_session', { outcome })!;
+    const from = this.phaseOf(s);
     this.record('end_session', { outcome }, undefined);
     this.send(s, { type: 'END', outcome }, outcome);
     this.store.update(s.row.id, { outcome });
     const learned = outcome === 'success' ? this.learn(s.row.id) : 0;
-    return { success: true, session_id: s.row.id, outcome, phase: 'FINISHED', ...(outcome === 'success' ? { cached_matches_learned: learned } : {}) };
+    return {
+      success: true, session_id: s.row.id, outcome, phase: 'FINISHED', ...(outcome === 'success' ? { cached_matches_learned: learned } : {}),
+      writes: from === 'READY' ? "until the user's next message, only the files READY allowed" : "refused until the user's next message (READY was not reached)",
+    };
   }
 
   /**
@@ -518,7 +541,7 @@ export class SessionService {
     this.record('abort_session', { reason }, undefined);
     this.send(s, { type: 'ABORT' }, reason);
     this.store.update(s.row.id, { outcome: 'aborted' });
-    return { success: true, session_id: s.row.id, phase: 'ABORTED' };
+    return { success: true, session_id: s.row.id, phase: 'ABORTED', writes: "refused until the user's next message" };
   }
 
   status(): Record<string, unknown> {

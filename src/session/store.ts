@@ -3,6 +3,8 @@
  * database. One active session per project is enforced by a partial unique index, so two servers
  * (or a server and a hook) can never both believe they own a session.
  */
+import path from 'node:path';
+import { Seal, SEAL_SCHEMA } from '../guard/seal.js';
 import type { DB } from '../store/db.js';
 
 export const SESSION_SCHEMA = `
@@ -80,8 +82,46 @@ export interface LedgerEntry {
 }
 
 export class SessionStore {
+  /** the HMAC over these records (guard/seal.ts): every write below checks it first and renews it */
+  readonly seal: Seal;
+  private depth = 0;
+  private markPending = false;
+
   constructor(private readonly db: DB) {
     db.exec(SESSION_SCHEMA);
+    db.exec(SEAL_SCHEMA);
+    // the database lives at <root>/.code-intel/index.db
+    this.seal = new Seal(db, path.dirname(path.dirname(path.resolve(db.name))));
+  }
+
+  /**
+   * Runs a write of the guard's records: in one immediate transaction, the seal is checked (a
+   * record changed from outside is never laundered by a later legitimate write), the write is
+   * made, and the seal renewed. Nested writes join the outer one.
+   */
+  private mutate<T>(fn: () => T): T {
+    if (this.depth > 0) return fn();
+    const out = this.db.transaction(() => {
+      this.depth++;
+      try {
+        this.seal.assert();
+        const r = fn();
+        this.seal.write();
+        return r;
+      } finally {
+        this.depth--;
+      }
+    }).immediate();
+    if (this.markPending) {
+      this.markPending = false;
+      this.seal.mark();
+    }
+    return out;
+  }
+
+  /** Why these records cannot be trusted, or undefined (always trusted inside our own write). */
+  problem(): string | undefined {
+    return this.depth > 0 ? undefined : this.seal.problem();
   }
 
   active(): SessionRow | undefined {
@@ -99,20 +139,25 @@ export class SessionStore {
   /** Creates the active session; throws if another is active (the unique index decides). */
   create(row: Pick<SessionRow, 'id' | 'intent' | 'query' | 'phase' | 'snapshot'>): void {
     const now = Date.now();
-    this.db
+    this.markPending = true;
+    this.mutate(() => this.db
       .prepare(`INSERT INTO sessions(id, intent, query, status, phase, snapshot, created_at, updated_at) VALUES (?,?,?,'active',?,?,?,?)`)
-      .run(row.id, row.intent, row.query, row.phase, row.snapshot, now, now);
+      .run(row.id, row.intent, row.query, row.phase, row.snapshot, now, now));
   }
 
   update(id: string, fields: Partial<Pick<SessionRow, 'status' | 'outcome' | 'phase' | 'snapshot' | 'query_frame' | 'understanding' | 'mapped_symbols'>>): void {
     const keys = Object.keys(fields) as (keyof typeof fields)[];
     if (keys.length === 0) return;
-    this.db
+    this.mutate(() => this.db
       .prepare(`UPDATE sessions SET ${keys.map((k) => `${k} = ?`).join(', ')}, updated_at = ? WHERE id = ?`)
-      .run(...keys.map((k) => fields[k] ?? null), Date.now(), id);
+      .run(...keys.map((k) => fields[k] ?? null), Date.now(), id));
   }
 
   record(sessionId: string, e: Omit<LedgerEntry, 'seq' | 'at'>): number {
+    return this.mutate(() => this.append(sessionId, e));
+  }
+
+  private append(sessionId: string, e: Omit<LedgerEntry, 'seq' | 'at'>): number {
     const seq = ((this.db.prepare('SELECT MAX(seq) AS m FROM ledger WHERE session_id = ?').get(sessionId) as { m: number | null }).m ?? 0) + 1;
     this.db
       .prepare('INSERT INTO ledger(session_id, seq, tool, args, phase, outcome, files, symbols, summary, at) VALUES (?,?,?,?,?,?,?,?,?,?)')
@@ -127,9 +172,15 @@ export class SessionStore {
   }
 
   transition(sessionId: string, from: string, to: string, event: string, reason: string | null): void {
-    this.db
+    this.mutate(() => this.db
       .prepare('INSERT INTO transitions(session_id, from_phase, to_phase, event, reason, at) VALUES (?,?,?,?,?,?)')
-      .run(sessionId, from, to, event, reason, Date.now());
+      .run(sessionId, from, to, event, reason, Date.now()));
+  }
+
+  /** The phase a finished or aborted session ended from. */
+  endedFrom(sessionId: string): string | undefined {
+    return (this.db.prepare(`SELECT from_phase FROM transitions WHERE session_id = ? AND to_phase IN ('FINISHED', 'ABORTED') ORDER BY id DESC LIMIT 1`)
+      .get(sessionId) as { from_phase: string } | undefined)?.from_phase;
   }
 
   transitions(sessionId: string): { from_phase: string; to_phase: string; event: string; reason: string | null; at: number }[] {
@@ -137,17 +188,33 @@ export class SessionStore {
   }
 
   recordPrompt(prompt: string, clientSession: string | null): void {
-    this.db.prepare('INSERT INTO prompts(client_session, prompt, at) VALUES (?,?,?)').run(clientSession, prompt, Date.now());
+    this.mutate(() => this.db.prepare('INSERT INTO prompts(client_session, prompt, at) VALUES (?,?,?)').run(clientSession, prompt, Date.now()));
+  }
+
+  /** When the user last sent a prompt (recorded by the UserPromptSubmit hook). */
+  lastPromptAt(): number | undefined {
+    return (this.db.prepare('SELECT at FROM prompts ORDER BY id DESC LIMIT 1').get() as { at: number } | undefined)?.at;
+  }
+
+  /** The guard's own values (baselines), sealed with the sessions. */
+  guardValue(key: string): string | undefined {
+    return (this.db.prepare('SELECT value FROM guard_state WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  }
+
+  setGuardValues(values: Record<string, string>): void {
+    this.mutate(() => {
+      for (const [k, v] of Object.entries(values)) this.db.prepare('INSERT OR REPLACE INTO guard_state(key, value) VALUES (?, ?)').run(k, v);
+    });
   }
 
   /** The user's latest recorded prompt, if recent, without a leading `/code`. */
   latestPrompt(withinMs = 60 * 60 * 1000): string | undefined {
-    const row = this.db.prepare('SELECT prompt, at FROM prompts ORDER BY id DESC LIMIT 1').get() as { prompt: string; at: number } | undefined;
+    const row = this.db.prepare(`SELECT prompt, at FROM prompts WHERE client_session IS NULL OR client_session NOT LIKE 'person:%' ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number } | undefined;
     if (!row || Date.now() - row.at > withinMs) return undefined;
     return row.prompt.replace(/^\s*\/code\b\s*/, '');
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.mutate(fn);
   }
 }

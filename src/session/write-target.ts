@@ -1,20 +1,38 @@
 /**
  * check_write_target: may this file be written now? Only explored files, or a new file inside a
  * directory that holds an explored file when new files are allowed. Paths that leave the project
- * (`..`, absolute, or through a symlink) are refused.
+ * (`..`, absolute, or through a symlink — dangling ones included) are refused, and so are names a
+ * shell would expand (globs, `$`, backquotes), control characters and trailing slashes: an
+ * approved name must mean one file, whoever uses it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isGuardOwned } from '../guard/protected.js';
 
 export type WriteVerdict =
   | { allowed: true; file: string; new_file: boolean }
   | { allowed: false; file: string | null; error: string; hint: string };
 
-/** The real path of p, or of its deepest existing ancestor joined with the rest (for new files). */
-function realpathDeep(p: string): string {
+/**
+ * The real path of p, or of its deepest existing ancestor joined with the rest (for new files).
+ * A symlink whose target does not exist (yet) is not "missing": writing through it creates its
+ * target, so it resolves to where it points.
+ */
+function realpathDeep(p: string, depth = 0): string {
   let cur = p;
   const tail: string[] = [];
-  while (!fs.existsSync(cur)) {
+  for (;;) {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(cur);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isSymbolicLink() && !fs.existsSync(cur)) {
+      if (depth > 8) throw new Error('symlink loop');
+      return path.join(realpathDeep(path.resolve(path.dirname(cur), fs.readlinkSync(cur)), depth + 1), ...tail);
+    }
+    if (st) break;
     const parent = path.dirname(cur);
     if (parent === cur) break;
     tail.unshift(path.basename(cur));
@@ -23,7 +41,23 @@ function realpathDeep(p: string): string {
   return path.join(fs.realpathSync(cur), ...tail);
 }
 
+/** Why a written path is not one plain file name, or undefined. */
+export function unsafeName(filePath: string): string | undefined {
+  if (filePath.length > 4096) return 'is longer than 4096 characters';
+  if (/[\u0000-\u001f\u007f]/.test(filePath)) return 'contains a control character (NUL, newline, …)';
+  if (/[/\\]$/.test(filePath)) return 'ends with a slash: name a file, not a folder';
+  return undefined;
+}
+
+/** A new file's name must not be a pattern or a command: `*`, `?`, backquotes and `$(` expand in a shell. */
+function unsafeNewName(filePath: string): string | undefined {
+  if (/[*?`]|\$\(|\$\{/.test(filePath)) return 'contains a shell pattern or substitution (* ? ` $( ${)';
+  return undefined;
+}
+
 export function checkWriteTarget(root: string, filePath: string, allowNew: boolean, explored: ReadonlySet<string>): WriteVerdict {
+  const bad = unsafeName(filePath);
+  if (bad) return { allowed: false, file: null, error: `'${filePath.slice(0, 200)}' ${bad}`, hint: 'Pass the plain path of one file, relative to the project root.' };
   const abs = path.resolve(root, filePath);
   const lexical = path.relative(root, abs);
   if (lexical.startsWith('..') || path.isAbsolute(lexical)) {
@@ -35,6 +69,9 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
     return { allowed: false, file: null, error: `'${filePath}' resolves through a symlink to ${real}, outside the project`, hint: 'Write the real file inside the project instead.' };
   }
   const rel = relReal.split(path.sep).join('/');
+  if (isGuardOwned(rel)) {
+    return { allowed: false, file: rel, error: `'${rel}' belongs to the write guard (client settings, hooks, MCP config, git config, .code-intel/)`, hint: 'Ask the user to change it; a /code session never does.' };
+  }
   const exists = fs.existsSync(real);
   if (exists && fs.statSync(real).isDirectory()) {
     return { allowed: false, file: rel, error: `'${rel}' is a directory`, hint: 'Pass a file path.' };
@@ -47,6 +84,8 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
       hint: 'Explore it first (get_symbols, find_definitions, search_text in that file) — or revert_to_exploration if the plan changed.',
     };
   }
+  const badNew = unsafeNewName(rel);
+  if (badNew) return { allowed: false, file: rel, error: `new file '${rel.slice(0, 200)}' ${badNew}`, hint: 'Name one plain file.' };
   if (!allowNew) {
     return { allowed: false, file: rel, error: `'${rel}' does not exist and allow_new_files is false`, hint: 'Pass allow_new_files: true to create a new file in an explored directory.' };
   }

@@ -1,0 +1,113 @@
+/**
+ * The guard judged by effect: at every hook event of a guarded /code turn, the working tree is
+ * compared with the baseline the guard accepted last; every change this turn may not make is put
+ * back, and whatever stood there is kept under .code-intel/guard/reverted/<time>/ and reported (in
+ * the session timeline and to the agent). This holds however the change was made: a shell form
+ * the command analyser never heard of, an interpreter, another MCP server's tool, a background
+ * process that wrote after its command returned (caught at the next event), or a tool that failed.
+ */
+import path from 'node:path';
+import type { SessionStore } from '../session/store.js';
+import { forbids, type GuardMode } from './mode.js';
+import { isGuardOwned, type Manifest, ProtectedFiles } from './protected.js';
+import { TreeSnapshot } from './tree-snapshot.js';
+
+export interface Undo {
+  /** project-relative path, or an absolute one outside the project (user settings) */
+  path: string;
+  why: string;
+  /** where the content that stood there was kept */
+  kept?: string;
+}
+
+export interface EffectReport {
+  undone: Undo[];
+  /** changes that could not be put back (reported, and the guard then denies) */
+  failed: string[];
+  keepDir?: string;
+}
+
+const TREE = 'tree';
+const PROTECTED = 'protected';
+
+/** Records what the project looks like now as the accepted state (a session starts). */
+export function acceptBaseline(store: SessionStore, root: string): void {
+  const tree = new TreeSnapshot(root).capture();
+  const manifest = new ProtectedFiles(root).capture();
+  store.setGuardValues({ [TREE]: tree, [PROTECTED]: JSON.stringify(manifest) });
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+/**
+ * Compares the project with the accepted baseline and undoes what `mode` forbids; the result is
+ * the new baseline. Runs inside one immediate transaction, so two hooks never check at once.
+ */
+export function enforceEffects(store: SessionStore, root: string, mode: GuardMode): EffectReport {
+  const report: EffectReport = { undone: [], failed: [] };
+  if (mode.kind === 'off' || (mode.kind === 'locked' && !mode.session)) return report; // nothing guarded, or records untrusted
+  return store.transaction(() => {
+    const snap = new TreeSnapshot(root);
+    const prot = new ProtectedFiles(root);
+    const baseline = store.guardValue(TREE);
+    if (!baseline) {
+      acceptBaseline(store, root);
+      return report;
+    }
+    const manifest = JSON.parse(store.guardValue(PROTECTED) ?? '{}') as Manifest;
+    const keepDir = path.join(root, '.code-intel', 'guard', 'reverted', stamp());
+    let current = snap.capture();
+    // a reverted .gitignore can reveal files that were hidden a moment ago: look again
+    for (let round = 0; round < 3; round++) {
+      let restored = 0;
+      for (const ch of snap.diff(baseline, current)) {
+        const why = forbids(mode, ch.path, isGuardOwned);
+        if (!why) continue;
+        try {
+          const { kept } = snap.restore(baseline, ch.path, keepDir);
+          report.undone.push({ path: ch.path, why, kept: kept && path.relative(root, kept) });
+          restored++;
+        } catch (e) {
+          report.failed.push(`${ch.path}: ${(e as Error).message.split('\n')[0]}`);
+        }
+      }
+      if (restored === 0) break;
+      current = snap.capture();
+    }
+    for (const file of prot.changed(manifest)) {
+      const rel = path.relative(root, file);
+      const inside = !rel.startsWith('..') && !path.isAbsolute(rel);
+      const shown = inside ? rel.split(path.sep).join('/') : file;
+      const r = prot.restore(manifest, file, keepDir);
+      const why = inside ? `'${shown}' belongs to the write guard` : `'${shown}' is a client setting that controls the write guard`;
+      if (r.restored) report.undone.push({ path: shown, why, kept: r.kept && path.relative(root, r.kept) });
+      else report.failed.push(`${shown}: its saved copy is missing`);
+    }
+    store.setGuardValues({ [TREE]: current, [PROTECTED]: JSON.stringify(prot.capture(manifest)) });
+    if (report.undone.length > 0 || report.failed.length > 0) {
+      report.keepDir = path.relative(root, keepDir);
+      const s = mode.session!;
+      store.record(s.id, {
+        tool: 'hook:undo', args: { files: report.undone.map((u) => u.path).slice(0, 50), kept_in: report.keepDir },
+        phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: describeUndo(report),
+      });
+    }
+    return report;
+  });
+}
+
+/** One paragraph for the agent and the timeline. */
+export function describeUndo(r: EffectReport): string {
+  if (r.undone.length === 0 && r.failed.length === 0) return '';
+  const parts: string[] = [];
+  if (r.undone.length > 0) {
+    const byWhy = new Map<string, string[]>();
+    for (const u of r.undone) byWhy.set(u.why, [...(byWhy.get(u.why) ?? []), u.path]);
+    const list = [...byWhy].slice(0, 4).map(([why, paths]) => `${paths.slice(0, 6).join(', ')}${paths.length > 6 ? ` and ${paths.length - 6} more` : ''} — ${why.replace(/\.$/, '')}`).join('; ');
+    parts.push(`Undid ${r.undone.length} change(s) this /code turn may not make: ${list}.` + (r.keepDir ? ` What stood there is kept in ${r.keepDir}/.` : ''));
+  }
+  if (r.failed.length > 0) parts.push(`Could not undo: ${r.failed.slice(0, 5).join('; ')}.`);
+  return parts.join(' ');
+}

@@ -1,0 +1,66 @@
+/**
+ * What the guard lets change right now, decided from the sealed session records:
+ *   off     no /code turn is in progress: the guard stays out of the way (strict mode aside)
+ *   locked  nothing of the project may change (a session before READY, an INVESTIGATE/QUESTION
+ *           session, or a session that was ended or aborted before READY in this turn)
+ *   ready   only explored files and new files approved by check_write_target may change
+ * A /code turn stays guarded after abort_session/end_session until the user's next prompt: ending
+ * a session is never a way around the gate.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { deriveEvidence } from '../session/evidence.js';
+import type { SessionRow, SessionStore } from '../session/store.js';
+
+export type GuardMode =
+  | { kind: 'off' }
+  | { kind: 'locked'; session?: SessionRow; why: string }
+  | { kind: 'ready'; session: SessionRow; explored: Set<string>; approvedNew: Set<string> };
+
+const WRITABLE = new Set(['IMPLEMENT', 'MODIFY']);
+const TURN_WITHOUT_PROMPTS_MS = 30 * 60 * 1000;
+
+export function strictMode(root: string): boolean {
+  if (process.env.CODE_INTEL_STRICT === '1') return true;
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(root, '.code-intel', 'config.json'), 'utf8')) as { strict?: boolean }).strict === true;
+  } catch {
+    return false;
+  }
+}
+
+export function guardMode(store: SessionStore, root: string): GuardMode {
+  const tampered = store.problem();
+  if (tampered) return { kind: 'locked', why: `${tampered}. Writes stay refused until a person runs \`code-intel guard reset\` in a terminal.` };
+  const active = store.active();
+  if (active) return sessionMode(store, root, active, active.phase);
+  const last = store.list(1)[0];
+  const promptAt = store.lastPromptAt();
+  // the /code turn that started the last session goes on until the user's next prompt (a client
+  // that records no prompts gets TURN_WITHOUT_PROMPTS_MS instead)
+  const turnGoesOn = last && (promptAt === undefined ? Date.now() - last.updated_at < TURN_WITHOUT_PROMPTS_MS : promptAt <= last.created_at);
+  if (last && turnGoesOn) return sessionMode(store, root, last, store.endedFrom(last.id) ?? last.phase, true);
+  if (strictMode(root)) return { kind: 'locked', why: 'strict mode: writing needs a /code session in READY (start_session)' };
+  store.seal.unmark();
+  return { kind: 'off' };
+}
+
+function sessionMode(store: SessionStore, root: string, s: SessionRow, phase: string, ended = false): GuardMode {
+  const endedNote = ended ? ` Session ${s.id} ended (${s.status}) in this turn; the turn stays guarded until the user's next message.` : '';
+  if (!WRITABLE.has(s.intent)) return { kind: 'locked', session: s, why: `the /code session ${s.id} is ${s.intent}: it never edits files.${endedNote}` };
+  if (phase !== 'READY') return { kind: 'locked', session: s, why: `the /code session ${s.id} is in ${phase}; edits are allowed only in READY.${endedNote}` };
+  const ledger = store.ledger(s.id);
+  const explored = deriveEvidence(ledger).exploredFiles;
+  const approvedNew = new Set(ledger.filter((e) => e.tool === 'check_write_target' && e.outcome === 'ok' && typeof e.args.file_path === 'string')
+    .map((e) => path.relative(root, path.resolve(root, String(e.args.file_path))).split(path.sep).join('/')));
+  return { kind: 'ready', session: s, explored, approvedNew };
+}
+
+/** May `rel` (project-relative) change in this mode? A reason when it may not. */
+export function forbids(mode: GuardMode, rel: string, isGuardOwned: (rel: string) => boolean): string | undefined {
+  if (mode.kind === 'off') return undefined;
+  if (isGuardOwned(rel)) return `'${rel}' belongs to the write guard (client settings, hooks, MCP config, git config, .code-intel/)`;
+  if (mode.kind === 'locked') return mode.why;
+  if (mode.explored.has(rel) || mode.approvedNew.has(rel)) return undefined;
+  return `'${rel}' was not explored in session ${mode.session.id} (and is not a new file approved by check_write_target)`;
+}

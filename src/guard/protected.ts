@@ -1,0 +1,149 @@
+/**
+ * The guard's own files: what decides whether the guard runs at all (client settings and hooks,
+ * MCP configs, git hooks and config) and its state. No tool call of a guarded /code turn may
+ * change them, READY included. Those git ignores (settings.local.json, .git/*, files in the
+ * user's home) are outside the tree snapshot, so they are kept as copies and put back by content.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Project-relative files and folders (a trailing '/') owned by the guard. */
+const PROJECT_OWNED = [
+  '.code-intel/', '.mcp.json', '.claude/', '.cursor/', '.gemini/', '.codex/', 'opencode.json', '.opencode/',
+  '.git/config', '.git/hooks/', '.git/info/', '.gitmodules',
+];
+
+/** Is this project-relative path one of the guard's own files? */
+export function isGuardOwned(rel: string): boolean {
+  const p = rel.replace(/^\.\//, '');
+  return PROJECT_OWNED.some((o) => (o.endsWith('/') ? p === o.slice(0, -1) || p.startsWith(o) : p === o));
+}
+
+/** The client settings in the user's home that can switch hooks off. */
+function userFiles(): string[] {
+  const home = os.homedir();
+  const claude = process.env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
+  return [
+    path.join(claude, 'settings.json'), path.join(claude, 'settings.local.json'),
+    path.join(home, '.gemini', 'settings.json'), path.join(home, '.cursor', 'hooks.json'),
+    path.join(home, '.codex', 'config.toml'), path.join(home, '.codex', 'hooks.json'), path.join(home, '.gitconfig'),
+  ];
+}
+
+/** Files to keep by content: the project's guard files git does not see, and the user's settings. */
+function watchedFiles(root: string): string[] {
+  const files = new Set<string>(userFiles());
+  for (const o of PROJECT_OWNED) {
+    if (o === '.code-intel/') continue; // the database changes on every call; it is sealed instead (seal.ts)
+    const abs = path.join(root, o);
+    if (!o.endsWith('/')) {
+      files.add(abs);
+      continue;
+    }
+    for (const f of listFiles(abs, 200)) files.add(f);
+  }
+  files.add(path.join(root, '.code-intel', 'config.json'));
+  files.add(path.join(root, '.claude', 'settings.local.json'));
+  return [...files];
+}
+
+function listFiles(dir: string, cap: number): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (out.length >= cap) return;
+      const abs = path.join(d, e.name);
+      if (e.isDirectory()) walk(abs);
+      else out.push(abs);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** path → sha256 of its content, or null when absent. */
+export type Manifest = Record<string, string | null>;
+
+const MAX_COPY = 4 * 1024 * 1024;
+
+function hashOf(file: string): string | null {
+  try {
+    const st = fs.lstatSync(file);
+    if (st.isSymbolicLink()) return 'symlink:' + fs.readlinkSync(file);
+    if (!st.isFile()) return 'other';
+    if (st.size > MAX_COPY) return `big:${st.size}:${st.mtimeMs}`;
+    return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+export class ProtectedFiles {
+  private readonly store: string;
+
+  constructor(private readonly root: string) {
+    this.store = path.join(root, '.code-intel', 'guard', 'protected');
+  }
+
+  /** Hashes every watched file and keeps a copy of each by content. */
+  capture(previous: Manifest = {}): Manifest {
+    const m: Manifest = {};
+    for (const f of new Set([...watchedFiles(this.root), ...Object.keys(previous)])) {
+      const h = hashOf(f);
+      if (h === null && !(f in previous)) continue;
+      m[f] = h;
+      if (h && /^[0-9a-f]{64}$/.test(h)) {
+        const copy = path.join(this.store, h);
+        if (!fs.existsSync(copy)) {
+          fs.mkdirSync(this.store, { recursive: true });
+          fs.copyFileSync(f, copy);
+        }
+      }
+    }
+    return m;
+  }
+
+  /** Files whose content differs from the manifest. */
+  changed(m: Manifest): string[] {
+    const out: string[] = [];
+    for (const f of new Set([...watchedFiles(this.root), ...Object.keys(m)])) {
+      const was = f in m ? m[f]! : null;
+      if (hashOf(f) !== was) out.push(f);
+    }
+    return out;
+  }
+
+  /** Puts a file back as the manifest says, keeping what stands there now under keepDir. */
+  restore(m: Manifest, file: string, keepDir: string): { kept?: string; restored: boolean } {
+    let kept: string | undefined;
+    const st = (() => {
+      try {
+        return fs.lstatSync(file);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (st) {
+      kept = path.join(keepDir, '_outside', file.replace(/^[/\\]+/, '').replace(/:/g, ''));
+      fs.mkdirSync(path.dirname(kept), { recursive: true });
+      if (st.isFile()) fs.copyFileSync(file, kept);
+      else if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(file));
+      fs.rmSync(file, { recursive: true, force: true });
+    }
+    const want = file in m ? m[file]! : null;
+    if (want === null) return { kept, restored: true };
+    const copy = path.join(this.store, want);
+    if (!/^[0-9a-f]{64}$/.test(want) || !fs.existsSync(copy)) return { kept, restored: false };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.copyFileSync(copy, file);
+    return { kept, restored: hashOf(file) === want };
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Snapshots of the project's working tree, kept in a private git object store under
+ * .code-intel/guard/git (never the project's own .git). A snapshot is a git tree: `git add -A`
+ * against a private index re-hashes only files whose stat changed, so a check costs a few
+ * milliseconds once the first snapshot exists. What git ignores is not the project's (build
+ * output, node_modules); .code-intel/ itself is left out (the database changes on every call).
+ *
+ * The guard compares two snapshots to learn what a tool call really changed, whatever command did
+ * it, and restores files from the earlier one.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface TreeChange {
+  /** project-relative path, '/'-separated */
+  path: string;
+  /** A added, M modified (content or mode), D deleted, T type changed (file ↔ symlink) */
+  status: 'A' | 'M' | 'D' | 'T';
+}
+
+/** git's well-known empty tree: the state of a project with no files. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+const GIT_TIMEOUT_MS = 20_000;
+
+export class TreeSnapshot {
+  readonly gitDir: string;
+
+  constructor(readonly root: string) {
+    this.gitDir = path.join(root, '.code-intel', 'guard', 'git');
+  }
+
+  /** git with the private store; the user's and the environment's git settings cannot redirect it. */
+  private git(args: string[], input?: string): string {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
+    Object.assign(env, {
+      GIT_DIR: this.gitDir, GIT_WORK_TREE: this.root, GIT_INDEX_FILE: path.join(this.gitDir, 'guard-index'),
+      GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0',
+    });
+    const config = ['core.autocrlf=false', 'core.safecrlf=false', 'core.fileMode=true', 'core.symlinks=true', 'core.quotePath=false',
+      'core.fsmonitor=false', 'core.hooksPath=/dev/null', 'gc.auto=0', 'core.excludesFile=' + path.join(this.gitDir, 'info', 'exclude'),
+      'advice.addEmbeddedRepo=false', 'core.ignoreCase=false', 'core.precomposeUnicode=false']
+      .flatMap((c) => ['-c', c]);
+    return execFileSync('git', [...config, ...args], { env, cwd: this.root, input, encoding: 'utf8', timeout: GIT_TIMEOUT_MS, maxBuffer: 256 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'] });
+  }
+
+  /**
+   * Creates the private store when missing. The ignore rules that live outside the tree (the
+   * project's .git/info/exclude, the user's global excludes file) are copied in once, so a later
+   * change to them cannot hide files from the guard.
+   */
+  ensure(): void {
+    if (fs.existsSync(path.join(this.gitDir, 'HEAD'))) return;
+    fs.mkdirSync(this.gitDir, { recursive: true });
+    this.git(['init', '-q']);
+    const excludes = ['/.code-intel/', readIf(path.join(this.root, '.git', 'info', 'exclude')), readIf(globalExcludesFile())];
+    fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
+    fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), excludes.join('\n') + '\n');
+  }
+
+  /** The tree of the working tree as it is now (files git does not ignore). */
+  capture(): string {
+    this.ensure();
+    this.git(['add', '-A', '--ignore-errors', '--', '.']);
+    return this.git(['write-tree']).trim();
+  }
+
+  /** What differs from `from` to `to`, path by path (renames are a delete and an add). */
+  diff(from: string, to: string): TreeChange[] {
+    if (from === to) return [];
+    const out = this.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from || EMPTY_TREE, to]);
+    const parts = out.split('\0');
+    const changes: TreeChange[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const status = parts[i]!.charAt(0) as TreeChange['status'];
+      changes.push({ path: parts[i + 1]!, status: status === 'T' ? 'T' : status === 'A' ? 'A' : status === 'D' ? 'D' : 'M' });
+    }
+    return changes;
+  }
+
+  /** Which of these project-relative paths git ignores (build output, dependencies): not the project's files. */
+  ignored(rels: string[]): Set<string> {
+    if (rels.length === 0) return new Set();
+    this.ensure();
+    let out = '';
+    try {
+      out = this.git(['check-ignore', '--no-index', '-z', '--stdin'], rels.join('\0') + '\0');
+    } catch (e) {
+      // exit 1: none is ignored
+      if ((e as { status?: number }).status !== 1) throw e;
+    }
+    return new Set(out.split('\0').filter(Boolean));
+  }
+
+  /** Whether the tree holds `rel` (as a file or symlink). */
+  has(tree: string, rel: string): boolean {
+    return this.git(['ls-tree', '-z', '--name-only', tree, '--', rel]).length > 0;
+  }
+
+  /**
+   * Puts `rel` back as it was in `tree`: its content and mode, or removes it when the tree did not
+   * hold it. Whatever stands there now is first copied into `keepDir` (nothing is lost).
+   */
+  restore(tree: string, rel: string, keepDir: string): { kept?: string } {
+    const abs = path.join(this.root, rel);
+    let kept: string | undefined;
+    const st = lstatOrUndefined(abs);
+    if (st) {
+      kept = path.join(keepDir, rel);
+      fs.mkdirSync(path.dirname(kept), { recursive: true });
+      if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(abs));
+      else if (st.isFile()) fs.copyFileSync(abs, kept);
+      else if (st.isDirectory()) fs.cpSync(abs, kept, { recursive: true, verbatimSymlinks: true });
+      fs.rmSync(abs, { recursive: true, force: true });
+    }
+    if (tree && this.has(tree, rel)) {
+      // a parent that became a file (or a symlink) is moved aside too
+      this.clearParents(rel, keepDir);
+      this.git(['checkout', tree, '--', rel]);
+    } else {
+      this.removeEmptyParents(path.dirname(abs));
+    }
+    return { kept };
+  }
+
+  private clearParents(rel: string, keepDir: string): void {
+    const segs = rel.split('/');
+    for (let i = 1; i < segs.length; i++) {
+      const abs = path.join(this.root, ...segs.slice(0, i));
+      const st = lstatOrUndefined(abs);
+      if (!st || st.isDirectory()) continue;
+      const kept = path.join(keepDir, ...segs.slice(0, i));
+      fs.mkdirSync(path.dirname(kept), { recursive: true });
+      if (st.isFile()) fs.copyFileSync(abs, kept);
+      fs.rmSync(abs, { force: true });
+    }
+  }
+
+  private removeEmptyParents(dir: string): void {
+    while (dir.startsWith(this.root + path.sep)) {
+      try {
+        fs.rmdirSync(dir); // only succeeds when empty
+      } catch {
+        return;
+      }
+      dir = path.dirname(dir);
+    }
+  }
+}
+
+function readIf(file: string | undefined): string {
+  if (!file) return '';
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function lstatOrUndefined(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The user's global excludes file as git would find it (core.excludesFile, else XDG's git/ignore). */
+function globalExcludesFile(): string | undefined {
+  try {
+    const named = execFileSync('git', ['config', '--global', '--path', 'core.excludesFile'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    if (named) return named;
+  } catch {
+    // not set
+  }
+  const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, '.config') : undefined);
+  return xdg ? path.join(xdg, 'git', 'ignore') : undefined;
+}
