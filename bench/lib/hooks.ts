@@ -1,49 +1,71 @@
 /**
- * Latency of the Claude Code hooks as the client runs them: a fresh `node` process per call, cold
- * start included, fed a payload on stdin. Baseline: a bare `node -e ''` in the same run.
+ * Latency of the client hooks as Claude Code runs them: a fresh `node` process per call, cold
+ * start included, fed a payload on stdin. Baseline: a bare `node -e ''` in the same run. The hooks
+ * fire before and after every tool call, so both the "nothing to do" path and the effect check
+ * (a snapshot of the working tree compared with the accepted one) are measured, median and worst.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { Project } from '../../src/query/project.js';
 import { SessionService } from '../../src/session/service.js';
 import { median } from './util.js';
 
-export interface HookTiming { case: string; decision: string; median_ms: number; runs: number }
+export interface HookTiming { case: string; decision: string; median_ms: number; max_ms: number; runs: number }
 
-function time(args: string[], input: string, cwd: string, runs: number): { ms: number; stdout: string } {
+function time(args: string[], input: string, cwd: string, runs: number, before?: () => void): { ms: number[]; stdout: string } {
   const ms: number[] = [];
   let stdout = '';
   for (let i = 0; i < runs; i++) {
+    before?.();
     const t0 = performance.now();
     const r = spawnSync(process.execPath, args, { input, cwd, encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: cwd } });
     ms.push(performance.now() - t0);
     stdout = r.stdout;
   }
-  return { ms: median(ms), stdout };
+  return { ms, stdout };
 }
 
-export function measureHooks(repo: string, root: string, runs = 10): HookTiming[] {
+function decision(s: string): string {
+  if (!s) return 'allow (no output)';
+  const o = JSON.parse(s) as { hookSpecificOutput?: { permissionDecision?: string }; decision?: string; systemMessage?: string };
+  if (o.hookSpecificOutput?.permissionDecision) return o.hookSpecificOutput.permissionDecision;
+  if (o.decision === 'block' || o.systemMessage) return 'undid a change';
+  return 'allow';
+}
+
+/** `touch` names a project file (relative to root) that the undo case changes before each run. */
+export function measureHooks(repo: string, root: string, touch: string, runs = 10): HookTiming[] {
   const hook = path.join(repo, 'dist', 'src', 'hooks', 'main.js');
   const out: HookTiming[] = [];
-  const decision = (s: string) => (s ? (JSON.parse(s) as { hookSpecificOutput?: { permissionDecision?: string } }).hookSpecificOutput?.permissionDecision ?? '?' : 'allow (no output)');
-  const payload = (tool: string, input: Record<string, unknown>) => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: root, session_id: 'bench', tool_name: tool, tool_input: input });
-  const edit = payload('Edit', { file_path: path.join(root, 'src/internal/Observable.ts'), old_string: 'a', new_string: 'b' });
-  const baseline = time(['-e', ''], '', root, runs);
-  out.push({ case: 'node -e "" (baseline: process start)', decision: '-', median_ms: baseline.ms, runs });
-  const add = (name: string, input: string, event = 'pre-tool-use') => {
-    const r = time([hook, event], input, root, runs);
-    out.push({ case: name, decision: event === 'pre-tool-use' ? decision(r.stdout) : 'recorded', median_ms: r.ms, runs });
-  };
-  add('Edit, no session', edit);
+  const pre = (tool: string, input: Record<string, unknown>) => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: root, session_id: 'bench', tool_name: tool, tool_use_id: 'toolu_bench', tool_input: input });
+  const post = (tool: string, input: Record<string, unknown>) => JSON.stringify({ hook_event_name: 'PostToolUse', cwd: root, session_id: 'bench', tool_name: tool, tool_use_id: 'toolu_bench', tool_input: input, tool_response: {} });
+  const edit = pre('Edit', { file_path: path.join(root, touch), old_string: 'a', new_string: 'b' });
+  const read = pre('Read', { file_path: path.join(root, touch) });
+  const push = (name: string, r: { ms: number[]; stdout: string }, d = decision(r.stdout)) =>
+    out.push({ case: name, decision: d, median_ms: median(r.ms), max_ms: Math.max(...r.ms), runs });
+  push('node -e "" (baseline: process start)', time(['-e', ''], '', root, runs), '-');
+  const add = (name: string, input: string, event = 'pre-tool-use', before?: () => void) => push(name, time([hook, event], input, root, runs, before));
+  const prompt = JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: root, session_id: 'bench', prompt: 'bench: hook latency' });
+  add('UserPromptSubmit, no session (recorded)', prompt, 'user-prompt-submit');
+  add('PreToolUse Read, no session', read);
+  add('PreToolUse Edit, no session', edit);
   const project = new Project(root);
   const sessions = new SessionService(project);
+  const file = path.join(root, touch);
+  const original = fs.readFileSync(file);
   try {
+    const t0 = performance.now();
     sessions.start('IMPLEMENT', 'bench: hook latency');
-    add('Edit, session in EXPLORATION', edit);
-    add('Bash `echo x > f`, session active', payload('Bash', { command: 'echo x > f' }));
-    add('Bash `ls -la | head`, session active', payload('Bash', { command: 'ls -la | head' }));
-    add('PostToolUse Read', JSON.stringify({ hook_event_name: 'PostToolUse', cwd: root, tool_name: 'Read', tool_input: { file_path: path.join(root, 'src/index.ts') }, tool_response: {} }), 'post-tool-use');
-    add('UserPromptSubmit', JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: root, session_id: 'bench', prompt: 'bench' }), 'user-prompt-submit');
+    out.push({ case: 'start_session (first snapshot of the tree)', decision: '-', median_ms: performance.now() - t0, max_ms: performance.now() - t0, runs: 1 });
+    add('PreToolUse Read, EXPLORATION (tree checked)', read);
+    add('PreToolUse Edit, EXPLORATION', edit);
+    add('PreToolUse Bash `echo x > f`, EXPLORATION', pre('Bash', { command: 'echo x > f' }));
+    add('PreToolUse Bash `ls -la | head`, EXPLORATION', pre('Bash', { command: 'ls -la | head' }));
+    add('PostToolUse Bash, nothing changed', post('Bash', { command: 'ls' }), 'post-tool-use');
+    add('PostToolUse Bash, a file changed: undone', post('Bash', { command: 'python3 -c …' }), 'post-tool-use', () => fs.appendFileSync(file, '\n// changed\n'));
+    add('PostToolUse Read (recorded)', post('Read', { file_path: file }), 'post-tool-use');
+    add('Stop', JSON.stringify({ hook_event_name: 'Stop', cwd: root, session_id: 'bench', stop_hook_active: false }), 'stop');
   } finally {
     try {
       sessions.abort('bench finished');
@@ -51,6 +73,9 @@ export function measureHooks(repo: string, root: string, runs = 10): HookTiming[
       /* already ended */
     }
     project.close();
+    fs.writeFileSync(file, original);
   }
+  // the turn stays guarded after the abort until the next prompt: end it like a user would
+  add('UserPromptSubmit (checks the tree, ends the turn)', prompt, 'user-prompt-submit');
   return out;
 }

@@ -139,7 +139,14 @@ export class ProtectedFiles {
       fs.rmSync(file, { recursive: true, force: true });
     }
     const want = file in m ? m[file]! : null;
-    if (want === null) return { kept, restored: true };
+    if (want === null) {
+      try {
+        fs.rmdirSync(path.dirname(file)); // a settings folder made just for this file goes too (only if empty)
+      } catch {
+        // not empty, or not ours to remove
+      }
+      return { kept, restored: true };
+    }
     const copy = path.join(this.store, want);
     if (!/^[0-9a-f]{64}$/.test(want) || !fs.existsSync(copy)) return { kept, restored: false };
     fs.mkdirSync(path.dirname(file), { recursive: true });

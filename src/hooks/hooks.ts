@@ -24,7 +24,6 @@ import { isGuardOwned } from '../guard/protected.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { SessionStore } from '../session/store.js';
 import { checkWriteTarget, unsafeName } from '../session/write-target.js';
-import { analyzeBash } from './bash-writes.js';
 import { type Client, format, normalize, type Payload } from './dialects.js';
 
 export type HookEvent = 'pre-tool-use' | 'user-prompt-submit' | 'post-tool-use' | 'stop';
@@ -169,10 +168,12 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     if (typeof command !== 'string') return 'Bash call without a command string';
     if (command.length > MAX_COMMAND) return `the command is longer than ${MAX_COMMAND} characters, too long for the write guard to check; split it or put it in a script file outside the project`;
     if (input.run_in_background === true) return 'a /code turn runs commands in the foreground only: a background process could change files after the guard has looked. Run it without run_in_background.';
+    const { analyzeBash } = await import('./bash-writes.js'); // the bash grammar loads only for Bash calls
     const a = await analyzeBash(command);
     const ignored = ignoredTargets(root, cwd, a.writes.flatMap((w) => w.targets ?? []));
     if (a.background.length > 0) return `a /code turn runs commands in the foreground only (this one detaches: ${a.background[0]!.slice(0, 80)}): a background process could change files after the guard has looked.`;
     for (const w of a.writes) {
+      if (/^git clean\b/.test(w.what)) return 'git clean deletes untracked and git-ignored files (.env, local data, build output) that the guard cannot put back; remove the files you mean by name.';
       if (w.targets === null) {
         if (locked && /^git\b/.test(w.what)) return `${locked} This command changes the repository: ${w.what.slice(0, 120)}`;
         continue; // its effect is checked when it returns
