@@ -10,6 +10,11 @@ export default defineConfig({
     pool: 'forks',
     // hermetic relevance tests: a model installed on the developer's machine is not used unless a test points at one
     // and the write guard's key and markers go to a scratch folder, not the developer's ~/.local/state
-    env: { CODE_INTEL_MODEL_DIR: '/nonexistent/code-intel-test-model', CODE_INTEL_STATE_DIR: path.join(os.tmpdir(), 'code-intel-test-state') },
+    // (the Claude Code transcripts that hook evidence is checked against are written there too)
+    env: {
+      CODE_INTEL_MODEL_DIR: '/nonexistent/code-intel-test-model',
+      CODE_INTEL_STATE_DIR: path.join(os.tmpdir(), 'code-intel-test-state'),
+      CLAUDE_CONFIG_DIR: path.join(os.tmpdir(), 'code-intel-test-claude'),
+    },
   },
 });

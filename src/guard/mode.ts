@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { deriveEvidence } from '../session/evidence.js';
+import { settleEvidence } from './evidence-check.js';
 import type { SessionRow, SessionStore } from '../session/store.js';
 
 export type GuardMode =
@@ -32,6 +33,7 @@ export function strictMode(root: string): boolean {
 export function guardMode(store: SessionStore, root: string): GuardMode {
   const tampered = store.problem();
   if (tampered) return { kind: 'locked', why: `${tampered}. Writes stay refused until a person runs \`code-intel guard reset\` in a terminal.` };
+  settleEvidence(store, root);
   const active = store.active();
   if (active) return sessionMode(store, root, active, active.phase);
   const last = store.list(1)[0];

@@ -24,9 +24,9 @@ export function isGuardOwned(rel: string): boolean {
 /** The client settings in the user's home that can switch hooks off. */
 function userFiles(): string[] {
   const home = os.homedir();
-  const claude = process.env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
+  const claude = [...new Set([path.join(home, '.claude'), process.env.CLAUDE_CONFIG_DIR || path.join(home, '.claude')])];
   return [
-    path.join(claude, 'settings.json'), path.join(claude, 'settings.local.json'),
+    ...claude.flatMap((dir) => [path.join(dir, 'settings.json'), path.join(dir, 'settings.local.json')]),
     path.join(home, '.gemini', 'settings.json'), path.join(home, '.cursor', 'hooks.json'),
     path.join(home, '.codex', 'config.toml'), path.join(home, '.codex', 'hooks.json'), path.join(home, '.gitconfig'),
   ];

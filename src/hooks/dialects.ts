@@ -16,6 +16,7 @@ export const HOOK_CLIENTS: Client[] = ['claude-code', 'gemini', 'cursor'];
 export interface Payload {
   hook_event_name?: string;
   tool_use_id?: string;
+  transcript_path?: string;
   cwd?: string;
   session_id?: string;
   prompt?: string;

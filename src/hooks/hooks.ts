@@ -22,6 +22,7 @@ import { describeUndo, enforceEffects } from '../guard/effects.js';
 import { guardMode, type GuardMode } from '../guard/mode.js';
 import { isGuardOwned } from '../guard/protected.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
+import { transcriptHasPrompt, transcriptHasToolUse, validTranscript } from '../guard/transcript.js';
 import { SessionStore } from '../session/store.js';
 import { checkWriteTarget, unsafeName } from '../session/write-target.js';
 import { type Client, format, normalize, type Payload } from './dialects.js';
@@ -116,7 +117,7 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     const store = new SessionStore(db);
     const mode = guardMode(store, root);
     if (mode.kind === 'off') {
-      if (event === 'user-prompt-submit') recordPrompt(store, p);
+      if (event === 'user-prompt-submit') recordPrompt(store, p, client);
       return format(client, event, undefined);
     }
     const notice = describeUndo(enforceEffects(store, root, mode));
@@ -134,11 +135,11 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
       if (p.tool_name === 'Bash') {
         const f = inFlight(store);
         if (f && (f.id === null || f.id === (p.tool_use_id ?? null))) store.setGuardValues({ inflight: '{}' });
-      } else recordRead(store, root, p);
+      } else recordRead(store, root, p, client);
     } else if (event === 'stop') {
       if (inFlight(store)) store.setGuardValues({ inflight: '{}' }); // the agent's turn is over: nothing of it runs
     } else if (event === 'user-prompt-submit') {
-      recordPrompt(store, p);
+      recordPrompt(store, p, client);
     }
     return format(client, event, undefined, notice || undefined, p.hook_event_name);
   } finally {
@@ -260,13 +261,32 @@ function forgedWhileInFlight(store: SessionStore, what: string): boolean {
   return true;
 }
 
-function recordPrompt(store: SessionStore, p: Payload): void {
-  if (typeof p.prompt !== 'string' || !p.prompt.trim()) return;
-  if (forgedWhileInFlight(store, 'a user prompt')) return;
-  store.recordPrompt(p.prompt.slice(0, 100_000), p.session_id ?? null);
+/**
+ * Claude Code's evidence must be in its own transcript (guard/transcript.ts): a payload that names
+ * none there is not the client's, and what it claims is refused.
+ */
+function claudeTranscript(store: SessionStore, p: Payload, what: string): string | undefined {
+  const t = validTranscript(p.transcript_path);
+  if (t) return t;
+  process.stderr.write(`code-intel: ${what} names no Claude Code transcript under the client's projects folder; not recorded\n`);
+  const s = store.active();
+  if (s) store.record(s.id, { tool: 'hook:refused', args: { what }, phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: `${what}: no transcript of the client to check it against, not recorded` });
+  return undefined;
 }
 
-function recordRead(store: SessionStore, root: string, p: Payload): void {
+function recordPrompt(store: SessionStore, p: Payload, client: Client): void {
+  if (typeof p.prompt !== 'string' || !p.prompt.trim()) return;
+  if (forgedWhileInFlight(store, 'a user prompt')) return;
+  const prompt = p.prompt.slice(0, 100_000);
+  if (client !== 'claude-code') {
+    store.recordPrompt(prompt, p.session_id ?? null);
+    return;
+  }
+  const t = claudeTranscript(store, p, 'a user prompt');
+  if (t) store.recordPrompt(prompt, p.session_id ?? null, t, transcriptHasPrompt(t, prompt));
+}
+
+function recordRead(store: SessionStore, root: string, p: Payload, client: Client): void {
   const s = store.active();
   if (!s || typeof p.tool_name !== 'string') return;
   const files: string[] = [];
@@ -283,5 +303,16 @@ function recordRead(store: SessionStore, root: string, p: Payload): void {
   }
   if (files.length === 0) return;
   if (forgedWhileInFlight(store, `a ${p.tool_name} of ${files[0]}`)) return;
-  store.record(s.id, { tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'ok', files, symbols: [], summary: 'read by the agent' });
+  if (client !== 'claude-code') {
+    store.record(s.id, { tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'ok', files, symbols: [], summary: 'read by the agent' });
+    return;
+  }
+  // counted once the transcript shows the call (settled at the next decision if not yet written)
+  const t = claudeTranscript(store, p, `a ${p.tool_name} of ${files[0]}`);
+  if (!t || typeof p.tool_use_id !== 'string') return;
+  const found = p.tool_name === 'Read' && transcriptHasToolUse(t, p.tool_use_id, 'Read', path.join(root, files[0]!));
+  store.record(s.id, {
+    tool: `hook:${p.tool_name}`, args: { ...pick(p.tool_input ?? {}), tool_name: p.tool_name, tool_use_id: p.tool_use_id, transcript: t },
+    phase: s.phase, outcome: found ? 'ok' : 'pending', files, symbols: [], summary: found ? 'read by the agent (found in the client\'s transcript)' : 'waiting for the client\'s transcript',
+  });
 }

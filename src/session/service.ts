@@ -19,6 +19,7 @@ import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
 import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
 import { checkWriteTarget } from './write-target.js';
 import { acceptBaseline } from '../guard/effects.js';
+import { settleEvidence } from '../guard/evidence-check.js';
 import { log } from '../util/log.js';
 
 type SessionActor = Actor<typeof sessionMachine>;
@@ -136,6 +137,7 @@ export class SessionService {
   }
 
   private evidence(s: Loaded, sinceSeq = 0): Evidence {
+    settleEvidence(this.store, this.project.root); // reads the hooks recorded count once the client's transcript shows them
     return deriveEvidence(this.store.ledger(s.row.id), sinceSeq);
   }
 
@@ -157,6 +159,7 @@ export class SessionService {
     if (!normalize(query)) throw new UserError('query is empty', "Pass the user's request exactly as they wrote it.");
     // Where the client records what the user typed (UserPromptSubmit hook), that is the request:
     // the agent's query must come from it, and every quote is checked against it.
+    settleEvidence(this.store, this.project.root);
     const recorded = this.store.latestPrompt();
     if (recorded !== undefined && !normalize(recorded).includes(normalize(query))) {
       throw new SessionError('query_mismatch', "The query is not what the user typed (as recorded by the UserPromptSubmit hook).", {

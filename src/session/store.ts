@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS ledger (
   tool TEXT NOT NULL,
   args TEXT NOT NULL,
   phase TEXT NOT NULL,
-  outcome TEXT NOT NULL,           -- ok | error | blocked
+  outcome TEXT NOT NULL,           -- ok | error | blocked | pending (hook evidence not yet found in the client's transcript)
   files TEXT NOT NULL,             -- files whose content the result showed (JSON array)
   symbols TEXT NOT NULL,           -- symbol names the result showed (JSON array)
   summary TEXT,
@@ -41,7 +41,9 @@ CREATE TABLE IF NOT EXISTS prompts (      -- what the user typed, recorded by th
   id INTEGER PRIMARY KEY,
   client_session TEXT,
   prompt TEXT NOT NULL,
-  at INTEGER NOT NULL
+  at INTEGER NOT NULL,
+  transcript TEXT,                 -- the client's transcript that must show the user typing it
+  verified INTEGER                 -- NULL: the client keeps no transcript we read; 0 pending; 1 found; -1 not found (never counts)
 );
 CREATE TABLE IF NOT EXISTS transitions (
   id INTEGER PRIMARY KEY,
@@ -74,7 +76,7 @@ export interface LedgerEntry {
   tool: string;
   args: Record<string, unknown>;
   phase: string;
-  outcome: 'ok' | 'error' | 'blocked';
+  outcome: 'ok' | 'error' | 'blocked' | 'pending';
   files: string[];
   symbols: string[];
   summary: string | null;
@@ -92,6 +94,19 @@ export class SessionStore {
     db.exec(SEAL_SCHEMA);
     // the database lives at <root>/.code-intel/index.db
     this.seal = new Seal(db, path.dirname(path.dirname(path.resolve(db.name))));
+    this.migrate();
+  }
+
+  /** Columns added since a database was made; the seal is renewed only if it held before. */
+  private migrate(): void {
+    const have = new Set((this.db.prepare('PRAGMA table_info(prompts)').all() as { name: string }[]).map((c) => c.name));
+    const add = [['transcript', 'TEXT'], ['verified', 'INTEGER']].filter(([c]) => !have.has(c!));
+    if (add.length === 0) return;
+    this.db.transaction(() => {
+      const held = this.seal.problem() === undefined;
+      for (const [c, t] of add) this.db.exec(`ALTER TABLE prompts ADD COLUMN ${c} ${t}`);
+      if (held) this.seal.write();
+    }).immediate();
   }
 
   /**
@@ -187,13 +202,36 @@ export class SessionStore {
     return this.db.prepare('SELECT from_phase, to_phase, event, reason, at FROM transitions WHERE session_id = ? ORDER BY id').all(sessionId) as never;
   }
 
-  recordPrompt(prompt: string, clientSession: string | null): void {
-    this.mutate(() => this.db.prepare('INSERT INTO prompts(client_session, prompt, at) VALUES (?,?,?)').run(clientSession, prompt, Date.now()));
+  /** `transcript`: the client's transcript that must show it (then it counts only once found there). */
+  recordPrompt(prompt: string, clientSession: string | null, transcript?: string, found = false): void {
+    this.mutate(() => this.db.prepare('INSERT INTO prompts(client_session, prompt, at, transcript, verified) VALUES (?,?,?,?,?)')
+      .run(clientSession, prompt, Date.now(), transcript ?? null, transcript ? (found ? 1 : 0) : null));
   }
 
-  /** When the user last sent a prompt (recorded by the UserPromptSubmit hook). */
+  /** Prompts still waiting to be found in their transcript (newest first). */
+  pendingPrompts(): { id: number; prompt: string; at: number; transcript: string }[] {
+    return this.db.prepare('SELECT id, prompt, at, transcript FROM prompts WHERE verified = 0 ORDER BY id DESC LIMIT 20').all() as never;
+  }
+
+  settlePrompt(id: number, found: boolean): void {
+    this.mutate(() => this.db.prepare('UPDATE prompts SET verified = ? WHERE id = ?').run(found ? 1 : -1, id));
+  }
+
+  /** Hook evidence of a session still waiting to be found in the client's transcript. */
+  pendingEvidence(sessionId: string): LedgerEntry[] {
+    const rows = this.db.prepare(`SELECT * FROM ledger WHERE session_id = ? AND outcome = 'pending' ORDER BY seq`).all(sessionId) as
+      (Omit<LedgerEntry, 'args' | 'files' | 'symbols'> & { args: string; files: string; symbols: string })[];
+    return rows.map((r) => ({ ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols) }));
+  }
+
+  settleEvidence(sessionId: string, seq: number, found: boolean): void {
+    this.mutate(() => this.db.prepare(`UPDATE ledger SET outcome = ?, summary = ? WHERE session_id = ? AND seq = ? AND outcome = 'pending'`)
+      .run(found ? 'ok' : 'blocked', found ? 'read by the agent (found in the client\'s transcript)' : 'not in the client\'s transcript: not counted', sessionId, seq));
+  }
+
+  /** When the user last sent a prompt (recorded by the UserPromptSubmit hook; one not found in the transcript never counts). */
   lastPromptAt(): number | undefined {
-    return (this.db.prepare('SELECT at FROM prompts ORDER BY id DESC LIMIT 1').get() as { at: number } | undefined)?.at;
+    return (this.db.prepare('SELECT at FROM prompts WHERE verified IS NULL OR verified = 1 ORDER BY id DESC LIMIT 1').get() as { at: number } | undefined)?.at;
   }
 
   /** The guard's own values (baselines), sealed with the sessions. */
@@ -209,7 +247,7 @@ export class SessionStore {
 
   /** The user's latest recorded prompt, if recent, without a leading `/code`. */
   latestPrompt(withinMs = 60 * 60 * 1000): string | undefined {
-    const row = this.db.prepare(`SELECT prompt, at FROM prompts WHERE client_session IS NULL OR client_session NOT LIKE 'person:%' ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number } | undefined;
+    const row = this.db.prepare(`SELECT prompt, at FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number } | undefined;
     if (!row || Date.now() - row.at > withinMs) return undefined;
     return row.prompt.replace(/^\s*\/code\b\s*/, '');
   }

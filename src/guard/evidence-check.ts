@@ -1,0 +1,31 @@
+/**
+ * Hook evidence waits until the client's transcript shows it (guard/transcript.ts): a prompt
+ * until the user's line is there, a Read or Grep until the assistant's tool call (and, for Grep,
+ * its result) is. Evidence found counts; evidence still missing after SETTLE_MS, or whose
+ * transcript is not the client's, never does. Run before any decision that reads evidence.
+ */
+import path from 'node:path';
+import type { SessionStore } from '../session/store.js';
+import { transcriptHasPrompt, transcriptHasToolUse, transcriptResultMentions, validTranscript } from './transcript.js';
+
+/** How long the client may take to write a line to its transcript. */
+const SETTLE_MS = 2 * 60_000;
+
+export function settleEvidence(store: SessionStore, root: string): void {
+  for (const p of store.pendingPrompts()) {
+    const file = validTranscript(p.transcript);
+    if (file && transcriptHasPrompt(file, p.prompt)) store.settlePrompt(p.id, true);
+    else if (!file || Date.now() - p.at > SETTLE_MS) store.settlePrompt(p.id, false);
+  }
+  const s = store.active();
+  if (!s) return;
+  for (const e of store.pendingEvidence(s.id)) {
+    const a = e.args as { transcript?: string; tool_use_id?: string; tool_name?: string };
+    const file = validTranscript(a.transcript);
+    const found = !!file && !!a.tool_use_id && !!a.tool_name && (a.tool_name === 'Grep'
+      ? transcriptHasToolUse(file, a.tool_use_id, 'Grep') && transcriptResultMentions(file, a.tool_use_id, e.files, root)
+      : e.files.length === 1 && transcriptHasToolUse(file, a.tool_use_id, a.tool_name, path.join(root, e.files[0]!)));
+    if (found) store.settleEvidence(s.id, e.seq, true);
+    else if (!file || Date.now() - e.at > SETTLE_MS) store.settleEvidence(s.id, e.seq, false);
+  }
+}
