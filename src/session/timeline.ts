@@ -8,6 +8,11 @@ export interface Timeline {
 }
 
 const time = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+const LABELS: Record<string, string> = {
+  'hook:PreToolUse': 'DENIED by the write guard',
+  'hook:undo': 'UNDONE by the write guard',
+  'hook:refused': 'evidence REFUSED (not the client\'s)',
+};
 
 export function formatTimeline(t: Timeline): string {
   const s = t.session;
@@ -22,10 +27,10 @@ export function formatTimeline(t: Timeline): string {
     rows.push({ at: x.at, order: i, text: `== ${x.from_phase} → ${x.to_phase}  (${x.event}${x.reason ? `: ${x.reason}` : ''})` }),
   );
   for (const e of t.ledger) {
-    const mark = e.outcome === 'ok' ? '  ' : e.outcome === 'blocked' ? '✗ ' : '! ';
+    const mark = e.outcome === 'ok' ? '  ' : e.outcome === 'blocked' ? '✗ ' : e.outcome === 'pending' ? '? ' : '! ';
     const args = JSON.stringify(e.args);
     const shown = e.files.length ? `  → files: ${e.files.slice(0, 5).join(', ')}${e.files.length > 5 ? ` (+${e.files.length - 5})` : ''}` : '';
-    const label = e.tool === 'hook:PreToolUse' ? 'DENIED by the edit hook' : e.tool;
+    const label = LABELS[e.tool] ?? e.tool;
     rows.push({
       at: e.at,
       order: 1e6 + e.seq,
