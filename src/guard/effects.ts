@@ -28,13 +28,15 @@ export interface EffectReport {
 }
 
 const TREE = 'tree';
+const COMMIT = 'commit';
 const PROTECTED = 'protected';
 
 /** Records what the project looks like now as the accepted state (a session starts). */
 export function acceptBaseline(store: SessionStore, root: string): void {
-  const tree = new TreeSnapshot(root).capture();
+  const snap = new TreeSnapshot(root);
+  const tree = snap.capture();
   const manifest = new ProtectedFiles(root).capture();
-  store.setGuardValues({ [TREE]: tree, [PROTECTED]: JSON.stringify(manifest) });
+  store.setGuardValues({ [TREE]: tree, [COMMIT]: snap.accept(tree), [PROTECTED]: JSON.stringify(manifest) });
 }
 
 function stamp(): string {
@@ -48,6 +50,10 @@ function stamp(): string {
 export function enforceEffects(store: SessionStore, root: string, mode: GuardMode): EffectReport {
   const report: EffectReport = { undone: [], failed: [] };
   if (mode.kind === 'off' || (mode.kind === 'locked' && !mode.session)) return report; // nothing guarded, or records untrusted
+  // the common case, one git process and no write: nothing moved since the accepted state
+  const commit = store.guardValue(COMMIT);
+  const manifest0 = JSON.parse(store.guardValue(PROTECTED) ?? '{}') as Manifest;
+  if (commit && new TreeSnapshot(root).unchangedSince(commit) && new ProtectedFiles(root).changed(manifest0).length === 0) return report;
   return store.transaction(() => {
     const snap = new TreeSnapshot(root);
     const prot = new ProtectedFiles(root);
@@ -85,7 +91,9 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
       if (r.restored) report.undone.push({ path: shown, why, kept: r.kept && path.relative(root, r.kept) });
       else report.failed.push(`${shown}: its saved copy is missing`);
     }
-    store.setGuardValues({ [TREE]: current, [PROTECTED]: JSON.stringify(prot.capture(manifest)) });
+    store.setGuardValues({
+      [TREE]: current, [COMMIT]: snap.accept(current), [PROTECTED]: JSON.stringify(prot.capture(manifest)),
+    });
     if (report.undone.length > 0 || report.failed.length > 0) {
       report.keepDir = path.relative(root, keepDir);
       const s = mode.session!;

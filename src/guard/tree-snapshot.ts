@@ -31,13 +31,13 @@ export class TreeSnapshot {
   }
 
   /** git with the private store; the user's and the environment's git settings cannot redirect it. */
-  private git(args: string[], input?: string): string {
+  private git(args: string[], input?: string, extraEnv: Record<string, string> = {}): string {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
     Object.assign(env, {
       GIT_DIR: this.gitDir, GIT_WORK_TREE: this.root, GIT_INDEX_FILE: path.join(this.gitDir, 'guard-index'),
       GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0',
-    });
+    }, extraEnv);
     const config = ['core.autocrlf=false', 'core.safecrlf=false', 'core.fileMode=true', 'core.symlinks=true', 'core.quotePath=false',
       'core.fsmonitor=false', 'core.hooksPath=/dev/null', 'gc.auto=0', 'core.excludesFile=' + path.join(this.gitDir, 'info', 'exclude'),
       'advice.addEmbeddedRepo=false', 'core.ignoreCase=false', 'core.precomposeUnicode=false']
@@ -64,6 +64,36 @@ export class TreeSnapshot {
     this.ensure();
     this.git(['add', '-A', '--ignore-errors', '--', '.']);
     return this.git(['write-tree']).trim();
+  }
+
+  /**
+   * Records `tree` as the accepted state: a commit the private HEAD points at (so one `git status`
+   * can later say whether anything moved). Returns the commit id.
+   */
+  accept(tree: string): string {
+    const commit = this.git(['commit-tree', tree, '-m', 'accepted by the code-intel write guard'], undefined, {
+      GIT_AUTHOR_NAME: 'code-intel', GIT_AUTHOR_EMAIL: 'guard@code-intel', GIT_COMMITTER_NAME: 'code-intel', GIT_COMMITTER_EMAIL: 'guard@code-intel',
+      GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
+    }).trim();
+    this.git(['update-ref', 'HEAD', commit]);
+    return commit;
+  }
+
+  /**
+   * The fast check, one process: is the working tree (and the private index) exactly the accepted
+   * commit? False also when the private HEAD is not that commit (the store was tampered with).
+   */
+  unchangedSince(commit: string): boolean {
+    if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) return false;
+    let out: string;
+    try {
+      out = this.git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=none']);
+    } catch {
+      return false;
+    }
+    const entries = out.split('\0').filter(Boolean);
+    const oid = entries.find((e) => e.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
+    return oid === commit && entries.every((e) => e.startsWith('# '));
   }
 
   /** What differs from `from` to `to`, path by path (renames are a delete and an add). */
