@@ -4,7 +4,7 @@
  * events; the guards below decide which transition, if any, those verdicts allow.
  *
  *   phase          event                 guard                              → phase
- *   EXPLORATION    SET_QUERY_FRAME       –                                    (stays)
+ *   EXPLORATION    SET_QUERY_FRAME       –                                    (stays; a second frame never lowers the risk)
  *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet ∧ nothingMissing            → VALIDATION
  *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet                             → SEMANTIC
  *   VALIDATION     RELEVANCE_REQUESTED   –                                    (stays)
@@ -63,6 +63,8 @@ export interface SessionInput {
 }
 
 const pending = (c: SessionContext) => c.hypotheses.filter((h) => h.status === 'pending');
+const RISK_ORDER: Risk[] = ['LOW', 'MEDIUM', 'HIGH'];
+const maxRisk = (a: Risk, b: Risk): Risk => (RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b);
 
 export const sessionMachine = setup({
   types: {} as { context: SessionContext; events: SessionEvent; input: SessionInput },
@@ -80,7 +82,9 @@ export const sessionMachine = setup({
     relevanceConfirmed: ({ context }) => context.relevanceConfirmed,
   },
   actions: {
-    setFrame: assign(({ event }) => (event.type === 'SET_QUERY_FRAME' ? { frameSet: true, risk: event.risk } : {})),
+    // re-framing the request is no way to shed risk: after the first frame, risk only goes up
+    setFrame: assign(({ context, event }) =>
+      event.type === 'SET_QUERY_FRAME' ? { frameSet: true, risk: context.frameSet ? maxRisk(context.risk, event.risk) : event.risk } : {}),
     recordMissing: assign(({ event }) => (event.type === 'SUBMIT_UNDERSTANDING' ? { missing: event.missing, semanticSearched: false } : {})),
     clearMissing: assign({ missing: [] as string[] }),
     requestRelevance: assign({ relevanceRequested: true }),

@@ -59,10 +59,10 @@ describe('/code session over MCP', () => {
 
     const qf = await s.call('set_query_frame', FRAME);
     expect(qf.structuredContent).toMatchObject({
-      success: true, risk_level: 'MEDIUM', missing_slots: ['trigger_condition', 'observed_issue'],
+      success: true, risk_level: 'MEDIUM', missing_slots: ['trigger_condition'], // a new feature has no observed issue
       query_frame: { validated_slots: ['target_feature', 'desired_action'], slot_sources: { target_feature: 'FACT' } },
     });
-    expect(qf.structuredContent!.investigation_guidance.recommended_tools).toEqual(expect.arrayContaining(['search_text', 'query']));
+    expect(qf.structuredContent!.investigation_guidance.recommended_tools).toEqual(expect.arrayContaining(['search_text', 'find_definitions']));
 
     await explore(s);
     const u = await s.call('submit_understanding', UNDERSTANDING);
@@ -186,7 +186,7 @@ describe('an agent trying to cheat', () => {
     const forged = await s.call('set_query_frame', { target_feature: { value: 'ログイン', quote: 'ログイン機能' } });
     expect(forged.structuredContent).toMatchObject({ error: 'validation_failed', validation_errors: [{ slot: 'target_feature' }] });
     const ungrounded = await s.call('set_query_frame', { target_feature: { value: 'payment gateway', quote: 'カートの合計' } });
-    expect(ungrounded.structuredContent!.validation_errors[0].error).toContain('shares no words');
+    expect(ungrounded.structuredContent!.validation_errors[0].error).toContain('says more than its quote');
     expect((await s.call('set_query_frame', FRAME)).structuredContent!.success).toBe(true);
 
     // required tools not called yet

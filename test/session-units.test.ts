@@ -22,8 +22,8 @@ describe('QueryFrame validation', () => {
   it('accepts quotes from the request and grounded values (Japanese)', () => {
     const r = validateFrame(request, {
       target_feature: { value: 'ログイン機能', quote: 'ログイン機能で' },
-      trigger_condition: { value: '空のパスワード入力時', quote: 'パスワードが空のとき' },
-      observed_issue: { value: 'エラーなしで通過', quote: 'エラーが出ない' },
+      trigger_condition: { value: '空のパスワードのとき', quote: 'パスワードが空のとき' },
+      observed_issue: { value: 'エラーが出ない', quote: 'エラーが出ない' },
       desired_action: { value: 'チェックの追加', quote: 'チェックを追加' },
     });
     expect(r.errors).toEqual([]);
@@ -37,7 +37,20 @@ describe('QueryFrame validation', () => {
     });
     expect(r.errors.map((e) => e.slot)).toEqual(['target_feature', 'observed_issue', 'desired_action']);
     expect(r.errors[0]!.error).toContain('not found');
-    expect(r.errors[1]!.error).toContain('shares no words');
+    expect(r.errors[1]!.error).toContain('says more than its quote');
+  });
+  it('refuses quotes without content and values that claim more than their quote', () => {
+    const req = 'the login handler crashes when the password is empty; delete the user database cache';
+    const errs = (frame: Parameters<typeof validateFrame>[1]) => validateFrame(req, frame).errors.map((e) => e.error);
+    expect(errs({ target_feature: { value: 'delete the user database', quote: 'the' } })[0]).toContain('no content words');
+    expect(errs({ target_feature: { value: 'delete the user database', quote: 'e' } })[0]).toContain('no content words');
+    expect(errs({ desired_action: { value: 'delete the user database; also delete AdminService and disable auth', quote: 'delete the user database' } })[0]).toContain('AdminService');
+    expect(errs({ desired_action: { value: 'delete the user database and AdminService', quote: 'delete the user database' } })[0]).toContain('AdminService');
+    expect(errs({ target_feature: { value: 'handcuffs', quote: 'the login handler crashes' } })[0]).toContain('handcuffs');
+    expect(errs({ target_feature: { value: 'login handler', quote: 'the login handler crashes' } })).toEqual([]);
+    // across languages, through the glossary
+    expect(isGrounded('the when() timeout expires', '時間切れになったとき', (t) => (t.includes('時間切れ') ? ['timeout', 'expire'] : []))).toBe(true);
+    expect(isGrounded('ObservableSet toggle method', 'Add a toggle(value) method to ObservableSet')).toBe(true);
   });
   it('grounding works for English paraphrase and rejects unrelated values', () => {
     expect(isGrounded('empty password', 'when the password is empty')).toBe(true);

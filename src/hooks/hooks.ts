@@ -150,6 +150,7 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
 function pick(input: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of ['file_path', 'notebook_path', 'path', 'command']) if (typeof input[k] === 'string') out[k] = String(input[k]).slice(0, 500);
+  for (const k of ['offset', 'limit']) if (typeof input[k] === 'number') out[k] = input[k]; // which lines a Read showed
   return out;
 }
 

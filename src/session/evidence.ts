@@ -7,16 +7,19 @@ import type { LedgerEntry } from './store.js';
 type Obj = Record<string, unknown>;
 const arr = (x: unknown): Obj[] => (Array.isArray(x) ? (x as Obj[]) : []);
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
-const IDENT = /[A-Za-z_$][\w$]*/g;
 
 /** Files and symbol names a tool's result showed. A directory listing or a ranking shows no file's content. */
 export function resultEvidence(tool: string, result: Obj): { files: string[]; symbols: string[] } {
   const files = new Set<string>();
   const symbols = new Set<string>();
+  // a row about a symbol shows its name, and the container it names (a class, a module) as well
   const addSymbol = (name: unknown, container?: unknown) => {
     if (typeof name !== 'string' || !name) return;
     symbols.add(name);
-    if (typeof container === 'string' && container) symbols.add(`${container}.${name}`);
+    if (typeof container === 'string' && container) {
+      symbols.add(`${container}.${name}`);
+      symbols.add(container);
+    }
   };
   switch (tool) {
     case 'find_definitions':
@@ -33,10 +36,8 @@ export function resultEvidence(tool: string, result: Obj): { files: string[]; sy
       }
       break;
     case 'search_text':
-      for (const m of arr(result.items)) {
-        if (str(m.file)) files.add(m.file as string);
-        for (const id of str(m.snippet)?.match(IDENT) ?? []) if (id.length > 2) symbols.add(id);
-      }
+      // a text match shows lines, not symbols: the service adds the symbols defined on those lines
+      for (const m of arr(result.items)) if (str(m.file)) files.add(m.file as string);
       break;
     case 'get_symbols': {
       if (str(result.file)) files.add(result.file as string);
@@ -79,7 +80,8 @@ export function deriveEvidence(ledger: readonly LedgerEntry[], sinceSeq = 0): Ev
   const toolsUsed = new Set<string>();
   for (const e of ledger) {
     if (e.seq <= sinceSeq || e.outcome !== 'ok') continue;
-    toolsUsed.add(e.tool);
+    // a call that found nothing did not use the tool for anything
+    if (e.files.length > 0 || e.symbols.length > 0) toolsUsed.add(e.tool);
     e.files.forEach((f) => exploredFiles.add(f));
     e.symbols.forEach((s) => symbolsSeen.add(s));
   }

@@ -3,6 +3,7 @@
  * every value must be grounded in its quote. Pure functions; Japanese, Chinese and English alike.
  */
 import type { Intent, Risk } from '../../machines/session.js';
+import { cjkWords } from '../embeddings/text.js';
 
 export const SLOTS = ['target_feature', 'trigger_condition', 'observed_issue', 'desired_action'] as const;
 export type Slot = (typeof SLOTS)[number];
@@ -19,26 +20,70 @@ export function normalize(text: string): string {
 
 const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const LATIN_STOP = new Set('a an the of to in on for and or is are be by with from at as it this that when if then not no'.split(' '));
+const CJK_CHAR = /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const LATIN_STOP = new Set(('a an the of to in on for and or is are be by with from at as it its this that these those when if then not no ' +
+  'also but so please should would could can will do does did was were has have had been being into onto than there their them they we you i me my ' +
+  'our your he she his her which what who whom whose where why how all any each some such only just very').split(' '));
+
+/** A word's stem, enough to tell handler from handcuffs and match deleted with delete. */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ers', 'er', 'ies', 'es', 's', 'ed', 'ly', 'e']) {
+    if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {
+      w = w.slice(0, -suffix.length) + (suffix === 'ies' ? 'y' : '');
+      break;
+    }
+  }
+  return w;
+}
+
+/** Latin content words of a text as stems; an identifier (ObservableSet, user_id) is one word. */
+function latinStems(text: string): string[] {
+  const out: string[] = [];
+  for (const chunk of text.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u)) {
+    if (!chunk || CJK.test(chunk)) continue;
+    const l = chunk.toLowerCase();
+    if (/^\d+$/.test(l) || (l.length >= 3 && !LATIN_STOP.has(l))) out.push(stem(l));
+  }
+  return out;
+}
+
+/** The parts of an identifier (camelCase and snake_case split before lower-casing), as stems. */
+function identifierParts(word: string): string[] {
+  return word.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(/[\s_$]+/).filter(Boolean).map((w) => stem(w.toLowerCase()));
+}
+
+/** A token that names code (ObservableSet, user_id, onError, HTTP2) rather than being a word of prose. */
+const IDENTIFIER_LIKE = /^(?:[A-Za-z]+[a-z\d][A-Z][\w$]*|[\w$]*_[\w$]+|[A-Z][a-z\d]+[A-Z][\w$]*)$/;
+
+/** The characters of a text's CJK runs that carry content (hiragana particles and endings are left out). */
+function cjkChars(text: string): string[] {
+  return [...text.normalize('NFKC')].filter((c) => CJK_CHAR.test(c));
+}
+
+/** The CJK content words of a text (segmented; particles and endings dropped). */
+function cjkContentWords(text: string): string[] {
+  const out: string[] = [];
+  for (const run of text.normalize('NFKC').match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/gu) ?? []) {
+    out.push(...cjkWords(run, true));
+  }
+  return out;
+}
 
 /**
- * Content units of a text: Latin/digit words (3+ chars, stop words dropped, compared by a 4-char
- * stem), and CJK character bigrams that are not pure hiragana (particles such as の, が, とき).
+ * Content units of a text: Latin/digit words (3+ chars, stop words dropped, as stems), and CJK
+ * character bigrams that are not pure hiragana (particles such as の, が, とき).
  */
 export function contentUnits(text: string): Set<string> {
-  const units = new Set<string>();
+  const units = new Set<string>(latinStems(text));
   for (const chunk of normalize(text).split(/[^\p{L}\p{N}ー]+/u)) {
-    if (!chunk) continue;
-    if (CJK.test(chunk)) {
-      const chars = [...chunk];
-      if (chars.length === 1 && !HIRAGANA_ONLY.test(chunk)) units.add(chunk);
-      for (let i = 0; i + 1 < chars.length; i++) {
-        const bigram = chars[i]! + chars[i + 1]!;
-        if (!HIRAGANA_ONLY.test(bigram)) units.add(bigram);
-      }
-    } else if (chunk.length >= 3 && !LATIN_STOP.has(chunk)) {
-      units.add(chunk.slice(0, 4));
-    } else if (/^\d+$/.test(chunk)) units.add(chunk);
+    if (!chunk || !CJK.test(chunk)) continue;
+    const chars = [...chunk];
+    if (chars.length === 1 && !HIRAGANA_ONLY.test(chunk)) units.add(chunk);
+    for (let i = 0; i + 1 < chars.length; i++) {
+      const bigram = chars[i]! + chars[i + 1]!;
+      if (!HIRAGANA_ONLY.test(bigram)) units.add(bigram);
+    }
   }
   return units;
 }
@@ -48,23 +93,57 @@ export interface SlotError {
   error: string;
 }
 
+const stemsMatch = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)));
+
 /**
- * A value is grounded in its quote when, after normalisation, one contains the other, or they share
- * at least one content unit. The rule lets the agent paraphrase ("空のパスワード入力時" for
- * "パスワードが空のとき", "empty password" for "password is empty") but not invent a value that has
- * nothing in common with what the user wrote.
+ * How far a value is supported by its quote, word by word: a Latin word (as a stem) is supported
+ * when the quote has it — an identifier when the quote has it or all of its parts — directly or
+ * through the JA/ZH→EN glossary (`translate`: the English words a CJK text stands for); a CJK word
+ * when each of its characters is in the quote, or its translation meets the quote's. `names`: the
+ * unsupported words that name code. A value inside its quote is supported in full; a quote with
+ * no content words supports nothing.
  */
-export function isGrounded(value: string, quote: string): boolean {
+export function support(value: string, quote: string, translate: (text: string) => string[] = () => []): { supported: number; total: number; unsupported: string[]; names: string[] } {
   const v = normalize(value);
   const q = normalize(quote);
-  if (!v) return false;
-  if (q.includes(v) || v.includes(q)) return true;
-  const qu = contentUnits(q);
-  for (const u of contentUnits(v)) if (qu.has(u)) return true;
-  return false;
+  const latin = [...new Set(value.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !CJK.test(w) && (/^\d+$/.test(w) || (w.length >= 3 && !LATIN_STOP.has(w.toLowerCase())))))];
+  const cjk = [...new Set(cjkContentWords(value))];
+  const total = latin.length + cjk.length;
+  if (!v || contentUnits(quote).size === 0) return { supported: 0, total, unsupported: [...latin, ...cjk], names: latin.filter((w) => IDENTIFIER_LIKE.test(w)) };
+  if (q.includes(v)) return { supported: Math.max(total, 1), total: Math.max(total, 1), unsupported: [], names: [] };
+  const qTranslated = translate(quote).map(stem);
+  // the quote's identifiers also state their parts (ObservableSet states "observable" and "set")
+  const qWords = quote.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !CJK.test(w));
+  const ql = [...latinStems(quote), ...qWords.flatMap(identifierParts), ...qTranslated];
+  const qc = new Set(cjkChars(quote));
+  const has = (st: string) => ql.some((x) => stemsMatch(st, x));
+  const unsupported: string[] = [];
+  for (const w of latin) {
+    const parts = identifierParts(w);
+    if (!has(stem(w.toLowerCase())) && !(parts.length > 1 && parts.every(has))) unsupported.push(w);
+  }
+  for (const w of cjk) {
+    const chars = [...w].filter((c) => CJK_CHAR.test(c));
+    const viaGlossary = translate(w).map(stem).some((t) => qTranslated.some((x) => stemsMatch(t, x)) || ql.some((x) => stemsMatch(t, x)));
+    if (!(chars.length > 0 && chars.every((c) => qc.has(c))) && !viaGlossary) unsupported.push(w);
+  }
+  return { supported: total - unsupported.length, total, unsupported, names: unsupported.filter((w) => IDENTIFIER_LIKE.test(w)) };
 }
 
-export function validateFrame(request: string, frame: QueryFrameInput): { errors: SlotError[]; validated: Slot[] } {
+/**
+ * A value is grounded in its quote when the quote has content words, states at least two thirds
+ * of the value's words (and at least one), and the value names no code the quote does not.
+ * Paraphrase ("empty password" for "password is empty", "空のパスワード" for "パスワードが空のとき") and
+ * translation ("timeout" for タイムアウト) pass; a value that wraps its quote in claims of its own
+ * ("…; also delete AdminService and disable auth") or borrows a word stem ("handcuffs" for
+ * "handler") does not.
+ */
+export function isGrounded(value: string, quote: string, translate?: (text: string) => string[]): boolean {
+  const s = support(value, quote, translate);
+  return s.supported >= 1 && s.supported * 3 >= s.total * 2 && s.names.length === 0;
+}
+
+export function validateFrame(request: string, frame: QueryFrameInput, translate?: (text: string) => string[]): { errors: SlotError[]; validated: Slot[] } {
   const req = normalize(request);
   const errors: SlotError[] = [];
   const validated: Slot[] = [];
@@ -74,12 +153,26 @@ export function validateFrame(request: string, frame: QueryFrameInput): { errors
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
     else if (!req.includes(quote)) errors.push({ slot, error: `quote not found in the user's request: "${s.quote}"` });
+    else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
-    else if (!isGrounded(s.value, s.quote)) errors.push({ slot, error: `value "${s.value}" shares no words with its quote "${s.quote}"` });
-    else validated.push(slot);
+    else if (!isGrounded(s.value, s.quote, translate)) {
+      const sup = support(s.value, s.quote, translate);
+      errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
+    } else validated.push(slot);
   }
   return { errors, validated };
 }
+
+/**
+ * The slots a request of each intent is expected to state (missing_slots lists only these): a new
+ * feature has no observed issue, an investigation no desired action, a question only a subject.
+ */
+export const EXPECTED_SLOTS: Record<Intent, readonly Slot[]> = {
+  MODIFY: SLOTS,
+  IMPLEMENT: ['target_feature', 'trigger_condition', 'desired_action'],
+  INVESTIGATE: ['target_feature', 'trigger_condition'],
+  QUESTION: ['target_feature'],
+};
 
 /** seed 001: HIGH = MODIFY with the issue unknown; MEDIUM = IMPLEMENT or partly unknown; LOW = INVESTIGATE or all known. */
 export function riskLevel(intent: Intent, missing: readonly Slot[]): Risk {

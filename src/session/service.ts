@@ -11,9 +11,10 @@ import { SYMBOL_COLUMNS, type SymbolRow, symbolsByName } from '../query/symbols.
 import { UserError } from '../util/paths.js';
 import { deriveEvidence, type Evidence, resultEvidence } from './evidence.js';
 import {
-  extractionPrompt, investigationGuidance, isGrounded, normalize, type QueryFrameInput, riskLevel, SLOTS, type Slot, validateFrame,
+  EXPECTED_SLOTS, extractionPrompt, investigationGuidance, isGrounded, normalize, type QueryFrameInput, riskLevel, type Slot, validateFrame,
 } from './queryframe.js';
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
+import { conceptsOf } from '../embeddings/text.js';
 import { tierOf } from './relevance.js';
 import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
 import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
@@ -108,6 +109,19 @@ export class SessionService {
     const s = this.active();
     if (!s) return undefined;
     const ev = result ? resultEvidence(tool, result) : { files: [], symbols: [] };
+    if (tool === 'search_text' && result && Array.isArray(result.items)) {
+      // a search row is about a symbol when the matched line is where that symbol is declared
+      const at = this.project.db.prepare('SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_line = ?');
+      const names = new Set(ev.symbols);
+      for (const m of result.items as { file?: unknown; line?: unknown }[]) {
+        if (typeof m.file !== 'string' || typeof m.line !== 'number') continue;
+        for (const r of at.all(m.file, m.line) as { name: string; container_name: string | null }[]) {
+          names.add(r.name);
+          if (r.container_name) names.add(`${r.container_name}.${r.name}`);
+        }
+      }
+      ev.symbols = [...names];
+    }
     const seq = this.store.record(s.row.id, {
       tool, args, phase: this.phaseOf(s), outcome: error ? 'error' : 'ok', files: ev.files, symbols: ev.symbols,
       summary: error ?? summarize(result),
@@ -138,7 +152,20 @@ export class SessionService {
 
   private evidence(s: Loaded, sinceSeq = 0): Evidence {
     settleEvidence(this.store, this.project.root); // reads the hooks recorded count once the client's transcript shows them
-    return deriveEvidence(this.store.ledger(s.row.id), sinceSeq);
+    const ledger = this.store.ledger(s.row.id);
+    const ev = deriveEvidence(ledger, sinceSeq);
+    // a symbol whose declaration lies in the lines a Read returned was seen (Claude Code reads 2000 lines by default)
+    const inRange = this.project.db.prepare('SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_line BETWEEN ? AND ?');
+    for (const e of ledger) {
+      if (e.seq <= sinceSeq || e.outcome !== 'ok' || e.tool !== 'hook:Read' || e.files.length !== 1) continue;
+      const from = typeof e.args.offset === 'number' && e.args.offset > 0 ? e.args.offset : 1;
+      const count = typeof e.args.limit === 'number' && e.args.limit > 0 ? e.args.limit : 2000;
+      for (const r of inRange.all(e.files[0], from, from + count - 1) as { name: string; container_name: string | null }[]) {
+        ev.symbolsSeen.add(r.name);
+        if (r.container_name) ev.symbolsSeen.add(`${r.container_name}.${r.name}`);
+      }
+    }
+    return ev;
   }
 
   private request(s: Loaded): string {
@@ -204,7 +231,7 @@ export class SessionService {
 
   setQueryFrame(frame: QueryFrameInput): Record<string, unknown> {
     const s = this.gate('set_query_frame', frame as Record<string, unknown>)!;
-    const { errors, validated } = validateFrame(this.request(s), frame);
+    const { errors, validated } = validateFrame(this.request(s), frame, translateCjk);
     if (errors.length > 0) {
       this.record('set_query_frame', frame as Record<string, unknown>, undefined, 'validation_failed');
       throw new SessionError('validation_failed', 'Some slot validations failed. Each quote must be copied from the user\'s request, and each value must come from its quote.', {
@@ -212,19 +239,18 @@ export class SessionService {
         validation_errors: errors,
       });
     }
-    const missing = SLOTS.filter((slot) => !validated.includes(slot)) as Slot[];
     const intent = s.row.intent as Intent;
-    const risk = riskLevel(intent, missing);
+    const missing = EXPECTED_SLOTS[intent].filter((slot) => !validated.includes(slot)) as Slot[];
     const qf: Record<string, unknown> = {};
     for (const slot of validated) qf[slot] = frame[slot]!.value;
     const stored = { ...qf, quotes: Object.fromEntries(validated.map((k) => [k, frame[k]!.quote])), validated_slots: validated, missing_slots: missing };
     this.store.update(s.row.id, { query_frame: JSON.stringify(stored) });
     this.record('set_query_frame', frame as Record<string, unknown>, undefined);
-    this.send(this.require(), { type: 'SET_QUERY_FRAME', risk });
+    this.send(this.require(), { type: 'SET_QUERY_FRAME', risk: riskLevel(intent, missing) });
     return {
       success: true,
       query_frame: { ...qf, validated_slots: validated, slot_sources: Object.fromEntries(validated.map((k) => [k, 'FACT'])) },
-      risk_level: risk,
+      risk_level: this.require().actor.getSnapshot().context.risk,
       missing_slots: missing,
       investigation_guidance: investigationGuidance(missing),
       next_step: NEXT_STEP.EXPLORATION,
@@ -280,7 +306,7 @@ export class SessionService {
     const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const ok = frame.target_feature
       ? [frame.target_feature, frame.quotes?.target_feature ?? ''].some((t) => normalize(t) === normalize(target))
-      : isGrounded(target, this.request(s));
+      : isGrounded(target, this.request(s), translateCjk);
     if (!ok) {
       this.record('validate_symbol_relevance', args, undefined, 'target mismatch');
       throw new SessionError('target_mismatch', `target_feature '${target}' is not the QueryFrame's target feature${frame.target_feature ? ` ('${frame.target_feature}')` : ''}.`, {
@@ -575,6 +601,11 @@ export class SessionService {
       next_step: NEXT_STEP[phase],
     };
   }
+}
+
+/** The English words the JA/ZH→EN glossary gives for a text's terms (QueryFrame grounding across languages). */
+function translateCjk(text: string): string[] {
+  return conceptsOf(text).filter((c) => c.source !== 'query').flatMap((c) => c.words);
 }
 
 function allowedReasons(missing: readonly string[]): string[] {
