@@ -68,3 +68,12 @@ export const NEXT_STEP_JA: Record<Phase, string> = {
   FINISHED: 'このセッションは終了しました。新しく start_session を呼んでください。',
   ABORTED: 'このセッションは中止されました。新しく start_session を呼んでください。',
 };
+
+/** INVESTIGATE and QUESTION reach READY to answer, never to edit. */
+const READY_READ_ONLY = 'Answer the user from what you explored (name the files and symbols). This session never edits files. Call end_session when done.';
+const READY_READ_ONLY_JA = '探索した内容（ファイルとシンボル）をもとにユーザーに回答してください。このセッションではファイルを編集しません。終わったら end_session を呼んでください。';
+
+export function nextStepFor(phase: Phase, intent?: string, ja = false): string {
+  if (phase === 'READY' && (intent === 'INVESTIGATE' || intent === 'QUESTION')) return ja ? READY_READ_ONLY_JA : READY_READ_ONLY;
+  return (ja ? NEXT_STEP_JA : NEXT_STEP)[phase];
+}

@@ -44,7 +44,7 @@ async function explore(s: Server): Promise<void> {
 const UNDERSTANDING = {
   symbols_identified: ['Cart', 'Cart.total', 'formatPrice'],
   entry_points: ['Cart.total()'],
-  existing_patterns: ['fluent methods returning this'],
+  existing_patterns: ['fluent methods returning this, like Cart.add'],
   files_analyzed: ['src/cart.ts', 'src/util/format.ts'],
   notes: 'total() sums cents and formats them',
 };
@@ -203,15 +203,26 @@ describe('an agent trying to cheat', () => {
     await refusedWith({ symbols_identified: ['Cart', 'Cart.total', 'PaymentGateway'] }, "symbol 'PaymentGateway' does not exist");
     await refusedWith({ files_analyzed: ['src/cart.ts', 'README.md'] }, "file 'README.md' was not explored");
     await refusedWith({ symbols_identified: ['Cart', 'Cart', 'Cart.total'] }, 'duplicate symbols');
-    await refusedWith({ entry_points: ['Checkout.run()'] }, 'not linked');
+    await refusedWith({ entry_points: ['Checkout.run()'] }, 'must name one symbol');
 
     // reach VALIDATION honestly, then try to slip an unrelated symbol through
     expect((await s.call('submit_understanding', UNDERSTANDING)).structuredContent!.next_phase).toBe('VALIDATION');
     const wrongTarget = await s.call('validate_symbol_relevance', { target_feature: 'payment', symbols: ['Cart'] });
     expect(wrongTarget.structuredContent!.error).toBe('target_mismatch');
     await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total', 'formatPrice'] });
+    // every symbol sent to validation is confirmed or dismissed: confirming only the strong one is refused
+    const partial = await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }] });
+    expect(partial.structuredContent).toMatchObject({ error: 'not_addressed' });
+    await expectStill('VALIDATION');
+    // evidence must concern the symbol: a real, explored line about something else is not evidence for it
+    const elsewhere = await s.call('confirm_symbol_relevance', {
+      mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/util/format.ts:2' }, { symbol: 'formatPrice', approved: false }],
+    });
+    expect(elsewhere.structuredContent!.rejected[0].guidance.reason).toContain('is not about Cart.total');
+    expect((await s.call('submit_understanding', UNDERSTANDING)).structuredContent!.next_phase).toBe('VALIDATION');
+    await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total', 'formatPrice'] });
     const fakeEvidence = await s.call('confirm_symbol_relevance', {
-      mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: '`applyTax(total)` in src/cart.ts' }],
+      mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: '`applyTax(total)` in src/cart.ts' }, { symbol: 'formatPrice', approved: false }],
     });
     expect(fakeEvidence.structuredContent).toMatchObject({ success: false, next_phase: 'EXPLORATION' });
     expect(fakeEvidence.structuredContent!.rejected[0].guidance.reason).toContain('code_evidence does not point at code');

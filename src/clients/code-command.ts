@@ -45,19 +45,24 @@ Use the recommended tools for each missing slot: \`query\` (start here), \`find_
 Results carry \`confidence\`: \`resolved\` and \`imported\` are facts; \`name_match\` is a guess — check
 it before relying on it. Then call \`mcp__code-intel__submit_understanding\` with
 \`symbols_identified\` (3+ for IMPLEMENT/MODIFY, names as the tools returned them),
-\`entry_points\` (each names one of those symbols), \`existing_patterns\`, \`files_analyzed\` (2+ files
-the tools showed you or you read), \`notes\`, and \`mapped_symbols\` (\`{nl_term, symbol}\` with the
-term quoted from the request) when risk is HIGH. \`understanding_refused\` lists each unbacked claim:
-fix those, do not pad. \`next_phase\` tells you where you are.
+\`entry_points\` (each is exactly one of those symbols, optionally called: \`Cart.total()\`),
+\`existing_patterns\` (each names an example you saw, e.g. "fluent setters returning this, like
+Cart.add"), \`files_analyzed\` (2+ files the tools showed you or you read), \`notes\`, and
+\`mapped_symbols\` (\`{nl_term, symbol}\` with the term quoted from the request) when risk is HIGH.
+One symbol counts once however it is spelled. \`understanding_refused\` lists each unbacked claim:
+fix those, do not pad. When the server sends you to SEMANTIC it lists \`candidates\` from your own
+results: if they belong to the change, explore them instead of searching. \`next_phase\` tells you
+where you are.
 
 ## 5. VALIDATION
 
 Call \`mcp__code-intel__validate_symbol_relevance\` with the QueryFrame's \`target_feature\` and your
 symbols. Use \`cached_matches\` and \`embedding_suggestions\`. Then call
-\`mcp__code-intel__confirm_symbol_relevance\` with \`mapped_symbols\`: for each, \`approved\` and — when
-approved — \`code_evidence\` that points at code you saw: \`"src/auth/service.ts:42"\` or a fragment
-copied from that file in backticks. Scores > 0.6 are FACT, 0.3–0.6 are accepted with risk HIGH,
-< 0.3 are rejected with guidance and send you back to EXPLORATION.
+\`mcp__code-intel__confirm_symbol_relevance\` with \`mapped_symbols\`: every symbol you sent, each
+\`approved\` (true or false — say what is true) and — when approved — \`code_evidence\` about that
+symbol: a line inside its definition (\`"src/auth/service.ts:42"\`), or a line that uses it for the
+target feature, or a fragment of its code in backticks. Scores > 0.6 are FACT, 0.3–0.6 are accepted
+with risk HIGH, < 0.3 are rejected with guidance and send you back to EXPLORATION.
 
 ## 6. SEMANTIC (only when the server sends you there)
 
@@ -69,8 +74,9 @@ from \`allowed_semantic_reasons\`, and the \`search_queries\` you actually ran. 
 
 Check each hypothesis with the exploration tools, then call \`mcp__code-intel__submit_verification\`
 with, for every pending hypothesis, \`status\` (confirmed/rejected) and \`evidence\`
-\`{tool, target, result, files}\` naming a call you made after submit_semantic (the same tool, its main
-argument as \`target\`, files from its results).
+\`{tool, target, result, files}\` naming a call you made after submit_semantic that is about what the
+hypothesis names (the same tool, its main argument exactly as you passed it as \`target\`, files
+from its results).
 
 ## 8. READY — implement
 
@@ -78,6 +84,8 @@ Before each edit call \`mcp__code-intel__check_write_target\` (\`allow_new_files
 file next to code you explored). Edit only files it allows; the hook denies the rest. Do not build
 on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.
 When done, call \`mcp__code-intel__end_session\` with \`outcome\`: success, failure or abandoned.
+Ending or aborting a session unlocks nothing: until the user's next message, edits stay limited to
+what READY allowed (none before READY). If the gate truly stands in the way, stop and tell the user.
 
 ## When a tool is blocked
 

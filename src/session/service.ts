@@ -4,14 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Actor, createActor } from 'xstate';
-import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, NEXT_STEP_JA, type Phase, PHASES } from '../../machines/policy.js';
+import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
 import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../query/project.js';
 import { SYMBOL_COLUMNS, type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { UserError } from '../util/paths.js';
 import { deriveEvidence, type Evidence, resultEvidence } from './evidence.js';
 import {
-  EXPECTED_SLOTS, extractionPrompt, investigationGuidance, isGrounded, normalize, type QueryFrameInput, riskLevel, type Slot, validateFrame,
+  contentUnits, EXPECTED_SLOTS, extractionPrompt, investigationGuidance, isGrounded, normalize, type QueryFrameInput, riskLevel, type Slot, stem, validateFrame,
 } from './queryframe.js';
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
 import { conceptsOf } from '../embeddings/text.js';
@@ -82,7 +82,7 @@ export class SessionService {
     const row = this.store.active() ?? this.store.list(1)[0];
     if (!row || !/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(row.query)) return result;
     const phase = [result.next_phase, result.current_phase, result.phase].find((p): p is Phase => PHASES.includes(p as Phase));
-    return phase ? { ...result, next_step_ja: NEXT_STEP_JA[phase] } : result;
+    return phase ? { ...result, next_step_ja: nextStepFor(phase, row.intent, true) } : result;
   }
 
   /** The gate for every tool: refuses a tool the current phase does not allow. */
@@ -98,7 +98,7 @@ export class SessionService {
       throw new SessionError('phase_blocked', `${tool} is not allowed in the ${phase} phase`, {
         current_phase: phase,
         allowed_tools: allowedTools(phase),
-        next_step: NEXT_STEP[phase],
+        next_step: this.nextStep(phase),
       });
     }
     return s;
@@ -142,6 +142,11 @@ export class SessionService {
     });
     this.loaded = undefined;
     return to;
+  }
+
+  /** The next step for a phase, for the intent of the session at hand. */
+  private nextStep(phase: Phase): string {
+    return nextStepFor(phase, (this.store.active() ?? this.store.list(1)[0])?.intent);
   }
 
   private require(): Loaded {
@@ -257,6 +262,20 @@ export class SessionService {
     };
   }
 
+  /**
+   * What this session already saw but did not submit: the files and symbols of its own results. A
+   * session that is short (one file where two are needed) is pointed at these before SEMANTIC.
+   */
+  private candidates(u: UnderstandingInput, ev: Evidence): { files: string[]; symbols: string[]; hint: string } {
+    const files = [...ev.exploredFiles].filter((f) => !u.files_analyzed.map((x) => x.replace(/^\.\//, '')).includes(f)).sort().slice(0, 10);
+    const listed = new Set(u.symbols_identified);
+    const symbols = [...ev.symbolsSeen].filter((x) => !listed.has(x) && this.symbolExists(x)).sort().slice(0, 15);
+    return {
+      files, symbols,
+      hint: 'These came out of your own tool calls. If some of them belong to the change, explore them (get_symbols, find_references) and submit_understanding again after revert_to_exploration; SEMANTIC is for what exploration could not find.',
+    };
+  }
+
   symbolExists = (name: string): boolean => {
     try {
       return symbolsByName(this.project, name, { includeLocal: true }).length > 0;
@@ -272,8 +291,16 @@ export class SessionService {
       this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined, 'query frame not set');
       throw new SessionError('query_frame_required', 'Call set_query_frame before submit_understanding.', { next_step: 'Extract the QueryFrame slots from the request and call set_query_frame.' });
     }
+    const evidence = this.evidence(s);
     const verdict = evaluateUnderstanding(u, {
-      intent: ctx.intent, risk: ctx.risk, request: this.request(s), evidence: this.evidence(s), symbolExists: this.symbolExists,
+      intent: ctx.intent, risk: ctx.risk, request: this.request(s), evidence, symbolExists: this.symbolExists,
+      identify: (name) => {
+        try {
+          return symbolsByName(this.project, name, { includeLocal: true }).map((r) => String(r.id));
+        } catch {
+          return [];
+        }
+      },
     });
     if (verdict.refused.length > 0) {
       this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined, 'refused');
@@ -291,9 +318,36 @@ export class SessionService {
       next_phase: to,
       evaluated_confidence: verdict.missing.length === 0 ? 'high' : 'low',
       missing_requirements: verdict.missing,
-      next_step: NEXT_STEP[to],
-      ...(to === 'SEMANTIC' ? { allowed_semantic_reasons: allowedReasons(verdict.missing) } : {}),
+      next_step: this.nextStep(to),
+      ...(to === 'SEMANTIC' ? { allowed_semantic_reasons: allowedReasons(verdict.missing), candidates: this.candidates(u, evidence) } : {}),
     };
+  }
+
+  /**
+   * Evidence concerns a symbol when it is the symbol's definition (a line inside one of its
+   * declarations), or a line that uses it together with a concept of the target feature.
+   */
+  private evidenceConcerns(symbol: string, verified: { where: string; text: string }, target: string): boolean {
+    const last = symbol.split('.').pop()!;
+    const word = new RegExp(`(^|[^\\w$])${last.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
+    const m = /^(.*):(\d+)$/.exec(verified.where);
+    let defs: SymbolRow[] = [];
+    try {
+      defs = symbolsByName(this.project, symbol, { includeLocal: true });
+    } catch {
+      defs = [];
+    }
+    if (m) {
+      const [file, line] = [m[1]!, Number(m[2])];
+      if (defs.some((d) => d.path === file && d.line <= line && line <= d.end_line)) return true;
+      const text = this.project.lines(file)[line - 1] ?? '';
+      if (!word.test(text)) return false;
+      const words = new Set(conceptsOf(target).flatMap((c) => c.words).map((w) => stem(w)));
+      const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
+      return lineWords.some((w) => words.has(w)) || contentUnits(text).size > 0 && [...contentUnits(target)].some((u) => contentUnits(text).has(u));
+    }
+    // a fragment over several lines: it must show the symbol by name
+    return word.test(verified.text);
   }
 
   private symbolProfile(name: string): SymbolRow | undefined {
@@ -361,6 +415,14 @@ export class SessionService {
     const target = String(request.args.target_feature);
     const offered = new Set(request.symbols);
     const evidence = deriveEvidence(ledger);
+    const listed = Array.isArray(request.args.symbols) ? (request.args.symbols as string[]) : [];
+    const unaddressed = listed.filter((x) => !mapped.some((m) => m.symbol === x));
+    if (unaddressed.length > 0) {
+      this.record('confirm_symbol_relevance', args, undefined, 'not all addressed');
+      throw new SessionError('not_addressed', `Every symbol you sent to validate_symbol_relevance must be confirmed (approved: true, with code_evidence) or dismissed (approved: false): missing ${unaddressed.join(', ')}.`, {
+        symbols: listed,
+      });
+    }
     if (!mapped.some((m) => m.approved)) {
       this.record('confirm_symbol_relevance', args, undefined, 'nothing approved');
       throw new SessionError('nothing_approved', 'At least one symbol must be approved with code_evidence.', {
@@ -387,6 +449,17 @@ export class SessionService {
           guidance: {
             reason: 'code_evidence does not point at code this session has seen: give "file:line" of an explored file, or a fragment copied from one',
             next_actions: ['Open the code with get_symbols / find_definitions, then cite it.'],
+          },
+        });
+        continue;
+      }
+      const about = this.evidenceConcerns(m.symbol, verified, target);
+      if (!about) {
+        rejected.push({
+          symbol: m.symbol, similarity: null,
+          guidance: {
+            reason: `code_evidence (${verified.where}) is not about ${m.symbol}: cite its definition, or a line where it is used together with '${target}'`,
+            next_actions: [`find_definitions ${m.symbol}, then cite "file:line" inside it`],
           },
         });
         continue;
@@ -420,7 +493,7 @@ export class SessionService {
       rejected,
       dismissed,
       risk_level: this.require().actor.getSnapshot().context.risk,
-      next_step: rejected.length ? 'Some symbols were rejected: explore again following the guidance, then submit_understanding.' : NEXT_STEP[to],
+      next_step: rejected.length ? 'Some symbols were rejected: explore again following the guidance, then submit_understanding.' : this.nextStep(to),
     };
   }
 
@@ -461,7 +534,7 @@ export class SessionService {
       success: true,
       next_phase: to,
       hypotheses: hyps.map((h) => ({ id: h.id, text: h.text, confidence: h.confidence, slot_source: 'HYPOTHESIS' })),
-      next_step: NEXT_STEP[to],
+      next_step: this.nextStep(to),
     };
   }
 
@@ -484,6 +557,10 @@ export class SessionService {
         problems.push(`evidence for '${h.text}': ${match.why}`);
         continue;
       }
+      if (!aboutHypothesis(v.evidence.target, h.text)) {
+        problems.push(`evidence for '${h.text}': ${v.evidence.tool}('${v.evidence.target}') is not about what the hypothesis names; check it with a call on a symbol, file or word the hypothesis mentions`);
+        continue;
+      }
       results.push({ id: h.id, status: v.status });
     }
     for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${h.text}' was not addressed`);
@@ -502,7 +579,7 @@ export class SessionService {
       confirmed: results.filter((r) => r.status === 'confirmed').length,
       rejected: results.filter((r) => r.status === 'rejected').length,
       slot_sources: 'confirmed hypotheses are now FACT',
-      next_step: NEXT_STEP[to],
+      next_step: this.nextStep(to),
     };
   }
 
@@ -528,7 +605,7 @@ export class SessionService {
     const s = this.gate('revert_to_exploration', { reason })!;
     this.record('revert_to_exploration', { reason }, undefined);
     const to = this.send(s, { type: 'REVERT' }, reason);
-    return { success: true, next_phase: to, next_step: NEXT_STEP[to] };
+    return { success: true, next_phase: to, next_step: this.nextStep(to) };
   }
 
   end(outcome: 'success' | 'failure' | 'abandoned'): Record<string, unknown> {
@@ -552,15 +629,20 @@ export class SessionService {
   private learn(id: string): number {
     const row = this.store.get(id);
     if (!row?.mapped_symbols) return 0;
+    // only a session the machine itself brought to READY teaches, and only with the user's own words
+    if (!this.store.transitions(id).some((t) => t.to_phase === 'READY')) return 0;
+    const request = normalize(row.query);
     const accepted = JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string }[];
     if (accepted.length === 0) return 0;
     const frame = row.query_frame ? (JSON.parse(row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const understanding = row.understanding ? (JSON.parse(row.understanding) as UnderstandingInput) : undefined;
-    const terms = [...new Set([frame.target_feature, frame.quotes?.target_feature].filter((t): t is string => !!t && !!normalize(t)))];
+    const terms = [...new Set([frame.quotes?.target_feature].filter((t): t is string => !!t && !!normalize(t) && request.includes(normalize(t))))];
     const pairs: { term: string; symbol: string; file?: string | null; evidence?: string | null }[] = [];
     for (const a of accepted) {
       for (const term of terms) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
-      for (const m of understanding?.mapped_symbols ?? []) if (m.symbol === a.symbol) pairs.push({ term: m.nl_term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
+      for (const m of understanding?.mapped_symbols ?? []) {
+        if (m.symbol === a.symbol && request.includes(normalize(m.nl_term))) pairs.push({ term: m.nl_term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
+      }
     }
     return this.engine.cache.learn(id, pairs);
   }
@@ -598,7 +680,7 @@ export class SessionService {
       pending_hypotheses: ctx.hypotheses.filter((h) => h.status === 'pending'),
       mapped_symbols: s2.row.mapped_symbols ? JSON.parse(s2.row.mapped_symbols) : [],
       allowed_tools: allowedTools(phase),
-      next_step: NEXT_STEP[phase],
+      next_step: this.nextStep(phase),
     };
   }
 }
@@ -628,10 +710,22 @@ export function targetOf(e: LedgerEntry): string[] {
   return out;
 }
 
+/** Does a call's target concern the hypothesis: a word, identifier (or its parts) or file the hypothesis names? */
+export function aboutHypothesis(target: string, hypothesis: string): boolean {
+  const t = contentUnits(target.replace(/\.[A-Za-z]{1,5}(:\d+)*$/, ''));
+  const h = contentUnits(hypothesis);
+  for (const u of t) if (h.has(u)) return true;
+  const parts = (x: string) => new Set(x.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem));
+  const hp = parts(hypothesis);
+  return [...parts(target)].some((w) => hp.has(w));
+}
+
 export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true } | { ok: false; why: string } {
   const calls = ledger.filter((e) => e.tool === ev.tool);
   if (calls.length === 0) return { ok: false, why: `no ${ev.tool} call was made after submit_semantic` };
-  const sameTarget = calls.filter((e) => targetOf(e).some((t) => normalize(t) === normalize(ev.target)));
+  // names are compared as the tool compared them: exactly, except a case-insensitive text search
+  const same = (e: LedgerEntry, t: string) => (e.tool === 'search_text' && e.args.case_sensitive === false ? normalize(t) === normalize(ev.target) : t.trim() === ev.target.trim());
+  const sameTarget = calls.filter((e) => targetOf(e).some((t) => same(e, t)));
   if (sameTarget.length === 0) return { ok: false, why: `no ${ev.tool} call with target '${ev.target}' was made after submit_semantic` };
   if (ev.files.length === 0) return { ok: false, why: 'evidence.files is empty: name the files the call returned' };
   const files = ev.files.map((f) => f.replace(/^\.\//, ''));

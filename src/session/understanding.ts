@@ -32,18 +32,39 @@ export interface UnderstandingVerdict {
 
 const trimAll = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean);
 
+/**
+ * An entry point names one listed symbol and nothing else: `Cart.total`, `Cart.total()`,
+ * `total(items)`, `Cart#total` — a call's arguments are allowed, other text is not.
+ */
 export function entryPointLinked(entry: string, symbols: readonly string[]): boolean {
-  const bare = entry.replace(/\(.*\)\s*$/s, '').trim();
-  const tokens = bare.split(/[.#:\s]+/).filter(Boolean);
+  const m = /^\s*([A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*)\s*(?:\([^()]*\))?\s*$/.exec(entry);
+  if (!m) return false;
+  const split = (x: string): [string, string] => {
+    const i = x.lastIndexOf('.');
+    return i < 0 ? ['', x] : [x.slice(0, i), x.slice(i + 1)];
+  };
+  const [nc, nl] = split(m[1]!.replace(/#|::/g, '.'));
   return symbols.some((s) => {
-    const last = s.split('.').pop()!;
-    return bare === s || tokens.includes(s) || tokens.includes(last);
+    const [sc, sl] = split(s);
+    // the symbol itself, or a member of a listed container (AuthService.login() with AuthService listed)
+    return (sl === nl && (nc === '' || sc === '' || nc === sc)) || (nc !== '' && nc === s);
   });
+}
+
+/** A pattern names something this session saw: a symbol or a file (by name), as a whole word. */
+export function patternNamesSeen(pattern: string, seen: Iterable<string>): boolean {
+  const words = new Set(pattern.split(/[^\w$.\/-]+/).flatMap((w) => [w, ...w.split(/[./]/)]).filter((w) => w.length >= 2));
+  for (const n of seen) if (words.has(n)) return true;
+  return false;
 }
 
 export function evaluateUnderstanding(
   u: UnderstandingInput,
-  ctx: { intent: Intent; risk: Risk; request: string; evidence: Evidence; symbolExists: (name: string) => boolean },
+  ctx: {
+    intent: Intent; risk: Risk; request: string; evidence: Evidence; symbolExists: (name: string) => boolean;
+    /** the definitions a name stands for (one symbol counts once however it is spelled); default: the name itself */
+    identify?: (name: string) => string[];
+  },
 ): UnderstandingVerdict {
   const refused: string[] = [];
   const missing: string[] = [];
@@ -59,6 +80,19 @@ export function evaluateUnderstanding(
   }
   if (uniq(symbols).length !== symbols.length)
     refused.push(`duplicate symbols detected: ${symbols.length} given, ${uniq(symbols).length} unique (padding counts is not allowed)`);
+  // AuthService.login and login are one symbol when login means nothing else
+  const identify = ctx.identify ?? ((n: string) => [n]);
+  const identities: Set<string>[] = [];
+  for (const sym of uniq(symbols)) {
+    const ids = new Set(identify(sym));
+    if (ids.size === 0) continue; // not in the index: refused below
+    const same = identities.find((other) => [...ids].every((i) => other.has(i)) || [...other].every((i) => ids.has(i)));
+    if (same && ids.size > 0) {
+      refused.push(`'${sym}' is a symbol already listed under another spelling: one symbol counts once`);
+      continue;
+    }
+    identities.push(ids);
+  }
   if (uniq(files).length !== files.length) refused.push(`duplicate files detected: ${files.length} given, ${uniq(files).length} unique`);
   for (const s of uniq(symbols)) {
     if (!ctx.symbolExists(s)) refused.push(`symbol '${s}' does not exist in the index`);
@@ -70,7 +104,11 @@ export function evaluateUnderstanding(
       refused.push(`file '${f}' was not explored in this session (no tool result showed its code)`);
   }
   for (const e of entries) {
-    if (!entryPointLinked(e, symbols)) refused.push(`entry_point '${e}' is not linked to any symbol in symbols_identified`);
+    if (!entryPointLinked(e, symbols)) refused.push(`entry_point '${e.slice(0, 120)}' must name one symbol of symbols_identified (e.g. \`Cart.total()\`) and nothing else`);
+  }
+  const seenNames = [...ctx.evidence.symbolsSeen, ...[...ctx.evidence.exploredFiles].flatMap((f) => [f, f.split('/').pop()!, f.split('/').pop()!.replace(/\.[^.]+$/, '')])];
+  for (const p of patterns) {
+    if (!patternNamesSeen(p, seenNames)) refused.push(`existing_pattern '${p.slice(0, 120)}' must name an example this session saw (a symbol or a file), e.g. "fluent methods returning this, like Cart.add"`);
   }
   if (ctx.risk === 'HIGH') {
     const mapped = u.mapped_symbols ?? [];
@@ -82,7 +120,7 @@ export function evaluateUnderstanding(
     }
   }
 
-  const have = { symbols: uniq(symbols).length, entry_points: entries.length, files: uniq(files).length, patterns: uniq(patterns).length };
+  const have = { symbols: identities.length, entry_points: entries.length, files: uniq(files).length, patterns: uniq(patterns).length };
   if (have.symbols < min.symbols) missing.push(`symbols_identified: ${have.symbols}/${min.symbols}`);
   if (have.entry_points < min.entry_points) missing.push(`entry_points: ${have.entry_points}/${min.entry_points}`);
   if (have.files < min.files) missing.push(`files_analyzed: ${have.files}/${min.files}`);
