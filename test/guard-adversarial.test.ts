@@ -18,12 +18,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyInit, planInit } from '../src/clients/init.js';
-import { findDefinitions } from '../src/query/definitions.js';
-import { getSymbols } from '../src/query/outline.js';
 import { Project } from '../src/query/project.js';
-import { findReferences } from '../src/query/references.js';
 import { SessionService } from '../src/session/service.js';
 import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
+import { driveToReady } from './helpers/session.js';
 import { Transcript } from './helpers/transcript.js';
 
 const HOOK = path.join(REPO_ROOT, 'dist', 'src', 'hooks', 'main.js');
@@ -273,19 +271,9 @@ function makeCtx(link = false): Ctx {
   return { phase: 'EXPLORATION', root, project, sessions: new SessionService(project), scratch, home, transcript: new Transcript(), env, writable: new Set(), watch, t, base: new Map(), closed: false };
 }
 
-/** Drives a real session to READY in-process, the way the MCP tools would (as in hooks.test.ts). */
+/** Drives a real session to READY in-process, the way the MCP tools would. */
 async function toReady(c: Ctx): Promise<void> {
-  const { sessions, project } = c;
-  sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
-  sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
-  await project.refresh();
-  sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
-  sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
-  sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
-  sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
-  await sessions.validateRelevance('カートの合計', ['Cart.total']);
-  await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
-  expect(sessions.status().phase).toBe('READY');
+  await driveToReady(c.project, c.sessions);
 }
 
 async function enter(c: Ctx, phase: Phase): Promise<Ctx> {

@@ -8,14 +8,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyInit, planInit } from '../src/clients/init.js';
 import { CODE_COMMAND } from '../src/clients/code-command.js';
-import { findDefinitions } from '../src/query/definitions.js';
-import { getSymbols } from '../src/query/outline.js';
 import { Project } from '../src/query/project.js';
-import { findReferences } from '../src/query/references.js';
 import { SessionError, SessionService } from '../src/session/service.js';
 import { TOOL_PHASES } from '../machines/policy.js';
 import { parse as parseToml } from 'smol-toml';
 import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
+import { driveToReady } from './helpers/session.js';
 import { Transcript } from './helpers/transcript.js';
 
 const HOOK = path.join(REPO_ROOT, 'dist', 'src', 'hooks', 'main.js');
@@ -40,16 +38,7 @@ const bash = (command: string) => ({ hook_event_name: 'PreToolUse', cwd: root, s
 
 /** Drives a real session to READY in-process, the way the MCP tools would. */
 async function toReady(): Promise<void> {
-  sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
-  sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
-  await project.refresh();
-  sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
-  sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
-  sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
-  sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
-  await sessions.validateRelevance('カートの合計', ['Cart.total']);
-  await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
-  expect(sessions.status().phase).toBe('READY');
+  await driveToReady(project, sessions);
 }
 
 beforeEach(() => {
@@ -107,6 +96,15 @@ describe('PreToolUse (the write guard)', () => {
     // the denial is in the session's timeline
     const id = sessions.status().session_id as string;
     expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:PreToolUse' && e.outcome === 'blocked').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('answers fast on huge inputs: an 800 KB path, a 2 MB payload', () => {
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    const t0 = Date.now();
+    const long = hook('pre-tool-use', { ...edit('x'), tool_input: { file_path: `${root}/${'a'.repeat(800_000)}.ts`, old_string: 'a', new_string: 'b' } });
+    expect(long.decision).toBe('deny');
+    expect(hook('pre-tool-use', { ...bash('ls'), tool_input: { command: `echo ${'x'.repeat(2_000_000)}` } }).decision).toBe('deny');
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it('fails closed: malformed payloads, a broken database, an unknown event', () => {

@@ -50,6 +50,8 @@ interface Corpus {
   index: KeywordIndex;
   lex: Lexicon;
   byName: Map<string, number[]>;
+  /** lower-cased names of the project's symbols: a stop word among them is kept in a request */
+  codeNames?: Set<string>;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -108,7 +110,9 @@ export class SemanticEngine {
 
   concepts(text: string): Concept[] {
     const c = this.corpus();
-    return conceptsOf(text, c.lex, (w) => c.index.knows(w));
+    c.codeNames ??= new Set(c.chunks.map((x) => x.name.toLowerCase()));
+    const names = c.codeNames;
+    return conceptsOf(text, c.lex, (w) => c.index.knows(w), (w) => names.has(w));
   }
 
   // ---- vectors ---------------------------------------------------------------------------------------

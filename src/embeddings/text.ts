@@ -137,17 +137,33 @@ export interface Concept {
  * does not know is kept (as itself, to match Japanese comments) only when `known` says the project
  * contains it; otherwise it could not match anything and would only dilute the score.
  */
-export function conceptsOf(text: string, lex: Lexicon = lexicon(), known?: (word: string) => boolean): Concept[] {
+export function conceptsOf(text: string, lex: Lexicon = lexicon(), known?: (word: string) => boolean, namesCode?: (word: string) => boolean): Concept[] {
   const out: Concept[] = [];
-  let rest = normalize(text);
+  // identifiers are split before anything is lower-cased (server.onError → server, on, error); the
+  // glossary's keys are matched on a lower-cased copy, and cut from both at the same places
+  let rest = text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+  let lower = rest.toLowerCase();
+  const sameLength = lower.length === rest.length;
+  const cut = (k: string) => {
+    if (!sameLength) {
+      rest = lower = lower.split(k).join(' ');
+      return;
+    }
+    let i = lower.indexOf(k);
+    while (i >= 0) {
+      rest = rest.slice(0, i) + ' '.repeat(k.length) + rest.slice(i + k.length);
+      lower = lower.slice(0, i) + ' '.repeat(k.length) + lower.slice(i + k.length);
+      i = lower.indexOf(k, i + k.length);
+    }
+  };
   for (const k of lex.keys) {
     // one-character terms (行, 値, 数) only as words of their own (below), never inside 実行 or 変数
-    if (!CJK.test(k) || [...k].length < 2 || !rest.includes(k)) continue;
+    if (!CJK.test(k) || [...k].length < 2 || !lower.includes(k)) continue;
     const e = lex.terms.get(k)!;
     out.push({ words: [...new Set([...e.words, k])], term: k, source: e.source });
-    rest = rest.split(k).join(' ');
+    cut(k);
   }
-  for (const gen of lex.generic) rest = rest.split(gen).join(' ');
+  for (const gen of lex.generic) if (CJK.test(gen)) cut(gen);
   const seen = new Set(out.map((c) => c.term));
   for (const w of identifierWords(rest, true)) {
     if (seen.has(w)) continue;
@@ -157,7 +173,9 @@ export function conceptsOf(text: string, lex: Lexicon = lexicon(), known?: (word
       else if ([...w].length >= 2 && known?.(w)) out.push({ words: [w], term: w, source: 'query' });
       else continue;
     } else {
-      if (STOP_EN.has(w) || GENERIC_EN.has(w) || w.length < 2 || /^\d+$/.test(w)) continue;
+      if (w.length < 2 || /^\d+$/.test(w)) continue;
+      // a stop word that names code in this project (when, set, next, has) is a word of the request
+      if ((STOP_EN.has(w) || GENERIC_EN.has(w)) && !namesCode?.(w)) continue;
       out.push({ words: [w], term: w, source: 'query' });
     }
     seen.add(w);

@@ -7,7 +7,7 @@ import { type Actor, createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
 import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../query/project.js';
-import { SYMBOL_COLUMNS, type SymbolRow, symbolsByName } from '../query/symbols.js';
+import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { UserError } from '../util/paths.js';
 import { deriveEvidence, type Evidence, resultEvidence } from './evidence.js';
 import {

@@ -1,0 +1,23 @@
+/** A real /code session driven to READY in-process, the way the MCP tools would, on the SAMPLE project. */
+import { expect } from 'vitest';
+import { findDefinitions } from '../../src/query/definitions.js';
+import { getSymbols } from '../../src/query/outline.js';
+import type { Project } from '../../src/query/project.js';
+import { findReferences } from '../../src/query/references.js';
+import type { SessionService } from '../../src/session/service.js';
+
+export async function driveToReady(project: Project, sessions: SessionService): Promise<void> {
+  sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+  sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
+  await project.refresh();
+  sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
+  sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
+  sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
+  sessions.submitUnderstanding({
+    symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'],
+    existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'],
+  });
+  await sessions.validateRelevance('カートの合計', ['Cart.total']);
+  await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
+  expect(sessions.status().phase).toBe('READY');
+}
