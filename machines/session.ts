@@ -5,7 +5,7 @@
  *
  *   phase          event                 guard                              → phase
  *   EXPLORATION    SET_QUERY_FRAME       –                                    (stays; a second frame never lowers the risk)
- *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet ∧ nothingMissing            → VALIDATION
+ *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet ∧ (nothingMissing ∨ verifiedBefore) → VALIDATION
  *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet                             → SEMANTIC
  *   VALIDATION     RELEVANCE_REQUESTED   –                                    (stays)
  *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested ∧ anyRejected      → EXPLORATION
@@ -19,7 +19,7 @@
  *   any live       REVERT                –                                    → EXPLORATION
  *   any live       END / ABORT           –                                    → FINISHED / ABORTED
  */
-import { and, assign, setup } from 'xstate';
+import { and, assign, or, setup } from 'xstate';
 
 export type Intent = 'IMPLEMENT' | 'MODIFY' | 'INVESTIGATE' | 'QUESTION';
 export type Risk = 'HIGH' | 'MEDIUM' | 'LOW';
@@ -71,6 +71,9 @@ export const sessionMachine = setup({
   guards: {
     frameSet: ({ context }) => context.frameSet,
     nothingMissing: ({ event }) => event.type === 'SUBMIT_UNDERSTANDING' && event.missing.length === 0,
+    // hypotheses verified in an earlier pass are facts: a return to EXPLORATION does not send the
+    // session through SEMANTIC and VERIFICATION again for what they already cover
+    verifiedBefore: ({ context }) => context.hypotheses.some((h) => h.status === 'confirmed'),
     relevanceRequested: ({ context }) => context.relevanceRequested,
     anyRejected: ({ event }) => event.type === 'RELEVANCE_CONFIRMED' && event.rejected > 0,
     pendingHypotheses: ({ context }) => pending(context).length > 0,
@@ -138,7 +141,7 @@ export const sessionMachine = setup({
       on: {
         SET_QUERY_FRAME: { actions: 'setFrame' },
         SUBMIT_UNDERSTANDING: [
-          { guard: and(['frameSet', 'nothingMissing']), target: 'VALIDATION', actions: 'clearMissing' },
+          { guard: and(['frameSet', or(['nothingMissing', 'verifiedBefore'])]), target: 'VALIDATION', actions: 'clearMissing' },
           { guard: 'frameSet', target: 'SEMANTIC', actions: 'recordMissing' },
         ],
       },

@@ -177,6 +177,16 @@ describe('the session machine (guards and transitions)', () => {
     expect(done.value).toBe('VALIDATION'); // relevance still to be confirmed
     expect(done.context.hypotheses.map((h) => h.status)).toEqual(['confirmed', 'rejected']);
   });
+  it('hypotheses verified in an earlier pass spare a second trip through SEMANTIC', () => {
+    const toVerification: SessionEvent[] = [
+      { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: ['files_analyzed: 1/2'] }, { type: 'SEMANTIC_SEARCHED' },
+      { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }], mark: 3 }, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }] },
+      { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false },
+    ];
+    const back = run(toVerification);
+    expect(back.value).toBe('EXPLORATION');
+    expect(run([...toVerification, { type: 'SUBMIT_UNDERSTANDING', missing: ['files_analyzed: 1/2'] }]).value).toBe('VALIDATION');
+  });
   it('a second QueryFrame never lowers the risk', () => {
     expect(run([{ type: 'SET_QUERY_FRAME', risk: 'HIGH' }, { type: 'SET_QUERY_FRAME', risk: 'LOW' }]).context.risk).toBe('HIGH');
     expect(run([{ type: 'SET_QUERY_FRAME', risk: 'LOW' }, { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }]).context.risk).toBe('MEDIUM');

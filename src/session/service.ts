@@ -483,7 +483,10 @@ export class SessionService {
         accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs: scored.legs, evidence: verified.where, file: row?.path });
       }
     }
-    this.store.update(s.row.id, { mapped_symbols: JSON.stringify(accepted) });
+    // symbols accepted in an earlier pass stay accepted (a return to EXPLORATION keeps its facts)
+    const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as { symbol: string }[]) : [];
+    const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(b.symbol));
+    this.store.update(s.row.id, { mapped_symbols: JSON.stringify([...kept, ...accepted]) });
     this.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
     const to = this.send(this.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk }, rejected.length ? `${rejected.length} rejected` : null);
     return {
