@@ -5,7 +5,9 @@
  * (a snapshot of the working tree compared with the accepted one) are measured, median and worst.
  */
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Project } from '../../src/query/project.js';
 import { SessionService } from '../../src/session/service.js';
@@ -13,13 +15,21 @@ import { median } from './util.js';
 
 export interface HookTiming { case: string; decision: string; median_ms: number; max_ms: number; runs: number }
 
+/** A Claude Code transcript the hooks check prompts against (as the client keeps one). */
+const CLAUDE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-bench-claude-'));
+const TRANSCRIPT = path.join(CLAUDE_DIR, 'projects', 'bench', `${randomUUID()}.jsonl`);
+fs.mkdirSync(path.dirname(TRANSCRIPT), { recursive: true });
+function userTyped(text: string): void {
+  fs.appendFileSync(TRANSCRIPT, JSON.stringify({ type: 'user', message: { role: 'user', content: text }, uuid: randomUUID() }) + '\n');
+}
+
 function time(args: string[], input: string, cwd: string, runs: number, before?: () => void): { ms: number[]; stdout: string } {
   const ms: number[] = [];
   let stdout = '';
   for (let i = 0; i < runs; i++) {
     before?.();
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, args, { input, cwd, encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: cwd } });
+    const r = spawnSync(process.execPath, args, { input, cwd, encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: cwd, CLAUDE_CONFIG_DIR: CLAUDE_DIR } });
     ms.push(performance.now() - t0);
     stdout = r.stdout;
   }
@@ -38,15 +48,17 @@ function decision(s: string): string {
 export function measureHooks(repo: string, root: string, touch: string, runs = 10): HookTiming[] {
   const hook = path.join(repo, 'dist', 'src', 'hooks', 'main.js');
   const out: HookTiming[] = [];
-  const pre = (tool: string, input: Record<string, unknown>) => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: root, session_id: 'bench', tool_name: tool, tool_use_id: 'toolu_bench', tool_input: input });
-  const post = (tool: string, input: Record<string, unknown>) => JSON.stringify({ hook_event_name: 'PostToolUse', cwd: root, session_id: 'bench', tool_name: tool, tool_use_id: 'toolu_bench', tool_input: input, tool_response: {} });
+  const common = { cwd: root, session_id: 'bench', transcript_path: TRANSCRIPT };
+  const pre = (tool: string, input: Record<string, unknown>) => JSON.stringify({ ...common, hook_event_name: 'PreToolUse', tool_name: tool, tool_use_id: 'toolu_bench', tool_input: input });
+  const post = (tool: string, input: Record<string, unknown>) => JSON.stringify({ ...common, hook_event_name: 'PostToolUse', tool_name: tool, tool_use_id: 'toolu_bench', tool_input: input, tool_response: {} });
   const edit = pre('Edit', { file_path: path.join(root, touch), old_string: 'a', new_string: 'b' });
   const read = pre('Read', { file_path: path.join(root, touch) });
   const push = (name: string, r: { ms: number[]; stdout: string }, d = decision(r.stdout)) =>
     out.push({ case: name, decision: d, median_ms: median(r.ms), max_ms: Math.max(...r.ms), runs });
   push('node -e "" (baseline: process start)', time(['-e', ''], '', root, runs), '-');
   const add = (name: string, input: string, event = 'pre-tool-use', before?: () => void) => push(name, time([hook, event], input, root, runs, before));
-  const prompt = JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: root, session_id: 'bench', prompt: 'bench: hook latency' });
+  const prompt = JSON.stringify({ ...common, hook_event_name: 'UserPromptSubmit', prompt: 'bench: hook latency' });
+  userTyped('bench: hook latency');
   add('UserPromptSubmit, no session (recorded)', prompt, 'user-prompt-submit');
   add('PreToolUse Read, no session', read);
   add('PreToolUse Edit, no session', edit);
@@ -65,7 +77,7 @@ export function measureHooks(repo: string, root: string, touch: string, runs = 1
     add('PostToolUse Bash, nothing changed', post('Bash', { command: 'ls' }), 'post-tool-use');
     add('PostToolUse Bash, a file changed: undone', post('Bash', { command: 'python3 -c …' }), 'post-tool-use', () => fs.appendFileSync(file, '\n// changed\n'));
     add('PostToolUse Read (recorded)', post('Read', { file_path: file }), 'post-tool-use');
-    add('Stop', JSON.stringify({ hook_event_name: 'Stop', cwd: root, session_id: 'bench', stop_hook_active: false }), 'stop');
+    add('Stop', JSON.stringify({ ...common, hook_event_name: 'Stop', stop_hook_active: false }), 'stop');
   } finally {
     try {
       sessions.abort('bench finished');
@@ -76,6 +88,8 @@ export function measureHooks(repo: string, root: string, touch: string, runs = 1
     fs.writeFileSync(file, original);
   }
   // the turn stays guarded after the abort until the next prompt: end it like a user would
+  userTyped('bench: hook latency');
   add('UserPromptSubmit (checks the tree, ends the turn)', prompt, 'user-prompt-submit');
+  fs.rmSync(CLAUDE_DIR, { recursive: true, force: true });
   return out;
 }

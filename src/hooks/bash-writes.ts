@@ -58,7 +58,27 @@ function unquote(n: Node): string {
   return n.text;
 }
 
+/**
+ * A pipeline of known readers written with plain words only (no quotes, expansions, globs,
+ * redirections, lists or subshells) means exactly what its words say, so it needs no parser:
+ * `ls -la | head`, `git status`, `grep -rn total src`. The common reads of an agent stay cheap.
+ */
+function plainReadOnly(command: string): boolean {
+  if (!/^[\w\s./:=@%+,|-]+$/.test(command) || /\|\||\|\s*$|^\s*\|/.test(command)) return false;
+  return command.split('|').every((stage) => {
+    const words = stage.trim().split(/\s+/).filter(Boolean);
+    const cmd = words[0];
+    if (!cmd || cmd.includes('/') || cmd.includes('=')) return false;
+    if (cmd === 'git') {
+      const sub = words.slice(1).find((w) => !w.startsWith('-'));
+      return !!sub && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && !words.some((w) => w.startsWith('--output'));
+    }
+    return READERS.has(cmd);
+  });
+}
+
 export async function analyzeBash(command: string): Promise<BashAnalysis> {
+  if (plainReadOnly(command)) return { writes: [], parseError: false, background: [], readOnly: true };
   const p = await bashParser();
   const writes: BashWrite[] = [];
   const background: string[] = [];
