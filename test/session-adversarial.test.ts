@@ -31,6 +31,8 @@ const UNDERSTANDING = {
   files_analyzed: ['src/cart.ts', 'src/util/format.ts'],
   notes: 'total() sums cents and formats them',
 };
+/** The same, with the request's words mapped to symbols (required once a confirm raised the risk to HIGH). */
+const MAPPED = { ...UNDERSTANDING, mapped_symbols: [{ nl_term: TARGET, symbol: 'Cart.total' }, { nl_term: TARGET, symbol: 'Cart' }] };
 
 type SC = Record<string, any>;
 type Verdict = 'refused' | 'LET THROUGH';
@@ -70,7 +72,9 @@ function summary(r: ToolResult): string {
   ];
   const code = sc.error ?? (sc.success === false ? 'success:false' : sc.success ? `success→${sc.next_phase ?? sc.phase ?? ''}` : r.isError ? 'isError' : 'ok');
   const extra = sc.risk_level && !sc.error ? ` risk=${sc.risk_level}` : sc.cached_matches_learned !== undefined ? ` learned=${sc.cached_matches_learned}` : '';
-  const msg = details.length ? details.join('; ') : (sc.message ?? sc.writes ?? r.content?.[0]?.text ?? '');
+  const accepted = list(sc.accepted).map((x: SC) => `${x.symbol} ${x.tier} ${x.similarity} via ${x.evidence}`);
+  const shown = sc.error ? undefined : accepted.length ? `accepted ${accepted.join(', ')}` : sc.query_frame ? `query_frame ${JSON.stringify(sc.query_frame)}` : sc.missing_requirements ? `missing ${JSON.stringify(sc.missing_requirements)}` : undefined;
+  const msg = details.length ? details.join('; ') : (shown ?? sc.message ?? sc.writes ?? r.content?.[0]?.text ?? '');
   return `${code}${extra}: ${String(msg).replace(/\s+/g, ' ').slice(0, 120)}`;
 }
 
@@ -154,7 +158,7 @@ async function explore(s: Server): Promise<void> {
 async function toValidation(s: Server, symbols: string[]): Promise<SC> {
   const phase = (await status(s)).phase;
   if (phase !== 'EXPLORATION' && phase !== 'VALIDATION') await ok(s, 'revert_to_exploration', { reason: 'a cheat got through; back to the honest path' });
-  if ((await status(s)).phase === 'EXPLORATION') expect((await ok(s, 'submit_understanding', UNDERSTANDING)).next_phase).toBe('VALIDATION');
+  if ((await status(s)).phase === 'EXPLORATION') expect((await ok(s, 'submit_understanding', MAPPED)).next_phase).toBe('VALIDATION');
   return ok(s, 'validate_symbol_relevance', { target_feature: TARGET, symbols });
 }
 
@@ -224,12 +228,16 @@ describe('QueryFrame gate (set_query_frame)', () => {
 describe('Understanding gate (submit_understanding)', () => {
   it('refuses padded, unseen and unbacked claims; nothing advances', { timeout: SLOW }, async () => {
     const G = 'Understanding';
-    const { s } = await project();
-    const uAttack = (attack: string, expected: string, patch: Record<string, unknown>, text: RegExp) =>
-      attempt(G, s, {
+    // Basket.add shares its bare name with Cart.add; basket.ts is never explored
+    const { s } = await project({ ...SAMPLE, 'src/basket.ts': 'export class Basket {\n  add(cents: number): number {\n    return cents;\n  }\n}\n' });
+    const uAttack = async (attack: string, expected: string, patch: Record<string, unknown>, text: RegExp) => {
+      await attempt(G, s, {
         gate: 'submit_understanding', attack, expected: `understanding_refused: ${expected}`, codes: ['understanding_refused'], text,
         run: () => s.call('submit_understanding', { ...UNDERSTANDING, ...patch }),
       });
+      // a cheat that got through moved the session on: back to the gate for the next one
+      if ((await status(s)).phase !== 'EXPLORATION') await ok(s, 'revert_to_exploration', { reason: 'next attack' });
+    };
 
     await begin(s, 'IMPLEMENT', REQUEST, FRAME);
     await explore(s);
@@ -247,6 +255,8 @@ describe('Understanding gate (submit_understanding)', () => {
       { symbols_identified: ['Cart', 'Cart.total', 'formatPrice', 'PaymentGateway'] }, /'PaymentGateway' does not exist/);
     await uAttack('duplicate symbols: Cart, Cart, Cart.total', 'duplicate symbols',
       { symbols_identified: ['Cart', 'Cart', 'Cart.total'] }, /duplicate symbols/);
+    await uAttack('unseen symbol whose bare name was seen as another symbol: Basket.add (only Cart.add shown)', 'never appeared in a tool result',
+      { symbols_identified: ['Cart', 'Cart.total', 'Basket.add'] }, /'Basket\.add' never appeared/);
     await uAttack('duplicate symbols by whitespace: "Cart", "Cart ", Cart.total', 'duplicate symbols',
       { symbols_identified: ['Cart', 'Cart ', 'Cart.total'] }, /duplicate symbols/);
     expect((await ok(s, 'submit_understanding', UNDERSTANDING)).next_phase, 'the honest understanding still passes').toBe('VALIDATION');
@@ -268,7 +278,7 @@ describe('Understanding gate (submit_understanding)', () => {
     await s.call('find_references', { name: 'NoSuchSymbolAnywhere' });
     await uAttack('find_references claimed, but its only call returned zero results', 'required tool find_references not used',
       {}, /required tool find_references/);
-    assertNoneLetThrough(G, 10);
+    assertNoneLetThrough(G, 11);
   });
 });
 
@@ -293,10 +303,10 @@ describe('Validation gate (validate/confirm_symbol_relevance)', () => {
       confirm(s, [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/util/format.ts:2' }]), /not about Cart\.total/);
     await toValidation(s, ['Cart']);
     await vAttack('6-character fragment `export` as code_evidence for Cart', 'rejected: fragment too short / not evidence',
-      confirm(s, [{ symbol: 'Cart', approved: true, code_evidence: '`export`' }]), /code_evidence|not about/);
+      confirm(s, [{ symbol: 'Cart', approved: true, code_evidence: '`export`' }]), /does not point at code|too short|too generic/);
     await toValidation(s, ['Cart.total']);
     await vAttack('6-character fragment `export` as code_evidence for Cart.total', 'rejected: fragment too short / not evidence',
-      confirm(s, [{ symbol: 'Cart.total', approved: true, code_evidence: '`export`' }]), /code_evidence|not about/);
+      confirm(s, [{ symbol: 'Cart.total', approved: true, code_evidence: '`export`' }]), /does not point at code|too short|too generic/);
     await toValidation(s, ['Cart.total', 'Cart', 'formatPrice']);
     await attempt(G, s, {
       gate: 'confirm_symbol_relevance', attack: 'confirm only the strong symbol (Cart.total) of three sent to validate', expected: 'not_addressed (every symbol sent must be confirmed or dismissed)',
@@ -377,20 +387,23 @@ function cachedRows(root: string): { count: number; tables: string[] } {
 describe('Cache (end_session success without READY)', () => {
   it('a fake success teaches nothing and lifts no later score', { timeout: SLOW }, async () => {
     const G = 'Cache';
+    // the probe scores below 1 in a fresh project (ACCEPTED_HIGH_RISK), so a history leg would show
+    const PROBE = { symbol: 'Cart', approved: true, code_evidence: '`export class Cart {` in src/cart.ts' };
     const honestConfirm = async (s: Server) => {
       await begin(s, 'IMPLEMENT', REQUEST, FRAME);
       await explore(s);
-      const v = await toValidation(s, ['Cart.total']);
-      const c = await ok(s, 'confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }] });
+      const v = await toValidation(s, ['Cart']);
+      const c = await ok(s, 'confirm_symbol_relevance', { mapped_symbols: [PROBE] });
       expect(c.next_phase).toBe('READY');
       return { cached: v.cached_matches as SC[], accepted: c.accepted[0] as SC };
     };
     const fresh = await honestConfirm((await project()).s);
     await closeAll();
+    expect(fresh.accepted.similarity, 'the probe leaves room for a lift').toBeLessThan(0.9);
 
     const { s, root } = await project();
     const endAttack = (attack: string) => attempt(G, s, {
-      gate: 'end_session', attack, expected: 'ends, learns nothing (cached_matches_learned 0)', text: /learned=0|success→FINISHED: /,
+      gate: 'end_session', attack, expected: 'ends, learns nothing (cached_matches_learned 0)', text: /"cached_matches_learned":0/,
       run: () => s.call('end_session', { outcome: 'success' }),
       refused: (sc) => !sc.error && (sc.cached_matches_learned ?? 0) === 0, held: (_b, a) => a.active === false,
     });
@@ -399,18 +412,15 @@ describe('Cache (end_session success without READY)', () => {
     await endAttack('end_session success straight from EXPLORATION (READY never reached)');
     await begin(s, 'IMPLEMENT', REQUEST, FRAME);
     await explore(s);
-    await toValidation(s, ['Cart.total', 'formatPrice']);
-    const partial = await ok(s, 'confirm_symbol_relevance', { mapped_symbols: [
-      { symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' },
-      { symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' },
-    ] });
-    expect(partial, 'setup: formatPrice is rejected, Cart.total stored as mapped').toMatchObject({ next_phase: 'EXPLORATION', accepted: [{ symbol: 'Cart.total' }] });
+    await toValidation(s, ['Cart', 'formatPrice']);
+    const partial = await ok(s, 'confirm_symbol_relevance', { mapped_symbols: [PROBE, { symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' }] });
+    expect(partial, 'setup: formatPrice is rejected, Cart stored as mapped').toMatchObject({ next_phase: 'EXPLORATION', accepted: [{ symbol: 'Cart' }] });
     await endAttack('end_session success from EXPLORATION after a partly rejected confirm stored mapped_symbols');
 
     const later = await honestConfirm(s);
     const lifted = later.accepted.similarity !== fresh.accepted.similarity || later.cached.length > 0 || JSON.stringify(later.accepted.legs) !== JSON.stringify(fresh.accepted.legs);
     push(G, {
-      gate: 'validate/confirm (score)', attack: 'a later honest confirm (Cart.total for カートの合計) after two fake successes',
+      gate: 'validate/confirm (score)', attack: 'a later honest confirm (Cart for カートの合計) after two fake successes',
       expected: 'same similarity and legs as in a fresh project, no cached_matches',
       answer: `similarity ${later.accepted.similarity} (fresh ${fresh.accepted.similarity}), legs ${JSON.stringify(later.accepted.legs)}, cached_matches ${later.cached.length}`,
       phase: 'VALIDATION→READY', held: !lifted, reason: !lifted,

@@ -93,7 +93,12 @@ export interface SlotError {
   error: string;
 }
 
-const stemsMatch = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)));
+/** Two stems name one word: equal, one a long prefix of the other (databas/database), or a near form (expir/expiry) — never handl/handlebar. */
+const stemsMatch = (a: string, b: string) => {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return long.startsWith(short) && (short.length >= 6 || (short.length >= 5 && long.length - short.length <= 2));
+};
 
 /**
  * How far a value is supported by its quote, word by word: a Latin word (as a stem) is supported

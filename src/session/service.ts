@@ -758,7 +758,7 @@ export function verifyCodeEvidence(
   if (fragments.length === 0) fragments.push(text);
   for (const frag of fragments) {
     const f = fold(frag);
-    if (f.replace(/\s/g, '').length < 6) continue;
+    if (f.replace(/\s/g, '').length < 10) continue; // `export` is in every file: a fragment must say something
     for (const file of explored) {
       const ls = lines(file);
       const idx = ls.findIndex((l) => fold(l).includes(f));

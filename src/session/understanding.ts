@@ -96,7 +96,8 @@ export function evaluateUnderstanding(
   if (uniq(files).length !== files.length) refused.push(`duplicate files detected: ${files.length} given, ${uniq(files).length} unique`);
   for (const s of uniq(symbols)) {
     if (!ctx.symbolExists(s)) refused.push(`symbol '${s}' does not exist in the index`);
-    else if (!ctx.evidence.symbolsSeen.has(s) && !ctx.evidence.symbolsSeen.has(s.split('.').pop()!))
+    // a qualified name must have been seen qualified: seeing Cart.add is not seeing Basket.add
+    else if (!ctx.evidence.symbolsSeen.has(s))
       refused.push(`symbol '${s}' never appeared in a tool result of this session: look it up (find_definitions) first`);
   }
   for (const f of uniq(files)) {
