@@ -93,6 +93,8 @@ async function main(argv: string[]): Promise<number> {
     }
     applyInit(changes);
     const project = new Project(root); // creates .code-intel/ and the index the hooks read
+    const { SessionStore } = await import('../session/store.js');
+    new SessionStore(project.db); // and the session tables, so the first /code prompt is recorded before any server ran
     const stats = await updateIndex(project.db, project.root);
     project.close();
     process.stdout.write([

@@ -63,10 +63,11 @@ export function findRoot(from: string): string | undefined {
 function openShared(root: string): Database.Database {
   const db = new Database(path.join(root, '.code-intel', 'index.db'), { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
-  const ours = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'sessions')`).all().length === 2;
+  // an index has its meta table (the session tables are made by the first SessionStore, the hook's too)
+  const ours = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).all().length === 1;
   if (!ours) {
     db.close();
-    throw new Error('the project database is empty, damaged or not a code-intel index (no session tables); run `code-intel index` to rebuild it');
+    throw new Error('the project database is empty, damaged or not a code-intel index; run `code-intel index` to rebuild it');
   }
   return db;
 }
