@@ -98,6 +98,15 @@ describe('PreToolUse (the write guard)', () => {
     expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:PreToolUse' && e.outcome === 'blocked').length).toBeGreaterThanOrEqual(3);
   });
 
+  it('without git the guard cannot check effects: reading still works, writing is refused', () => {
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    const noGit = { PATH: '/nonexistent' }; // the hook itself is started by its absolute path
+    expect(hook('pre-tool-use', { ...edit('x'), tool_name: 'Read', tool_input: { file_path: path.join(root, 'src/cart.ts') } }, noGit).decision).toBeUndefined();
+    const w = hook('pre-tool-use', bash('npm test'), noGit);
+    expect(w.decision).toBe('deny');
+    expect(w.reason).toContain('git installed');
+  });
+
   it('answers fast on huge inputs: an 800 KB path, a 2 MB payload', () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     const t0 = Date.now();

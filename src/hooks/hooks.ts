@@ -35,6 +35,8 @@ export type { Client } from './dialects.js';
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const EDIT_LIKE_MCP = /(write|edit|create|delete|remove|move|rename|patch|apply|insert|replace|update|save|append|exec|run|shell|command)/i;
 const OWN_TOOLS = 'mcp__code-intel__';
+/** Claude Code's tools that only read (they run even when the effect check cannot). */
+const READ_ONLY_TOOLS = new Set(['Read', 'Grep', 'Glob', 'LS', 'NotebookRead', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'ExitPlanMode', 'BashOutput']);
 /** what the guard will read of a payload and of a command: past this, it denies rather than stall */
 const MAX_PAYLOAD = 1024 * 1024;
 const MAX_COMMAND = 64 * 1024;
@@ -121,7 +123,17 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
       if (event === 'user-prompt-submit') recordPrompt(store, p, client);
       return format(client, event, undefined);
     }
-    const notice = describeUndo(enforceEffects(store, root, mode));
+    let notice: string;
+    try {
+      notice = describeUndo(enforceEffects(store, root, mode));
+    } catch (e) {
+      // the effect check could not run (no git on PATH, a broken private store): reading stays
+      // possible, anything that may write is refused while the guard is blind
+      const why = `the write guard cannot check what changed (${(e as Error)?.message?.split('\n')[0] ?? e}); is git installed?`;
+      if (event !== 'pre-tool-use') throw new Error(why);
+      if (!READ_ONLY_TOOLS.has(p.tool_name ?? '') && !(p.tool_name ?? '').startsWith(OWN_TOOLS)) return format(client, event, `${why} Only reading tools run until it can.`);
+      notice = why;
+    }
     const cwd = p.cwd && path.isAbsolute(p.cwd) ? p.cwd : root;
     if (event === 'pre-tool-use') {
       const verdict = await judge(store, root, cwd, mode, p);
