@@ -59,10 +59,10 @@ describe('/code session over MCP', () => {
 
     const qf = await s.call('set_query_frame', FRAME);
     expect(qf.structuredContent).toMatchObject({
-      success: true, risk_level: 'MEDIUM', missing_slots: ['trigger_condition'], // a new feature has no observed issue
+      success: true, risk_level: 'MEDIUM', missing_slots: [], // a new feature has no observed issue, and this one no trigger
       query_frame: { validated_slots: ['target_feature', 'desired_action'], slot_sources: { target_feature: 'FACT' } },
     });
-    expect(qf.structuredContent!.investigation_guidance.recommended_tools).toEqual(expect.arrayContaining(['search_text', 'find_definitions']));
+    expect(qf.structuredContent!.investigation_guidance.recommended_tools).toEqual([]); // nothing the intent expects is missing
 
     await explore(s);
     const u = await s.call('submit_understanding', UNDERSTANDING);
@@ -227,14 +227,16 @@ describe('an agent trying to cheat', () => {
     expect(fakeEvidence.structuredContent).toMatchObject({ success: false, next_phase: 'EXPLORATION' });
     expect(fakeEvidence.structuredContent!.rejected[0].guidance.reason).toContain('code_evidence does not point at code');
 
-    // back in EXPLORATION; an irrelevant symbol is rejected by the score even with real evidence
+    // back in EXPLORATION; a symbol the words of the target do not reach is accepted only through
+    // the code graph (Cart.total, which the target names, calls it), never as a FACT
     expect((await s.call('submit_understanding', UNDERSTANDING)).structuredContent!.next_phase).toBe('VALIDATION');
     await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['formatPrice'] });
-    const irrelevant = await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' }] });
-    expect(irrelevant.structuredContent).toMatchObject({ next_phase: 'EXPLORATION', rejected: [{ symbol: 'formatPrice', guidance: { next_actions: expect.any(Array) } }] });
+    const linked = await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' }] });
+    expect(linked.structuredContent!.accepted).toEqual([expect.objectContaining({ symbol: 'formatPrice', tier: 'ACCEPTED_HIGH_RISK', via: expect.stringContaining('Cart.total') })]);
+    await s.call('revert_to_exploration', { reason: 'test the rest of the path' });
 
-    // honest again → READY; then writes outside the root
-    await s.call('submit_understanding', UNDERSTANDING);
+    // honest again → READY (the graph link raised the risk to HIGH: mapped_symbols are now required); then writes outside the root
+    await s.call('submit_understanding', { ...UNDERSTANDING, mapped_symbols: [{ nl_term: 'カートの合計', symbol: 'Cart.total' }] });
     await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total'] });
     await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }] });
     await expectStill('READY');

@@ -397,11 +397,13 @@ describe('Cache (end_session success without READY)', () => {
       expect(c.next_phase).toBe('READY');
       return { cached: v.cached_matches as SC[], accepted: c.accepted[0] as SC };
     };
-    const fresh = await honestConfirm((await project()).s);
+    // a file nothing else touches: its class is neither reached by the target's words nor linked to it
+    const withBasket = { ...SAMPLE, 'src/basket.ts': 'export class Basket {\n  add(cents: number): number {\n    return cents;\n  }\n}\n' };
+    const fresh = await honestConfirm((await project(withBasket)).s);
     await closeAll();
     expect(fresh.accepted.similarity, 'the probe leaves room for a lift').toBeLessThan(0.9);
 
-    const { s, root } = await project();
+    const { s, root } = await project(withBasket);
     const endAttack = (attack: string) => attempt(G, s, {
       gate: 'end_session', attack, expected: 'ends, learns nothing (cached_matches_learned 0)', text: /"cached_matches_learned":0/,
       run: () => s.call('end_session', { outcome: 'success' }),
@@ -412,9 +414,9 @@ describe('Cache (end_session success without READY)', () => {
     await endAttack('end_session success straight from EXPLORATION (READY never reached)');
     await begin(s, 'IMPLEMENT', REQUEST, FRAME);
     await explore(s);
-    await toValidation(s, ['Cart', 'formatPrice']);
-    const partial = await ok(s, 'confirm_symbol_relevance', { mapped_symbols: [PROBE, { symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' }] });
-    expect(partial, 'setup: formatPrice is rejected, Cart stored as mapped').toMatchObject({ next_phase: 'EXPLORATION', accepted: [{ symbol: 'Cart' }] });
+    await toValidation(s, ['Cart', 'Basket']);
+    const partial = await ok(s, 'confirm_symbol_relevance', { mapped_symbols: [PROBE, { symbol: 'Basket', approved: true, code_evidence: 'src/basket.ts:1' }] });
+    expect(partial, 'setup: Basket is rejected, Cart stored as mapped').toMatchObject({ next_phase: 'EXPLORATION', accepted: [{ symbol: 'Cart' }] });
     await endAttack('end_session success from EXPLORATION after a partly rejected confirm stored mapped_symbols');
 
     const later = await honestConfirm(s);

@@ -16,6 +16,7 @@ import {
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
 import { conceptsOf } from '../embeddings/text.js';
 import { tierOf } from './relevance.js';
+import { linkedScore, linkToSeeds, symbolLabel } from './graph-relevance.js';
 import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
 import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
 import { checkWriteTarget } from './write-target.js';
@@ -82,6 +83,7 @@ export class SessionService {
     const row = this.store.active() ?? this.store.list(1)[0];
     if (!row || !/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(row.query)) return result;
     const phase = [result.next_phase, result.current_phase, result.phase].find((p): p is Phase => PHASES.includes(p as Phase));
+    if (result.next_step === REJECTED_NEXT.en) return { ...result, next_step_ja: REJECTED_NEXT.ja };
     return phase ? { ...result, next_step_ja: nextStepFor(phase, row.intent, true) } : result;
   }
 
@@ -324,6 +326,49 @@ export class SessionService {
   }
 
   /**
+   * The symbols the request reaches by its words: those accepted now or earlier in this session,
+   * and the project's best matches for the target (FACT level). Their definitions seed the graph.
+   */
+  private async relevanceSeeds(target: string, accepted: { symbol: string; similarity?: number }[]): Promise<{ ids: Map<number, number>; labels: Set<string> }> {
+    const ids = new Map<number, number>();
+    const labels = new Set<string>();
+    const add = (symbol: string, score: number) => {
+      let rows: SymbolRow[] = [];
+      try {
+        rows = symbolsByName(this.project, symbol, { includeLocal: true }).slice(0, 5);
+      } catch {
+        rows = [];
+      }
+      for (const r of rows) if ((ids.get(r.id) ?? 0) < score) ids.set(r.id, score);
+      if (rows.length) labels.add(symbol);
+    };
+    for (const a of accepted) if (typeof a.similarity === 'number' && a.similarity >= 0.3) add(a.symbol, a.similarity);
+    for (const x of await this.suggest(target, 5)) if (x.similarity > 0.6) add(x.symbol, x.similarity);
+    return { ids, labels };
+  }
+
+  /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
+  private graphLink(symbol: string, seeds: { ids: Map<number, number> }): { score: number; why: string } | undefined {
+    if (seeds.ids.size === 0) return undefined;
+    let rows: SymbolRow[] = [];
+    try {
+      rows = symbolsByName(this.project, symbol, { includeLocal: true }).slice(0, 3);
+    } catch {
+      return undefined;
+    }
+    let best: { score: number; why: string } | undefined;
+    for (const r of rows) {
+      const link = linkToSeeds(this.project.db, r.id, new Set(seeds.ids.keys()), 1);
+      if (!link || link.hops === 0) continue;
+      const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
+      if (score >= 0.3 && (!best || score > best.score)) {
+        best = { score, why: `linked through the code: ${link.path.map((id) => symbolLabel(this.project.db, id)).join(' → ')}` };
+      }
+    }
+    return best;
+  }
+
+  /**
    * Evidence concerns a symbol when it is the symbol's definition (a line inside one of its
    * declarations), or a line that uses it together with a concept of the target feature.
    */
@@ -432,6 +477,7 @@ export class SessionService {
     const accepted: Record<string, unknown>[] = [];
     const rejected: Record<string, unknown>[] = [];
     const dismissed: string[] = [];
+    const low: { symbol: string; score: number; scored: { score: number; backend: string; legs: object }; where: string; file?: string }[] = [];
     let raiseRisk = false;
     for (const m of mapped) {
       if (!offered.has(m.symbol)) {
@@ -471,20 +517,38 @@ export class SessionService {
       const score = scored.score;
       const tier = tierOf(score);
       if (tier === 'REJECTED') {
-        rejected.push({
-          symbol: m.symbol, similarity: score, backend: scored.backend, legs: scored.legs,
-          guidance: {
-            reason: `'${target}' and '${m.symbol}' are too dissimilar (${score} < 0.3)`,
-            next_actions: [`search_text or query for other symbols related to '${target}'`, `find_references on '${m.symbol}' to see whether it is really used for it`],
-          },
-        });
+        low.push({ symbol: m.symbol, score, scored, where: verified.where, file: row?.path });
       } else {
         if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
         accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs: scored.legs, evidence: verified.where, file: row?.path });
       }
     }
+    // the words of the request do not reach these: the code graph may (they call, are called by,
+    // contain or sit in a symbol the request does reach)
+    const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as { symbol: string; similarity?: number }[]) : [];
+    const seeds = await this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number }[]);
+    for (const l of low) {
+      const link = this.graphLink(l.symbol, seeds);
+      if (link) {
+        raiseRisk = true;
+        accepted.push({
+          symbol: l.symbol, similarity: link.score, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+graph`, legs: { ...l.scored.legs, graph: link.score },
+          evidence: l.where, file: l.file, via: link.why,
+        });
+        continue;
+      }
+      rejected.push({
+        symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs,
+        guidance: {
+          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3), and it is not within two calls or containers of a symbol the request names (${[...seeds.labels].slice(0, 5).join(', ') || 'none'})`,
+          next_actions: [
+            `if it really is part of '${target}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
+            `search_text or query for other symbols related to '${target}'`,
+          ],
+        },
+      });
+    }
     // symbols accepted in an earlier pass stay accepted (a return to EXPLORATION keeps its facts)
-    const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as { symbol: string }[]) : [];
     const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(b.symbol));
     this.store.update(s.row.id, { mapped_symbols: JSON.stringify([...kept, ...accepted]) });
     this.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
@@ -496,7 +560,7 @@ export class SessionService {
       rejected,
       dismissed,
       risk_level: this.require().actor.getSnapshot().context.risk,
-      next_step: rejected.length ? 'Some symbols were rejected: explore again following the guidance, then submit_understanding.' : this.nextStep(to),
+      next_step: rejected.length ? REJECTED_NEXT.en : this.nextStep(to),
     };
   }
 
@@ -687,6 +751,12 @@ export class SessionService {
     };
   }
 }
+
+/** What to do after a rejection, in both languages (localize() picks). */
+const REJECTED_NEXT = {
+  en: 'Some symbols were rejected: each rejection says why. Explore again following its guidance (symbols accepted now stay accepted), then submit_understanding.',
+  ja: '一部のシンボルが却下されました（理由はそれぞれに記載）。ガイダンスに従って再度探索し（受理済みのシンボルは保持されます）、submit_understanding を呼んでください。',
+};
 
 /** The English words the JA/ZH→EN glossary gives for a text's terms (QueryFrame grounding across languages). */
 function translateCjk(text: string): string[] {
