@@ -84,7 +84,8 @@ Before each edit call \`mcp__code-intel__check_write_target\` (\`allow_new_files
 file next to code you explored). Edit only files it allows; the hook denies the rest. Do not build
 on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.
 When done, call \`mcp__code-intel__end_session\` with \`outcome\`: success, failure or abandoned.
-Ending or aborting a session unlocks nothing: until the user's next message, edits stay limited to
+If what the request assumes is not so (the bug is not there, the feature exists), say so to the user
+and end the session with \`abandoned\`; do not invent a change. Ending or aborting a session unlocks nothing: until the user's next message, edits stay limited to
 what READY allowed (none before READY). If the gate truly stands in the way, stop and tell the user.
 
 ## When a tool is blocked

@@ -170,12 +170,12 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
 
 /**
  * The slots a request of each intent is expected to state (missing_slots lists only these): a new
- * feature has no observed issue, an investigation no desired action, a question only a subject.
+ * feature has no observed issue and often no trigger, an investigation or a question only a subject.
  */
 export const EXPECTED_SLOTS: Record<Intent, readonly Slot[]> = {
   MODIFY: SLOTS,
-  IMPLEMENT: ['target_feature', 'trigger_condition', 'desired_action'],
-  INVESTIGATE: ['target_feature', 'trigger_condition'],
+  IMPLEMENT: ['target_feature', 'desired_action'],
+  INVESTIGATE: ['target_feature'],
   QUESTION: ['target_feature'],
 };
 

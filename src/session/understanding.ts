@@ -76,7 +76,7 @@ export function evaluateUnderstanding(
   const uniq = <T>(xs: T[]) => [...new Set(xs)];
 
   for (const t of min.tools) {
-    if (!ctx.evidence.toolsUsed.has(t)) refused.push(`required tool ${t} has not been called in this session: call it before submitting`);
+    if (!ctx.evidence.toolsUsed.has(t)) refused.push(`required tool ${t} has not returned anything in this session (calls that found nothing do not count): call it on a symbol of the change before submitting`);
   }
   if (uniq(symbols).length !== symbols.length)
     refused.push(`duplicate symbols detected: ${symbols.length} given, ${uniq(symbols).length} unique (padding counts is not allowed)`);
