@@ -53,8 +53,8 @@ export const NEXT_STEP: Record<Phase, string> = {
   SEMANTIC: 'Call semantic_search to fill what exploration missed, then submit_semantic with hypotheses and a semantic_reason that matches the missing requirements.',
   VERIFICATION: 'Check each hypothesis with the exploration tools, then submit_verification citing those calls as evidence.',
   READY: 'Call check_write_target before each edit; edit only explored files. Call end_session when done.',
-  FINISHED: 'This session is over. Start a new one with start_session.',
-  ABORTED: 'This session was aborted. Start a new one with start_session.',
+  FINISHED: "This session is over: report to the user. Until the user's next message, edits stay limited to what READY allowed; start a new session only for a new request.",
+  ABORTED: "This session was aborted: tell the user why. Edits stay refused until the user's next message; start a new session only for a new request.",
 };
 
 /** The same next steps in Japanese, added to answers when the user's request was Japanese. */
@@ -65,8 +65,8 @@ export const NEXT_STEP_JA: Record<Phase, string> = {
   SEMANTIC: 'semantic_search で不足を補い、missing_requirements に合う semantic_reason と仮説を添えて submit_semantic を呼んでください。',
   VERIFICATION: '各仮説を探索ツールで確認し、その呼び出しを evidence として submit_verification を呼んでください。',
   READY: '編集の前に check_write_target を呼び、探索済みファイルだけを編集してください。終わったら end_session を呼んでください。',
-  FINISHED: 'このセッションは終了しました。新しく start_session を呼んでください。',
-  ABORTED: 'このセッションは中止されました。新しく start_session を呼んでください。',
+  FINISHED: 'このセッションは終了しました。ユーザーに報告してください。ユーザーの次のメッセージまでは READY で許された範囲の編集だけが可能です。新しい依頼のときだけ start_session を呼んでください。',
+  ABORTED: 'このセッションは中止されました。理由をユーザーに伝えてください。ユーザーの次のメッセージまで編集はできません。新しい依頼のときだけ start_session を呼んでください。',
 };
 
 /** INVESTIGATE and QUESTION reach READY to answer, never to edit. */

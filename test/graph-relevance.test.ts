@@ -41,3 +41,46 @@ describe('graph relevance', () => {
     expect(linkedScore(0.4, 2)).toBe(0);
   });
 });
+
+describe('the graph leg in confirm_symbol_relevance', () => {
+  it('accepts a linked symbol with the path, keeps it accepted across a return to EXPLORATION, rejects an unlinked one', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const { SessionService } = await import('../src/session/service.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const { findReferences } = await import('../src/query/references.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const dir = makeProject({ ...SAMPLE, 'src/basket.ts': 'export class Basket {\n  add(cents: number): number {\n    return cents;\n  }\n}\n' });
+    const p = new Project(dir);
+    await p.refresh();
+    const sessions = new SessionService(p);
+    const understand = (extra: Record<string, unknown> = {}) => {
+      sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(p, { name: 'formatPrice' }) });
+      sessions.record('find_references', { name: 'Cart' }, { ...findReferences(p, { name: 'Cart' }) });
+      sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(p, { file: 'src/cart.ts' }) });
+      sessions.record('get_symbols', { file: 'src/basket.ts' }, { ...getSymbols(p, { file: 'src/basket.ts' }) });
+      return sessions.submitUnderstanding({
+        symbols_identified: ['Cart.total', 'formatPrice', 'Basket'], entry_points: ['Cart.total()'],
+        existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'], ...extra,
+      });
+    };
+    sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+    sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
+    understand();
+    await sessions.validateRelevance('カートの合計', ['Cart.total', 'formatPrice', 'Basket']);
+    const first = await sessions.confirmRelevance([
+      { symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' },
+      { symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' },
+      { symbol: 'Basket', approved: true, code_evidence: 'src/basket.ts:1' },
+    ]);
+    expect(first.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'formatPrice', tier: 'ACCEPTED_HIGH_RISK', via: expect.stringContaining('Cart.total') })]));
+    expect(first.rejected).toEqual([expect.objectContaining({ symbol: 'Basket' })]);
+    expect(first.next_phase).toBe('EXPLORATION');
+    // second pass: formatPrice again, alone — it stays accepted (it is no longer its own link)
+    understand({ symbols_identified: ['Cart.total', 'formatPrice', 'Cart'], mapped_symbols: [{ nl_term: 'カートの合計', symbol: 'Cart.total' }] });
+    await sessions.validateRelevance('カートの合計', ['formatPrice']);
+    const second = await sessions.confirmRelevance([{ symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' }]);
+    expect(second).toMatchObject({ next_phase: 'READY', rejected: [] });
+    p.close();
+    removeProject(dir);
+  });
+});

@@ -54,7 +54,8 @@ export class TreeSnapshot {
     if (fs.existsSync(path.join(this.gitDir, 'HEAD'))) return;
     fs.mkdirSync(this.gitDir, { recursive: true });
     this.git(['init', '-q']);
-    const excludes = ['/.code-intel/', readIf(path.join(this.root, '.git', 'info', 'exclude')), readIf(globalExcludesFile())];
+    // dependencies are never the project's files, even in a project that forgot to ignore them
+    const excludes = ['/.code-intel/', 'node_modules/', readIf(path.join(this.root, '.git', 'info', 'exclude')), readIf(globalExcludesFile())];
     fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
     fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), excludes.join('\n') + '\n');
   }

@@ -352,13 +352,15 @@ export class SessionService {
     if (seeds.ids.size === 0) return undefined;
     let rows: SymbolRow[] = [];
     try {
-      rows = symbolsByName(this.project, symbol, { includeLocal: true }).slice(0, 3);
+      rows = symbolsByName(this.project, symbol, { includeLocal: true }).slice(0, 10); // overloads: the implementation is often last
     } catch {
       return undefined;
     }
+    const own = new Set(rows.map((r) => r.id));
+    const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id)));
     let best: { score: number; why: string } | undefined;
     for (const r of rows) {
-      const link = linkToSeeds(this.project.db, r.id, new Set(seeds.ids.keys()), 1);
+      const link = linkToSeeds(this.project.db, r.id, seedIds, 1);
       if (!link || link.hops === 0) continue;
       const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
       if (score >= 0.3 && (!best || score > best.score)) {
@@ -525,9 +527,16 @@ export class SessionService {
     }
     // the words of the request do not reach these: the code graph may (they call, are called by,
     // contain or sit in a symbol the request does reach)
-    const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as { symbol: string; similarity?: number }[]) : [];
+    const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as Record<string, unknown>[]) : [];
     const seeds = await this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number }[]);
     for (const l of low) {
+      // accepted in an earlier pass of this session: a fact that stays (the evidence is verified again above)
+      const earlier = before.find((b) => b.symbol === l.symbol && typeof b.similarity === 'number' && b.similarity >= 0.3);
+      if (earlier) {
+        if (earlier.tier !== 'FACT') raiseRisk = true;
+        accepted.push({ ...earlier, evidence: l.where });
+        continue;
+      }
       const link = this.graphLink(l.symbol, seeds);
       if (link) {
         raiseRisk = true;
@@ -540,7 +549,7 @@ export class SessionService {
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs,
         guidance: {
-          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3), and it is not within two calls or containers of a symbol the request names (${[...seeds.labels].slice(0, 5).join(', ') || 'none'})`,
+          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
           next_actions: [
             `if it really is part of '${target}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
             `search_text or query for other symbols related to '${target}'`,
@@ -549,7 +558,7 @@ export class SessionService {
       });
     }
     // symbols accepted in an earlier pass stay accepted (a return to EXPLORATION keeps its facts)
-    const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(b.symbol));
+    const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(String(b.symbol)));
     this.store.update(s.row.id, { mapped_symbols: JSON.stringify([...kept, ...accepted]) });
     this.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
     const to = this.send(this.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk }, rejected.length ? `${rejected.length} rejected` : null);
