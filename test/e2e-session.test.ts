@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type Server } from './helpers/mcp.js';
 import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
+import { SAMPLE_UNDERSTANDING } from './helpers/session.js';
 
 const REQUEST = 'カートの合計に消費税を加える処理を追加して';
 const FRAME = {
@@ -41,13 +42,7 @@ async function explore(s: Server): Promise<void> {
   expect((await s.call('get_symbols', { file: 'src/cart.ts' })).isError).toBeFalsy();
 }
 
-const UNDERSTANDING = {
-  symbols_identified: ['Cart', 'Cart.total', 'formatPrice'],
-  entry_points: ['Cart.total()'],
-  existing_patterns: ['fluent methods returning this, like Cart.add'],
-  files_analyzed: ['src/cart.ts', 'src/util/format.ts'],
-  notes: 'total() sums cents and formats them',
-};
+const UNDERSTANDING = SAMPLE_UNDERSTANDING;
 
 describe('/code session over MCP', () => {
   it('an honest IMPLEMENT session reaches READY and may write only explored files', async () => {

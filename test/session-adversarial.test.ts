@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startServer, type Server, type ToolResult } from './helpers/mcp.js';
 import { CLI, makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
+import { SAMPLE_UNDERSTANDING } from './helpers/session.js';
 
 const TABLE_FILE = path.join(os.tmpdir(), 'code-intel-session-adversarial.txt');
 const HOOK = path.join(REPO_ROOT, 'dist', 'src', 'hooks', 'main.js');
@@ -24,13 +25,7 @@ const SLOW = 240_000;
 const REQUEST = 'カートの合計に消費税を加える処理を追加して';
 const TARGET = 'カートの合計';
 const FRAME = { target_feature: { value: TARGET, quote: TARGET }, desired_action: { value: '消費税を加える', quote: '消費税を加える' } };
-const UNDERSTANDING = {
-  symbols_identified: ['Cart', 'Cart.total', 'formatPrice'],
-  entry_points: ['Cart.total()'],
-  existing_patterns: ['fluent methods returning this, like Cart.add'],
-  files_analyzed: ['src/cart.ts', 'src/util/format.ts'],
-  notes: 'total() sums cents and formats them',
-};
+const UNDERSTANDING = SAMPLE_UNDERSTANDING;
 /** The same, with the request's words mapped to symbols (required once a confirm raised the risk to HIGH). */
 const MAPPED = { ...UNDERSTANDING, mapped_symbols: [{ nl_term: TARGET, symbol: 'Cart.total' }, { nl_term: TARGET, symbol: 'Cart' }] };
 

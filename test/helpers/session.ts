@@ -6,6 +6,15 @@ import type { Project } from '../../src/query/project.js';
 import { findReferences } from '../../src/query/references.js';
 import type { SessionService } from '../../src/session/service.js';
 
+/** An honest understanding of the SAMPLE project for the cart-total request (what its exploration shows). */
+export const SAMPLE_UNDERSTANDING = {
+  symbols_identified: ['Cart', 'Cart.total', 'formatPrice'],
+  entry_points: ['Cart.total()'],
+  existing_patterns: ['fluent methods returning this, like Cart.add'],
+  files_analyzed: ['src/cart.ts', 'src/util/format.ts'],
+  notes: 'total() sums cents and formats them',
+};
+
 export async function driveToReady(project: Project, sessions: SessionService): Promise<void> {
   sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
   sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
@@ -13,10 +22,7 @@ export async function driveToReady(project: Project, sessions: SessionService): 
   sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
   sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
   sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
-  sessions.submitUnderstanding({
-    symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'],
-    existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'],
-  });
+  sessions.submitUnderstanding(SAMPLE_UNDERSTANDING);
   await sessions.validateRelevance('カートの合計', ['Cart.total']);
   await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
   expect(sessions.status().phase).toBe('READY');
