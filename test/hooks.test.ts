@@ -107,6 +107,20 @@ describe('PreToolUse (the write guard)', () => {
     expect(w.reason).toContain('git installed');
   });
 
+  it('tells the model what it undid: at Stop once (block with the reason), then only the person', () => {
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    const stop = (active: boolean) => spawnSync(process.execPath, [HOOK, 'stop'], {
+      input: JSON.stringify({ hook_event_name: 'Stop', cwd: root, session_id: 'cc-1', stop_hook_active: active }), cwd: root, env: { ...process.env, CLAUDE_PROJECT_DIR: root }, encoding: 'utf8',
+    }).stdout;
+    fs.appendFileSync(path.join(root, 'README.md'), 'written by a process left running\n');
+    expect(JSON.parse(stop(false))).toMatchObject({ decision: 'block', reason: expect.stringContaining('README.md') });
+    expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).not.toContain('left running');
+    fs.appendFileSync(path.join(root, 'README.md'), 'again\n');
+    const second = JSON.parse(stop(true)) as Record<string, unknown>;
+    expect(second.decision).toBeUndefined();
+    expect(second.systemMessage).toContain('README.md');
+  });
+
   it('answers fast on huge inputs: an 800 KB path, a 2 MB payload', () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     const t0 = Date.now();

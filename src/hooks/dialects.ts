@@ -17,6 +17,7 @@ export interface Payload {
   hook_event_name?: string;
   tool_use_id?: string;
   transcript_path?: string;
+  stop_hook_active?: boolean;
   cwd?: string;
   session_id?: string;
   prompt?: string;
@@ -73,13 +74,14 @@ function safeJson(s: string): Raw | undefined {
  * What to print for a decision (deny: the reason; undefined: allow), with a notice for the agent
  * and the person when the guard undid something (`hookEvent` tells PostToolUse from its failure twin).
  */
-export function format(client: Client, event: HookEvent, deny: string | undefined, notice?: string, hookEvent?: string): string {
+export function format(client: Client, event: HookEvent, deny: string | undefined, notice?: string, hookEvent?: string, stopActive = false): string {
   const reason = deny ? `code-intel: ${deny}` : undefined;
   const note = notice ? `code-intel: ${notice}` : undefined;
   if (client === 'claude-code') {
     if (event === 'pre-tool-use') {
       if (reason) return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
-      return note ? JSON.stringify({ systemMessage: note }) : '';
+      // no decision (the call goes on as it would): the notice reaches the model as context
+      return note ? JSON.stringify({ systemMessage: note, hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: note } }) : '';
     }
     if (!note) return '';
     if (event === 'post-tool-use' && hookEvent === 'PostToolUseFailure') {
@@ -87,6 +89,8 @@ export function format(client: Client, event: HookEvent, deny: string | undefine
     }
     if (event === 'post-tool-use') return JSON.stringify({ decision: 'block', reason: note, systemMessage: note });
     if (event === 'user-prompt-submit') return JSON.stringify({ systemMessage: note, hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: note } });
+    // Stop: the model hears of it once (block makes it go on with the reason; not again while a stop hook is active)
+    if (event === 'stop' && !stopActive) return JSON.stringify({ decision: 'block', reason: note, systemMessage: note });
     return JSON.stringify({ systemMessage: note });
   }
   if (client === 'gemini') {

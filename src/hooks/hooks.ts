@@ -154,7 +154,7 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     } else if (event === 'user-prompt-submit') {
       recordPrompt(store, p, client);
     }
-    return format(client, event, undefined, notice || undefined, p.hook_event_name);
+    return format(client, event, undefined, notice || undefined, p.hook_event_name, p.stop_hook_active === true);
   } finally {
     db.close();
   }
