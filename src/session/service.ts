@@ -251,9 +251,11 @@ export class SessionService {
     const qf: Record<string, unknown> = {};
     for (const slot of validated) qf[slot] = frame[slot]!.value;
     const stored = { ...qf, quotes: Object.fromEntries(validated.map((k) => [k, frame[k]!.quote])), validated_slots: validated, missing_slots: missing };
-    this.store.update(s.row.id, { query_frame: JSON.stringify(stored) });
-    this.record('set_query_frame', frame as Record<string, unknown>, undefined);
-    this.send(this.require(), { type: 'SET_QUERY_FRAME', risk: riskLevel(intent, missing) });
+    this.store.transaction(() => {
+      this.store.update(s.row.id, { query_frame: JSON.stringify(stored) });
+      this.record('set_query_frame', frame as Record<string, unknown>, undefined);
+      this.send(this.require(), { type: 'SET_QUERY_FRAME', risk: riskLevel(intent, missing) });
+    });
     return {
       success: true,
       query_frame: { ...qf, validated_slots: validated, slot_sources: Object.fromEntries(validated.map((k) => [k, 'FACT'])) },
@@ -312,9 +314,11 @@ export class SessionService {
         current_phase: 'EXPLORATION',
       });
     }
-    this.store.update(s.row.id, { understanding: JSON.stringify(u) });
-    this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined);
-    const to = this.send(this.require(), { type: 'SUBMIT_UNDERSTANDING', missing: verdict.missing }, verdict.missing.join('; ') || null);
+    const to = this.store.transaction(() => {
+      this.store.update(s.row.id, { understanding: JSON.stringify(u) });
+      this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined);
+      return this.send(this.require(), { type: 'SUBMIT_UNDERSTANDING', missing: verdict.missing }, verdict.missing.join('; ') || null);
+    });
     return {
       success: true,
       next_phase: to,
@@ -434,8 +438,10 @@ export class SessionService {
       backend: this.engine.backendName(),
       schema: { mapped_symbols: [{ symbol: 'string (symbol name)', approved: 'boolean (relevant?)', code_evidence: 'string (required when approved=true)' }] },
     };
-    this.record('validate_symbol_relevance', args, { symbols: [...symbols, ...suggestions.map((x) => x.symbol), ...cached.map((x) => x.symbol)].map((n) => ({ name: n })) });
-    this.send(this.require(), { type: 'RELEVANCE_REQUESTED' });
+    this.store.transaction(() => {
+      this.record('validate_symbol_relevance', args, { symbols: [...symbols, ...suggestions.map((x) => x.symbol), ...cached.map((x) => x.symbol)].map((n) => ({ name: n })) });
+      this.send(this.require(), { type: 'RELEVANCE_REQUESTED' });
+    });
     return result;
   }
 
@@ -559,9 +565,11 @@ export class SessionService {
     }
     // symbols accepted in an earlier pass stay accepted (a return to EXPLORATION keeps its facts)
     const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(String(b.symbol)));
-    this.store.update(s.row.id, { mapped_symbols: JSON.stringify([...kept, ...accepted]) });
-    this.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
-    const to = this.send(this.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk }, rejected.length ? `${rejected.length} rejected` : null);
+    const to = this.store.transaction(() => {
+      this.store.update(s.row.id, { mapped_symbols: JSON.stringify([...kept, ...accepted]) });
+      this.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
+      return this.send(this.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk }, rejected.length ? `${rejected.length} rejected` : null);
+    });
     return {
       success: rejected.length === 0,
       next_phase: to,
@@ -603,8 +611,10 @@ export class SessionService {
         hint: 'Choose a semantic_reason that matches why exploration fell short, and list only queries you ran.',
       });
     }
-    const seq = this.record('submit_semantic', args, undefined)!;
-    const to = this.send(this.require(), { type: 'SUBMIT_SEMANTIC', hypotheses: args.hypotheses, mark: seq });
+    const to = this.store.transaction(() => {
+      const seq = this.record('submit_semantic', args, undefined)!;
+      return this.send(this.require(), { type: 'SUBMIT_SEMANTIC', hypotheses: args.hypotheses, mark: seq });
+    });
     const hyps = this.require().actor.getSnapshot().context.hypotheses.filter((h) => h.status === 'pending');
     return {
       success: true,
@@ -647,8 +657,10 @@ export class SessionService {
         hint: 'Check each hypothesis with an exploration tool after submit_semantic, then cite that call: evidence.tool and evidence.target as you called it, evidence.files from its result.',
       });
     }
-    this.record('submit_verification', args, undefined);
-    const to = this.send(this.require(), { type: 'SUBMIT_VERIFICATION', results });
+    const to = this.store.transaction(() => {
+      this.record('submit_verification', args, undefined);
+      return this.send(this.require(), { type: 'SUBMIT_VERIFICATION', results });
+    });
     return {
       success: true,
       next_phase: to,
@@ -679,17 +691,21 @@ export class SessionService {
 
   revert(reason: string): Record<string, unknown> {
     const s = this.gate('revert_to_exploration', { reason })!;
-    this.record('revert_to_exploration', { reason }, undefined);
-    const to = this.send(s, { type: 'REVERT' }, reason);
+    const to = this.store.transaction(() => {
+      this.record('revert_to_exploration', { reason }, undefined);
+      return this.send(s, { type: 'REVERT' }, reason);
+    });
     return { success: true, next_phase: to, next_step: this.nextStep(to) };
   }
 
   end(outcome: 'success' | 'failure' | 'abandoned'): Record<string, unknown> {
     const s = this.gate('end_session', { outcome })!;
     const from = this.phaseOf(s);
-    this.record('end_session', { outcome }, undefined);
-    this.send(s, { type: 'END', outcome }, outcome);
-    this.store.update(s.row.id, { outcome });
+    this.store.transaction(() => {
+      this.record('end_session', { outcome }, undefined);
+      this.send(s, { type: 'END', outcome }, outcome);
+      this.store.update(s.row.id, { outcome });
+    });
     const learned = outcome === 'success' ? this.learn(s.row.id) : 0;
     return {
       success: true, session_id: s.row.id, outcome, phase: 'FINISHED', ...(outcome === 'success' ? { cached_matches_learned: learned } : {}),
@@ -725,9 +741,11 @@ export class SessionService {
 
   abort(reason: string): Record<string, unknown> {
     const s = this.gate('abort_session', { reason })!;
-    this.record('abort_session', { reason }, undefined);
-    this.send(s, { type: 'ABORT' }, reason);
-    this.store.update(s.row.id, { outcome: 'aborted' });
+    this.store.transaction(() => {
+      this.record('abort_session', { reason }, undefined);
+      this.send(s, { type: 'ABORT' }, reason);
+      this.store.update(s.row.id, { outcome: 'aborted' });
+    });
     return { success: true, session_id: s.row.id, phase: 'ABORTED', writes: "refused until the user's next message" };
   }
 
