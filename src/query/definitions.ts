@@ -45,14 +45,18 @@ export function findDefinitions(
 ): DefinitionsResult {
   if (args.from) return fromSite(p, args.from, args);
   if (!args.name) throw new UserError('pass `name`, or `from` (a usage site)', 'Example: {"name": "parseConfig"}');
-  const rows = symbolsByName(p, args.name, { kind: args.kind });
+  let rows = symbolsByName(p, args.name, { kind: args.kind });
+  // nothing top-level or a member by that name: a function declared inside another one (a local)
+  const local = rows.length === 0;
+  if (local) rows = symbolsByName(p, args.name, { kind: args.kind, includeLocal: true });
   const page = paginate(rows.map((r) => toDefinition(r, 'resolved')), args.offset, args.limit);
+  const where = local && rows.length > 0 ? ` (declared inside ${[...new Set(rows.map((r) => r.container_name ?? 'a function body'))].slice(0, 3).join(', ')}: local, not importable)` : '';
   return {
     ...page,
     resolution:
       rows.length > 1
-        ? `${rows.length} definitions are named '${args.name}'. Pass \`from\` (the file, line and column of a usage) to get the one that usage refers to.`
-        : rows.length === 1 ? 'found by name' : `no definition named '${args.name}' in the index`,
+        ? `${rows.length} definitions are named '${args.name}'${where}. Pass \`from\` (the file, line and column of a usage) to get the one that usage refers to.`
+        : rows.length === 1 ? `found by name${where}` : `no definition named '${args.name}' in the index (a name declared inside a function is found by \`from\`, the file, line and column of a use)`,
   };
 }
 

@@ -199,7 +199,8 @@ function pickTargets(p: Project, args: { name?: string; file?: string; line?: nu
     );
   }
   if (!args.name) throw new UserError('pass `name`, or `file` + `line` + `column` of a definition', 'Example: {"name": "parseConfig"}');
-  return symbolsByName(p, args.name);
+  const rows = symbolsByName(p, args.name);
+  return rows.length > 0 ? rows : symbolsByName(p, args.name, { includeLocal: true }); // a function declared inside another one
 }
 
 /**
