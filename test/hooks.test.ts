@@ -267,6 +267,18 @@ describe('code-intel init', () => {
     removeProject(dir);
   });
 
+  it('the pre-tool hook fails closed even when it cannot start (code-intel moved away)', () => {
+    const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude', 'settings.json'), 'utf8'));
+    const command = String(settings.hooks.PreToolUse.at(-1).hooks[0].command);
+    const run = (cmd: string) => spawnSync('sh', ['-c', cmd], { input: JSON.stringify(edit('src/cart.ts')), cwd: root, encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: root } });
+    const ok = run(command);
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toBe(''); // no session: allowed, as the hook itself says
+    const moved = run(command.replace(HOOK, '/nonexistent/code-intel/dist/src/hooks/main.js'));
+    expect(moved.status).toBe(0);
+    expect(JSON.parse(moved.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('could not start') } });
+  });
+
   it('the /code command names only tools the server really has', () => {
     const named = new Set([...CODE_COMMAND.matchAll(/mcp__code-intel__(\w+)/g)].map((m) => m[1]!));
     const known = new Set([...Object.keys(TOOL_PHASES), 'start_session']);

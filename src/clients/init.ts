@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { CODE_COMMAND } from './code-command.js';
+import { type Client as HookClient, format } from '../hooks/dialects.js';
 
 export type ClientName = 'claude-code' | 'cursor' | 'gemini' | 'codex' | 'opencode';
 export const CLIENTS: ClientName[] = ['claude-code', 'cursor', 'gemini', 'codex', 'opencode'];
@@ -21,8 +22,16 @@ const HOOK_JS = path.join(PACKAGE_ROOT, 'dist', 'src', 'hooks', 'main.js');
 /** how our hook commands are recognised when merging (so a re-run replaces, never duplicates) */
 const HOOK_MARK = '--installed-by=code-intel';
 
-function hookCommand(event: string, client = 'claude-code'): string {
-  return `node "${HOOK_JS}" ${event}${client === 'claude-code' ? '' : ` --client=${client}`} ${HOOK_MARK}`;
+/**
+ * The hook command. The write guard fails closed even when it cannot start at all (code-intel
+ * moved or uninstalled, node missing: the shell answers 127): a client treats a failing hook as
+ * "not blocking", so the pre-tool command falls back to printing the denial itself.
+ */
+function hookCommand(event: string, client: HookClient = 'claude-code'): string {
+  const run = `node "${HOOK_JS}" ${event}${client === 'claude-code' ? '' : ` --client=${client}`} ${HOOK_MARK}`;
+  if (event !== 'pre-tool-use') return run;
+  const denial = format(client, 'pre-tool-use', `the write guard could not start (${HOOK_JS}); run \`code-intel init\` again in this project`);
+  return `${run} || printf '%s\\n' '${denial.replace(/'/g, `'\\''`)}'`;
 }
 const isOurs = (h: Json) => String(h.command ?? '').includes(HOOK_MARK);
 
