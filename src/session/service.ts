@@ -428,7 +428,7 @@ export class SessionService {
     const cached = this.engine.cache.match(target, this.engine.corpus().lex, this.symbolExists);
     const result = {
       validation_prompt:
-        `For each symbol, decide whether it implements or directly supports '${target}' in this codebase. ` +
+        `For each symbol, decide whether it is part of '${target}' in this codebase: it implements it, directly supports it, or is directly affected by the requested change (a caller that inherits the behaviour). ` +
         'Answer with confirm_symbol_relevance. approved=true requires code_evidence that points at code you saw in this session: ' +
         '"path/to/file.ts:LINE" or a code fragment copied from that file (e.g. `AuthService.login(user)` in src/auth.ts).',
       target_feature: target,
