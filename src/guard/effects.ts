@@ -62,6 +62,7 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
       acceptBaseline(store, root);
       return report;
     }
+    // read again inside the transaction: another hook may have moved the baseline meanwhile
     const manifest = JSON.parse(store.guardValue(PROTECTED) ?? '{}') as Manifest;
     const keepDir = path.join(root, '.code-intel', 'guard', 'reverted', stamp());
     let current = snap.capture();

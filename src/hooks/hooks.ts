@@ -172,7 +172,9 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
   const tool = p.tool_name!;
   const input = p.tool_input!;
   if (tool.startsWith(OWN_TOOLS)) return undefined; // the server gates its own tools
-  const locked = mode.kind !== 'locked' ? undefined : mode.session ? `${mode.why} Finish the phases first (get_session_status says what is next).` : mode.why;
+  // only a session that can reach READY is told to finish its phases (INVESTIGATE/QUESTION never edit)
+  const canEdit = mode.kind === 'locked' && (mode.session?.intent === 'IMPLEMENT' || mode.session?.intent === 'MODIFY');
+  const locked = mode.kind !== 'locked' ? undefined : canEdit ? `${mode.why} Finish the phases first (get_session_status says what is next).` : mode.why;
   if (EDIT_TOOLS.has(tool)) {
     const file = input.file_path ?? input.notebook_path ?? input.path;
     if (typeof file !== 'string' || !file) return `${tool} has no file path the guard can check`;

@@ -113,14 +113,9 @@ export class SessionService {
     const ev = result ? resultEvidence(tool, result) : { files: [], symbols: [] };
     if (tool === 'search_text' && result && Array.isArray(result.items)) {
       // a search row is about a symbol when the matched line is where that symbol is declared
-      const at = this.project.db.prepare('SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_line = ?');
       const names = new Set(ev.symbols);
       for (const m of result.items as { file?: unknown; line?: unknown }[]) {
-        if (typeof m.file !== 'string' || typeof m.line !== 'number') continue;
-        for (const r of at.all(m.file, m.line) as { name: string; container_name: string | null }[]) {
-          names.add(r.name);
-          if (r.container_name) names.add(`${r.container_name}.${r.name}`);
-        }
+        if (typeof m.file === 'string' && typeof m.line === 'number') this.namesDeclaredIn(m.file, m.line, m.line).forEach((n) => names.add(n));
       }
       ev.symbols = [...names];
     }
@@ -162,15 +157,11 @@ export class SessionService {
     const ledger = this.store.ledger(s.row.id);
     const ev = deriveEvidence(ledger, sinceSeq);
     // a symbol whose declaration lies in the lines a Read returned was seen (Claude Code reads 2000 lines by default)
-    const inRange = this.project.db.prepare('SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_line BETWEEN ? AND ?');
     for (const e of ledger) {
       if (e.seq <= sinceSeq || e.outcome !== 'ok' || e.tool !== 'hook:Read' || e.files.length !== 1) continue;
       const from = typeof e.args.offset === 'number' && e.args.offset > 0 ? e.args.offset : 1;
       const count = typeof e.args.limit === 'number' && e.args.limit > 0 ? e.args.limit : 2000;
-      for (const r of inRange.all(e.files[0], from, from + count - 1) as { name: string; container_name: string | null }[]) {
-        ev.symbolsSeen.add(r.name);
-        if (r.container_name) ev.symbolsSeen.add(`${r.container_name}.${r.name}`);
-      }
+      this.namesDeclaredIn(e.files[0]!, from, from + count - 1).forEach((n) => ev.symbolsSeen.add(n));
     }
     return ev;
   }
@@ -280,13 +271,23 @@ export class SessionService {
     };
   }
 
-  symbolExists = (name: string): boolean => {
+  /** Every definition of a name, locals included; a name the index cannot look up has none. */
+  private definitionsOf(name: string): SymbolRow[] {
     try {
-      return symbolsByName(this.project, name, { includeLocal: true }).length > 0;
+      return symbolsByName(this.project, name, { includeLocal: true });
     } catch {
-      return false;
+      return [];
     }
-  };
+  }
+
+  symbolExists = (name: string): boolean => this.definitionsOf(name).length > 0;
+
+  /** The names (bare and Container.name) declared on lines from..to of a file: what a result row or a Read showed. */
+  private namesDeclaredIn(file: string, from: number, to: number): string[] {
+    const rows = this.project.db.prepare('SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_line BETWEEN ? AND ?')
+      .all(file, from, to) as { name: string; container_name: string | null }[];
+    return rows.flatMap((r) => (r.container_name ? [r.name, `${r.container_name}.${r.name}`] : [r.name]));
+  }
 
   submitUnderstanding(u: UnderstandingInput): Record<string, unknown> {
     const s = this.gate('submit_understanding', u as unknown as Record<string, unknown>)!;
@@ -298,13 +299,7 @@ export class SessionService {
     const evidence = this.evidence(s);
     const verdict = evaluateUnderstanding(u, {
       intent: ctx.intent, risk: ctx.risk, request: this.request(s), evidence, symbolExists: this.symbolExists,
-      identify: (name) => {
-        try {
-          return symbolsByName(this.project, name, { includeLocal: true }).map((r) => String(r.id));
-        } catch {
-          return [];
-        }
-      },
+      identify: (name) => this.definitionsOf(name).map((r) => String(r.id)),
     });
     if (verdict.refused.length > 0) {
       this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined, 'refused');
@@ -337,12 +332,7 @@ export class SessionService {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
     const add = (symbol: string, score: number) => {
-      let rows: SymbolRow[] = [];
-      try {
-        rows = symbolsByName(this.project, symbol, { includeLocal: true }).slice(0, 5);
-      } catch {
-        rows = [];
-      }
+      const rows = this.definitionsOf(symbol).slice(0, 5);
       for (const r of rows) if ((ids.get(r.id) ?? 0) < score) ids.set(r.id, score);
       if (rows.length) labels.add(symbol);
     };
@@ -354,12 +344,7 @@ export class SessionService {
   /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
   private graphLink(symbol: string, seeds: { ids: Map<number, number> }): { score: number; why: string } | undefined {
     if (seeds.ids.size === 0) return undefined;
-    let rows: SymbolRow[] = [];
-    try {
-      rows = symbolsByName(this.project, symbol, { includeLocal: true }).slice(0, 10); // overloads: the implementation is often last
-    } catch {
-      return undefined;
-    }
+    const rows = this.definitionsOf(symbol).slice(0, 10); // overloads: the implementation is often last
     const own = new Set(rows.map((r) => r.id));
     const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id)));
     let best: { score: number; why: string } | undefined;
@@ -382,27 +367,23 @@ export class SessionService {
     const last = symbol.split('.').pop()!;
     const word = new RegExp(`(^|[^\\w$])${last.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
     const m = /^(.*):(\d+)$/.exec(verified.where);
-    let defs: SymbolRow[] = [];
-    try {
-      defs = symbolsByName(this.project, symbol, { includeLocal: true });
-    } catch {
-      defs = [];
-    }
     if (m) {
       const [file, line] = [m[1]!, Number(m[2])];
-      if (defs.some((d) => d.path === file && d.line <= line && line <= d.end_line)) return true;
+      if (this.definitionsOf(symbol).some((d) => d.path === file && d.line <= line && line <= d.end_line)) return true;
       const text = this.project.lines(file)[line - 1] ?? '';
       if (!word.test(text)) return false;
+      // used together with a concept of the target: one of its (translated) words, or a shared CJK unit
       const words = new Set(conceptsOf(target).flatMap((c) => c.words).map((w) => stem(w)));
       const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
-      return lineWords.some((w) => words.has(w)) || contentUnits(text).size > 0 && [...contentUnits(target)].some((u) => contentUnits(text).has(u));
+      const units = contentUnits(text);
+      return lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u));
     }
     // a fragment over several lines: it must show the symbol by name
     return word.test(verified.text);
   }
 
   private symbolProfile(name: string): SymbolRow | undefined {
-    return symbolsByName(this.project, name, { includeLocal: true })[0];
+    return this.definitionsOf(name)[0];
   }
 
   async validateRelevance(target: string, symbols: string[]): Promise<Record<string, unknown>> {
@@ -467,7 +448,7 @@ export class SessionService {
     }
     const target = String(request.args.target_feature);
     const offered = new Set(request.symbols);
-    const evidence = deriveEvidence(ledger);
+    const evidence = this.evidence(s);
     const listed = Array.isArray(request.args.symbols) ? (request.args.symbols as string[]) : [];
     const unaddressed = listed.filter((x) => !mapped.some((m) => m.symbol === x));
     if (unaddressed.length > 0) {

@@ -83,6 +83,9 @@ export interface LedgerEntry {
   at: number;
 }
 
+type StoredEntry = Omit<LedgerEntry, 'args' | 'files' | 'symbols'> & { args: string; files: string; symbols: string };
+const parseEntry = (r: StoredEntry): LedgerEntry => ({ ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols) });
+
 export class SessionStore {
   /** the HMAC over these records (guard/seal.ts): every write below checks it first and renews it */
   readonly seal: Seal;
@@ -181,9 +184,8 @@ export class SessionStore {
   }
 
   ledger(sessionId: string): LedgerEntry[] {
-    const rows = this.db.prepare('SELECT * FROM ledger WHERE session_id = ? ORDER BY seq').all(sessionId) as
-      (Omit<LedgerEntry, 'args' | 'files' | 'symbols'> & { args: string; files: string; symbols: string })[];
-    return rows.map((r) => ({ ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols) }));
+    const rows = this.db.prepare('SELECT * FROM ledger WHERE session_id = ? ORDER BY seq').all(sessionId) as StoredEntry[];
+    return rows.map(parseEntry);
   }
 
   transition(sessionId: string, from: string, to: string, event: string, reason: string | null): void {
@@ -219,9 +221,8 @@ export class SessionStore {
 
   /** Hook evidence of a session still waiting to be found in the client's transcript. */
   pendingEvidence(sessionId: string): LedgerEntry[] {
-    const rows = this.db.prepare(`SELECT * FROM ledger WHERE session_id = ? AND outcome = 'pending' ORDER BY seq`).all(sessionId) as
-      (Omit<LedgerEntry, 'args' | 'files' | 'symbols'> & { args: string; files: string; symbols: string })[];
-    return rows.map((r) => ({ ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols) }));
+    const rows = this.db.prepare(`SELECT * FROM ledger WHERE session_id = ? AND outcome = 'pending' ORDER BY seq`).all(sessionId) as StoredEntry[];
+    return rows.map(parseEntry);
   }
 
   settleEvidence(sessionId: string, seq: number, found: boolean): void {
