@@ -9,6 +9,7 @@
  *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet                             → SEMANTIC
  *   VALIDATION     RELEVANCE_REQUESTED   –                                    (stays)
  *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested ∧ anyRejected      → EXPLORATION
+ *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested ∧ tooFewAccepted   → EXPLORATION
  *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested ∧ pendingHypotheses → VERIFICATION
  *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested                   → READY
  *   SEMANTIC       SEMANTIC_SEARCHED     –                                    (stays)
@@ -50,7 +51,8 @@ export type SessionEvent =
   | { type: 'SET_QUERY_FRAME'; risk: Risk }
   | { type: 'SUBMIT_UNDERSTANDING'; missing: string[] }
   | { type: 'RELEVANCE_REQUESTED' }
-  | { type: 'RELEVANCE_CONFIRMED'; rejected: number; raiseRisk: boolean }
+  /** accepted: the symbols of the session accepted so far (this pass and earlier ones), distinct */
+  | { type: 'RELEVANCE_CONFIRMED'; rejected: number; raiseRisk: boolean; accepted: number }
   | { type: 'SEMANTIC_SEARCHED' }
   | { type: 'SUBMIT_SEMANTIC'; hypotheses: { text: string; confidence: HypothesisConfidence }[]; mark: number }
   | { type: 'SUBMIT_VERIFICATION'; results: { id: number; status: 'confirmed' | 'rejected' }[] }
@@ -61,6 +63,13 @@ export type SessionEvent =
 export interface SessionInput {
   intent: Intent;
 }
+
+/**
+ * Symbols an understanding must name (seed 001: IMPLEMENT/MODIFY at least 3) — and, the same
+ * number, symbols that must survive validation before READY: dismissing the symbols the gate would
+ * reject is no way through.
+ */
+export const MIN_SYMBOLS: Record<Intent, number> = { IMPLEMENT: 3, MODIFY: 3, INVESTIGATE: 1, QUESTION: 0 };
 
 const pending = (c: SessionContext) => c.hypotheses.filter((h) => h.status === 'pending');
 const RISK_ORDER: Risk[] = ['LOW', 'MEDIUM', 'HIGH'];
@@ -76,6 +85,7 @@ export const sessionMachine = setup({
     verifiedBefore: ({ context }) => context.hypotheses.some((h) => h.status === 'confirmed'),
     relevanceRequested: ({ context }) => context.relevanceRequested,
     anyRejected: ({ event }) => event.type === 'RELEVANCE_CONFIRMED' && event.rejected > 0,
+    tooFewAccepted: ({ context, event }) => event.type === 'RELEVANCE_CONFIRMED' && event.accepted < Math.max(1, MIN_SYMBOLS[context.intent]),
     pendingHypotheses: ({ context }) => pending(context).length > 0,
     semanticSearched: ({ context }) => context.semanticSearched,
     hasHypotheses: ({ event }) => event.type === 'SUBMIT_SEMANTIC' && event.hypotheses.length > 0,
@@ -93,7 +103,7 @@ export const sessionMachine = setup({
     requestRelevance: assign({ relevanceRequested: true }),
     applyRelevance: assign(({ context, event }) =>
       event.type === 'RELEVANCE_CONFIRMED'
-        ? { relevanceConfirmed: event.rejected === 0, relevanceRequested: false, risk: event.raiseRisk ? 'HIGH' : context.risk }
+        ? { relevanceConfirmed: event.rejected === 0 && event.accepted >= Math.max(1, MIN_SYMBOLS[context.intent]), relevanceRequested: false, risk: event.raiseRisk ? 'HIGH' : context.risk }
         : {},
     ),
     markSemanticSearched: assign({ semanticSearched: true }),
@@ -150,7 +160,7 @@ export const sessionMachine = setup({
       on: {
         RELEVANCE_REQUESTED: { actions: 'requestRelevance' },
         RELEVANCE_CONFIRMED: [
-          { guard: and(['relevanceRequested', 'anyRejected']), target: 'EXPLORATION', actions: 'applyRelevance' },
+          { guard: and(['relevanceRequested', or(['anyRejected', 'tooFewAccepted'])]), target: 'EXPLORATION', actions: 'applyRelevance' },
           { guard: and(['relevanceRequested', 'pendingHypotheses']), target: 'VERIFICATION', actions: 'applyRelevance' },
           { guard: 'relevanceRequested', target: 'READY', actions: 'applyRelevance' },
         ],

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type Server } from './helpers/mcp.js';
 import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
-import { SAMPLE_UNDERSTANDING } from './helpers/session.js';
+import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
 
 const REQUEST = 'カートの合計に消費税を加える処理を追加して';
 const FRAME = {
@@ -77,11 +77,18 @@ describe('/code session over MCP', () => {
         { symbol: 'formatPrice', approved: false },
       ],
     });
-    expect(c.structuredContent).toMatchObject({ success: true, next_phase: 'READY', risk_level: 'HIGH', dismissed: ['formatPrice'] });
+    // two accepted, one dismissed: an IMPLEMENT needs three symbols that survive validation
+    expect(c.structuredContent).toMatchObject({ success: false, next_phase: 'EXPLORATION', risk_level: 'HIGH', dismissed: ['formatPrice'], accepted_total: { have: 2, need: 3 } });
+    expect(c.structuredContent!.next_step).toContain('Only 2 of the 3');
     expect(c.structuredContent!.accepted).toEqual(expect.arrayContaining([
       expect.objectContaining({ symbol: 'Cart.total', tier: 'FACT' }),
       expect.objectContaining({ symbol: 'Cart', tier: 'ACCEPTED_HIGH_RISK' }),
     ]));
+    // the helper total uses is part of the feature: confirmed with its definition, it is linked through the code
+    expect((await s.call('submit_understanding', { ...UNDERSTANDING, mapped_symbols: [{ nl_term: 'カート', symbol: 'Cart' }] })).structuredContent!.next_phase).toBe('VALIDATION');
+    await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['formatPrice'] });
+    const c2 = await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' }] });
+    expect(c2.structuredContent).toMatchObject({ success: true, next_phase: 'READY', accepted_total: { have: 3, need: 3 } });
 
     const write = (file_path: string, allow_new_files = false) => s.call('check_write_target', { file_path, allow_new_files });
     expect((await write('src/cart.ts')).structuredContent).toMatchObject({ allowed: true });
@@ -232,8 +239,8 @@ describe('an agent trying to cheat', () => {
 
     // honest again → READY (the graph link raised the risk to HIGH: mapped_symbols are now required); then writes outside the root
     await s.call('submit_understanding', { ...UNDERSTANDING, mapped_symbols: [{ nl_term: 'カートの合計', symbol: 'Cart.total' }] });
-    await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total'] });
-    await s.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }] });
+    await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total', 'Cart'] });
+    await s.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM.slice(0, 2) });
     await expectStill('READY');
     fs.symlinkSync(path.dirname(root!), path.join(root!, 'src', 'escape'));
     for (const p of ['../outside.ts', '/etc/passwd', 'src/escape/x.ts', 'src/../../x.ts']) {

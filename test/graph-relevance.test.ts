@@ -77,8 +77,11 @@ describe('the graph leg in confirm_symbol_relevance', () => {
     expect(first.next_phase).toBe('EXPLORATION');
     // second pass: formatPrice again, alone — it stays accepted (it is no longer its own link)
     understand({ symbols_identified: ['Cart.total', 'formatPrice', 'Cart'], mapped_symbols: [{ nl_term: 'カートの合計', symbol: 'Cart.total' }] });
-    await sessions.validateRelevance('カートの合計', ['formatPrice']);
-    const second = await sessions.confirmRelevance([{ symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' }]);
+    await sessions.validateRelevance('カートの合計', ['formatPrice', 'Cart']);
+    const second = await sessions.confirmRelevance([
+      { symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' },
+      { symbol: 'Cart', approved: true, code_evidence: '`export class Cart {` in src/cart.ts' },
+    ]);
     expect(second).toMatchObject({ next_phase: 'READY', rejected: [] });
     p.close();
     removeProject(dir);

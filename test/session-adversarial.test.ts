@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startServer, type Server, type ToolResult } from './helpers/mcp.js';
 import { CLI, makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
-import { SAMPLE_UNDERSTANDING } from './helpers/session.js';
+import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
 
 const TABLE_FILE = path.join(os.tmpdir(), 'code-intel-session-adversarial.txt');
 const HOOK = path.join(REPO_ROOT, 'dist', 'src', 'hooks', 'main.js');
@@ -317,8 +317,8 @@ describe('Validation gate (validate/confirm_symbol_relevance)', () => {
       /not part of validate_symbol_relevance/);
 
     if ((await status(s)).phase === 'VALIDATION') await ok(s, 'revert_to_exploration', { reason: 'back to the honest path' });
-    await toValidation(s, ['Cart.total']);
-    expect((await ok(s, 'confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }] })).next_phase,
+    await toValidation(s, SAMPLE_SYMBOLS);
+    expect((await ok(s, 'confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase,
       'the honest confirm still reaches READY').toBe('READY');
     assertNoneLetThrough(G, 5);
   });
@@ -387,10 +387,10 @@ describe('Cache (end_session success without READY)', () => {
     const honestConfirm = async (s: Server) => {
       await begin(s, 'IMPLEMENT', REQUEST, FRAME);
       await explore(s);
-      const v = await toValidation(s, ['Cart']);
-      const c = await ok(s, 'confirm_symbol_relevance', { mapped_symbols: [PROBE] });
+      const v = await toValidation(s, SAMPLE_SYMBOLS);
+      const c = await ok(s, 'confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM.map((m) => (m.symbol === 'Cart' ? PROBE : m)) });
       expect(c.next_phase).toBe('READY');
-      return { cached: v.cached_matches as SC[], accepted: c.accepted[0] as SC };
+      return { cached: v.cached_matches as SC[], accepted: (c.accepted as SC[]).find((a) => a.symbol === 'Cart')! };
     };
     // a file nothing else touches: its class is neither reached by the target's words nor linked to it
     const withBasket = { ...SAMPLE, 'src/basket.ts': 'export class Basket {\n  add(cents: number): number {\n    return cents;\n  }\n}\n' };

@@ -159,11 +159,20 @@ describe('the session machine (guards and transitions)', () => {
   });
   it('applies relevance tiers for real', () => {
     const base: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [] }];
-    expect(run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false }]).value).toBe('VALIDATION'); // not requested yet
-    const ok = run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: true }]);
+    expect(run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false, accepted: 3 }]).value).toBe('VALIDATION'); // not requested yet
+    const ok = run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: true, accepted: 3 }]);
     expect(ok.value).toBe('READY');
     expect(ok.context.risk).toBe('HIGH');
-    expect(run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false }]).value).toBe('EXPLORATION');
+    expect(run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false, accepted: 3 }]).value).toBe('EXPLORATION');
+  });
+  it('READY needs the intent\'s minimum of accepted symbols: dismissing the rest is no way through', () => {
+    const base: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [] }, { type: 'RELEVANCE_REQUESTED' }];
+    const short = run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false, accepted: 1 }]);
+    expect(short.value).toBe('EXPLORATION');
+    expect(short.context.relevanceConfirmed).toBe(false);
+    expect(run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false, accepted: 2 }]).value).toBe('EXPLORATION');
+    expect(run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false, accepted: 3 }]).value).toBe('READY');
+    expect(run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false, accepted: 1 }], 'INVESTIGATE').value).toBe('READY');
   });
   it('SEMANTIC needs a search and hypotheses; VERIFICATION needs every pending one addressed', () => {
     const toSemantic: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: ['symbols_identified: 1/3'] }];
@@ -181,7 +190,7 @@ describe('the session machine (guards and transitions)', () => {
     const toVerification: SessionEvent[] = [
       { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: ['files_analyzed: 1/2'] }, { type: 'SEMANTIC_SEARCHED' },
       { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }], mark: 3 }, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }] },
-      { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false },
+      { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false, accepted: 3 },
     ];
     const back = run(toVerification);
     expect(back.value).toBe('EXPLORATION');

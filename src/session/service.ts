@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Actor, createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
-import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
+import { type Intent, MIN_SYMBOLS, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../query/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { UserError } from '../util/paths.js';
@@ -546,19 +546,26 @@ export class SessionService {
     }
     // symbols accepted in an earlier pass stay accepted (a return to EXPLORATION keeps its facts)
     const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(String(b.symbol)));
+    // one symbol counts once however it is spelled (Cart.total and total)
+    const standing = [...kept, ...accepted];
+    const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol))?.id ?? String(a.symbol))).size;
+    const need = Math.max(1, MIN_SYMBOLS[s.row.intent as Intent]);
+    const short = distinct < need;
     const to = this.store.transaction(() => {
-      this.store.update(s.row.id, { mapped_symbols: JSON.stringify([...kept, ...accepted]) });
+      this.store.update(s.row.id, { mapped_symbols: JSON.stringify(standing) });
       this.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
-      return this.send(this.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk }, rejected.length ? `${rejected.length} rejected` : null);
+      const why = [rejected.length ? `${rejected.length} rejected` : '', short ? `${distinct}/${need} accepted` : ''].filter(Boolean).join(', ');
+      return this.send(this.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk, accepted: distinct }, why || null);
     });
     return {
-      success: rejected.length === 0,
+      success: rejected.length === 0 && !short,
       next_phase: to,
       accepted,
       rejected,
       dismissed,
+      accepted_total: { have: distinct, need },
       risk_level: this.require().actor.getSnapshot().context.risk,
-      next_step: rejected.length ? REJECTED_NEXT.en : this.nextStep(to),
+      next_step: rejected.length ? REJECTED_NEXT.en : short ? SHORT_NEXT(distinct, need, dismissed) : this.nextStep(to),
     };
   }
 
@@ -761,6 +768,11 @@ export class SessionService {
 }
 
 /** What to do after a rejection, in both languages (localize() picks). */
+/** Fewer symbols stand than the intent needs: dismissing is not a way through, finding more is. */
+const SHORT_NEXT = (have: number, need: number, dismissed: string[]) =>
+  `Only ${have} of the ${need} symbols this request needs are accepted${dismissed.length ? ` (dismissed: ${dismissed.slice(0, 5).join(', ')})` : ''}. ` +
+  'Explore again for the code the change will use or touch (find_references on the accepted symbols shows their callers and callees; symbols accepted now stay accepted), then submit_understanding and validate them.';
+
 const REJECTED_NEXT = {
   en: 'Some symbols were rejected: each rejection says why. Explore again following its guidance (symbols accepted now stay accepted), then submit_understanding.',
   ja: '一部のシンボルが却下されました（理由はそれぞれに記載）。ガイダンスに従って再度探索し（受理済みのシンボルは保持されます）、submit_understanding を呼んでください。',

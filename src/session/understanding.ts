@@ -3,7 +3,7 @@
  * cannot back refuses the submission outright (nothing advances); an honest but thin understanding
  * goes to SEMANTIC with the missing requirements.
  */
-import type { Intent, Risk } from '../../machines/session.js';
+import { type Intent, MIN_SYMBOLS, type Risk } from '../../machines/session.js';
 import type { Evidence } from './evidence.js';
 import { normalize } from './queryframe.js';
 
@@ -17,10 +17,10 @@ export interface UnderstandingInput {
 }
 
 export const MINIMUMS: Record<Intent, { symbols: number; entry_points: number; files: number; patterns: number; tools: string[] }> = {
-  IMPLEMENT: { symbols: 3, entry_points: 1, files: 2, patterns: 1, tools: ['find_definitions', 'find_references'] },
-  MODIFY: { symbols: 3, entry_points: 1, files: 2, patterns: 1, tools: ['find_definitions', 'find_references'] },
-  INVESTIGATE: { symbols: 1, entry_points: 0, files: 1, patterns: 0, tools: ['find_definitions'] },
-  QUESTION: { symbols: 0, entry_points: 0, files: 0, patterns: 0, tools: [] },
+  IMPLEMENT: { symbols: MIN_SYMBOLS.IMPLEMENT, entry_points: 1, files: 2, patterns: 1, tools: ['find_definitions', 'find_references'] },
+  MODIFY: { symbols: MIN_SYMBOLS.MODIFY, entry_points: 1, files: 2, patterns: 1, tools: ['find_definitions', 'find_references'] },
+  INVESTIGATE: { symbols: MIN_SYMBOLS.INVESTIGATE, entry_points: 0, files: 1, patterns: 0, tools: ['find_definitions'] },
+  QUESTION: { symbols: MIN_SYMBOLS.QUESTION, entry_points: 0, files: 0, patterns: 0, tools: [] },
 };
 
 export interface UnderstandingVerdict {

@@ -15,6 +15,14 @@ export const SAMPLE_UNDERSTANDING = {
   notes: 'total() sums cents and formats them',
 };
 
+/** The honest confirmation on the sample: the three symbols of the understanding, each with evidence about it. */
+export const SAMPLE_SYMBOLS = ['Cart.total', 'Cart', 'formatPrice'];
+export const SAMPLE_CONFIRM = [
+  { symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' },
+  { symbol: 'Cart', approved: true, code_evidence: '`export class Cart {` in src/cart.ts' },
+  { symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' },
+];
+
 export async function driveToReady(project: Project, sessions: SessionService): Promise<void> {
   sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
   sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
@@ -23,7 +31,7 @@ export async function driveToReady(project: Project, sessions: SessionService): 
   sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
   sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
   sessions.submitUnderstanding(SAMPLE_UNDERSTANDING);
-  await sessions.validateRelevance('カートの合計', ['Cart.total']);
-  await sessions.confirmRelevance([{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }]);
+  await sessions.validateRelevance('カートの合計', SAMPLE_SYMBOLS);
+  await sessions.confirmRelevance(SAMPLE_CONFIRM);
   expect(sessions.status().phase).toBe('READY');
 }
