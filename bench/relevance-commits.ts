@@ -30,7 +30,7 @@ import { runQuery } from '../src/query/lexical.js';
 import { Project } from '../src/query/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { verifyCodeEvidence } from '../src/session/service.js';
-import { linkedScore, linkToSeeds } from '../src/session/graph-relevance.js';
+import { linkedScore, linkToSeeds, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
 import { tierOf } from '../src/session/relevance.js';
 import { Bm25, words } from './lib/bm25.js';
 import { type Decl, declarations, qualifiedName } from './lib/decls.js';
@@ -50,10 +50,11 @@ const BM25_FACT = 5;
 type Lang = 'en' | 'ja' | 'zh';
 type Set3 = 'relevant' | 'random' | 'hard';
 type TierCode = 'R' | 'A' | 'F';
-const SCORERS = ['gate_graph', 'gate', 'gate_noev', 'bm25_gate', 'overlap'] as const;
+const SCORERS = ['gate_graph', 'gate_rank', 'gate', 'gate_noev', 'bm25_gate', 'overlap'] as const;
 type Scorer = (typeof SCORERS)[number];
 const SCORER_LABEL: Record<Scorer, string> = {
-  gate_graph: 'code-intel gate + code graph (as confirm_symbol_relevance)',
+  gate_graph: 'code-intel gate: words + rank + graph (as confirm_symbol_relevance)',
+  gate_rank: `  words + rank (the best 1 in ${RANK_SHARE}, at most ${RANK_ACCEPT}, by code text)`,
   gate: '  words only, evidence = definition "file:line"',
   gate_noev: 'code-intel gate, no evidence',
   bm25_gate: `baseline: BM25 rank (top ${BM25_ACCEPT} accepted, top ${BM25_FACT} FACT)`,
@@ -192,14 +193,20 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     const hits = bm25.search(request);
     const bmRank = new Map(hits.map((h, i) => [docKey(h.item.file, h.item.d.name, h.item.d.line), i + 1]));
     // the graph leg as confirm_symbol_relevance applies it: seeds are the honest submission's own
-    // symbols the words reach (≥ 0.3) and the project's FACT-level best matches; a declaration the
-    // words do not reach is accepted when it is within two references/containers of a seed. Random
-    // and hard negatives are judged against the same seeds (a cheater padding an honest submission).
+    // symbols the words or the rank accept, the project's FACT-level best matches and its best
+    // ranked declarations with a specific neighbourhood; a declaration the words do not reach is
+    // accepted when it is one reference/containment step from a seed. Random and hard negatives are
+    // judged against the same seeds (a cheater padding an honest submission).
+    // words first; a symbol the words reject is accepted by the rank leg when its code ranks among
+    // the project's best for the request
+    const ranking = engine.textRanking(request);
+    const rankScore = all.map(({ row }) => (row ? rankedScore(engine.textRankOf(request, row.path, row.name, row.name_line), ranking.total) : 0));
     const seedScore = new Map<number, number>();
     all.forEach(({ set, row }, i) => {
-      const sc = scoreAt.get(i)?.ev.score ?? 0;
+      const sc = Math.max(scoreAt.get(i)?.ev.score ?? 0, rankScore[i]!);
       if (set === 'relevant' && row && sc >= 0.3) seedScore.set(row.id, Math.max(seedScore.get(row.id) ?? 0, sc));
     });
+    for (const [id, sc] of rankAnchors(db, ranking)) seedScore.set(id, Math.max(seedScore.get(id) ?? 0, sc));
     const suggestions = await engine.rank(request, { kinds: (k) => k !== 'section', budgetMs: 2000 });
     for (const x of suggestions.items.filter((y) => y.score > 0.6).slice(0, 5)) {
       const r = (rowsOf.all(x.chunk.path, x.chunk.name) as SymbolRow[]).find((y) => y.name_line === x.chunk.name_line);
@@ -222,7 +229,8 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
         resolves_elsewhere: !!row && !!first && first.id !== row.id,
         score, score_noev: scoreNoev, legs: s?.ev.legs ?? null, bm25_rank: rank, shared,
         tiers: {
-          gate_graph: tier(score) !== 'R' ? tier(score) : row && graphLinked(row.id) ? 'A' : 'R',
+          gate_graph: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || (row && graphLinked(row.id)) ? 'A' : 'R',
+          gate_rank: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 ? 'A' : 'R',
           gate: tier(score), gate_noev: tier(scoreNoev),
           bm25_gate: rank !== null && rank <= BM25_FACT ? 'F' : rank !== null && rank <= BM25_ACCEPT ? 'A' : 'R',
           overlap: shared.length ? 'A' : 'R',

@@ -87,3 +87,75 @@ describe('the graph leg in confirm_symbol_relevance', () => {
     removeProject(dir);
   });
 });
+
+describe('the rank leg', () => {
+  it('the cutoff is the same share of every project, at least the best one, at most five', async () => {
+    const { rankCutoff, rankedScore } = await import('../src/session/graph-relevance.js');
+    expect([8, 60, 100, 245, 5000].map(rankCutoff)).toEqual([1, 2, 3, 5, 5]);
+    expect(rankedScore(1, 245)).toBe(0.5);
+    expect(rankedScore(5, 245)).toBeGreaterThanOrEqual(0.3);
+    expect(rankedScore(5, 245)).toBeLessThan(0.35);
+    expect(rankedScore(6, 245)).toBe(0);
+    expect(rankedScore(2, 8)).toBe(0); // a tiny project: only the best
+    expect(rankedScore(undefined, 245)).toBe(0);
+  });
+
+  it('accepts code whose body answers the target though its name does not, and says why; rejects what ranks nowhere', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const { findReferences } = await import('../src/query/references.js');
+    const files: Record<string, string> = {
+      'src/client.ts': [
+        'export class Client {',
+        '  dispatch(url: string): Promise<string> {',
+        '    let retries = 0;',
+        '    const timeoutMs = 5000;',
+        '    while (retries < 3) {',
+        '      retries++;',
+        '      if (this.timedOut(timeoutMs)) continue;',
+        '    }',
+        '    return fetchText(url);',
+        '  }',
+        '  timedOut(ms: number): boolean {',
+        '    return ms > 0;',
+        '  }',
+        '}',
+        'export function fetchText(url: string): Promise<string> {',
+        '  return Promise.resolve(url);',
+        '}',
+      ].join('\n') + '\n',
+      'src/colors.ts': 'export function paint(c: string): string {\n  return c.toUpperCase();\n}\n',
+    };
+    // a project of some size, so that "the best few" is a small share of it
+    for (let i = 0; i < 160; i++) files[`src/misc/m${i}.ts`] = `export function util${i}(a: number): number {\n  return a + ${i};\n}\n`;
+    const dir = makeProject(files);
+    const p = new Project(dir);
+    await p.refresh();
+    const sessions = new SessionService(p);
+    sessions.start('IMPLEMENT', 'retry the request after a timeout, three times at most');
+    sessions.setQueryFrame({ target_feature: { value: 'retry after a timeout', quote: 'retry the request after a timeout' } });
+    sessions.record('get_symbols', { file: 'src/client.ts' }, { ...getSymbols(p, { file: 'src/client.ts' }) });
+    sessions.record('get_symbols', { file: 'src/colors.ts' }, { ...getSymbols(p, { file: 'src/colors.ts' }) });
+    sessions.record('find_definitions', { name: 'dispatch' }, { ...findDefinitions(p, { name: 'dispatch' }) });
+    sessions.record('find_references', { name: 'fetchText' }, { ...findReferences(p, { name: 'fetchText' }) });
+    sessions.submitUnderstanding({
+      symbols_identified: ['Client.dispatch', 'Client.timedOut', 'paint'], entry_points: ['Client.dispatch()'],
+      existing_patterns: ['methods of Client, like Client.timedOut'], files_analyzed: ['src/client.ts', 'src/colors.ts'],
+    });
+    expect(sessions.status().phase).toBe('VALIDATION');
+    await sessions.validateRelevance('retry after a timeout', ['Client.dispatch', 'Client.timedOut', 'paint']);
+    const r = await sessions.confirmRelevance([
+      { symbol: 'Client.dispatch', approved: true, code_evidence: 'src/client.ts:3' },
+      { symbol: 'Client.timedOut', approved: true, code_evidence: 'src/client.ts:11' },
+      { symbol: 'paint', approved: true, code_evidence: 'src/colors.ts:1' },
+    ]);
+    const dispatch = (r.accepted as { symbol: string; via?: string; tier: string; backend: string }[]).find((a) => a.symbol === 'Client.dispatch');
+    expect(dispatch).toMatchObject({ tier: 'ACCEPTED_HIGH_RISK', backend: expect.stringContaining('rank'), via: expect.stringMatching(/ranks #\d of the project's \d+ declarations/) });
+    const paint = (r.rejected as { symbol: string; guidance: { reason: string } }[]).find((x) => x.symbol === 'paint');
+    expect(paint?.guidance.reason).toMatch(/ranks nowhere/);
+    expect(r.next_phase).toBe('EXPLORATION');
+    p.close();
+    removeProject(dir);
+  });
+});

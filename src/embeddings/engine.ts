@@ -55,6 +55,7 @@ interface Corpus {
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+const chunkKey = (file: string, name: string, nameLine: number) => `${file}\0${name}\0${nameLine}`;
 export const qualified = (c: { name: string; container: string | null }) => (c.container ? `${c.container}.${c.name}` : c.name);
 
 export class SemanticEngine {
@@ -65,6 +66,7 @@ export class SemanticEngine {
   private memory: { key: string; vectors: Map<string, Float32Array> } | undefined;
   private calibration: Calibration | undefined;
   private embedding: Promise<void> | undefined;
+  private ranked: { key: string; order: ChunkRow[]; position: Map<string, number>; total: number } | undefined;
 
   constructor(readonly project: Project) {
     this.provider = new NeuralProvider(project.root);
@@ -260,6 +262,33 @@ export class SemanticEngine {
     }
     out.sort((a, b) => b.score - a.score || b.bm25 - a.bm25 || a.chunk.path.localeCompare(b.chunk.path) || a.chunk.start_line - b.chunk.start_line);
     return { concepts, items: out, vector: vectorNote, backend: this.backendName() };
+  }
+
+  /**
+   * The project's declarations (chunks, no markdown) ordered by how well their code answers the
+   * target: BM25F over name, container, path, doc comment, signature and the identifiers of the
+   * body, best first. A rank is the same evidence in every project and language (the tiers'
+   * calibration by rank, docs/relevance.md). Cached for the last target.
+   */
+  textRanking(target: string): { order: ChunkRow[]; position: Map<string, number>; total: number } {
+    const corpus = this.corpus();
+    const key = `${corpus.key}\0${target}`;
+    if (this.ranked?.key === key) return this.ranked;
+    const hits = [...corpus.index.search(this.concepts(target))].filter(([i, h]) => h.bm25 > 0 && corpus.chunks[i]!.kind !== 'section');
+    hits.sort((a, b) => b[1].bm25 - a[1].bm25 || a[0] - b[0]);
+    const order = hits.map(([i]) => corpus.chunks[i]!);
+    const position = new Map<string, number>();
+    order.forEach((c, i) => {
+      const k = chunkKey(c.path, c.name, c.name_line);
+      if (!position.has(k)) position.set(k, i + 1);
+    });
+    this.ranked = { key, order, position, total: corpus.chunks.filter((c) => c.kind !== 'section').length };
+    return this.ranked;
+  }
+
+  /** The rank of a declaration (file, name, name line) for the target by its code text, or undefined when its text does not answer it at all. */
+  textRankOf(target: string, file: string, name: string, nameLine: number): number | undefined {
+    return this.textRanking(target).position.get(chunkKey(file, name, nameLine));
   }
 
   /** Scores named symbols against a target (VALIDATION), with verified evidence text where given. */

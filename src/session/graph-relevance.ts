@@ -11,6 +11,48 @@
  */
 import type { DB } from '../store/db.js';
 
+/**
+ * The rank leg, calibrated on the real-commit benchmark's tune split (docs/relevance.md): a
+ * declaration among the project's best few for the target by its code text (BM25F over name, path,
+ * doc, signature and body identifiers) is accepted, risk HIGH, whatever its words' coverage. "Few"
+ * is the same share of every project — one in RANK_SHARE declarations — and never more than
+ * RANK_ACCEPT: in a ten-declaration project only the best one. The best RANK_ANCHORS of them seed
+ * the graph when their neighbourhood is specific (at most ANCHOR_MAX_DEGREE neighbours: one step
+ * from a hub reaches half a project).
+ */
+export const RANK_ACCEPT = 5;
+export const RANK_SHARE = 40;
+export const RANK_ANCHORS = 3;
+export const ANCHOR_MAX_DEGREE = 10;
+
+/** How many of the project's best-ranked declarations the rank leg accepts, for a project of `total` declarations. */
+export function rankCutoff(total: number): number {
+  return Math.max(1, Math.min(RANK_ACCEPT, Math.round(total / RANK_SHARE)));
+}
+
+/** The accepted-tier score of a rank: 0.5 for the best, falling to just above 0.3 at the cutoff; 0 beyond. */
+export function rankedScore(rank: number | undefined, total: number): number {
+  const k = rankCutoff(total);
+  if (rank === undefined || rank < 1 || rank > k) return 0;
+  return Math.round((0.3 + (0.2 * (k + 1 - rank)) / k) * 1000) / 1000;
+}
+
+/** The symbol a chunk (file, name, name line) stands for. */
+export function symbolIdAt(db: DB, file: string, name: string, nameLine: number): number | undefined {
+  const r = db.prepare('SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.name_line = ? LIMIT 1').get(file, name, nameLine) as { id: number } | undefined;
+  return r?.id;
+}
+
+/** Graph seeds from the project's best declarations for the target by code text (symbol id → seed score). */
+export function rankAnchors(db: DB, ranking: { order: readonly { path: string; name: string; name_line: number }[]; total: number }): Map<number, number> {
+  const out = new Map<number, number>();
+  ranking.order.slice(0, Math.min(RANK_ANCHORS, rankCutoff(ranking.total))).forEach((c, i) => {
+    const id = symbolIdAt(db, c.path, c.name, c.name_line);
+    if (id !== undefined && !out.has(id) && neighbours(db, id).length <= ANCHOR_MAX_DEGREE) out.set(id, rankedScore(i + 1, ranking.total));
+  });
+  return out;
+}
+
 export interface GraphLink {
   /** the seed reached */
   seed: number;

@@ -16,7 +16,7 @@ import {
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
 import { conceptsOf } from '../embeddings/text.js';
 import { tierOf } from './relevance.js';
-import { linkedScore, linkToSeeds, symbolLabel } from './graph-relevance.js';
+import { linkedScore, linkToSeeds, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
 import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
 import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
 import { checkWriteTarget } from './write-target.js';
@@ -338,6 +338,10 @@ export class SessionService {
     };
     for (const a of accepted) if (typeof a.similarity === 'number' && a.similarity >= 0.3) add(a.symbol, a.similarity);
     for (const x of await this.suggest(target, 5)) if (x.similarity > 0.6) add(x.symbol, x.similarity);
+    for (const [id, score] of rankAnchors(this.project.db, this.engine.textRanking(target))) {
+      if ((ids.get(id) ?? 0) < score) ids.set(id, score);
+      labels.add(symbolLabel(this.project.db, id));
+    }
     return { ids, labels };
   }
 
@@ -466,7 +470,7 @@ export class SessionService {
     const accepted: Record<string, unknown>[] = [];
     const rejected: Record<string, unknown>[] = [];
     const dismissed: string[] = [];
-    const low: { symbol: string; score: number; scored: { score: number; backend: string; legs: object }; where: string; file?: string }[] = [];
+    const low: { symbol: string; score: number; scored: { score: number; backend: string; legs: object }; where: string; file?: string; rank?: number }[] = [];
     let raiseRisk = false;
     for (const m of mapped) {
       if (!offered.has(m.symbol)) {
@@ -505,8 +509,18 @@ export class SessionService {
         : { score: 0, backend: this.engine.backendName(), legs: { keyword: 0 } };
       const score = scored.score;
       const tier = tierOf(score);
-      if (tier === 'REJECTED') {
-        low.push({ symbol: m.symbol, score, scored, where: verified.where, file: row?.path });
+      // the rank leg: its words cover little of the target, but its code answers it better than
+      // nearly everything else in the project
+      const rank = row ? this.engine.textRankOf(target, row.path, row.name, row.name_line) : undefined;
+      const ranked = rankedScore(rank, this.engine.textRanking(target).total);
+      if (tier === 'REJECTED' && ranked >= 0.3) {
+        raiseRisk = true;
+        accepted.push({
+          symbol: m.symbol, similarity: ranked, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+rank`, legs: { ...scored.legs, rank },
+          evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${this.engine.textRanking(target).total} declarations for '${target}' (the best ${rankCutoff(this.engine.textRanking(target).total)} are accepted)`,
+        });
+      } else if (tier === 'REJECTED') {
+        low.push({ symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank });
       } else {
         if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
         accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs: scored.legs, evidence: verified.where, file: row?.path });
@@ -536,7 +550,7 @@ export class SessionService {
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs,
         guidance: {
-          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
+          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${rankCutoff(this.engine.textRanking(target).total)} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
           next_actions: [
             `if it really is part of '${target}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
             `search_text or query for other symbols related to '${target}'`,
