@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Server } from './helpers/mcp.js';
-import { CLI, makeProject, removeProject } from './helpers/project.js';
+import { CLI, makeProject, REPO_ROOT, removeProject } from './helpers/project.js';
 import { writeTinyModel } from './helpers/tiny-model.js';
 
 const FILES = {
@@ -78,6 +78,34 @@ describe('doctor and model pull', () => {
     expect(report.backend).toMatchObject({ active: 'neural', model_present: true, loaded: { dim: 32, dtype: 'fp32' } });
     expect(report.glossary_terms).toBeGreaterThan(500);
   });
+  it('doctor and semantic_search without the model runtime: lexical, and they say how to install it', async () => {
+    root = makeProject(FILES);
+    const noRuntime = path.join(tmp, 'empty-runtime');
+    fs.mkdirSync(noRuntime, { recursive: true });
+    const env = { CODE_INTEL_MODEL_DIR: modelDir, CODE_INTEL_RUNTIME_DIR: noRuntime };
+    const text = cli(['doctor', root], env);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/backend\s+lexical/);
+    expect(text.stdout).toMatch(/runtime\s+@huggingface\/transformers NOT INSTALLED/);
+    expect(text.stdout).toContain('code-intel model install-runtime');
+    const report = JSON.parse(cli(['doctor', root, '--json'], env).stdout);
+    expect(report.backend).toMatchObject({ active: 'lexical', model_present: true, runtime: { present: false, searched: [noRuntime] } });
+    server = await startServer(root, env);
+    const r = await server.call('semantic_search', { query: 'カートの合計', limit: 3 });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ backend: 'lexical', vector: { available: false } });
+    expect(r.structuredContent!.vector.why).toContain('runtime');
+    // and where it is installed (here: the development checkout's devDependency), doctor says which one
+    const withRuntime = JSON.parse(cli(['doctor', root, '--json'], { CODE_INTEL_MODEL_DIR: modelDir }).stdout);
+    expect(withRuntime.backend.runtime).toMatchObject({ present: true, version: expect.stringMatching(/^\d+\./), source: 'node resolution' });
+    // a runtime folder laid out as `npm install --prefix DIR` leaves it (here a link to the checkout's copy) is loaded from there
+    const prefix = path.join(tmp, 'runtime-prefix');
+    fs.mkdirSync(path.join(prefix, 'node_modules', '@huggingface'), { recursive: true });
+    fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', '@huggingface', 'transformers'), path.join(prefix, 'node_modules', '@huggingface', 'transformers'), 'dir');
+    const fromPrefix = JSON.parse(cli(['doctor', root, '--json'], { CODE_INTEL_MODEL_DIR: modelDir, CODE_INTEL_RUNTIME_DIR: prefix }).stdout);
+    expect(fromPrefix.backend).toMatchObject({ active: 'neural', loaded: { dim: 32 }, runtime: { present: true, source: 'CODE_INTEL_RUNTIME_DIR' } });
+  });
+
   it('model pull fails fast and says what to do when the hub cannot be reached', () => {
     const r = cli(['model', 'pull', '--dir', path.join(tmp, 'pulled')], { HF_ENDPOINT: 'http://127.0.0.1:9' });
     expect(r.status).toBe(2);

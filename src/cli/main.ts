@@ -29,6 +29,7 @@ Usage:
   code-intel show ID                  a session's timeline: phases, tool calls, evidence, denials, outcome
   code-intel semantic TEXT [--path P] semantic_search from the command line (hybrid: model + keywords + history)
   code-intel model pull [--model M] [--dir D]   download the embedding model (multilingual-e5-small) where a network allows
+  code-intel model install-runtime [--dir D]    install the model runtime (@huggingface/transformers, ~430 MB) from the npm registry
   code-intel doctor [DIR]             which relevance backend is active, where the model is (or is not), and what to do
 
 Options:
@@ -112,9 +113,10 @@ async function main(argv: string[]): Promise<number> {
     throw new UserError(`unknown guard command '${rest[0] ?? ''}'`, 'Use: code-intel guard status | code-intel guard reset');
   }
   if (command === 'model' || command === 'doctor') {
-    const { doctor, modelPull } = await import('./model-commands.js');
+    const { doctor, modelInstallRuntime, modelPull } = await import('./model-commands.js');
     if (command === 'doctor') return doctor(path.resolve(rest[0] ?? values.root ?? '.'), { json: values.json });
-    if (rest[0] !== 'pull') throw new UserError(`unknown model command '${rest[0] ?? ''}'`, 'Use: code-intel model pull [--model NAME] [--dir DIR]');
+    if (rest[0] === 'install-runtime') return modelInstallRuntime({ dir: values.dir, json: values.json });
+    if (rest[0] !== 'pull') throw new UserError(`unknown model command '${rest[0] ?? ''}'`, 'Use: code-intel model pull [--model NAME] [--dir DIR] | code-intel model install-runtime [--dir DIR]');
     return modelPull(path.resolve(values.root ?? '.'), { model: values.model, dir: values.dir, json: values.json });
   }
   if (command === 'sessions' || command === 'show') {

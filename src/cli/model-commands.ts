@@ -1,10 +1,14 @@
-/** `code-intel model pull` and `code-intel doctor`: provisioning the model is an explicit, reported step. */
+/**
+ * `code-intel model pull`, `code-intel model install-runtime` and `code-intel doctor`: provisioning
+ * the model and its runtime are explicit, reported steps.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { NeuralProvider } from '../embeddings/backend.js';
 import { DEFAULT_MODEL, defaultModelsHome, KNOWN_MODELS, loadConfig } from '../embeddings/config.js';
 import { inspectModelDir } from '../embeddings/model.js';
 import { pullModel } from '../embeddings/pull.js';
+import { defaultRuntimeDir, findRuntime, installRuntime, RUNTIME_PACKAGE, runtimeHint } from '../embeddings/runtime.js';
 import { loadGlossary } from '../embeddings/text.js';
 import { loadVecExtension } from '../embeddings/vectors.js';
 import { dbPath, openDb } from '../store/db.js';
@@ -34,6 +38,20 @@ export async function modelPull(root: string, opts: { model?: string; dir?: stri
   return 0;
 }
 
+export function modelInstallRuntime(opts: { dir?: string; json?: boolean }): number {
+  const present = findRuntime().found;
+  if (present && !opts.dir) {
+    process.stdout.write(opts.json ? JSON.stringify({ already: true, ...present }) + '\n' : `${RUNTIME_PACKAGE} ${present.version} is already installed in ${present.packageDir} (${present.source})\n`);
+    return 0;
+  }
+  process.stderr.write(`installing ${RUNTIME_PACKAGE} with npm (about 430 MB) …\n`);
+  const r = installRuntime({ dir: opts.dir });
+  const usable = !!findRuntime().found;
+  const dirNote = usable ? '' : `set CODE_INTEL_RUNTIME_DIR=${r.dir} to use it (code-intel looks in ${process.env.CODE_INTEL_RUNTIME_DIR ?? defaultRuntimeDir()} by default)\n`;
+  process.stdout.write(opts.json ? JSON.stringify({ ...r, ms: Math.round(r.ms), usable }) + '\n' : `installed ${RUNTIME_PACKAGE} ${r.version} in ${r.dir} (${(r.ms / 1000).toFixed(0)} s)\n${dirNote}`);
+  return 0;
+}
+
 export async function doctor(root: string, opts: { json?: boolean }): Promise<number> {
   const provider = new NeuralProvider(root);
   const report: Record<string, unknown> = {};
@@ -54,6 +72,11 @@ export async function doctor(root: string, opts: { json?: boolean }): Promise<nu
   report.backend = status;
   lines.push(`backend       ${status.active}${status.active === 'neural' && status.loaded ? ` (${status.model}, ${status.loaded.dtype}, ${status.loaded.dim} dims, loaded in ${status.loaded.load_ms} ms)` : ''}`);
   lines.push(`model dir     ${status.model_dir}  [from ${status.model_dir_source}]  ${status.model_present ? 'present' : 'MISSING'}`);
+  const rt = status.runtime;
+  lines.push(rt.present
+    ? `runtime       ${RUNTIME_PACKAGE} ${rt.version}  [from ${rt.source}]  ${rt.dir}`
+    : `runtime       ${RUNTIME_PACKAGE} NOT INSTALLED (optional: only the neural backend needs it; looked in ${rt.searched.join('; ')})`);
+  if (!rt.present && status.model_present) lines.push(`              ${runtimeHint()}`);
   if (status.reason) lines.push(`              ${status.reason}`);
   if (status.hint) lines.push(`what to do    ${status.hint}`);
   let vec = 'unavailable';

@@ -1,11 +1,12 @@
 /**
- * Which backend is active for a project: the neural one when a model is configured and present
- * (loaded once per process, lazily, never downloaded), otherwise the lexical one, with the reason
- * and what to do about it.
+ * Which backend is active for a project: the neural one when a model is configured and present and
+ * its runtime is installed (loaded once per process, lazily, never downloaded), otherwise the
+ * lexical one, with the reason and what to do about it.
  */
 import { log } from '../util/log.js';
 import { type EmbeddingConfig, loadConfig } from './config.js';
 import { type Embedder, inspectModelDir, loadEmbedder } from './model.js';
+import { findRuntime, RUNTIME_PACKAGE, type RuntimeLocation, runtimeHint } from './runtime.js';
 
 export interface BackendStatus {
   active: 'neural' | 'lexical';
@@ -13,6 +14,8 @@ export interface BackendStatus {
   model_dir: string;
   model_dir_source: EmbeddingConfig['modelDirSource'];
   model_present: boolean;
+  /** the model runtime (@huggingface/transformers): where it was found, or where it was looked for */
+  runtime: { present: true; version: string; dir: string; source: RuntimeLocation['source'] } | { present: false; searched: string[] };
   loaded?: { dim: number; dtype: string; load_ms: number };
   reason?: string;
   hint?: string;
@@ -30,9 +33,9 @@ export class NeuralProvider {
     this.config = loadConfig(root);
   }
 
-  /** The model is configured, allowed and its files are there (nothing loaded yet). */
+  /** The model is configured, allowed, its files are there and so is its runtime (nothing loaded yet). */
   get available(): boolean {
-    return this.config.backend !== 'lexical' && !this.error && inspectModelDir(this.config.modelDir).ok;
+    return this.config.backend !== 'lexical' && !this.error && inspectModelDir(this.config.modelDir).ok && !!findRuntime().found;
   }
 
   /** Loads the model once (shared by every project of the process); undefined when unavailable. */
@@ -58,16 +61,24 @@ export class NeuralProvider {
   status(): BackendStatus {
     const c = this.config;
     const check = inspectModelDir(c.modelDir);
-    const base = { model: c.model, model_dir: c.modelDir, model_dir_source: c.modelDirSource, model_present: check.ok };
+    const rt = findRuntime();
+    const runtime: BackendStatus['runtime'] = rt.found
+      ? { present: true, version: rt.found.version, dir: rt.found.packageDir, source: rt.found.source }
+      : { present: false, searched: rt.searched };
+    const base = { model: c.model, model_dir: c.modelDir, model_dir_source: c.modelDirSource, model_present: check.ok, runtime };
     if (this.embedder) return { ...base, active: 'neural', loaded: { dim: this.embedder.dim, dtype: this.embedder.dtype, load_ms: Math.round(this.loadMs) } };
     if (c.backend === 'lexical') return { ...base, active: 'lexical', reason: `the backend is set to lexical (${process.env.CODE_INTEL_BACKEND ? 'CODE_INTEL_BACKEND' : c.configFile})` };
     if (this.error) return { ...base, active: 'lexical', reason: `the model failed to load: ${this.error.message}`, hint: 'Check the model directory (code-intel doctor), or pull it again with code-intel model pull.' };
+    const pullHint = 'Run `code-intel model pull` where a network allows, or set CODE_INTEL_MODEL_DIR (or "model_dir" in .code-intel/config.json) to a local copy of the model.';
     if (!check.ok) {
       return {
         ...base, active: 'lexical',
-        reason: `no model in ${c.modelDir} (missing: ${check.missing.join(', ')})`,
-        hint: 'Run `code-intel model pull` where a network allows, or set CODE_INTEL_MODEL_DIR (or "model_dir" in .code-intel/config.json) to a local copy of the model.',
+        reason: `no model in ${c.modelDir} (missing: ${check.missing.join(', ')})${rt.found ? '' : `, and the model runtime (${RUNTIME_PACKAGE}) is not installed`}`,
+        hint: rt.found ? pullHint : `${pullHint} ${runtimeHint()}`,
       };
+    }
+    if (!rt.found) {
+      return { ...base, active: 'lexical', reason: `the model is present but its runtime (${RUNTIME_PACKAGE}) is not installed`, hint: runtimeHint() };
     }
     return { ...base, active: 'neural', reason: 'model present; it loads on first use' };
   }

@@ -1,6 +1,6 @@
 /**
  * The neural backend: a sentence-embedding model loaded by @huggingface/transformers (on
- * onnxruntime-node) from a LOCAL directory. Remote loading is switched off before anything is
+ * onnxruntime-node; an extra install, see runtime.ts) from a LOCAL directory. Remote loading is switched off before anything is
  * loaded, and the library's fetch is replaced by one that refuses: a tool call never downloads.
  *
  * A model directory holds config.json, tokenizer.json, tokenizer_config.json and
@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../util/paths.js';
 import { KNOWN_MODELS } from './config.js';
+import { loadRuntime } from './runtime.js';
 
 export const MANIFEST = 'code-intel-model.json';
 
@@ -98,13 +99,14 @@ const BATCH = 16;
 
 /**
  * Loads the model in `dir` for feature extraction. Throws ModelMissingError when the directory is
- * incomplete. Never downloads: remote models are disabled and fetch refuses.
+ * incomplete, RuntimeMissingError when the runtime is not installed. Never downloads: remote models
+ * are disabled and fetch refuses.
  */
 export async function loadEmbedder(dir: string): Promise<Embedder> {
   const abs = path.resolve(dir);
   const found = inspectModelDir(abs);
   if (!found.ok) throw new ModelMissingError(abs, found.missing);
-  const tf = await import('@huggingface/transformers');
+  const tf = await loadRuntime();
   const env = tf.env;
   env.allowRemoteModels = false;
   env.allowLocalModels = true;
