@@ -151,7 +151,8 @@ async function main(argv: string[]): Promise<number> {
     const tty = process.stderr.isTTY;
     let lastDraw = 0;
     const stats = await updateIndex(project.db, project.root, {
-      onProgress: (done, total) => {
+      onProgress: (done, total, stage) => {
+        if (stage === 'link') return;
         const now = Date.now();
         if (!tty || (now - lastDraw < 80 && done < total)) return;
         lastDraw = now;

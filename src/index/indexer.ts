@@ -1,7 +1,10 @@
 /**
  * Brings a project's index up to date: stat every file, hash only those whose size or mtime moved,
  * parse only those whose content changed, drop removed ones, then re-link the module graph.
- * A cold index with many files is parsed on worker threads (one per core).
+ * A cold index with many files is parsed on worker threads (one per core). Parsed files are
+ * committed in batches as they arrive, so an index that is killed resumes where it stopped: the
+ * files already committed are unchanged the next time, and `index_pending` (set before the first
+ * batch, cleared once linking and chunks are done) says the link step is still owed.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,7 +32,8 @@ export interface IndexStats {
 }
 
 export interface IndexOptions {
-  onProgress?: (done: number, total: number) => void;
+  /** files parsed so far of those to parse; `stage` 'link' once parsing is done */
+  onProgress?: (done: number, total: number, stage?: 'parse' | 'link') => void;
   /** worker threads to use for large batches; 0 parses in-process */
   workers?: number;
 }
@@ -42,27 +46,33 @@ interface FileRow { id: number; path: string; hash: string; size: number; mtime_
 export async function updateIndex(db: DB, root: string, opts: IndexOptions = {}): Promise<IndexStats> {
   const t0 = performance.now();
   const walk = walkProject(root);
-  const known = new Map((db.prepare('SELECT id, path, hash, size, mtime_ms FROM files').all() as FileRow[]).map((r) => [r.path, r]));
-  // facts from another extractor (an upgrade, an edited query) are not reused: every file is parsed again
+  // facts from another extractor (an upgrade, an edited query) are not reused: every file is parsed
+  // again — marked as changed first, so that an index killed half-way resumes with the rest
   const extractor = extractorFingerprint();
-  const stale = getMeta(db, 'extractor') !== extractor;
+  if (getMeta(db, 'extractor') !== extractor) {
+    db.transaction(() => {
+      db.prepare("UPDATE files SET hash = '', mtime_ms = -1").run();
+      setMeta(db, 'extractor', extractor);
+    })();
+  }
+  const known = new Map((db.prepare('SELECT id, path, hash, size, mtime_ms FROM files').all() as FileRow[]).map((r) => [r.path, r]));
   const seen = new Set<string>();
   const jobs: ParseJob[] = [];
   for (const f of walk.files) {
     seen.add(f.rel);
     const row = known.get(f.rel);
-    if (!row || stale) jobs.push({ rel: f.rel });
+    if (!row) jobs.push({ rel: f.rel });
     else if (row.size !== f.size || row.mtime_ms !== f.mtimeMs) jobs.push({ rel: f.rel, oldHash: row.hash });
   }
   const removed = [...known.values()].filter((r) => !seen.has(r.path));
 
-  const results = await parseAll(root, jobs, opts);
   const skipped = [...walk.skipped];
   let parsed = 0, unchanged = 0;
-  const write = db.transaction(() => {
-    for (const r of removed) deleteFile(db, r.id);
+  const pending = getMeta(db, 'index_pending') === '1';
+  if (jobs.length + removed.length > 0) setMeta(db, 'index_pending', '1');
+  const writeBatch = db.transaction((batch: ParseResult[]) => {
     const now = Date.now();
-    for (const res of results) {
+    for (const res of batch) {
       const row = known.get(res.rel);
       if (res.status === 'skipped') {
         skipped.push({ file: res.rel, reason: res.reason });
@@ -77,15 +87,21 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
       }
     }
   });
-  write();
-  setMeta(db, 'extractor', extractor);
+  db.transaction(() => {
+    for (const r of removed) deleteFile(db, r.id);
+  })();
+  await parseAll(root, jobs, opts, writeBatch);
   let link: LinkStats | undefined;
   const changed = parsed + removed.length;
-  if (changed > 0) link = linkProject(db, root);
+  if (changed > 0 || pending) {
+    opts.onProgress?.(jobs.length, jobs.length, 'link');
+    link = linkProject(db, root);
+  }
   syncChunks(db, root); // semantic chunks and doc comments of the changed files (cheap when none changed)
   setMeta(db, 'indexed_at', new Date().toISOString());
   if (changed > 0) setMeta(db, 'changed_at', new Date().toISOString());
   setMeta(db, 'skipped', JSON.stringify(skipped.slice(0, 200)));
+  setMeta(db, 'index_pending', '0');
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
   return {
     files: count('SELECT COUNT(*) n FROM files'),
@@ -188,17 +204,26 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
   }
 }
 
-async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions): Promise<ParseResult[]> {
+/** Parses every job, handing results to `commit` in batches as they arrive (on worker threads when many). */
+async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, commit: (batch: ParseResult[]) => void): Promise<void> {
   const total = jobs.length;
-  const results: ParseResult[] = [];
+  let done = 0;
+  const take = (batch: ParseResult[]) => {
+    if (batch.length === 0) return;
+    commit(batch);
+    done += batch.length;
+    opts.onProgress?.(done, total, 'parse');
+  };
   const workerFile = path.join(PACKAGE_ROOT, 'dist', 'src', 'index', 'worker.js');
   const nWorkers = Math.min(opts.workers ?? os.availableParallelism(), Math.ceil(total / BATCH));
   if (total < WORKER_THRESHOLD || nWorkers < 2 || !fs.existsSync(workerFile)) {
+    let batch: ParseResult[] = [];
     for (const job of jobs) {
-      results.push(await runParseJob(root, job));
-      opts.onProgress?.(results.length, total);
+      batch.push(await runParseJob(root, job));
+      if (batch.length >= BATCH) take(batch.splice(0));
     }
-    return results;
+    take(batch);
+    return;
   }
   let next = 0;
   const workers = Array.from({ length: nWorkers }, () => new Worker(workerFile, { workerData: { root } }));
@@ -214,8 +239,11 @@ async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions): Pro
               w.postMessage(batch);
             };
             w.on('message', (res: ParseResult[]) => {
-              results.push(...res);
-              opts.onProgress?.(results.length, total);
+              try {
+                take(res);
+              } catch (e) {
+                return reject(e);
+              }
               feed();
             });
             w.on('error', reject);
@@ -226,5 +254,4 @@ async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions): Pro
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
-  return results;
 }

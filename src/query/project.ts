@@ -9,6 +9,17 @@ export interface Freshness {
   /** files re-indexed because they changed since the previous answer (0: nothing had changed) */
   reindexed_now: number;
   skipped_files: number;
+  /** false while the index is being built or brought up to date: answers may miss code */
+  complete: boolean;
+  /** while indexing: how far it is */
+  indexing?: IndexProgress;
+}
+
+export interface IndexProgress {
+  stage: 'walk' | 'parse' | 'link';
+  done: number;
+  total: number;
+  since: string;
 }
 
 /** One indexed project: its root, its database, and a cheap way to keep the index current. */
@@ -16,6 +27,8 @@ export class Project {
   readonly db: DB;
   private lastStats: IndexStats | undefined;
   private refreshing: Promise<Freshness> | undefined;
+  /** set while a refresh runs */
+  progress: IndexProgress | undefined;
   private lineCache = new Map<string, { mtimeMs: number; lines: string[] }>();
   /** bumped whenever the index content changes; caches key on it */
   generation = 0;
@@ -29,25 +42,60 @@ export class Project {
   /** Stats every file; re-indexes only what changed. Concurrent callers share one refresh. */
   refresh(): Promise<Freshness> {
     this.refreshing ??= (async () => {
+      this.progress = { stage: 'walk', done: 0, total: 0, since: new Date().toISOString() };
       try {
-        const stats = await updateIndex(this.db, this.root);
+        const stats = await updateIndex(this.db, this.root, {
+          onProgress: (done, total, stage = 'parse') => {
+            this.progress = { ...this.progress!, stage, done, total };
+            // facts committed in a batch are answers already: caches keyed on the generation see them
+            this.generation++;
+          },
+        });
         this.lastStats = stats;
         if (stats.parsed + stats.removed > 0) {
           this.generation++;
           this.lineCache.clear();
         }
+        this.progress = undefined;
         return this.freshness(stats.parsed + stats.removed);
       } finally {
+        this.progress = undefined;
         this.refreshing = undefined;
       }
     })();
     return this.refreshing;
   }
 
+  /**
+   * Brings the index up to date for a call, waiting at most `waitMs` (and calling `onWait` about
+   * twice a second meanwhile): past that the call answers from what is indexed, and its freshness
+   * says so (`complete: false`, `indexing`). The work goes on in the background either way.
+   */
+  async fresh(waitMs: number, onWait?: (p: IndexProgress | undefined) => void): Promise<Freshness> {
+    const work = this.refresh();
+    const deadline = performance.now() + waitMs;
+    for (;;) {
+      const left = deadline - performance.now();
+      if (left <= 0) return this.freshness();
+      const done = await Promise.race([work.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), Math.min(500, left)))]);
+      if (done) return work;
+      onWait?.(this.progress);
+    }
+  }
+
+  /** The index holds every file as of its last refresh: not a cold one, and no changes half-applied. */
+  get complete(): boolean {
+    return getMeta(this.db, 'indexed_at') !== undefined && getMeta(this.db, 'index_pending') !== '1';
+  }
+
   freshness(reindexed = 0): Freshness {
     const files = (this.db.prepare('SELECT COUNT(*) n FROM files').get() as { n: number }).n;
     const skipped = JSON.parse(getMeta(this.db, 'skipped') ?? '[]') as unknown[];
-    return { indexed_at: getMeta(this.db, 'indexed_at') ?? 'never', files, reindexed_now: reindexed, skipped_files: skipped.length };
+    const complete = this.complete;
+    return {
+      indexed_at: getMeta(this.db, 'indexed_at') ?? 'never', files, reindexed_now: reindexed, skipped_files: skipped.length, complete,
+      ...(complete || !this.progress ? {} : { indexing: this.progress }),
+    };
   }
 
   get stats(): IndexStats | undefined {

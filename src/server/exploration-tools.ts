@@ -10,6 +10,7 @@ import { findReferences } from '../query/references.js';
 import { searchText } from '../query/search-text.js';
 import { analyzeStructure } from '../query/structure.js';
 import { relInsideRoot } from '../util/paths.js';
+import { type Extra, indexFor } from './index-wait.js';
 import { fromException, ok } from './respond.js';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
@@ -34,11 +35,11 @@ export interface ToolGate {
 export const OPEN_GATE: ToolGate = { before: () => undefined, after: () => {} };
 
 export function registerExplorationTools(server: McpServer, project: Project, gate: ToolGate = OPEN_GATE): void {
-  const run = async (tool: string, args: Record<string, unknown>, fn: () => Record<string, unknown>): Promise<CallToolResult> => {
+  const run = async (tool: string, args: Record<string, unknown>, fn: () => Record<string, unknown>, extra?: Extra): Promise<CallToolResult> => {
     const blocked = gate.before(tool, args);
     if (blocked) return blocked;
     try {
-      const freshness = await project.refresh();
+      const freshness = await indexFor(project, extra);
       const result = { ...fn(), index: freshness };
       gate.after(tool, args, result);
       return ok(result);
@@ -65,11 +66,11 @@ export function registerExplorationTools(server: McpServer, project: Project, ga
       },
       annotations: { title: 'Find definitions', ...READ_ONLY },
     },
-    (args) =>
+    (args, extra) =>
       run('find_definitions', args, () => {
         const from = args.from ? { ...args.from, file: inside(args.from.file) } : undefined;
         return { ...findDefinitions(project, { ...args, from }) };
-      }),
+      }, extra),
   );
 
   server.registerTool(
@@ -92,7 +93,7 @@ export function registerExplorationTools(server: McpServer, project: Project, ga
       },
       annotations: { title: 'Find references', ...READ_ONLY },
     },
-    (args) => run('find_references', args, () => ({ ...findReferences(project, { ...args, file: args.file ? inside(args.file) : undefined }) })),
+    (args, extra) => run('find_references', args, () => ({ ...findReferences(project, { ...args, file: args.file ? inside(args.file) : undefined }) }), extra),
   );
 
   server.registerTool(
@@ -112,7 +113,7 @@ export function registerExplorationTools(server: McpServer, project: Project, ga
       },
       annotations: { title: 'Search text', ...READ_ONLY },
     },
-    (args) => run('search_text', args, () => ({ ...searchText(project, { ...args, path: args.path ? inside(args.path) : undefined }) })),
+    (args, extra) => run('search_text', args, () => ({ ...searchText(project, { ...args, path: args.path ? inside(args.path) : undefined }) }), extra),
   );
 
   server.registerTool(
@@ -127,7 +128,7 @@ export function registerExplorationTools(server: McpServer, project: Project, ga
       },
       annotations: { title: 'File outline', ...READ_ONLY },
     },
-    (args) => run('get_symbols', args, () => ({ ...getSymbols(project, { ...args, file: inside(args.file) }) })),
+    (args, extra) => run('get_symbols', args, () => ({ ...getSymbols(project, { ...args, file: inside(args.file) }) }), extra),
   );
 
   server.registerTool(
@@ -140,7 +141,7 @@ export function registerExplorationTools(server: McpServer, project: Project, ga
       inputSchema: { path: z.string().describe('file or directory relative to the project root'), ...page },
       annotations: { title: 'Analyze structure', ...READ_ONLY },
     },
-    (args) => run('analyze_structure', args, () => ({ ...analyzeStructure(project, { ...args, path: inside(args.path || '.') }) })),
+    (args, extra) => run('analyze_structure', args, () => ({ ...analyzeStructure(project, { ...args, path: inside(args.path || '.') }) }), extra),
   );
 
   server.registerTool(
@@ -157,6 +158,6 @@ export function registerExplorationTools(server: McpServer, project: Project, ga
       },
       annotations: { title: 'Query', ...READ_ONLY },
     },
-    (args) => run('query', args, () => ({ ...runQuery(project, args) })),
+    (args, extra) => run('query', args, () => ({ ...runQuery(project, args) }), extra),
   );
 }

@@ -31,15 +31,19 @@ export function createServer(project: Project): McpServer {
   return server;
 }
 
-/** Indexes the project (incrementally), then serves MCP over stdio until the client goes away. */
+/**
+ * Serves MCP over stdio until the client goes away. The client gets its `initialize` answer at once;
+ * the index is brought up to date in the background (committed in batches, so a killed server
+ * resumes where it stopped), and each tool call waits for it as src/server/index-wait.ts says.
+ */
 export async function serveStdio(root: string): Promise<void> {
   const project = new Project(root);
-  const t0 = performance.now();
-  const fresh = await project.refresh();
-  log.info(`indexed ${fresh.files} files in ${Math.round(performance.now() - t0)} ms (${fresh.reindexed_now} re-indexed); serving ${project.root} over stdio`);
   const server = createServer(project);
   const transport = new StdioServerTransport();
+  let closing = false;
   const shutdown = () => {
+    if (closing) return;
+    closing = true;
     void server.close().finally(() => {
       project.close();
       process.exit(0);
@@ -48,5 +52,12 @@ export async function serveStdio(root: string): Promise<void> {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   process.stdin.on('end', shutdown);
+  // the client closed its end of the pipe (EPIPE): nobody is listening any more
+  process.stdout.on('error', shutdown);
   await server.connect(transport);
+  const t0 = performance.now();
+  project
+    .refresh()
+    .then((f) => log.info(`indexed ${f.files} files in ${Math.round(performance.now() - t0)} ms (${f.reindexed_now} re-indexed); serving ${project.root} over stdio`))
+    .catch((e) => log.error('background indexing failed', e));
 }

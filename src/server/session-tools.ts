@@ -8,6 +8,7 @@ import { SessionError, type SessionService } from '../session/service.js';
 import { SEMANTIC_REASONS } from '../session/understanding.js';
 import { relInsideRoot } from '../util/paths.js';
 import type { ToolGate } from './exploration-tools.js';
+import { completeIndexFor, type Extra, indexFor } from './index-wait.js';
 import { fromException, ok, toolError } from './respond.js';
 
 const slot = z.object({ value: z.string().min(1), quote: z.string().min(1) }).optional();
@@ -38,9 +39,11 @@ function handle(tool: string, e: unknown, sessions?: SessionService): CallToolRe
 export function registerSessionTools(server: McpServer, project: Project, sessions: SessionService): void {
   // session decisions read the index (symbols exist, suggestions, explored code): bring it up to
   // date first, and say how fresh it was, as every answer does
-  const run = async (tool: string, fn: () => Record<string, unknown> | Promise<Record<string, unknown>>): Promise<CallToolResult> => {
+  // the tools that judge claims against the index never do so from a partial one (index-wait.ts)
+  const JUDGES = new Set(['submit_understanding', 'validate_symbol_relevance', 'confirm_symbol_relevance', 'submit_semantic', 'submit_verification', 'check_write_target']);
+  const run = async (tool: string, fn: () => Record<string, unknown> | Promise<Record<string, unknown>>, extra?: Extra): Promise<CallToolResult> => {
     try {
-      const index = await project.refresh();
+      const index = JUDGES.has(tool) ? await completeIndexFor(project, extra) : await indexFor(project, extra);
       return ok(sessions.localize({ ...(await fn()), index }));
     } catch (e) {
       return handle(tool, e, sessions);
@@ -57,7 +60,7 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
       query: z.string().min(1).describe("the user's original request, verbatim"),
     },
     annotations: { title: 'Start session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  }, (args) => run('start_session', () => sessions.start(args.intent, args.query)));
+  }, (args, extra) => run('start_session', () => sessions.start(args.intent, args.query), extra));
 
   server.registerTool('set_query_frame', {
     title: 'Set the QueryFrame',
@@ -66,7 +69,7 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
       'the value must come from its quote. Omit slots the request does not state. Returns risk_level, missing_slots and investigation_guidance.',
     inputSchema: { target_feature: slot, trigger_condition: slot, observed_issue: slot, desired_action: slot },
     annotations: { title: 'Set QueryFrame', readOnlyHint: false, idempotentHint: true, ...ANNOTATE },
-  }, (args) => run('set_query_frame', () => sessions.setQueryFrame(args)));
+  }, (args, extra) => run('set_query_frame', () => sessions.setQueryFrame(args), extra));
 
   server.registerTool('submit_understanding', {
     title: 'Submit understanding',
@@ -84,7 +87,7 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
         .describe('required at risk HIGH: words quoted from the request → the symbol that implements them'),
     },
     annotations: { title: 'Submit understanding', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  }, (args) => run('submit_understanding', () => sessions.submitUnderstanding(args)));
+  }, (args, extra) => run('submit_understanding', () => sessions.submitUnderstanding(args), extra));
 
   server.registerTool('validate_symbol_relevance', {
     title: 'Validate symbol relevance',
@@ -93,7 +96,7 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
       'and the schema for confirm_symbol_relevance.',
     inputSchema: { target_feature: z.string().min(1), symbols: z.array(z.string().min(1)).min(1) },
     annotations: { title: 'Validate relevance', readOnlyHint: false, idempotentHint: true, ...ANNOTATE },
-  }, (args) => run('validate_symbol_relevance', () => sessions.validateRelevance(args.target_feature, args.symbols)));
+  }, (args, extra) => run('validate_symbol_relevance', () => sessions.validateRelevance(args.target_feature, args.symbols), extra));
 
   server.registerTool('confirm_symbol_relevance', {
     title: 'Confirm symbol relevance',
@@ -104,7 +107,7 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
       mapped_symbols: z.array(z.object({ symbol: z.string().min(1), approved: z.boolean(), code_evidence: z.string().optional() })).min(1),
     },
     annotations: { title: 'Confirm relevance', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  }, (args) => run('confirm_symbol_relevance', () => sessions.confirmRelevance(args.mapped_symbols)));
+  }, (args, extra) => run('confirm_symbol_relevance', () => sessions.confirmRelevance(args.mapped_symbols), extra));
 
   server.registerTool('semantic_search', {
     title: 'Semantic search',
@@ -119,14 +122,14 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
       offset: z.number().int().min(0).optional(),
     },
     annotations: { title: 'Semantic search', readOnlyHint: true, idempotentHint: true, ...ANNOTATE },
-  }, async (args) => {
+  }, async (args, extra) => {
     try {
       sessions.gate('semantic_search', args);
     } catch (e) {
       return handle('semantic_search', e, sessions);
     }
     try {
-      const index = await project.refresh();
+      const index = await indexFor(project, extra);
       const result = await semanticSearch(project, { ...args, path: args.path ? relInsideRoot(project.root, args.path) : undefined });
       sessions.record('semantic_search', args, result);
       sessions.semanticSearched();
@@ -149,7 +152,7 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
       search_queries: z.array(z.string()).min(1),
     },
     annotations: { title: 'Submit semantic', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  }, (args) => run('submit_semantic', () => sessions.submitSemantic(args)));
+  }, (args, extra) => run('submit_semantic', () => sessions.submitSemantic(args), extra));
 
   server.registerTool('submit_verification', {
     title: 'Submit verification',
@@ -164,7 +167,7 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
       })).min(1),
     },
     annotations: { title: 'Submit verification', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  }, (args) => run('submit_verification', () => sessions.submitVerification(args.verified)));
+  }, (args, extra) => run('submit_verification', () => sessions.submitVerification(args.verified), extra));
 
   server.registerTool('check_write_target', {
     title: 'Check write target',
@@ -172,33 +175,33 @@ export function registerSessionTools(server: McpServer, project: Project, sessio
       'READY: may this file be edited? Only files this session explored, or (allow_new_files) a new file in an explored directory. INVESTIGATE/QUESTION sessions never write.',
     inputSchema: { file_path: z.string().min(1), allow_new_files: z.boolean().optional() },
     annotations: { title: 'Check write target', readOnlyHint: true, idempotentHint: true, ...ANNOTATE },
-  }, (args) => run('check_write_target', () => sessions.checkWrite(args.file_path, args.allow_new_files ?? false)));
+  }, (args, extra) => run('check_write_target', () => sessions.checkWrite(args.file_path, args.allow_new_files ?? false), extra));
 
   server.registerTool('revert_to_exploration', {
     title: 'Revert to exploration',
     description: 'Go back to EXPLORATION (the plan changed, or validation rejected symbols). Evidence gathered so far is kept.',
     inputSchema: { reason: z.string().min(1) },
     annotations: { title: 'Revert', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  }, (args) => run('revert_to_exploration', () => sessions.revert(args.reason)));
+  }, (args, extra) => run('revert_to_exploration', () => sessions.revert(args.reason), extra));
 
   server.registerTool('get_session_status', {
     title: 'Session status',
     description: 'Phase, intent, risk, QueryFrame, explored files, pending hypotheses, allowed tools and the next step. Works in every phase.',
     inputSchema: {},
     annotations: { title: 'Session status', readOnlyHint: true, idempotentHint: true, ...ANNOTATE },
-  }, () => run('get_session_status', () => sessions.status()));
+  }, (_args, extra) => run('get_session_status', () => sessions.status(), extra));
 
   server.registerTool('end_session', {
     title: 'End session',
     description: 'Finish the active session with an outcome: success, failure or abandoned. It unlocks nothing: until the user sends the next message, edits stay limited to what READY allowed (none if READY was never reached).',
     inputSchema: { outcome: z.enum(['success', 'failure', 'abandoned']) },
     annotations: { title: 'End session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  }, (args) => run('end_session', () => sessions.end(args.outcome)));
+  }, (args, extra) => run('end_session', () => sessions.end(args.outcome), extra));
 
   server.registerTool('abort_session', {
     title: 'Abort session',
     description: 'Abort the active session (for example to start a different one). It unlocks nothing: edits stay refused until the user sends the next message.',
     inputSchema: { reason: z.string().min(1) },
     annotations: { title: 'Abort session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  }, (args) => run('abort_session', () => sessions.abort(args.reason)));
+  }, (args, extra) => run('abort_session', () => sessions.abort(args.reason), extra));
 }

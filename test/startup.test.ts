@@ -1,0 +1,89 @@
+/**
+ * Startup (#12): `serve` answers `initialize` before it has indexed anything, indexes in the
+ * background, and a tool call during indexing answers from what is indexed (saying so) or, for the
+ * tools that judge, `index_not_ready`. Indexing commits in batches: a server killed half-way resumes
+ * with the files it had not parsed yet.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from '../src/store/db.js';
+import { startServer } from './helpers/mcp.js';
+import { CLI, makeProject, removeProject } from './helpers/project.js';
+
+const FILES = 1500;
+let root: string;
+
+function bigProject(): string {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < FILES; i++) {
+    const body = Array.from({ length: 12 }, (_, k) => `export function f${i}_${k}(a: number): number {\n  return helper${i}(a) + ${k};\n}\n`).join('');
+    files[`src/m${Math.floor(i / 100)}/file${i}.ts`] = `import { helper${i} } from './h${i}';\n${body}export class C${i} {\n  run(): number {\n    return f${i}_0(1);\n  }\n}\n`;
+    files[`src/m${Math.floor(i / 100)}/h${i}.ts`] = `export const helper${i} = (x: number): number => x * 2;\n`;
+  }
+  return makeProject(files);
+}
+
+const indexedFiles = (dir: string): number => {
+  const db = openDb(fs.realpathSync(dir));
+  try {
+    return (db.prepare('SELECT COUNT(*) n FROM files').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+beforeAll(() => {
+  root = bigProject();
+});
+afterAll(() => removeProject(root));
+
+describe('serve on a cold repository', () => {
+  it('answers initialize before indexing, answers exploration from a partial index and refuses to judge from one', { timeout: 240_000 }, async () => {
+    const s = await startServer(root, { CODE_INTEL_INDEX_WAIT_MS: '0' });
+    try {
+      // connect() has done initialize: indexing is still under way
+      const early = await s.call('find_definitions', { name: 'f0_0' });
+      expect(early.isError).toBeFalsy();
+      const index = early.structuredContent!.index;
+      expect(index.complete).toBe(false);
+      expect(index.indexing).toMatchObject({ stage: expect.stringMatching(/walk|parse|link/), total: expect.any(Number) });
+      const judge = await s.call('check_write_target', { file_path: 'src/m0/file0.ts' });
+      expect(judge.structuredContent).toMatchObject({ error: 'index_not_ready', hint: expect.stringContaining('again') });
+      // the index completes in the background; then answers are complete
+      let done = false;
+      for (let i = 0; i < 400 && !done; i++) {
+        const r = await s.call('find_definitions', { name: `f${FILES - 1}_0` });
+        done = r.structuredContent!.index.complete === true;
+        if (done) expect(r.structuredContent!.items).toHaveLength(1);
+        else await new Promise((res) => setTimeout(res, 500));
+      }
+      expect(done).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a server killed half-way through indexing resumes with the files it had not parsed', { timeout: 240_000 }, async () => {
+    fs.rmSync(path.join(root, '.code-intel'), { recursive: true, force: true });
+    const s = await startServer(root, { CODE_INTEL_INDEX_WAIT_MS: '0' });
+    let committed = 0;
+    for (let i = 0; i < 200; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      committed = (await s.call('get_session_status')).structuredContent?.index?.files ?? 0;
+      if (committed >= 200) break;
+    }
+    process.kill(s.pid!, 'SIGKILL');
+    await s.close().catch(() => {});
+    const atKill = indexedFiles(root);
+    expect(atKill).toBeGreaterThan(0);
+    expect(atKill).toBeLessThan(2 * FILES);
+    const r = spawnSync(process.execPath, [CLI, 'index', root, '--json'], { encoding: 'utf8', env: { ...process.env, CODE_INTEL_LOG: 'silent' } });
+    expect(r.status).toBe(0);
+    const stats = JSON.parse(r.stdout) as { files: number; parsed: number; unchanged: number };
+    expect(stats.files).toBe(2 * FILES);
+    expect(stats.parsed).toBe(2 * FILES - atKill); // only what the killed server had not committed
+    expect(stats.parsed + stats.unchanged).toBeLessThanOrEqual(2 * FILES);
+  });
+});
