@@ -159,3 +159,47 @@ describe('the rank leg', () => {
     removeProject(dir);
   });
 });
+
+describe('links within one confirmation', () => {
+  it('a chain of submitted symbols is accepted in one pass when each is one step from one accepted before it', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const sessions = new SessionService(project);
+    sessions.start('INVESTIGATE', 'How does resetStore reset the store?');
+    sessions.setQueryFrame({ target_feature: { value: 'resetStore', quote: 'resetStore' } });
+    for (const f of ['src/reset.ts', 'src/helper.ts', 'src/deep.ts']) sessions.record('get_symbols', { file: f }, { ...getSymbols(project, { file: f }) });
+    sessions.record('find_definitions', { name: 'deep' }, { ...findDefinitions(project, { name: 'deep' }) });
+    sessions.submitUnderstanding({ symbols_identified: ['resetStore', 'helper', 'deep'], entry_points: [], existing_patterns: [], files_analyzed: ['src/reset.ts', 'src/helper.ts', 'src/deep.ts'] });
+    await sessions.validateRelevance('resetStore', ['resetStore', 'helper', 'deep']);
+    const r = await sessions.confirmRelevance([
+      { symbol: 'deep', approved: true, code_evidence: 'src/deep.ts:1' },
+      { symbol: 'helper', approved: true, code_evidence: 'src/helper.ts:2' },
+      { symbol: 'resetStore', approved: true, code_evidence: 'src/reset.ts:2' },
+    ]);
+    expect(r.rejected).toEqual([]);
+    const by = new Map((r.accepted as { symbol: string; via?: string; tier: string }[]).map((a) => [a.symbol, a]));
+    expect(by.get('resetStore')!.tier).toBe('FACT'); // the target names it, written as code
+    expect(by.get('helper')!.via).toContain('resetStore');
+    expect(by.get('deep')!.via).toContain('helper'); // linked to a symbol a link accepted in this same pass
+    expect(r.next_phase).toBe('READY');
+    sessions.end('success');
+  });
+});
+
+describe('the request names the symbol', () => {
+  it('code written in the target is the thing itself; a plain word that is a whole name is accepted; parts of names are not this rule', async () => {
+    const { namedScore } = await import('../src/session/relevance.js');
+    const { STOP_EN } = await import('../src/embeddings/text.js');
+    const n = (t: string, name: string, c: string | null = null) => namedScore(t, name, c, STOP_EN);
+    expect(n('Add a toggle(value) method to ObservableSet', 'ObservableSet')).toBe(0.7);
+    expect(n('fix storeToRefs with getters', 'storeToRefs')).toBe(0.7);
+    expect(n('the `when` timeout message', 'when')).toBe(0.7); // a stop word, but marked as code
+    expect(n('the when() timeout', 'when')).toBe(0.7);
+    expect(n('call it when the timeout expires', 'when')).toBe(0); // a plain stop word
+    expect(n('dispose of a pinia instance', 'Pinia')).toBe(0.45);
+    expect(n('fix Server.onError', 'onError', 'Server')).toBe(0.7);
+    expect(n('add a toggle to ObservableSet', 'makeObservable')).toBe(0); // shares a word, is not named
+    expect(n('computed を誰も参照しなくなったとき', 'computed')).toBe(0.45);
+  });
+});

@@ -21,13 +21,16 @@ import { applyCalibration, type Calibration, calibrate, DEFAULT_CALIBRATIONS } f
 import { type ChunkRow, ensureChunkSchema } from './chunks.js';
 import { coverageOf, KeywordIndex, keywordDoc, type KeywordDoc } from './keyword.js';
 import type { Embedder } from './model.js';
-import { type Concept, conceptsOf, identifierWords, type Lexicon, lexicon, minePairs } from './text.js';
+import { type Concept, conceptsOf, identifierWords, type Lexicon, lexicon, minePairs, STOP_EN } from './text.js';
+import { namedScore } from '../session/relevance.js';
 import { dot, VectorStore } from './vectors.js';
 
 export interface Legs {
   vector?: { cosine: number; score: number };
   keyword: number;
   history?: number;
+  /** the target names the symbol (relevance.ts namedScore): a floor under the combined score */
+  named?: number;
 }
 
 export interface SymbolProfileInput {
@@ -209,7 +212,7 @@ export class SemanticEngine {
   }
 
   static backendOf(legs: Legs): string {
-    return [legs.vector ? 'neural' : null, 'lexical', legs.history !== undefined ? 'history' : null].filter(Boolean).join('+');
+    return [legs.vector ? 'neural' : null, 'lexical', legs.history !== undefined ? 'history' : null, legs.named ? 'named' : null].filter(Boolean).join('+');
   }
 
   private historyFor(target: string): Map<string, number> {
@@ -318,7 +321,9 @@ export class SemanticEngine {
       }
       const h = history.get(qualified(s)) ?? history.get(s.name);
       if (h !== undefined) legs.history = h;
-      out.push({ score: this.combine(legs), backend: SemanticEngine.backendOf(legs), legs });
+      const named = namedScore(target, s.name, s.container, STOP_EN);
+      if (named > 0) legs.named = named;
+      out.push({ score: Math.max(this.combine(legs), named), backend: SemanticEngine.backendOf(legs), legs });
     }
     return out;
   }

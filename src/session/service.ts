@@ -529,24 +529,38 @@ export class SessionService {
     // the words of the request do not reach these: the code graph may (they call, are called by,
     // contain or sit in a symbol the request does reach)
     const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as Record<string, unknown>[]) : [];
-    const seeds = await this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number }[]);
+    let pending: typeof low = [];
     for (const l of low) {
       // accepted in an earlier pass of this session: a fact that stays (the evidence is verified again above)
       const earlier = before.find((b) => b.symbol === l.symbol && typeof b.similarity === 'number' && b.similarity >= 0.3);
       if (earlier) {
         if (earlier.tier !== 'FACT') raiseRisk = true;
         accepted.push({ ...earlier, evidence: l.where });
-        continue;
-      }
-      const link = this.graphLink(l.symbol, seeds);
-      if (link) {
+      } else pending.push(l);
+    }
+    // links through the code, to a fixed point: a symbol linked to one that a link accepted in this
+    // same pass would be accepted by the next pass anyway — the agent is spared the round trip
+    const seedsNow = () => this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number }[]);
+    let seeds = await seedsNow();
+    for (let round = 0; round < 4 && pending.length > 0; round++) {
+      const still: typeof low = [];
+      for (const l of pending) {
+        const link = this.graphLink(l.symbol, seeds);
+        if (!link) {
+          still.push(l);
+          continue;
+        }
         raiseRisk = true;
         accepted.push({
           symbol: l.symbol, similarity: link.score, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+graph`, legs: { ...l.scored.legs, graph: link.score },
           evidence: l.where, file: l.file, via: link.why,
         });
-        continue;
       }
+      if (still.length === pending.length) break;
+      pending = still;
+      seeds = await seedsNow();
+    }
+    for (const l of pending) {
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs,
         guidance: {
@@ -579,6 +593,9 @@ export class SessionService {
       dismissed,
       accepted_total: { have: distinct, need },
       risk_level: this.require().actor.getSnapshot().context.risk,
+      ...(to === 'EXPLORATION' && this.require().actor.getSnapshot().context.risk === 'HIGH'
+        ? { risk_note: 'risk_level is HIGH now: the next submit_understanding needs mapped_symbols (nl_term quoted from the request → a symbol of symbols_identified)' }
+        : {}),
       next_step: rejected.length ? REJECTED_NEXT.en : short ? SHORT_NEXT(distinct, need, dismissed) : this.nextStep(to),
     };
   }
