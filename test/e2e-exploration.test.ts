@@ -45,6 +45,16 @@ describe('MCP server over stdio', () => {
     }
   });
 
+  it('offers /code as an MCP prompt, the request in its text', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain('code');
+    const got = await client.getPrompt({ name: 'code', arguments: { request: 'カートに割引を追加して' } });
+    const text = (got.messages[0]!.content as { text: string }).text;
+    expect(text).toContain('カートに割引を追加して');
+    expect(text).toContain('mcp__code-intel__start_session');
+    expect(text.startsWith('---')).toBe(false);
+  });
+
   it('find_definitions by name and from a usage site', async () => {
     const byName = await call('find_definitions', { name: 'formatPrice' });
     expect(byName.isError).toBeFalsy();

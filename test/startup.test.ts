@@ -87,3 +87,16 @@ describe('serve on a cold repository', () => {
     expect(stats.parsed + stats.unchanged).toBeLessThanOrEqual(2 * FILES);
   });
 });
+
+describe('the root', () => {
+  it('refuses the file system root and the home directory (clients that start servers with cwd / or ~)', async () => {
+    const os = await import('node:os');
+    const { Project } = await import('../src/query/project.js');
+    expect(() => new Project('/')).toThrow(/refusing to index \/: that is the root of the file system/);
+    expect(() => new Project(os.homedir())).toThrow(/the home directory/);
+    const r = spawnSync(process.execPath, [CLI, 'serve'], { cwd: '/', encoding: 'utf8', input: '' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('refusing to index');
+    expect(r.stdout).toBe(''); // stdout belongs to the protocol
+  });
+});

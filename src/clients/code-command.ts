@@ -98,3 +98,8 @@ what READY allowed (none before READY). If the gate truly stands in the way, sto
 \`get_session_status\` shows the phase, QueryFrame, explored files and pending hypotheses at any time.
 \`revert_to_exploration\` goes back when the plan changes.
 `;
+
+/** The /code prompt for a request, as a client expands the command: frontmatter dropped, $ARGUMENTS replaced. */
+export function expandCodeCommand(request: string): string {
+  return CODE_COMMAND.replace(/^---\n[\s\S]*?\n---\n/, '').split('$ARGUMENTS').join(request);
+}

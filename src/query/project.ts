@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { type IndexStats, updateIndex } from '../index/indexer.js';
 import { type DB, getMeta, openDb } from '../store/db.js';
+import { UserError } from '../util/paths.js';
 
 export interface Freshness {
   indexed_at: string;
@@ -36,6 +38,15 @@ export class Project {
   constructor(readonly root: string) {
     if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new Error(`project root ${root} is not a directory`);
     this.root = fs.realpathSync(root);
+    // a client that starts servers with cwd / or ~ (Cursor does) must not make us index a whole disk
+    const home = fs.existsSync(os.homedir()) ? fs.realpathSync(os.homedir()) : os.homedir();
+    if (this.root === path.parse(this.root).root || this.root === home) {
+      throw new UserError(
+        `refusing to index ${this.root}: that is ${this.root === home ? 'the home directory' : 'the root of the file system'}, not a project`,
+        'Start code-intel with the project as its root: `code-intel serve /path/to/project` (in .mcp.json, `serve` with the project path or ${workspaceFolder}), or run it from the project directory.',
+        'invalid_root',
+      );
+    }
     this.db = openDb(this.root);
   }
 

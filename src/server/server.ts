@@ -6,6 +6,8 @@ import { Project } from '../query/project.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { SessionService } from '../session/service.js';
+import { z } from 'zod';
+import { expandCodeCommand } from '../clients/code-command.js';
 import { registerExplorationTools } from './exploration-tools.js';
 import { registerSessionTools, sessionGate } from './session-tools.js';
 
@@ -28,6 +30,16 @@ export function createServer(project: Project): McpServer {
   sessions.engine.warm(); // embeds changed chunks in the background when a model is installed
   registerExplorationTools(server, project, sessionGate(sessions));
   registerSessionTools(server, project, sessions);
+  // /code for every client: MCP prompts show up as slash commands (Claude Code, Gemini CLI, Codex …)
+  server.registerPrompt(
+    'code',
+    {
+      title: '/code — understand first, then change',
+      description: "Walks the agent through code-intel's phase-gated session (explore, validate, then edit only explored files) for a request.",
+      argsSchema: { request: z.string().min(1).max(20_000).describe('what to build, fix or explain') },
+    },
+    ({ request }) => ({ messages: [{ role: 'user', content: { type: 'text', text: expandCodeCommand(request) } }] }),
+  );
   return server;
 }
 
