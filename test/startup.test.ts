@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../src/store/db.js';
@@ -98,5 +99,27 @@ describe('the root', () => {
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain('refusing to index');
     expect(r.stdout).toBe(''); // stdout belongs to the protocol
+  });
+});
+
+describe('configs that travel', () => {
+  it('init names the code-intel command when the one on PATH is this installation, and says what to do next', () => {
+    const dir = makeProject({ 'src/a.ts': 'export const a = 1;\n' });
+    const bin = fs.mkdtempSync(path.join(fs.realpathSync(tmpdir()), 'ci-bin-'));
+    try {
+      fs.symlinkSync(CLI, path.join(bin, 'code-intel'));
+      const r = spawnSync(process.execPath, [CLI, 'init', dir], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, CODE_INTEL_LOG: 'silent' } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain('the configs name the `code-intel` command');
+      expect(r.stdout).toContain('Claude Code: start `claude`');
+      const mcp = JSON.parse(fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8'));
+      expect(mcp.mcpServers['code-intel']).toMatchObject({ command: 'code-intel', args: ['serve', '.'] });
+      const settings = fs.readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8');
+      expect(settings).toContain('code-intel hook pre-tool-use');
+      expect(settings).not.toContain(path.dirname(CLI)); // no path of this machine
+    } finally {
+      removeProject(dir);
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

@@ -82,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   }
   if (command === 'init') {
-    const { CLIENTS, planInit, applyInit, describeChange } = await import('../clients/init.js');
+    const { CLIENTS, planInit, applyInit, describeChange, onPath } = await import('../clients/init.js');
     const root = path.resolve(rest[0] ?? values.root ?? '.');
     const asked = values.client ?? ['claude-code'];
     const clients = asked.includes('all') ? CLIENTS : asked;
@@ -102,6 +102,10 @@ async function main(argv: string[]): Promise<number> {
       ...changes.map((c) => `wrote ${path.relative(root, c.file)}`),
       changes.length ? '' : 'already set up: nothing changed',
       `indexed ${stats.files} files (${stats.parsed} parsed)`,
+      onPath()
+        ? 'the configs name the `code-intel` command: they work on any machine where code-intel is installed'
+        : 'note: code-intel is not installed on PATH, so the configs hold this checkout\'s path (fine on this machine; teammates should `npm install -g code-intel` and run init themselves)',
+      ...nextSteps(clients as string[]),
     ].filter(Boolean).join('\n') + '\n');
     return 0;
   }
@@ -257,3 +261,17 @@ main(process.argv.slice(2)).then(
     process.exitCode = 2;
   },
 );
+
+/** What the person still has to do after init, per client (what init cannot do for them). */
+function nextSteps(clients: string[]): string[] {
+  const steps: Record<string, string> = {
+    'claude-code': 'Claude Code: start `claude` in this project and approve the code-intel server when asked (`/mcp` shows it connected); then type `/code <request>`.',
+    gemini: 'Gemini CLI: trust this folder when asked (untrusted folders run no servers or hooks); `gemini mcp list` shows code-intel.',
+    cursor: 'Cursor: enable the code-intel server in its MCP settings; the hooks apply to new agent sessions.',
+    codex: 'Codex: trust this project (Codex ignores project config in untrusted projects); `codex mcp list` shows code-intel.',
+    opencode: 'OpenCode: restart it in this project; the server appears under MCP.',
+  };
+  const out = clients.map((c) => steps[c]).filter((x): x is string => !!x);
+  return out.length ? ['next:', ...out.map((x) => `  ${x}`)] : [];
+}
+

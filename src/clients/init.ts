@@ -28,9 +28,11 @@ const HOOK_MARK = '--installed-by=code-intel';
  * "not blocking", so the pre-tool command falls back to printing the denial itself.
  */
 function hookCommand(event: string, client: HookClient = 'claude-code'): string {
-  const run = `node "${HOOK_JS}" ${event}${client === 'claude-code' ? '' : ` --client=${client}`} ${HOOK_MARK}`;
+  const start = onPath() ? `code-intel hook ${event}` : `node "${HOOK_JS}" ${event}`;
+  const run = `${start}${client === 'claude-code' ? '' : ` --client=${client}`} ${HOOK_MARK}`;
   if (event !== 'pre-tool-use') return run;
-  const denial = format(client, 'pre-tool-use', `the write guard could not start (${HOOK_JS}); run \`code-intel init\` again in this project`);
+  const why = onPath() ? 'code-intel is not installed here or not on PATH; install it (npm install -g code-intel)' : `${HOOK_JS} is missing`;
+  const denial = format(client, 'pre-tool-use', `the write guard could not start (${why}); run \`code-intel init\` again in this project`);
   return `${run} || printf '%s\\n' '${denial.replace(/'/g, `'\\''`)}'`;
 }
 const isOurs = (h: Json) => String(h.command ?? '').includes(HOOK_MARK);
@@ -48,7 +50,30 @@ function readJson(file: string): { text: string | null; data: Json } {
   }
 }
 
-const serverEntry = () => ({ command: 'node', args: [CLI_JS, 'serve', '.'] });
+/**
+ * Configs people commit travel when they name the `code-intel` command rather than this machine's
+ * path: used when the `code-intel` on PATH is this very installation (a global install). From a
+ * development checkout, the paths of the checkout are written (and init says so).
+ */
+let onPathCache: boolean | undefined;
+export function onPath(): boolean {
+  if (onPathCache !== undefined) return onPathCache;
+  onPathCache = false;
+  if (process.env.CODE_INTEL_INIT_ABSOLUTE === '1') return false;
+  const mine = fs.realpathSync(CLI_JS);
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    for (const name of process.platform === 'win32' ? ['code-intel.cmd', 'code-intel'] : ['code-intel']) {
+      try {
+        if (fs.realpathSync(path.join(dir, name)) === mine) return (onPathCache = true);
+      } catch {
+        /* not there */
+      }
+    }
+  }
+  return onPathCache;
+}
+
+const serverEntry = () => (onPath() ? { command: 'code-intel', args: ['serve', '.'] } : { command: 'node', args: [CLI_JS, 'serve', '.'] });
 
 function mergeMcpServers(file: string, key = 'mcpServers', entry: Json = { type: 'stdio', ...serverEntry() }): FileChange {
   const { text, data } = readJson(file);
@@ -146,7 +171,7 @@ export function planInit(root: string, clients: ClientName[]): FileChange[] {
     } else if (c === 'opencode') {
       const file = path.join(root, 'opencode.json');
       const { text, data } = readJson(file);
-      const mcp = { ...asObj(data.mcp), 'code-intel': { type: 'local', command: ['node', CLI_JS, 'serve', '.'], enabled: true } };
+      const mcp = { ...asObj(data.mcp), 'code-intel': { type: 'local', command: [serverEntry().command, ...serverEntry().args], enabled: true } };
       changes.push({ file, before: text, after: JSON.stringify({ $schema: 'https://opencode.ai/config.json', ...data, mcp }, null, 2) + '\n' });
     }
   }
