@@ -92,7 +92,7 @@ interface LangResult {
   lang: Lang;
   request: string;
   items: ScoredItem[];
-  ranks: Record<'semantic' | 'query' | 'bm25', Ranks>;
+  ranks: Record<'semantic' | 'text' | 'query' | 'bm25', Ranks>;
 }
 
 interface CommitResult {
@@ -264,6 +264,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
       lang, request, items,
       ranks: {
         semantic: ranksOf(semList, reachableSem),
+        text: ranksOf(ranking.order.map((c) => ({ file: c.path, name: c.name, line: c.name_line })), reachableSem),
         query: ranksOf(qList, rel.filter((d) => rowOf(d)).length),
         bm25: ranksOf(bmList, rel.length),
       },
@@ -316,7 +317,7 @@ function gateMetrics(ls: LangResult[], s: Scorer) {
   };
 }
 
-function rankMetrics(ls: LangResult[], sys: 'semantic' | 'query' | 'bm25') {
+function rankMetrics(ls: LangResult[], sys: 'semantic' | 'text' | 'query' | 'bm25') {
   const rs = ls.map((l) => l.ranks[sys]);
   const n = rs.length || 1;
   return {
@@ -445,7 +446,7 @@ async function main(): Promise<void> {
     for (const v of VARIANTS) {
       const ls = select(rs, v);
       if (ls.length === 0) continue;
-      for (const [sys, label] of [['semantic', `semantic_search (${backend})`], ['query', 'query tool (BM25 over names, paths, signatures)'], ['bm25', 'baseline: textbook BM25, full declaration text']] as const) {
+      for (const [sys, label] of [['semantic', `semantic_search (${backend})`], ['text', "the gate's rank leg (BM25F over chunks)"], ['query', 'query tool (BM25 over names, paths, signatures)'], ['bm25', 'baseline: textbook BM25, full declaration text']] as const) {
         const m = rankMetrics(ls, sys);
         rk[`${v.label}|${sys}`] = m;
         rrows.push([label, v.label, m.commits, m.mrr.toFixed(3), fmtPct(m.hit1), fmtPct(m.hit10), fmtPct(m.r10), fmtPct(m.reachable)]);

@@ -96,6 +96,9 @@ function metrics(ranks: (number | null)[]) {
 }
 
 async function main(): Promise<void> {
+  // the project copies are made afresh each run: a guard state of its own, or the write guard's
+  // per-project marker would (rightly) call the new database a replaced one
+  process.env.CODE_INTEL_STATE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-bench-state-'));
   console.log(`code-intel semantic bench — ${SPEC}, seed ${SEED}, node ${process.version}, ${os.availableParallelism()} cores`);
   const pkg = fetchPackage(CACHE, SPEC);
   const original = path.join(CACHE, 'rxjs-semantic', 'with-comments');
