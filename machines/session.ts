@@ -8,7 +8,6 @@
  *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet ∧ (nothingMissing ∨ verifiedBefore) → VALIDATION
  *   EXPLORATION    SUBMIT_UNDERSTANDING  frameSet                             → SEMANTIC
  *   VALIDATION     RELEVANCE_REQUESTED   –                                    (stays)
- *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested ∧ anyRejected      → EXPLORATION
  *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested ∧ tooFewAccepted   → EXPLORATION
  *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested ∧ pendingHypotheses → VERIFICATION
  *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested                   → READY
@@ -66,8 +65,9 @@ export interface SessionInput {
 
 /**
  * Symbols an understanding must name (seed 001: IMPLEMENT/MODIFY at least 3) — and, the same
- * number, symbols that must survive validation before READY: dismissing the symbols the gate would
- * reject is no way through.
+ * number, symbols that must survive validation before READY. A rejected claim is not credited but
+ * does not by itself send the session back: what counts is whether enough backed symbols stand, so
+ * neither dismissing true claims nor padding with false ones gets through.
  */
 export const MIN_SYMBOLS: Record<Intent, number> = { IMPLEMENT: 3, MODIFY: 3, INVESTIGATE: 1, QUESTION: 0 };
 
@@ -84,7 +84,6 @@ export const sessionMachine = setup({
     // session through SEMANTIC and VERIFICATION again for what they already cover
     verifiedBefore: ({ context }) => context.hypotheses.some((h) => h.status === 'confirmed'),
     relevanceRequested: ({ context }) => context.relevanceRequested,
-    anyRejected: ({ event }) => event.type === 'RELEVANCE_CONFIRMED' && event.rejected > 0,
     tooFewAccepted: ({ context, event }) => event.type === 'RELEVANCE_CONFIRMED' && event.accepted < Math.max(1, MIN_SYMBOLS[context.intent]),
     pendingHypotheses: ({ context }) => pending(context).length > 0,
     semanticSearched: ({ context }) => context.semanticSearched,
@@ -103,7 +102,11 @@ export const sessionMachine = setup({
     requestRelevance: assign({ relevanceRequested: true }),
     applyRelevance: assign(({ context, event }) =>
       event.type === 'RELEVANCE_CONFIRMED'
-        ? { relevanceConfirmed: event.rejected === 0 && event.accepted >= Math.max(1, MIN_SYMBOLS[context.intent]), relevanceRequested: false, risk: event.raiseRisk ? 'HIGH' : context.risk }
+        ? {
+            relevanceConfirmed: event.accepted >= Math.max(1, MIN_SYMBOLS[context.intent]),
+            relevanceRequested: false,
+            risk: event.raiseRisk ? 'HIGH' : context.risk,
+          }
         : {},
     ),
     markSemanticSearched: assign({ semanticSearched: true }),
@@ -160,7 +163,7 @@ export const sessionMachine = setup({
       on: {
         RELEVANCE_REQUESTED: { actions: 'requestRelevance' },
         RELEVANCE_CONFIRMED: [
-          { guard: and(['relevanceRequested', or(['anyRejected', 'tooFewAccepted'])]), target: 'EXPLORATION', actions: 'applyRelevance' },
+          { guard: and(['relevanceRequested', 'tooFewAccepted']), target: 'EXPLORATION', actions: 'applyRelevance' },
           { guard: and(['relevanceRequested', 'pendingHypotheses']), target: 'VERIFICATION', actions: 'applyRelevance' },
           { guard: 'relevanceRequested', target: 'READY', actions: 'applyRelevance' },
         ],

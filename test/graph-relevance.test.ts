@@ -203,3 +203,26 @@ describe('the request names the symbol', () => {
     expect(n('computed を誰も参照しなくなったとき', 'computed')).toBe(0.45);
   });
 });
+
+describe('a rejected claim is not credited, and does not hold back what stands', () => {
+  it('pads an honest confirmation with an unrelated symbol: READY on what is backed, the padding rejected and never counted', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const sessions = new SessionService(project);
+    sessions.start('INVESTIGATE', 'How does resetStore reset the store?');
+    sessions.setQueryFrame({ target_feature: { value: 'resetStore', quote: 'resetStore' } });
+    for (const f of ['src/reset.ts', 'src/other.ts']) sessions.record('get_symbols', { file: f }, { ...getSymbols(project, { file: f }) });
+    sessions.record('find_definitions', { name: 'resetStore' }, { ...findDefinitions(project, { name: 'resetStore' }) });
+    sessions.submitUnderstanding({ symbols_identified: ['resetStore', 'Unrelated'], entry_points: [], existing_patterns: [], files_analyzed: ['src/reset.ts', 'src/other.ts'] });
+    await sessions.validateRelevance('resetStore', ['resetStore', 'Unrelated']);
+    const r = await sessions.confirmRelevance([
+      { symbol: 'resetStore', approved: true, code_evidence: 'src/reset.ts:2' },
+      { symbol: 'Unrelated', approved: true, code_evidence: 'src/other.ts:1' },
+    ]);
+    expect(r).toMatchObject({ success: true, next_phase: 'READY', accepted_total: { have: 1, need: 1 }, rejected_note: expect.stringContaining('not credited') });
+    expect((r.rejected as { symbol: string }[]).map((x) => x.symbol)).toEqual(['Unrelated']);
+    expect((r.accepted as { symbol: string }[]).map((x) => x.symbol)).toEqual(['resetStore']);
+    sessions.end('success');
+  });
+});

@@ -163,7 +163,10 @@ describe('the session machine (guards and transitions)', () => {
     const ok = run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: true, accepted: 3 }]);
     expect(ok.value).toBe('READY');
     expect(ok.context.risk).toBe('HIGH');
-    expect(run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false, accepted: 3 }]).value).toBe('EXPLORATION');
+    // a rejected claim is not credited; enough backed symbols still go on
+    const some = run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false, accepted: 3 }]);
+    expect(some.value).toBe('READY');
+    expect(run([...base, { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false, accepted: 2 }]).value).toBe('EXPLORATION');
   });
   it('READY needs the intent\'s minimum of accepted symbols: dismissing the rest is no way through', () => {
     const base: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [] }, { type: 'RELEVANCE_REQUESTED' }];
@@ -190,7 +193,7 @@ describe('the session machine (guards and transitions)', () => {
     const toVerification: SessionEvent[] = [
       { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: ['files_analyzed: 1/2'] }, { type: 'SEMANTIC_SEARCHED' },
       { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }], mark: 3 }, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }] },
-      { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false, accepted: 3 },
+      { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false, accepted: 1 },
     ];
     const back = run(toVerification);
     expect(back.value).toBe('EXPLORATION');

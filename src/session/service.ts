@@ -586,7 +586,8 @@ export class SessionService {
       return this.send(this.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk, accepted: distinct }, why || null);
     });
     return {
-      success: rejected.length === 0 && !short,
+      // enough backed symbols stand: the session goes on; rejected claims are simply not credited
+      success: !short,
       next_phase: to,
       accepted,
       rejected,
@@ -596,7 +597,10 @@ export class SessionService {
       ...(to === 'EXPLORATION' && this.require().actor.getSnapshot().context.risk === 'HIGH'
         ? { risk_note: 'risk_level is HIGH now: the next submit_understanding needs mapped_symbols (nl_term quoted from the request → a symbol of symbols_identified)' }
         : {}),
-      next_step: rejected.length ? REJECTED_NEXT.en : short ? SHORT_NEXT(distinct, need, dismissed) : this.nextStep(to),
+      next_step: !short ? this.nextStep(to) : rejected.length ? REJECTED_NEXT.en : SHORT_NEXT(distinct, need, dismissed),
+      ...(!short && rejected.length
+        ? { rejected_note: `${rejected.length} claim(s) were not backed and are not credited (each rejection says why). The session goes on with the ${distinct} symbols that stand.` }
+        : {}),
     };
   }
 
@@ -805,8 +809,8 @@ const SHORT_NEXT = (have: number, need: number, dismissed: string[]) =>
   'Explore again for the code the change will use or touch (find_references on the accepted symbols shows their callers and callees; symbols accepted now stay accepted), then submit_understanding and validate them.';
 
 const REJECTED_NEXT = {
-  en: 'Some symbols were rejected: each rejection says why. Explore again following its guidance (symbols accepted now stay accepted), then submit_understanding.',
-  ja: '一部のシンボルが却下されました（理由はそれぞれに記載）。ガイダンスに従って再度探索し（受理済みのシンボルは保持されます）、submit_understanding を呼んでください。',
+  en: 'Too few symbols stand: some were rejected (each rejection says why). Explore again following its guidance (symbols accepted now stay accepted), then submit_understanding.',
+  ja: '受理されたシンボルが足りません（却下の理由はそれぞれに記載）。ガイダンスに従って再度探索し（受理済みのシンボルは保持されます）、submit_understanding を呼んでください。',
 };
 
 /** The English words the JA/ZH→EN glossary gives for a text's terms (QueryFrame grounding across languages). */
