@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Project } from '../query/project.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { SessionService } from '../session/service.js';
 import { registerExplorationTools } from './exploration-tools.js';
 import { registerSessionTools, sessionGate } from './session-tools.js';
+import { GuardedStdioTransport } from './stdio.js';
 
 export function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -38,7 +38,8 @@ export async function serveStdio(root: string): Promise<void> {
   const fresh = await project.refresh();
   log.info(`indexed ${fresh.files} files in ${Math.round(performance.now() - t0)} ms (${fresh.reindexed_now} re-indexed); serving ${project.root} over stdio`);
   const server = createServer(project);
-  const transport = new StdioServerTransport();
+  const transport = new GuardedStdioTransport();
+  transport.onerror = (e) => log.info(`transport: ${e.message}`);
   const shutdown = () => {
     void server.close().finally(() => {
       project.close();
