@@ -127,6 +127,7 @@ describe('MCP server over stdio', () => {
     // schema violations are reported too, and the server keeps serving
     const bad = await call('find_references', { name: 5 });
     expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toMatchObject({ error: 'invalid_arguments', hint: expect.any(String) });
     expect((await call('query', { text: 'cart' })).isError).toBeFalsy();
   });
 

@@ -5,7 +5,9 @@ import { Project } from '../query/project.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { SessionService } from '../session/service.js';
+import { collectTools, installDispatcher } from './dispatch.js';
 import { registerExplorationTools } from './exploration-tools.js';
+import { budgetFromEnv } from './limits.js';
 import { registerSessionTools, sessionGate } from './session-tools.js';
 import { GuardedStdioTransport } from './stdio.js';
 
@@ -13,7 +15,12 @@ export function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-export function createServer(project: Project): McpServer {
+export interface ServerOptions {
+  /** time budget of one tool call in ms (default: CODE_INTEL_BUDGET_MS, else 2000) */
+  budgetMs?: number;
+}
+
+export function createServer(project: Project, opts: ServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: 'code-intel', version: packageVersion() },
     {
@@ -24,10 +31,12 @@ export function createServer(project: Project): McpServer {
         '(EXPLORATION → VALIDATION → SEMANTIC → VERIFICATION → READY) and edits are allowed only in READY, only to explored files.',
     },
   );
+  const tools = collectTools(server);
   const sessions = new SessionService(project);
   sessions.engine.warm(); // embeds changed chunks in the background when a model is installed
   registerExplorationTools(server, project, sessionGate(sessions));
   registerSessionTools(server, project, sessions);
+  installDispatcher(server, tools, { budgetMs: opts.budgetMs ?? budgetFromEnv() });
   return server;
 }
 
