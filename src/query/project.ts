@@ -9,6 +9,8 @@ export interface Freshness {
   /** files re-indexed because they changed since the previous answer (0: nothing had changed) */
   reindexed_now: number;
   skipped_files: number;
+  /** files and directories that could not be read (a directory ends with /): their code is missing from every answer */
+  unreadable?: string[];
 }
 
 /** One indexed project: its root, its database, and a cheap way to keep the index current. */
@@ -46,8 +48,12 @@ export class Project {
 
   freshness(reindexed = 0): Freshness {
     const files = (this.db.prepare('SELECT COUNT(*) n FROM files').get() as { n: number }).n;
-    const skipped = JSON.parse(getMeta(this.db, 'skipped') ?? '[]') as unknown[];
-    return { indexed_at: getMeta(this.db, 'indexed_at') ?? 'never', files, reindexed_now: reindexed, skipped_files: skipped.length };
+    const skipped = JSON.parse(getMeta(this.db, 'skipped') ?? '[]') as { file: string; reason: string }[];
+    const unreadable = skipped.filter((s) => s.reason.startsWith('unreadable')).map((s) => s.file);
+    return {
+      indexed_at: getMeta(this.db, 'indexed_at') ?? 'never', files, reindexed_now: reindexed, skipped_files: skipped.length,
+      ...(unreadable.length ? { unreadable: unreadable.slice(0, 10) } : {}),
+    };
   }
 
   get stats(): IndexStats | undefined {
