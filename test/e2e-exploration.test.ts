@@ -123,11 +123,11 @@ describe('MCP server over stdio', () => {
   it('bad input is a clear tool error, never a crash', async () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['get_symbols', { file: 'src/nope.ts' }, 'unknown_file'],
-      ['get_symbols', { file: '../outside.ts' }, 'invalid_input'],
+      ['get_symbols', { file: '../outside.ts' }, 'path_outside_root'],
       ['search_text', { pattern: '(', regex: true }, 'invalid_regex'],
-      ['find_definitions', { name: '   ' }, 'invalid_input'],
+      ['find_definitions', { name: '   ' }, 'empty_name'],
       ['find_references', { name: 'doesNotExist' }, 'unknown_symbol'],
-      ['analyze_structure', { path: '/etc' }, 'invalid_input'],
+      ['analyze_structure', { path: '/etc' }, 'path_outside_root'],
     ];
     for (const [tool, args, code] of cases) {
       const r = await call(tool, args);
@@ -138,6 +138,7 @@ describe('MCP server over stdio', () => {
     // schema violations are reported too, and the server keeps serving
     const bad = await call('find_references', { name: 5 });
     expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toMatchObject({ error: 'invalid_arguments', hint: expect.any(String) });
     expect((await call('query', { text: 'cart' })).isError).toBeFalsy();
   });
 

@@ -174,7 +174,7 @@ async function main(argv: string[]): Promise<number> {
         `  symbols     ${stats.symbols}`,
         `  references  ${stats.references}`,
         `  time        ${Math.round(stats.ms)} ms${stats.link ? ` (linking ${stats.link.imports} imports: ${Math.round(stats.link.ms)} ms)` : ''}`,
-        `  skipped     ${stats.skipped.length}${stats.skipped.slice(0, 10).map((s) => `\n    ${s.file}: ${s.reason}`).join('')}${stats.skipped.length > 10 ? `\n    … ${stats.skipped.length - 10} more` : ''}`,
+        `  skipped     ${stats.skipped.length}${skippedBreakdown(stats.skipped)}${stats.skipped.slice(0, 10).map((s) => `\n    ${s.file}: ${s.reason}`).join('')}${stats.skipped.length > 10 ? `\n    … ${stats.skipped.length - 10} more` : ''}`,
       ].join('\n'),
     );
     project.close();
@@ -242,6 +242,17 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     project.close();
   }
+}
+
+/** " (2 unreadable, 1 larger than 1024 KiB)": the skipped paths by reason. */
+function skippedBreakdown(skipped: { reason: string }[]): string {
+  if (skipped.length === 0) return '';
+  const by = new Map<string, number>();
+  for (const s of skipped) {
+    const kind = s.reason.startsWith('unreadable') ? 'unreadable' : s.reason.startsWith('parse failed') ? 'parse failed' : s.reason;
+    by.set(kind, (by.get(kind) ?? 0) + 1);
+  }
+  return ` (${[...by].map(([k, n]) => `${n} ${k}`).join(', ')})`;
 }
 
 function parseSite(root: string, s: string, needColumn: boolean): { file: string; line: number; column?: number } {

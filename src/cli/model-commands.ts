@@ -11,7 +11,15 @@ import { pullModel } from '../embeddings/pull.js';
 import { defaultRuntimeDir, findRuntime, installRuntime, RUNTIME_PACKAGE, runtimeHint } from '../embeddings/runtime.js';
 import { loadGlossary } from '../embeddings/text.js';
 import { loadVecExtension } from '../embeddings/vectors.js';
-import { dbPath, openDb } from '../store/db.js';
+import { type DB, dbPath, getMeta, openDb } from '../store/db.js';
+
+function skippedPaths(db: DB): { file: string; reason: string }[] {
+  try {
+    return JSON.parse(getMeta(db, 'skipped') ?? '[]') as { file: string; reason: string }[];
+  } catch {
+    return [];
+  }
+}
 
 export async function modelPull(root: string, opts: { model?: string; dir?: string; json?: boolean }): Promise<number> {
   const config = loadConfig(root);
@@ -108,6 +116,14 @@ export async function doctor(root: string, opts: { json?: boolean }): Promise<nu
       };
       const i = report.index as Record<string, number>;
       lines.push(`index         ${i.chunks} chunks (${i.documented_chunks} with doc comments), ${i.embedded_chunks} embedded, ${i.mined_pairs} mined JA/ZH→EN pairs, ${i.cached_matches} cached NL→symbol matches`);
+      // what the last indexing passed over: an unreadable directory's files are missing from every answer
+      const skipped = skippedPaths(db);
+      report.skipped = skipped;
+      const unreadable = skipped.filter((s) => s.reason.startsWith('unreadable'));
+      lines.push(`skipped       ${skipped.length === 0 ? 'nothing' : `${skipped.length} path(s)${unreadable.length ? `, ${unreadable.length} unreadable` : ''} at the last indexing (${getMeta(db, 'indexed_at') ?? 'never'})`}`);
+      for (const s of [...unreadable, ...skipped.filter((x) => !x.reason.startsWith('unreadable'))].slice(0, 10)) lines.push(`              ${s.file}: ${s.reason}`);
+      if (skipped.length > 10) lines.push(`              … ${skipped.length - 10} more (code-intel doctor --json lists them)`);
+      if (unreadable.length) lines.push('what to do    Make the unreadable paths readable by this user (or add them to .gitignore), then run code-intel index.');
     } finally {
       db.close();
     }

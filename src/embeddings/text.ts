@@ -46,9 +46,9 @@ export function identifierWords(text: string, singleKanji = false): string[] {
     if (CJK.test(chunk)) {
       for (const part of chunk.split(/([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+)/u)) {
         if (!part) continue;
-        out.push(...(CJK.test(part) ? cjkWords(part, singleKanji) : splitWords(part)));
+        for (const w of CJK.test(part) ? cjkWords(part, singleKanji) : splitWords(part)) out.push(w);
       }
-    } else out.push(...splitWords(chunk));
+    } else for (const w of splitWords(chunk)) out.push(w); // not push(...words): 100,000 arguments overflow the stack
   }
   return out;
 }
@@ -149,12 +149,21 @@ export function conceptsOf(text: string, lex: Lexicon = lexicon(), known?: (word
       rest = lower = lower.split(k).join(' ');
       return;
     }
+    // every occurrence blanked in one pass (splicing one at a time was quadratic: 64 KB took 7 s)
     let i = lower.indexOf(k);
-    while (i >= 0) {
-      rest = rest.slice(0, i) + ' '.repeat(k.length) + rest.slice(i + k.length);
-      lower = lower.slice(0, i) + ' '.repeat(k.length) + lower.slice(i + k.length);
-      i = lower.indexOf(k, i + k.length);
+    if (i < 0) return;
+    const blank = ' '.repeat(k.length);
+    const r: string[] = [], l: string[] = [];
+    let from = 0;
+    for (; i >= 0; i = lower.indexOf(k, from)) {
+      r.push(rest.slice(from, i), blank);
+      l.push(lower.slice(from, i), blank);
+      from = i + k.length;
     }
+    r.push(rest.slice(from));
+    l.push(lower.slice(from));
+    rest = r.join('');
+    lower = l.join('');
   };
   for (const k of lex.keys) {
     // one-character terms (行, 値, 数) only as words of their own (below), never inside 実行 or 変数

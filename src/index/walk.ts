@@ -21,7 +21,7 @@ export interface WalkedFile {
 
 export interface WalkResult {
   files: WalkedFile[];
-  /** files passed over, with the reason (too large); binaries are found later, when read */
+  /** files passed over, with the reason (too large, unreadable; a directory ends with /); binaries are found later, when read */
   skipped: { file: string; reason: string }[];
 }
 
@@ -43,7 +43,9 @@ export function walkProject(root: string, extraIgnores: string[] = []): WalkResu
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dirAbs, { withFileTypes: true });
-    } catch {
+    } catch (e) {
+      // said in the index summary and by doctor: its files are missing from every answer
+      skipped.push({ file: dirRel ? `${dirRel}/` : './', reason: `unreadable directory: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
       return;
     }
     const gi = entries.find((e) => e.name === '.gitignore' && e.isFile());
@@ -68,7 +70,8 @@ export function walkProject(root: string, extraIgnores: string[] = []): WalkResu
         let st: fs.Stats;
         try {
           st = fs.statSync(path.join(root, rel));
-        } catch {
+        } catch (e) {
+          skipped.push({ file: rel, reason: `unreadable: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
           continue;
         }
         if (st.size > MAX_FILE_BYTES) {

@@ -1,4 +1,4 @@
-import { UserError } from '../util/paths.js';
+import { quote, UserError } from '../util/paths.js';
 import { type Page, paginate } from './page.js';
 import type { Project } from './project.js';
 import {
@@ -44,7 +44,7 @@ export function findDefinitions(
   args: { name?: string; from?: Site; kind?: string; offset?: number; limit?: number },
 ): DefinitionsResult {
   if (args.from) return fromSite(p, args.from, args);
-  if (!args.name) throw new UserError('pass `name`, or `from` (a usage site)', 'Example: {"name": "parseConfig"}');
+  if (!args.name) throw new UserError('pass `name`, or `from` (a usage site)', 'Example: {"name": "parseConfig"}', 'missing_argument');
   let rows = symbolsByName(p, args.name, { kind: args.kind });
   // nothing top-level or a member by that name: a function declared inside another one (a local)
   const local = rows.length === 0;
@@ -55,8 +55,8 @@ export function findDefinitions(
     ...page,
     resolution:
       rows.length > 1
-        ? `${rows.length} definitions are named '${args.name}'${where}. Pass \`from\` (the file, line and column of a usage) to get the one that usage refers to.`
-        : rows.length === 1 ? `found by name${where}` : `no definition named '${args.name}' in the index (a name declared inside a function is found by \`from\`, the file, line and column of a use)`,
+        ? `${rows.length} definitions are named '${quote(args.name)}'${where}. Pass \`from\` (the file, line and column of a usage) to get the one that usage refers to.`
+        : rows.length === 1 ? `found by name${where}` : `no definition named '${quote(args.name)}' in the index (a name declared inside a function is found by \`from\`, the file, line and column of a use)`,
   };
 }
 
@@ -71,7 +71,7 @@ function fromSite(p: Project, site: Site, args: { offset?: number; limit?: numbe
     const own = symbolAtName(p, fileId, site.line, site.column);
     if (own) return one(own, 'resolved', 'the position is the definition itself');
     throw new UserError(
-      `no indexed reference or definition at ${site.file}:${site.line}:${site.column}`,
+      `no indexed reference or definition at ${quote(site.file)}:${site.line}:${site.column}`,
       'Point at an identifier (1-based line and column), e.g. a position returned by find_references. ' +
         'Parameters and local variables are not indexed: their definition is in the enclosing function.',
       'no_symbol_at_position',

@@ -3,7 +3,9 @@
  * BM25 over identifier words (camelCase, snake_case, kebab-case split), container names, paths and
  * signature lines. The semantic layer (embeddings, glossary) plugs in later.
  */
+import { checkDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';
+import { camelSpaces } from '../util/words.js';
 import { paginate } from './page.js';
 import type { Project } from './project.js';
 
@@ -22,10 +24,7 @@ export function splitWords(text: string): string[] {
       for (let i = 0; i + 1 < chunk.length; i++) out.push(chunk.slice(i, i + 2));
       continue;
     }
-    const parts = chunk
-      .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-      .split(/\s+/);
+    const parts = camelSpaces(chunk).split(' ');
     for (const p of parts) if (p) out.push(p.toLowerCase());
   }
   return out;
@@ -91,14 +90,16 @@ export interface QueryResult {
 export function runQuery(p: Project, args: { text: string; kind?: string; offset?: number; limit?: number }): QueryResult {
   const terms = [...new Set(splitWords(args.text).filter((w) => !STOPWORDS.has(w)))];
   if (terms.length === 0) {
-    throw new UserError('the query has no searchable words', 'Describe the feature or name symbols, e.g. "session lock" or "parseConfig".');
+    throw new UserError('the query has no searchable words', 'Describe the feature or name symbols, e.g. "session lock" or "parseConfig".', 'no_searchable_words');
   }
   const { docs, df, avgLen } = buildCache(p);
   const N = docs.length || 1;
   const k1 = 1.2, b = 0.75;
   const exact = args.text.trim();
   const scored: { doc: Doc; score: number; matched: string[] }[] = [];
+  let n = 0;
   for (const doc of docs) {
+    if ((++n & 1023) === 0) checkDeadline();
     if (args.kind && doc.kind !== args.kind) continue;
     let score = 0;
     const matched: string[] = [];

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type IndexStats, updateIndex } from '../index/indexer.js';
 import { type DB, getMeta, openDb } from '../store/db.js';
+import { outsideDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';
 
 export interface Freshness {
@@ -15,6 +16,8 @@ export interface Freshness {
   complete: boolean;
   /** while indexing: how far it is */
   indexing?: IndexProgress;
+  /** files and directories that could not be read (a directory ends with /): their code is missing from every answer */
+  unreadable?: string[];
 }
 
 export interface IndexProgress {
@@ -52,7 +55,13 @@ export class Project {
 
   /** Stats every file; re-indexes only what changed. Concurrent callers share one refresh. */
   refresh(): Promise<Freshness> {
-    this.refreshing ??= (async () => {
+    // the index outlives the call that asked for it: it runs outside that call's time budget
+    this.refreshing ??= outsideDeadline(() => this.runRefresh());
+    return this.refreshing;
+  }
+
+  private async runRefresh(): Promise<Freshness> {
+    {
       this.progress = { stage: 'walk', done: 0, total: 0, since: new Date().toISOString() };
       try {
         const stats = await updateIndex(this.db, this.root, {
@@ -73,8 +82,7 @@ export class Project {
         this.progress = undefined;
         this.refreshing = undefined;
       }
-    })();
-    return this.refreshing;
+    }
   }
 
   /**
@@ -101,11 +109,13 @@ export class Project {
 
   freshness(reindexed = 0): Freshness {
     const files = (this.db.prepare('SELECT COUNT(*) n FROM files').get() as { n: number }).n;
-    const skipped = JSON.parse(getMeta(this.db, 'skipped') ?? '[]') as unknown[];
+    const skipped = JSON.parse(getMeta(this.db, 'skipped') ?? '[]') as { file: string; reason: string }[];
+    const unreadable = skipped.filter((s) => s.reason.startsWith('unreadable')).map((s) => s.file);
     const complete = this.complete;
     return {
       indexed_at: getMeta(this.db, 'indexed_at') ?? 'never', files, reindexed_now: reindexed, skipped_files: skipped.length, complete,
       ...(complete || !this.progress ? {} : { indexing: this.progress }),
+      ...(unreadable.length ? { unreadable: unreadable.slice(0, 10) } : {}),
     };
   }
 

@@ -1,5 +1,5 @@
 import { languageFor } from '../index/languages.js';
-import { UserError } from '../util/paths.js';
+import { quote, UserError } from '../util/paths.js';
 import { refAt } from './definitions.js';
 import { type Page, paginate } from './page.js';
 import type { Project } from './project.js';
@@ -50,7 +50,7 @@ export function findReferences(
   const targets = pickTargets(p, args);
   if (targets.length === 0) {
     throw new UserError(
-      args.name ? `no definition named '${args.name}' in the index` : 'no symbol at that position',
+      args.name ? `no definition named '${quote(args.name)}' in the index` : 'no symbol at that position',
       'Check the spelling with `query` or `find_definitions`; names are case-sensitive.',
       'unknown_symbol',
     );
@@ -174,7 +174,7 @@ export function findReferences(
 
 function pickTargets(p: Project, args: { name?: string; file?: string; line?: number; column?: number }): SymbolRow[] {
   if (args.file !== undefined) {
-    if (args.line === undefined) throw new UserError('`file` needs `line` (and preferably `column`) of the definition', 'Example: {"file": "src/a.ts", "line": 12, "column": 17}');
+    if (args.line === undefined) throw new UserError('`file` needs `line` (and preferably `column`) of the definition', 'Example: {"file": "src/a.ts", "line": 12, "column": 17}', 'missing_argument');
     const fileId = requireFile(p, args.file);
     const own = symbolAtName(p, fileId, args.line, args.column);
     if (own && (!args.name || own.name === args.name || args.name.endsWith('.' + own.name))) return [own];
@@ -193,12 +193,12 @@ function pickTargets(p: Project, args: { name?: string; file?: string; line?: nu
       if (near[0]) return [near[0]];
     }
     throw new UserError(
-      `no definition${args.name ? ` of '${args.name}'` : ''} at ${args.file}:${args.line}${args.column ? ':' + args.column : ''}`,
+      `no definition${args.name ? ` of '${quote(args.name)}'` : ''} at ${quote(args.file)}:${args.line}${args.column ? ':' + args.column : ''}`,
       'Pass the position of the definition\'s name as returned by find_definitions (line and column are 1-based).',
       'no_symbol_at_position',
     );
   }
-  if (!args.name) throw new UserError('pass `name`, or `file` + `line` + `column` of a definition', 'Example: {"name": "parseConfig"}');
+  if (!args.name) throw new UserError('pass `name`, or `file` + `line` + `column` of a definition', 'Example: {"name": "parseConfig"}', 'missing_argument');
   const rows = symbolsByName(p, args.name);
   return rows.length > 0 ? rows : symbolsByName(p, args.name, { includeLocal: true }); // a function declared inside another one
 }

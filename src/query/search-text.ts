@@ -1,7 +1,17 @@
+/**
+ * search_text: ripgrep-like search over the project's text files (those the index tracks:
+ * .gitignore honoured, binaries and huge files left out). Literal by default; `regex: true` for a
+ * JavaScript regular expression.
+ *
+ * A regular expression can take exponential time (`(a+)+$` over a long line), and a running match
+ * cannot be interrupted on the thread that runs it. So the server matches on a worker thread
+ * (src/query/search-pool.ts) and terminates it when the call's budget is spent; the scan itself
+ * (runSearchJob) is a pure function of a job, the same in the worker and in the CLI.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { UserError } from '../util/paths.js';
+import { quote, trimSlashes, UserError } from '../util/paths.js';
 import type { Project } from './project.js';
 
 export interface TextMatch {
@@ -22,6 +32,8 @@ export interface SearchTextResult {
   limit: number;
   next_offset: number | null;
   files_searched: number;
+  /** set when the search stopped at its time budget before every file was searched */
+  time_limited?: true;
 }
 
 export interface SearchTextArgs {
@@ -36,61 +48,97 @@ export interface SearchTextArgs {
   limit?: number;
 }
 
+/** Everything a scan needs, as plain data (it crosses to a worker thread). */
+export interface SearchJob {
+  root: string;
+  /** candidate files (project-relative), before the globs */
+  files: string[];
+  source: string;
+  flags: string;
+  globs: string[];
+  offset: number;
+  limit: number;
+  /** stop opening files after this many ms, and say the total is a lower bound */
+  softMs: number;
+}
+
 const COUNT_CAP = 10_000;
 const TIME_BUDGET_MS = 10_000;
 const SNIPPET_MAX = 200;
 
-/**
- * ripgrep-like search over the project's text files (those the index tracks: .gitignore honoured,
- * binaries and huge files left out). Literal by default; `regex: true` for JavaScript regexes.
- */
-export function searchText(p: Project, args: SearchTextArgs): SearchTextResult {
-  if (!args.pattern) throw new UserError('the pattern is empty', 'Pass the text (or regex with regex: true) to look for.');
-  const flags = 'gm' + (args.case_sensitive === false ? 'i' : '');
-  let re: RegExp;
-  try {
-    re = new RegExp(args.regex ? args.pattern : escapeRegex(args.pattern), flags);
-  } catch (e) {
-    throw new UserError(`invalid regular expression: ${(e as Error).message}`, 'Fix the regex, or pass regex: false to search for the literal text.', 'invalid_regex');
-  }
-  const globs = (Array.isArray(args.glob) ? args.glob : args.glob ? [args.glob] : []).filter(Boolean);
-  const include = globs.filter((g) => !g.startsWith('!'));
-  const exclude = globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
-  const isIncluded = include.length ? picomatch(include, { dot: true, matchBase: !include.some((g) => g.includes('/')) }) : () => true;
-  const isExcluded = exclude.length ? picomatch(exclude, { dot: true, matchBase: !exclude.some((g) => g.includes('/')) }) : () => false;
-  const under = args.path ? args.path.replace(/^\.\/?/, '').replace(/\/+$/, '') : '';
+export const REGEX_HINT = 'Fix the regex, or pass regex: false to search for the literal text.';
 
+/** Checks the arguments and lists the candidate files; throws a UserError for a bad pattern or path. */
+export function prepareSearch(p: Project, args: SearchTextArgs, softMs = TIME_BUDGET_MS): SearchJob {
+  if (!args.pattern) throw new UserError('the pattern is empty', 'Pass the text (or regex with regex: true) to look for.', 'empty_pattern');
+  const flags = 'gm' + (args.case_sensitive === false ? 'i' : '');
+  const source = args.regex ? args.pattern : escapeRegex(args.pattern);
+  compile(source, flags); // a syntax error is the caller's, and reported before any file is read
+  const globs = (Array.isArray(args.glob) ? args.glob : args.glob ? [args.glob] : []).filter(Boolean);
+  const under = args.path ? trimSlashes(args.path.replace(/^\.\/?/, '')) : '';
   const files = (p.db.prepare('SELECT path FROM files ORDER BY path').all() as { path: string }[])
     .map((r) => r.path)
-    .filter((f) => (!under || f === under || f.startsWith(under + '/')) && isIncluded(f) && !isExcluded(f));
+    .filter((f) => !under || f === under || f.startsWith(under + '/'));
   if (under && files.length === 0 && !fs.existsSync(path.join(p.root, under))) {
-    throw new UserError(`path '${args.path}' does not exist in the project`, 'Pass a directory or file relative to the project root.', 'unknown_path');
+    throw new UserError(`path '${quote(args.path)}' does not exist in the project`, 'Pass a directory or file relative to the project root.', 'unknown_path');
   }
+  return {
+    root: p.root, files, source, flags, globs,
+    offset: Math.max(0, args.offset ?? 0),
+    limit: Math.max(1, Math.min(args.limit ?? 50, 500)),
+    softMs,
+  };
+}
 
-  const offset = Math.max(0, args.offset ?? 0);
-  const limit = Math.max(1, Math.min(args.limit ?? 50, 500));
+/** In-process search (the CLI; tests): no protection against a regex that never finishes. */
+export function searchText(p: Project, args: SearchTextArgs): SearchTextResult {
+  return runSearchJob(prepareSearch(p, args));
+}
+
+function compile(source: string, flags: string): RegExp {
+  try {
+    return new RegExp(source, flags);
+  } catch (e) {
+    throw new UserError(`invalid regular expression: ${quote((e as Error).message, 200)}`, REGEX_HINT, 'invalid_regex');
+  }
+}
+
+/** The scan: globs, then every file's matches, counted up to the cap, the page kept. */
+export function runSearchJob(job: SearchJob): SearchTextResult {
+  const re = compile(job.source, job.flags);
+  const include = job.globs.filter((g) => !g.startsWith('!'));
+  const exclude = job.globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
+  const isIncluded = include.length ? picomatch(include, { dot: true, matchBase: !include.some((g) => g.includes('/')) }) : () => true;
+  const isExcluded = exclude.length ? picomatch(exclude, { dot: true, matchBase: !exclude.some((g) => g.includes('/')) }) : () => false;
+  const { offset, limit } = job;
   const items: TextMatch[] = [];
   let total = 0;
   let lowerBound = false;
+  let timeLimited = false;
   let searched = 0;
   const t0 = performance.now();
-  for (const rel of files) {
-    if (total >= COUNT_CAP || performance.now() - t0 > TIME_BUDGET_MS) {
+  for (const rel of job.files) {
+    if (total >= COUNT_CAP) {
       lowerBound = true;
       break;
     }
+    if (performance.now() - t0 > job.softMs) {
+      lowerBound = timeLimited = true;
+      break;
+    }
+    if (!isIncluded(rel) || isExcluded(rel)) continue;
     let text: string;
     try {
-      text = fs.readFileSync(path.join(p.root, rel), 'utf8');
+      text = fs.readFileSync(path.join(job.root, rel), 'utf8');
     } catch {
       continue;
     }
     searched++;
     re.lastIndex = 0;
-    if (!re.test(text)) continue;
+    if (!matches(re, text)) continue;
     re.lastIndex = 0;
     let lineStarts: number[] | undefined;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
+    for (let m = exec(re, text); m; m = exec(re, text)) {
       if (m[0].length === 0) re.lastIndex++;
       total++;
       if (total > offset && items.length < limit) {
@@ -110,7 +158,12 @@ export function searchText(p: Project, args: SearchTextArgs): SearchTextResult {
         });
       }
       if (total >= COUNT_CAP) break;
+      if ((total & 255) === 0 && performance.now() - t0 > job.softMs) {
+        lowerBound = timeLimited = true;
+        break;
+      }
     }
+    if (timeLimited) break;
   }
   return {
     items,
@@ -120,7 +173,32 @@ export function searchText(p: Project, args: SearchTextArgs): SearchTextResult {
     limit,
     next_offset: offset + items.length < total ? offset + items.length : null,
     files_searched: searched,
+    ...(timeLimited ? { time_limited: true as const } : {}),
   };
+}
+
+/** V8 compiles a regex at its first use: "Regular expression too large" is the caller's error too. */
+function matches(re: RegExp, text: string): boolean {
+  try {
+    return re.test(text);
+  } catch (e) {
+    throw tooLarge(e);
+  }
+}
+
+function exec(re: RegExp, text: string): RegExpExecArray | null {
+  try {
+    return re.exec(text);
+  } catch (e) {
+    throw tooLarge(e);
+  }
+}
+
+function tooLarge(e: unknown): unknown {
+  if (e instanceof SyntaxError || (e instanceof Error && /regular expression/i.test(e.message))) {
+    return new UserError(`invalid regular expression: ${quote(e.message, 200)}`, 'The expression is too large to compile: make it shorter or simpler.', 'invalid_regex');
+  }
+  return e;
 }
 
 export function escapeRegex(s: string): string {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { UserError } from '../util/paths.js';
+import { quote, trimSlashes, UserError } from '../util/paths.js';
 import { paginate } from './page.js';
 import type { Project } from './project.js';
 import { requireFile } from './symbols.js';
@@ -32,7 +32,7 @@ export interface DirectoryStructure {
 
 /** A file: imports, exports, declarations, calls. A directory: its modules and the import edges between them. */
 export function analyzeStructure(p: Project, args: { path: string; offset?: number; limit?: number }): FileStructure | DirectoryStructure {
-  const rel = args.path.replace(/\/+$/, '');
+  const rel = trimSlashes(args.path);
   const abs = path.join(p.root, rel);
   if (rel !== '' && rel !== '.' && fs.existsSync(abs) && fs.statSync(abs).isDirectory()) return directory(p, rel === '.' ? '' : rel, args);
   if (rel === '' || rel === '.') return directory(p, '', args);
@@ -94,7 +94,7 @@ function directory(p: Project, dir: string, args: { offset?: number; limit?: num
       FROM files f WHERE f.language IS NOT NULL AND f.path LIKE ? ESCAPE '\\' ORDER BY f.path`)
     .all(escapeLike(prefix) + '%') as { id: number; path: string; language: string | null; symbols: number; exports: number; imported_by: number }[];
   if (files.length === 0) {
-    throw new UserError(`no indexed source files under '${dir || '.'}'`, 'Pass a directory or file relative to the project root.', 'unknown_path');
+    throw new UserError(`no indexed source files under '${quote(dir || '.')}'`, 'Pass a directory or file relative to the project root.', 'unknown_path');
   }
   const edgesRaw = p.db
     .prepare(`SELECT a.path AS src, b.path AS dst, COUNT(*) AS n FROM imports i JOIN files a ON a.id = i.file_id JOIN files b ON b.id = i.resolved_file_id

@@ -1,5 +1,5 @@
 /** Symbol rows and the lookups shared by definitions, references and outlines. */
-import { UserError } from '../util/paths.js';
+import { quote, UserError } from '../util/paths.js';
 import type { Project } from './project.js';
 
 export interface SymbolRow {
@@ -69,7 +69,7 @@ export function symbolById(p: Project, id: number): SymbolRow | undefined {
  */
 export function symbolsByName(p: Project, rawName: string, opts: { kind?: string; includeLocal?: boolean } = {}): SymbolRow[] {
   const name = rawName.trim();
-  if (!name) throw new UserError('the symbol name is empty', 'Pass a name such as `parseConfig` or `Server.start`.');
+  if (!name) throw new UserError('the symbol name is empty', 'Pass a name such as `parseConfig` or `Server.start`.', 'empty_name');
   const dot = name.lastIndexOf('.');
   const member = dot > 0 ? name.slice(dot + 1) : name;
   const container = dot > 0 ? name.slice(0, dot).split('.').pop()! : undefined;
@@ -89,7 +89,7 @@ export function requireFile(p: Project, rel: string): number {
   const id = p.fileId(rel);
   if (id === undefined) {
     throw new UserError(
-      `file '${rel}' is not in the index`,
+      `file '${quote(rel)}' is not in the index`,
       'Use a path relative to the project root (as returned by other tools); ignored, binary and files over 1 MiB are not indexed.',
       'unknown_file',
     );

@@ -1,21 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { Project } from '../query/project.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { SessionService } from '../session/service.js';
 import { z } from 'zod';
 import { expandCodeCommand } from '../clients/code-command.js';
+import { collectTools, installDispatcher } from './dispatch.js';
 import { registerExplorationTools } from './exploration-tools.js';
+import { budgetFromEnv } from './limits.js';
 import { registerSessionTools, sessionGate } from './session-tools.js';
+import { GuardedStdioTransport } from './stdio.js';
 
 export function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-export function createServer(project: Project): McpServer {
+export interface ServerOptions {
+  /** time budget of one tool call in ms (default: CODE_INTEL_BUDGET_MS, else 2000) */
+  budgetMs?: number;
+}
+
+export function createServer(project: Project, opts: ServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: 'code-intel', version: packageVersion() },
     {
@@ -26,6 +33,7 @@ export function createServer(project: Project): McpServer {
         '(EXPLORATION → VALIDATION → SEMANTIC → VERIFICATION → READY) and edits are allowed only in READY, only to explored files.',
     },
   );
+  const tools = collectTools(server);
   const sessions = new SessionService(project);
   sessions.engine.warm(); // embeds changed chunks in the background when a model is installed
   registerExplorationTools(server, project, sessionGate(sessions));
@@ -40,6 +48,7 @@ export function createServer(project: Project): McpServer {
     },
     ({ request }) => ({ messages: [{ role: 'user', content: { type: 'text', text: expandCodeCommand(request) } }] }),
   );
+  installDispatcher(server, tools, { budgetMs: opts.budgetMs ?? budgetFromEnv() });
   return server;
 }
 
@@ -51,7 +60,8 @@ export function createServer(project: Project): McpServer {
 export async function serveStdio(root: string): Promise<void> {
   const project = new Project(root);
   const server = createServer(project);
-  const transport = new StdioServerTransport();
+  const transport = new GuardedStdioTransport();
+  transport.onerror = (e) => log.info(`transport: ${e.message}`);
   let closing = false;
   const shutdown = () => {
     if (closing) return;

@@ -4,6 +4,7 @@
  */
 import type { Intent, Risk } from '../../machines/session.js';
 import { cjkWords } from '../embeddings/text.js';
+import { camelSpaces } from '../util/words.js';
 
 export const SLOTS = ['target_feature', 'trigger_condition', 'observed_issue', 'desired_action'] as const;
 export type Slot = (typeof SLOTS)[number];
@@ -50,7 +51,7 @@ function latinStems(text: string): string[] {
 
 /** The parts of an identifier (camelCase and snake_case split before lower-casing), as stems. */
 function identifierParts(word: string): string[] {
-  return word.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2').split(/[\s_$]+/).filter(Boolean).map((w) => stem(w.toLowerCase()));
+  return camelSpaces(word).split(/[\s_$]+/).filter(Boolean).map((w) => stem(w.toLowerCase()));
 }
 
 /** A token that names code (ObservableSet, user_id, onError, HTTP2) rather than being a word of prose. */
@@ -65,7 +66,7 @@ function cjkChars(text: string): string[] {
 function cjkContentWords(text: string): string[] {
   const out: string[] = [];
   for (const run of text.normalize('NFKC').match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/gu) ?? []) {
-    out.push(...cjkWords(run, true));
+    for (const w of cjkWords(run, true)) out.push(w);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 import { type Intent, MIN_SYMBOLS, type Risk } from '../../machines/session.js';
 import type { Evidence } from './evidence.js';
 import { normalize } from './queryframe.js';
+import { quote } from '../util/paths.js';
 
 export interface UnderstandingInput {
   symbols_identified: string[];
@@ -88,21 +89,21 @@ export function evaluateUnderstanding(
     if (ids.size === 0) continue; // not in the index: refused below
     const same = identities.find((other) => [...ids].every((i) => other.has(i)) || [...other].every((i) => ids.has(i)));
     if (same && ids.size > 0) {
-      refused.push(`'${sym}' is a symbol already listed under another spelling: one symbol counts once`);
+      refused.push(`'${quote(sym)}' is a symbol already listed under another spelling: one symbol counts once`);
       continue;
     }
     identities.push(ids);
   }
   if (uniq(files).length !== files.length) refused.push(`duplicate files detected: ${files.length} given, ${uniq(files).length} unique`);
   for (const s of uniq(symbols)) {
-    if (!ctx.symbolExists(s)) refused.push(`symbol '${s}' does not exist in the index`);
+    if (!ctx.symbolExists(s)) refused.push(`symbol '${quote(s)}' does not exist in the index`);
     // a qualified name must have been seen qualified: seeing Cart.add is not seeing Basket.add
     else if (!ctx.evidence.symbolsSeen.has(s))
-      refused.push(`symbol '${s}' never appeared in a tool result of this session: look it up (find_definitions) first`);
+      refused.push(`symbol '${quote(s)}' never appeared in a tool result of this session: look it up (find_definitions) first`);
   }
   for (const f of uniq(files)) {
     if (!ctx.evidence.exploredFiles.has(f))
-      refused.push(`file '${f}' was not explored in this session (no tool result showed its code)`);
+      refused.push(`file '${quote(f)}' was not explored in this session (no tool result showed its code)`);
   }
   for (const e of entries) {
     if (!entryPointLinked(e, symbols)) refused.push(`entry_point '${e.slice(0, 120)}' must name one symbol of symbols_identified (e.g. \`Cart.total()\`) and nothing else`);
@@ -116,8 +117,8 @@ export function evaluateUnderstanding(
     if (mapped.length === 0) refused.push('risk_level is HIGH: mapped_symbols (nl_term → symbol, nl_term quoted from the request) are required');
     const req = normalize(ctx.request);
     for (const m of mapped) {
-      if (!symbols.includes(m.symbol.trim())) refused.push(`mapped symbol '${m.symbol}' is not in symbols_identified`);
-      if (!req.includes(normalize(m.nl_term))) refused.push(`mapped nl_term '${m.nl_term}' is not in the user's request`);
+      if (!symbols.includes(m.symbol.trim())) refused.push(`mapped symbol '${quote(m.symbol)}' is not in symbols_identified`);
+      if (!req.includes(normalize(m.nl_term))) refused.push(`mapped nl_term '${quote(m.nl_term)}' is not in the user's request`);
     }
   }
 

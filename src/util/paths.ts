@@ -27,7 +27,7 @@ export function relInsideRoot(root: string, p: string): string {
   const abs = path.resolve(root, p);
   const rel = path.relative(root, abs);
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
-    throw new UserError(`path '${p}' is outside the project root ${root}`, 'Pass a path relative to the project root.');
+    throw new UserError(`path '${quote(p)}' is outside the project root ${root}`, 'Pass a path relative to the project root.', 'path_outside_root');
   }
   return rel.split(path.sep).join('/');
 }
@@ -37,4 +37,21 @@ export class UserError extends Error {
   constructor(message: string, readonly hint?: string, readonly code = 'invalid_input') {
     super(message);
   }
+}
+
+/** How much of an input an error message quotes. */
+export const QUOTE_MAX = 120;
+
+/** A bounded prefix of something the caller sent, for messages: never the whole 1 MB. */
+export function quote(s: unknown, max: number = QUOTE_MAX): string {
+  const str = typeof s === 'string' ? s : String(s);
+  if (str.length <= max) return str;
+  return `${str.slice(0, max)}… (${str.length} characters)`;
+}
+
+/** Trailing slashes off, in linear time (`/\/+$/` backtracks over every slash of a long run). */
+export function trimSlashes(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 47) end--;
+  return s.slice(0, end);
 }

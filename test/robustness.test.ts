@@ -1,0 +1,198 @@
+/**
+ * Issue #13, the parts below the protocol: linear splitters that give the same words as before,
+ * the answer size cap, argument measurement, the search worker's deadline, the stdio transport's
+ * handling of oversized and malformed lines, and unreadable directories in the index summary.
+ */
+import fs from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { prng } from '../bench/lib/util.js';
+import { conceptsOf, identifierWords } from '../src/embeddings/text.js';
+import { walkProject } from '../src/index/walk.js';
+import { Project } from '../src/query/project.js';
+import { splitWords } from '../src/query/lexical.js';
+import { searchTextGuarded } from '../src/query/search-pool.js';
+import { searchText } from '../src/query/search-text.js';
+import { LIMITS, measureArgs } from '../src/server/limits.js';
+import { answerBytes, fitAnswer, ok, toolError } from '../src/server/respond.js';
+import { GuardedStdioTransport } from '../src/server/stdio.js';
+import { support } from '../src/session/queryframe.js';
+import { Deadline } from '../src/util/deadline.js';
+import { quote, trimSlashes } from '../src/util/paths.js';
+import { camelSpaces } from '../src/util/words.js';
+import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
+
+/** The two regular expressions camelSpaces replaces (the second backtracks quadratically). */
+const camelByRegex = (s: string) => s.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+
+const ms = (fn: () => void) => {
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
+};
+
+describe('linear splitters', () => {
+  it('camelSpaces gives what the regular expressions gave, on 200,000 random strings', () => {
+    const rand = prng(13);
+    const alphabet = [...'aAbBzZ09 _éÉ'];
+    for (let k = 0; k < 200_000; k++) {
+      let s = '';
+      for (let i = Math.floor(rand() * 14); i > 0; i--) s += alphabet[Math.floor(rand() * alphabet.length)];
+      if (camelSpaces(s) !== camelByRegex(s)) expect(camelSpaces(s), JSON.stringify(s)).toBe(camelByRegex(s));
+    }
+    for (const s of ['parseHTTPRequest_v2', 'XMLHttpRequest', 'userId2Name', 'ABCdEFg', 'HTTP2Server', 'iOS', 'ÉtatA', 'A']) expect(camelSpaces(s)).toBe(camelByRegex(s));
+  });
+
+  it('splitWords is linear: a 1 MB word of capitals in milliseconds (it took minutes)', () => {
+    expect(splitWords('parseHTTPRequest_v2')).toEqual(['parse', 'http', 'request', 'v2']);
+    const t = ms(() => splitWords('A'.repeat(1 << 20)));
+    expect(t).toBeLessThan(1000);
+    expect(ms(() => splitWords('aB'.repeat(1 << 19)))).toBeLessThan(2000);
+  });
+
+  it('identifierWords and conceptsOf are linear on long requests, and give the same concepts', () => {
+    expect(conceptsOf('カートの合計に消費税を加える処理を追加して').map((c) => c.term)).toEqual(expect.arrayContaining(['合計', '消費税']));
+    // 64 KB of one glossary term took 7 s (a quadratic splice per occurrence), 256 KB 84 s
+    expect(ms(() => conceptsOf('認証'.repeat(32_768)))).toBeLessThan(3000);
+    // 131,072 words from one chunk overflowed the stack (push(...words))
+    expect(identifierWords('aA'.repeat(1 << 17) + 'é').length).toBeGreaterThan(100_000);
+  });
+
+  it('QueryFrame grounding is linear in its inputs', () => {
+    const long = 'カート'.repeat(5000);
+    expect(ms(() => support(long, long + ' x'))).toBeLessThan(3000);
+    expect(ms(() => support('a_'.repeat(4000) + 'é', 'aA'.repeat(4000)))).toBeLessThan(3000);
+  });
+
+  it('trimSlashes and quote', () => {
+    expect(trimSlashes('src///')).toBe('src');
+    expect(trimSlashes('/'.repeat(1 << 20))).toBe('');
+    expect(quote('abc')).toBe('abc');
+    expect(quote('x'.repeat(1 << 20))).toMatch(/^x{120}… \(1048576 characters\)$/);
+  });
+});
+
+describe('answers within the size cap', () => {
+  const item = (i: number) => ({ file: `src/file${i}.ts`, line: i, snippet: 'x'.repeat(300) });
+
+  it('a paginated list is cut item by item, and next_offset points at the first one left out', () => {
+    const items = Array.from({ length: 500 }, (_, i) => item(i));
+    const data = fitAnswer({ items, total: 900, offset: 100, limit: 500, next_offset: 600 });
+    const kept = (data.items as unknown[]).length;
+    expect(kept).toBeGreaterThan(50);
+    expect(kept).toBeLessThan(500);
+    expect(data.next_offset).toBe(100 + kept);
+    expect(data.answer_truncated).toMatchObject({ lists: [{ field: 'items', kept, of: 500 }], continue_with_offset: 100 + kept });
+    expect(answerBytes(ok(data))).toBeLessThanOrEqual(LIMITS.answerBytes);
+    // the kept items are the first ones, whole
+    expect((data.items as unknown[])[kept - 1]).toEqual(item(kept - 1));
+  });
+
+  it('a small answer is left alone; a huge string is clipped; an error is capped too', () => {
+    const small = { items: [item(1)], total: 1 };
+    expect(fitAnswer(small)).toBe(small);
+    const big = fitAnswer({ prompt: 'y'.repeat(400_000) });
+    expect(answerBytes(ok(big))).toBeLessThanOrEqual(LIMITS.answerBytes);
+    expect(big.answer_truncated).toMatchObject({ strings_clipped: expect.any(Number) });
+    const err = toolError('validation_failed', 'm'.repeat(50_000), { hint: 'h', refused: Array.from({ length: 2000 }, (_, i) => `reason ${i} ${'z'.repeat(100)}`) });
+    expect(answerBytes(err)).toBeLessThanOrEqual(LIMITS.answerBytes);
+    expect((err.structuredContent as { message: string }).message.length).toBeLessThan(2100);
+  });
+});
+
+describe('arguments', () => {
+  it('measures elements and depth without recursion, stopping at the limits', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(measureArgs(deep).depth).toBeGreaterThan(LIMITS.depth);
+    expect(measureArgs({ a: [1, 2, { b: 3 }] })).toEqual({ elements: 5, depth: 2 });
+    expect(measureArgs({ a: Array.from({ length: 100_000 }, () => 0) }).elements).toBeGreaterThan(LIMITS.elements);
+  });
+});
+
+describe('search_text under a deadline', () => {
+  const root = makeProject({ ...SAMPLE, 'long.txt': 'a'.repeat(5000) + 'b\n' });
+  const project = new Project(root);
+  afterAll(() => {
+    project.close();
+    removeProject(root);
+  });
+
+  it('a regex bomb is stopped at the deadline (its worker terminated) and the next search is served', async () => {
+    await project.refresh();
+    const t0 = performance.now();
+    await expect(searchTextGuarded(project, { pattern: '(a+)+$', regex: true }, new Deadline('search_text', 800))).rejects.toMatchObject({ code: 'budget_exceeded' });
+    expect(performance.now() - t0).toBeLessThan(2000);
+    const r = await searchTextGuarded(project, { pattern: 'formatPrice' }, new Deadline('search_text', 2000));
+    expect(r.items.length).toBeGreaterThan(0);
+    // the same answer as the in-process search
+    expect(r).toEqual(searchText(project, { pattern: 'formatPrice' }));
+  });
+
+  it('a bad regex is invalid_regex, a missing path unknown_path', async () => {
+    await expect(searchTextGuarded(project, { pattern: '(', regex: true }, new Deadline('search_text', 2000))).rejects.toMatchObject({ code: 'invalid_regex' });
+    await expect(searchTextGuarded(project, { pattern: 'x', path: 'nope' }, new Deadline('search_text', 2000))).rejects.toMatchObject({ code: 'unknown_path' });
+  });
+});
+
+describe('the stdio transport', () => {
+  const open = (maxBytes = 1024) => {
+    const stdin = new PassThrough(), stdout = new PassThrough();
+    const t = new GuardedStdioTransport(stdin, stdout, maxBytes);
+    const messages: unknown[] = [], out: Record<string, any>[] = [];
+    t.onmessage = (m) => messages.push(m);
+    stdout.on('data', (d: Buffer) => out.push(...d.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l))));
+    return { t, stdin, messages, out, start: () => t.start() };
+  };
+  const tick = () => new Promise((r) => setTimeout(r, 10));
+
+  it('passes messages through, in pieces or several to a chunk', async () => {
+    const c = open();
+    await c.start();
+    const a = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    c.stdin.write(a.slice(0, 10));
+    c.stdin.write(a.slice(10) + '\n' + JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+    await tick();
+    expect(c.messages).toHaveLength(2);
+    expect(c.out).toEqual([]);
+  });
+
+  it('answers an oversized tools/call with input_too_large, and goes on', async () => {
+    const c = open(1024);
+    await c.start();
+    c.stdin.write(JSON.stringify({ method: 'tools/call', params: { name: 'query', arguments: { text: 'x'.repeat(5000) } }, jsonrpc: '2.0', id: 7 }) + '\n');
+    c.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }) + '\n');
+    await tick();
+    expect(c.out).toEqual([expect.objectContaining({ id: 7, result: expect.objectContaining({ isError: true, structuredContent: expect.objectContaining({ error: 'input_too_large' }) }) })]);
+    expect(c.messages).toEqual([expect.objectContaining({ id: 8 })]);
+  });
+
+  it('answers a line that is not JSON, not JSON-RPC, or whose params do not fit the method', async () => {
+    const c = open();
+    await c.start();
+    c.stdin.write('{oops\n[1]\n');
+    c.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'query', arguments: 'text' } }) + '\n');
+    await tick();
+    expect(c.out.map((o) => [o.id, o.error?.code])).toEqual([[null, -32700], [null, -32600], [3, -32602]]);
+    expect(c.messages).toEqual([]);
+  });
+});
+
+describe('unreadable paths', () => {
+  it('are reported in the walk (and so in the index summary), not skipped without a word', () => {
+    const root = makeProject({ 'src/ok/a.ts': 'export const a = 1;\n', 'src/secret/b.ts': 'export const b = 1;\n' });
+    const real = fs.readdirSync;
+    const spy = vi.spyOn(fs, 'readdirSync').mockImplementation(((p: fs.PathLike, o?: unknown) => {
+      if (String(p).endsWith('secret')) throw Object.assign(new Error('permission denied'), { code: 'EACCES' });
+      return (real as (p: fs.PathLike, o?: unknown) => unknown)(p, o);
+    }) as typeof fs.readdirSync);
+    try {
+      const w = walkProject(root);
+      expect(w.files.map((f) => f.rel)).toEqual(['src/ok/a.ts']);
+      expect(w.skipped).toEqual([{ file: 'src/secret/', reason: 'unreadable directory: EACCES' }]);
+    } finally {
+      spy.mockRestore();
+      removeProject(root);
+    }
+  });
+});
