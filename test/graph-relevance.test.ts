@@ -160,16 +160,22 @@ describe('the rank leg', () => {
   });
 });
 
+/** An INVESTIGATE session about resetStore on the graph fixture, with these files outlined and one definition looked up. */
+async function investigating(files: string[], defined: string) {
+  const { SessionService } = await import('../src/session/service.js');
+  const { getSymbols } = await import('../src/query/outline.js');
+  const { findDefinitions } = await import('../src/query/definitions.js');
+  const sessions = new SessionService(project);
+  sessions.start('INVESTIGATE', 'How does resetStore reset the store?');
+  sessions.setQueryFrame({ target_feature: { value: 'resetStore', quote: 'resetStore' } });
+  for (const f of files) sessions.record('get_symbols', { file: f }, { ...getSymbols(project, { file: f }) });
+  sessions.record('find_definitions', { name: defined }, { ...findDefinitions(project, { name: defined }) });
+  return sessions;
+}
+
 describe('links within one confirmation', () => {
   it('a chain of submitted symbols is accepted in one pass when each is one step from one accepted before it', async () => {
-    const { SessionService } = await import('../src/session/service.js');
-    const { getSymbols } = await import('../src/query/outline.js');
-    const { findDefinitions } = await import('../src/query/definitions.js');
-    const sessions = new SessionService(project);
-    sessions.start('INVESTIGATE', 'How does resetStore reset the store?');
-    sessions.setQueryFrame({ target_feature: { value: 'resetStore', quote: 'resetStore' } });
-    for (const f of ['src/reset.ts', 'src/helper.ts', 'src/deep.ts']) sessions.record('get_symbols', { file: f }, { ...getSymbols(project, { file: f }) });
-    sessions.record('find_definitions', { name: 'deep' }, { ...findDefinitions(project, { name: 'deep' }) });
+    const sessions = await investigating(['src/reset.ts', 'src/helper.ts', 'src/deep.ts'], 'deep');
     sessions.submitUnderstanding({ symbols_identified: ['resetStore', 'helper', 'deep'], entry_points: [], existing_patterns: [], files_analyzed: ['src/reset.ts', 'src/helper.ts', 'src/deep.ts'] });
     await sessions.validateRelevance('resetStore', ['resetStore', 'helper', 'deep']);
     const r = await sessions.confirmRelevance([
@@ -206,14 +212,7 @@ describe('the request names the symbol', () => {
 
 describe('a rejected claim is not credited, and does not hold back what stands', () => {
   it('pads an honest confirmation with an unrelated symbol: READY on what is backed, the padding rejected and never counted', async () => {
-    const { SessionService } = await import('../src/session/service.js');
-    const { getSymbols } = await import('../src/query/outline.js');
-    const { findDefinitions } = await import('../src/query/definitions.js');
-    const sessions = new SessionService(project);
-    sessions.start('INVESTIGATE', 'How does resetStore reset the store?');
-    sessions.setQueryFrame({ target_feature: { value: 'resetStore', quote: 'resetStore' } });
-    for (const f of ['src/reset.ts', 'src/other.ts']) sessions.record('get_symbols', { file: f }, { ...getSymbols(project, { file: f }) });
-    sessions.record('find_definitions', { name: 'resetStore' }, { ...findDefinitions(project, { name: 'resetStore' }) });
+    const sessions = await investigating(['src/reset.ts', 'src/other.ts'], 'resetStore');
     sessions.submitUnderstanding({ symbols_identified: ['resetStore', 'Unrelated'], entry_points: [], existing_patterns: [], files_analyzed: ['src/reset.ts', 'src/other.ts'] });
     await sessions.validateRelevance('resetStore', ['resetStore', 'Unrelated']);
     const r = await sessions.confirmRelevance([
