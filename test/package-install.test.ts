@@ -150,20 +150,31 @@ describe.skipIf(npmMissing)('npm pack → npm install -g <tarball> → the insta
     fs.mkdirSync(path.join(proj, 'src'), { recursive: true });
     fs.writeFileSync(path.join(proj, 'src', 'a.ts'), 'export const a = 1;\n');
     expect(spawnSync('git', ['init', '-q'], { cwd: proj }).status).toBe(0);
-    const init = run(['init', proj]);
+    // a user's shell: the global install's bin folder on PATH, so the configs name the commands
+    const binDir = path.dirname(bin);
+    const onPath = { ...env, PATH: `${binDir}${path.delimiter}${env.PATH ?? ''}` };
+    const init = spawnSync(bin, ['init', proj], { encoding: 'utf8', env: onPath, cwd: tmp, timeout: 60_000 });
     expect(init.status, init.stderr).toBe(0);
     expect(init.stdout).toContain('wrote .claude/settings.json');
     const settings = fs.readFileSync(path.join(proj, '.claude', 'settings.json'), 'utf8');
-    const hookJs = path.join(installed, 'dist', 'src', 'hooks', 'main.js');
-    expect(settings).toContain(JSON.stringify(hookJs).slice(1, -1));
-    expect(fs.existsSync(hookJs)).toBe(true);
+    const mcp = fs.readFileSync(path.join(proj, '.mcp.json'), 'utf8');
+    if (process.platform !== 'win32') {
+      expect(settings).toContain('code-intel-hook pre-tool-use');
+      expect(JSON.parse(mcp).mcpServers['code-intel']).toMatchObject({ command: 'code-intel', args: ['serve', '.'] });
+      expect(settings + mcp).not.toContain(installed); // nothing of this machine in files people commit
+    }
+    const hookBin = process.platform === 'win32' ? path.join(prefix, 'code-intel-hook.cmd') : path.join(prefix, 'bin', 'code-intel-hook');
+    expect(fs.existsSync(hookBin)).toBe(true);
+    const hook = (input: string) => spawnSync(hookBin, ['pre-tool-use'], { encoding: 'utf8', env: onPath, cwd: proj, input, timeout: 60_000 });
     const edit = JSON.stringify({ hook_event_name: 'PreToolUse', cwd: proj, session_id: 'pkg-1', tool_name: 'Edit', tool_input: { file_path: path.join(proj, 'src', 'a.ts'), old_string: '1', new_string: '2' } });
-    const quiet = run(['hook', 'pre-tool-use'], { input: edit, cwd: proj });
+    const quiet = hook(edit);
     expect(quiet).toMatchObject({ status: 0, stdout: '' }); // no /code turn: the guard stays out of the way
     fs.writeFileSync(path.join(proj, '.code-intel', 'config.json'), '{"strict": true}');
-    const denied = run(['hook', 'pre-tool-use'], { input: edit, cwd: proj });
+    const denied = hook(edit);
     expect(denied.status, denied.stderr).toBe(0);
     expect(JSON.parse(denied.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect(JSON.parse(hook('not json').stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    // the CLI's own `hook` command stays an entry too
     expect(JSON.parse(run(['hook', 'pre-tool-use'], { input: 'not json', cwd: proj }).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   });
 });

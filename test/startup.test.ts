@@ -108,6 +108,7 @@ describe('configs that travel', () => {
     const bin = fs.mkdtempSync(path.join(fs.realpathSync(tmpdir()), 'ci-bin-'));
     try {
       fs.symlinkSync(CLI, path.join(bin, 'code-intel'));
+      fs.symlinkSync(path.join(path.dirname(CLI), '..', 'hooks', 'main.js'), path.join(bin, 'code-intel-hook'));
       const r = spawnSync(process.execPath, [CLI, 'init', dir], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`, CODE_INTEL_LOG: 'silent' } });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toContain('the configs name the `code-intel` command');
@@ -115,7 +116,7 @@ describe('configs that travel', () => {
       const mcp = JSON.parse(fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8'));
       expect(mcp.mcpServers['code-intel']).toMatchObject({ command: 'code-intel', args: ['serve', '.'] });
       const settings = fs.readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8');
-      expect(settings).toContain('code-intel hook pre-tool-use');
+      expect(settings).toContain('code-intel-hook pre-tool-use');
       expect(settings).not.toContain(path.dirname(CLI)); // no path of this machine
     } finally {
       removeProject(dir);

@@ -28,7 +28,7 @@ const HOOK_MARK = '--installed-by=code-intel';
  * "not blocking", so the pre-tool command falls back to printing the denial itself.
  */
 function hookCommand(event: string, client: HookClient = 'claude-code'): string {
-  const start = onPath() ? `code-intel hook ${event}` : `node "${HOOK_JS}" ${event}`;
+  const start = onPath() ? `code-intel-hook ${event}` : `node "${HOOK_JS}" ${event}`;
   const run = `${start}${client === 'claude-code' ? '' : ` --client=${client}`} ${HOOK_MARK}`;
   if (event !== 'pre-tool-use') return run;
   const why = onPath() ? 'code-intel is not installed here or not on PATH; install it (npm install -g code-intel)' : `${HOOK_JS} is missing`;
@@ -55,22 +55,31 @@ function readJson(file: string): { text: string | null; data: Json } {
  * path: used when the `code-intel` on PATH is this very installation (a global install). From a
  * development checkout, the paths of the checkout are written (and init says so).
  */
-let onPathCache: boolean | undefined;
-export function onPath(): boolean {
-  if (onPathCache !== undefined) return onPathCache;
-  onPathCache = false;
-  if (process.env.CODE_INTEL_INIT_ABSOLUTE === '1') return false;
-  const mine = fs.realpathSync(CLI_JS);
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    for (const name of process.platform === 'win32' ? ['code-intel.cmd', 'code-intel'] : ['code-intel']) {
+const onPathCache = new Map<string, boolean>();
+/** The command `name` on PATH is this installation's `file` (a global install's bin link). */
+function installed(name: string, file: string): boolean {
+  let hit = onPathCache.get(name);
+  if (hit !== undefined) return hit;
+  hit = false;
+  if (process.env.CODE_INTEL_INIT_ABSOLUTE !== '1') {
+    const mine = fs.realpathSync(file);
+    for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
       try {
-        if (fs.realpathSync(path.join(dir, name)) === mine) return (onPathCache = true);
+        if (fs.realpathSync(path.join(dir, name)) === mine) {
+          hit = true;
+          break;
+        }
       } catch {
         /* not there */
       }
     }
   }
-  return onPathCache;
+  onPathCache.set(name, hit);
+  return hit;
+}
+/** `code-intel` and its hook entry (`code-intel-hook`, a bin of its own: a hook must not load the whole CLI) are this installation. */
+export function onPath(): boolean {
+  return installed('code-intel', CLI_JS) && installed('code-intel-hook', HOOK_JS);
 }
 
 const serverEntry = () => (onPath() ? { command: 'code-intel', args: ['serve', '.'] } : { command: 'node', args: [CLI_JS, 'serve', '.'] });
