@@ -4,10 +4,11 @@
  * scopes, bindings, imports, exports and references, resolved inside the file. Cross-file binding
  * happens later, in link.ts.
  */
-import type { Node, QueryCapture } from 'web-tree-sitter';
+import type { Node, Point, QueryCapture } from 'web-tree-sitter';
 import type { ExportFact, FileFacts, ImportFact, RefFact, RefTarget, SymbolFact } from './facts.js';
 import type { LanguageRow } from './languages.js';
 import { loadLanguage } from './parser.js';
+import { type Recovery, recoverStatementEnds } from './recover.js';
 import {
   DOC_LINK, countNewlines, sameTarget, docCommentOf, jsdocTypeName, FUNCTION_DECLARATIONS, ELEMENT_CALLBACKS, COLLECTION_ACCESSORS, OBJECT_WRAPPERS, FUNCTION_NODES, parametersOf, functionType, objectParts, isGetter, argumentSite,
 } from './type-syntax.js';
@@ -156,8 +157,17 @@ const MACRO_DEPTH = 3;
 
 export async function extractFile(row: LanguageRow, source: string): Promise<FileFacts> {
   const { parser, query } = await loadLanguage(row);
-  const tree = parser.parse(source);
+  let tree = parser.parse(source);
   if (!tree) throw new Error('parser returned no tree');
+  // code without semicolons that tree-sitter misreads: parsed again with its statement ends written
+  let recovery: Recovery | undefined;
+  if (row.asi && tree.rootNode.hasError) {
+    recovery = recoverStatementEnds(parser, source, tree);
+    if (recovery) {
+      tree.delete();
+      tree = recovery.tree;
+    }
+  }
   const trees = [tree];
   try {
     let matches = query.matches(tree.rootNode);
@@ -179,7 +189,9 @@ export async function extractFile(row: LanguageRow, source: string): Promise<Fil
       matches = matches.concat(more);
       found = macroBodies(more);
     }
-    return extractTree(row, source, tree.rootNode, matches, trees.slice(1).map((t) => t.rootNode), bodies);
+    const facts = extractTree(row, source, tree.rootNode, matches, trees.slice(1).map((t) => t.rootNode), bodies, recovery?.ends);
+    if (recovery) facts.recovered = recovery.ends.size;
+    return facts;
   } finally {
     for (const t of trees) t.delete();
   }
@@ -200,7 +212,11 @@ function extractTree(
   macroRoots: Node[] = [],
   /** those bodies' token trees in the main tree: not references */
   macroTokens: Node[] = [],
+  /** statement ends written in by recovery (`;` at index → the end of the statement it ends) */
+  insertedEnds?: Map<number, Point>,
 ): FileFacts {
+  // a declaration that ends with an inserted `;` ends where its last token does, as it would with one written
+  const endOf = (n: Node): Point => (insertedEnds?.get(n.endIndex - 1) ?? n.endPosition);
   const lines = source.split('\n');
   const scopes = new Map<number, boolean>(); // node id → is function scope
   scopes.set(root.id, true);
@@ -449,7 +465,7 @@ function extractTree(
       d.symbol = symbols.length;
       symbolDefs.push(d);
       const start = d.node.startPosition;
-      const end = d.node.endPosition;
+      const end = endOf(d.node);
       symbols.push({
         name: d.name.text,
         kind: d.rule.kind,
@@ -626,7 +642,7 @@ function extractTree(
     symbols.push({
       name: 'default', kind, container: null,
       line: node.startPosition.row + 1, column: node.startPosition.column + 1,
-      endLine: node.endPosition.row + 1, endColumn: node.endPosition.column + 1,
+      endLine: endOf(node).row + 1, endColumn: endOf(node).column + 1,
       nameLine: node.startPosition.row + 1, nameColumn: node.startPosition.column + 1,
       exported: true, isDefault: true, local: false, signature: signatureAt(lines, node.startPosition.row),
     });
@@ -786,7 +802,7 @@ function extractTree(
     symbols.push({
       name: d.name.text, kind: d.rule.kind, container: owner.index,
       line: d.node.startPosition.row + 1, column: d.node.startPosition.column + 1,
-      endLine: d.node.endPosition.row + 1, endColumn: d.node.endPosition.column + 1,
+      endLine: endOf(d.node).row + 1, endColumn: endOf(d.node).column + 1,
       nameLine: d.name.startPosition.row + 1, nameColumn: d.name.startPosition.column + 1,
       exported: false, isDefault: false, local: false, signature: signatureAt(lines, d.node.startPosition.row),
     });

@@ -114,6 +114,8 @@ export interface FileFacts {
   exports: ExportFact[];
   refs: RefFact[];
   parseErrors: number;
+  /** statement ends that recovery made explicit where the tree had errors (code without semicolons) */
+  recovered?: number;
   /** `impl Trait for T` where T is imported: T gains Trait as a base once link.ts resolves T */
   importBases?: { derivedImport: number; base: { symbol: number } | { importIndex: number } }[];
 }

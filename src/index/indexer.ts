@@ -26,6 +26,10 @@ export interface IndexStats {
   removed: number;
   symbols: number;
   references: number;
+  /** files of the index whose tree had errors that recovery made fewer (code without semicolons): re-parsed with statement ends written */
+  recovered: number;
+  /** files of the index whose tree still has syntax errors (their declarations may be incomplete) */
+  parseErrors: number;
   skipped: { file: string; reason: string }[];
   ms: number;
   link?: LinkStats;
@@ -110,6 +114,8 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     removed: removed.length,
     symbols: count('SELECT COUNT(*) n FROM symbols'),
     references: count('SELECT COUNT(*) n FROM refs WHERE confidence IS NOT NULL'),
+    recovered: count('SELECT COUNT(*) n FROM files WHERE recovered > 0'),
+    parseErrors: count('SELECT COUNT(*) n FROM files WHERE parse_errors > 0'),
     skipped,
     ms: performance.now() - t0,
     link,
@@ -124,8 +130,8 @@ function deleteFile(db: DB, id: number): void {
 function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: number, now: number, facts: FileFacts | null): void {
   const fileId = Number(
     db.prepare(
-      'INSERT INTO files(path, language, hash, size, mtime_ms, indexed_at, is_module, parse_errors, package) VALUES (?,?,?,?,?,?,?,?,?)',
-    ).run(rel, facts?.language ?? null, hash, size, mtimeMs, now, facts?.isModule ? 1 : 0, facts?.parseErrors ?? 0, facts?.package ?? null).lastInsertRowid,
+      'INSERT INTO files(path, language, hash, size, mtime_ms, indexed_at, is_module, parse_errors, recovered, package) VALUES (?,?,?,?,?,?,?,?,?,?)',
+    ).run(rel, facts?.language ?? null, hash, size, mtimeMs, now, facts?.isModule ? 1 : 0, facts?.parseErrors ?? 0, facts?.recovered ?? 0, facts?.package ?? null).lastInsertRowid,
   );
   if (!facts) return;
   const symIds: number[] = [];

@@ -20,6 +20,9 @@ export interface LanguageRow {
   packageScope?: 'directory' | 'declared';
   /** members (fields, methods) are in scope inside their class body, inherited ones too (Java) */
   membersInScope?: boolean;
+  /** statement ends may be left to automatic semicolon insertion (JavaScript, TypeScript): where
+   * the tree has errors, the damaged regions are parsed again with them written (recover.ts) */
+  asi?: boolean;
   /** a local variable is visible only after its declaration, not in the whole block (Go, Java) */
   localsAfterDeclaration?: boolean;
   /** types come from JSDoc tags where the language has no annotations (JavaScript: `@param {T} x`,

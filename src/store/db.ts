@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -18,7 +18,8 @@ CREATE TABLE IF NOT EXISTS files (
   mtime_ms REAL NOT NULL,
   indexed_at INTEGER NOT NULL,
   is_module INTEGER NOT NULL DEFAULT 0,
-  parse_errors INTEGER NOT NULL DEFAULT 0,
+  parse_errors INTEGER NOT NULL DEFAULT 0,  -- 1: the tree (after any recovery) still has ERROR or MISSING nodes
+  recovered INTEGER NOT NULL DEFAULT 0,     -- statement ends recovery made explicit (code without semicolons that tree-sitter misread)
   package TEXT              -- the package the file declares (Go, Java): files of one package share a scope
 );
 CREATE TABLE IF NOT EXISTS symbols (

@@ -1,0 +1,224 @@
+/**
+ * Recovery for code that leaves statement ends to automatic semicolon insertion (JavaScript and
+ * TypeScript written without semicolons, prettier `semi: false`).
+ *
+ * tree-sitter does not implement ASI where a line break is the only boundary and the next line
+ * could continue the previous one: in a type body `(a: A): E` followed by the line
+ * `<M>(m: M): E` reads as `E<M> …`, fails, and error recovery can then swallow the rest of the
+ * file into one ERROR node (every declaration after it is lost). Where a tree has ERROR or MISSING
+ * nodes, the damaged top-level regions are parsed again with their statement boundaries made
+ * explicit: a `;` is written in place of one whitespace character (the indentation of the next
+ * line, or a space after the last token), so every byte offset, line and column stays the file's
+ * own. A boundary is a line break between a token that can end a statement and one that can start
+ * the next, where the next line is not indented deeper (a continuation line is). The new tree is
+ * kept only when it is less damaged than the old one. Files whose tree has no error pay nothing;
+ * the others at most MAX_REPARSES more parses.
+ */
+import type { Node, Parser, Point, Tree, TreeCursor } from 'web-tree-sitter';
+
+/** parses of one file beyond the first: recovery is linear in the file, whatever its errors */
+export const MAX_REPARSES = 3;
+
+export interface Recovery {
+  tree: Tree;
+  /** the text that was parsed: the source with `;` written at the inserted statement ends */
+  text: string;
+  /** index of each inserted `;` → where the statement it ends really ends (the token before it) */
+  ends: Map<number, Point>;
+  reparses: number;
+}
+
+/** How much of a tree is damaged: bytes inside ERROR nodes, plus one per ERROR and MISSING node. */
+export function damage(root: Node): number {
+  if (!root.hasError) return 0;
+  let total = 0;
+  const visit = (n: Node) => {
+    if (n.isError) total += n.endIndex - n.startIndex + 1;
+    else if (n.isMissing) total += 1;
+    else if (n.hasError) for (const c of n.children) if (c) visit(c);
+  };
+  visit(root);
+  return total;
+}
+
+/** Tokens that continue the previous line when they start one (they never start a statement or a member). */
+const CONTINUES_BEFORE = new Set([
+  ';', ',', ')', ']', '}', '{', '.', '?.', '=>', ':', '?', '=', '+=', '-=', '*=', '/=', '%=', '**=', '<<=', '>>=', '>>>=',
+  '&=', '|=', '^=', '&&=', '||=', '??=', '+', '-', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^', '&&', '||', '??',
+  '==', '===', '!=', '!==', '<=', '>=', '>', 'instanceof', 'in', 'of', 'as', 'satisfies', 'extends', 'implements',
+  'else', 'catch', 'finally', 'is', 'from',
+]);
+/** Keywords that end a statement when they end a line; other keywords expect more. */
+const ENDING_KEYWORDS = new Set([
+  'this', 'super', 'null', 'undefined', 'true', 'false', 'break', 'continue', 'debugger',
+  'string', 'number', 'boolean', 'any', 'unknown', 'never', 'object', 'symbol', 'bigint', 'void',
+]);
+/** Anonymous tokens that can end a statement when they end a line (named ones all can: names, literals). */
+const ENDS = new Set([')', ']', '}', '>', '++', '--', ...ENDING_KEYWORDS]);
+/** Nodes read as one token: nothing inside them is a statement boundary. */
+const ATOMIC = new Set([
+  'comment', 'html_comment', 'string', 'template_string', 'regex', 'jsx_element', 'jsx_self_closing_element', 'jsx_fragment',
+  'jsx_opening_element', 'jsx_closing_element', 'jsx_text',
+]);
+
+interface Token {
+  type: string; named: boolean; start: number; end: number; startRow: number; endRow: number; endPoint: Point;
+  /** inside a decorator (`@dec(…)` ⏎ `class C`: no boundary) */
+  decorator: boolean;
+  /** the region it is in: boundaries are between tokens of one region */
+  region: number;
+}
+
+/**
+ * Re-parses a damaged tree with statement ends made explicit. Returns the better tree (the caller
+ * deletes the old one), or undefined when nothing could be improved.
+ */
+export function recoverStatementEnds(parser: Parser, source: string, tree: Tree): Recovery | undefined {
+  let best: Recovery | undefined;
+  let current = tree;
+  let text = source;
+  let score = damage(tree.rootNode);
+  const ends = new Map<number, Point>();
+  let reparses = 0;
+  const tried = new Set<string>();
+  const lineStarts = [0];
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const indentOf = (row: number): number => {
+    let i = lineStarts[row] ?? 0;
+    while (source[i] === ' ' || source[i] === '\t') i++;
+    return i - (lineStarts[row] ?? 0);
+  };
+  // first all the damaged regions at once; where that does not help, each region on its own
+  let queue: [number, number][][] = [damagedRegions(current.rootNode)];
+  while (queue.length > 0 && reparses < MAX_REPARSES && score > 0) {
+    const regions = queue.shift()!;
+    const slots = boundaries(current.rootNode, text, regions, lineStarts, indentOf);
+    const fresh = slots.filter((s) => !ends.has(s.at)).sort((x, y) => x.at - y.at);
+    if (fresh.length === 0) continue;
+    const key = fresh.map((s) => s.at).join(',');
+    if (tried.has(key)) continue;
+    tried.add(key);
+    let next = '';
+    let from = 0;
+    for (const s of fresh) {
+      next += text.slice(from, s.at) + ';';
+      from = s.at + 1;
+    }
+    next += text.slice(from);
+    const parsed = parser.parse(next);
+    reparses++;
+    if (!parsed) break;
+    const nextScore = damage(parsed.rootNode);
+    if (nextScore < score) {
+      if (current !== tree) current.delete();
+      current = parsed;
+      text = next;
+      score = nextScore;
+      for (const s of fresh) ends.set(s.at, s.end);
+      best = { tree: current, text, ends, reparses };
+      // what is left damaged is looked at again, as a whole
+      queue = score > 0 ? [damagedRegions(current.rootNode)] : [];
+    } else {
+      parsed.delete();
+      if (regions.length > 1 && queue.length === 0) queue = regions.map((r) => [r]);
+    }
+  }
+  if (!best) return undefined;
+  best.reparses = reparses;
+  // a node's text is the file's own (the tree keeps how to read it: the parsed text otherwise)
+  const t = best.tree as unknown as { textCallback?: (index: number) => string };
+  if (typeof t.textCallback === 'function') t.textCallback = (index: number) => source.slice(index);
+  return best;
+}
+
+/**
+ * The stretches of the file to look for statement boundaries in: each top-level node with an error
+ * in it, with the top-level node before it (the boundary that was missed is often its last line);
+ * the whole file when its root is an ERROR.
+ */
+function damagedRegions(root: Node): [number, number][] {
+  // the whole file is one ERROR: its children are fragments, not statements
+  if (root.isError) return [[root.startIndex, root.endIndex]];
+  const out: [number, number][] = [];
+  let prev: Node | null = null;
+  for (const c of root.children) {
+    if (!c) continue;
+    if (c.hasError || c.isError || c.isMissing) {
+      const start = prev ? prev.startIndex : 0;
+      const last = out[out.length - 1];
+      if (last && start <= last[1]) last[1] = Math.max(last[1], c.endIndex);
+      else out.push([start, c.endIndex]);
+    }
+    prev = c;
+  }
+  if (out.length === 0 && root.hasError) out.push([root.startIndex, root.endIndex]);
+  return out;
+}
+
+/** The line breaks in `regions` that end a statement, and the whitespace character that can hold its `;`. */
+function boundaries(
+  root: Node, text: string, regions: [number, number][], lineStarts: number[], indentOf: (row: number) => number,
+): { at: number; end: Point }[] {
+  const out: { at: number; end: Point }[] = [];
+  const tokens = tokensIn(root.walk(), regions);
+  for (let i = 1; i < tokens.length; i++) {
+    const a = tokens[i - 1]!, b = tokens[i]!;
+    if (b.startRow <= a.endRow || a.region !== b.region) continue;
+    if (a.type === 'ERROR' || b.type === 'ERROR' || a.decorator) continue;
+    if (!a.named && !ENDS.has(a.type)) continue;
+    // (a template string after a line break is a tagged template's: no ASI there)
+    if ((!b.named && CONTINUES_BEFORE.has(b.type)) || b.type === 'template_string') continue;
+    // a line indented deeper than the one before continues it (`if (x)` ⏎ `  f()`, a chained call)
+    if (indentOf(b.startRow) > indentOf(a.endRow)) continue;
+    // a decorator on its own line belongs to what follows
+    if (text[lineStarts[a.endRow]! + indentOf(a.endRow)] === '@') continue;
+    const at = slotBetween(text, a.end, b.start, lineStarts[b.startRow]!);
+    if (at !== undefined) out.push({ at, end: a.endPoint });
+  }
+  return out;
+}
+
+/** A space or tab (or the CR of a CRLF) right after the token, else the first character of the
+ * next line's indentation: where a `;` can go without moving anything. */
+function slotBetween(text: string, aEnd: number, bStart: number, bLineStart: number): number | undefined {
+  const c = text[aEnd];
+  if (c === ' ' || c === '\t' || (c === '\r' && text[aEnd + 1] === '\n')) return aEnd;
+  if (bLineStart < bStart && (text[bLineStart] === ' ' || text[bLineStart] === '\t')) return bLineStart;
+  return undefined;
+}
+
+/** The leaves of the tree in the regions (sorted, apart), in order, in one walk: ATOMIC nodes are one
+ * token; comments and MISSING nodes (zero width: nothing was written there) are left out. */
+function tokensIn(cursor: TreeCursor, regions: [number, number][]): Token[] {
+  const out: Token[] = [];
+  const decorators: boolean[] = []; // for each ancestor of the cursor's node: is it a decorator?
+  let inDecorator = 0;
+  let r = 0; // the first region that does not end before the cursor's node
+  try {
+    for (;;) {
+      const type = cursor.nodeType;
+      const start = cursor.startIndex, end = cursor.endIndex;
+      while (r < regions.length && regions[r]![1] <= start) r++;
+      if (r >= regions.length) return out;
+      if (end > regions[r]![0] && !cursor.nodeIsMissing) {
+        if (!ATOMIC.has(type) && cursor.gotoFirstChild()) {
+          decorators.push(type === 'decorator');
+          if (type === 'decorator') inDecorator++;
+          continue;
+        }
+        if (type !== 'comment' && type !== 'html_comment') {
+          out.push({
+            type, named: cursor.nodeIsNamed, start, end, startRow: cursor.startPosition.row, endRow: cursor.endPosition.row,
+            endPoint: cursor.endPosition, decorator: inDecorator > 0, region: r,
+          });
+        }
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return out;
+        if (decorators.pop()) inDecorator--;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
