@@ -180,13 +180,13 @@ describe('links within one confirmation', () => {
     await sessions.validateRelevance('resetStore', ['resetStore', 'helper', 'deep']);
     const r = await sessions.confirmRelevance([
       { symbol: 'deep', approved: true, code_evidence: 'src/deep.ts:1' },
-      { symbol: 'helper', approved: true, code_evidence: 'src/helper.ts:2' },
+      { symbol: 'helper', approved: true, code_evidence: 'src/reset.ts:3' }, // a use inside the code the target names (h3 trial t4)
       { symbol: 'resetStore', approved: true, code_evidence: 'src/reset.ts:2' },
     ]);
     expect(r.rejected).toEqual([]);
     const by = new Map((r.accepted as { symbol: string; via?: string; tier: string }[]).map((a) => [a.symbol, a]));
     expect(by.get('resetStore')!.tier).toBe('FACT'); // the target names it, written as code
-    expect(by.get('helper')!.via).toContain('resetStore');
+    expect(by.get('helper')!.tier).toBe('ACCEPTED_HIGH_RISK'); // its use inside resetStore is the evidence
     expect(by.get('deep')!.via).toContain('helper'); // linked to a symbol a link accepted in this same pass
     expect(r.next_phase).toBe('READY');
     sessions.end('success');

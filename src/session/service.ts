@@ -14,8 +14,8 @@ import {
   contentUnits, EXPECTED_SLOTS, extractionPrompt, investigationGuidance, isGrounded, normalize, type QueryFrameInput, riskLevel, type Slot, stem, validateFrame,
 } from './queryframe.js';
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
-import { conceptsOf } from '../embeddings/text.js';
-import { tierOf } from './relevance.js';
+import { conceptsOf, STOP_EN } from '../embeddings/text.js';
+import { namedScore, tierOf } from './relevance.js';
 import { linkedScore, linkToSeeds, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
 import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
 import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
@@ -367,7 +367,7 @@ export class SessionService {
    * Evidence concerns a symbol when it is the symbol's definition (a line inside one of its
    * declarations), or a line that uses it together with a concept of the target feature.
    */
-  private evidenceConcerns(symbol: string, verified: { where: string; text: string }, target: string): boolean {
+  private evidenceConcerns(symbol: string, verified: { where: string; text: string }, target: string, accepted: ReadonlySet<string> = new Set()): boolean {
     const last = symbol.split('.').pop()!;
     const word = new RegExp(`(^|[^\\w$])${last.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
     const m = /^(.*):(\d+)$/.exec(verified.where);
@@ -380,7 +380,12 @@ export class SessionService {
       const words = new Set(conceptsOf(target).flatMap((c) => c.words).map((w) => stem(w)));
       const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
       const units = contentUnits(text);
-      return lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u));
+      if (lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u))) return true;
+      // or used inside the feature's own code: a declaration the target names, or one accepted in this session
+      const around = this.project.db.prepare(
+        `SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? AND s.local = 0`,
+      ).all(file, line, line) as { name: string; container_name: string | null }[];
+      return around.some((d) => namedScore(target, d.name, d.container_name, STOP_EN) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
     }
     // a fragment over several lines: it must show the symbol by name
     return word.test(verified.text);
@@ -472,6 +477,9 @@ export class SessionService {
     const dismissed: string[] = [];
     const low: { symbol: string; score: number; scored: { score: number; backend: string; legs: object }; where: string; file?: string; rank?: number }[] = [];
     let raiseRisk = false;
+    const acceptedBefore = new Set(
+      (s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as { symbol: string; similarity?: number }[]) : []).filter((b) => (b.similarity ?? 0) >= 0.3).map((b) => b.symbol),
+    );
     for (const m of mapped) {
       if (!offered.has(m.symbol)) {
         rejected.push({ symbol: m.symbol, similarity: 0, guidance: { reason: `'${m.symbol}' was not part of validate_symbol_relevance (neither listed nor suggested)`, next_actions: ['Call validate_symbol_relevance again with this symbol.'] } });
@@ -492,7 +500,7 @@ export class SessionService {
         });
         continue;
       }
-      const about = this.evidenceConcerns(m.symbol, verified, target);
+      const about = this.evidenceConcerns(m.symbol, verified, target, acceptedBefore);
       if (!about) {
         rejected.push({
           symbol: m.symbol, similarity: null,
