@@ -135,6 +135,8 @@ describe('search_text under a deadline', () => {
   });
 });
 
+const INITIALIZE = { jsonrpc: '2.0', id: 9, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '0' } } };
+
 describe('the stdio transport', () => {
   const open = (maxBytes = 1024) => {
     const stdin = new PassThrough(), stdout = new PassThrough();
@@ -170,11 +172,24 @@ describe('the stdio transport', () => {
   it('answers a line that is not JSON, not JSON-RPC, or whose params do not fit the method', async () => {
     const c = open();
     await c.start();
+    c.stdin.write(JSON.stringify(INITIALIZE) + '\n');
     c.stdin.write('{oops\n[1]\n');
     c.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'query', arguments: 'text' } }) + '\n');
     await tick();
     expect(c.out.map((o) => [o.id, o.error?.code])).toEqual([[null, -32700], [null, -32600], [3, -32602]]);
-    expect(c.messages).toEqual([]);
+    expect(c.messages).toEqual([expect.objectContaining({ method: 'initialize' })]);
+  });
+
+  it('serves nothing but initialize and ping before initialize (the protocol error, -32002)', async () => {
+    const c = open();
+    await c.start();
+    c.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) + '\n');
+    c.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) + '\n');
+    c.stdin.write(JSON.stringify(INITIALIZE) + '\n');
+    c.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list' }) + '\n');
+    await tick();
+    expect(c.out).toEqual([expect.objectContaining({ id: 1, error: expect.objectContaining({ code: -32002, message: expect.stringContaining('initialize') }) })]);
+    expect(c.messages.map((m) => (m as { id: number }).id)).toEqual([2, 9, 4]);
   });
 });
 

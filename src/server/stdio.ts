@@ -22,6 +22,9 @@ const PEEK = 256;
 
 type Id = string | number;
 
+/** JSON-RPC "server not initialized" (the code LSP uses; MCP names none) */
+const NOT_INITIALIZED = -32002;
+
 export class GuardedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -32,6 +35,8 @@ export class GuardedStdioTransport implements Transport {
   /** set while skipping the rest of a line that is too long: its first and last bytes */
   private skipping: { head: Buffer; tail: Buffer } | undefined;
   private closed = false;
+  /** an initialize request has come in: other requests are served from then on */
+  private initializing = false;
   private readonly schemas = requestSchemas();
 
   constructor(
@@ -106,6 +111,12 @@ export class GuardedStdioTransport implements Transport {
       return;
     }
     const msg = parsed.data as JSONRPCMessage & { method?: string; id?: Id; params?: unknown };
+    // the protocol's lifecycle: nothing but initialize (and ping) before initialize
+    if (typeof msg.method === 'string' && msg.id !== undefined && !this.initializing && msg.method !== 'initialize' && msg.method !== 'ping') {
+      this.reply(msg.id, NOT_INITIALIZED, `server not initialized: send initialize before ${quote(msg.method, 60)}`);
+      return;
+    }
+    if (msg.method === 'initialize') this.initializing = true;
     if (typeof msg.method === 'string' && msg.id !== undefined) {
       const schema = this.schemas.get(msg.method);
       const check = schema?.safeParse(json);
