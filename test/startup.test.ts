@@ -124,3 +124,24 @@ describe('configs that travel', () => {
     }
   });
 });
+
+describe('a lighter tool set', () => {
+  it('serve --tools exploration lists only the read-only exploration tools, and they work', { timeout: 60_000 }, async () => {
+    const { startServer: start } = await import('./helpers/mcp.js');
+    const dir = makeProject({ 'src/a.ts': 'export function alpha(): number {\n  return 1;\n}\n' });
+    const s = await start(dir, {}, ['--tools', 'exploration']);
+    try {
+      const { tools } = await s.client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['analyze_structure', 'find_definitions', 'find_references', 'get_symbols', 'query', 'search_text']);
+      expect(tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
+      const r = await s.call('find_definitions', { name: 'alpha' });
+      expect(r.structuredContent!.items).toHaveLength(1);
+    } finally {
+      await s.close();
+      removeProject(dir);
+    }
+    const bad = spawnSync(process.execPath, [CLI, 'serve', '.', '--tools', 'write'], { encoding: 'utf8', input: '' });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain("unknown tool set 'write'");
+  });
+});

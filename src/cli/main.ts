@@ -61,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
       dir: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
+      tools: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -146,7 +147,9 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   if (command === 'serve') {
-    await serveStdio(path.resolve(rest[0] ?? values.root ?? '.'));
+    const tools = values.tools ?? 'all';
+    if (tools !== 'all' && tools !== 'exploration') throw new UserError(`unknown tool set '${tools}'`, 'Use --tools all (default: exploration and the /code session) or --tools exploration (read-only exploration only).');
+    await serveStdio(path.resolve(rest[0] ?? values.root ?? '.'), { tools });
     return -1; // keep running
   }
   if (command === 'index') {

@@ -20,6 +20,8 @@ export function packageVersion(): string {
 export interface ServerOptions {
   /** time budget of one tool call in ms (default: CODE_INTEL_BUDGET_MS, else 2000) */
   budgetMs?: number;
+  /** 'exploration': only the read-only exploration tools (a lighter tools/list for agents that only explore) */
+  tools?: 'all' | 'exploration';
 }
 
 export function createServer(project: Project, opts: ServerOptions = {}): McpServer {
@@ -37,6 +39,10 @@ export function createServer(project: Project, opts: ServerOptions = {}): McpSer
   const sessions = new SessionService(project);
   sessions.engine.warm(); // embeds changed chunks in the background when a model is installed
   registerExplorationTools(server, project, sessionGate(sessions));
+  if (opts.tools === 'exploration') {
+    installDispatcher(server, tools, { budgetMs: opts.budgetMs ?? budgetFromEnv() });
+    return server;
+  }
   registerSessionTools(server, project, sessions);
   // /code for every client: MCP prompts show up as slash commands (Claude Code, Gemini CLI, Codex …)
   server.registerPrompt(
@@ -57,9 +63,9 @@ export function createServer(project: Project, opts: ServerOptions = {}): McpSer
  * the index is brought up to date in the background (committed in batches, so a killed server
  * resumes where it stopped), and each tool call waits for it as src/server/index-wait.ts says.
  */
-export async function serveStdio(root: string): Promise<void> {
+export async function serveStdio(root: string, opts: ServerOptions = {}): Promise<void> {
   const project = new Project(root);
-  const server = createServer(project);
+  const server = createServer(project, opts);
   const transport = new GuardedStdioTransport();
   transport.onerror = (e) => log.info(`transport: ${e.message}`);
   let closing = false;

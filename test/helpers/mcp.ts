@@ -13,8 +13,8 @@ export interface Server {
 }
 
 /** Starts `code-intel serve ROOT` and connects the MCP SDK's own client to it over stdio. */
-export async function startServer(root: string, env: Record<string, string> = {}): Promise<Server> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', root], stderr: 'pipe', env: { ...process.env, CODE_INTEL_LOG: 'silent', ...env } as Record<string, string> });
+export async function startServer(root: string, env: Record<string, string> = {}, args: string[] = []): Promise<Server> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', root, ...args], stderr: 'pipe', env: { ...process.env, CODE_INTEL_LOG: 'silent', ...env } as Record<string, string> });
   const client = new Client({ name: 'test', version: '0' });
   await client.connect(transport);
   return {
