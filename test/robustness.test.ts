@@ -211,3 +211,25 @@ describe('unreadable paths', () => {
     }
   });
 });
+
+describe('deep nesting', () => {
+  it('a file nested thousands deep is skipped and said so; the rest is indexed (a 10,000-level file took 18 s)', async () => {
+    const { Project } = await import('../src/query/project.js');
+    const { nestingDepth, MAX_NESTING } = await import('../src/index/parse-job.js');
+    expect(nestingDepth('f(a[{b}], (c))')).toBe(3);
+    expect(nestingDepth(')))((')).toBe(2);
+    const n = 20_000;
+    const root = makeProject({ 'src/deep.ts': `export const v = ${'g('.repeat(n)}1${')'.repeat(n)}\n`, 'src/ok.ts': 'export const ok = 1;\n' });
+    const p = new Project(root);
+    try {
+      const t0 = performance.now();
+      await p.refresh();
+      expect(performance.now() - t0).toBeLessThan(20_000); // quadratic walks took minutes at this depth
+      expect(p.stats!.skipped).toEqual([{ file: 'src/deep.ts', reason: expect.stringContaining(`nested deeper than ${MAX_NESTING}`) }]);
+      expect((p.db.prepare("SELECT COUNT(*) n FROM symbols WHERE name = 'ok'").get() as { n: number }).n).toBe(1);
+    } finally {
+      p.close();
+      removeProject(root);
+    }
+  });
+});

@@ -34,11 +34,32 @@ export async function runParseJob(root: string, job: ParseJob): Promise<ParseRes
   const row = languageFor(job.rel);
   let facts: FileFacts | null = null;
   if (row) {
+    const text = buf.toString('utf8');
+    // walks from a node to its ancestors cost its depth: a generated or hostile file nested
+    // thousands deep would take minutes (10,000 levels: 18 s; 50,000: over 5 min). Real code stays far below.
+    if (nestingDepth(text, MAX_NESTING) > MAX_NESTING) {
+      return { rel: job.rel, status: 'skipped', reason: `nested deeper than ${MAX_NESTING} brackets (a generated or hostile file): not parsed` };
+    }
     try {
-      facts = await extractFile(row, buf.toString('utf8'));
+      facts = await extractFile(row, text);
     } catch (e) {
       return { rel: job.rel, status: 'skipped', reason: `parse failed: ${(e as Error).message}` };
     }
   }
   return { rel: job.rel, status: 'parsed', hash, size: st.size, mtimeMs: st.mtimeMs, facts };
+}
+
+/** Deepest bracket nesting a file may have to be parsed. */
+export const MAX_NESTING = 1000;
+
+/** The deepest nesting of (, [ and { in a text, counting stops past `limit` (one linear pass). */
+export function nestingDepth(text: string, limit = Infinity): number {
+  let depth = 0, max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) {
+      if (++depth > max && (max = depth) > limit) return max;
+    } else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return max;
 }
