@@ -40,8 +40,11 @@ Read \`risk_level\`, \`missing_slots\` and \`investigation_guidance\`.
 
 ## 4. EXPLORATION
 
-Use the recommended tools for each missing slot: \`query\` (start here), \`find_definitions\` and
-\`find_references\` (both required), \`search_text\`, \`get_symbols\`, \`analyze_structure\`.
+Use the recommended tools for each missing slot: \`query\` \`{text}\` (start here),
+\`find_definitions\` \`{name}\` or \`{from: {file, line, column}}\` and \`find_references\` \`{name}\` or
+\`{file, line}\` (both required), \`search_text\` \`{pattern}\`, \`get_symbols\` \`{file}\`,
+\`analyze_structure\` \`{path}\`. If the server answers \`index_not_ready\`, it is still indexing: call
+again in a few seconds.
 Results carry \`confidence\`: \`resolved\` and \`imported\` are facts; \`name_match\` is a guess — check
 it before relying on it. Then call \`mcp__code-intel__submit_understanding\` with
 \`symbols_identified\` (3+ for IMPLEMENT/MODIFY, names as the tools returned them),
@@ -84,7 +87,7 @@ from its results).
 
 ## 8. READY — implement
 
-Before each edit call \`mcp__code-intel__check_write_target\` (\`allow_new_files: true\` for a new
+Before each edit call \`mcp__code-intel__check_write_target\` \`{file_path}\` (\`allow_new_files: true\` for a new
 file next to code you explored). Edit only files it allows; the hook denies the rest. Do not build
 on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.
 When done, call \`mcp__code-intel__end_session\` with \`outcome\`: success, failure or abandoned.
