@@ -154,6 +154,9 @@ describe('the rank leg', () => {
     expect(dispatch).toMatchObject({ tier: 'ACCEPTED_HIGH_RISK', backend: expect.stringContaining('rank'), via: expect.stringMatching(/ranks #\d of the project's \d+ declarations/) });
     const paint = (r.rejected as { symbol: string; guidance: { reason: string } }[]).find((x) => x.symbol === 'paint');
     expect(paint?.guidance.reason).toMatch(/ranks nowhere/);
+    // which of the target's words it carries, and which not
+    expect(paint?.guidance.reason).toMatch(/\(0 < 0\.3; of the target's words it carries none, not retry, after, timeout\)/);
+    expect((paint as unknown as { terms: { matched: string[]; missing: string[] } }).terms).toEqual({ matched: [], missing: ['retry', 'after', 'timeout'] });
     expect(r.next_phase).toBe('EXPLORATION');
     p.close();
     removeProject(dir);

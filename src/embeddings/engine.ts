@@ -299,7 +299,8 @@ export class SemanticEngine {
   }
 
   /** Scores named symbols against a target (VALIDATION), with verified evidence text where given. */
-  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string })[]): Promise<{ score: number; backend: string; legs: Legs }[]> {
+  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string })[]): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
+    const terms: { matched: string[]; missing: string[] }[] = [];
     const corpus = this.corpus();
     const concepts = this.concepts(target);
     const idf = corpus.index.idfFn(concepts);
@@ -312,11 +313,13 @@ export class SemanticEngine {
       [q] = await n.embedder.embed([target], 'query');
       vectors = this.vectors(n.store);
     }
-    const out: { score: number; backend: string; legs: Legs }[] = [];
+    const out: { score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[] = [];
     for (const s of symbols) {
       const chunk = (corpus.byName.get(qualified(s)) ?? []).map((i) => corpus.chunks[i]!).find((c) => c.path === s.file);
       const doc = keywordDoc({ name: s.name, container: s.container, path: s.file, signature: s.signature, doc: chunk?.doc, body: chunk?.body, evidence: s.evidence });
-      const legs: Legs = { keyword: coverageOf(concepts, doc, idf).coverage };
+      const cov = coverageOf(concepts, doc, idf);
+      const legs: Legs = { keyword: cov.coverage };
+      terms.push({ matched: cov.matched, missing: concepts.map((c) => c.term).filter((t) => !cov.matched.includes(t)) });
       if (n && q && cal) {
         let v = chunk ? vectors!.get(chunk.hash) : undefined;
         if (!v) [v] = await n.embedder.embed([`${s.container ? s.container + '.' : ''}${s.name}\n${s.file}\n${s.signature}`], 'passage');
@@ -327,7 +330,7 @@ export class SemanticEngine {
       if (h !== undefined) legs.history = h;
       const named = namedScore(target, s.name, s.container, STOP_EN);
       if (named > 0) legs.named = named;
-      out.push({ score: Math.max(this.combine(legs), named), backend: SemanticEngine.backendOf(legs), legs });
+      out.push({ score: Math.max(this.combine(legs), named), backend: SemanticEngine.backendOf(legs), legs, terms: terms[terms.length - 1]! });
     }
     return out;
   }

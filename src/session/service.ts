@@ -475,7 +475,7 @@ export class SessionService {
     const accepted: Record<string, unknown>[] = [];
     const rejected: Record<string, unknown>[] = [];
     const dismissed: string[] = [];
-    const low: { symbol: string; score: number; scored: { score: number; backend: string; legs: object }; where: string; file?: string; rank?: number }[] = [];
+    const low: { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number }[] = [];
     let raiseRisk = false;
     const acceptedBefore = new Set(
       (s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as { symbol: string; similarity?: number }[]) : []).filter((b) => (b.similarity ?? 0) >= 0.3).map((b) => b.symbol),
@@ -569,10 +569,12 @@ export class SessionService {
       seeds = await seedsNow();
     }
     for (const l of pending) {
+      const t = l.scored.terms;
+      const words = t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '';
       rejected.push({
-        symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs,
+        symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}),
         guidance: {
-          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${rankCutoff(this.engine.textRanking(target).total)} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
+          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${rankCutoff(this.engine.textRanking(target).total)} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
           next_actions: [
             `if it really is part of '${target}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
             `search_text or query for other symbols related to '${target}'`,
