@@ -71,6 +71,9 @@ export interface SessionInput {
  */
 export const MIN_SYMBOLS: Record<Intent, number> = { IMPLEMENT: 3, MODIFY: 3, INVESTIGATE: 1, QUESTION: 0 };
 
+/** Accepted symbols READY needs: the intent's minimum, and at least one (a validation accepts something). */
+export const minAccepted = (intent: Intent): number => Math.max(1, MIN_SYMBOLS[intent]);
+
 const pending = (c: SessionContext) => c.hypotheses.filter((h) => h.status === 'pending');
 const RISK_ORDER: Risk[] = ['LOW', 'MEDIUM', 'HIGH'];
 const maxRisk = (a: Risk, b: Risk): Risk => (RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b);
@@ -84,7 +87,7 @@ export const sessionMachine = setup({
     // session through SEMANTIC and VERIFICATION again for what they already cover
     verifiedBefore: ({ context }) => context.hypotheses.some((h) => h.status === 'confirmed'),
     relevanceRequested: ({ context }) => context.relevanceRequested,
-    tooFewAccepted: ({ context, event }) => event.type === 'RELEVANCE_CONFIRMED' && event.accepted < Math.max(1, MIN_SYMBOLS[context.intent]),
+    tooFewAccepted: ({ context, event }) => event.type === 'RELEVANCE_CONFIRMED' && event.accepted < minAccepted(context.intent),
     pendingHypotheses: ({ context }) => pending(context).length > 0,
     semanticSearched: ({ context }) => context.semanticSearched,
     hasHypotheses: ({ event }) => event.type === 'SUBMIT_SEMANTIC' && event.hypotheses.length > 0,
@@ -103,7 +106,7 @@ export const sessionMachine = setup({
     applyRelevance: assign(({ context, event }) =>
       event.type === 'RELEVANCE_CONFIRMED'
         ? {
-            relevanceConfirmed: event.accepted >= Math.max(1, MIN_SYMBOLS[context.intent]),
+            relevanceConfirmed: event.accepted >= minAccepted(context.intent),
             relevanceRequested: false,
             risk: event.raiseRisk ? 'HIGH' : context.risk,
           }

@@ -198,7 +198,7 @@ describe('links within one confirmation', () => {
 
 describe('the request names the symbol', () => {
   it('code written in the target is the thing itself; a plain word that is a whole name is accepted; parts of names are not this rule', async () => {
-    const { namedScore } = await import('../src/session/relevance.js');
+    const { namedScore } = await import('../src/embeddings/named.js');
     const { STOP_EN } = await import('../src/embeddings/text.js');
     const n = (t: string, name: string, c: string | null = null) => namedScore(t, name, c, STOP_EN);
     expect(n('Add a toggle(value) method to ObservableSet', 'ObservableSet')).toBe(0.7);

@@ -180,7 +180,8 @@ export function planInit(root: string, clients: ClientName[]): FileChange[] {
     } else if (c === 'opencode') {
       const file = path.join(root, 'opencode.json');
       const { text, data } = readJson(file);
-      const mcp = { ...asObj(data.mcp), 'code-intel': { type: 'local', command: [serverEntry().command, ...serverEntry().args], enabled: true } };
+      const entry = serverEntry();
+      const mcp = { ...asObj(data.mcp), 'code-intel': { type: 'local', command: [entry.command, ...entry.args], enabled: true } };
       changes.push({ file, before: text, after: JSON.stringify({ $schema: 'https://opencode.ai/config.json', ...data, mcp }, null, 2) + '\n' });
     }
   }

@@ -21,15 +21,15 @@ import { applyCalibration, type Calibration, calibrate, DEFAULT_CALIBRATIONS } f
 import { type ChunkRow, ensureChunkSchema } from './chunks.js';
 import { coverageOf, KeywordIndex, keywordDoc, type KeywordDoc } from './keyword.js';
 import type { Embedder } from './model.js';
-import { type Concept, conceptsOf, identifierWords, type Lexicon, lexicon, minePairs, STOP_EN } from './text.js';
-import { namedScore } from '../session/relevance.js';
+import { namedScore } from './named.js';
+import { type Concept, conceptsOf, identifierWords, type Lexicon, lexicon, minePairs } from './text.js';
 import { dot, VectorStore } from './vectors.js';
 
 export interface Legs {
   vector?: { cosine: number; score: number };
   keyword: number;
   history?: number;
-  /** the target names the symbol (relevance.ts namedScore): a floor under the combined score */
+  /** the target names the symbol (named.ts): a floor under the combined score */
   named?: number;
 }
 
@@ -300,7 +300,6 @@ export class SemanticEngine {
 
   /** Scores named symbols against a target (VALIDATION), with verified evidence text where given. */
   async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string })[]): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
-    const terms: { matched: string[]; missing: string[] }[] = [];
     const corpus = this.corpus();
     const concepts = this.concepts(target);
     const idf = corpus.index.idfFn(concepts);
@@ -319,7 +318,7 @@ export class SemanticEngine {
       const doc = keywordDoc({ name: s.name, container: s.container, path: s.file, signature: s.signature, doc: chunk?.doc, body: chunk?.body, evidence: s.evidence });
       const cov = coverageOf(concepts, doc, idf);
       const legs: Legs = { keyword: cov.coverage };
-      terms.push({ matched: cov.matched, missing: concepts.map((c) => c.term).filter((t) => !cov.matched.includes(t)) });
+      const terms = { matched: cov.matched, missing: concepts.map((c) => c.term).filter((t) => !cov.matched.includes(t)) };
       if (n && q && cal) {
         let v = chunk ? vectors!.get(chunk.hash) : undefined;
         if (!v) [v] = await n.embedder.embed([`${s.container ? s.container + '.' : ''}${s.name}\n${s.file}\n${s.signature}`], 'passage');
@@ -328,9 +327,9 @@ export class SemanticEngine {
       }
       const h = history.get(qualified(s)) ?? history.get(s.name);
       if (h !== undefined) legs.history = h;
-      const named = namedScore(target, s.name, s.container, STOP_EN);
+      const named = namedScore(target, s.name, s.container);
       if (named > 0) legs.named = named;
-      out.push({ score: Math.max(this.combine(legs), named), backend: SemanticEngine.backendOf(legs), legs, terms: terms[terms.length - 1]! });
+      out.push({ score: Math.max(this.combine(legs), named), backend: SemanticEngine.backendOf(legs), legs, terms });
     }
     return out;
   }

@@ -61,27 +61,25 @@ export class Project {
   }
 
   private async runRefresh(): Promise<Freshness> {
-    {
-      this.progress = { stage: 'walk', done: 0, total: 0, since: new Date().toISOString() };
-      try {
-        const stats = await updateIndex(this.db, this.root, {
-          onProgress: (done, total, stage = 'parse') => {
-            this.progress = { ...this.progress!, stage, done, total };
-            // facts committed in a batch are answers already: caches keyed on the generation see them
-            this.generation++;
-          },
-        });
-        this.lastStats = stats;
-        if (stats.parsed + stats.removed > 0) {
+    this.progress = { stage: 'walk', done: 0, total: 0, since: new Date().toISOString() };
+    try {
+      const stats = await updateIndex(this.db, this.root, {
+        onProgress: (done, total, stage = 'parse') => {
+          this.progress = { ...this.progress!, stage, done, total };
+          // facts committed in a batch are answers already: caches keyed on the generation see them
           this.generation++;
-          this.lineCache.clear();
-        }
-        this.progress = undefined;
-        return this.freshness(stats.parsed + stats.removed);
-      } finally {
-        this.progress = undefined;
-        this.refreshing = undefined;
+        },
+      });
+      this.lastStats = stats;
+      if (stats.parsed + stats.removed > 0) {
+        this.generation++;
+        this.lineCache.clear();
       }
+      this.progress = undefined;
+      return this.freshness(stats.parsed + stats.removed);
+    } finally {
+      this.progress = undefined;
+      this.refreshing = undefined;
     }
   }
 

@@ -2,8 +2,9 @@
  * How a tool call waits for the index (docs/startup.md). The server answers `initialize` at once and
  * indexes in the background; then:
  *   - exploration tools (and semantic_search) wait for a cold or half-done index at most
- *     INDEX_WAIT_MS (and never past the call's time budget, 2 s by default), reporting progress (`notifications/progress` when the call carried a progress
- *     token), then answer from what is indexed, with `index.complete: false` and how far it is;
+ *     INDEX_WAIT_MS and never past the call's time budget (2 s by default), reporting progress
+ *     (`notifications/progress` when the call carried a progress token), then answer from what is
+ *     indexed, with `index.complete: false` and how far it is;
  *   - once the index is complete, bringing changed files up to date blocks a call at most
  *     REFRESH_WAIT_MS; past that the call answers from the index as it was, and says so;
  *   - the session's judging tools (understanding, validation, semantic, verification, write target)

@@ -39,12 +39,14 @@ export function createServer(project: Project, opts: ServerOptions = {}): McpSer
   const sessions = new SessionService(project);
   sessions.engine.warm(); // embeds changed chunks in the background when a model is installed
   registerExplorationTools(server, project, sessionGate(sessions));
-  if (opts.tools === 'exploration') {
-    installDispatcher(server, tools, { budgetMs: opts.budgetMs ?? budgetFromEnv() });
-    return server;
-  }
+  if (opts.tools !== 'exploration') registerSessionSurface(server, project, sessions);
+  installDispatcher(server, tools, { budgetMs: opts.budgetMs ?? budgetFromEnv() });
+  return server;
+}
+
+/** The /code session tools, and /code itself as an MCP prompt (clients show prompts as slash commands). */
+function registerSessionSurface(server: McpServer, project: Project, sessions: SessionService): void {
   registerSessionTools(server, project, sessions);
-  // /code for every client: MCP prompts show up as slash commands (Claude Code, Gemini CLI, Codex …)
   server.registerPrompt(
     'code',
     {
@@ -54,8 +56,6 @@ export function createServer(project: Project, opts: ServerOptions = {}): McpSer
     },
     ({ request }) => ({ messages: [{ role: 'user', content: { type: 'text', text: expandCodeCommand(request) } }] }),
   );
-  installDispatcher(server, tools, { budgetMs: opts.budgetMs ?? budgetFromEnv() });
-  return server;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Actor, createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
-import { type Intent, MIN_SYMBOLS, type SessionEvent, sessionMachine } from '../../machines/session.js';
+import { type Intent, minAccepted, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../query/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { UserError } from '../util/paths.js';
@@ -14,8 +14,9 @@ import {
   contentUnits, EXPECTED_SLOTS, extractionPrompt, investigationGuidance, isGrounded, normalize, type QueryFrameInput, riskLevel, type Slot, stem, validateFrame,
 } from './queryframe.js';
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
-import { conceptsOf, STOP_EN } from '../embeddings/text.js';
-import { namedScore, tierOf } from './relevance.js';
+import { conceptsOf } from '../embeddings/text.js';
+import { namedScore } from '../embeddings/named.js';
+import { tierOf } from './relevance.js';
 import { linkedScore, linkToSeeds, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
 import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
 import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
@@ -289,6 +290,12 @@ export class SessionService {
     return rows.flatMap((r) => (r.container_name ? [r.name, `${r.container_name}.${r.name}`] : [r.name]));
   }
 
+  /** The (non-local) declarations whose span holds a line of a file. */
+  private declarationsAround(file: string, line: number): { name: string; container_name: string | null }[] {
+    return this.project.db.prepare('SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? AND s.local = 0')
+      .all(file, line, line) as { name: string; container_name: string | null }[];
+  }
+
   submitUnderstanding(u: UnderstandingInput): Record<string, unknown> {
     const s = this.gate('submit_understanding', u as unknown as Record<string, unknown>)!;
     const ctx = s.actor.getSnapshot().context;
@@ -382,10 +389,7 @@ export class SessionService {
       const units = contentUnits(text);
       if (lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u))) return true;
       // or used inside the feature's own code: a declaration the target names, or one accepted in this session
-      const around = this.project.db.prepare(
-        `SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? AND s.local = 0`,
-      ).all(file, line, line) as { name: string; container_name: string | null }[];
-      return around.some((d) => namedScore(target, d.name, d.container_name, STOP_EN) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
+      return this.declarationsAround(file, line).some((d) => namedScore(target, d.name, d.container_name) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
     }
     // a fragment over several lines: it must show the symbol by name
     return word.test(verified.text);
@@ -477,9 +481,13 @@ export class SessionService {
     const dismissed: string[] = [];
     const low: { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number }[] = [];
     let raiseRisk = false;
-    const acceptedBefore = new Set(
-      (s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as { symbol: string; similarity?: number }[]) : []).filter((b) => (b.similarity ?? 0) >= 0.3).map((b) => b.symbol),
-    );
+    // what earlier passes of this session accepted: it stays accepted (a return to EXPLORATION keeps its facts)
+    const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as Record<string, unknown>[]) : [];
+    const wasAccepted = (b: Record<string, unknown>) => typeof b.similarity === 'number' && b.similarity >= 0.3;
+    const earlierOf = (symbol: string) => before.find((b) => b.symbol === symbol && wasAccepted(b));
+    const acceptedBefore = new Set(before.filter(wasAccepted).map((b) => String(b.symbol)));
+    const ranking = this.engine.textRanking(target);
+    const cutoff = rankCutoff(ranking.total);
     for (const m of mapped) {
       if (!offered.has(m.symbol)) {
         rejected.push({ symbol: m.symbol, similarity: 0, guidance: { reason: `'${m.symbol}' was not part of validate_symbol_relevance (neither listed nor suggested)`, next_actions: ['Call validate_symbol_relevance again with this symbol.'] } });
@@ -520,12 +528,12 @@ export class SessionService {
       // the rank leg: its words cover little of the target, but its code answers it better than
       // nearly everything else in the project
       const rank = row ? this.engine.textRankOf(target, row.path, row.name, row.name_line) : undefined;
-      const ranked = rankedScore(rank, this.engine.textRanking(target).total);
+      const ranked = rankedScore(rank, ranking.total);
       if (tier === 'REJECTED' && ranked >= 0.3) {
         raiseRisk = true;
         accepted.push({
           symbol: m.symbol, similarity: ranked, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+rank`, legs: { ...scored.legs, rank },
-          evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${this.engine.textRanking(target).total} declarations for '${target}' (the best ${rankCutoff(this.engine.textRanking(target).total)} are accepted)`,
+          evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${ranking.total} declarations for '${target}' (the best ${cutoff} are accepted)`,
         });
       } else if (tier === 'REJECTED') {
         low.push({ symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank });
@@ -536,11 +544,10 @@ export class SessionService {
     }
     // the words of the request do not reach these: the code graph may (they call, are called by,
     // contain or sit in a symbol the request does reach)
-    const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as Record<string, unknown>[]) : [];
     let pending: typeof low = [];
     for (const l of low) {
       // accepted in an earlier pass of this session: a fact that stays (the evidence is verified again above)
-      const earlier = before.find((b) => b.symbol === l.symbol && typeof b.similarity === 'number' && b.similarity >= 0.3);
+      const earlier = earlierOf(l.symbol);
       if (earlier) {
         if (earlier.tier !== 'FACT') raiseRisk = true;
         accepted.push({ ...earlier, evidence: l.where });
@@ -574,7 +581,7 @@ export class SessionService {
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}),
         guidance: {
-          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${rankCutoff(this.engine.textRanking(target).total)} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
+          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
           next_actions: [
             `if it really is part of '${target}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
             `search_text or query for other symbols related to '${target}'`,
@@ -587,7 +594,7 @@ export class SessionService {
     // one symbol counts once however it is spelled (Cart.total and total)
     const standing = [...kept, ...accepted];
     const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol))?.id ?? String(a.symbol))).size;
-    const need = Math.max(1, MIN_SYMBOLS[s.row.intent as Intent]);
+    const need = minAccepted(s.row.intent as Intent);
     const short = distinct < need;
     const to = this.store.transaction(() => {
       this.store.update(s.row.id, { mapped_symbols: JSON.stringify(standing) });
@@ -812,12 +819,12 @@ export class SessionService {
   }
 }
 
-/** What to do after a rejection, in both languages (localize() picks). */
 /** Fewer symbols stand than the intent needs: dismissing is not a way through, finding more is. */
 const SHORT_NEXT = (have: number, need: number, dismissed: string[]) =>
   `Only ${have} of the ${need} symbols this request needs are accepted${dismissed.length ? ` (dismissed: ${dismissed.slice(0, 5).join(', ')})` : ''}. ` +
   'Explore again for the code the change will use or touch (find_references on the accepted symbols shows their callers and callees; symbols accepted now stay accepted), then submit_understanding and validate them.';
 
+/** What to do when too few stand after a rejection, in both languages (localize() picks). */
 const REJECTED_NEXT = {
   en: 'Too few symbols stand: some were rejected (each rejection says why). Explore again following its guidance (symbols accepted now stay accepted), then submit_understanding.',
   ja: '受理されたシンボルが足りません（却下の理由はそれぞれに記載）。ガイダンスに従って再度探索し（受理済みのシンボルは保持されます）、submit_understanding を呼んでください。',

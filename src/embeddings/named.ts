@@ -1,0 +1,26 @@
+/**
+ * The request names the symbol: its name (or Container.name) is an identifier written in the target.
+ * Written as code — camelCase, PascalCase with more than one word, snake_case, `$`, digits, marked
+ * with backticks or a call, or the qualified Container.name — it is the thing itself (FACT, 0.7); a
+ * plain word that is the symbol's whole name (`Pinia` from "pinia") is accepted with risk HIGH
+ * (0.45). Word overlap inside longer names is the keyword coverage's business, not this.
+ */
+import { STOP_EN } from './text.js';
+
+export function namedScore(target: string, name: string, container: string | null, stop: ReadonlySet<string> = STOP_EN): number {
+  const lower = name.toLowerCase();
+  let best = 0;
+  for (const m of target.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    const w = m[0];
+    if (container && w === `${container}.${name}`) return 0.7;
+    // marked as code by the writer: `name`, name(…)
+    const marked = target[m.index! - 1] === '`' || target[m.index! + w.length] === '(' || target[m.index! + w.length] === '`';
+    for (const part of w.split('.')) {
+      if (part.toLowerCase() !== lower) continue;
+      const code = marked || /[a-z][A-Z]|[A-Z][a-z]+[A-Z]|_|\$|\d/.test(part);
+      if (code && part === name) return 0.7;
+      if (part.length >= 3 && !stop.has(lower)) best = Math.max(best, 0.45);
+    }
+  }
+  return best;
+}
