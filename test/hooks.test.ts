@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyInit, planInit } from '../src/clients/init.js';
+import { patchFiles } from '../src/hooks/dialects.js';
 import { CODE_COMMAND } from '../src/clients/code-command.js';
 import { Project } from '../src/query/project.js';
 import { SessionError, SessionService } from '../src/session/service.js';
 import { TOOL_PHASES } from '../machines/policy.js';
-import { parse as parseToml } from 'smol-toml';
 import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
 import { driveToReady } from './helpers/session.js';
 import { Transcript } from './helpers/transcript.js';
@@ -98,6 +98,23 @@ describe('PreToolUse (the write guard)', () => {
     expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:PreToolUse' && e.outcome === 'blocked').length).toBeGreaterThanOrEqual(3);
   });
 
+  it('in READY the per-user settings that hold the hooks stay closed, even after the agent read them', async () => {
+    await toReady();
+    const local = path.join(root, '.claude', 'settings.local.json');
+    expect(fs.readFileSync(local, 'utf8')).toContain('pre-tool-use'); // init put the hooks there
+    const t = new Transcript();
+    t.toolUse('toolu_local', 'Read', { file_path: local });
+    hook('post-tool-use', { hook_event_name: 'PostToolUse', cwd: root, session_id: t.sessionId, transcript_path: t.path, tool_name: 'Read', tool_use_id: 'toolu_local', tool_input: { file_path: local }, tool_response: {} });
+    for (const call of [
+      { ...edit('.claude/settings.local.json') },
+      { ...edit('x'), tool_name: 'Write', tool_input: { file_path: local, content: '{"disableAllHooks": true}' } },
+      bash(`echo '{"disableAllHooks": true}' > .claude/settings.local.json`),
+      bash('rm .claude/settings.local.json'),
+    ]) {
+      expect(hook('pre-tool-use', call).decision, JSON.stringify(call.tool_input)).toBe('deny');
+    }
+  });
+
   it('without git the guard cannot check effects: reading still works, writing is refused', () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     const noGit = { PATH: '/nonexistent' }; // the hook itself is started by its absolute path
@@ -180,6 +197,48 @@ describe('other clients speak their own dialect', () => {
   });
 });
 
+describe('Codex speaks Claude Code\'s dialect, with apply_patch for edits', () => {
+  // payloads as codex-rs/hooks serialises them (PreToolUseCommandInput: session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_use_id)
+  const codex = (event: string, payload: Record<string, unknown>) => {
+    const r = spawnSync(process.execPath, [HOOK, event, '--client=codex'], { input: JSON.stringify(payload), cwd: root, env: { ...process.env, CLAUDE_PROJECT_DIR: '' }, encoding: 'utf8' });
+    return { out: r.stdout ? JSON.parse(r.stdout) : undefined, status: r.status };
+  };
+  const base = () => ({ session_id: '019a-codex', turn_id: 't1', transcript_path: null, cwd: root, model: 'gpt-5-codex', permission_mode: 'default' });
+  const pre = (tool_name: string, tool_input: Record<string, unknown>, id = 'call_1') => codex('pre-tool-use', { ...base(), hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: id });
+  const patch = (...lines: string[]) => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
+  const updateCart = patch('*** Update File: src/cart.ts', '@@', '-  private items: number[] = [];', '+  private items: number[] = [0];');
+
+  it('reads the files of an apply_patch envelope', () => {
+    expect(patchFiles(patch('*** Add File: src/new.ts', '+x', '*** Update File: src/a.ts', '*** Move to: src/b.ts', '@@', '-a', '+b', '*** Delete File: old.ts', '*** Update File: src/a.ts'))).toEqual(['src/new.ts', 'src/a.ts', 'src/b.ts', 'old.ts']);
+  });
+
+  it('denies apply_patch, shell writes and other servers\' writes during EXPLORATION; records the prompt', async () => {
+    expect(pre('apply_patch', { command: updateCart })).toEqual({ out: undefined, status: 0 }); // no session: out of the way
+    expect(codex('user-prompt-submit', { ...base(), hook_event_name: 'UserPromptSubmit', prompt: 'add tax to the cart total' }).status).toBe(0);
+    expect(sessions.start('IMPLEMENT', 'add tax to the cart total').request_source).toBe('user_prompt_hook');
+    const denied = pre('apply_patch', { command: updateCart });
+    expect(denied.status).toBe(0);
+    expect(denied.out).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('EXPLORATION') } });
+    expect(pre('apply_patch', { command: 'not a patch' }).out.hookSpecificOutput.permissionDecisionReason).toContain('names no file');
+    expect(pre('Bash', { command: 'echo x > src/cart.ts' }).out.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(pre('Bash', { command: 'rg Cart src' }).out).toBeUndefined();
+    expect(pre('mcp__fs__write_file', { path: path.join(root, 'src/cart.ts'), content: 'x' }).out.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(pre('mcp__code-intel__get_session_status', {}).out).toBeUndefined(); // the server gates its own tools
+    // the other events answer in Codex's schema (empty, or Claude Code's shapes) and never block
+    expect(codex('post-tool-use', { ...base(), hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'rg Cart src' }, tool_response: 'src/cart.ts:4', tool_use_id: 'call_2' }).status).toBe(0);
+    expect(codex('stop', { ...base(), hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'done' }).status).toBe(0);
+  });
+
+  it('in READY allows a patch of explored files only; every file of the patch counts', async () => {
+    await toReady();
+    expect(pre('apply_patch', { command: updateCart }).out).toBeUndefined();
+    const both = pre('apply_patch', { command: patch('*** Update File: src/cart.ts', '@@', '-a', '+b', '*** Update File: README.md', '@@', '-a', '+b') });
+    expect(both.out.hookSpecificOutput.permissionDecisionReason).toMatch(/README\.md.*not explored/);
+    expect(pre('apply_patch', { command: patch('*** Add File: src/tax.ts', '+export const rate = 0.1;') }).out.hookSpecificOutput.permissionDecisionReason).toContain('check_write_target');
+    expect(pre('apply_patch', { command: patch('*** Update File: .codex/hooks.json', '@@', '-a', '+b') }).out.hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+});
+
 describe('UserPromptSubmit and PostToolUse', () => {
   const promptPayload = (t: Transcript, prompt: string) => ({ hook_event_name: 'UserPromptSubmit', cwd: root, session_id: t.sessionId, transcript_path: t.path, prompt });
   const readPayload = (t: Transcript, id: string, file: string) => ({ hook_event_name: 'PostToolUse', cwd: root, session_id: t.sessionId, transcript_path: t.path, tool_name: 'Read', tool_use_id: id, tool_input: { file_path: path.join(root, file) }, tool_response: {} });
@@ -232,53 +291,7 @@ describe('UserPromptSubmit and PostToolUse', () => {
   });
 });
 
-describe('code-intel init', () => {
-  it('merges into existing settings without losing them, and is idempotent', () => {
-    const dir = makeProject({
-      '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(ls:*)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-own-guard' }] }] } }),
-      '.mcp.json': JSON.stringify({ mcpServers: { other: { command: 'other-server' } } }),
-      '.codex/config.toml': '# my settings\nmodel = "o4"\n\n[mcp_servers.other]\ncommand = "other"\n',
-    });
-    applyInit(planInit(dir, ['claude-code', 'cursor', 'gemini', 'codex', 'opencode']));
-    const codex = parseToml(fs.readFileSync(path.join(dir, '.codex/config.toml'), 'utf8')) as any;
-    expect(codex.model).toBe('o4');
-    expect(Object.keys(codex.mcp_servers)).toEqual(['other', 'code-intel']);
-    expect(codex.mcp_servers['code-intel']).toMatchObject({ command: 'node', args: [expect.stringContaining('main.js'), 'serve', '.'] });
-    expect(fs.readFileSync(path.join(dir, '.codex/config.toml'), 'utf8')).toContain('# my settings');
-    const settings = JSON.parse(fs.readFileSync(path.join(dir, '.claude/settings.json'), 'utf8'));
-    expect(settings.permissions).toEqual({ allow: ['Bash(ls:*)'] });
-    expect(JSON.stringify(settings.hooks.PreToolUse)).toContain('my-own-guard');
-    expect(settings.hooks.PreToolUse).toHaveLength(2);
-    expect(settings.hooks.UserPromptSubmit[0].hooks[0].command).toContain('user-prompt-submit');
-    const mcp = JSON.parse(fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8'));
-    expect(Object.keys(mcp.mcpServers)).toEqual(['other', 'code-intel']);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, '.cursor/mcp.json'), 'utf8')).mcpServers['code-intel'].args).toContain('serve');
-    const gemini = JSON.parse(fs.readFileSync(path.join(dir, '.gemini/settings.json'), 'utf8'));
-    expect(gemini.mcpServers['code-intel'].command).toBe('node');
-    expect(gemini.hooks.BeforeTool[0]).toMatchObject({ matcher: '.*', hooks: [{ type: 'command', command: expect.stringContaining('--client=gemini') }] });
-    expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
-    const cursorHooks = JSON.parse(fs.readFileSync(path.join(dir, '.cursor/hooks.json'), 'utf8'));
-    expect(cursorHooks.version).toBe(1);
-    expect(cursorHooks.hooks.beforeShellExecution[0].command).toContain('--client=cursor');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'opencode.json'), 'utf8')).mcp['code-intel']).toMatchObject({ type: 'local', enabled: true });
-    expect(planInit(dir, ['claude-code', 'cursor', 'gemini', 'codex', 'opencode'])).toEqual([]); // second run: nothing to change
-    fs.writeFileSync(path.join(dir, '.mcp.json'), '{ broken');
-    expect(() => planInit(dir, ['claude-code'])).toThrow(/not valid JSON/);
-    removeProject(dir);
-  });
-
-  it('the pre-tool hook fails closed even when it cannot start (code-intel moved away)', () => {
-    const settings = JSON.parse(fs.readFileSync(path.join(root, '.claude', 'settings.json'), 'utf8'));
-    const command = String(settings.hooks.PreToolUse.at(-1).hooks[0].command);
-    const run = (cmd: string) => spawnSync('sh', ['-c', cmd], { input: JSON.stringify(edit('src/cart.ts')), cwd: root, encoding: 'utf8', env: { ...process.env, CLAUDE_PROJECT_DIR: root } });
-    const ok = run(command);
-    expect(ok.status).toBe(0);
-    expect(ok.stdout).toBe(''); // no session: allowed, as the hook itself says
-    const moved = run(command.replace(HOOK, '/nonexistent/code-intel/dist/src/hooks/main.js'));
-    expect(moved.status).toBe(0);
-    expect(JSON.parse(moved.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('could not start') } });
-  });
-
+describe('the /code command', () => {
   it('the /code command names only tools the server really has', () => {
     const named = new Set([...CODE_COMMAND.matchAll(/mcp__code-intel__(\w+)/g)].map((m) => m[1]!));
     const known = new Set([...Object.keys(TOOL_PHASES), 'start_session']);

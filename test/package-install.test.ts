@@ -155,13 +155,19 @@ describe.skipIf(npmMissing)('npm pack → npm install -g <tarball> → the insta
     const onPath = { ...env, PATH: `${binDir}${path.delimiter}${env.PATH ?? ''}` };
     const init = spawnSync(bin, ['init', proj], { encoding: 'utf8', env: onPath, cwd: tmp, timeout: 60_000 });
     expect(init.status, init.stderr).toBe(0);
-    expect(init.stdout).toContain('wrote .claude/settings.json');
-    const settings = fs.readFileSync(path.join(proj, '.claude', 'settings.json'), 'utf8');
+    expect(init.stdout).toContain('wrote .claude/settings.local.json'); // the hooks are per-user (git-ignored in the clone)
+    expect(fs.existsSync(path.join(proj, '.claude', 'settings.json'))).toBe(false);
+    const settings = fs.readFileSync(path.join(proj, '.claude', 'settings.local.json'), 'utf8');
     const mcp = fs.readFileSync(path.join(proj, '.mcp.json'), 'utf8');
     if (process.platform !== 'win32') {
       expect(settings).toContain('code-intel-hook pre-tool-use');
       expect(JSON.parse(mcp).mcpServers['code-intel']).toMatchObject({ command: 'code-intel', args: ['serve', '.'] });
-      expect(settings + mcp).not.toContain(installed); // nothing of this machine in files people commit
+      expect(settings + mcp).not.toContain(installed); // nothing of this machine in the configs
+      // the written command, run by a shell that cannot find code-intel-hook (uninstalled): blocks, exit 2
+      const pre = String(JSON.parse(settings).hooks.PreToolUse[0].hooks[0].command);
+      const gone = spawnSync('sh', ['-c', pre], { encoding: 'utf8', cwd: proj, input: '{}', env: { ...env, PATH: '/usr/bin:/bin', CLAUDE_PROJECT_DIR: proj } });
+      expect(gone.status, gone.stderr).toBe(2);
+      expect(gone.stderr).toContain('exit status 127');
     }
     const hookBin = process.platform === 'win32' ? path.join(prefix, 'code-intel-hook.cmd') : path.join(prefix, 'bin', 'code-intel-hook');
     expect(fs.existsSync(hookBin)).toBe(true);

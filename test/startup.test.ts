@@ -115,7 +115,8 @@ describe('configs that travel', () => {
       expect(r.stdout).toContain('Claude Code: start `claude`');
       const mcp = JSON.parse(fs.readFileSync(path.join(dir, '.mcp.json'), 'utf8'));
       expect(mcp.mcpServers['code-intel']).toMatchObject({ command: 'code-intel', args: ['serve', '.'] });
-      const settings = fs.readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8');
+      expect(fs.existsSync(path.join(dir, '.claude', 'settings.json'))).toBe(false); // the hooks are per-user
+      const settings = fs.readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8');
       expect(settings).toContain('code-intel-hook pre-tool-use');
       expect(settings).not.toContain(path.dirname(CLI)); // no path of this machine
     } finally {

@@ -22,7 +22,8 @@ Usage:
   code-intel search PATTERN [--regex] [-i] [--glob G] [--path P]   text search
   code-intel symbols FILE             outline of a file
   code-intel query TEXT               rank symbols and files for words or a feature description
-  code-intel init [DIR] [--client C]… [--dry-run]   set up Claude Code (default) or cursor, gemini, opencode, all
+  code-intel init [DIR] [--client C]… [--dry-run]   set up Claude Code (default) or cursor, gemini, codex, opencode, all
+  code-intel init --remove [DIR] [--client C]… [--dry-run]   take out what init added (every client unless --client)
   code-intel hook EVENT               run a client hook (pre-tool-use, post-tool-use, user-prompt-submit, stop) on stdin
   code-intel guard status|reset       what the write guard allows now; reset (a person at a terminal only) ends a guarded turn
   code-intel sessions                 list the project's /code sessions
@@ -57,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
       path: { type: 'string' },
       client: { type: 'string', multiple: true },
       'dry-run': { type: 'boolean' },
+      remove: { type: 'boolean' },
       model: { type: 'string' },
       dir: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -83,24 +85,35 @@ async function main(argv: string[]): Promise<number> {
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   }
   if (command === 'init') {
-    const { CLIENTS, planInit, applyInit, describeChange, onPath } = await import('../clients/init.js');
+    const { CLIENTS, planInit, planRemove, applyInit, describeChange, onPath } = await import('../clients/init.js');
     const root = path.resolve(rest[0] ?? values.root ?? '.');
-    const asked = values.client ?? ['claude-code'];
+    const asked = values.client ?? [values.remove ? 'all' : 'claude-code'];
     const clients = asked.includes('all') ? CLIENTS : asked;
     for (const c of clients) if (!CLIENTS.includes(c as never)) throw new UserError(`unknown client '${c}'`, `Use one of: ${CLIENTS.join(', ')}, all`);
-    const changes = planInit(root, clients as never);
+    const { changes, kept } = values.remove ? planRemove(root, clients as never) : { changes: planInit(root, clients as never), kept: [] };
+    const keptLines = kept.map((k) => `kept ${path.relative(root, k.file)}: ${k.why}`);
     if (values['dry-run']) {
-      process.stdout.write(changes.length ? changes.map((c) => describeChange(root, c)).join('\n\n') + '\n' : 'nothing to change\n');
+      process.stdout.write([changes.length ? changes.map((c) => describeChange(root, c)).join('\n\n') : 'nothing to change', ...keptLines].join('\n') + '\n');
       return 0;
     }
     applyInit(changes);
+    const what = (c: { file: string; before: string | null; after: string | null }) => `${c.after === null ? 'deleted' : c.before === null ? 'wrote' : 'updated'} ${path.relative(root, c.file)}`;
+    if (values.remove) {
+      process.stdout.write([
+        ...changes.map(what),
+        changes.length ? '' : 'nothing of code-intel\'s left to remove',
+        ...keptLines,
+        'the index stays in .code-intel/ (git ignores it); delete that folder to drop it too',
+      ].filter(Boolean).join('\n') + '\n');
+      return 0;
+    }
     const project = new Project(root); // creates .code-intel/ and the index the hooks read
     const { SessionStore } = await import('../session/store.js');
     new SessionStore(project.db); // and the session tables, so the first /code prompt is recorded before any server ran
     const stats = await updateIndex(project.db, project.root);
     project.close();
     process.stdout.write([
-      ...changes.map((c) => `wrote ${path.relative(root, c.file)}`),
+      ...changes.map(what),
       changes.length ? '' : 'already set up: nothing changed',
       `indexed ${stats.files} files (${stats.parsed} parsed)`,
       onPath()
@@ -280,10 +293,10 @@ main(process.argv.slice(2)).then(
 /** What the person still has to do after init, per client (what init cannot do for them). */
 function nextSteps(clients: string[]): string[] {
   const steps: Record<string, string> = {
-    'claude-code': 'Claude Code: start `claude` in this project and approve the code-intel server when asked (`/mcp` shows it connected); then type `/code <request>`.',
+    'claude-code': 'Claude Code: start `claude` in this project and approve the code-intel server when asked (`/mcp` shows it connected; `/hooks` lists the guard, kept in your own .claude/settings.local.json); then type `/code <request>`. Teammates run `code-intel init` themselves.',
     gemini: 'Gemini CLI: trust this folder when asked (untrusted folders run no servers or hooks); `gemini mcp list` shows code-intel.',
     cursor: 'Cursor: enable the code-intel server in its MCP settings; the hooks apply to new agent sessions.',
-    codex: 'Codex: trust this project (Codex ignores project config in untrusted projects); `codex mcp list` shows code-intel.',
+    codex: 'Codex: trust this project (Codex ignores project config in untrusted projects), then review and trust the code-intel hooks in `/hooks` (Codex runs no project hook until you do); `codex mcp list` shows code-intel.',
     opencode: 'OpenCode: restart it in this project; the server appears under MCP.',
   };
   const out = clients.map((c) => steps[c]).filter((x): x is string => !!x);

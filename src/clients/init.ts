@@ -1,54 +1,38 @@
 /**
  * `code-intel init`: writes what each client needs into a user's project, merging into existing
  * files (a user's settings are never lost), idempotently, with a dry-run that shows the changes.
+ * `init --remove` runs the same table backwards: it takes out exactly what init adds and nothing
+ * a user wrote.
+ *
+ * Where the guard's hooks live (a committed hook that fails closed must not lock out a teammate who
+ * never installed code-intel):
+ *  - Claude Code: .claude/settings.local.json, the per-user settings git does not see (init adds
+ *    it to the clone's .git/info/exclude when nothing ignores it yet). Hooks an earlier init put in
+ *    the committed .claude/settings.json move there. The MCP server stays in .mcp.json.
+ *  - Gemini CLI, Cursor: no per-user project settings exist, so the hooks stay in the project
+ *    files; the hook command lets everything through where the project was never set up on the
+ *    machine (hook-command.ts), and Gemini CLI runs nothing in a folder its user did not trust.
+ *  - Codex: .codex/hooks.json; Codex runs no project hook its user has not reviewed and trusted.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { CODE_COMMAND } from './code-command.js';
-import { type Client as HookClient, format } from '../hooks/dialects.js';
+import { asObj, editHookGroups, type FileChange, type Json, jsonChange, readJson, readText, withKey } from './config-files.js';
+import { planExclude, planUnexclude } from './git-exclude.js';
+import { HOOK_JS, hookCommand, isOurHook } from './hook-command.js';
+import type { Client as HookClient } from '../hooks/dialects.js';
+
+export { applyChanges as applyInit, describeChange, type FileChange } from './config-files.js';
 
 export type ClientName = 'claude-code' | 'cursor' | 'gemini' | 'codex' | 'opencode';
 export const CLIENTS: ClientName[] = ['claude-code', 'cursor', 'gemini', 'codex', 'opencode'];
 
-export interface FileChange {
-  file: string;
-  before: string | null;
-  after: string;
-}
-
 const CLI_JS = path.join(PACKAGE_ROOT, 'dist', 'src', 'cli', 'main.js');
-const HOOK_JS = path.join(PACKAGE_ROOT, 'dist', 'src', 'hooks', 'main.js');
-/** how our hook commands are recognised when merging (so a re-run replaces, never duplicates) */
-const HOOK_MARK = '--installed-by=code-intel';
-
-/**
- * The hook command. The write guard fails closed even when it cannot start at all (code-intel
- * moved or uninstalled, node missing: the shell answers 127): a client treats a failing hook as
- * "not blocking", so the pre-tool command falls back to printing the denial itself.
- */
-function hookCommand(event: string, client: HookClient = 'claude-code'): string {
-  const start = onPath() ? `code-intel-hook ${event}` : `node "${HOOK_JS}" ${event}`;
-  const run = `${start}${client === 'claude-code' ? '' : ` --client=${client}`} ${HOOK_MARK}`;
-  if (event !== 'pre-tool-use') return run;
-  const why = onPath() ? 'code-intel is not installed here or not on PATH; install it (npm install -g code-intel)' : `${HOOK_JS} is missing`;
-  const denial = format(client, 'pre-tool-use', `the write guard could not start (${why}); run \`code-intel init\` again in this project`);
-  return `${run} || printf '%s\\n' '${denial.replace(/'/g, `'\\''`)}'`;
-}
-const isOurs = (h: Json) => String(h.command ?? '').includes(HOOK_MARK);
-
-type Json = Record<string, unknown>;
-const asObj = (x: unknown): Json => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Json) : {});
-
-function readJson(file: string): { text: string | null; data: Json } {
-  if (!fs.existsSync(file)) return { text: null, data: {} };
-  const text = fs.readFileSync(file, 'utf8');
-  try {
-    return { text, data: asObj(JSON.parse(text)) };
-  } catch (e) {
-    throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it or move it away, then run init again`);
-  }
-}
+/** how long a client waits for the server to start (it answers initialize at once; a cold node start on a slow disk takes a few seconds) */
+const STARTUP_TIMEOUT_S = 30;
+/** how long a hook may run: the pre-tool guard waits at most 5 s on a busy database */
+const HOOK_TIMEOUT_S = 30;
 
 /**
  * Configs people commit travel when they name the `code-intel` command rather than this machine's
@@ -83,61 +67,77 @@ export function onPath(): boolean {
 }
 
 const serverEntry = () => (onPath() ? { command: 'code-intel', args: ['serve', '.'] } : { command: 'node', args: [CLI_JS, 'serve', '.'] });
+const hook = (event: string, client: HookClient) => hookCommand(event, client, onPath());
 
-function mergeMcpServers(file: string, key = 'mcpServers', entry: Json = { type: 'stdio', ...serverEntry() }): FileChange {
-  const { text, data } = readJson(file);
-  const servers = { ...asObj(data[key]), 'code-intel': entry };
-  return { file, before: text, after: JSON.stringify({ ...data, [key]: servers }, null, 2) + '\n' };
+type Mode = 'add' | 'remove';
+
+/** `d` with our MCP server entry under `key` (added, or taken out: a servers object left empty goes too). */
+function withServer(d: Json, key: string, mode: Mode, entry: Json): Json {
+  const current = asObj(d[key]);
+  if (mode === 'add') return { ...d, [key]: { ...current, 'code-intel': entry } };
+  if (!('code-intel' in current)) return d;
+  const servers = withKey(current, 'code-intel', undefined);
+  return withKey(d, key, Object.keys(servers).length ? servers : undefined);
 }
 
-type HookSpec = { matcher?: string; event: string };
+/** A file of MCP servers: ours under `key`; `extra` is what init adds beside it (a file left with only that goes on removal). */
+function mcpEntry(file: string, mode: Mode, entry: Json, key = 'mcpServers', extra: Json = {}): FileChange {
+  const { text, data } = readJson(file);
+  const next = withServer(mode === 'add' ? { ...extra, ...data } : data, key, mode, entry);
+  const onlyInit = mode === 'remove' && next !== data && Object.keys(next).every((k) => JSON.stringify(next[k]) === JSON.stringify(extra[k]));
+  return jsonChange(file, text, data, onlyInit ? {} : next, mode === 'remove');
+}
+
+/** A settings file's hook groups: ours (added, or taken out); `ours` empty: only take ours out (the migration). */
+function hookGroups(file: string, mode: Mode, ours: Record<string, Json>, extra: (data: Json) => Json = (d) => d): FileChange {
+  const { text, data } = readJson(file);
+  const hooks = editHookGroups(data.hooks, isOurHook, mode === 'add' ? ours : {});
+  const next = extra(withKey(data, 'hooks', hooks));
+  return jsonChange(file, text, data, next, mode === 'remove');
+}
+
+const claudeHooks = (): Record<string, Json> => {
+  const entry = (event: string, extra: Json = {}) => ({ type: 'command', command: hook(event, 'claude-code'), timeout: HOOK_TIMEOUT_S, ...extra });
+  // every tool and every turn boundary: the guard checks what really changed at each of them.
+  // onFailure "block" (Claude Code ≥ 2.1.295; older ones ignore the key): a hook that times out or
+  // answers something invalid blocks the call as exit code 2 would.
+  return {
+    PreToolUse: { matcher: '*', hooks: [entry('pre-tool-use', { onFailure: 'block' })] },
+    PostToolUse: { matcher: '*', hooks: [entry('post-tool-use')] },
+    PostToolUseFailure: { matcher: '*', hooks: [entry('post-tool-use')] },
+    UserPromptSubmit: { hooks: [entry('user-prompt-submit')] },
+    Stop: { hooks: [entry('stop')] },
+    SubagentStop: { hooks: [entry('stop')] },
+  };
+};
+
+/** Gemini CLI: timeouts in milliseconds; exit code 2 blocks. */
+const geminiHooks = (): Record<string, Json> => {
+  const entry = (event: string) => ({ type: 'command', name: `code-intel ${event}`, command: hook(event, 'gemini'), timeout: HOOK_TIMEOUT_S * 1000 });
+  return {
+    BeforeTool: { matcher: '.*', hooks: [entry('pre-tool-use')] },
+    AfterTool: { matcher: '.*', hooks: [entry('post-tool-use')] },
+    BeforeAgent: { hooks: [entry('user-prompt-submit')] },
+    AfterAgent: { hooks: [entry('stop')] },
+  };
+};
+
+/** Codex: hooks.json in Claude Code's shape (no matcher: every tool: shell, apply_patch, MCP tools). */
+const codexHooks = (): Record<string, Json> => {
+  const entry = (event: string) => ({ type: 'command', command: hook(event, 'codex'), timeout: HOOK_TIMEOUT_S, statusMessage: `code-intel ${event}` });
+  return {
+    PreToolUse: { hooks: [entry('pre-tool-use')] },
+    PostToolUse: { hooks: [entry('post-tool-use')] },
+    UserPromptSubmit: { hooks: [entry('user-prompt-submit')] },
+    Stop: { hooks: [entry('stop')] },
+  };
+};
 
 /**
- * Claude Code and Gemini CLI both key hooks by event with groups of {matcher, hooks: [...]}: our
- * entries replace our earlier ones, groups left empty by that are dropped, the rest is kept.
+ * Cursor: .cursor/hooks.json, version 1, event → [{command, matcher?, failClosed?}]. The gating
+ * events fail closed (Cursor otherwise lets a crashed, timed-out or garbled hook through).
  */
-function mergeHookGroups(existing: unknown, ours: Record<string, HookSpec>, entry: (spec: HookSpec) => Json): Json {
-  const hooks = asObj(existing);
-  const merged: Json = { ...hooks };
-  for (const [name, spec] of Object.entries(ours)) {
-    const groups = (Array.isArray(hooks[name]) ? (hooks[name] as Json[]) : [])
-      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? (g.hooks as Json[]) : []).filter((h) => !isOurs(h)) }))
-      .filter((g) => (g.hooks as Json[]).length > 0);
-    groups.push({ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [entry(spec)] });
-    merged[name] = groups;
-  }
-  return merged;
-}
-
-function mergeClaudeHooks(file: string): FileChange {
-  const { text, data } = readJson(file);
-  // every tool and every turn boundary: the guard checks what really changed at each of them
-  const hooks = mergeHookGroups(data.hooks, {
-    PreToolUse: { matcher: '*', event: 'pre-tool-use' },
-    PostToolUse: { matcher: '*', event: 'post-tool-use' },
-    PostToolUseFailure: { matcher: '*', event: 'post-tool-use' },
-    UserPromptSubmit: { event: 'user-prompt-submit' },
-    Stop: { event: 'stop' },
-    SubagentStop: { event: 'stop' },
-  }, (spec) => ({ type: 'command', command: hookCommand(spec.event), timeout: 30 }));
-  return { file, before: text, after: JSON.stringify({ ...data, hooks }, null, 2) + '\n' };
-}
-
-/** Gemini CLI: settings.json holds the MCP server and the hooks (timeouts in milliseconds). */
-function geminiSettings(file: string): FileChange {
-  const { text, data } = readJson(file);
-  const hooks = mergeHookGroups(data.hooks, {
-    BeforeTool: { matcher: '.*', event: 'pre-tool-use' },
-    AfterTool: { matcher: '.*', event: 'post-tool-use' },
-    BeforeAgent: { event: 'user-prompt-submit' },
-    AfterAgent: { event: 'stop' },
-  }, (spec) => ({ type: 'command', name: `code-intel ${spec.event}`, command: hookCommand(spec.event, 'gemini'), timeout: 30000 }));
-  const servers = { ...asObj(data.mcpServers), 'code-intel': { ...serverEntry(), cwd: '.' } };
-  return { file, before: text, after: JSON.stringify({ ...data, mcpServers: servers, hooks }, null, 2) + '\n' };
-}
-
-/** Cursor: .cursor/hooks.json, version 1, event → [{command, matcher?}]. Our entries replace our earlier ones. */
-function cursorHooks(file: string): FileChange {
+function cursorHooks(file: string, mode: Mode): FileChange {
   const { text, data } = readJson(file);
   const hooks = asObj(data.hooks);
   const ours: [string, string, string?][] = [
@@ -151,79 +151,91 @@ function cursorHooks(file: string): FileChange {
     ['afterFileEdit', 'post-tool-use'],
     ['stop', 'stop'],
   ];
-  const merged: Json = { ...hooks };
-  for (const [name, event, matcher] of ours) {
-    const kept = (Array.isArray(hooks[name]) ? (hooks[name] as Json[]) : []).filter((h) => !isOurs(h));
-    merged[name] = [...kept, { command: hookCommand(event, 'cursor'), ...(matcher ? { matcher } : {}) }];
+  const merged: Json = {};
+  for (const [name, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list) || !list.some(isOurHook)) merged[name] = list;
+    else if (list.some((h) => !isOurHook(h))) merged[name] = list.filter((h) => !isOurHook(h));
   }
-  return { file, before: text, after: JSON.stringify({ ...data, version: 1, hooks: merged }, null, 2) + '\n' };
-}
-
-function plainFile(file: string, content: string): FileChange {
-  return { file, before: fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, after: content };
-}
-
-export function planInit(root: string, clients: ClientName[]): FileChange[] {
-  const changes: FileChange[] = [];
-  for (const c of clients) {
-    if (c === 'claude-code') {
-      changes.push(mergeMcpServers(path.join(root, '.mcp.json')));
-      changes.push(plainFile(path.join(root, '.claude', 'commands', 'code.md'), CODE_COMMAND));
-      changes.push(mergeClaudeHooks(path.join(root, '.claude', 'settings.json')));
-    } else if (c === 'cursor') {
-      changes.push(mergeMcpServers(path.join(root, '.cursor', 'mcp.json'), 'mcpServers', serverEntry()));
-      changes.push(cursorHooks(path.join(root, '.cursor', 'hooks.json')));
-    } else if (c === 'gemini') {
-      changes.push(geminiSettings(path.join(root, '.gemini', 'settings.json')));
-    } else if (c === 'codex') {
-      changes.push(codexConfig(path.join(root, '.codex', 'config.toml')));
-    } else if (c === 'opencode') {
-      const file = path.join(root, 'opencode.json');
-      const { text, data } = readJson(file);
-      const entry = serverEntry();
-      const mcp = { ...asObj(data.mcp), 'code-intel': { type: 'local', command: [entry.command, ...entry.args], enabled: true } };
-      changes.push({ file, before: text, after: JSON.stringify({ $schema: 'https://opencode.ai/config.json', ...data, mcp }, null, 2) + '\n' });
+  if (mode === 'add') {
+    for (const [name, event, matcher] of ours) {
+      const entry = { command: hook(event, 'cursor'), ...(matcher ? { matcher } : {}), ...(event === 'pre-tool-use' ? { failClosed: true } : {}) };
+      merged[name] = [...(Array.isArray(merged[name]) ? (merged[name] as unknown[]) : []), entry];
     }
+    return jsonChange(file, text, data, { ...data, version: 1, hooks: merged });
   }
-  return changes.filter((ch) => ch.before !== ch.after);
+  // init wrote version 1 and hooks; with none of anyone's hooks left, the file was only ours
+  const left = Object.keys(merged).length ? { ...data, hooks: merged } : withKey(data, 'hooks', Object.keys(hooks).length ? undefined : data.hooks);
+  const onlyOurs = Object.keys(left).every((k) => k === 'version');
+  return jsonChange(file, text, data, onlyOurs ? {} : left, true);
 }
 
 /**
  * Codex reads project MCP servers from .codex/config.toml ([mcp_servers.NAME], trusted projects).
  * Our table is replaced in place as text, so the user's other tables and comments survive.
  */
-function codexConfig(file: string): FileChange {
-  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+function codexConfig(file: string, mode: Mode): FileChange {
+  const before = readText(file);
   const str = (x: string) => JSON.stringify(x); // a TOML basic string has JSON's escapes
-  const ours = `[mcp_servers.code-intel]\ncommand = "node"\nargs = [${[CLI_JS, 'serve', '.'].map(str).join(', ')}]\n`;
-  const lines = (before ?? '').split('\n');
+  const entry = serverEntry();
+  const ours = `[mcp_servers.code-intel]\ncommand = ${str(entry.command)}\nargs = [${entry.args.map(str).join(', ')}]\nstartup_timeout_sec = ${STARTUP_TIMEOUT_S}\n`;
   const kept: string[] = [];
   let skipping = false;
-  for (const line of lines) {
+  for (const line of (before ?? '').split('\n')) {
     const header = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line);
     if (header) skipping = header[1] === 'mcp_servers.code-intel' || header[1]!.startsWith('mcp_servers.code-intel.');
     if (!skipping) kept.push(line);
   }
   const rest = kept.join('\n').replace(/\n+$/, '');
-  return { file, before, after: (rest ? rest + '\n\n' : '') + ours };
+  if (mode === 'add') return { file, before, after: (rest ? rest + '\n\n' : '') + ours };
+  if (before === null) return { file, before, after: before };
+  if (rest === before.replace(/\n+$/, '')) return { file, before, after: before };
+  return { file, before, after: rest.trim() ? rest + '\n' : null };
 }
 
-export function applyInit(changes: FileChange[]): void {
-  for (const ch of changes) {
-    fs.mkdirSync(path.dirname(ch.file), { recursive: true });
-    fs.writeFileSync(ch.file, ch.after);
+/** A file init writes whole: removed only while it is exactly what init writes (an edited one is the user's now). */
+function ownFile(file: string, mode: Mode, content: string, kept: Kept[]): FileChange {
+  const before = readText(file);
+  if (mode === 'add') return { file, before, after: content };
+  if (before !== null && before !== content) kept.push({ file, why: 'it differs from what init writes (edited, or from another version of code-intel); delete it yourself if it is not yours' });
+  return { file, before, after: before === content ? null : before };
+}
+
+export interface Kept { file: string; why: string }
+
+function plan(root: string, clients: ClientName[], mode: Mode, kept: Kept[]): FileChange[] {
+  const changes: (FileChange | undefined)[] = [];
+  for (const c of clients) {
+    if (c === 'claude-code') {
+      changes.push(mcpEntry(path.join(root, '.mcp.json'), mode, { type: 'stdio', ...serverEntry() }));
+      changes.push(ownFile(path.join(root, '.claude', 'commands', 'code.md'), mode, CODE_COMMAND, kept));
+      // the hooks are per-user: settings.local.json; an earlier init's hooks leave the committed settings.json
+      changes.push(hookGroups(path.join(root, '.claude', 'settings.json'), 'remove', {}));
+      changes.push(hookGroups(path.join(root, '.claude', 'settings.local.json'), mode, claudeHooks()));
+      changes.push(mode === 'add' ? planExclude(root, '.claude/settings.local.json') : planUnexclude(root, '.claude/settings.local.json'));
+    } else if (c === 'cursor') {
+      changes.push(mcpEntry(path.join(root, '.cursor', 'mcp.json'), mode, serverEntry()));
+      changes.push(cursorHooks(path.join(root, '.cursor', 'hooks.json'), mode));
+    } else if (c === 'gemini') {
+      // Gemini CLI has no per-user project settings: hooks and server in .gemini/settings.json
+      const file = path.join(root, '.gemini', 'settings.json');
+      changes.push(hookGroups(file, mode, geminiHooks(), (d) => withServer(d, 'mcpServers', mode, { ...serverEntry(), cwd: '.' })));
+    } else if (c === 'codex') {
+      changes.push(codexConfig(path.join(root, '.codex', 'config.toml'), mode));
+      changes.push(hookGroups(path.join(root, '.codex', 'hooks.json'), mode, codexHooks()));
+    } else if (c === 'opencode') {
+      const entry = serverEntry();
+      changes.push(mcpEntry(path.join(root, 'opencode.json'), mode, { type: 'local', command: [entry.command, ...entry.args], enabled: true, timeout: STARTUP_TIMEOUT_S * 1000 }, 'mcp', { $schema: 'https://opencode.ai/config.json' }));
+    }
   }
+  return changes.filter((ch): ch is FileChange => !!ch && ch.before !== ch.after);
 }
 
-/** A compact line diff for --dry-run. */
-export function describeChange(root: string, ch: FileChange): string {
-  const rel = path.relative(root, ch.file);
-  const before = ch.before?.split('\n') ?? [];
-  const after = ch.after.split('\n');
-  const beforeSet = new Set(before);
-  const afterSet = new Set(after);
-  const lines = [`--- ${ch.before === null ? '/dev/null' : rel}`, `+++ ${rel}`];
-  for (const l of before) if (!afterSet.has(l)) lines.push(`- ${l}`);
-  for (const l of after) if (!beforeSet.has(l)) lines.push(`+ ${l}`);
-  return lines.join('\n');
+export function planInit(root: string, clients: ClientName[]): FileChange[] {
+  return plan(root, clients, 'add', []);
+}
+
+/** What init --remove changes, and the files it leaves because they are no longer only init's. */
+export function planRemove(root: string, clients: ClientName[] = CLIENTS): { changes: FileChange[]; kept: Kept[] } {
+  const kept: Kept[] = [];
+  return { changes: plan(root, clients, 'remove', kept), kept };
 }

@@ -7,11 +7,15 @@
  *   Cursor:      preToolUse, beforeShellExecution, beforeMCPExecution / beforeSubmitPrompt / beforeReadFile,
  *                afterShellExecution, afterMCPExecution, afterFileEdit, stop;
  *                deny = {permission: "deny", user_message, agent_message}.
+ *   Codex:       PreToolUse / PostToolUse / UserPromptSubmit / Stop with Claude Code's payloads and
+ *                answers (hooks.json, codex-rs/hooks); its shell is `Bash` ({command}), MCP tools are
+ *                mcp__server__tool, and its edit tool `apply_patch` carries the patch text in
+ *                tool_input.command: the files it names become the canonical ApplyPatch {file_paths}.
  */
 import type { HookEvent } from './hooks.js';
 
-export type Client = 'claude-code' | 'gemini' | 'cursor';
-export const HOOK_CLIENTS: Client[] = ['claude-code', 'gemini', 'cursor'];
+export type Client = 'claude-code' | 'gemini' | 'cursor' | 'codex';
+export const HOOK_CLIENTS: Client[] = ['claude-code', 'gemini', 'cursor', 'codex'];
 
 export interface Payload {
   hook_event_name?: string;
@@ -35,8 +39,26 @@ const GEMINI_TOOLS: Record<string, string> = {
 };
 const CURSOR_TOOLS: Record<string, string> = { Write: 'Write', Edit: 'Edit', StrReplace: 'Edit', Delete: 'Write', MultiEdit: 'MultiEdit', Shell: 'Bash' };
 
+/**
+ * The files an apply_patch envelope touches (`*** Add File: p`, `*** Update File: p`,
+ * `*** Delete File: p`, and the target of `*** Move to: p`), in order, once each.
+ */
+export function patchFiles(patch: string): string[] {
+  const files: string[] = [];
+  for (const m of patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$/gm)) {
+    if (!files.includes(m[1]!)) files.push(m[1]!);
+  }
+  return files;
+}
+
 export function normalize(client: Client, raw: Raw): Payload {
   if (client === 'claude-code') return raw as Payload;
+  if (client === 'codex') {
+    const p = raw as Payload;
+    if (p.tool_name !== 'apply_patch') return p;
+    const patch = p.tool_input?.command;
+    return { ...p, tool_name: 'ApplyPatch', tool_input: { file_paths: typeof patch === 'string' ? patchFiles(patch) : [] } };
+  }
   const hook_event_name = str(raw.hook_event_name);
   if (client === 'gemini') {
     const name = str(raw.tool_name);
@@ -77,7 +99,8 @@ function safeJson(s: string): Raw | undefined {
 export function format(client: Client, event: HookEvent, deny: string | undefined, notice?: string, hookEvent?: string, stopActive = false): string {
   const reason = deny ? `code-intel: ${deny}` : undefined;
   const note = notice ? `code-intel: ${notice}` : undefined;
-  if (client === 'claude-code') {
+  // Codex reads Claude Code's answers (PostToolUseFailure never comes from it)
+  if (client === 'claude-code' || client === 'codex') {
     if (event === 'pre-tool-use') {
       if (reason) return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
       // no decision (the call goes on as it would): the notice reaches the model as context

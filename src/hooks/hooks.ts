@@ -111,7 +111,7 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
   const root = findRoot(start);
   if (!root) {
     const tool = p.tool_name ?? '';
-    const mayWrite = EDIT_TOOLS.has(tool) || tool === 'Bash' || (tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS));
+    const mayWrite = EDIT_TOOLS.has(tool) || tool === 'ApplyPatch' || tool === 'Bash' || (tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS));
     if (event === 'pre-tool-use' && mayWrite) return format(client, event, `no code-intel database at or above ${start}: run \`code-intel init\` (or \`code-intel index\`) in the project`);
     return format(client, event, undefined);
   }
@@ -179,6 +179,16 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     const file = input.file_path ?? input.notebook_path ?? input.path;
     if (typeof file !== 'string' || !file) return `${tool} has no file path the guard can check`;
     return checkPath(root, cwd, mode, file, locked);
+  }
+  if (tool === 'ApplyPatch') {
+    // Codex's apply_patch (dialects.ts): every file the patch names must be writable
+    const files = Array.isArray(input.file_paths) ? input.file_paths.filter((f): f is string => typeof f === 'string' && !!f) : [];
+    if (files.length === 0) return 'apply_patch names no file the guard can check';
+    for (const f of files) {
+      const why = checkPath(root, cwd, mode, f, locked);
+      if (why) return files.length > 1 ? `${f.slice(0, 160)}: ${why}` : why;
+    }
+    return undefined;
   }
   if (tool === 'Bash') {
     const command = input.command;

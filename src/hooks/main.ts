@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Hook entry: `node dist/src/hooks/main.js <pre-tool-use|user-prompt-submit|post-tool-use|stop> [--client=claude-code|gemini|cursor]`
+ * Hook entry: `node dist/src/hooks/main.js <pre-tool-use|user-prompt-submit|post-tool-use|stop> [--client=claude-code|gemini|cursor|codex]`
  * with the client's hook JSON on stdin. Kept apart from the CLI so a hook loads only what it needs.
  * This is its own process, never the MCP server: its stdout is the hook's answer to the client.
  */
