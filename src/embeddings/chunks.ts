@@ -108,13 +108,26 @@ export function docstringBelow(lines: string[], row: number, endRow: number): { 
 }
 
 function cleanComment(raw: string[]): string {
+  const lines = raw.map((l) => l.replace(/^\s*\/\*\*?/, '').replace(/\*\/\s*$/, '').replace(/^\s*(\/\/\/?!?|#|--|\*)\s?/, ''));
   const out: string[] = [];
-  for (let l of raw) {
-    l = l.replace(/^\s*\/\*\*?/, '').replace(/\*\/\s*$/, '').replace(/^\s*(\/\/\/?!?|#|--|\*)\s?/, '');
+  for (const l of lines) {
     if (/^\s*@\w+/.test(l)) break; // JSDoc/Javadoc tags: the description is what comes before
     out.push(l);
   }
-  return cap(squash(out.join('\n')), DOC_MAX);
+  const description = squash(out.join('\n'));
+  // a comment made only of tags (date-fns: @name, @summary, @description) says it in @summary/@description
+  return cap(description || taggedDescription(lines), DOC_MAX);
+}
+
+function taggedDescription(lines: string[]): string {
+  const i = lines.findIndex((l) => /^\s*@(summary|description)\b/.test(l));
+  if (i < 0) return '';
+  const out = [lines[i]!.replace(/^\s*@\w+\s*/, '')];
+  for (const l of lines.slice(i + 1)) {
+    if (/^\s*@\w+/.test(l)) break;
+    out.push(l);
+  }
+  return squash(out.join('\n'));
 }
 
 const squash = (s: string) => s.replace(/\{@\w+\s+([^}]*)\}/g, '$1').replace(/\s+/g, ' ').trim();
@@ -128,7 +141,7 @@ export function stripComments(code: string): string {
     .replace(/^\s*#(?![\[!]).*$/gm, '');
 }
 
-const KEYWORDS = new Set(
+export const KEYWORDS = new Set(
   ('const let var function return if else for while do switch case break continue new this super class extends implements interface type ' +
     'enum export import from default async await yield try catch finally throw typeof instanceof in of void null undefined true false ' +
     'public private protected readonly static abstract override declare namespace module as is keyof infer never unknown any number string boolean ' +
@@ -207,7 +220,7 @@ export function chunksOfMarkdown(file: string, lines: string[]): NewChunk[] {
 }
 
 /** bumped when chunk contents change meaning */
-const CHUNKER_VERSION = '2';
+const CHUNKER_VERSION = '3';
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 
 export interface ChunkStats {
