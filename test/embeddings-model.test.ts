@@ -97,9 +97,13 @@ describe('neural backend loader (generated model)', () => {
     const saved = process.env.CODE_INTEL_MODEL_DIR;
     try {
       delete process.env.CODE_INTEL_MODEL_DIR;
-      expect(loadConfig(root)).toMatchObject({ modelDirSource: 'default', model: 'multilingual-e5-small' });
-      fs.writeFileSync(path.join(root, '.code-intel', 'config.json'), JSON.stringify({ model_dir: 'models/x', ranking: { weights: { vector: 0.6 }, min_confidence: 0.4 } }));
-      expect(loadConfig(root)).toMatchObject({ modelDir: path.join(root, 'models', 'x'), modelDirSource: '.code-intel/config.json', weights: { vector: 0.6, keyword: 0.3, history: 0.2 }, minConfidence: 0.4 });
+      // nothing configured: the built-in model, whose vector leg stays out of the gate
+      expect(loadConfig(root)).toMatchObject({ modelDirSource: 'default', model: 'code-intel-search', gateVector: false });
+      fs.writeFileSync(path.join(root, '.code-intel', 'config.json'), JSON.stringify({ model: 'multilingual-e5-small' }));
+      expect(loadConfig(root)).toMatchObject({ modelDirSource: 'default', model: 'multilingual-e5-small', gateVector: true });
+      // a model directory means an ONNX model (e5 unless named)
+      fs.writeFileSync(path.join(root, '.code-intel', 'config.json'), JSON.stringify({ model_dir: 'models/x', ranking: { weights: { vector: 0.6 }, min_confidence: 0.4, vector_in_gate: false } }));
+      expect(loadConfig(root)).toMatchObject({ model: 'multilingual-e5-small', modelDir: path.join(root, 'models', 'x'), modelDirSource: '.code-intel/config.json', weights: { vector: 0.6, keyword: 0.3, history: 0.2 }, minConfidence: 0.4, gateVector: false });
       process.env.CODE_INTEL_MODEL_DIR = modelDir;
       expect(loadConfig(root)).toMatchObject({ modelDir, modelDirSource: 'CODE_INTEL_MODEL_DIR' });
     } finally {

@@ -91,7 +91,10 @@ describe.skipIf(npmMissing)('npm pack → npm install -g <tarball> → the insta
     const files = packed.files.map((f) => f.path);
     for (const f of ['package.json', 'README.md', 'dist/src/cli/main.js', 'dist/src/hooks/main.js', 'data/glossary.json', 'grammars/languages.json', 'docs/relevance.md']) expect(files).toContain(f);
     expect(files.filter((f) => /^(test|bench|fixtures|src|dist\/test|dist\/bench)\//.test(f) || f === '.npmrc')).toEqual([]);
-    expect(packed.size).toBeLessThan(2 * 1024 * 1024);
+    expect(files).toContain('data/model/code-search.bin');
+    expect(files).toContain('data/model/code-search.json');
+    // the built-in model is most of it (~7 MB of int8 weights compress little)
+    expect(packed.size).toBeLessThan(12 * 1024 * 1024);
   });
 
   it('installs small, without the model runtime', () => {
@@ -104,14 +107,24 @@ describe.skipIf(npmMissing)('npm pack → npm install -g <tarball> → the insta
     expect(run(['--version']).stdout.trim()).toBe(pkg.version);
   });
 
-  it('doctor: the lexical backend, the glossary, and how to add the model and its runtime', () => {
+  it('doctor: the built-in model from the installed copy, verified, with no runtime to install', () => {
     const r = run(['doctor', repo]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/backend\s+neural \(code-intel-search, int8, 256 dims/);
+    expect(r.stdout).toMatch(/model\s+code-intel-search v\S+, built in .*verified on load/);
+    const json = JSON.parse(run(['doctor', repo, '--json']).stdout);
+    expect(json.backend).toMatchObject({ active: 'neural', model: 'code-intel-search', runtime: { present: true, version: 'built-in' } });
+  });
+
+  it('doctor: with an ONNX model configured but absent, the lexical backend and how to add the model and its runtime', () => {
+    const onnx = { ...env, CODE_INTEL_MODEL_DIR: path.join(tmp, 'no-such-model') };
+    const r = spawnSync(bin, ['doctor', repo], { encoding: 'utf8', env: onnx, cwd: tmp, timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/backend\s+lexical/);
     expect(r.stdout).toMatch(/runtime\s+@huggingface\/transformers NOT INSTALLED/);
     expect(r.stdout).toContain('code-intel model install-runtime');
     expect(r.stdout).toContain('code-intel model pull');
-    const json = JSON.parse(run(['doctor', repo, '--json']).stdout);
+    const json = JSON.parse(spawnSync(bin, ['doctor', repo, '--json'], { encoding: 'utf8', env: onnx, cwd: tmp, timeout: 60_000 }).stdout);
     expect(json.glossary_terms).toBeGreaterThan(500);
     expect(json.backend).toMatchObject({ active: 'lexical', runtime: { present: false } });
   });
@@ -126,7 +139,7 @@ describe.skipIf(npmMissing)('npm pack → npm install -g <tarball> → the insta
     const s = run(['semantic', '--root', repo, 'greet', 'the', 'user']);
     expect(s.status, s.stderr).toBe(0);
     expect(s.stdout).toContain('src/services/greeter.ts');
-    expect(s.stdout).toContain('backend lexical');
+    expect(s.stdout).toContain('backend neural(code-intel-search)+lexical');
   });
 
   it('serve: an MCP client initializes, lists the tools and calls one', async () => {

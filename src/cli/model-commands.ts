@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NeuralProvider } from '../embeddings/backend.js';
+import { readCard } from '../embeddings/static/static-embedder.js';
 import { DEFAULT_MODEL, defaultModelsHome, KNOWN_MODELS, loadConfig } from '../embeddings/config.js';
 import { inspectModelDir } from '../embeddings/model.js';
 import { pullModel } from '../embeddings/pull.js';
@@ -81,7 +82,16 @@ export async function doctor(root: string, opts: { json?: boolean }): Promise<nu
   lines.push(`backend       ${status.active}${status.active === 'neural' && status.loaded ? ` (${status.model}, ${status.loaded.dtype}, ${status.loaded.dim} dims, loaded in ${status.loaded.load_ms} ms)` : ''}`);
   lines.push(`model dir     ${status.model_dir}  [from ${status.model_dir_source}]  ${status.model_present ? 'present' : 'MISSING'}`);
   const rt = status.runtime;
-  lines.push(rt.present
+  if (provider.builtin) {
+    const card = readCard();
+    const t = card?.training as { valid_pairs?: number; train_pairs?: number; train_packages?: number; history?: { mrr?: number }[] } | undefined;
+    const best = t?.history ? Math.max(...t.history.map((h) => h.mrr ?? 0)) : undefined;
+    lines.push(card
+      ? `model         ${card.name} v${card.version}, built in (plain TypeScript, no runtime to install), ${(card.bytes / 1e6).toFixed(1)} MB, sha256 ${card.sha256.slice(0, 12)}… verified on load` +
+          (t ? `; trained on ${t.train_pairs} doc→code pairs from ${t.train_packages} npm packages, validation MRR ${best?.toFixed(3)} on ${t.valid_pairs} pairs of held-out packages` : '')
+      : 'model         built-in model card missing');
+    report.model_card = card ? { name: card.name, version: card.version, sha256: card.sha256, bytes: card.bytes, training: card.training } : null;
+  } else lines.push(rt.present
     ? `runtime       ${RUNTIME_PACKAGE} ${rt.version}  [from ${rt.source}]  ${rt.dir}`
     : `runtime       ${RUNTIME_PACKAGE} NOT INSTALLED (optional: only the neural backend needs it; looked in ${rt.searched.join('; ')})`);
   if (!rt.present && status.model_present) lines.push(`              ${runtimeHint()}`);
@@ -135,7 +145,7 @@ export async function doctor(root: string, opts: { json?: boolean }): Promise<nu
   report.sqlite_vec = vec;
   lines.push(`sqlite-vec    ${vec}`);
   lines.push(`lexical       glossary ${report.glossary_terms} JA/ZH terms, Japanese segmenter tiny-segmenter`);
-  lines.push(`ranking       weights vector ${c.weights.vector} / keyword ${c.weights.keyword} / history ${c.weights.history}, min_confidence ${c.minConfidence}, cache half-life ${c.halfLifeDays} days`);
+  lines.push(`ranking       weights vector ${c.weights.vector} / keyword ${c.weights.keyword} / history ${c.weights.history}, min_confidence ${c.minConfidence}, cache half-life ${c.halfLifeDays} days; the vector leg ${c.gateVector ? "counts" : "does not count"} in the VALIDATION gate (ranking.vector_in_gate)`);
   for (const w of c.warnings) lines.push(`warning       ${w}`);
   report.config = { file: c.configFile, weights: c.weights, min_confidence: c.minConfidence, half_life_days: c.halfLifeDays, warnings: c.warnings };
   process.stdout.write(opts.json ? JSON.stringify(report, null, 2) + '\n' : lines.join('\n') + '\n');

@@ -1,12 +1,14 @@
 /**
- * Which backend is active for a project: the neural one when a model is configured and present and
- * its runtime is installed (loaded once per process, lazily, never downloaded), otherwise the
- * lexical one, with the reason and what to do about it.
+ * Which backend is active for a project: the vector leg with the built-in code-search model
+ * (data/model/, plain TypeScript: always there unless switched off), or with an ONNX model when one
+ * is configured, present and its runtime installed (loaded once per process, lazily, never
+ * downloaded); otherwise the lexical one, with the reason and what to do about it.
  */
 import { log } from '../util/log.js';
-import { type EmbeddingConfig, loadConfig } from './config.js';
+import { BUILTIN_MODEL, type EmbeddingConfig, loadConfig } from './config.js';
 import { type Embedder, inspectModelDir, loadEmbedder } from './model.js';
 import { findRuntime, RUNTIME_PACKAGE, type RuntimeLocation, runtimeHint } from './runtime.js';
+import { loadStaticEmbedder, readCard, STATIC_MODEL_DIR, staticModelPresent } from './static/static-embedder.js';
 
 export interface BackendStatus {
   active: 'neural' | 'lexical';
@@ -15,7 +17,9 @@ export interface BackendStatus {
   model_dir_source: EmbeddingConfig['modelDirSource'];
   model_present: boolean;
   /** the model runtime (@huggingface/transformers): where it was found, or where it was looked for */
-  runtime: { present: true; version: string; dir: string; source: RuntimeLocation['source'] } | { present: false; searched: string[] };
+  runtime: { present: true; version: string; dir: string; source: RuntimeLocation['source'] | 'built-in' } | { present: false; searched: string[] };
+  /** the built-in model's card: version, checksum, what it measured when trained */
+  card?: { version: string; sha256: string; bytes: number };
   loaded?: { dim: number; dtype: string; load_ms: number };
   reason?: string;
   hint?: string;
@@ -33,19 +37,26 @@ export class NeuralProvider {
     this.config = loadConfig(root);
   }
 
+  /** the built-in model (plain TypeScript, in the package) rather than an ONNX one */
+  get builtin(): boolean {
+    return this.config.model === BUILTIN_MODEL;
+  }
+
   /** The model is configured, allowed, its files are there and so is its runtime (nothing loaded yet). */
   get available(): boolean {
-    return this.config.backend !== 'lexical' && !this.error && inspectModelDir(this.config.modelDir).ok && !!findRuntime().found;
+    if (this.config.backend === 'lexical' || this.error) return false;
+    if (this.builtin) return staticModelPresent();
+    return inspectModelDir(this.config.modelDir).ok && !!findRuntime().found;
   }
 
   /** Loads the model once (shared by every project of the process); undefined when unavailable. */
   async get(): Promise<Embedder | undefined> {
     if (this.embedder) return this.embedder;
     if (!this.available) return undefined;
-    const dir = this.config.modelDir;
+    const dir = this.builtin ? STATIC_MODEL_DIR : this.config.modelDir;
     const t0 = performance.now();
     let p = loaded.get(dir);
-    if (!p) loaded.set(dir, (p = loadEmbedder(dir)));
+    if (!p) loaded.set(dir, (p = this.builtin ? Promise.resolve().then(() => loadStaticEmbedder(dir)) : loadEmbedder(dir)));
     try {
       this.embedder = await p;
       this.loadMs = performance.now() - t0;
@@ -59,6 +70,25 @@ export class NeuralProvider {
   }
 
   status(): BackendStatus {
+    return this.builtin ? this.builtinStatus() : this.onnxStatus();
+  }
+
+  private builtinStatus(): BackendStatus {
+    const card = readCard();
+    const present = staticModelPresent();
+    const base = {
+      model: BUILTIN_MODEL, model_dir: STATIC_MODEL_DIR, model_dir_source: 'default' as const, model_present: present,
+      runtime: { present: true as const, version: 'built-in', dir: STATIC_MODEL_DIR, source: 'built-in' as const },
+      ...(card ? { card: { version: card.version, sha256: card.sha256, bytes: card.bytes } } : {}),
+    };
+    if (this.embedder) return { ...base, active: 'neural', loaded: { dim: this.embedder.dim, dtype: this.embedder.dtype, load_ms: Math.round(this.loadMs) } };
+    if (this.config.backend === 'lexical') return { ...base, active: 'lexical', reason: `the backend is set to lexical (${process.env.CODE_INTEL_BACKEND ? 'CODE_INTEL_BACKEND' : this.config.configFile})` };
+    if (this.error) return { ...base, active: 'lexical', reason: `the built-in model failed to load: ${this.error.message}`, hint: 'Reinstall code-intel (the model ships in its data/model/ folder).' };
+    if (!present) return { ...base, active: 'lexical', reason: `the built-in model is missing from ${STATIC_MODEL_DIR}`, hint: 'Reinstall code-intel, or rebuild the model with `npm run train` from a source checkout.' };
+    return { ...base, active: 'neural', reason: 'built-in model present; it loads on first use' };
+  }
+
+  private onnxStatus(): BackendStatus {
     const c = this.config;
     const check = inspectModelDir(c.modelDir);
     const rt = findRuntime();

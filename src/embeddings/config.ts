@@ -1,12 +1,14 @@
 /**
  * Where the embedding model lives and how relevance is weighed. Sources, strongest first:
- * environment (CODE_INTEL_MODEL_DIR, CODE_INTEL_BACKEND), the project's .code-intel/config.json,
+ * environment (CODE_INTEL_MODEL_DIR, CODE_INTEL_BACKEND, CODE_INTEL_VECTOR_IN_GATE=1|0), the project's .code-intel/config.json,
  * then defaults. Reading the configuration never touches the network.
  *
  * .code-intel/config.json (every key optional):
  *   { "backend": "auto" | "lexical" | "neural",
- *     "model": "multilingual-e5-small", "model_dir": "/abs/or/project-relative/dir",
- *     "ranking": { "weights": { "vector": 0.5, "keyword": 0.3, "history": 0.2 }, "min_confidence": 0.2 },
+ *     "model": "code-intel-search" (built in, the default) | "multilingual-e5-small",
+ *     "model_dir": "/abs/or/project-relative/dir" (an ONNX model; implies multilingual-e5-small unless "model" says otherwise),
+ *     "ranking": { "weights": { "vector": 0.5, "keyword": 0.3, "history": 0.2 }, "min_confidence": 0.2,
+ *                  "vector_in_gate": false for the built-in model, true for an ONNX one },
  *     "cache": { "half_life_days": 30 } }
  */
 import fs from 'node:fs';
@@ -32,7 +34,10 @@ export const KNOWN_MODELS: Record<string, KnownModel> = {
     dim: 384,
   },
 };
+/** the model `code-intel model pull` fetches when none is named */
 export const DEFAULT_MODEL = 'multilingual-e5-small';
+/** the code-search model shipped inside the package (data/model/, src/embeddings/static/): the default */
+export const BUILTIN_MODEL = 'code-intel-search';
 
 export interface Weights {
   vector: number;
@@ -47,6 +52,13 @@ export interface EmbeddingConfig {
   modelDirSource: 'CODE_INTEL_MODEL_DIR' | '.code-intel/config.json' | 'default';
   weights: Weights;
   minConfidence: number;
+  /**
+   * whether the vector leg counts in the VALIDATION gate's score (confirm_symbol_relevance). Off by
+   * default for the built-in model: on real commits it accepted more untouched declarations that
+   * share a word with the request without refusing fewer relevant ones (docs/relevance.md); it
+   * still orders semantic_search and the suggestions.
+   */
+  gateVector: boolean;
   halfLifeDays: number;
   configFile: string;
   /** problems found while reading the configuration (reported by doctor, never fatal) */
@@ -76,7 +88,8 @@ export function loadConfig(root: string): EmbeddingConfig {
       warnings.push(`${file} is not valid JSON (${(e as Error).message}); using defaults`);
     }
   }
-  const model = typeof raw.model === 'string' ? raw.model : DEFAULT_MODEL;
+  const explicitDir = !!process.env.CODE_INTEL_MODEL_DIR || typeof raw.model_dir === 'string';
+  const model = typeof raw.model === 'string' ? raw.model : explicitDir ? DEFAULT_MODEL : BUILTIN_MODEL;
   let modelDir: string;
   let modelDirSource: EmbeddingConfig['modelDirSource'];
   if (process.env.CODE_INTEL_MODEL_DIR) {
@@ -103,6 +116,8 @@ export function loadConfig(root: string): EmbeddingConfig {
   return {
     backend, model, modelDir, modelDirSource, weights,
     minConfidence: Math.min(1, num(raw.ranking?.min_confidence, 0.2)),
+    gateVector: process.env.CODE_INTEL_VECTOR_IN_GATE ? process.env.CODE_INTEL_VECTOR_IN_GATE === '1'
+      : typeof raw.ranking?.vector_in_gate === 'boolean' ? raw.ranking.vector_in_gate : model !== BUILTIN_MODEL,
     halfLifeDays: num(raw.cache?.half_life_days, 30) || 30,
     configFile: file,
     warnings,

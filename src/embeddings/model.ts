@@ -12,6 +12,8 @@ import path from 'node:path';
 import { UserError } from '../util/paths.js';
 import { KNOWN_MODELS } from './config.js';
 import { loadRuntime } from './runtime.js';
+import type { Calibration } from './calibration.js';
+import type { CodeInput } from './static/features.js';
 
 export const MANIFEST = 'code-intel-model.json';
 
@@ -53,6 +55,10 @@ export interface Embedder {
   readonly passagePrefix: string;
   /** L2-normalised mean-pooled vectors, one per text, prefixes applied */
   embed(texts: string[], kind: 'query' | 'passage'): Promise<Float32Array[]>;
+  /** declarations read by field (the built-in model); a model without it embeds the chunk text */
+  embedCode?(items: CodeInput[]): Float32Array[];
+  /** the model's own cosine → tier curve, measured when it was trained (used until a project measures its own) */
+  readonly calibration?: Calibration;
   dispose(): Promise<void>;
 }
 

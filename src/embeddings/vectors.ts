@@ -31,6 +31,17 @@ export function loadVecExtension(db: DB): void {
 const toBlob = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 const fromBlob = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
+export interface MissingChunk {
+  hash: string;
+  text: string;
+  name: string;
+  container: string | null;
+  path: string;
+  signature: string;
+  body: string;
+  doc: string;
+}
+
 export class VectorStore {
   readonly table: string;
   readonly vec: boolean;
@@ -59,12 +70,14 @@ export class VectorStore {
     this.vec = ok;
   }
 
-  /** Chunk texts whose hash has no vector for this model yet. */
-  missing(limit = 1_000_000): { hash: string; text: string }[] {
+  /** Chunks (one per text hash) that have no vector for this model yet. */
+  missing(limit = 1_000_000): MissingChunk[] {
+    // a bare column beside MIN() comes from the row holding the minimum (SQLite)
     return this.db.prepare(
-      `SELECT c.hash, MIN(c.text) text FROM chunks c LEFT JOIN embeddings e ON e.hash = c.hash AND e.model = ?
+      `SELECT c.hash, MIN(c.id) id, c.text, c.name, c.container, c.path, c.signature, c.body, c.doc FROM chunks c
+       LEFT JOIN embeddings e ON e.hash = c.hash AND e.model = ?
        WHERE e.id IS NULL GROUP BY c.hash ORDER BY MIN(c.id) LIMIT ?`,
-    ).all(this.model, limit) as { hash: string; text: string }[];
+    ).all(this.model, limit) as MissingChunk[];
   }
 
   put(items: { hash: string; vector: Float32Array }[]): void {
