@@ -14,7 +14,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { SemanticEngine, firstSentence, qualified } from '../src/embeddings/engine.js';
 import { loadEmbedder } from '../src/embeddings/model.js';
 import type { ChunkRow } from '../src/embeddings/chunks.js';
@@ -25,6 +24,10 @@ import { findReferences } from '../src/query/references.js';
 import { SessionService } from '../src/session/service.js';
 import { writeTinyModel } from '../test/helpers/tiny-model.js';
 import { fetchPackage } from './lib/fetch.js';
+import { stripComments } from './lib/strip.js';
+import { Bm25 } from './lib/bm25.js';
+import { loadStaticEmbedder } from '../src/embeddings/static/static-embedder.js';
+import { dot } from '../src/embeddings/vectors.js';
 import { heading, median, prng, shuffle, table } from './lib/util.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -64,26 +67,6 @@ const JA_QUERIES: { q: string; targets: string[] }[] = [
 interface Case {
   query: string;
   targets: { path?: string; name: string }[];
-}
-
-function stripComments(srcDir: string, outDir: string): number {
-  const printer = ts.createPrinter({ removeComments: true });
-  let n = 0;
-  const walk = (rel: string) => {
-    for (const e of fs.readdirSync(path.join(srcDir, rel), { withFileTypes: true })) {
-      const r = path.join(rel, e.name);
-      if (e.isDirectory()) walk(r);
-      else if (e.name.endsWith('.ts')) {
-        const text = fs.readFileSync(path.join(srcDir, r), 'utf8');
-        const sf = ts.createSourceFile(r, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-        fs.mkdirSync(path.dirname(path.join(outDir, r)), { recursive: true });
-        fs.writeFileSync(path.join(outDir, r), printer.printFile(sf));
-        n++;
-      }
-    }
-  };
-  walk('');
-  return n;
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -151,9 +134,21 @@ async function main(): Promise<void> {
     const i = list.findIndex((x) => hit(c.targets, x.file, x.name));
     return i >= 0 ? i + 1 : null;
   };
-  const semRanks: (number | null)[] = [], bmRanks: (number | null)[] = [];
+  const semRanks: (number | null)[] = [], bmRanks: (number | null)[] = [], modelRanks: (number | null)[] = [], textbookRanks: (number | null)[] = [];
   const latencies: number[] = [];
+  // textbook BM25 over each declaration's full (comment-stripped) source text, the issue's baseline
+  const declChunks = engine.corpus().chunks.filter((c) => c.kind !== 'section');
+  const textbook = new Bm25(declChunks, (c) => project.lines(c.path).slice(c.start_line - 1, c.end_line).join('\n'));
+  // the model alone: cosine between the request and every declaration
+  const builtin = status.active === 'neural' && status.model === 'code-intel-search' ? loadStaticEmbedder() : undefined;
+  const declVectors = builtin?.embedCode(declChunks);
   for (const c of cases) {
+    textbookRanks.push(rankOf(textbook.search(c.query).slice(0, 100).map((h) => ({ file: h.item.path, name: qualified(h.item) })), c));
+    if (builtin && declVectors) {
+      const q = builtin.embedQuery(c.query);
+      const order = declChunks.map((d, i) => ({ d, cos: dot(q, declVectors[i]!) })).sort((a, b) => b.cos - a.cos).slice(0, 100);
+      modelRanks.push(rankOf(order.map((x) => ({ file: x.d.path, name: qualified(x.d) })), c));
+    }
     const t = performance.now();
     const r = await engine.rank(c.query, { kinds: (k) => k !== 'section' });
     latencies.push(performance.now() - t);
@@ -166,12 +161,14 @@ async function main(): Promise<void> {
     }
     bmRanks.push(rankOf(bm, c));
   }
-  const sem = metrics(semRanks), bm = metrics(bmRanks);
+  const sem = metrics(semRanks), bm = metrics(bmRanks), tb = metrics(textbookRanks), mo = metrics(modelRanks);
   const backendLabel = engine.backendName();
   console.log(table([
     ['system', 'queries', 'MRR', 'R@1', 'R@5', 'R@10'],
     [`semantic_search (${backendLabel})`, sem.n, sem.mrr, pct(sem.r1), pct(sem.r5), pct(sem.r10)],
+    ...(builtin ? [['  the model alone (cosine, code-intel-search)', mo.n, mo.mrr, pct(mo.r1), pct(mo.r5), pct(mo.r10)]] : []),
     ['query tool (plain BM25 over names, paths, signatures)', bm.n, bm.mrr, pct(bm.r1), pct(bm.r5), pct(bm.r10)],
+    ['baseline: textbook BM25, full declaration text', tb.n, tb.mrr, pct(tb.r1), pct(tb.r5), pct(tb.r10)],
   ]));
   console.log(`  semantic_search latency: median ${median(latencies).toFixed(1)} ms, p95 ${latencies.sort((a, b) => a - b)[Math.floor(latencies.length * 0.95)]?.toFixed(1)} ms per query`);
 
@@ -273,7 +270,27 @@ async function main(): Promise<void> {
   // ---- embedding throughput ----------------------------------------------------------------------------
   heading('Embedding throughput');
   let neural: Record<string, unknown> = { available: false, reason: status.reason };
-  if (status.active === 'neural') {
+  if (builtin) {
+    // measured afresh: rank() above already embedded this index
+    const card = builtin.card;
+    const tl = performance.now();
+    loadStaticEmbedder();
+    const loadMs = performance.now() - tl;
+    const te = performance.now();
+    for (let k = 0; k < 5; k++) builtin.embedCode(declChunks);
+    const perSec = (5 * declChunks.length) / ((performance.now() - te) / 1000);
+    const ql: number[] = [];
+    for (const c of cases.slice(0, 100)) {
+      const t = performance.now();
+      builtin.embedQuery(c.query);
+      ql.push(performance.now() - t);
+    }
+    neural = { available: true, model: `${card.name} v${card.version}`, bytes: card.bytes, load_ms: Math.round(loadMs), chunks_per_s: Math.round(perSec), s_for_25k: Math.round((25_000 / perSec) * 10) / 10, query_ms_median: median(ql) };
+    console.log(table([
+      ['model', 'size on disk', 'load (checksum included)', 'embedding', '25k declarations', 'query (median)'],
+      [`${card.name} v${card.version}`, `${(card.bytes / 1e6).toFixed(1)} MB`, `${Math.round(loadMs)} ms`, `${Math.round(perSec)} declarations/s`, `${(25_000 / perSec).toFixed(1)} s`, `${median(ql).toFixed(2)} ms`],
+    ]));
+  } else if (status.active === 'neural') {
     const te = performance.now();
     const counts = await engine.ensureEmbedded();
     const s = (performance.now() - te) / 1000;
@@ -296,7 +313,7 @@ async function main(): Promise<void> {
   project.close();
   const out = {
     spec: SPEC, seed: SEED, cores: os.availableParallelism(), chunks: chunkCount, backend: backendLabel,
-    retrieval: { semantic_search: sem, bm25: bm }, japanese: { semantic_search: jaS, bm25: jaB },
+    retrieval: { semantic_search: sem, model_alone: builtin ? mo : null, bm25: bm, textbook_bm25: tb }, japanese: { semantic_search: jaS, bm25: jaB },
     tiers: {
       doc_sentence: { relevant: relScores, random_rejected: randScores.filter((x) => x < 0.3).length / (randScores.length || 1) },
       japanese: { relevant: jaRel, random_rejected: jaRand.filter((x) => x < 0.3).length / (jaRand.length || 1) },
