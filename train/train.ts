@@ -212,6 +212,18 @@ function crossEntropy(S: Float32Array, G: Float32Array, B: number, byRow: boolea
   return loss;
 }
 
+/** dL/dx for one item of a side: its row (a request) or column (a declaration) of G against the other side's vectors. */
+function sideGradient(G: Float32Array, B: number, d: number, i: number, other: Pooled[], byRow: boolean): Float32Array {
+  const out = new Float32Array(d);
+  for (let k = 0; k < B; k++) {
+    const g = SCALE * G[byRow ? i * B + k : k * B + i]!;
+    if (g === 0) continue;
+    const x = other[k]!.x;
+    for (let j = 0; j < d; j++) out[j]! += g * x[j]!;
+  }
+  return out;
+}
+
 function trainBatch(P: Params, batch: Example[]): number {
   const B = batch.length, d = P.d;
   const Q = batch.map((e) => pool(P, e.q, P.wq));
@@ -226,26 +238,8 @@ function trainBatch(P: Params, batch: Example[]): number {
   // G = dL/dS for the mean of the row (request → code) and column (code → request) cross-entropies
   const G = new Float32Array(B * B);
   const loss = crossEntropy(S, G, B, true) + crossEntropy(S, G, B, false);
-  for (let i = 0; i < B; i++) {
-    const dq = new Float32Array(d);
-    for (let k = 0; k < B; k++) {
-      const g = SCALE * G[i * B + k]!;
-      if (g === 0) continue;
-      const c = C[k]!.x;
-      for (let j = 0; j < d; j++) dq[j]! += g * c[j]!;
-    }
-    backprop(P, batch[i]!.q, Q[i]!, dq, P.gwq);
-  }
-  for (let k = 0; k < B; k++) {
-    const dc = new Float32Array(d);
-    for (let i = 0; i < B; i++) {
-      const g = SCALE * G[i * B + k]!;
-      if (g === 0) continue;
-      const q = Q[i]!.x;
-      for (let j = 0; j < d; j++) dc[j]! += g * q[j]!;
-    }
-    backprop(P, batch[k]!.c, C[k]!, dc, P.gwc);
-  }
+  for (let i = 0; i < B; i++) backprop(P, batch[i]!.q, Q[i]!, sideGradient(G, B, d, i, C, true), P.gwq);
+  for (let k = 0; k < B; k++) backprop(P, batch[k]!.c, C[k]!, sideGradient(G, B, d, k, Q, false), P.gwc);
   return loss / (2 * B);
 }
 
