@@ -1,5 +1,5 @@
 /**
- * Runs the hooks `code-intel init` configured (snapshotted from .claude/settings.json at setup) the
+ * Runs the hooks `code-intel init` configured (snapshotted from .claude/settings.json and settings.local.json at setup) the
  * way Claude Code does: every matching command through the shell, the JSON payload on stdin, cwd the
  * project, and reads the answer with Claude Code's rules:
  *   exit 2            a blocking error, stderr is the reason (PreToolUse: the call is denied;
@@ -53,7 +53,7 @@ const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : und
 export function runHooks(s: TrialState, event: HookEventName, fields: Json, tool?: string): HookVerdict {
   const v: HookVerdict = { event, runs: [], context: [], systemMessages: [], stderr: [], problems: [] };
   const specs = (s.hooks[event] ?? []).filter((h) => matches(h.matcher, tool));
-  if (specs.length === 0) v.problems.push(`no ${event} hook is configured in .claude/settings.json`);
+  if (specs.length === 0) v.problems.push(`no ${event} hook is configured in .claude/settings.json or settings.local.json`);
   const payload = JSON.stringify({
     session_id: s.sessionId, transcript_path: s.transcript, cwd: s.project, permission_mode: 'default', hook_event_name: event, ...fields,
   });

@@ -101,11 +101,20 @@ export async function setup(dir: string, o: SetupOpts): Promise<number> {
   const indexed = run(log, 'code-intel index', process.execPath, [CLI, 'index', project], { cwd: project, env }).trim();
 
   // 4. the client's configuration, as Claude Code reads it when a session starts
-  const settings = JSON.parse(fs.readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8')) as { hooks?: Record<string, { matcher?: string; hooks?: { type?: string; command?: string; timeout?: number }[] }[]> };
+  // hooks from the shared and the per-user project settings (init writes the guard's into
+  // settings.local.json); Claude Code runs the hooks of both
+  type Settings = { hooks?: Record<string, { matcher?: string; hooks?: { type?: string; command?: string; timeout?: number }[] }[]> };
   const hooks: Record<string, HookCommand[]> = {};
-  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
-    hooks[event] = groups.flatMap((g) => (g.hooks ?? []).filter((h) => h.type === 'command' && typeof h.command === 'string').map((h) => ({ matcher: g.matcher, command: h.command!, timeout: h.timeout })));
+  for (const file of ['settings.json', 'settings.local.json']) {
+    const f = path.join(project, '.claude', file);
+    if (!fs.existsSync(f)) continue;
+    const settings = JSON.parse(fs.readFileSync(f, 'utf8')) as Settings;
+    for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+      const cmds = groups.flatMap((g) => (g.hooks ?? []).filter((h) => h.type === 'command' && typeof h.command === 'string').map((h) => ({ matcher: g.matcher, command: h.command!, timeout: h.timeout })));
+      hooks[event] = [...(hooks[event] ?? []), ...cmds];
+    }
   }
+  if (!hooks.PreToolUse?.length) throw new Error('init configured no PreToolUse hook in .claude/settings.json or settings.local.json');
   const mcpJson = JSON.parse(fs.readFileSync(path.join(project, '.mcp.json'), 'utf8')) as { mcpServers?: Record<string, { command: string; args?: string[]; env?: Record<string, string> }> };
   const entry = mcpJson.mcpServers?.['code-intel'];
   if (!entry) throw new Error('.mcp.json has no code-intel server after init');

@@ -35,7 +35,7 @@ export interface TrialState {
   nextId: number;
   /** the uuid of the transcript's last line (parentUuid of the next) */
   lastUuid: string | null;
-  /** .claude/settings.json hooks as they were at setup (Claude Code snapshots hooks when a session starts) */
+  /** .claude/settings.json and settings.local.json hooks as they were at setup (Claude Code snapshots hooks when a session starts) */
   hooks: Record<string, HookCommand[]>;
   /** .mcp.json's code-intel entry as it was at setup */
   mcp: { command: string; args: string[]; env?: Record<string, string> };
