@@ -253,6 +253,19 @@ describe('UserPromptSubmit and PostToolUse', () => {
     expect(() => sessions.setQueryFrame({ target_feature: { value: 'cart', quote: 'delete every file' } })).toThrow(/validation/i);
   });
 
+  it('a /code prompt holds the turn before any session: editing first would skip the whole gate', () => {
+    const t = new Transcript();
+    t.user('/code add tax to the cart total');
+    hook('user-prompt-submit', promptPayload(t, '/code add tax to the cart total'));
+    const r = hook('pre-tool-use', edit('src/cart.ts'));
+    expect(r.decision).toBe('deny');
+    expect(r.reason).toContain('start_session');
+    // a prompt that is not /code leaves the guard out of the way
+    t.user('rename the cart variable');
+    hook('user-prompt-submit', promptPayload(t, 'rename the cart variable'));
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBeUndefined();
+  });
+
   it('a prompt counts once the transcript shows it (the client may write it after the hook)', () => {
     const t = new Transcript();
     hook('user-prompt-submit', promptPayload(t, 'add tax to the cart total'));

@@ -1,8 +1,8 @@
 /**
  * What the guard lets change right now, decided from the sealed session records:
  *   off     no /code turn is in progress: the guard stays out of the way (strict mode aside)
- *   locked  nothing of the project may change (a session before READY, an INVESTIGATE/QUESTION
- *           session, or a session that was ended or aborted before READY in this turn)
+ *   locked  nothing of the project may change (a /code prompt with no session yet, a session before
+ *           READY, an INVESTIGATE/QUESTION session, or one ended or aborted before READY in this turn)
  *   ready   only explored files and new files approved by check_write_target may change
  * A /code turn stays guarded after abort_session/end_session until the user's next prompt: ending
  * a session is never a way around the gate.
@@ -42,6 +42,9 @@ export function guardMode(store: SessionStore, root: string): GuardMode {
   // that records no prompts gets TURN_WITHOUT_PROMPTS_MS instead)
   const turnGoesOn = last && (promptAt === undefined ? Date.now() - last.updated_at < TURN_WITHOUT_PROMPTS_MS : promptAt <= last.created_at);
   if (last && turnGoesOn) return sessionMode(store, root, last, store.endedFrom(last.id) ?? last.phase, true);
+  // the user typed /code and no session has started since: editing before start_session would skip
+  // the whole gate, so the turn is held from the prompt on
+  if (store.lastPromptIsCode()) return { kind: 'locked', why: 'the user asked for /code and no session has started in this turn: call start_session and work through the phases; edits are allowed only in READY.' };
   if (strictMode(root)) return { kind: 'locked', why: 'strict mode: writing needs a /code session in READY (start_session)' };
   store.seal.unmark();
   return { kind: 'off' };

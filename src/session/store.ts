@@ -246,6 +246,12 @@ export class SessionStore {
     });
   }
 
+  /** The user's latest recorded prompt asked for /code (a turn the guard holds from the prompt on). */
+  lastPromptIsCode(): boolean {
+    const row = this.db.prepare(`SELECT prompt FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) ORDER BY id DESC LIMIT 1`).get() as { prompt: string } | undefined;
+    return !!row && /^\s*\/code\b/.test(row.prompt);
+  }
+
   /** The user's latest recorded prompt, if recent, without a leading `/code`. */
   latestPrompt(withinMs = 60 * 60 * 1000): string | undefined {
     const row = this.db.prepare(`SELECT prompt, at FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number } | undefined;
