@@ -32,12 +32,20 @@ export interface Hypothesis {
   status: 'pending' | 'confirmed' | 'rejected';
 }
 
+/** A requirement of submit_understanding the last submission fell short of (seed 001's minimums). */
+export type Requirement = 'symbols_identified' | 'entry_points' | 'files_analyzed' | 'existing_patterns';
+export interface Missing {
+  requirement: Requirement;
+  have: number;
+  need: number;
+}
+
 export interface SessionContext {
   intent: Intent;
   risk: Risk;
   frameSet: boolean;
   /** requirements the last understanding lacked (drives SEMANTIC's allowed reasons) */
-  missing: string[];
+  missing: Missing[];
   relevanceRequested: boolean;
   relevanceConfirmed: boolean;
   semanticSearched: boolean;
@@ -48,7 +56,7 @@ export interface SessionContext {
 
 export type SessionEvent =
   | { type: 'SET_QUERY_FRAME'; risk: Risk }
-  | { type: 'SUBMIT_UNDERSTANDING'; missing: string[] }
+  | { type: 'SUBMIT_UNDERSTANDING'; missing: Missing[] }
   | { type: 'RELEVANCE_REQUESTED' }
   /** accepted: the symbols of the session accepted so far (this pass and earlier ones), distinct */
   | { type: 'RELEVANCE_CONFIRMED'; rejected: number; raiseRisk: boolean; accepted: number }
@@ -101,7 +109,7 @@ export const sessionMachine = setup({
     setFrame: assign(({ context, event }) =>
       event.type === 'SET_QUERY_FRAME' ? { frameSet: true, risk: context.frameSet ? maxRisk(context.risk, event.risk) : event.risk } : {}),
     recordMissing: assign(({ event }) => (event.type === 'SUBMIT_UNDERSTANDING' ? { missing: event.missing, semanticSearched: false } : {})),
-    clearMissing: assign({ missing: [] as string[] }),
+    clearMissing: assign({ missing: [] as Missing[] }),
     requestRelevance: assign({ relevanceRequested: true }),
     applyRelevance: assign(({ context, event }) =>
       event.type === 'RELEVANCE_CONFIRMED'

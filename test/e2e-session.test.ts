@@ -125,7 +125,7 @@ describe('/code session over MCP', () => {
     await s.call('set_query_frame', FRAME);
     await explore(s);
     const u = await s.call('submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] });
-    expect(u.structuredContent).toMatchObject({ next_phase: 'SEMANTIC', missing_requirements: ['symbols_identified: 2/3'] });
+    expect(u.structuredContent).toMatchObject({ next_phase: 'SEMANTIC', missing_requirements: [{ requirement: 'symbols_identified', have: 2, need: 3 }] });
     expect(u.structuredContent!.allowed_semantic_reasons).toEqual(['no_definition_found', 'context_fragmented', 'architecture_unknown']);
 
     // submit_semantic before any semantic_search, or with a reason that does not fit, is refused

@@ -9,7 +9,7 @@ import { isGrounded, normalize, riskLevel, validateFrame } from '../src/session/
 import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
 import { aboutHypothesis, matchEvidence, verifyCodeEvidence } from '../src/session/service.js';
 import type { LedgerEntry } from '../src/session/store.js';
-import { entryPointLinked, evaluateUnderstanding, reasonAllowed } from '../src/session/understanding.js';
+import { entryPointLinked, evaluateUnderstanding, missingFromSnapshot, reasonAllowed } from '../src/session/understanding.js';
 import { checkWriteTarget } from '../src/session/write-target.js';
 import { makeProject, removeProject } from './helpers/project.js';
 
@@ -82,7 +82,7 @@ describe('submit_understanding evaluation', () => {
   });
   it('reports shortfalls as missing requirements', () => {
     expect(evaluateUnderstanding({ ...good, symbols_identified: ['Cart'], entry_points: ['Cart'], existing_patterns: [], files_analyzed: ['a.ts'] }, ctx).missing)
-      .toEqual(['symbols_identified: 1/3', 'files_analyzed: 1/2', 'existing_patterns: 0/1']);
+      .toEqual([{ requirement: 'symbols_identified', have: 1, need: 3 }, { requirement: 'files_analyzed', have: 1, need: 2 }, { requirement: 'existing_patterns', have: 0, need: 1 }]);
   });
   it('refuses claims the evidence does not back', () => {
     const r = evaluateUnderstanding({ ...good, symbols_identified: ['Cart', 'Cart', 'Ghost', 'Hidden'], files_analyzed: ['a.ts', 'c.ts'], entry_points: ['Other.run()'] }, {
@@ -114,9 +114,16 @@ describe('submit_understanding evaluation', () => {
     expect(entryPointLinked('LoginController.handle()', ['AuthService'])).toBe(false);
   });
   it('allows only semantic reasons that match what is missing', () => {
-    expect(reasonAllowed('no_reference_found', ['symbols_identified: 1/3'])).toBe(false);
-    expect(reasonAllowed('no_reference_found', ['entry_points: 0/1'])).toBe(true);
+    expect(reasonAllowed('no_reference_found', [{ requirement: 'symbols_identified', have: 1, need: 3 }])).toBe(false);
+    expect(reasonAllowed('no_reference_found', [{ requirement: 'entry_points', have: 0, need: 1 }])).toBe(true);
     expect(reasonAllowed('architecture_unknown', [])).toBe(true);
+  });
+  it('reads what is missing from a snapshot written before it was structured', () => {
+    expect(missingFromSnapshot(['files_analyzed: 1/2', { requirement: 'entry_points', have: 0, need: 1 }, 'bogus: 1/2', 7])).toEqual([
+      { requirement: 'files_analyzed', have: 1, need: 2 },
+      { requirement: 'entry_points', have: 0, need: 1 },
+    ]);
+    expect(missingFromSnapshot(undefined)).toEqual([]);
   });
 });
 
@@ -153,9 +160,9 @@ describe('the session machine (guards and transitions)', () => {
   it('goes to VALIDATION when complete, SEMANTIC when not', () => {
     const frame: SessionEvent = { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' };
     expect(run([frame, { type: 'SUBMIT_UNDERSTANDING', missing: [] }]).value).toBe('VALIDATION');
-    const s = run([frame, { type: 'SUBMIT_UNDERSTANDING', missing: ['files_analyzed: 1/2'] }]);
+    const s = run([frame, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'files_analyzed', have: 1, need: 2 }] }]);
     expect(s.value).toBe('SEMANTIC');
-    expect(s.context.missing).toEqual(['files_analyzed: 1/2']);
+    expect(s.context.missing).toEqual([{ requirement: 'files_analyzed', have: 1, need: 2 }]);
   });
   it('applies relevance tiers for real', () => {
     const base: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [] }];
@@ -178,7 +185,7 @@ describe('the session machine (guards and transitions)', () => {
     expect(run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false, accepted: 1 }], 'INVESTIGATE').value).toBe('READY');
   });
   it('SEMANTIC needs a search and hypotheses; VERIFICATION needs every pending one addressed', () => {
-    const toSemantic: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: ['symbols_identified: 1/3'] }];
+    const toSemantic: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'symbols_identified', have: 1, need: 3 }] }];
     const hyp: SessionEvent = { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }, { text: 'b', confidence: 'low' }], mark: 7 };
     expect(run([...toSemantic, hyp]).value).toBe('SEMANTIC');
     const inVerification = [...toSemantic, { type: 'SEMANTIC_SEARCHED' } as SessionEvent, hyp];
@@ -191,13 +198,13 @@ describe('the session machine (guards and transitions)', () => {
   });
   it('hypotheses verified in an earlier pass spare a second trip through SEMANTIC', () => {
     const toVerification: SessionEvent[] = [
-      { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: ['files_analyzed: 1/2'] }, { type: 'SEMANTIC_SEARCHED' },
+      { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'files_analyzed', have: 1, need: 2 }] }, { type: 'SEMANTIC_SEARCHED' },
       { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }], mark: 3 }, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }] },
       { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false, accepted: 1 },
     ];
     const back = run(toVerification);
     expect(back.value).toBe('EXPLORATION');
-    expect(run([...toVerification, { type: 'SUBMIT_UNDERSTANDING', missing: ['files_analyzed: 1/2'] }]).value).toBe('VALIDATION');
+    expect(run([...toVerification, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'files_analyzed', have: 1, need: 2 }] }]).value).toBe('VALIDATION');
   });
   it('a second QueryFrame never lowers the risk', () => {
     expect(run([{ type: 'SET_QUERY_FRAME', risk: 'HIGH' }, { type: 'SET_QUERY_FRAME', risk: 'LOW' }]).context.risk).toBe('HIGH');
@@ -212,7 +219,7 @@ describe('the session machine (guards and transitions)', () => {
   it('persisted snapshots restore to the same phase and context', () => {
     const a = createActor(sessionMachine, { input: { intent: 'MODIFY' } }).start();
     a.send({ type: 'SET_QUERY_FRAME', risk: 'HIGH' });
-    a.send({ type: 'SUBMIT_UNDERSTANDING', missing: ['entry_points: 0/1'] });
+    a.send({ type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'entry_points', have: 0, need: 1 }] });
     const b = createActor(sessionMachine, { snapshot: JSON.parse(JSON.stringify(a.getPersistedSnapshot())), input: { intent: 'MODIFY' } }).start();
     expect(b.getSnapshot().value).toBe('SEMANTIC');
     expect(b.getSnapshot().context).toEqual(a.getSnapshot().context);

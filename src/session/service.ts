@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Actor, createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
-import { type Intent, minAccepted, type SessionEvent, sessionMachine } from '../../machines/session.js';
+import { type Intent, minAccepted, type Missing, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../query/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { UserError } from '../util/paths.js';
@@ -19,7 +19,7 @@ import { namedScore } from '../embeddings/named.js';
 import { tierOf } from './relevance.js';
 import { linkedScore, linkToSeeds, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
 import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
-import { evaluateUnderstanding, reasonAllowed, type UnderstandingInput } from './understanding.js';
+import { describeMissing, evaluateUnderstanding, missingFromSnapshot, reasonAllowed, SEMANTIC_REASONS, type UnderstandingInput } from './understanding.js';
 import { checkWriteTarget } from './write-target.js';
 import { acceptBaseline } from '../guard/effects.js';
 import { settleEvidence } from '../guard/evidence-check.js';
@@ -65,7 +65,9 @@ export class SessionService {
       return undefined;
     }
     if (this.loaded?.row.id !== row.id || this.loaded.row.updated_at !== row.updated_at) {
-      const actor = createActor(sessionMachine, { snapshot: JSON.parse(row.snapshot), input: { intent: row.intent as Intent } });
+      const snapshot = JSON.parse(row.snapshot);
+      if (snapshot?.context) snapshot.context.missing = missingFromSnapshot(snapshot.context.missing);
+      const actor = createActor(sessionMachine, { snapshot, input: { intent: row.intent as Intent } });
       actor.start();
       this.loaded = { row, actor };
     }
@@ -319,7 +321,7 @@ export class SessionService {
     const to = this.store.transaction(() => {
       this.store.update(s.row.id, { understanding: JSON.stringify(u) });
       this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined);
-      return this.send(this.require(), { type: 'SUBMIT_UNDERSTANDING', missing: verdict.missing }, verdict.missing.join('; ') || null);
+      return this.send(this.require(), { type: 'SUBMIT_UNDERSTANDING', missing: verdict.missing }, describeMissing(verdict.missing) || null);
     });
     return {
       success: true,
@@ -641,7 +643,7 @@ export class SessionService {
     const problems: string[] = [];
     if (!ctx.semanticSearched || searches.length === 0) problems.push('semantic_search has not been called in this SEMANTIC phase');
     if (!reasonAllowed(args.semantic_reason, ctx.missing))
-      problems.push(`semantic_reason '${args.semantic_reason}' is not allowed for missing: [${ctx.missing.join(', ')}]; allowed: ${allowedReasons(ctx.missing).join(', ')}`);
+      problems.push(`semantic_reason '${args.semantic_reason}' is not allowed for what is missing (${describeMissing(ctx.missing) || 'nothing'}); allowed: ${allowedReasons(ctx.missing).join(', ')}`);
     for (const q of args.search_queries) if (!searches.includes(normalize(q))) problems.push(`search query '${q}' was never run with semantic_search in this phase`);
     if (args.hypotheses.length === 0) problems.push('at least one hypothesis is required');
     if (problems.length > 0) {
@@ -835,8 +837,8 @@ function translateCjk(text: string): string[] {
   return conceptsOf(text).filter((c) => c.source !== 'query').flatMap((c) => c.words);
 }
 
-function allowedReasons(missing: readonly string[]): string[] {
-  return ['no_definition_found', 'no_reference_found', 'no_similar_implementation', 'context_fragmented', 'architecture_unknown'].filter((r) => reasonAllowed(r, missing));
+function allowedReasons(missing: readonly Missing[]): string[] {
+  return SEMANTIC_REASONS.filter((r) => reasonAllowed(r, missing));
 }
 
 function summarize(result: Record<string, unknown> | undefined): string | null {

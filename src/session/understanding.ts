@@ -3,7 +3,7 @@
  * cannot back refuses the submission outright (nothing advances); an honest but thin understanding
  * goes to SEMANTIC with the missing requirements.
  */
-import { type Intent, MIN_SYMBOLS, type Risk } from '../../machines/session.js';
+import { type Intent, MIN_SYMBOLS, type Missing, type Requirement, type Risk } from '../../machines/session.js';
 import type { Evidence } from './evidence.js';
 import { normalize } from './queryframe.js';
 import { quote } from '../util/paths.js';
@@ -28,7 +28,7 @@ export interface UnderstandingVerdict {
   /** false claims and inconsistencies: the submission is refused, the phase does not change */
   refused: string[];
   /** requirements not met (SEMANTIC can help find more) */
-  missing: string[];
+  missing: Missing[];
 }
 
 const trimAll = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean);
@@ -68,7 +68,7 @@ export function evaluateUnderstanding(
   },
 ): UnderstandingVerdict {
   const refused: string[] = [];
-  const missing: string[] = [];
+  const missing: Missing[] = [];
   const min = MINIMUMS[ctx.intent];
   const symbols = trimAll(u.symbols_identified);
   const files = trimAll(u.files_analyzed).map((f) => f.replace(/^\.\//, ''));
@@ -123,15 +123,18 @@ export function evaluateUnderstanding(
   }
 
   const have = { symbols: identities.length, entry_points: entries.length, files: uniq(files).length, patterns: uniq(patterns).length };
-  if (have.symbols < min.symbols) missing.push(`symbols_identified: ${have.symbols}/${min.symbols}`);
-  if (have.entry_points < min.entry_points) missing.push(`entry_points: ${have.entry_points}/${min.entry_points}`);
-  if (have.files < min.files) missing.push(`files_analyzed: ${have.files}/${min.files}`);
-  if (have.patterns < min.patterns) missing.push(`existing_patterns: ${have.patterns}/${min.patterns}`);
+  const short = (requirement: Requirement, n: number, need: number) => {
+    if (n < need) missing.push({ requirement, have: n, need });
+  };
+  short('symbols_identified', have.symbols, min.symbols);
+  short('entry_points', have.entry_points, min.entry_points);
+  short('files_analyzed', have.files, min.files);
+  short('existing_patterns', have.patterns, min.patterns);
   return { refused, missing };
 }
 
 /** seed 001's table: which semantic_reason answers which missing requirement. */
-export const REASONS_FOR: Record<string, string[]> = {
+export const REASONS_FOR: Record<Requirement, string[]> = {
   symbols_identified: ['no_definition_found', 'architecture_unknown'],
   entry_points: ['no_definition_found', 'no_reference_found'],
   existing_patterns: ['no_similar_implementation', 'architecture_unknown'],
@@ -140,7 +143,23 @@ export const REASONS_FOR: Record<string, string[]> = {
 export const ALWAYS_ALLOWED_REASONS = ['context_fragmented', 'architecture_unknown'];
 export const SEMANTIC_REASONS = ['no_definition_found', 'no_reference_found', 'no_similar_implementation', 'context_fragmented', 'architecture_unknown'] as const;
 
-export function reasonAllowed(reason: string, missing: readonly string[]): boolean {
+export function reasonAllowed(reason: string, missing: readonly Missing[]): boolean {
   if (ALWAYS_ALLOWED_REASONS.includes(reason)) return true;
-  return missing.some((m) => REASONS_FOR[m.split(':')[0]!]?.includes(reason));
+  return missing.some((m) => REASONS_FOR[m.requirement]?.includes(reason));
+}
+
+/** `symbols_identified 1/3` — for the timeline and messages; answers carry the objects. */
+export const describeMissing = (missing: readonly Missing[]): string => missing.map((m) => `${m.requirement} ${m.have}/${m.need}`).join('; ');
+
+/**
+ * Snapshots persisted before `missing` was structured hold strings (`symbols_identified: 1/3`):
+ * read either form, so a session in progress survives the upgrade.
+ */
+export function missingFromSnapshot(raw: unknown): Missing[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((m): Missing[] => {
+    if (typeof m === 'object' && m !== null && 'requirement' in m) return [m as Missing];
+    const x = typeof m === 'string' ? /^(\w+):\s*(\d+)\/(\d+)$/.exec(m) : null;
+    return x && x[1]! in REASONS_FOR ? [{ requirement: x[1] as Requirement, have: Number(x[2]), need: Number(x[3]) }] : [];
+  });
 }
