@@ -88,6 +88,67 @@ describe('the graph leg in confirm_symbol_relevance', () => {
   });
 });
 
+describe('evidence inside a symbol accepted in the same pass', () => {
+  it('accepts a chain the agent traced from an accepted symbol, in one confirm, whatever the order', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const files: Record<string, string> = {
+      'src/cached.ts': [
+        "import { clearObserving } from './derivation';",
+        'export class CachedValue {',
+        '  value: unknown = 1;',
+        '  suspend(): void {',
+        '    clearObserving(this);',
+        '    this.value = undefined;',
+        '  }',
+        '}',
+      ].join('\n') + '\n',
+      'src/derivation.ts': [
+        "import { removeObserver } from './observable';",
+        'export function clearObserving(d: { deps?: object[] }): void {',
+        '  for (const o of d.deps ?? []) removeObserver(o);',
+        '}',
+      ].join('\n') + '\n',
+      'src/observable.ts': [
+        'const pending: object[] = [];',
+        'export function removeObserver(o: object): void {',
+        '  queueForUnobservation(o);',
+        '}',
+        'export function queueForUnobservation(o: object): void {',
+        '  pending.push(o);',
+        '}',
+      ].join('\n') + '\n',
+      'src/log.ts': 'export function formatLog(line: string): string {\n  return `[log] ${line}`;\n}\n',
+    };
+    const dir = makeProject(files);
+    const p = new Project(dir);
+    await p.refresh();
+    const sessions = new SessionService(p);
+    sessions.start('INVESTIGATE', 'how is a cached value discarded once nothing observes it');
+    sessions.setQueryFrame({ target_feature: { value: 'cached value', quote: 'cached value' } });
+    for (const f of Object.keys(files)) sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
+    sessions.record('find_definitions', { name: 'clearObserving' }, { ...findDefinitions(p, { name: 'clearObserving' }) });
+    const symbols = ['queueForUnobservation', 'removeObserver', 'clearObserving', 'CachedValue.suspend', 'formatLog'];
+    sessions.submitUnderstanding({ symbols_identified: symbols, entry_points: [], existing_patterns: [], files_analyzed: Object.keys(files) });
+    await sessions.validateRelevance('cached value', symbols);
+    const r = await sessions.confirmRelevance([
+      // listed before the method that makes them relevant: the order must not matter
+      { symbol: 'queueForUnobservation', approved: true, code_evidence: 'src/observable.ts:5' },
+      { symbol: 'removeObserver', approved: true, code_evidence: 'src/derivation.ts:3' }, // a call inside clearObserving
+      { symbol: 'clearObserving', approved: true, code_evidence: 'src/cached.ts:5' }, // a call inside CachedValue.suspend, no target word on it
+      { symbol: 'CachedValue.suspend', approved: true, code_evidence: 'src/cached.ts:4' },
+      { symbol: 'formatLog', approved: true, code_evidence: 'src/cached.ts:5' }, // a line that does not use it
+    ]);
+    const acceptedNames = (r.accepted as { symbol: string }[]).map((a) => a.symbol).sort();
+    expect(acceptedNames).toEqual(['CachedValue.suspend', 'clearObserving', 'queueForUnobservation', 'removeObserver']);
+    expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'formatLog', guidance: expect.objectContaining({ reason: expect.stringContaining('is not about formatLog') }) })]);
+    expect(r.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'queueForUnobservation', tier: 'ACCEPTED_HIGH_RISK', via: expect.stringContaining('removeObserver') })]));
+    p.close();
+    removeProject(dir);
+  });
+});
+
 describe('the rank leg', () => {
   it('the cutoff is the same share of every project, at least the best one, at most five', async () => {
     const { rankCutoff, rankedScore } = await import('../src/session/graph-relevance.js');

@@ -481,7 +481,6 @@ export class SessionService {
     const accepted: Record<string, unknown>[] = [];
     const rejected: Record<string, unknown>[] = [];
     const dismissed: string[] = [];
-    const low: { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number }[] = [];
     let raiseRisk = false;
     // what earlier passes of this session accepted: it stays accepted (a return to EXPLORATION keeps its facts)
     const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as Record<string, unknown>[]) : [];
@@ -490,6 +489,43 @@ export class SessionService {
     const acceptedBefore = new Set(before.filter(wasAccepted).map((b) => String(b.symbol)));
     const ranking = this.engine.textRanking(target);
     const cutoff = rankCutoff(ranking.total);
+    type Verified = { where: string; text: string };
+    // words first, then the rank leg: its words cover little of the target, but its code answers
+    // it better than nearly everything else in the project
+    const judge = async (m: { symbol: string }, verified: Verified) => {
+      const row = this.symbolProfile(m.symbol);
+      const scored = row
+        ? (await this.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: verified.text }]))[0]!
+        : { score: 0, backend: this.engine.backendName(), legs: { keyword: 0 } };
+      const score = scored.score;
+      const tier = tierOf(score);
+      const rank = row ? this.engine.textRankOf(target, row.path, row.name, row.name_line) : undefined;
+      const ranked = rankedScore(rank, ranking.total);
+      if (tier === 'REJECTED' && ranked >= 0.3) {
+        raiseRisk = true;
+        accepted.push({
+          symbol: m.symbol, similarity: ranked, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+rank`, legs: { ...scored.legs, rank },
+          evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${ranking.total} declarations for '${target}' (the best ${cutoff} are accepted)`,
+        });
+      } else if (tier === 'REJECTED') {
+        const l = { symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank };
+        // accepted in an earlier pass of this session: a fact that stays (the evidence is verified again above)
+        const earlier = earlierOf(l.symbol);
+        if (earlier) {
+          if (earlier.tier !== 'FACT') raiseRisk = true;
+          accepted.push({ ...earlier, evidence: l.where });
+        } else pending.push(l);
+      } else {
+        if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
+        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs: scored.legs, evidence: verified.where, file: row?.path });
+      }
+    };
+    let pending: Low[] = [];
+    // evidence that is a use of the symbol inside another declaration concerns it once that
+    // declaration is accepted — in an earlier pass or in this one (a call inside a method this same
+    // confirm accepts): such claims wait for the rest of the pass
+    let waiting: { m: { symbol: string }; verified: Verified }[] = [];
+    const acceptedNames = () => new Set([...acceptedBefore, ...accepted.map((a) => String(a.symbol))]);
     for (const m of mapped) {
       if (!offered.has(m.symbol)) {
         rejected.push({ symbol: m.symbol, similarity: 0, guidance: { reason: `'${m.symbol}' was not part of validate_symbol_relevance (neither listed nor suggested)`, next_actions: ['Call validate_symbol_relevance again with this symbol.'] } });
@@ -510,61 +546,30 @@ export class SessionService {
         });
         continue;
       }
-      const about = this.evidenceConcerns(m.symbol, verified, target, acceptedBefore);
-      if (!about) {
-        rejected.push({
-          symbol: m.symbol, similarity: null,
-          guidance: {
-            reason: `code_evidence (${verified.where}) is not about ${m.symbol}: cite its definition, or a line where it is used together with '${target}'`,
-            next_actions: [`find_definitions ${m.symbol}, then cite "file:line" inside it`],
-          },
-        });
-        continue;
-      }
-      const row = this.symbolProfile(m.symbol);
-      const scored = row
-        ? (await this.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: verified.text }]))[0]!
-        : { score: 0, backend: this.engine.backendName(), legs: { keyword: 0 } };
-      const score = scored.score;
-      const tier = tierOf(score);
-      // the rank leg: its words cover little of the target, but its code answers it better than
-      // nearly everything else in the project
-      const rank = row ? this.engine.textRankOf(target, row.path, row.name, row.name_line) : undefined;
-      const ranked = rankedScore(rank, ranking.total);
-      if (tier === 'REJECTED' && ranked >= 0.3) {
-        raiseRisk = true;
-        accepted.push({
-          symbol: m.symbol, similarity: ranked, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+rank`, legs: { ...scored.legs, rank },
-          evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${ranking.total} declarations for '${target}' (the best ${cutoff} are accepted)`,
-        });
-      } else if (tier === 'REJECTED') {
-        low.push({ symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank });
-      } else {
-        if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
-        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs: scored.legs, evidence: verified.where, file: row?.path });
-      }
+      if (this.evidenceConcerns(m.symbol, verified, target, acceptedBefore)) await judge(m, verified);
+      else waiting.push({ m, verified });
     }
     // the words of the request do not reach these: the code graph may (they call, are called by,
-    // contain or sit in a symbol the request does reach)
-    let pending: typeof low = [];
-    for (const l of low) {
-      // accepted in an earlier pass of this session: a fact that stays (the evidence is verified again above)
-      const earlier = earlierOf(l.symbol);
-      if (earlier) {
-        if (earlier.tier !== 'FACT') raiseRisk = true;
-        accepted.push({ ...earlier, evidence: l.where });
-      } else pending.push(l);
-    }
-    // links through the code, to a fixed point: a symbol linked to one that a link accepted in this
-    // same pass would be accepted by the next pass anyway — the agent is spared the round trip
+    // contain or sit in a symbol the request does reach). Links through the code, to a fixed point:
+    // a symbol linked to one that a link accepted in this same pass would be accepted by the next
+    // pass anyway — the agent is spared the round trip
     const seedsNow = () => this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number }[]);
     let seeds = await seedsNow();
-    for (let round = 0; round < 4 && pending.length > 0; round++) {
-      const still: typeof low = [];
+    for (let round = 0; round < 6 && (pending.length > 0 || waiting.length > 0); round++) {
+      const progress = accepted.length;
+      const names = acceptedNames();
+      const still: typeof waiting = [];
+      for (const w of waiting) {
+        if (this.evidenceConcerns(w.m.symbol, w.verified, target, names)) await judge(w.m, w.verified);
+        else still.push(w);
+      }
+      waiting = still;
+      if (accepted.length > progress) seeds = await seedsNow();
+      const left: Low[] = [];
       for (const l of pending) {
         const link = this.graphLink(l.symbol, seeds);
         if (!link) {
-          still.push(l);
+          left.push(l);
           continue;
         }
         raiseRisk = true;
@@ -573,9 +578,18 @@ export class SessionService {
           evidence: l.where, file: l.file, via: link.why,
         });
       }
-      if (still.length === pending.length) break;
-      pending = still;
+      pending = left;
+      if (accepted.length === progress) break;
       seeds = await seedsNow();
+    }
+    for (const { m, verified } of waiting) {
+      rejected.push({
+        symbol: m.symbol, similarity: null,
+        guidance: {
+          reason: `code_evidence (${verified.where}) is not about ${m.symbol}: cite its definition, or a line where it is used together with '${target}' or inside a symbol accepted for it`,
+          next_actions: [`find_definitions ${m.symbol}, then cite "file:line" inside it`],
+        },
+      });
     }
     for (const l of pending) {
       const t = l.scored.terms;
@@ -820,6 +834,9 @@ export class SessionService {
     };
   }
 }
+
+/** A claim the words and the rank do not accept: the graph may still link it. */
+type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number };
 
 /** Fewer symbols stand than the intent needs: dismissing is not a way through, finding more is. */
 const SHORT_NEXT = (have: number, need: number, dismissed: string[]) =>
