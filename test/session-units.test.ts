@@ -4,7 +4,7 @@ import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { allowedTools, isAllowed, nextStepFor, PHASES, TOOL_PHASES } from '../machines/policy.js';
 import { type SessionEvent, sessionMachine } from '../machines/session.js';
-import { deriveEvidence } from '../src/session/evidence.js';
+import { deriveEvidence, resultEvidence } from '../src/session/evidence.js';
 import { isGrounded, normalize, riskLevel, validateFrame } from '../src/session/queryframe.js';
 import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
 import { aboutHypothesis, matchEvidence, verifyCodeEvidence } from '../src/session/service.js';
@@ -240,6 +240,16 @@ describe('policy table', () => {
 });
 
 describe('evidence checks', () => {
+  it('a reference row shows the declaration it sits in; a ranking shows no file', () => {
+    const refs = resultEvidence('find_references', {
+      items: [{ file: 'src/observable.ts', line: 88, name: 'queueForUnobservation', container: 'removeObserver' }, { file: 'src/a.ts', line: 3, name: 'x', container: null }],
+      definitions: [{ file: 'src/observable.ts', name: 'queueForUnobservation', container: null }],
+    });
+    expect(refs.symbols.sort()).toEqual(['queueForUnobservation', 'removeObserver']);
+    expect(refs.files.sort()).toEqual(['src/a.ts', 'src/observable.ts']);
+    expect(resultEvidence('query', { items: [{ name: 'total', container: 'Cart', file: 'src/cart.ts' }] })).toEqual({ files: [], symbols: ['total', 'Cart.total', 'Cart'] });
+  });
+
   const entry = (seq: number, tool: string, args: Record<string, unknown>, files: string[], outcome: LedgerEntry['outcome'] = 'ok'): LedgerEntry =>
     ({ seq, tool, args, files, symbols: [], phase: 'X', outcome, summary: null, at: 0 });
   const ledger = [entry(1, 'find_references', { name: 'Cart' }, ['a.ts', 'b.ts']), entry(2, 'search_text', { pattern: 'tax' }, ['c.ts']), entry(3, 'get_symbols', { file: 'd.ts' }, ['d.ts'], 'error')];

@@ -29,7 +29,11 @@ export function resultEvidence(tool: string, result: Obj): { files: string[]; sy
       }
       break;
     case 'find_references':
-      for (const r of arr(result.items)) if (str(r.file)) files.add(r.file as string);
+      for (const r of arr(result.items)) {
+        if (str(r.file)) files.add(r.file as string);
+        // the row names the declaration the reference sits in (file and line shown): that symbol was seen
+        if (str(r.container)) symbols.add(r.container as string);
+      }
       for (const d of arr(result.definitions)) {
         if (str(d.file)) files.add(d.file as string);
         addSymbol(d.name, d.container);
