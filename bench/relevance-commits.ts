@@ -29,7 +29,7 @@ import { semanticEngine } from '../src/embeddings/engine.js';
 import { runQuery } from '../src/query/lexical.js';
 import { Project } from '../src/query/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
-import { verifyCodeEvidence } from '../src/session/service.js';
+import { verifyCodeEvidence } from '../src/session/validation.js';
 import { linkedScore, linkToSeeds, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
 import { tierOf } from '../src/session/relevance.js';
 import { Bm25, words } from './lib/bm25.js';

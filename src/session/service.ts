@@ -3,45 +3,35 @@
  * persisted after every transition together with the ledger entry that caused it.
  */
 import { randomUUID } from 'node:crypto';
-import { type Actor, createActor } from 'xstate';
+import { createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
-import { type Intent, minAccepted, type Missing, type SessionEvent, sessionMachine } from '../../machines/session.js';
+import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../query/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { UserError } from '../util/paths.js';
+import { type Loaded, type SessionCore, SessionError } from './core.js';
 import { deriveEvidence, type Evidence, resultEvidence } from './evidence.js';
-import {
-  contentUnits, EXPECTED_SLOTS, extractionPrompt, investigationGuidance, isGrounded, normalize, type QueryFrameInput, riskLevel, type Slot, stem, validateFrame,
-} from './queryframe.js';
+import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, normalize, type QueryFrameInput, riskLevel, type Slot, validateFrame } from './queryframe.js';
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
-import { conceptsOf } from '../embeddings/text.js';
-import { namedScore } from '../embeddings/named.js';
-import { tierOf } from './relevance.js';
-import { linkedScore, linkToSeeds, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
-import { type LedgerEntry, type SessionRow, SessionStore } from './store.js';
-import { describeMissing, evaluateUnderstanding, missingFromSnapshot, reasonAllowed, SEMANTIC_REASONS, type UnderstandingInput } from './understanding.js';
+import { allowedReasons, SemanticPhase } from './semantic.js';
+import { SessionStore } from './store.js';
+import { describeMissing, evaluateUnderstanding, missingFromSnapshot, type UnderstandingInput } from './understanding.js';
+import { REJECTED_NEXT, translateCjk, ValidationPhase } from './validation.js';
 import { checkWriteTarget } from './write-target.js';
 import { acceptBaseline } from '../guard/effects.js';
 import { settleEvidence } from '../guard/evidence-check.js';
 import { log } from '../util/log.js';
 
-type SessionActor = Actor<typeof sessionMachine>;
-
-/** A refusal the agent can act on; becomes a tool error with these fields. */
-export class SessionError extends Error {
-  constructor(readonly code: string, message: string, readonly extra: Record<string, unknown> = {}) {
-    super(message);
-  }
-}
-
-export interface Loaded {
-  row: SessionRow;
-  actor: SessionActor;
-}
-
-export class SessionService {
+/**
+ * The session's own steps (start, QueryFrame, understanding, the end) and the machine; VALIDATION
+ * lives in validation.ts and SEMANTIC/VERIFICATION in semantic.ts, both working through this
+ * service's SessionCore view.
+ */
+export class SessionService implements SessionCore {
   readonly store: SessionStore;
   private loaded: Loaded | undefined;
+  private readonly validation = new ValidationPhase(this);
+  private readonly semantic = new SemanticPhase(this);
 
   /** relevance: the hybrid of the neural model (when present), the lexical backend and the NL→symbol cache */
   readonly engine: SemanticEngine;
@@ -130,7 +120,7 @@ export class SessionService {
   }
 
   /** Sends an event and persists the snapshot and the transition; returns the new phase. */
-  private send(s: Loaded, event: SessionEvent, reason: string | null = null): Phase {
+  send(s: Loaded, event: SessionEvent, reason: string | null = null): Phase {
     const from = this.phaseOf(s);
     s.actor.send(event);
     const to = this.phaseOf(s);
@@ -145,17 +135,17 @@ export class SessionService {
   }
 
   /** The next step for a phase, for the intent of the session at hand. */
-  private nextStep(phase: Phase): string {
+  nextStep(phase: Phase): string {
     return nextStepFor(phase, (this.store.active() ?? this.store.list(1)[0])?.intent);
   }
 
-  private require(): Loaded {
+  require(): Loaded {
     const s = this.active();
     if (!s) throw new SessionError('no_active_session', 'There is no active /code session.', { next_step: 'Call start_session with the intent and the user\'s request.' });
     return s;
   }
 
-  private evidence(s: Loaded, sinceSeq = 0): Evidence {
+  evidence(s: Loaded, sinceSeq = 0): Evidence {
     settleEvidence(this.store, this.project.root); // reads the hooks recorded count once the client's transcript shows them
     const ledger = this.store.ledger(s.row.id);
     const ev = deriveEvidence(ledger, sinceSeq);
@@ -169,7 +159,7 @@ export class SessionService {
     return ev;
   }
 
-  private request(s: Loaded): string {
+  request(s: Loaded): string {
     return s.row.query;
   }
 
@@ -275,7 +265,7 @@ export class SessionService {
   }
 
   /** Every definition of a name, locals included; a name the index cannot look up has none. */
-  private definitionsOf(name: string): SymbolRow[] {
+  definitionsOf(name: string): SymbolRow[] {
     try {
       return symbolsByName(this.project, name, { includeLocal: true });
     } catch {
@@ -293,7 +283,7 @@ export class SessionService {
   }
 
   /** The (non-local) declarations whose span holds a line of a file. */
-  private declarationsAround(file: string, line: number): { name: string; container_name: string | null }[] {
+  declarationsAround(file: string, line: number): { name: string; container_name: string | null }[] {
     return this.project.db.prepare('SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? AND s.local = 0')
       .all(file, line, line) as { name: string; container_name: string | null }[];
   }
@@ -333,398 +323,34 @@ export class SessionService {
     };
   }
 
-  /**
-   * The symbols the request reaches by its words: those accepted now or earlier in this session,
-   * and the project's best matches for the target (FACT level). Their definitions seed the graph.
-   */
-  private async relevanceSeeds(target: string, accepted: { symbol: string; similarity?: number }[]): Promise<{ ids: Map<number, number>; labels: Set<string> }> {
-    const ids = new Map<number, number>();
-    const labels = new Set<string>();
-    const add = (symbol: string, score: number) => {
-      const rows = this.definitionsOf(symbol).slice(0, 5);
-      for (const r of rows) if ((ids.get(r.id) ?? 0) < score) ids.set(r.id, score);
-      if (rows.length) labels.add(symbol);
-    };
-    for (const a of accepted) if (typeof a.similarity === 'number' && a.similarity >= 0.3) add(a.symbol, a.similarity);
-    for (const x of await this.suggest(target, 5)) if (x.similarity > 0.6) add(x.symbol, x.similarity);
-    for (const [id, score] of rankAnchors(this.project.db, this.engine.textRanking(target))) {
-      if ((ids.get(id) ?? 0) < score) ids.set(id, score);
-      labels.add(symbolLabel(this.project.db, id));
-    }
-    return { ids, labels };
-  }
-
-  /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
-  private graphLink(symbol: string, seeds: { ids: Map<number, number> }): { score: number; why: string } | undefined {
-    if (seeds.ids.size === 0) return undefined;
-    const rows = this.definitionsOf(symbol).slice(0, 10); // overloads: the implementation is often last
-    const own = new Set(rows.map((r) => r.id));
-    const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id)));
-    let best: { score: number; why: string } | undefined;
-    for (const r of rows) {
-      const link = linkToSeeds(this.project.db, r.id, seedIds, 1);
-      if (!link || link.hops === 0) continue;
-      const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
-      if (score >= 0.3 && (!best || score > best.score)) {
-        best = { score, why: `linked through the code: ${link.path.map((id) => symbolLabel(this.project.db, id)).join(' → ')}` };
-      }
-    }
-    return best;
-  }
-
-  /**
-   * Evidence concerns a symbol when it is the symbol's definition (a line inside one of its
-   * declarations), or a line that uses it together with a concept of the target feature.
-   */
-  private evidenceConcerns(symbol: string, verified: { where: string; text: string }, target: string, accepted: ReadonlySet<string> = new Set()): boolean {
-    const last = symbol.split('.').pop()!;
-    const word = new RegExp(`(^|[^\\w$])${last.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
-    const m = /^(.*):(\d+)$/.exec(verified.where);
-    if (m) {
-      const [file, line] = [m[1]!, Number(m[2])];
-      if (this.definitionsOf(symbol).some((d) => d.path === file && d.line <= line && line <= d.end_line)) return true;
-      const text = this.project.lines(file)[line - 1] ?? '';
-      if (!word.test(text)) return false;
-      // used together with a concept of the target: one of its (translated) words, or a shared CJK unit
-      const words = new Set(conceptsOf(target).flatMap((c) => c.words).map((w) => stem(w)));
-      const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
-      const units = contentUnits(text);
-      if (lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u))) return true;
-      // or used inside the feature's own code: a declaration the target names, or one accepted in this session
-      return this.declarationsAround(file, line).some((d) => namedScore(target, d.name, d.container_name) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
-    }
-    // a fragment over several lines: it must show the symbol by name
-    return word.test(verified.text);
-  }
-
-  private symbolProfile(name: string): SymbolRow | undefined {
-    return this.definitionsOf(name)[0];
-  }
-
-  async validateRelevance(target: string, symbols: string[]): Promise<Record<string, unknown>> {
-    const args = { target_feature: target, symbols };
-    const s = this.gate('validate_symbol_relevance', args)!;
-    const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
-    const ok = frame.target_feature
-      ? [frame.target_feature, frame.quotes?.target_feature ?? ''].some((t) => normalize(t) === normalize(target))
-      : isGrounded(target, this.request(s), translateCjk);
-    if (!ok) {
-      this.record('validate_symbol_relevance', args, undefined, 'target mismatch');
-      throw new SessionError('target_mismatch', `target_feature '${target}' is not the QueryFrame's target feature${frame.target_feature ? ` ('${frame.target_feature}')` : ''}.`, {
-        hint: 'Pass the target_feature value (or quote) you set with set_query_frame.',
-      });
-    }
-    const unknown = symbols.filter((x) => !this.symbolExists(x));
-    if (unknown.length > 0) {
-      this.record('validate_symbol_relevance', args, undefined, 'unknown symbols');
-      throw new SessionError('unknown_symbols', `Not in the index: ${unknown.join(', ')}`, { hint: 'Use symbol names as find_definitions returns them.' });
-    }
-    const suggestions = await this.suggest(target, 10);
-    // what earlier successful sessions confirmed for this term, strongest first, still in the index
-    const cached = this.engine.cache.match(target, this.engine.corpus().lex, this.symbolExists);
-    const result = {
-      validation_prompt:
-        `For each symbol, decide whether it is part of '${target}' in this codebase: it implements it, directly supports it, or is directly affected by the requested change (a caller that inherits the behaviour). ` +
-        'Answer with confirm_symbol_relevance. approved=true requires code_evidence that points at code you saw in this session: ' +
-        '"path/to/file.ts:LINE" or a code fragment copied from that file (e.g. `AuthService.login(user)` in src/auth.ts).',
-      target_feature: target,
-      symbols,
-      cached_matches: cached.slice(0, 10),
-      embedding_suggestions: suggestions,
-      backend: this.engine.backendName(),
-      schema: { mapped_symbols: [{ symbol: 'string (symbol name)', approved: 'boolean (relevant?)', code_evidence: 'string (required when approved=true)' }] },
-    };
-    this.store.transaction(() => {
-      this.record('validate_symbol_relevance', args, { symbols: [...symbols, ...suggestions.map((x) => x.symbol), ...cached.map((x) => x.symbol)].map((n) => ({ name: n })) });
-      this.send(this.require(), { type: 'RELEVANCE_REQUESTED' });
-    });
-    return result;
+  validateRelevance(target: string, symbols: string[]): Promise<Record<string, unknown>> {
+    return this.validation.validateRelevance(target, symbols);
   }
 
   /** The top symbols of the whole index for a target feature (hybrid ranking over code chunks). */
-  async suggest(target: string, limit: number): Promise<{ symbol: string; file: string; line: number; similarity: number; rank: number; backend: string }[]> {
-    const r = await this.engine.rank(target, { kinds: (k) => k !== 'section', budgetMs: 2000 });
-    return r.items
-      .filter((x) => x.score > 0 && x.score >= Math.min(this.engine.config.minConfidence, 0.3))
-      .slice(0, limit)
-      .map((x, i) => ({
-        symbol: x.chunk.container ? `${x.chunk.container}.${x.chunk.name}` : x.chunk.name, file: x.chunk.path, line: x.chunk.name_line,
-        similarity: x.score, rank: i + 1, backend: SemanticEngine.backendOf(x.legs),
-      }));
+  suggest(target: string, limit: number): ReturnType<ValidationPhase['suggest']> {
+    return this.validation.suggest(target, limit);
   }
 
-  async confirmRelevance(mapped: { symbol: string; approved: boolean; code_evidence?: string }[]): Promise<Record<string, unknown>> {
-    const args = { mapped_symbols: mapped };
-    const s = this.gate('confirm_symbol_relevance', args)!;
-    const ledger = this.store.ledger(s.row.id);
-    const request = [...ledger].reverse().find((e) => e.tool === 'validate_symbol_relevance' && e.outcome === 'ok');
-    if (!request || !s.actor.getSnapshot().context.relevanceRequested) {
-      throw new SessionError('validation_required', 'Call validate_symbol_relevance first.', { next_step: NEXT_STEP.VALIDATION });
-    }
-    const target = String(request.args.target_feature);
-    const offered = new Set(request.symbols);
-    const evidence = this.evidence(s);
-    const listed = Array.isArray(request.args.symbols) ? (request.args.symbols as string[]) : [];
-    const unaddressed = listed.filter((x) => !mapped.some((m) => m.symbol === x));
-    if (unaddressed.length > 0) {
-      this.record('confirm_symbol_relevance', args, undefined, 'not all addressed');
-      throw new SessionError('not_addressed', `Every symbol you sent to validate_symbol_relevance must be confirmed (approved: true, with code_evidence) or dismissed (approved: false): missing ${unaddressed.join(', ')}.`, {
-        symbols: listed,
-      });
-    }
-    if (!mapped.some((m) => m.approved)) {
-      this.record('confirm_symbol_relevance', args, undefined, 'nothing approved');
-      throw new SessionError('nothing_approved', 'At least one symbol must be approved with code_evidence.', {
-        hint: 'If none is relevant, revert_to_exploration and look for the right code.',
-      });
-    }
-    const accepted: Record<string, unknown>[] = [];
-    const rejected: Record<string, unknown>[] = [];
-    const dismissed: string[] = [];
-    let raiseRisk = false;
-    // what earlier passes of this session accepted: it stays accepted (a return to EXPLORATION keeps its facts)
-    const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as Record<string, unknown>[]) : [];
-    const wasAccepted = (b: Record<string, unknown>) => typeof b.similarity === 'number' && b.similarity >= 0.3;
-    const earlierOf = (symbol: string) => before.find((b) => b.symbol === symbol && wasAccepted(b));
-    const acceptedBefore = new Set(before.filter(wasAccepted).map((b) => String(b.symbol)));
-    const ranking = this.engine.textRanking(target);
-    const cutoff = rankCutoff(ranking.total);
-    type Verified = { where: string; text: string };
-    // words first, then the rank leg: its words cover little of the target, but its code answers
-    // it better than nearly everything else in the project
-    const judge = async (m: { symbol: string }, verified: Verified) => {
-      const row = this.symbolProfile(m.symbol);
-      const scored = row
-        ? (await this.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: verified.text }]))[0]!
-        : { score: 0, backend: this.engine.backendName(), legs: { keyword: 0 } };
-      const score = scored.score;
-      const tier = tierOf(score);
-      const rank = row ? this.engine.textRankOf(target, row.path, row.name, row.name_line) : undefined;
-      const ranked = rankedScore(rank, ranking.total);
-      if (tier === 'REJECTED' && ranked >= 0.3) {
-        raiseRisk = true;
-        accepted.push({
-          symbol: m.symbol, similarity: ranked, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+rank`, legs: { ...scored.legs, rank },
-          evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${ranking.total} declarations for '${target}' (the best ${cutoff} are accepted)`,
-        });
-      } else if (tier === 'REJECTED') {
-        const l = { symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank };
-        // accepted in an earlier pass of this session: a fact that stays (the evidence is verified again above)
-        const earlier = earlierOf(l.symbol);
-        if (earlier) {
-          if (earlier.tier !== 'FACT') raiseRisk = true;
-          accepted.push({ ...earlier, evidence: l.where });
-        } else pending.push(l);
-      } else {
-        if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
-        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs: scored.legs, evidence: verified.where, file: row?.path });
-      }
-    };
-    let pending: Low[] = [];
-    // evidence that is a use of the symbol inside another declaration concerns it once that
-    // declaration is accepted — in an earlier pass or in this one (a call inside a method this same
-    // confirm accepts): such claims wait for the rest of the pass
-    let waiting: { m: { symbol: string }; verified: Verified }[] = [];
-    const acceptedNames = () => new Set([...acceptedBefore, ...accepted.map((a) => String(a.symbol))]);
-    for (const m of mapped) {
-      if (!offered.has(m.symbol)) {
-        rejected.push({ symbol: m.symbol, similarity: 0, guidance: { reason: `'${m.symbol}' was not part of validate_symbol_relevance (neither listed nor suggested)`, next_actions: ['Call validate_symbol_relevance again with this symbol.'] } });
-        continue;
-      }
-      if (!m.approved) {
-        dismissed.push(m.symbol);
-        continue;
-      }
-      const verified = verifyCodeEvidence(m.code_evidence ?? '', evidence.exploredFiles, (f) => this.project.lines(f));
-      if (!verified) {
-        rejected.push({
-          symbol: m.symbol, similarity: null,
-          guidance: {
-            reason: 'code_evidence does not point at code this session has seen: give "file:line" of an explored file, or a fragment copied from one',
-            next_actions: ['Open the code with get_symbols / find_definitions, then cite it.'],
-          },
-        });
-        continue;
-      }
-      if (this.evidenceConcerns(m.symbol, verified, target, acceptedBefore)) await judge(m, verified);
-      else waiting.push({ m, verified });
-    }
-    // the words of the request do not reach these: the code graph may (they call, are called by,
-    // contain or sit in a symbol the request does reach). Links through the code, to a fixed point:
-    // a symbol linked to one that a link accepted in this same pass would be accepted by the next
-    // pass anyway — the agent is spared the round trip
-    const seedsNow = () => this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number }[]);
-    let seeds = await seedsNow();
-    for (let round = 0; round < 6 && (pending.length > 0 || waiting.length > 0); round++) {
-      const progress = accepted.length;
-      const names = acceptedNames();
-      const still: typeof waiting = [];
-      for (const w of waiting) {
-        if (this.evidenceConcerns(w.m.symbol, w.verified, target, names)) await judge(w.m, w.verified);
-        else still.push(w);
-      }
-      waiting = still;
-      if (accepted.length > progress) seeds = await seedsNow();
-      const left: Low[] = [];
-      for (const l of pending) {
-        const link = this.graphLink(l.symbol, seeds);
-        if (!link) {
-          left.push(l);
-          continue;
-        }
-        raiseRisk = true;
-        accepted.push({
-          symbol: l.symbol, similarity: link.score, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+graph`, legs: { ...l.scored.legs, graph: link.score },
-          evidence: l.where, file: l.file, via: link.why,
-        });
-      }
-      pending = left;
-      if (accepted.length === progress) break;
-      seeds = await seedsNow();
-    }
-    for (const { m, verified } of waiting) {
-      rejected.push({
-        symbol: m.symbol, similarity: null,
-        guidance: {
-          reason: `code_evidence (${verified.where}) is not about ${m.symbol}: cite its definition, or a line where it is used together with '${target}' or inside a symbol accepted for it`,
-          next_actions: [`find_definitions ${m.symbol}, then cite "file:line" inside it`],
-        },
-      });
-    }
-    for (const l of pending) {
-      const t = l.scored.terms;
-      const words = t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '';
-      rejected.push({
-        symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}),
-        guidance: {
-          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
-          next_actions: [
-            `if it really is part of '${target}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
-            `search_text or query for other symbols related to '${target}'`,
-          ],
-        },
-      });
-    }
-    // symbols accepted in an earlier pass stay accepted (a return to EXPLORATION keeps its facts)
-    const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(String(b.symbol)));
-    // one symbol counts once however it is spelled (Cart.total and total)
-    const standing = [...kept, ...accepted];
-    const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol))?.id ?? String(a.symbol))).size;
-    const need = minAccepted(s.row.intent as Intent);
-    const short = distinct < need;
-    const to = this.store.transaction(() => {
-      this.store.update(s.row.id, { mapped_symbols: JSON.stringify(standing) });
-      this.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
-      const why = [rejected.length ? `${rejected.length} rejected` : '', short ? `${distinct}/${need} accepted` : ''].filter(Boolean).join(', ');
-      return this.send(this.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk, accepted: distinct }, why || null);
-    });
-    return {
-      // enough backed symbols stand: the session goes on; rejected claims are simply not credited
-      success: !short,
-      next_phase: to,
-      accepted,
-      rejected,
-      dismissed,
-      accepted_total: { have: distinct, need },
-      risk_level: this.require().actor.getSnapshot().context.risk,
-      ...(to === 'EXPLORATION' && this.require().actor.getSnapshot().context.risk === 'HIGH'
-        ? { risk_note: 'risk_level is HIGH now: the next submit_understanding needs mapped_symbols (nl_term quoted from the request → a symbol of symbols_identified)' }
-        : {}),
-      next_step: !short ? this.nextStep(to) : rejected.length ? REJECTED_NEXT.en : SHORT_NEXT(distinct, need, dismissed),
-      ...(!short && rejected.length
-        ? { rejected_note: `${rejected.length} claim(s) were not backed and are not credited (each rejection says why). The session goes on with the ${distinct} symbols that stand.` }
-        : {}),
-    };
+  confirmRelevance(mapped: { symbol: string; approved: boolean; code_evidence?: string }[]): Promise<Record<string, unknown>> {
+    return this.validation.confirmRelevance(mapped);
   }
 
   semanticAllowedReasons(): string[] {
-    const s = this.require();
-    return allowedReasons(s.actor.getSnapshot().context.missing);
+    return this.semantic.semanticAllowedReasons();
   }
 
   /** Called after semantic_search ran inside a session. */
   semanticSearched(): void {
-    const s = this.active();
-    if (s && this.phaseOf(s) === 'SEMANTIC') this.send(s, { type: 'SEMANTIC_SEARCHED' });
+    this.semantic.semanticSearched();
   }
 
-  submitSemantic(args: { hypotheses: { text: string; confidence: 'high' | 'medium' | 'low' }[]; semantic_reason: string; search_queries: string[] }): Record<string, unknown> {
-    const s = this.gate('submit_semantic', args)!;
-    const ctx = s.actor.getSnapshot().context;
-    const ledger = this.store.ledger(s.row.id);
-    const enteredAt = [...ledger].reverse().find((e) => e.tool === 'submit_understanding' && e.outcome === 'ok')?.seq ?? 0;
-    const searches = ledger.filter((e) => e.seq > enteredAt && e.tool === 'semantic_search' && e.outcome === 'ok').map((e) => normalize(String(e.args.query)));
-    const problems: string[] = [];
-    if (!ctx.semanticSearched || searches.length === 0) problems.push('semantic_search has not been called in this SEMANTIC phase');
-    if (!reasonAllowed(args.semantic_reason, ctx.missing))
-      problems.push(`semantic_reason '${args.semantic_reason}' is not allowed for what is missing (${describeMissing(ctx.missing) || 'nothing'}); allowed: ${allowedReasons(ctx.missing).join(', ')}`);
-    for (const q of args.search_queries) if (!searches.includes(normalize(q))) problems.push(`search query '${q}' was never run with semantic_search in this phase`);
-    if (args.hypotheses.length === 0) problems.push('at least one hypothesis is required');
-    if (problems.length > 0) {
-      this.record('submit_semantic', args, undefined, 'refused');
-      throw new SessionError('semantic_refused', problems.join('; '), {
-        missing_requirements: ctx.missing,
-        hint: 'Choose a semantic_reason that matches why exploration fell short, and list only queries you ran.',
-      });
-    }
-    const to = this.store.transaction(() => {
-      const seq = this.record('submit_semantic', args, undefined)!;
-      return this.send(this.require(), { type: 'SUBMIT_SEMANTIC', hypotheses: args.hypotheses, mark: seq });
-    });
-    const hyps = this.require().actor.getSnapshot().context.hypotheses.filter((h) => h.status === 'pending');
-    return {
-      success: true,
-      next_phase: to,
-      hypotheses: hyps.map((h) => ({ id: h.id, text: h.text, confidence: h.confidence, slot_source: 'HYPOTHESIS' })),
-      next_step: this.nextStep(to),
-    };
+  submitSemantic(args: Parameters<SemanticPhase['submitSemantic']>[0]): Record<string, unknown> {
+    return this.semantic.submitSemantic(args);
   }
 
-  submitVerification(verified: { hypothesis: string; status: 'confirmed' | 'rejected'; evidence: { tool: string; target: string; result: string; files: string[] } }[]): Record<string, unknown> {
-    const args = { verified };
-    const s = this.gate('submit_verification', args)!;
-    const ctx = s.actor.getSnapshot().context;
-    const ledger = this.store.ledger(s.row.id).filter((e) => e.seq > ctx.semanticMark && e.outcome === 'ok');
-    const pending = ctx.hypotheses.filter((h) => h.status === 'pending');
-    const problems: string[] = [];
-    const results: { id: number; status: 'confirmed' | 'rejected' }[] = [];
-    for (const v of verified) {
-      const h = pending.find((p) => normalize(p.text) === normalize(v.hypothesis) || v.hypothesis.trim() === `#${p.id}`);
-      if (!h) {
-        problems.push(`'${v.hypothesis}' is not a pending hypothesis`);
-        continue;
-      }
-      const match = matchEvidence(v.evidence, ledger);
-      if (!match.ok) {
-        problems.push(`evidence for '${h.text}': ${match.why}`);
-        continue;
-      }
-      if (!aboutHypothesis(v.evidence.target, h.text)) {
-        problems.push(`evidence for '${h.text}': ${v.evidence.tool}('${v.evidence.target}') is not about what the hypothesis names; check it with a call on a symbol, file or word the hypothesis mentions`);
-        continue;
-      }
-      results.push({ id: h.id, status: v.status });
-    }
-    for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${h.text}' was not addressed`);
-    if (problems.length > 0) {
-      this.record('submit_verification', args, undefined, 'refused');
-      throw new SessionError('verification_refused', problems.join('; '), {
-        pending_hypotheses: pending.map((h) => ({ id: h.id, text: h.text })),
-        hint: 'Check each hypothesis with an exploration tool after submit_semantic, then cite that call: evidence.tool and evidence.target as you called it, evidence.files from its result.',
-      });
-    }
-    const to = this.store.transaction(() => {
-      this.record('submit_verification', args, undefined);
-      return this.send(this.require(), { type: 'SUBMIT_VERIFICATION', results });
-    });
-    return {
-      success: true,
-      next_phase: to,
-      confirmed: results.filter((r) => r.status === 'confirmed').length,
-      rejected: results.filter((r) => r.status === 'rejected').length,
-      slot_sources: 'confirmed hypotheses are now FACT',
-      next_step: this.nextStep(to),
-    };
+  submitVerification(verified: Parameters<SemanticPhase['submitVerification']>[0]): Record<string, unknown> {
+    return this.semantic.submitVerification(verified);
   }
 
   exploredFiles(s: Loaded): Set<string> {
@@ -835,97 +461,9 @@ export class SessionService {
   }
 }
 
-/** A claim the words and the rank do not accept: the graph may still link it. */
-type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number };
-
-/** Fewer symbols stand than the intent needs: dismissing is not a way through, finding more is. */
-const SHORT_NEXT = (have: number, need: number, dismissed: string[]) =>
-  `Only ${have} of the ${need} symbols this request needs are accepted${dismissed.length ? ` (dismissed: ${dismissed.slice(0, 5).join(', ')})` : ''}. ` +
-  'Explore again for the code the change will use or touch (find_references on the accepted symbols shows their callers and callees; symbols accepted now stay accepted), then submit_understanding and validate them.';
-
-/** What to do when too few stand after a rejection, in both languages (localize() picks). */
-const REJECTED_NEXT = {
-  en: 'Too few symbols stand: some were rejected (each rejection says why). Explore again following its guidance (symbols accepted now stay accepted), then submit_understanding.',
-  ja: '受理されたシンボルが足りません（却下の理由はそれぞれに記載）。ガイダンスに従って再度探索し（受理済みのシンボルは保持されます）、submit_understanding を呼んでください。',
-};
-
-/** The English words the JA/ZH→EN glossary gives for a text's terms (QueryFrame grounding across languages). */
-function translateCjk(text: string): string[] {
-  return conceptsOf(text).filter((c) => c.source !== 'query').flatMap((c) => c.words);
-}
-
-function allowedReasons(missing: readonly Missing[]): string[] {
-  return SEMANTIC_REASONS.filter((r) => reasonAllowed(r, missing));
-}
-
 function summarize(result: Record<string, unknown> | undefined): string | null {
   if (!result) return null;
   const total = result.total ?? (Array.isArray(result.items) ? result.items.length : undefined);
   return total !== undefined ? `${total} results` : null;
 }
 
-/** The main argument a tool was called with, as an agent would name it in evidence. */
-export function targetOf(e: LedgerEntry): string[] {
-  const a = e.args as Record<string, unknown>;
-  const out: string[] = [];
-  for (const k of ['name', 'pattern', 'text', 'query', 'file', 'path']) if (typeof a[k] === 'string') out.push(a[k] as string);
-  const from = a.from as { file?: string; line?: number; column?: number } | undefined;
-  if (from?.file) out.push(`${from.file}:${from.line}`, `${from.file}:${from.line}:${from.column}`, from.file);
-  return out;
-}
-
-/** Does a call's target concern the hypothesis: a word, identifier (or its parts) or file the hypothesis names? */
-export function aboutHypothesis(target: string, hypothesis: string): boolean {
-  const t = contentUnits(target.replace(/\.[A-Za-z]{1,5}(:\d+)*$/, ''));
-  const h = contentUnits(hypothesis);
-  for (const u of t) if (h.has(u)) return true;
-  const parts = (x: string) => new Set(x.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem));
-  const hp = parts(hypothesis);
-  return [...parts(target)].some((w) => hp.has(w));
-}
-
-export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true } | { ok: false; why: string } {
-  const calls = ledger.filter((e) => e.tool === ev.tool);
-  if (calls.length === 0) return { ok: false, why: `no ${ev.tool} call was made after submit_semantic` };
-  // names are compared as the tool compared them: exactly, except a case-insensitive text search
-  const same = (e: LedgerEntry, t: string) => (e.tool === 'search_text' && e.args.case_sensitive === false ? normalize(t) === normalize(ev.target) : t.trim() === ev.target.trim());
-  const sameTarget = calls.filter((e) => targetOf(e).some((t) => same(e, t)));
-  if (sameTarget.length === 0) return { ok: false, why: `no ${ev.tool} call with target '${ev.target}' was made after submit_semantic` };
-  if (ev.files.length === 0) return { ok: false, why: 'evidence.files is empty: name the files the call returned' };
-  const files = ev.files.map((f) => f.replace(/^\.\//, ''));
-  const call = sameTarget.find((e) => files.every((f) => e.files.includes(f)));
-  if (!call) return { ok: false, why: `files [${files.join(', ')}] are not among the results of ${ev.tool}('${ev.target}')` };
-  return { ok: true };
-}
-
-/**
- * Accepts "path:line" of an explored file, or a code fragment (in backticks, or the whole text)
- * that really occurs in an explored file. Returns the verified code text around it.
- */
-export function verifyCodeEvidence(
-  evidence: string, explored: ReadonlySet<string>, lines: (file: string) => string[],
-): { where: string; text: string } | undefined {
-  const text = evidence.trim();
-  if (!text) return undefined;
-  for (const m of text.matchAll(/([\w@./-]+\.[A-Za-z]{1,5}):(\d+)/g)) {
-    const file = m[1]!.replace(/^\.\//, '');
-    const line = Number(m[2]);
-    if (!explored.has(file)) continue;
-    const ls = lines(file);
-    if (line >= 1 && line <= ls.length) return { where: `${file}:${line}`, text: ls.slice(Math.max(0, line - 3), line + 2).join('\n') };
-  }
-  const fold = (x: string) => x.replace(/\s+/g, ' ').trim();
-  const fragments = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
-  if (fragments.length === 0) fragments.push(text);
-  for (const frag of fragments) {
-    const f = fold(frag);
-    if (f.replace(/\s/g, '').length < 10) continue; // `export` is in every file: a fragment must say something
-    for (const file of explored) {
-      const ls = lines(file);
-      const idx = ls.findIndex((l) => fold(l).includes(f));
-      if (idx >= 0) return { where: `${file}:${idx + 1}`, text: ls.slice(Math.max(0, idx - 2), idx + 3).join('\n') };
-      if (fold(ls.join('\n')).includes(f)) return { where: file, text: f };
-    }
-  }
-  return undefined;
-}

@@ -1,0 +1,142 @@
+/**
+ * SEMANTIC and VERIFICATION: when exploration fell short, semantic_search and hypotheses with a
+ * reason that matches what was missing; then each hypothesis checked by a call made after it, about
+ * what it names.
+ */
+import type { Missing } from '../../machines/session.js';
+import { type SessionCore, SessionError } from './core.js';
+import { contentUnits, normalize, stem } from './queryframe.js';
+import type { LedgerEntry } from './store.js';
+import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understanding.js';
+
+export class SemanticPhase {
+  constructor(private readonly core: SessionCore) {}
+
+  semanticAllowedReasons(): string[] {
+    const s = this.core.require();
+    return allowedReasons(s.actor.getSnapshot().context.missing);
+  }
+
+  /** Called after semantic_search ran inside a session. */
+  semanticSearched(): void {
+    const s = this.core.active();
+    if (s && this.core.phaseOf(s) === 'SEMANTIC') this.core.send(s, { type: 'SEMANTIC_SEARCHED' });
+  }
+
+  submitSemantic(args: { hypotheses: { text: string; confidence: 'high' | 'medium' | 'low' }[]; semantic_reason: string; search_queries: string[] }): Record<string, unknown> {
+    const s = this.core.gate('submit_semantic', args)!;
+    const ctx = s.actor.getSnapshot().context;
+    const ledger = this.core.store.ledger(s.row.id);
+    const enteredAt = [...ledger].reverse().find((e) => e.tool === 'submit_understanding' && e.outcome === 'ok')?.seq ?? 0;
+    const searches = ledger.filter((e) => e.seq > enteredAt && e.tool === 'semantic_search' && e.outcome === 'ok').map((e) => normalize(String(e.args.query)));
+    const problems: string[] = [];
+    if (!ctx.semanticSearched || searches.length === 0) problems.push('semantic_search has not been called in this SEMANTIC phase');
+    if (!reasonAllowed(args.semantic_reason, ctx.missing))
+      problems.push(`semantic_reason '${args.semantic_reason}' is not allowed for what is missing (${describeMissing(ctx.missing) || 'nothing'}); allowed: ${allowedReasons(ctx.missing).join(', ')}`);
+    for (const q of args.search_queries) if (!searches.includes(normalize(q))) problems.push(`search query '${q}' was never run with semantic_search in this phase`);
+    if (args.hypotheses.length === 0) problems.push('at least one hypothesis is required');
+    if (problems.length > 0) {
+      this.core.record('submit_semantic', args, undefined, 'refused');
+      throw new SessionError('semantic_refused', problems.join('; '), {
+        missing_requirements: ctx.missing,
+        hint: 'Choose a semantic_reason that matches why exploration fell short, and list only queries you ran.',
+      });
+    }
+    const to = this.core.store.transaction(() => {
+      const seq = this.core.record('submit_semantic', args, undefined)!;
+      return this.core.send(this.core.require(), { type: 'SUBMIT_SEMANTIC', hypotheses: args.hypotheses, mark: seq });
+    });
+    const hyps = this.core.require().actor.getSnapshot().context.hypotheses.filter((h) => h.status === 'pending');
+    return {
+      success: true,
+      next_phase: to,
+      hypotheses: hyps.map((h) => ({ id: h.id, text: h.text, confidence: h.confidence, slot_source: 'HYPOTHESIS' })),
+      next_step: this.core.nextStep(to),
+    };
+  }
+
+  submitVerification(verified: { hypothesis: string; status: 'confirmed' | 'rejected'; evidence: { tool: string; target: string; result: string; files: string[] } }[]): Record<string, unknown> {
+    const args = { verified };
+    const s = this.core.gate('submit_verification', args)!;
+    const ctx = s.actor.getSnapshot().context;
+    const ledger = this.core.store.ledger(s.row.id).filter((e) => e.seq > ctx.semanticMark && e.outcome === 'ok');
+    const pending = ctx.hypotheses.filter((h) => h.status === 'pending');
+    const problems: string[] = [];
+    const results: { id: number; status: 'confirmed' | 'rejected' }[] = [];
+    for (const v of verified) {
+      const h = pending.find((p) => normalize(p.text) === normalize(v.hypothesis) || v.hypothesis.trim() === `#${p.id}`);
+      if (!h) {
+        problems.push(`'${v.hypothesis}' is not a pending hypothesis`);
+        continue;
+      }
+      const match = matchEvidence(v.evidence, ledger);
+      if (!match.ok) {
+        problems.push(`evidence for '${h.text}': ${match.why}`);
+        continue;
+      }
+      if (!aboutHypothesis(v.evidence.target, h.text)) {
+        problems.push(`evidence for '${h.text}': ${v.evidence.tool}('${v.evidence.target}') is not about what the hypothesis names; check it with a call on a symbol, file or word the hypothesis mentions`);
+        continue;
+      }
+      results.push({ id: h.id, status: v.status });
+    }
+    for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${h.text}' was not addressed`);
+    if (problems.length > 0) {
+      this.core.record('submit_verification', args, undefined, 'refused');
+      throw new SessionError('verification_refused', problems.join('; '), {
+        pending_hypotheses: pending.map((h) => ({ id: h.id, text: h.text })),
+        hint: 'Check each hypothesis with an exploration tool after submit_semantic, then cite that call: evidence.tool and evidence.target as you called it, evidence.files from its result.',
+      });
+    }
+    const to = this.core.store.transaction(() => {
+      this.core.record('submit_verification', args, undefined);
+      return this.core.send(this.core.require(), { type: 'SUBMIT_VERIFICATION', results });
+    });
+    return {
+      success: true,
+      next_phase: to,
+      confirmed: results.filter((r) => r.status === 'confirmed').length,
+      rejected: results.filter((r) => r.status === 'rejected').length,
+      slot_sources: 'confirmed hypotheses are now FACT',
+      next_step: this.core.nextStep(to),
+    };
+  }
+}
+
+export function allowedReasons(missing: readonly Missing[]): string[] {
+  return SEMANTIC_REASONS.filter((r) => reasonAllowed(r, missing));
+}
+
+/** The main argument a tool was called with, as an agent would name it in evidence. */
+export function targetOf(e: LedgerEntry): string[] {
+  const a = e.args as Record<string, unknown>;
+  const out: string[] = [];
+  for (const k of ['name', 'pattern', 'text', 'query', 'file', 'path']) if (typeof a[k] === 'string') out.push(a[k] as string);
+  const from = a.from as { file?: string; line?: number; column?: number } | undefined;
+  if (from?.file) out.push(`${from.file}:${from.line}`, `${from.file}:${from.line}:${from.column}`, from.file);
+  return out;
+}
+
+/** Does a call's target concern the hypothesis: a word, identifier (or its parts) or file the hypothesis names? */
+export function aboutHypothesis(target: string, hypothesis: string): boolean {
+  const t = contentUnits(target.replace(/\.[A-Za-z]{1,5}(:\d+)*$/, ''));
+  const h = contentUnits(hypothesis);
+  for (const u of t) if (h.has(u)) return true;
+  const parts = (x: string) => new Set(x.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem));
+  const hp = parts(hypothesis);
+  return [...parts(target)].some((w) => hp.has(w));
+}
+
+export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true } | { ok: false; why: string } {
+  const calls = ledger.filter((e) => e.tool === ev.tool);
+  if (calls.length === 0) return { ok: false, why: `no ${ev.tool} call was made after submit_semantic` };
+  // names are compared as the tool compared them: exactly, except a case-insensitive text search
+  const same = (e: LedgerEntry, t: string) => (e.tool === 'search_text' && e.args.case_sensitive === false ? normalize(t) === normalize(ev.target) : t.trim() === ev.target.trim());
+  const sameTarget = calls.filter((e) => targetOf(e).some((t) => same(e, t)));
+  if (sameTarget.length === 0) return { ok: false, why: `no ${ev.tool} call with target '${ev.target}' was made after submit_semantic` };
+  if (ev.files.length === 0) return { ok: false, why: 'evidence.files is empty: name the files the call returned' };
+  const files = ev.files.map((f) => f.replace(/^\.\//, ''));
+  const call = sameTarget.find((e) => files.every((f) => e.files.includes(f)));
+  if (!call) return { ok: false, why: `files [${files.join(', ')}] are not among the results of ${ev.tool}('${ev.target}')` };
+  return { ok: true };
+}

@@ -1,0 +1,375 @@
+/**
+ * VALIDATION: validate_symbol_relevance offers the symbols to judge (the agent's and the index's
+ * best matches), confirm_symbol_relevance judges each claim from evidence the server holds — its
+ * words (the hybrid score), its rank among the project's declarations, its links through the code
+ * graph — and moves the machine (docs/relevance.md).
+ */
+import { type Intent, minAccepted } from '../../machines/session.js';
+import { NEXT_STEP } from '../../machines/policy.js';
+import { SemanticEngine } from '../embeddings/engine.js';
+import { namedScore } from '../embeddings/named.js';
+import { conceptsOf } from '../embeddings/text.js';
+import type { SymbolRow } from '../query/symbols.js';
+import { type SessionCore, SessionError } from './core.js';
+import { linkedScore, linkToSeeds, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
+import { contentUnits, isGrounded, normalize, stem } from './queryframe.js';
+import { tierOf } from './relevance.js';
+
+export class ValidationPhase {
+  constructor(private readonly core: SessionCore) {}
+
+  /**
+   * The symbols the request reaches by its words: those accepted now or earlier in this session,
+   * and the project's best matches for the target (FACT level). Their definitions seed the graph.
+   */
+  private async relevanceSeeds(target: string, accepted: { symbol: string; similarity?: number }[]): Promise<{ ids: Map<number, number>; labels: Set<string> }> {
+    const ids = new Map<number, number>();
+    const labels = new Set<string>();
+    const add = (symbol: string, score: number) => {
+      const rows = this.core.definitionsOf(symbol).slice(0, 5);
+      for (const r of rows) if ((ids.get(r.id) ?? 0) < score) ids.set(r.id, score);
+      if (rows.length) labels.add(symbol);
+    };
+    for (const a of accepted) if (typeof a.similarity === 'number' && a.similarity >= 0.3) add(a.symbol, a.similarity);
+    for (const x of await this.suggest(target, 5)) if (x.similarity > 0.6) add(x.symbol, x.similarity);
+    for (const [id, score] of rankAnchors(this.core.project.db, this.core.engine.textRanking(target))) {
+      if ((ids.get(id) ?? 0) < score) ids.set(id, score);
+      labels.add(symbolLabel(this.core.project.db, id));
+    }
+    return { ids, labels };
+  }
+
+  /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
+  private graphLink(symbol: string, seeds: { ids: Map<number, number> }): { score: number; why: string } | undefined {
+    if (seeds.ids.size === 0) return undefined;
+    const rows = this.core.definitionsOf(symbol).slice(0, 10); // overloads: the implementation is often last
+    const own = new Set(rows.map((r) => r.id));
+    const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id)));
+    let best: { score: number; why: string } | undefined;
+    for (const r of rows) {
+      const link = linkToSeeds(this.core.project.db, r.id, seedIds, 1);
+      if (!link || link.hops === 0) continue;
+      const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
+      if (score >= 0.3 && (!best || score > best.score)) {
+        best = { score, why: `linked through the code: ${link.path.map((id) => symbolLabel(this.core.project.db, id)).join(' → ')}` };
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Evidence concerns a symbol when it is the symbol's definition (a line inside one of its
+   * declarations), or a line that uses it together with a concept of the target feature.
+   */
+  private evidenceConcerns(symbol: string, verified: { where: string; text: string }, target: string, accepted: ReadonlySet<string> = new Set()): boolean {
+    const last = symbol.split('.').pop()!;
+    const word = new RegExp(`(^|[^\\w$])${last.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
+    const m = /^(.*):(\d+)$/.exec(verified.where);
+    if (m) {
+      const [file, line] = [m[1]!, Number(m[2])];
+      if (this.core.definitionsOf(symbol).some((d) => d.path === file && d.line <= line && line <= d.end_line)) return true;
+      const text = this.core.project.lines(file)[line - 1] ?? '';
+      if (!word.test(text)) return false;
+      // used together with a concept of the target: one of its (translated) words, or a shared CJK unit
+      const words = new Set(conceptsOf(target).flatMap((c) => c.words).map((w) => stem(w)));
+      const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
+      const units = contentUnits(text);
+      if (lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u))) return true;
+      // or used inside the feature's own code: a declaration the target names, or one accepted in this session
+      return this.core.declarationsAround(file, line).some((d) => namedScore(target, d.name, d.container_name) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
+    }
+    // a fragment over several lines: it must show the symbol by name
+    return word.test(verified.text);
+  }
+
+  private symbolProfile(name: string): SymbolRow | undefined {
+    return this.core.definitionsOf(name)[0];
+  }
+
+  async validateRelevance(target: string, symbols: string[]): Promise<Record<string, unknown>> {
+    const args = { target_feature: target, symbols };
+    const s = this.core.gate('validate_symbol_relevance', args)!;
+    const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
+    const ok = frame.target_feature
+      ? [frame.target_feature, frame.quotes?.target_feature ?? ''].some((t) => normalize(t) === normalize(target))
+      : isGrounded(target, this.core.request(s), translateCjk);
+    if (!ok) {
+      this.core.record('validate_symbol_relevance', args, undefined, 'target mismatch');
+      throw new SessionError('target_mismatch', `target_feature '${target}' is not the QueryFrame's target feature${frame.target_feature ? ` ('${frame.target_feature}')` : ''}.`, {
+        hint: 'Pass the target_feature value (or quote) you set with set_query_frame.',
+      });
+    }
+    const unknown = symbols.filter((x) => !this.core.symbolExists(x));
+    if (unknown.length > 0) {
+      this.core.record('validate_symbol_relevance', args, undefined, 'unknown symbols');
+      throw new SessionError('unknown_symbols', `Not in the index: ${unknown.join(', ')}`, { hint: 'Use symbol names as find_definitions returns them.' });
+    }
+    const suggestions = await this.suggest(target, 10);
+    // what earlier successful sessions confirmed for this term, strongest first, still in the index
+    const cached = this.core.engine.cache.match(target, this.core.engine.corpus().lex, this.core.symbolExists);
+    const result = {
+      validation_prompt:
+        `For each symbol, decide whether it is part of '${target}' in this codebase: it implements it, directly supports it, or is directly affected by the requested change (a caller that inherits the behaviour). ` +
+        'Answer with confirm_symbol_relevance. approved=true requires code_evidence that points at code you saw in this session: ' +
+        '"path/to/file.ts:LINE" or a code fragment copied from that file (e.g. `AuthService.login(user)` in src/auth.ts).',
+      target_feature: target,
+      symbols,
+      cached_matches: cached.slice(0, 10),
+      embedding_suggestions: suggestions,
+      backend: this.core.engine.backendName(),
+      schema: { mapped_symbols: [{ symbol: 'string (symbol name)', approved: 'boolean (relevant?)', code_evidence: 'string (required when approved=true)' }] },
+    };
+    this.core.store.transaction(() => {
+      this.core.record('validate_symbol_relevance', args, { symbols: [...symbols, ...suggestions.map((x) => x.symbol), ...cached.map((x) => x.symbol)].map((n) => ({ name: n })) });
+      this.core.send(this.core.require(), { type: 'RELEVANCE_REQUESTED' });
+    });
+    return result;
+  }
+
+  /** The top symbols of the whole index for a target feature (hybrid ranking over code chunks). */
+  async suggest(target: string, limit: number): Promise<{ symbol: string; file: string; line: number; similarity: number; rank: number; backend: string }[]> {
+    const r = await this.core.engine.rank(target, { kinds: (k) => k !== 'section', budgetMs: 2000 });
+    return r.items
+      .filter((x) => x.score > 0 && x.score >= Math.min(this.core.engine.config.minConfidence, 0.3))
+      .slice(0, limit)
+      .map((x, i) => ({
+        symbol: x.chunk.container ? `${x.chunk.container}.${x.chunk.name}` : x.chunk.name, file: x.chunk.path, line: x.chunk.name_line,
+        similarity: x.score, rank: i + 1, backend: SemanticEngine.backendOf(x.legs),
+      }));
+  }
+
+  async confirmRelevance(mapped: { symbol: string; approved: boolean; code_evidence?: string }[]): Promise<Record<string, unknown>> {
+    const args = { mapped_symbols: mapped };
+    const s = this.core.gate('confirm_symbol_relevance', args)!;
+    const ledger = this.core.store.ledger(s.row.id);
+    const request = [...ledger].reverse().find((e) => e.tool === 'validate_symbol_relevance' && e.outcome === 'ok');
+    if (!request || !s.actor.getSnapshot().context.relevanceRequested) {
+      throw new SessionError('validation_required', 'Call validate_symbol_relevance first.', { next_step: NEXT_STEP.VALIDATION });
+    }
+    const target = String(request.args.target_feature);
+    const offered = new Set(request.symbols);
+    const evidence = this.core.evidence(s);
+    const listed = Array.isArray(request.args.symbols) ? (request.args.symbols as string[]) : [];
+    const unaddressed = listed.filter((x) => !mapped.some((m) => m.symbol === x));
+    if (unaddressed.length > 0) {
+      this.core.record('confirm_symbol_relevance', args, undefined, 'not all addressed');
+      throw new SessionError('not_addressed', `Every symbol you sent to validate_symbol_relevance must be confirmed (approved: true, with code_evidence) or dismissed (approved: false): missing ${unaddressed.join(', ')}.`, {
+        symbols: listed,
+      });
+    }
+    if (!mapped.some((m) => m.approved)) {
+      this.core.record('confirm_symbol_relevance', args, undefined, 'nothing approved');
+      throw new SessionError('nothing_approved', 'At least one symbol must be approved with code_evidence.', {
+        hint: 'If none is relevant, revert_to_exploration and look for the right code.',
+      });
+    }
+    const accepted: Record<string, unknown>[] = [];
+    const rejected: Record<string, unknown>[] = [];
+    const dismissed: string[] = [];
+    let raiseRisk = false;
+    // what earlier passes of this session accepted: it stays accepted (a return to EXPLORATION keeps its facts)
+    const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as Record<string, unknown>[]) : [];
+    const wasAccepted = (b: Record<string, unknown>) => typeof b.similarity === 'number' && b.similarity >= 0.3;
+    const earlierOf = (symbol: string) => before.find((b) => b.symbol === symbol && wasAccepted(b));
+    const acceptedBefore = new Set(before.filter(wasAccepted).map((b) => String(b.symbol)));
+    const ranking = this.core.engine.textRanking(target);
+    const cutoff = rankCutoff(ranking.total);
+    type Verified = { where: string; text: string };
+    // words first, then the rank leg: its words cover little of the target, but its code answers
+    // it better than nearly everything else in the project
+    const judge = async (m: { symbol: string }, verified: Verified) => {
+      const row = this.symbolProfile(m.symbol);
+      const scored = row
+        ? (await this.core.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: verified.text }]))[0]!
+        : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
+      const score = scored.score;
+      const tier = tierOf(score);
+      const rank = row ? this.core.engine.textRankOf(target, row.path, row.name, row.name_line) : undefined;
+      const ranked = rankedScore(rank, ranking.total);
+      if (tier === 'REJECTED' && ranked >= 0.3) {
+        raiseRisk = true;
+        accepted.push({
+          symbol: m.symbol, similarity: ranked, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+rank`, legs: { ...scored.legs, rank },
+          evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${ranking.total} declarations for '${target}' (the best ${cutoff} are accepted)`,
+        });
+      } else if (tier === 'REJECTED') {
+        const l = { symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank };
+        // accepted in an earlier pass of this session: a fact that stays (the evidence is verified again above)
+        const earlier = earlierOf(l.symbol);
+        if (earlier) {
+          if (earlier.tier !== 'FACT') raiseRisk = true;
+          accepted.push({ ...earlier, evidence: l.where });
+        } else pending.push(l);
+      } else {
+        if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
+        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs: scored.legs, evidence: verified.where, file: row?.path });
+      }
+    };
+    let pending: Low[] = [];
+    // evidence that is a use of the symbol inside another declaration concerns it once that
+    // declaration is accepted — in an earlier pass or in this one (a call inside a method this same
+    // confirm accepts): such claims wait for the rest of the pass
+    let waiting: { m: { symbol: string }; verified: Verified }[] = [];
+    const acceptedNames = () => new Set([...acceptedBefore, ...accepted.map((a) => String(a.symbol))]);
+    for (const m of mapped) {
+      if (!offered.has(m.symbol)) {
+        rejected.push({ symbol: m.symbol, similarity: 0, guidance: { reason: `'${m.symbol}' was not part of validate_symbol_relevance (neither listed nor suggested)`, next_actions: ['Call validate_symbol_relevance again with this symbol.'] } });
+        continue;
+      }
+      if (!m.approved) {
+        dismissed.push(m.symbol);
+        continue;
+      }
+      const verified = verifyCodeEvidence(m.code_evidence ?? '', evidence.exploredFiles, (f) => this.core.project.lines(f));
+      if (!verified) {
+        rejected.push({
+          symbol: m.symbol, similarity: null,
+          guidance: {
+            reason: 'code_evidence does not point at code this session has seen: give "file:line" of an explored file, or a fragment copied from one',
+            next_actions: ['Open the code with get_symbols / find_definitions, then cite it.'],
+          },
+        });
+        continue;
+      }
+      if (this.evidenceConcerns(m.symbol, verified, target, acceptedBefore)) await judge(m, verified);
+      else waiting.push({ m, verified });
+    }
+    // the words of the request do not reach these: the code graph may (they call, are called by,
+    // contain or sit in a symbol the request does reach). Links through the code, to a fixed point:
+    // a symbol linked to one that a link accepted in this same pass would be accepted by the next
+    // pass anyway — the agent is spared the round trip
+    const seedsNow = () => this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number }[]);
+    let seeds = await seedsNow();
+    for (let round = 0; round < 6 && (pending.length > 0 || waiting.length > 0); round++) {
+      const progress = accepted.length;
+      const names = acceptedNames();
+      const still: typeof waiting = [];
+      for (const w of waiting) {
+        if (this.evidenceConcerns(w.m.symbol, w.verified, target, names)) await judge(w.m, w.verified);
+        else still.push(w);
+      }
+      waiting = still;
+      if (accepted.length > progress) seeds = await seedsNow();
+      const left: Low[] = [];
+      for (const l of pending) {
+        const link = this.graphLink(l.symbol, seeds);
+        if (!link) {
+          left.push(l);
+          continue;
+        }
+        raiseRisk = true;
+        accepted.push({
+          symbol: l.symbol, similarity: link.score, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+graph`, legs: { ...l.scored.legs, graph: link.score },
+          evidence: l.where, file: l.file, via: link.why,
+        });
+      }
+      pending = left;
+      if (accepted.length === progress) break;
+      seeds = await seedsNow();
+    }
+    for (const { m, verified } of waiting) {
+      rejected.push({
+        symbol: m.symbol, similarity: null,
+        guidance: {
+          reason: `code_evidence (${verified.where}) is not about ${m.symbol}: cite its definition, or a line where it is used together with '${target}' or inside a symbol accepted for it`,
+          next_actions: [`find_definitions ${m.symbol}, then cite "file:line" inside it`],
+        },
+      });
+    }
+    for (const l of pending) {
+      const t = l.scored.terms;
+      const words = t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '';
+      rejected.push({
+        symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}),
+        guidance: {
+          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
+          next_actions: [
+            `if it really is part of '${target}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
+            `search_text or query for other symbols related to '${target}'`,
+          ],
+        },
+      });
+    }
+    // symbols accepted in an earlier pass stay accepted (a return to EXPLORATION keeps its facts)
+    const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(String(b.symbol)));
+    // one symbol counts once however it is spelled (Cart.total and total)
+    const standing = [...kept, ...accepted];
+    const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol))?.id ?? String(a.symbol))).size;
+    const need = minAccepted(s.row.intent as Intent);
+    const short = distinct < need;
+    const to = this.core.store.transaction(() => {
+      this.core.store.update(s.row.id, { mapped_symbols: JSON.stringify(standing) });
+      this.core.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
+      const why = [rejected.length ? `${rejected.length} rejected` : '', short ? `${distinct}/${need} accepted` : ''].filter(Boolean).join(', ');
+      return this.core.send(this.core.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk, accepted: distinct }, why || null);
+    });
+    return {
+      // enough backed symbols stand: the session goes on; rejected claims are simply not credited
+      success: !short,
+      next_phase: to,
+      accepted,
+      rejected,
+      dismissed,
+      accepted_total: { have: distinct, need },
+      risk_level: this.core.require().actor.getSnapshot().context.risk,
+      ...(to === 'EXPLORATION' && this.core.require().actor.getSnapshot().context.risk === 'HIGH'
+        ? { risk_note: 'risk_level is HIGH now: the next submit_understanding needs mapped_symbols (nl_term quoted from the request → a symbol of symbols_identified)' }
+        : {}),
+      next_step: !short ? this.core.nextStep(to) : rejected.length ? REJECTED_NEXT.en : SHORT_NEXT(distinct, need, dismissed),
+      ...(!short && rejected.length
+        ? { rejected_note: `${rejected.length} claim(s) were not backed and are not credited (each rejection says why). The session goes on with the ${distinct} symbols that stand.` }
+        : {}),
+    };
+  }
+}
+
+/** A claim the words and the rank do not accept: the graph may still link it. */
+type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number };
+
+/** Fewer symbols stand than the intent needs: dismissing is not a way through, finding more is. */
+const SHORT_NEXT = (have: number, need: number, dismissed: string[]) =>
+  `Only ${have} of the ${need} symbols this request needs are accepted${dismissed.length ? ` (dismissed: ${dismissed.slice(0, 5).join(', ')})` : ''}. ` +
+  'Explore again for the code the change will use or touch (find_references on the accepted symbols shows their callers and callees; symbols accepted now stay accepted), then submit_understanding and validate them.';
+
+/** What to do when too few stand after a rejection, in both languages (localize() picks). */
+export const REJECTED_NEXT = {
+  en: 'Too few symbols stand: some were rejected (each rejection says why). Explore again following its guidance (symbols accepted now stay accepted), then submit_understanding.',
+  ja: '受理されたシンボルが足りません（却下の理由はそれぞれに記載）。ガイダンスに従って再度探索し（受理済みのシンボルは保持されます）、submit_understanding を呼んでください。',
+};
+
+/** The English words the JA/ZH→EN glossary gives for a text's terms (QueryFrame grounding across languages). */
+export function translateCjk(text: string): string[] {
+  return conceptsOf(text).filter((c) => c.source !== 'query').flatMap((c) => c.words);
+}
+
+/**
+ * Accepts "path:line" of an explored file, or a code fragment (in backticks, or the whole text)
+ * that really occurs in an explored file. Returns the verified code text around it.
+ */
+export function verifyCodeEvidence(
+  evidence: string, explored: ReadonlySet<string>, lines: (file: string) => string[],
+): { where: string; text: string } | undefined {
+  const text = evidence.trim();
+  if (!text) return undefined;
+  for (const m of text.matchAll(/([\w@./-]+\.[A-Za-z]{1,5}):(\d+)/g)) {
+    const file = m[1]!.replace(/^\.\//, '');
+    const line = Number(m[2]);
+    if (!explored.has(file)) continue;
+    const ls = lines(file);
+    if (line >= 1 && line <= ls.length) return { where: `${file}:${line}`, text: ls.slice(Math.max(0, line - 3), line + 2).join('\n') };
+  }
+  const fold = (x: string) => x.replace(/\s+/g, ' ').trim();
+  const fragments = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  if (fragments.length === 0) fragments.push(text);
+  for (const frag of fragments) {
+    const f = fold(frag);
+    if (f.replace(/\s/g, '').length < 10) continue; // `export` is in every file: a fragment must say something
+    for (const file of explored) {
+      const ls = lines(file);
+      const idx = ls.findIndex((l) => fold(l).includes(f));
+      if (idx >= 0) return { where: `${file}:${idx + 1}`, text: ls.slice(Math.max(0, idx - 2), idx + 3).join('\n') };
+      if (fold(ls.join('\n')).includes(f)) return { where: file, text: f };
+    }
+  }
+  return undefined;
+}
