@@ -7,7 +7,7 @@
  * They are returned first by validate_symbol_relevance and feed the history leg of the hybrid score.
  */
 import type { DB } from '../store/db.js';
-import { normalize } from '../session/queryframe.js';
+import { normalize } from '../util/words.js';
 import { type Concept, conceptsOf, type Lexicon } from './text.js';
 
 export const CACHE_SCHEMA = `

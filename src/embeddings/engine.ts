@@ -10,7 +10,7 @@
  * legs present, so every leg and the total stay on the same tier scale (see calibration.ts).
  * semantic_search drops results below `ranking.min_confidence`.
  */
-import { normalize } from '../session/queryframe.js';
+import { normalize } from '../util/words.js';
 import type { Project } from '../query/project.js';
 import { getMeta, setMeta } from '../store/db.js';
 import { UserError } from '../util/paths.js';

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import TinySegmenter from 'tiny-segmenter';
 import { splitWords } from '../query/lexical.js';
-import { normalize } from '../session/queryframe.js';
+import { normalize } from '../util/words.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;

@@ -4,20 +4,12 @@
  */
 import type { Intent, Risk } from '../../machines/session.js';
 import { cjkWords } from '../embeddings/text.js';
-import { camelSpaces } from '../util/words.js';
+import { camelSpaces, normalize } from '../util/words.js';
 
 export const SLOTS = ['target_feature', 'trigger_condition', 'observed_issue', 'desired_action'] as const;
 export type Slot = (typeof SLOTS)[number];
 export type SlotInput = { value: string; quote: string };
 export type QueryFrameInput = Partial<Record<Slot, SlotInput>>;
-
-/**
- * Normalisation for matching: NFKC (full-width ＡＢＣ１２３ and half-width ｶﾅ fold to their usual
- * forms), Latin case folded, every run of whitespace → one space, trimmed.
- */
-export function normalize(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
-}
 
 const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;

@@ -5,7 +5,8 @@
  */
 import type { Missing } from '../../machines/session.js';
 import { type SessionCore, SessionError } from './core.js';
-import { contentUnits, normalize, stem } from './queryframe.js';
+import { contentUnits, stem } from './queryframe.js';
+import { normalize } from '../util/words.js';
 import type { LedgerEntry } from './store.js';
 import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understanding.js';
 

@@ -5,7 +5,7 @@
  */
 import { type Intent, MIN_SYMBOLS, type Missing, type Requirement, type Risk } from '../../machines/session.js';
 import type { Evidence } from './evidence.js';
-import { normalize } from './queryframe.js';
+import { normalize } from '../util/words.js';
 import { quote } from '../util/paths.js';
 
 export interface UnderstandingInput {

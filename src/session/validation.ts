@@ -12,7 +12,8 @@ import { conceptsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
 import { linkedScore, linkToSeeds, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
-import { contentUnits, isGrounded, normalize, stem } from './queryframe.js';
+import { contentUnits, isGrounded, stem } from './queryframe.js';
+import { normalize } from '../util/words.js';
 import { tierOf } from './relevance.js';
 
 export class ValidationPhase {

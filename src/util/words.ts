@@ -42,3 +42,11 @@ export function camelSpaces(s: string): string {
   }
   return from === 0 ? s : out + s.slice(from);
 }
+
+/**
+ * Normalisation for matching: NFKC (full-width ＡＢＣ１２３ and half-width ｶﾅ fold to their usual
+ * forms), Latin case folded, every run of whitespace → one space, trimmed.
+ */
+export function normalize(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+}
