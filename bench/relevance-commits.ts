@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { semanticEngine } from '../src/embeddings/engine.js';
+import { conceptsOf, identifierWords } from '../src/embeddings/text.js';
 import { runQuery } from '../src/query/lexical.js';
 import { Project } from '../src/query/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
@@ -34,7 +35,7 @@ import { linkedScore, linkToSeeds, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedS
 import { tierOf } from '../src/session/relevance.js';
 import { Bm25, words } from './lib/bm25.js';
 import { type Decl, declarations, qualifiedName } from './lib/decls.js';
-import { findGitDir, hasCommit, lsTree, readBlobs } from './lib/git.js';
+import { type FileDiff, findGitDir, hasCommit, lsTree, parentHunks, readBlobs } from './lib/git.js';
 import { fmtPct, heading, median, table } from './lib/util.js';
 import type { DeclRef, Manifest, ManifestCommit } from './relevance-build.js';
 
@@ -50,9 +51,10 @@ const BM25_FACT = 5;
 type Lang = 'en' | 'ja' | 'zh';
 type Set3 = 'relevant' | 'random' | 'hard';
 type TierCode = 'R' | 'A' | 'F';
-const SCORERS = ['gate_graph', 'gate_rank', 'gate', 'gate_noev', 'bm25_gate', 'overlap'] as const;
+const SCORERS = ['gate_trail', 'gate_graph', 'gate_rank', 'gate', 'gate_noev', 'bm25_gate', 'overlap'] as const;
 type Scorer = (typeof SCORERS)[number];
 const SCORER_LABEL: Record<Scorer, string> = {
+  gate_trail: 'code-intel gate, evidence = its best line (changed code: a line the commit changes; negatives: any line)',
   gate_graph: 'code-intel gate: words + rank + graph (as confirm_symbol_relevance)',
   gate_rank: `  words + rank (the best 1 in ${RANK_SHARE}, at most ${RANK_ACCEPT}, by code text)`,
   gate: '  words only, evidence = definition "file:line"',
@@ -149,7 +151,7 @@ function pick<T>(xs: T[], n: number): T[] {
   return Array.from({ length: n }, (_, i) => xs[Math.floor((i * xs.length) / n)]!);
 }
 
-async function runCommit(project: Project, c: ManifestCommit, decls: Map<string, Decl[]>, indexMs: number): Promise<CommitResult> {
+async function runCommit(project: Project, c: ManifestCommit, decls: Map<string, Decl[]>, indexMs: number, hunks: FileDiff[]): Promise<CommitResult> {
   const engine = semanticEngine(project);
   if (engine.provider.available) await engine.ensureEmbedded(); // the whole tree, so that no figure depends on timing
   const db = project.db;
@@ -182,11 +184,38 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     return { name: r.name, container: r.container_name, file: r.path, signature: r.signature, evidence };
   });
 
+  // the line an agent would cite: for changed code, a line the commit changes (the code it is about
+  // to edit); for a negative, any line of it (a cheater picks the best). Both pick the line that
+  // carries most of the request's words, else the definition line.
+  const changedLines = (d: DeclRef): number[] => {
+    const out: number[] = [];
+    for (const h of hunks.find((x) => x.oldPath === d.file)?.hunks ?? []) {
+      const from = h.count === 0 ? h.start : h.start, to = h.count === 0 ? h.start + 1 : h.start + h.count - 1;
+      for (let l = Math.max(from, d.line); l <= Math.min(to, d.end); l++) out.push(l);
+    }
+    return out;
+  };
+  const spanLines = (d: DeclRef): number[] => Array.from({ length: Math.min(d.end - d.line + 1, 400) }, (_, k) => d.line + k);
+  const bestLine = (d: DeclRef, set: Set3, want: Set<string>): number => {
+    let best = d.line, most = 0;
+    for (const l of set === 'relevant' ? changedLines(d) : spanLines(d)) {
+      const n = identifierWords(project.lines(d.file)[l - 1] ?? '').filter((w) => want.has(w)).length;
+      if (n > most) [best, most] = [l, n];
+    }
+    return best;
+  };
   const langs: LangResult[] = [];
   const requests: [Lang, string | undefined][] = [['en', c.request_en], ['ja', c.request_ja], ['zh', c.request_zh]];
   for (const [lang, request] of requests) {
     if (!request) continue;
     const present = profiles.map((p, i) => ({ p, i })).filter((x) => x.p);
+    const want = new Set(conceptsOf(request).flatMap((k) => k.words));
+    const trail = await engine.scoreSymbols(request, present.map((x) => {
+      const { set, d } = all[x.i]!;
+      const evidence = verifyCodeEvidence(`${d.file}:${bestLine(d, set, want)}`, new Set([d.file]), (f) => project.lines(f))?.text;
+      return { ...x.p!, evidence };
+    }));
+    const trailAt = new Map(present.map((x, k) => [x.i, trail[k]!.score]));
     const withEv = await engine.scoreSymbols(request, present.map((x) => x.p!));
     const noEv = await engine.scoreSymbols(request, present.map((x) => ({ ...x.p!, evidence: undefined })));
     const scoreAt = new Map(present.map((x, k) => [x.i, { ev: withEv[k]!, noev: noEv[k]! }]));
@@ -229,6 +258,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
         resolves_elsewhere: !!row && !!first && first.id !== row.id,
         score, score_noev: scoreNoev, legs: s?.ev.legs ?? null, bm25_rank: rank, shared,
         tiers: {
+          gate_trail: tier(trailAt.get(i) ?? 0) !== 'R' ? tier(trailAt.get(i) ?? 0) : rankScore[i]! >= 0.3 || (row && graphLinked(row.id)) ? 'A' : 'R',
           gate_graph: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || (row && graphLinked(row.id)) ? 'A' : 'R',
           gate_rank: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 ? 'A' : 'R',
           gate: tier(score), gate_noev: tier(scoreNoev),
@@ -388,7 +418,8 @@ async function main(): Promise<void> {
             declCache.set(b, ds);
           }
           const decls = new Map(tsFiles.map((f) => [f, declCache.get(tree.get(f)!)!]));
-          results.push(await runCommit(project, c, decls, indexTimes[indexTimes.length - 1]!));
+          const hunks = parentHunks(gitDir, c.parent, c.commit, [...new Set(c.relevant.map((d) => d.file))]);
+          results.push(await runCommit(project, c, decls, indexTimes[indexTimes.length - 1]!, hunks));
           backend ||= semanticEngine(project).backendName();
           if (FRESH) {
             project.close();
