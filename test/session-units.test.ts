@@ -273,6 +273,9 @@ describe('evidence checks', () => {
     expect(aboutHypothesis('src/db/shard.ts', 'sharding happens in the db layer')).toBe(true);
     // find_references is exact: 'cart' is not 'Cart'
     expect(matchEvidence({ tool: 'find_references', target: 'cart', files: ['a.ts'] }, ledger).ok).toBe(false);
+    // a refusal quotes a bounded prefix of what was sent, never all 8 KB of it
+    const huge = matchEvidence({ tool: 'find_references', target: 'x'.repeat(8000), files: ['a.ts'] }, ledger);
+    expect(huge.ok ? '' : huge.why.length).toBeLessThan(400);
     const insensitive = [entry(4, 'search_text', { pattern: 'TAX', case_sensitive: false }, ['c.ts'])];
     expect(matchEvidence({ tool: 'search_text', target: 'tax', files: ['c.ts'] }, insensitive).ok).toBe(true);
   });

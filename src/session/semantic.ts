@@ -9,6 +9,7 @@ import { contentUnits, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import type { LedgerEntry } from './store.js';
 import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understanding.js';
+import { quote } from '../util/paths.js';
 
 export class SemanticPhase {
   constructor(private readonly core: SessionCore) {}
@@ -34,7 +35,7 @@ export class SemanticPhase {
     if (!ctx.semanticSearched || searches.length === 0) problems.push('semantic_search has not been called in this SEMANTIC phase');
     if (!reasonAllowed(args.semantic_reason, ctx.missing))
       problems.push(`semantic_reason '${args.semantic_reason}' is not allowed for what is missing (${describeMissing(ctx.missing) || 'nothing'}); allowed: ${allowedReasons(ctx.missing).join(', ')}`);
-    for (const q of args.search_queries) if (!searches.includes(normalize(q))) problems.push(`search query '${q}' was never run with semantic_search in this phase`);
+    for (const q of args.search_queries) if (!searches.includes(normalize(q))) problems.push(`search query '${quote(q, 200)}' was never run with semantic_search in this phase`);
     if (args.hypotheses.length === 0) problems.push('at least one hypothesis is required');
     if (problems.length > 0) {
       this.core.record('submit_semantic', args, undefined, 'refused');
@@ -67,21 +68,21 @@ export class SemanticPhase {
     for (const v of verified) {
       const h = pending.find((p) => normalize(p.text) === normalize(v.hypothesis) || v.hypothesis.trim() === `#${p.id}`);
       if (!h) {
-        problems.push(`'${v.hypothesis}' is not a pending hypothesis`);
+        problems.push(`'${quote(v.hypothesis, 200)}' is not a pending hypothesis`);
         continue;
       }
       const match = matchEvidence(v.evidence, ledger);
       if (!match.ok) {
-        problems.push(`evidence for '${h.text}': ${match.why}`);
+        problems.push(`evidence for '${quote(h.text, 200)}': ${match.why}`);
         continue;
       }
       if (!aboutHypothesis(v.evidence.target, h.text)) {
-        problems.push(`evidence for '${h.text}': ${v.evidence.tool}('${v.evidence.target}') is not about what the hypothesis names; check it with a call on a symbol, file or word the hypothesis mentions`);
+        problems.push(`evidence for '${quote(h.text, 200)}': ${quote(v.evidence.tool, 60)}('${quote(v.evidence.target, 200)}') is not about what the hypothesis names; check it with a call on a symbol, file or word the hypothesis mentions`);
         continue;
       }
       results.push({ id: h.id, status: v.status });
     }
-    for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${h.text}' was not addressed`);
+    for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${quote(h.text, 200)}' was not addressed`);
     if (problems.length > 0) {
       this.core.record('submit_verification', args, undefined, 'refused');
       throw new SessionError('verification_refused', problems.join('; '), {
@@ -130,14 +131,14 @@ export function aboutHypothesis(target: string, hypothesis: string): boolean {
 
 export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true } | { ok: false; why: string } {
   const calls = ledger.filter((e) => e.tool === ev.tool);
-  if (calls.length === 0) return { ok: false, why: `no ${ev.tool} call was made after submit_semantic` };
+  if (calls.length === 0) return { ok: false, why: `no ${quote(ev.tool, 60)} call was made after submit_semantic` };
   // names are compared as the tool compared them: exactly, except a case-insensitive text search
   const same = (e: LedgerEntry, t: string) => (e.tool === 'search_text' && e.args.case_sensitive === false ? normalize(t) === normalize(ev.target) : t.trim() === ev.target.trim());
   const sameTarget = calls.filter((e) => targetOf(e).some((t) => same(e, t)));
-  if (sameTarget.length === 0) return { ok: false, why: `no ${ev.tool} call with target '${ev.target}' was made after submit_semantic` };
+  if (sameTarget.length === 0) return { ok: false, why: `no ${quote(ev.tool, 60)} call with target '${quote(ev.target, 200)}' was made after submit_semantic` };
   if (ev.files.length === 0) return { ok: false, why: 'evidence.files is empty: name the files the call returned' };
   const files = ev.files.map((f) => f.replace(/^\.\//, ''));
   const call = sameTarget.find((e) => files.every((f) => e.files.includes(f)));
-  if (!call) return { ok: false, why: `files [${files.join(', ')}] are not among the results of ${ev.tool}('${ev.target}')` };
+  if (!call) return { ok: false, why: `files [${quote(files.join(', '), 300)}] are not among the results of ${quote(ev.tool, 60)}('${quote(ev.target, 200)}')` };
   return { ok: true };
 }

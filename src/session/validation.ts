@@ -15,6 +15,7 @@ import { linkedScore, linkToSeeds, rankAnchors, rankCutoff, rankedScore, symbolL
 import { contentUnits, isGrounded, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { tierOf } from './relevance.js';
+import { quote } from '../util/paths.js';
 
 export class ValidationPhase {
   constructor(private readonly core: SessionCore) {}
@@ -96,21 +97,21 @@ export class ValidationPhase {
       : isGrounded(target, this.core.request(s), translateCjk);
     if (!ok) {
       this.core.record('validate_symbol_relevance', args, undefined, 'target mismatch');
-      throw new SessionError('target_mismatch', `target_feature '${target}' is not the QueryFrame's target feature${frame.target_feature ? ` ('${frame.target_feature}')` : ''}.`, {
+      throw new SessionError('target_mismatch', `target_feature '${quote(target, 200)}' is not the QueryFrame's target feature${frame.target_feature ? ` ('${frame.target_feature}')` : ''}.`, {
         hint: 'Pass the target_feature value (or quote) you set with set_query_frame.',
       });
     }
     const unknown = symbols.filter((x) => !this.core.symbolExists(x));
     if (unknown.length > 0) {
       this.core.record('validate_symbol_relevance', args, undefined, 'unknown symbols');
-      throw new SessionError('unknown_symbols', `Not in the index: ${unknown.join(', ')}`, { hint: 'Use symbol names as find_definitions returns them.' });
+      throw new SessionError('unknown_symbols', `Not in the index: ${quote(unknown.join(', '), 500)}`, { hint: 'Use symbol names as find_definitions returns them.' });
     }
     const suggestions = await this.suggest(target, 10);
     // what earlier successful sessions confirmed for this term, strongest first, still in the index
     const cached = this.core.engine.cache.match(target, this.core.engine.corpus().lex, this.core.symbolExists);
     const result = {
       validation_prompt:
-        `For each symbol, decide whether it is part of '${target}' in this codebase: it implements it, directly supports it, or is directly affected by the requested change (a caller that inherits the behaviour). ` +
+        `For each symbol, decide whether it is part of '${quote(target, 200)}' in this codebase: it implements it, directly supports it, or is directly affected by the requested change (a caller that inherits the behaviour). ` +
         'Answer with confirm_symbol_relevance. approved=true requires code_evidence that points at code you saw in this session: ' +
         '"path/to/file.ts:LINE" or a code fragment copied from that file (e.g. `AuthService.login(user)` in src/auth.ts).',
       target_feature: target,
@@ -191,7 +192,7 @@ export class ValidationPhase {
         raiseRisk = true;
         accepted.push({
           symbol: m.symbol, similarity: ranked, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+rank`, legs: { ...scored.legs, rank },
-          evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${ranking.total} declarations for '${target}' (the best ${cutoff} are accepted)`,
+          evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${ranking.total} declarations for '${quote(target, 200)}' (the best ${cutoff} are accepted)`,
         });
       } else if (tier === 'REJECTED') {
         const l = { symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank };
@@ -214,7 +215,7 @@ export class ValidationPhase {
     const acceptedNames = () => new Set([...acceptedBefore, ...accepted.map((a) => String(a.symbol))]);
     for (const m of mapped) {
       if (!offered.has(m.symbol)) {
-        rejected.push({ symbol: m.symbol, similarity: 0, guidance: { reason: `'${m.symbol}' was not part of validate_symbol_relevance (neither listed nor suggested)`, next_actions: ['Call validate_symbol_relevance again with this symbol.'] } });
+        rejected.push({ symbol: m.symbol, similarity: 0, guidance: { reason: `'${quote(m.symbol, 200)}' was not part of validate_symbol_relevance (neither listed nor suggested)`, next_actions: ['Call validate_symbol_relevance again with this symbol.'] } });
         continue;
       }
       if (!m.approved) {
@@ -272,8 +273,8 @@ export class ValidationPhase {
       rejected.push({
         symbol: m.symbol, similarity: null,
         guidance: {
-          reason: `code_evidence (${verified.where}) is not about ${m.symbol}: cite its definition, or a line where it is used together with '${target}' or inside a symbol accepted for it`,
-          next_actions: [`find_definitions ${m.symbol}, then cite "file:line" inside it`],
+          reason: `code_evidence (${verified.where}) is not about ${quote(m.symbol, 200)}: cite its definition, or a line where it is used together with '${quote(target, 200)}' or inside a symbol accepted for it`,
+          next_actions: [`find_definitions ${quote(m.symbol, 200)}, then cite "file:line" inside it`],
         },
       });
     }
@@ -283,10 +284,10 @@ export class ValidationPhase {
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}),
         guidance: {
-          reason: `'${target}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
+          reason: `'${quote(target, 200)}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
           next_actions: [
-            `if it really is part of '${target}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
-            `search_text or query for other symbols related to '${target}'`,
+            `if it really is part of '${quote(target, 200)}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
+            `search_text or query for other symbols related to '${quote(target, 200)}'`,
           ],
         },
       });

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isGuardOwned } from '../guard/protected.js';
+import { quote } from '../util/paths.js';
 
 export type WriteVerdict =
   | { allowed: true; file: string; new_file: boolean }
@@ -61,12 +62,12 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
   const abs = path.resolve(root, filePath);
   const lexical = path.relative(root, abs);
   if (lexical.startsWith('..') || path.isAbsolute(lexical)) {
-    return { allowed: false, file: null, error: `'${filePath}' is outside the project root`, hint: 'Only files inside the project can be written.' };
+    return { allowed: false, file: null, error: `'${quote(filePath, 200)}' is outside the project root`, hint: 'Only files inside the project can be written.' };
   }
   const real = realpathDeep(abs);
   const relReal = path.relative(root, real);
   if (relReal.startsWith('..') || path.isAbsolute(relReal)) {
-    return { allowed: false, file: null, error: `'${filePath}' resolves through a symlink to ${real}, outside the project`, hint: 'Write the real file inside the project instead.' };
+    return { allowed: false, file: null, error: `'${quote(filePath, 200)}' resolves through a symlink to ${quote(real, 200)}, outside the project`, hint: 'Write the real file inside the project instead.' };
   }
   const rel = relReal.split(path.sep).join('/');
   if (isGuardOwned(rel)) {
