@@ -31,7 +31,7 @@ import { runQuery } from '../src/query/lexical.js';
 import { Project } from '../src/query/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { verifyCodeEvidence } from '../src/session/validation.js';
-import { linkedScore, linkToSeeds, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
+import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
 import { tierOf } from '../src/session/relevance.js';
 import { Bm25, words } from './lib/bm25.js';
 import { type Decl, declarations, qualifiedName } from './lib/decls.js';
@@ -51,11 +51,12 @@ const BM25_FACT = 5;
 type Lang = 'en' | 'ja' | 'zh';
 type Set3 = 'relevant' | 'random' | 'hard';
 type TierCode = 'R' | 'A' | 'F';
-const SCORERS = ['gate_trail', 'gate_graph', 'gate_rank', 'gate', 'gate_noev', 'bm25_gate', 'overlap'] as const;
+const SCORERS = ['gate_ppr', 'gate_trail', 'gate_graph', 'gate_rank', 'gate', 'gate_noev', 'bm25_gate', 'overlap'] as const;
 type Scorer = (typeof SCORERS)[number];
 const SCORER_LABEL: Record<Scorer, string> = {
+  gate_ppr: `code-intel gate: words + rank + graph + propagation (as confirm_symbol_relevance)`,
   gate_trail: 'code-intel gate, evidence = its best line (changed code: a line the commit changes; negatives: any line)',
-  gate_graph: 'code-intel gate: words + rank + graph (as confirm_symbol_relevance)',
+  gate_graph: '  words + rank + graph (one step from a seed)',
   gate_rank: `  words + rank (the best 1 in ${RANK_SHARE}, at most ${RANK_ACCEPT}, by code text)`,
   gate: '  words only, evidence = definition "file:line"',
   gate_noev: 'code-intel gate, no evidence',
@@ -242,6 +243,8 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
       if (r) seedScore.set(r.id, Math.max(seedScore.get(r.id) ?? 0, x.score));
     }
     const seedIds = new Set(seedScore.keys());
+    const pprK = propagationCutoff(ranking.total);
+    const pprTop = new Set(personalizedRank(db, seedScore).slice(0, pprK).map((x) => x.id));
     const graphLinked = (id: number): boolean => {
       const link = linkToSeeds(db, id, seedIds, Number(process.env.GRAPH_HOPS ?? 1));
       return !!link && link.hops > 0 && linkedScore(seedScore.get(link.seed)!, link.hops) >= 0.3;
@@ -258,6 +261,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
         resolves_elsewhere: !!row && !!first && first.id !== row.id,
         score, score_noev: scoreNoev, legs: s?.ev.legs ?? null, bm25_rank: rank, shared,
         tiers: {
+          gate_ppr: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || (row && (graphLinked(row.id) || pprTop.has(row.id))) ? 'A' : 'R',
           gate_trail: tier(trailAt.get(i) ?? 0) !== 'R' ? tier(trailAt.get(i) ?? 0) : rankScore[i]! >= 0.3 || (row && graphLinked(row.id)) ? 'A' : 'R',
           gate_graph: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || (row && graphLinked(row.id)) ? 'A' : 'R',
           gate_rank: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 ? 'A' : 'R',

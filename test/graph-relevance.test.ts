@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project } from '../src/query/project.js';
 import { symbolsByName } from '../src/query/symbols.js';
-import { linkedScore, linkToSeeds, symbolLabel } from '../src/session/graph-relevance.js';
+import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, symbolLabel } from '../src/session/graph-relevance.js';
 import { makeProject, removeProject } from './helpers/project.js';
 
 let root: string;
@@ -33,6 +33,16 @@ describe('graph relevance', () => {
     expect(linkToSeeds(project.db, id('Unrelated.run'), new Set([id('Unrelated')]), 1)).toMatchObject({ hops: 1 }); // a member and its class
     expect(linkToSeeds(project.db, id('Unrelated'), seeds, 2)).toBeUndefined();
     expect(symbolLabel(project.db, id('Unrelated.run'))).toBe('Unrelated.run');
+  });
+  it('propagates from the seeds over every path: nearer first, nothing where no path leads', () => {
+    const order = personalizedRank(project.db, new Map([[id('resetStore'), 1]])).map((x) => x.id);
+    expect(order.indexOf(id('helper'))).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf(id('helper'))).toBeLessThan(order.indexOf(id('deep')));
+    expect(order).not.toContain(id('Unrelated.run'));
+    expect(order).not.toContain(id('resetStore')); // the seeds themselves are not listed
+    expect(personalizedRank(project.db, new Map())).toEqual([]);
+    // the cutoff is a share of the project: the best one of a tiny project, at most ten
+    expect([5, 60, 245, 5000].map(propagationCutoff)).toEqual([1, 6, 10, 10]);
   });
   it('a link earns the accepted tier at most', () => {
     expect(linkedScore(1, 1)).toBeGreaterThanOrEqual(0.3);
@@ -144,6 +154,55 @@ describe('evidence inside a symbol accepted in the same pass', () => {
     expect(acceptedNames).toEqual(['CachedValue.suspend', 'clearObserving', 'queueForUnobservation', 'removeObserver']);
     expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'formatLog', guidance: expect.objectContaining({ reason: expect.stringContaining('is not about formatLog') }) })]);
     expect(r.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'queueForUnobservation', tier: 'ACCEPTED_HIGH_RISK', via: expect.stringContaining('removeObserver') })]));
+    p.close();
+    removeProject(dir);
+  });
+});
+
+describe('a bare name is the definition its evidence points into', () => {
+  it('judges delete cited inside ObservableSet as ObservableSet.delete, not the first delete of the index', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { findReferences } = await import('../src/query/references.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const files: Record<string, string> = {
+      'src/a-map.ts': 'export class ObservableMap {\n  delete(key: string): boolean {\n    return !!key;\n  }\n}\n',
+      'src/set.ts': [
+        'export class ObservableSet {',
+        '  private values = new Set<number>();',
+        '  has(v: number): boolean {',
+        '    return this.values.has(v);',
+        '  }',
+        '  add(v: number): this {',
+        '    this.values.add(v);',
+        '    return this;',
+        '  }',
+        '  delete(v: number): boolean {',
+        '    return this.values.delete(v);',
+        '  }',
+        '}',
+      ].join('\n') + '\n',
+    };
+    const dir = makeProject(files);
+    const p = new Project(dir);
+    await p.refresh();
+    const sessions = new SessionService(p);
+    sessions.start('IMPLEMENT', 'Add a toggle(value) method to ObservableSet that adds the value when it is missing and deletes it when it is present');
+    sessions.setQueryFrame({ target_feature: { value: 'ObservableSet', quote: 'ObservableSet' } });
+    for (const f of Object.keys(files)) sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
+    sessions.record('find_definitions', { name: 'ObservableSet' }, { ...findDefinitions(p, { name: 'ObservableSet' }) });
+    sessions.record('find_references', { name: 'ObservableSet' }, { ...findReferences(p, { name: 'ObservableSet' }) });
+    const symbols = ['ObservableSet', 'delete', 'add'];
+    sessions.submitUnderstanding({ symbols_identified: symbols, entry_points: ['ObservableSet.add()'], existing_patterns: ['fluent methods like ObservableSet.add'], files_analyzed: Object.keys(files) });
+    await sessions.validateRelevance('ObservableSet', symbols);
+    const r = await sessions.confirmRelevance([
+      { symbol: 'ObservableSet', approved: true, code_evidence: 'src/set.ts:1' },
+      { symbol: 'delete', approved: true, code_evidence: 'src/set.ts:11' },
+      { symbol: 'add', approved: true, code_evidence: 'src/set.ts:7' },
+    ]);
+    const del = (r.accepted as { symbol: string; file?: string }[]).find((a) => a.symbol === 'delete');
+    expect(del?.file).toBe('src/set.ts');
+    expect(r).toMatchObject({ next_phase: 'READY', rejected: [] });
     p.close();
     removeProject(dir);
   });

@@ -64,10 +64,12 @@ symbols. Use \`cached_matches\` and \`embedding_suggestions\`. Then call
 \`mcp__code-intel__confirm_symbol_relevance\` with \`mapped_symbols\`: every symbol you sent, each
 \`approved\` (true or false — say what is true) and — when approved — \`code_evidence\` about that
 symbol: a line inside its definition (\`"src/auth/service.ts:42"\`), or a line that uses it for the
-target feature, or a fragment of its code in backticks. Scores > 0.6 are FACT, 0.3–0.6 are accepted
-with risk HIGH, < 0.3 are rejected with guidance and send you back to EXPLORATION. A symbol the
-words do not reach is still accepted when the code links it to one that is accepted (it calls, is
-called by, contains or sits in it). IMPLEMENT and MODIFY need at least 3 accepted symbols (accepted
+target feature or inside another symbol you confirm (its call in an accepted method), or a fragment
+of its code in backticks. Scores > 0.6 are FACT, 0.3–0.6 are accepted with risk HIGH, < 0.3 are
+rejected with guidance: a rejected claim is not credited, and the session goes back to EXPLORATION
+only when too few accepted symbols stand. A symbol the words do not reach is still accepted when the
+code links it to one that is accepted (it calls, is called by, contains or sits in it), or when it is
+among the project's code closest to them through the graph. IMPLEMENT and MODIFY need at least 3 accepted symbols (accepted
 ones stay accepted across passes): dismissing symbols does not get you there — find the code the
 change will use or touch.
 

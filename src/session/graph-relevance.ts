@@ -25,6 +25,21 @@ export const RANK_SHARE = 40;
 export const RANK_ANCHORS = 3;
 export const ANCHOR_MAX_DEGREE = 10;
 
+/**
+ * The propagation leg (personalizedRank): the declarations closest to the seeds over every path of
+ * the graph are accepted, risk HIGH — the best one in PPR_SHARE of the project, at most PPR_ACCEPT.
+ * Chosen on the tune split (pinia) and then measured once on eval: docs/relevance.md.
+ */
+export const PPR_ACCEPT = 10;
+export const PPR_SHARE = 10;
+/** What such an acceptance is worth: the accepted tier, never FACT, below a one-step link (0.32). */
+export const PROPAGATED_SCORE = 0.31;
+
+/** How many of the declarations closest to the seeds the propagation leg accepts, for a project of `total` declarations. */
+export function propagationCutoff(total: number): number {
+  return Math.max(1, Math.min(PPR_ACCEPT, Math.round(total / PPR_SHARE)));
+}
+
 /** How many of the project's best-ranked declarations the rank leg accepts, for a project of `total` declarations. */
 export function rankCutoff(total: number): number {
   return Math.max(1, Math.min(RANK_ACCEPT, Math.round(total / RANK_SHARE)));
@@ -108,4 +123,44 @@ export function linkedScore(seedScore: number, hops: number): number {
 export function symbolLabel(db: DB, id: number): string {
   const r = db.prepare('SELECT name, container_name FROM symbols WHERE id = ?').get(id) as { name: string; container_name: string | null } | undefined;
   return r ? (r.container_name ? `${r.container_name}.${r.name}` : r.name) : `#${id}`;
+}
+
+/**
+ * Personalized PageRank over the code graph (references in both directions, containment), restarting
+ * at the seeds in proportion to their scores: how close each declaration is to the seeds, counting
+ * every path, with hubs spreading their share thin. Returns the non-seed declarations by score, best
+ * first.
+ */
+export function personalizedRank(db: DB, seeds: ReadonlyMap<number, number>, opts: { damping?: number; iterations?: number } = {}): { id: number; score: number }[] {
+  const damping = opts.damping ?? 0.85;
+  const edges = new Map<number, Set<number>>();
+  const link = (a: number, b: number) => {
+    if (a === b) return;
+    (edges.get(a) ?? edges.set(a, new Set()).get(a)!).add(b);
+    (edges.get(b) ?? edges.set(b, new Set()).get(b)!).add(a);
+  };
+  for (const r of db.prepare('SELECT DISTINCT enclosing_id AS a, symbol_id AS b FROM refs WHERE enclosing_id IS NOT NULL AND symbol_id IS NOT NULL').iterate() as Iterable<{ a: number; b: number }>) link(r.a, r.b);
+  for (const r of db.prepare('SELECT id AS a, container_id AS b FROM symbols WHERE container_id IS NOT NULL AND local = 0').iterate() as Iterable<{ a: number; b: number }>) link(r.a, r.b);
+  const total = [...seeds.values()].reduce((x, y) => x + y, 0);
+  if (total <= 0) return [];
+  const restart = new Map([...seeds].map(([id, w]) => [id, w / total]));
+  let rank = new Map(restart);
+  for (let it = 0; it < (opts.iterations ?? 20); it++) {
+    const next = new Map<number, number>();
+    for (const [id, r] of restart) next.set(id, (1 - damping) * r);
+    let dangling = 0;
+    for (const [id, r] of rank) {
+      const out = edges.get(id);
+      if (!out || out.size === 0) {
+        dangling += r;
+        continue;
+      }
+      const share = (damping * r) / out.size;
+      for (const n of out) next.set(n, (next.get(n) ?? 0) + share);
+    }
+    // a walk that reaches a dead end starts again at the seeds
+    for (const [id, r] of restart) next.set(id, next.get(id)! + damping * dangling * r);
+    rank = next;
+  }
+  return [...rank].filter(([id]) => !seeds.has(id)).map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
 }

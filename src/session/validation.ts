@@ -11,7 +11,7 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { linkedScore, linkToSeeds, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
+import { linkedScore, linkToSeeds, personalizedRank, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
 import { contentUnits, isGrounded, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { tierOf } from './relevance.js';
@@ -24,15 +24,15 @@ export class ValidationPhase {
    * The symbols the request reaches by its words: those accepted now or earlier in this session,
    * and the project's best matches for the target (FACT level). Their definitions seed the graph.
    */
-  private async relevanceSeeds(target: string, accepted: { symbol: string; similarity?: number }[]): Promise<{ ids: Map<number, number>; labels: Set<string> }> {
+  private async relevanceSeeds(target: string, accepted: { symbol: string; similarity?: number; evidence?: unknown }[]): Promise<{ ids: Map<number, number>; labels: Set<string> }> {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
-    const add = (symbol: string, score: number) => {
-      const rows = this.core.definitionsOf(symbol).slice(0, 5);
+    const add = (symbol: string, score: number, where?: unknown) => {
+      const rows = this.definitionsFor(symbol, where).slice(0, 5);
       for (const r of rows) if ((ids.get(r.id) ?? 0) < score) ids.set(r.id, score);
       if (rows.length) labels.add(symbol);
     };
-    for (const a of accepted) if (typeof a.similarity === 'number' && a.similarity >= 0.3) add(a.symbol, a.similarity);
+    for (const a of accepted) if (typeof a.similarity === 'number' && a.similarity >= 0.3) add(a.symbol, a.similarity, a.evidence);
     for (const x of await this.suggest(target, 5)) if (x.similarity > 0.6) add(x.symbol, x.similarity);
     for (const [id, score] of rankAnchors(this.core.project.db, this.core.engine.textRanking(target))) {
       if ((ids.get(id) ?? 0) < score) ids.set(id, score);
@@ -42,9 +42,9 @@ export class ValidationPhase {
   }
 
   /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
-  private graphLink(symbol: string, seeds: { ids: Map<number, number> }): { score: number; why: string } | undefined {
+  private graphLink(symbol: string, seeds: { ids: Map<number, number> }, where?: string): { score: number; why: string } | undefined {
     if (seeds.ids.size === 0) return undefined;
-    const rows = this.core.definitionsOf(symbol).slice(0, 10); // overloads: the implementation is often last
+    const rows = this.definitionsFor(symbol, where).slice(0, 10); // overloads: the implementation is often last
     const own = new Set(rows.map((r) => r.id));
     const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id)));
     let best: { score: number; why: string } | undefined;
@@ -84,8 +84,23 @@ export class ValidationPhase {
     return word.test(verified.text);
   }
 
-  private symbolProfile(name: string): SymbolRow | undefined {
-    return this.core.definitionsOf(name)[0];
+  /**
+   * The definitions a claimed name stands for, the one its evidence points into first: `delete`
+   * cited at a line of ObservableSet is ObservableSet.delete, not the first `delete` of the index.
+   * When the evidence lies inside one of them, that one alone.
+   */
+  private definitionsFor(name: string, where?: unknown): SymbolRow[] {
+    const rows = this.core.definitionsOf(name);
+    const m = typeof where === 'string' ? /^(.*?)(?::(\d+))?$/.exec(where) : null;
+    if (!m || rows.length < 2) return rows;
+    const [file, line] = [m[1]!, m[2] ? Number(m[2]) : undefined];
+    const inside = rows.filter((r) => r.path === file && line !== undefined && r.line <= line && line <= r.end_line);
+    if (inside.length > 0) return inside.sort((a, b) => b.line - a.line).slice(0, 1); // the innermost
+    return [...rows.filter((r) => r.path === file), ...rows.filter((r) => r.path !== file)];
+  }
+
+  private symbolProfile(name: string, where?: unknown): SymbolRow | undefined {
+    return this.definitionsFor(name, where)[0];
   }
 
   async validateRelevance(target: string, symbols: string[]): Promise<Record<string, unknown>> {
@@ -180,7 +195,7 @@ export class ValidationPhase {
     // words first, then the rank leg: its words cover little of the target, but its code answers
     // it better than nearly everything else in the project
     const judge = async (m: { symbol: string }, verified: Verified) => {
-      const row = this.symbolProfile(m.symbol);
+      const row = this.symbolProfile(m.symbol, verified.where);
       const scored = row
         ? (await this.core.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: verified.text }]))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
@@ -240,7 +255,7 @@ export class ValidationPhase {
     // contain or sit in a symbol the request does reach). Links through the code, to a fixed point:
     // a symbol linked to one that a link accepted in this same pass would be accepted by the next
     // pass anyway — the agent is spared the round trip
-    const seedsNow = () => this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number }[]);
+    const seedsNow = () => this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number; evidence?: unknown }[]);
     let seeds = await seedsNow();
     for (let round = 0; round < 6 && (pending.length > 0 || waiting.length > 0); round++) {
       const progress = accepted.length;
@@ -254,7 +269,7 @@ export class ValidationPhase {
       if (accepted.length > progress) seeds = await seedsNow();
       const left: Low[] = [];
       for (const l of pending) {
-        const link = this.graphLink(l.symbol, seeds);
+        const link = this.graphLink(l.symbol, seeds, l.where);
         if (!link) {
           left.push(l);
           continue;
@@ -268,6 +283,28 @@ export class ValidationPhase {
       pending = left;
       if (accepted.length === progress) break;
       seeds = await seedsNow();
+    }
+    // what one step does not reach may still be among the code closest to the seeds over every
+    // path of the graph (personalized PageRank): the best few of the project are accepted
+    if (pending.length > 0 && seeds.ids.size > 0) {
+      const k = propagationCutoff(ranking.total);
+      const closest = personalizedRank(this.core.project.db, seeds.ids).slice(0, k);
+      const left: Low[] = [];
+      for (const l of pending) {
+        const ids = new Set(this.definitionsFor(l.symbol, l.where).slice(0, 10).map((r) => r.id));
+        const at = closest.findIndex((c) => ids.has(c.id));
+        if (at < 0) {
+          left.push(l);
+          continue;
+        }
+        raiseRisk = true;
+        accepted.push({
+          symbol: l.symbol, similarity: PROPAGATED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+propagation`, legs: { ...l.scored.legs, propagation: at + 1 },
+          evidence: l.where, file: l.file,
+          via: `close to ${[...seeds.labels].slice(0, 3).join(', ')} through the code: #${at + 1} of the project's declarations by personalized PageRank from the symbols the target reaches (the best ${k} are accepted)`,
+        });
+      }
+      pending = left;
     }
     for (const { m, verified } of waiting) {
       rejected.push({
@@ -284,7 +321,7 @@ export class ValidationPhase {
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}),
         guidance: {
-          reason: `'${quote(target, 200)}' and '${l.symbol}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), and it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`,
+          reason: `'${quote(target, 200)}' and '${quote(l.symbol, 200)}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'}), and it is not among the ${propagationCutoff(ranking.total)} declarations closest to them through the code`,
           next_actions: [
             `if it really is part of '${quote(target, 200)}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
             `search_text or query for other symbols related to '${quote(target, 200)}'`,
@@ -296,7 +333,7 @@ export class ValidationPhase {
     const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(String(b.symbol)));
     // one symbol counts once however it is spelled (Cart.total and total)
     const standing = [...kept, ...accepted];
-    const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol))?.id ?? String(a.symbol))).size;
+    const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol), a.evidence)?.id ?? String(a.symbol))).size;
     const need = minAccepted(s.row.intent as Intent);
     const short = distinct < need;
     const to = this.core.store.transaction(() => {
