@@ -52,7 +52,7 @@ export const NEXT_STEP: Record<Phase, string> = {
   VALIDATION: 'Call validate_symbol_relevance with the target feature and your symbols, then confirm_symbol_relevance with code_evidence for each.',
   SEMANTIC: 'Call semantic_search to fill what exploration missed, then submit_semantic with hypotheses and a semantic_reason that matches the missing requirements.',
   VERIFICATION: 'Check each hypothesis with the exploration tools, then submit_verification citing those calls as evidence.',
-  READY: 'Call check_write_target before each edit; edit only explored files. Call end_session when done.',
+  READY: 'Edit the files you explored (the hook checks each edit); a new file needs check_write_target with allow_new_files: true first. Call end_session when done.',
   FINISHED: "This session is over: report to the user. Until the user's next message, edits stay limited to what READY allowed; start a new session only for a new request.",
   ABORTED: "This session was aborted: tell the user why. Edits stay refused until the user's next message; start a new session only for a new request.",
 };
@@ -64,7 +64,7 @@ export const NEXT_STEP_JA: Record<Phase, string> = {
   VALIDATION: 'validate_symbol_relevance を target_feature とシンボルで呼び、各シンボルの code_evidence を添えて confirm_symbol_relevance を呼んでください。',
   SEMANTIC: 'semantic_search で不足を補い、missing_requirements に合う semantic_reason と仮説を添えて submit_semantic を呼んでください。',
   VERIFICATION: '各仮説を探索ツールで確認し、その呼び出しを evidence として submit_verification を呼んでください。',
-  READY: '編集の前に check_write_target を呼び、探索済みファイルだけを編集してください。終わったら end_session を呼んでください。',
+  READY: '探索済みのファイルを編集してください（各編集はフックが確認します）。新しいファイルは先に check_write_target（allow_new_files: true）で承認を得てください。終わったら end_session を呼んでください。',
   FINISHED: 'このセッションは終了しました。ユーザーに報告してください。ユーザーの次のメッセージまでは READY で許された範囲の編集だけが可能です。新しい依頼のときだけ start_session を呼んでください。',
   ABORTED: 'このセッションは中止されました。理由をユーザーに伝えてください。ユーザーの次のメッセージまで編集はできません。新しい依頼のときだけ start_session を呼んでください。',
 };

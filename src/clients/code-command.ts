@@ -89,9 +89,10 @@ from its results).
 
 ## 8. READY — implement
 
-Before each edit call \`mcp__code-intel__check_write_target\` \`{file_path}\` (\`allow_new_files: true\` for a new
-file next to code you explored). Edit only files it allows; the hook denies the rest. Do not build
-on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.
+Edit the files you explored; the hook checks every edit and denies the rest, so they need no call
+first. A new file needs approval first: \`mcp__code-intel__check_write_target\`
+\`{file_path, allow_new_files: true}\` (next to code you explored); call it without
+\`allow_new_files\` to ask whether an existing file may be edited. Do not build on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.
 When done, call \`mcp__code-intel__end_session\` with \`outcome\`: success, failure or abandoned.
 If what the request assumes is not so (the bug is not there, the feature exists), say so to the user
 and end the session with \`abandoned\`; do not invent a change. Ending or aborting a session unlocks nothing: until the user's next message, edits stay limited to
