@@ -51,6 +51,7 @@ describe('code-intel init', () => {
     expect(Object.keys(local.hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreToolUse', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
     expect(local.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: expect.stringContaining('pre-tool-use'), timeout: 30, onFailure: 'block' }] }]);
     expect(local.hooks.UserPromptSubmit[0].hooks[0].onFailure).toBeUndefined(); // a broken recorder never blocks the person's prompt
+    expect(local.permissions).toEqual({ allow: ['mcp__code-intel'] }); // no permission prompt for each of the server's tools
     const mcp = json(dir, '.mcp.json');
     expect(Object.keys(mcp.mcpServers)).toEqual(['other', 'code-intel']);
     expect(json(dir, '.cursor/mcp.json').mcpServers['code-intel'].args).toContain('serve');
@@ -134,6 +135,15 @@ describe('code-intel init --remove', () => {
     expect(kept.map((k) => path.relative(dir, k.file))).toEqual([path.join('.claude', 'commands', 'code.md')]);
     expect(fs.readdirSync(dir).sort()).toEqual(['.claude', 'src']);
     expect(fs.readdirSync(path.join(dir, '.claude'))).toEqual(['commands']);
+  });
+
+  it('allows the server tools once, keeps the user permission rules, and takes out only its own', () => {
+    const dir = project({ '.claude/settings.local.json': JSON.stringify({ permissions: { allow: ['Bash(npm test)'], deny: ['Read(.env)'] } }) });
+    applyInit(planInit(dir, ['claude-code']));
+    applyInit(planInit(dir, ['claude-code']));
+    expect(json(dir, '.claude/settings.local.json').permissions).toEqual({ allow: ['Bash(npm test)', 'mcp__code-intel'], deny: ['Read(.env)'] });
+    applyInit(planRemove(dir, ['claude-code']).changes);
+    expect(json(dir, '.claude/settings.local.json')).toEqual({ permissions: { allow: ['Bash(npm test)'], deny: ['Read(.env)'] } });
   });
 
   it('only the clients named: --client codex leaves Claude Code set up', () => {

@@ -96,6 +96,22 @@ function hookGroups(file: string, mode: Mode, ours: Record<string, Json>, extra:
   return jsonChange(file, text, data, next, mode === 'remove');
 }
 
+/**
+ * Claude Code asks before every MCP call it has no rule for: twenty clicks a session. None of our
+ * tools writes a file (the session tools move the gate, the guard judges writes), so the user's
+ * per-user settings allow the server's tools: `mcp__code-intel` is every tool of the server.
+ */
+const ALLOW_RULE = 'mcp__code-intel';
+function withAllowedTools(d: Json, mode: Mode): Json {
+  const permissions = asObj(d.permissions);
+  const allow = Array.isArray(permissions.allow) ? (permissions.allow as unknown[]) : [];
+  if (mode === 'add') return allow.includes(ALLOW_RULE) ? d : { ...d, permissions: { ...permissions, allow: [...allow, ALLOW_RULE] } };
+  if (!allow.includes(ALLOW_RULE)) return d;
+  const left = allow.filter((r) => r !== ALLOW_RULE);
+  const next = withKey(permissions, 'allow', left.length ? left : undefined);
+  return withKey(d, 'permissions', Object.keys(next).length ? next : undefined);
+}
+
 const claudeHooks = (): Record<string, Json> => {
   const entry = (event: string, extra: Json = {}) => ({ type: 'command', command: hook(event, 'claude-code'), timeout: HOOK_TIMEOUT_S, ...extra });
   // every tool and every turn boundary: the guard checks what really changed at each of them.
@@ -210,7 +226,7 @@ function plan(root: string, clients: ClientName[], mode: Mode, kept: Kept[]): Fi
       changes.push(ownFile(path.join(root, '.claude', 'commands', 'code.md'), mode, CODE_COMMAND, kept));
       // the hooks are per-user: settings.local.json; an earlier init's hooks leave the committed settings.json
       changes.push(hookGroups(path.join(root, '.claude', 'settings.json'), 'remove', {}));
-      changes.push(hookGroups(path.join(root, '.claude', 'settings.local.json'), mode, claudeHooks()));
+      changes.push(hookGroups(path.join(root, '.claude', 'settings.local.json'), mode, claudeHooks(), (d) => withAllowedTools(d, mode)));
       changes.push(mode === 'add' ? planExclude(root, '.claude/settings.local.json') : planUnexclude(root, '.claude/settings.local.json'));
     } else if (c === 'cursor') {
       changes.push(mcpEntry(path.join(root, '.cursor', 'mcp.json'), mode, serverEntry()));
