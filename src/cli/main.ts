@@ -297,7 +297,7 @@ function nextSteps(clients: string[]): string[] {
     gemini: 'Gemini CLI: trust this folder when asked (untrusted folders run no servers or hooks); `gemini mcp list` shows code-intel.',
     cursor: 'Cursor: enable the code-intel server in its MCP settings; the hooks apply to new agent sessions.',
     codex: 'Codex: trust this project (Codex ignores project config in untrusted projects), then review and trust the code-intel hooks in `/hooks` (Codex runs no project hook until you do); `codex mcp list` shows code-intel.',
-    opencode: 'OpenCode: restart it in this project; the server appears under MCP.',
+    opencode: 'OpenCode: restart it in this project; the server appears under MCP, and the write guard is the plugin in .opencode/plugins/code-intel-guard.js (loaded at startup).',
   };
   const out = clients.map((c) => steps[c]).filter((x): x is string => !!x);
   return out.length ? ['next:', ...out.map((x) => `  ${x}`)] : [];

@@ -90,7 +90,7 @@ export function applyChanges(changes: FileChange[]): void {
 }
 
 /** The clients' folders: one that init --remove emptied goes too (never one with anything in it). */
-const CLIENT_DIRS = new Set(['.claude', '.codex', '.gemini', '.cursor', '.opencode', 'commands']);
+const CLIENT_DIRS = new Set(['.claude', '.codex', '.gemini', '.cursor', '.opencode', 'commands', 'plugins']);
 
 function removeEmptyDirs(dir: string): void {
   for (let d = dir, i = 0; i < 2; i++, d = path.dirname(d)) {

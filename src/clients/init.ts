@@ -13,11 +13,14 @@
  *    files; the hook command lets everything through where the project was never set up on the
  *    machine (hook-command.ts), and Gemini CLI runs nothing in a folder its user did not trust.
  *  - Codex: .codex/hooks.json; Codex runs no project hook its user has not reviewed and trusted.
+ *  - OpenCode: a plugin in .opencode/plugins/ (opencode-plugin.ts) that does nothing where the
+ *    project was never set up on the machine.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { CODE_COMMAND } from './code-command.js';
+import { OPENCODE_PLUGIN_FILE, opencodePlugin } from './opencode-plugin.js';
 import { asObj, editHookGroups, type FileChange, type Json, jsonChange, readJson, readText, withKey } from './config-files.js';
 import { planExclude, planUnexclude } from './git-exclude.js';
 import { HOOK_JS, hookCommand, isOurHook } from './hook-command.js';
@@ -241,6 +244,8 @@ function plan(root: string, clients: ClientName[], mode: Mode, kept: Kept[]): Fi
     } else if (c === 'opencode') {
       const entry = serverEntry();
       changes.push(mcpEntry(path.join(root, 'opencode.json'), mode, { type: 'local', command: [entry.command, ...entry.args], enabled: true, timeout: STARTUP_TIMEOUT_S * 1000 }, 'mcp', { $schema: 'https://opencode.ai/config.json' }));
+      // OpenCode has no command hooks: the guard is a plugin it loads from the project (opencode-plugin.ts)
+      changes.push(ownFile(path.join(root, OPENCODE_PLUGIN_FILE), mode, opencodePlugin(onPath()), kept));
     }
   }
   return changes.filter((ch): ch is FileChange => !!ch && ch.before !== ch.after);

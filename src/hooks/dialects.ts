@@ -11,11 +11,15 @@
  *                answers (hooks.json, codex-rs/hooks); its shell is `Bash` ({command}), MCP tools are
  *                mcp__server__tool, and its edit tool `apply_patch` carries the patch text in
  *                tool_input.command: the files it names become the canonical ApplyPatch {file_paths}.
+ *   OpenCode:    no command hooks; the plugin init writes (.opencode/plugins/code-intel-guard.js, from
+ *                tool.execute.before/after) sends {hook_event_name, cwd, session_id, tool_use_id, tool,
+ *                args} — OpenCode's own tool names and arguments (bash {command}, edit/write/read
+ *                {filePath}, patch {patchText}, MCP tools as server_tool) — and reads Claude Code's answers.
  */
 import type { HookEvent } from './hooks.js';
 
-export type Client = 'claude-code' | 'gemini' | 'cursor' | 'codex';
-export const HOOK_CLIENTS: Client[] = ['claude-code', 'gemini', 'cursor', 'codex'];
+export type Client = 'claude-code' | 'gemini' | 'cursor' | 'codex' | 'opencode';
+export const HOOK_CLIENTS: Client[] = ['claude-code', 'gemini', 'cursor', 'codex', 'opencode'];
 
 export interface Payload {
   hook_event_name?: string;
@@ -51,8 +55,33 @@ export function patchFiles(patch: string): string[] {
   return files;
 }
 
+/** OpenCode's built-in tools in the guard's terms; anything else with an underscore is an MCP tool `server_tool`. */
+const OPENCODE_TOOLS: Record<string, string> = {
+  bash: 'Bash', write: 'Write', edit: 'Edit', multiedit: 'MultiEdit', read: 'Read', patch: 'ApplyPatch', apply_patch: 'ApplyPatch',
+  grep: 'Grep', glob: 'Glob', list: 'LS', webfetch: 'WebFetch', todowrite: 'TodoWrite', todoread: 'TodoWrite', task: 'Task',
+};
+
+function opencode(raw: Raw): Payload {
+  const tool = str(raw.tool) ?? '';
+  const args = obj(raw.args) ?? {};
+  const base = { hook_event_name: str(raw.hook_event_name), cwd: str(raw.cwd), session_id: str(raw.session_id), tool_use_id: str(raw.tool_use_id), tool_response: raw.tool_response };
+  const name = OPENCODE_TOOLS[tool];
+  const file = str(args.filePath) ?? str(args.file_path) ?? str(args.path);
+  if (name === 'Bash') return { ...base, tool_name: name, tool_input: { command: args.command, ...(typeof args.timeout === 'number' ? { timeout: args.timeout } : {}) } };
+  if (name === 'ApplyPatch') {
+    const patch = str(args.patchText) ?? str(args.patch) ?? str(args.input) ?? '';
+    return { ...base, tool_name: name, tool_input: { file_paths: patchFiles(patch) } };
+  }
+  if (name === 'Write' || name === 'Edit' || name === 'MultiEdit') return { ...base, tool_name: name, tool_input: { file_path: file } };
+  if (name === 'Read') return { ...base, tool_name: name, tool_input: { file_path: file, offset: args.offset, limit: args.limit } };
+  if (name) return { ...base, tool_name: name, tool_input: args };
+  const i = tool.indexOf('_');
+  return { ...base, tool_name: i > 0 ? `mcp__${tool.slice(0, i)}__${tool.slice(i + 1)}` : tool, tool_input: args };
+}
+
 export function normalize(client: Client, raw: Raw): Payload {
   if (client === 'claude-code') return raw as Payload;
+  if (client === 'opencode') return opencode(raw);
   if (client === 'codex') {
     const p = raw as Payload;
     if (p.tool_name !== 'apply_patch') return p;
@@ -99,8 +128,8 @@ function safeJson(s: string): Raw | undefined {
 export function format(client: Client, event: HookEvent, deny: string | undefined, notice?: string, hookEvent?: string, stopActive = false): string {
   const reason = deny ? `code-intel: ${deny}` : undefined;
   const note = notice ? `code-intel: ${notice}` : undefined;
-  // Codex reads Claude Code's answers (PostToolUseFailure never comes from it)
-  if (client === 'claude-code' || client === 'codex') {
+  // Codex and our OpenCode plugin read Claude Code's answers (PostToolUseFailure never comes from them)
+  if (client === 'claude-code' || client === 'codex' || client === 'opencode') {
     if (event === 'pre-tool-use') {
       if (reason) return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
       // no decision (the call goes on as it would): the notice reaches the model as context
