@@ -45,6 +45,8 @@ export interface IndexOptions {
 
 const WORKER_THRESHOLD = 64;
 const BATCH = 16;
+/** batches handed to a worker ahead of its results */
+const IN_FLIGHT = 2;
 
 interface FileRow { id: number; path: string; hash: string; size: number; mtime_ms: number }
 
@@ -274,13 +276,19 @@ async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, comm
       workers.map(
         (w) =>
           new Promise<void>((resolve, reject) => {
+            // each worker holds IN_FLIGHT batches: it parses the next while this thread writes the last
+            let outstanding = 0;
             const feed = () => {
-              if (next >= total) return resolve();
-              const batch = jobs.slice(next, next + BATCH);
-              next += batch.length;
-              w.postMessage(batch);
+              while (outstanding < IN_FLIGHT && next < total) {
+                const batch = jobs.slice(next, next + BATCH);
+                next += batch.length;
+                outstanding++;
+                w.postMessage(batch);
+              }
+              if (outstanding === 0) resolve();
             };
             w.on('message', (res: ParseResult[]) => {
+              outstanding--;
               try {
                 take(res);
               } catch (e) {
