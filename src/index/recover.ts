@@ -218,16 +218,18 @@ function tokensIn(cursor: TreeCursor, regions: [number, number][]): Token[] {
       const start = cursor.startIndex, end = cursor.endIndex;
       while (r < regions.length && regions[r]![1] <= start) r++;
       if (r >= regions.length) return out;
-      if (end > regions[r]![0] && !cursor.nodeIsMissing) {
+      // (a MISSING node is zero-width: only those are asked, each question is a call into wasm)
+      if (end > regions[r]![0] && (end > start || !cursor.nodeIsMissing)) {
         if (!ATOMIC.has(type) && cursor.gotoFirstChild()) {
           decorators.push(type === 'decorator');
           if (type === 'decorator') inDecorator++;
           continue;
         }
         if (type !== 'comment' && type !== 'html_comment') {
+          const endPoint = cursor.endPosition;
           out.push({
-            type, named: cursor.nodeIsNamed, start, end, startRow: cursor.startPosition.row, endRow: cursor.endPosition.row,
-            endPoint: cursor.endPosition, decorator: inDecorator > 0, region: r,
+            type, named: cursor.nodeIsNamed, start, end, startRow: cursor.startPosition.row, endRow: endPoint.row,
+            endPoint, decorator: inDecorator > 0, region: r,
           });
         }
       }
