@@ -334,8 +334,33 @@ function extractTree(
   const upq = (n: Node | null | undefined): Node | null => (n ? up(n) : null);
   // a macro body parsed again hangs under the file's root: its names are seen from it and see it
   const parentOf = (n: Node): Node | null => (macroRootIds.size > 0 && macroRootIds.has(n.id) ? root : up(n));
+  // Walks to the root (one per name looked up, per namespace) only stop at scopes and at nodes
+  // evaluated outside their function: each node's nearest such ancestor is found once, so a walk
+  // costs the scopes around a name, not its depth
+  const stops = new Map<number, Node | null>();
+  /** the nearest proper ancestor of `n` that is a scope or a `@scope.outer` node */
+  const nextStop = (n: Node): Node | null => {
+    const pending: number[] = [];
+    let result: Node | null;
+    for (let cur = n; ; ) {
+      const known = stops.get(cur.id);
+      if (known !== undefined) {
+        result = known;
+        break;
+      }
+      pending.push(cur.id);
+      const p = parentOf(cur);
+      if (!p || scopes.has(p.id) || outerNodes.has(p.id)) {
+        result = p;
+        break;
+      }
+      cur = p;
+    }
+    for (const id of pending) stops.set(id, result);
+    return result;
+  };
   const scopeOf = (from: Node | null, fnOnly: boolean): Node => {
-    for (let n = from; n; n = parentOf(n)) {
+    for (let n = from; n; n = nextStop(n)) {
       const isFn = scopes.get(n.id);
       if (isFn !== undefined && (isFn || !fnOnly)) return n;
     }
@@ -370,7 +395,7 @@ function extractTree(
     for (const key of SEARCH[ns]) {
       let inFunction = false;
       let outer = false;
-      for (let n: Node | null = at; n; n = parentOf(n)) {
+      for (let n: Node | null = at; n; n = nextStop(n)) {
         if (outerNodes.has(n.id)) outer = true;
         if (!scopes.has(n.id)) continue;
         if (outer && scopes.get(n.id)) {
