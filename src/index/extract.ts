@@ -323,15 +323,44 @@ function extractTree(
   // ---- scopes and bindings -------------------------------------------------------------------
   // every `.parent` crosses into wasm and builds a Node: walks from thousands of references share
   // their ancestors, so each node's parent is fetched once
+  // (tree-sitter nodes have no parent pointer: `.parent` searches down from the root each time)
   const parents = new Map<number, Node | null>();
-  const parentOf = (n: Node): Node | null => {
+  /** `n.parent`, fetched once per node */
+  const up = (n: Node): Node | null => {
     let p = parents.get(n.id);
-    // a macro body parsed again hangs under the file's root: its names are seen from it and see it
-    if (p === undefined) parents.set(n.id, (p = macroRootIds.has(n.id) ? root : n.parent));
+    if (p === undefined) parents.set(n.id, (p = n.parent));
     return p;
   };
+  const upq = (n: Node | null | undefined): Node | null => (n ? up(n) : null);
+  // a macro body parsed again hangs under the file's root: its names are seen from it and see it
+  const parentOf = (n: Node): Node | null => (macroRootIds.size > 0 && macroRootIds.has(n.id) ? root : up(n));
+  // Walks to the root (one per name looked up, per namespace) only stop at scopes and at nodes
+  // evaluated outside their function: each node's nearest such ancestor is found once, so a walk
+  // costs the scopes around a name, not its depth
+  const stops = new Map<number, Node | null>();
+  /** the nearest proper ancestor of `n` that is a scope or a `@scope.outer` node */
+  const nextStop = (n: Node): Node | null => {
+    const pending: number[] = [];
+    let result: Node | null;
+    for (let cur = n; ; ) {
+      const known = stops.get(cur.id);
+      if (known !== undefined) {
+        result = known;
+        break;
+      }
+      pending.push(cur.id);
+      const p = parentOf(cur);
+      if (!p || scopes.has(p.id) || outerNodes.has(p.id)) {
+        result = p;
+        break;
+      }
+      cur = p;
+    }
+    for (const id of pending) stops.set(id, result);
+    return result;
+  };
   const scopeOf = (from: Node | null, fnOnly: boolean): Node => {
-    for (let n = from; n; n = parentOf(n)) {
+    for (let n = from; n; n = nextStop(n)) {
       const isFn = scopes.get(n.id);
       if (isFn !== undefined && (isFn || !fnOnly)) return n;
     }
@@ -366,7 +395,7 @@ function extractTree(
     for (const key of SEARCH[ns]) {
       let inFunction = false;
       let outer = false;
-      for (let n: Node | null = at; n; n = parentOf(n)) {
+      for (let n: Node | null = at; n; n = nextStop(n)) {
         if (outerNodes.has(n.id)) outer = true;
         if (!scopes.has(n.id)) continue;
         if (outer && scopes.get(n.id)) {
@@ -395,13 +424,13 @@ function extractTree(
   const defs = [...defsByName.values()].sort((a, b) => a.node.startIndex - b.node.startIndex || a.pattern - b.pattern);
   const defByNode = new Map<number, Def>();
   const isNamespaceScope = (scope: Node): boolean => {
-    const owner = scope.parent ? defByNode.get(scope.parent.id) ?? defByNode.get(scope.id) : defByNode.get(scope.id);
+    const owner = up(scope) ? defByNode.get(up(scope)!.id) ?? defByNode.get(scope.id) : defByNode.get(scope.id);
     return owner !== undefined && NAMESPACE_KINDS.has(owner.rule.kind);
   };
   for (const d of defs) {
     // a definition binds in the innermost scope that strictly contains its declaration node
-    if (d.rule.binding === 'lexical') d.scope = scopeOf(d.node.parent, false);
-    else if (d.rule.binding === 'hoisted') d.scope = scopeOf(d.node.parent, true);
+    if (d.rule.binding === 'lexical') d.scope = scopeOf(up(d.node), false);
+    else if (d.rule.binding === 'hoisted') d.scope = scopeOf(up(d.node), true);
     if (!defByNode.has(d.node.id) || d.rule.binding !== 'member') defByNode.set(d.node.id, d);
   }
 
@@ -429,13 +458,13 @@ function extractTree(
   const requireNames = new Set<number>();
   for (const caps of importMatches) {
     const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
-    if (local && REQUIRE_BINDING_PARENTS.has(local.parent?.type ?? '')) requireNames.add(local.id);
+    if (local && REQUIRE_BINDING_PARENTS.has(up(local)?.type ?? '')) requireNames.add(local.id);
   }
   // names imported in each scope: a later assignment to one writes to the import (Python)
   const importedIn = new Set<string>();
   for (const caps of importMatches) {
     const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
-    if (local) importedIn.add(`${scopeOf(local.parent, false).id}:${local.text}`);
+    if (local) importedIn.add(`${scopeOf(up(local), false).id}:${local.text}`);
   }
   /** definitions that turned out not to define: a reassignment, a name declared `global` */
   const dropped = new Set<Def>();
@@ -517,7 +546,7 @@ function extractTree(
   /** the inline modules / namespaces around a node, outermost first (resolvers of relative paths need them) */
   const namespacePath = (n: Node): string[] | undefined => {
     const out: string[] = [];
-    for (let p = n.parent; p; p = p.parent) {
+    for (let p = up(n); p; p = up(p)) {
       const d = defByNode.get(p.id);
       // `mod m;` is written in its parent, not in m
       if (d && NAMESPACE_KINDS.has(d.rule.kind) && d.name.id !== n.id) out.unshift(d.name.text);
@@ -530,7 +559,7 @@ function extractTree(
     // inside nested groups (`use a::{b::{C}}`) each group's path prefixes the source
     const parts: string[] = caps['import.source'] ? [caps['import.source'].text] : [];
     let innermostGroup: Node | undefined;
-    for (let p = anchor.parent; p; p = p.parent) {
+    for (let p = up(anchor); p; p = up(p)) {
       const prefix = importGroups.get(p.id);
       if (!prefix) continue;
       innermostGroup ??= prefix;
@@ -550,8 +579,8 @@ function extractTree(
       });
       // `const x = require('m')` / `const { x } = require('m')` declare x and import it, and Rust
       // `mod m;` declares m and loads it: the import is what references should follow
-      if (localNode) bind(scopeOf(localNode.parent, false), localNode.text, { type: 'import', index }, 'both',
-        REQUIRE_BINDING_PARENTS.has(localNode.parent?.type ?? '') || defNames.has(localNode.id));
+      if (localNode) bind(scopeOf(up(localNode), false), localNode.text, { type: 'import', index }, 'both',
+        REQUIRE_BINDING_PARENTS.has(up(localNode)?.type ?? '') || defNames.has(localNode.id));
       return index;
     };
     if (caps['import.default']) {
@@ -701,7 +730,7 @@ function extractTree(
   if (exportedDeclarations.size > 0) {
     for (const d of symbolDefs) {
       if (d.scope?.id !== root.id || d.symbol == null) continue;
-      for (let n: Node | null = d.node; n && n.id !== root.id; n = n.parent) {
+      for (let n: Node | null = d.node; n && n.id !== root.id; n = up(n)) {
         if (exportedDeclarations.has(n.id)) {
           symbols[d.symbol]!.exported = true;
           // a declaration that loads a module (Rust `pub mod m;`) exports the module, not the stub
@@ -759,12 +788,12 @@ function extractTree(
   // methods (`@x.setter` names the property x)
   for (const d of symbolDefs) {
     if (d.rule.binding !== 'member' || d.symbol == null) continue;
-    const scope = scopeOf(d.node.parent, false);
+    const scope = scopeOf(up(d.node), false);
     if (classScopes.has(scope.id)) bind(scope, d.name.text, { type: 'symbol', index: d.symbol }, 'value');
   }
   /** The type a member belongs to, from inside it: its class or trait, or the type of its impl block (maybe imported). */
   const containerOwnerAt = (n: Node): Owner | undefined => {
-    for (let p: Node | null = n; p; p = p.parent) {
+    for (let p: Node | null = n; p; p = up(p)) {
       const d = defByNode.get(p.id);
       if (d?.symbol == null) continue;
       if (d.rule.binding === 'member') {
@@ -851,19 +880,19 @@ function extractTree(
     return same?.find((i) => (symbols[i]!.kind === 'method') === call) ?? same?.[0];
   };
   const enclosingClass = (n: Node): number | null => {
-    for (let p = n.parent; p; p = p.parent) {
+    for (let p = up(n); p; p = up(p)) {
       const d = defByNode.get(p.id);
       if (d?.symbol != null && THIS_KINDS.has(d.rule.kind)) return d.symbol;
       // `this` is rebound by a nested non-arrow function or an anonymous class (Java `new T() {...}`)
       if (THIS_REBINDERS.has(p.type) && !(d?.rule.kind === 'method')) return null;
-      if (p.type === 'class_body' && p.parent?.type === 'object_creation_expression') return null;
+      if (p.type === 'class_body' && up(p)?.type === 'object_creation_expression') return null;
     }
     return null;
   };
 
   /** The type the nearest `this`-binding function declares for `this` (`function (this: T) {}`). */
   const thisParameterType = (n: Node): Owner | undefined => {
-    for (let p = n.parent; p; p = p.parent) {
+    for (let p = up(n); p; p = up(p)) {
       if (!THIS_REBINDERS.has(p.type) && p.type !== 'method_definition') continue;
       const self = p.childForFieldName('parameters')?.namedChildren.find((c) => c?.childForFieldName('pattern')?.type === 'this');
       const type = self?.childForFieldName('type');
@@ -886,7 +915,7 @@ function extractTree(
   const basesOf = new Map<number, Owner[]>();
   /** member-access node (`a.b`, Go `pkg.T`, Java `a.m()`) → its object and property */
   const memberExprs = new Map<number, { object: Node; prop: Node }>();
-  for (const m of memberRefs.values()) if (m.prop.parent) memberExprs.set(m.prop.parent.id, m);
+  for (const m of memberRefs.values()) if (up(m.prop)) memberExprs.set(up(m.prop)!.id, m);
 
   /** The type a declaration states: `x: Foo`, `x: Foo<T>`, `x = new Foo()`, `x = y as Foo`, or its `@declared.type`. */
   // a declaration's type is asked for at each use of its name: once is enough
@@ -912,7 +941,7 @@ function extractTree(
     // an enum constant is a value of its enum (Java `Role.ADMIN.label()`)
     const container = d.rule.kind === 'enum_member' && d.symbol != null ? symbols[d.symbol]!.container : null;
     if (container != null) return { type: 'symbol', index: container };
-    for (const holder of [d.node, d.name.parent]) {
+    for (const holder of [d.node, up(d.name)]) {
       if (!holder) continue;
       const value = holder.childForFieldName('value') ?? holder.childForFieldName('right'); // Python `x = v`
       const candidates = [
@@ -949,26 +978,26 @@ function extractTree(
   /** `@param {T} x` of the function a parameter belongs to; `@type {T}` of a variable or field. */
   const jsdocDeclared = (d: Def): Owner | undefined => {
     if (d.rule.kind === 'parameter') {
-      let fn: Node | null = d.name.parent;
-      for (let i = 0; fn && i < 3 && !FUNCTION_DECLARATIONS.has(fn.type); i++) fn = fn.parent;
-      return fn && FUNCTION_DECLARATIONS.has(fn.type) ? jsdocOwner(docCommentOf(fn), 'param', d.name.text) : undefined;
+      let fn: Node | null = up(d.name);
+      for (let i = 0; fn && i < 3 && !FUNCTION_DECLARATIONS.has(fn.type); i++) fn = up(fn);
+      return fn && FUNCTION_DECLARATIONS.has(fn.type) ? jsdocOwner(docCommentOf(fn, up), 'param', d.name.text) : undefined;
     }
-    return VALUE_KINDS.has(d.rule.kind) ? jsdocOwner(docCommentOf(d.node), 'type') : undefined;
+    return VALUE_KINDS.has(d.rule.kind) ? jsdocOwner(docCommentOf(d.node, up), 'type') : undefined;
   };
   /** `@returns {T}` of a function. */
-  const jsdocResult = (fn: Def): Owner | undefined => (row.jsdocTypes ? jsdocOwner(docCommentOf(fn.node), 'returns') : undefined);
+  const jsdocResult = (fn: Def): Owner | undefined => (row.jsdocTypes ? jsdocOwner(docCommentOf(fn.node, up), 'returns') : undefined);
   /**
    * `f((a, b) => a.x)` / `new C((a) => ...)`: an untyped parameter of a function passed as an
    * argument has the type the callee's parameter declares for it (`cb: (a: A, b: B) => void`).
    * The callee may be in another file: then an import `(arg:param)` of it, resolved at link time.
    */
   const contextualType = (d: Def): Owner | undefined => {
-    const holder = d.name.parent;
+    const holder = up(d.name);
     if (!holder) return undefined;
     // (`x => ...`, JavaScript's bare `(x, y)`, TypeScript's `(x: T)` with the name in `pattern`)
     const param = FUNCTION_NODES.has(holder.type) || holder.type === 'formal_parameters' ? d.name : holder.childForFieldName('pattern')?.id === d.name.id ? holder : null;
-    const fn = FUNCTION_NODES.has(holder.type) ? holder : holder.type === 'formal_parameters' ? holder.parent : holder.parent?.type === 'formal_parameters' ? holder.parent.parent : null;
-    const site = param && fn && FUNCTION_NODES.has(fn.type) ? argumentSite(fn) : undefined;
+    const fn = FUNCTION_NODES.has(holder.type) ? holder : holder.type === 'formal_parameters' ? up(holder) : up(holder)?.type === 'formal_parameters' ? up(up(holder)!) : null;
+    const site = param && fn && FUNCTION_NODES.has(fn.type) ? argumentSite(fn, up) : undefined;
     const p = site ? parametersOf(fn!).findIndex((x) => x.id === param!.id) : -1;
     if (!site || p < 0) return undefined;
     const { callee, index: a } = site;
@@ -1048,7 +1077,7 @@ function extractTree(
   };
   /** `const x: T = { a: 1 }`, `f({ a: 1 })`, `{ a: 1 } as T`: the type an object literal is written for. */
   const objectContext = (object: Node): Owner | undefined => {
-    const parent = object.parent;
+    const parent = up(object);
     if (!parent) return undefined;
     if (parent.type === 'variable_declarator' && parent.childForFieldName('value')?.id === object.id) {
       const type = parent.childForFieldName('type');
@@ -1058,7 +1087,7 @@ function extractTree(
       return objectType(parent.namedChildren[1]!);
     }
     if (parent.type === 'parenthesized_expression') return objectContext(parent);
-    const site = argumentSite(object);
+    const site = argumentSite(object, up);
     const target = site ? calleeTarget(site.callee) : undefined;
     if (target?.type === 'import') return { type: 'import', index: memberImport(target.index, `(${site!.index}:-1)`, object) };
     return target ? callbackType(target.defs, site!.index, -1) : undefined;
@@ -1068,10 +1097,10 @@ function extractTree(
    * `b`), and what it is taken from (v's owners, or the parameter's declared type).
    */
   const destructured = (d: Def): { key: Node; owners: Owner[]; value: Node | null } | undefined => {
-    const holder = d.name.parent;
+    const holder = up(d.name);
     const key = holder?.type === 'pair_pattern' ? holder.childForFieldName('key') : d.name.type === 'shorthand_property_identifier_pattern' ? d.name : null;
-    const pattern = holder?.type === 'pair_pattern' || holder?.type === 'object_assignment_pattern' ? holder.parent : holder;
-    const source = pattern?.parent;
+    const pattern = holder?.type === 'pair_pattern' || holder?.type === 'object_assignment_pattern' ? up(holder) : holder;
+    const source = upq(pattern);
     if (!key || key.type === 'computed_property_name' || pattern?.type !== 'object_pattern' || !source) return undefined;
     if (source.type === 'variable_declarator') {
       const value = source.childForFieldName('value');
@@ -1109,7 +1138,7 @@ function extractTree(
       const d = defOf(b);
       // a type parameter stands for its bound: `T: Shape`, `T extends Shape` (what its members can be)
       if (d?.rule.kind === 'type_parameter') {
-        const bound = d.name.parent?.childForFieldName('bounds') ?? d.name.parent?.childForFieldName('constraint');
+        const bound = up(d.name)?.childForFieldName('bounds') ?? up(d.name)?.childForFieldName('constraint');
         return bound ? typeOwner(bound, depth + 1) : undefined;
       }
       if (d && VALUE_KINDS.has(d.rule.kind)) return declaredType(d);
@@ -1144,7 +1173,7 @@ function extractTree(
       const documented = jsdocResult(callee);
       if (documented) return documented;
       // a value of a function type (`factory: () => T`): what the type says calling it gives
-      const fnType = VALUE_KINDS.has(callee.rule.kind) ? functionType((callee.name.parent ?? callee.node).childForFieldName('type')) : undefined;
+      const fnType = VALUE_KINDS.has(callee.rule.kind) ? functionType((up(callee.name) ?? callee.node).childForFieldName('type')) : undefined;
       return fnType ? typeOwner(fnType.childForFieldName('return_type'), depth + 1) : undefined;
     }
     // `T | null | undefined`: the one type that is not a literal or a primitive (two or more:
@@ -1227,7 +1256,7 @@ function extractTree(
    * one, its initializer's when that is a field or a variable (`const xs = this.items_`).
    */
   const typeNodeOf = (d: Def, depth: number): Node | null => {
-    const t = declaredTypes.get(d.name.id) ?? d.name.parent?.childForFieldName('type') ?? d.node.childForFieldName('type');
+    const t = declaredTypes.get(d.name.id) ?? up(d.name)?.childForFieldName('type') ?? d.node.childForFieldName('type');
     if (t || depth > 8) return t ?? null;
     const value = d.node.childForFieldName('value');
     if (!value || reassigned.has(d)) return null;
@@ -1533,7 +1562,7 @@ function extractTree(
     const own = defsByName.get(`${key.id}:m`)?.symbol;
     const container = own != null ? symbols[own]!.container : null;
     if (container != null && symbols[container]!.bases?.length) continue;
-    const object = key.parent?.type === 'object' ? key.parent : key.parent?.parent;
+    const object = up(key)?.type === 'object' ? up(key) : upq(up(key));
     const owner = object?.type === 'object' ? objectContext(object) : undefined;
     const target = owner ? memberIn(owner, key.text) : undefined;
     if (target && target.kind !== 'member') pushRef(key, target, 'write');

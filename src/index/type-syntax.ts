@@ -87,10 +87,10 @@ export function isGetter(n: Node): boolean {
 }
 
 /** The doc comment (`/** ... *\/`) written right before a declaration, if any. */
-export function docCommentOf(n: Node): Node | undefined {
+export function docCommentOf(n: Node, parentOf: (n: Node) => Node | null = (x) => x.parent): Node | undefined {
   let decl = n;
   // the statement that holds it: `export function f`, `const x = ...`, `export const x = ...`
-  while (decl.parent && DECLARATION_HOLDERS.has(decl.parent.type)) decl = decl.parent;
+  for (let p = parentOf(decl); p && DECLARATION_HOLDERS.has(p.type); p = parentOf(decl)) decl = p;
   const prev = decl.previousNamedSibling;
   return prev?.type === 'comment' && prev.text.startsWith('/**') ? prev : undefined;
 }
@@ -118,9 +118,9 @@ export const FUNCTION_DECLARATIONS = new Set([
 ]);
 
 /** A node passed as an argument (`f(a, node)`, `new C(node)`): the callee and the argument's position. */
-export function argumentSite(node: Node): { callee: Node; index: number } | undefined {
-  const args = node.parent;
-  const call = args?.type === 'arguments' ? args.parent : null;
+export function argumentSite(node: Node, parentOf: (n: Node) => Node | null = (x) => x.parent): { callee: Node; index: number } | undefined {
+  const args = parentOf(node);
+  const call = args?.type === 'arguments' ? parentOf(args) : null;
   const callee = call?.childForFieldName(call.type === 'new_expression' ? 'constructor' : 'function');
   if (!args || !callee) return undefined;
   const index = args.namedChildren.filter((x) => x != null && !x.type.includes('comment')).findIndex((x) => x!.id === node.id);
