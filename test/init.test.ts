@@ -52,6 +52,7 @@ describe('code-intel init', () => {
     expect(local.hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: expect.stringContaining('pre-tool-use'), timeout: 30, onFailure: 'block' }] }]);
     expect(local.hooks.UserPromptSubmit[0].hooks[0].onFailure).toBeUndefined(); // a broken recorder never blocks the person's prompt
     expect(local.permissions).toEqual({ allow: ['mcp__code-intel'] }); // no permission prompt for each of the server's tools
+    expect(local.enabledMcpjsonServers).toEqual(['code-intel']); // not held at "Pending approval"
     const mcp = json(dir, '.mcp.json');
     expect(Object.keys(mcp.mcpServers)).toEqual(['other', 'code-intel']);
     expect(json(dir, '.cursor/mcp.json').mcpServers['code-intel'].args).toContain('serve');
@@ -138,12 +139,13 @@ describe('code-intel init --remove', () => {
   });
 
   it('allows the server tools once, keeps the user permission rules, and takes out only its own', () => {
-    const dir = project({ '.claude/settings.local.json': JSON.stringify({ permissions: { allow: ['Bash(npm test)'], deny: ['Read(.env)'] } }) });
+    const dir = project({ '.claude/settings.local.json': JSON.stringify({ permissions: { allow: ['Bash(npm test)'], deny: ['Read(.env)'] }, enabledMcpjsonServers: ['other'] }) });
     applyInit(planInit(dir, ['claude-code']));
     applyInit(planInit(dir, ['claude-code']));
     expect(json(dir, '.claude/settings.local.json').permissions).toEqual({ allow: ['Bash(npm test)', 'mcp__code-intel'], deny: ['Read(.env)'] });
+    expect(json(dir, '.claude/settings.local.json').enabledMcpjsonServers).toEqual(['other', 'code-intel']);
     applyInit(planRemove(dir, ['claude-code']).changes);
-    expect(json(dir, '.claude/settings.local.json')).toEqual({ permissions: { allow: ['Bash(npm test)'], deny: ['Read(.env)'] } });
+    expect(json(dir, '.claude/settings.local.json')).toEqual({ permissions: { allow: ['Bash(npm test)'], deny: ['Read(.env)'] }, enabledMcpjsonServers: ['other'] });
   });
 
   it('only the clients named: --client codex leaves Claude Code set up', () => {

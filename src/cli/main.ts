@@ -293,7 +293,7 @@ main(process.argv.slice(2)).then(
 /** What the person still has to do after init, per client (what init cannot do for them). */
 function nextSteps(clients: string[]): string[] {
   const steps: Record<string, string> = {
-    'claude-code': 'Claude Code: start `claude` in this project and approve the code-intel server when asked (`/mcp` shows it connected; `/hooks` lists the guard, kept in your own .claude/settings.local.json); then type `/code <request>`. Teammates run `code-intel init` themselves.',
+    'claude-code': 'Claude Code: start `claude` in this project and trust the folder when asked; the code-intel server and its tools are approved in your own .claude/settings.local.json (`/mcp` shows it connected, `/hooks` lists the guard); then type `/code <request>`. Teammates run `code-intel init` themselves.',
     gemini: 'Gemini CLI: trust this folder when asked (untrusted folders run no servers or hooks); `gemini mcp list` shows code-intel.',
     cursor: 'Cursor: enable the code-intel server in its MCP settings; the hooks apply to new agent sessions.',
     codex: 'Codex: trust this project (Codex ignores project config in untrusted projects), then review and trust the code-intel hooks in `/hooks` (Codex runs no project hook until you do); `codex mcp list` shows code-intel.',

@@ -115,6 +115,19 @@ function withAllowedTools(d: Json, mode: Mode): Json {
   return withKey(d, 'permissions', Object.keys(next).length ? next : undefined);
 }
 
+/**
+ * The person who ran init chose this server: their per-user settings approve it
+ * (`enabledMcpjsonServers`), so Claude Code does not hold it at "Pending approval" once the folder
+ * is trusted (checked with claude 2.1.330: `claude mcp list` → Connected, 0.6 s cold on three.js).
+ */
+function withApprovedServer(d: Json, mode: Mode): Json {
+  const list = Array.isArray(d.enabledMcpjsonServers) ? (d.enabledMcpjsonServers as unknown[]) : [];
+  if (mode === 'add') return list.includes('code-intel') ? d : { ...d, enabledMcpjsonServers: [...list, 'code-intel'] };
+  if (!list.includes('code-intel')) return d;
+  const left = list.filter((x) => x !== 'code-intel');
+  return withKey(d, 'enabledMcpjsonServers', left.length ? left : undefined);
+}
+
 const claudeHooks = (): Record<string, Json> => {
   const entry = (event: string, extra: Json = {}) => ({ type: 'command', command: hook(event, 'claude-code'), timeout: HOOK_TIMEOUT_S, ...extra });
   // every tool and every turn boundary: the guard checks what really changed at each of them.
@@ -229,7 +242,7 @@ function plan(root: string, clients: ClientName[], mode: Mode, kept: Kept[]): Fi
       changes.push(ownFile(path.join(root, '.claude', 'commands', 'code.md'), mode, CODE_COMMAND, kept));
       // the hooks are per-user: settings.local.json; an earlier init's hooks leave the committed settings.json
       changes.push(hookGroups(path.join(root, '.claude', 'settings.json'), 'remove', {}));
-      changes.push(hookGroups(path.join(root, '.claude', 'settings.local.json'), mode, claudeHooks(), (d) => withAllowedTools(d, mode)));
+      changes.push(hookGroups(path.join(root, '.claude', 'settings.local.json'), mode, claudeHooks(), (d) => withApprovedServer(withAllowedTools(d, mode), mode)));
       changes.push(mode === 'add' ? planExclude(root, '.claude/settings.local.json') : planUnexclude(root, '.claude/settings.local.json'));
     } else if (c === 'cursor') {
       changes.push(mcpEntry(path.join(root, '.cursor', 'mcp.json'), mode, serverEntry()));
