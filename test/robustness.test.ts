@@ -17,7 +17,9 @@ import { LIMITS, measureArgs } from '../src/server/limits.js';
 import { answerBytes, fitAnswer, ok, toolError } from '../src/server/respond.js';
 import { GuardedStdioTransport } from '../src/server/stdio.js';
 import { support } from '../src/session/queryframe.js';
-import { Deadline } from '../src/util/deadline.js';
+import { Deadline, runWithDeadline } from '../src/util/deadline.js';
+import { findReferences } from '../src/query/references.js';
+import { personalizedRank } from '../src/session/graph-relevance.js';
 import { quote, trimSlashes } from '../src/util/paths.js';
 import { camelSpaces } from '../src/util/words.js';
 import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
@@ -127,6 +129,16 @@ describe('search_text under a deadline', () => {
     expect(r.items.length).toBeGreaterThan(0);
     // the same answer as the in-process search
     expect(r).toEqual(searchText(project, { pattern: 'formatPrice' }));
+  });
+
+  it('find_references and the graph walk stop at the call budget instead of running on', async () => {
+    await project.refresh();
+    const spent = new Deadline('find_references', 1);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(() => runWithDeadline(spent, () => findReferences(project, { name: 'formatPrice' }))).toThrow(/budget/);
+    const ids = (project.db.prepare('SELECT id FROM symbols LIMIT 3').all() as { id: number }[]).map((r) => [r.id, 1] as [number, number]);
+    expect(() => runWithDeadline(spent, () => personalizedRank(project.db, new Map(ids)))).toThrow(/budget/);
+    expect(runWithDeadline(new Deadline('find_references', 2000), () => findReferences(project, { name: 'formatPrice' })).items.length).toBeGreaterThan(0);
   });
 
   it('a bad regex is invalid_regex, a missing path unknown_path', async () => {

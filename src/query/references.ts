@@ -3,6 +3,7 @@ import { quote, UserError } from '../util/paths.js';
 import { refAt } from './definitions.js';
 import { type Page, paginate } from './page.js';
 import type { Project } from './project.js';
+import { checkDeadline } from '../util/deadline.js';
 import {
   type DefinitionOut, MEMBER_KINDS, requireFile, SYMBOL_COLUMNS, type SymbolRow, symbolAtName, symbolById, symbolsByName, toDefinition,
 } from './symbols.js';
@@ -58,6 +59,7 @@ export function findReferences(
   const ids = new Set<number>();
   const defSite = new Map<number, string>();
   for (const t of targets) {
+    checkDeadline();
     for (const id of declarationGroup(p, t)) {
       ids.add(id);
       defSite.set(id, `${t.path}:${t.name_line}`);
@@ -70,6 +72,7 @@ export function findReferences(
   // changing a member's contract means changing those
   const relatedDecls: RefRow[] = [];
   for (const t of targets) {
+    checkDeadline();
     if (!MEMBER_KINDS.has(t.kind) || t.container_id === null || t.is_static || languageFor(t.path)?.membersOverride === false) continue;
     if (t.name === 'constructor') continue; // a constructor is not inherited (`new Derived()` is not `new Base()`)
     const arity = languageFor(t.path)?.overloadsByArity ? (p.db.prepare('SELECT arity FROM symbols WHERE id = ?').get(t.id) as { arity: number | null }).arity : null;
@@ -92,6 +95,7 @@ export function findReferences(
   const mergedSiblings: number[] = [];
   const sameName = p.db.prepare('SELECT id FROM symbols WHERE file_id = ? AND name = ? AND +container_id IS ? AND local = 0');
   for (const t of targets) {
+    checkDeadline();
     if (t.local) continue;
     const rows = sameName.all(t.file_id, t.name, t.container_id) as { id: number }[];
     for (const r of rows) {
@@ -113,6 +117,7 @@ export function findReferences(
   const wantGuesses = args.include_guesses !== false;
   const names = [...new Set(targets.map((t) => t.name))];
   for (const name of names) {
+    checkDeadline();
     const memberTarget = targets.some((t) => t.name === name && MEMBER_KINDS.has(t.kind));
     const globalTarget = targets.some((t) => t.name === name && t.container_id === null);
     const kinds = [...(memberTarget ? ["'member'", "'member_of_import'"] : []), ...(globalTarget ? ["'unbound'", "'import'"] : [])];
@@ -231,6 +236,7 @@ function hierarchyMembers(p: Project, container: number, name: string, kind: str
     const seen = new Set<number>(start);
     const queue = [...start];
     while (queue.length > 0 && seen.size < 500) {
+      checkDeadline();
       for (const r of edge.all(queue.shift()!) as { id: number }[]) {
         if (!seen.has(r.id)) {
           seen.add(r.id);
@@ -245,6 +251,7 @@ function hierarchyMembers(p: Project, container: number, name: string, kind: str
   const roots = ancestors.filter((c) => c === container || ofKind(memberOf.all(c, name) as Row[]).length > 0);
   const out: Related[] = [];
   for (const c of walk(roots, down)) {
+    checkDeadline();
     if (c === container) continue;
     for (const r of ofKind(memberOf.all(c, name) as Row[])) out.push({ id: r.id, path: r.path, name_line: r.name_line, name_col: r.name_col, file_id: r.file_id, ancestor: ancestors.includes(c) });
   }

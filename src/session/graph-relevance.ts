@@ -10,6 +10,7 @@
  * everything is two steps from a class or a hub.)
  */
 import type { DB } from '../store/db.js';
+import { checkDeadline } from '../util/deadline.js';
 
 /**
  * The rank leg, calibrated on the real-commit benchmark's tune split (docs/relevance.md): a
@@ -146,6 +147,7 @@ export function personalizedRank(db: DB, seeds: ReadonlyMap<number, number>, opt
   const restart = new Map([...seeds].map(([id, w]) => [id, w / total]));
   let rank = new Map(restart);
   for (let it = 0; it < (opts.iterations ?? 20); it++) {
+    checkDeadline(); // a huge project's walk stops at the call's budget
     const next = new Map<number, number>();
     for (const [id, r] of restart) next.set(id, (1 - damping) * r);
     let dangling = 0;
