@@ -131,13 +131,15 @@ describe('search_text under a deadline', () => {
     expect(r).toEqual(searchText(project, { pattern: 'formatPrice' }));
   });
 
-  it('find_references and the graph walk stop at the call budget instead of running on', async () => {
+  it('find_references stops at the call budget instead of running on; the graph walk stops short', async () => {
     await project.refresh();
     const spent = new Deadline('find_references', 1);
     await new Promise((r) => setTimeout(r, 5));
     expect(() => runWithDeadline(spent, () => findReferences(project, { name: 'formatPrice' }))).toThrow(/budget/);
     const ids = (project.db.prepare('SELECT id FROM symbols LIMIT 3').all() as { id: number }[]).map((r) => [r.id, 1] as [number, number]);
-    expect(() => runWithDeadline(spent, () => personalizedRank(project.db, new Map(ids)))).toThrow(/budget/);
+    // the walk never throws (confirm must finish): out of time, it stops where it is
+    expect(runWithDeadline(spent, () => personalizedRank(project.db, new Map(ids)))).toEqual([]);
+    expect(personalizedRank(project.db, new Map(ids)).length).toBeGreaterThan(0);
     expect(runWithDeadline(new Deadline('find_references', 2000), () => findReferences(project, { name: 'formatPrice' })).items.length).toBeGreaterThan(0);
   });
 

@@ -10,7 +10,7 @@
  * everything is two steps from a class or a hub.)
  */
 import type { DB } from '../store/db.js';
-import { checkDeadline } from '../util/deadline.js';
+import { currentDeadline } from '../util/deadline.js';
 
 /**
  * The rank leg, calibrated on the real-commit benchmark's tune split (docs/relevance.md): a
@@ -147,7 +147,9 @@ export function personalizedRank(db: DB, seeds: ReadonlyMap<number, number>, opt
   const restart = new Map([...seeds].map(([id, w]) => [id, w / total]));
   let rank = new Map(restart);
   for (let it = 0; it < (opts.iterations ?? 20); it++) {
-    checkDeadline(); // a huge project's walk stops at the call's budget
+    // a huge project's walk stops at the call's budget with what it has (fewer steps reach less):
+    // confirm must finish, or the agent could never get past it
+    if (currentDeadline()?.expired()) break;
     const next = new Map<number, number>();
     for (const [id, r] of restart) next.set(id, (1 - damping) * r);
     let dangling = 0;
