@@ -154,6 +154,9 @@ export class SemanticEngine {
         n.store.put(todo.map((t, i) => ({ hash: t.hash, vector: vecs[i]! })));
         this.memory = undefined;
         if (budgetMs !== undefined && performance.now() - t0 > budgetMs) return;
+        // the built-in model embeds synchronously: let the server answer between batches (a
+        // background pass over 7k chunks held `initialize` for a second)
+        await new Promise((r) => setImmediate(r));
       }
       n.store.prune();
       await this.calibrationFor(n.embedder);

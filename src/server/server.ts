@@ -5,6 +5,7 @@ import { Project } from '../query/project.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { SessionService } from '../session/service.js';
+import { semanticEngine } from '../embeddings/engine.js';
 import { z } from 'zod';
 import { expandCodeCommand } from '../clients/code-command.js';
 import { collectTools, installDispatcher } from './dispatch.js';
@@ -37,7 +38,6 @@ export function createServer(project: Project, opts: ServerOptions = {}): McpSer
   );
   const tools = collectTools(server);
   const sessions = new SessionService(project);
-  sessions.engine.warm(); // embeds changed chunks in the background when a model is installed
   registerExplorationTools(server, project, sessionGate(sessions));
   if (opts.tools !== 'exploration') registerSessionSurface(server, project, sessions);
   installDispatcher(server, tools, { budgetMs: opts.budgetMs ?? budgetFromEnv() });
@@ -86,6 +86,9 @@ export async function serveStdio(root: string, opts: ServerOptions = {}): Promis
   const t0 = performance.now();
   project
     .refresh()
-    .then((f) => log.info(`indexed ${f.files} files in ${Math.round(performance.now() - t0)} ms (${f.reindexed_now} re-indexed); serving ${project.root} over stdio`))
+    .then((f) => {
+      log.info(`indexed ${f.files} files in ${Math.round(performance.now() - t0)} ms (${f.reindexed_now} re-indexed); serving ${project.root} over stdio`);
+      semanticEngine(project).warm(); // embeds changed chunks in the background, batch by batch, once the index is there
+    })
     .catch((e) => log.error('background indexing failed', e));
 }
