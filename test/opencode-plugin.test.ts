@@ -53,6 +53,7 @@ describe('the OpenCode dialect', () => {
     expect(n('read', { filePath: 'a.ts', offset: 10, limit: 5 })).toMatchObject({ tool_name: 'Read', tool_input: { file_path: 'a.ts', offset: 10, limit: 5 } });
     expect(n('patch', { patchText: '*** Begin Patch\n*** Update File: src/a.ts\n*** Add File: src/b.ts\n*** End Patch' })).toMatchObject({ tool_name: 'ApplyPatch', tool_input: { file_paths: ['src/a.ts', 'src/b.ts'] } });
     expect(n('code-intel_start_session', { intent: 'MODIFY' }).tool_name).toBe('mcp__code-intel__start_session');
+    expect(n('code_intel_check_write_target', {}).tool_name).toBe('mcp__code-intel__check_write_target');
     expect(n('shell_execute_command', { command: 'rm -rf src' }).tool_name).toBe('mcp__shell__execute_command');
   });
 });

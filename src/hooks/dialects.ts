@@ -75,6 +75,9 @@ function opencode(raw: Raw): Payload {
   if (name === 'Write' || name === 'Edit' || name === 'MultiEdit') return { ...base, tool_name: name, tool_input: { file_path: file } };
   if (name === 'Read') return { ...base, tool_name: name, tool_input: { file_path: file, offset: args.offset, limit: args.limit } };
   if (name) return { ...base, tool_name: name, tool_input: args };
+  // our own server, whether or not the client kept the hyphen of its name
+  const own = /^code[-_]intel_(.+)$/.exec(tool);
+  if (own) return { ...base, tool_name: `mcp__code-intel__${own[1]}`, tool_input: args };
   const i = tool.indexOf('_');
   return { ...base, tool_name: i > 0 ? `mcp__${tool.slice(0, i)}__${tool.slice(i + 1)}` : tool, tool_input: args };
 }
