@@ -1,6 +1,6 @@
 /**
  * `npm run bench:clients`: what `code-intel init` writes, checked by the clients themselves. The
- * CLIs of Claude Code, Codex and Gemini CLI are installed from the npm registry (pinned versions,
+ * CLIs of Claude Code, Codex, Gemini CLI and OpenCode are installed from the npm registry (pinned versions,
  * into bench/.cache/clients; no login, no model call), a cold copy of three@0.170.0 (1,066 files,
  * no index) is set up with `init`, the folder is trusted the way each client records a person's
  * trust (in a throw-away HOME), and each client lists its MCP servers: Claude Code and Gemini CLI
@@ -23,6 +23,7 @@ const CLIENTS: Record<string, { pkg: string; version: string; bin: string }> = {
   'Claude Code': { pkg: '@anthropic-ai/claude-code', version: '2.1.330', bin: 'claude' },
   Codex: { pkg: '@openai/codex', version: '0.169.0', bin: 'codex' },
   'Gemini CLI': { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  OpenCode: { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
 };
 
 function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {}) {
@@ -56,7 +57,7 @@ function main(): void {
     fs.mkdirSync(home, { recursive: true });
     const git = (...a: string[]) => run('git', ['-c', 'user.email=bench@code-intel', '-c', 'user.name=bench', ...a], { cwd: project });
     git('init', '-q');
-    const init = run(process.execPath, [CLI, 'init', '--client', 'claude-code', '--client', 'codex', '--client', 'gemini', project], { cwd: project });
+    const init = run(process.execPath, [CLI, 'init', '--client', 'claude-code', '--client', 'codex', '--client', 'gemini', '--client', 'opencode', project], { cwd: project });
     if (init.status !== 0) throw new Error(`init failed: ${init.out.slice(-500)}`);
     const files = run('git', ['ls-files', '--others', '--exclude-standard', '--cached'], { cwd: project }).out.split('\n').filter(Boolean).length;
     // what a person does once per folder: trust it (Claude Code's dialog, Codex's and Gemini CLI's trust prompts)
@@ -67,7 +68,10 @@ function main(): void {
     fs.writeFileSync(path.join(home, '.codex', 'config.toml'), `[projects.${JSON.stringify(project)}]\ntrust_level = "trusted"\n`);
     fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
     fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
-    const env = { ...process.env, HOME: home, CLAUDE_CONFIG_DIR: claudeDir, CODEX_HOME: path.join(home, '.codex'), XDG_CONFIG_HOME: path.join(home, '.config') };
+    const env = {
+      ...process.env, HOME: home, CLAUDE_CONFIG_DIR: claudeDir, CODEX_HOME: path.join(home, '.codex'),
+      XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local', 'share'), XDG_CACHE_HOME: path.join(home, '.cache'), XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    };
 
     heading(`${files} files of three@0.170.0, set up by \`code-intel init\`, no index (each run starts cold)`);
     const rows: string[][] = [['client', 'version', 'command', 'verdict', 'time']];
@@ -82,6 +86,9 @@ function main(): void {
     check('Claude Code', ['mcp', 'list'], (o) => (/code-intel:.*Connected/.test(o) ? 'connected' : line(o).replace(/^.* - /, '') || 'not listed'));
     check('Gemini CLI', ['mcp', 'list'], (o) => (/code-intel:.*Connected/.test(o) ? 'connected' : line(o).replace(/^.* - /, '') || 'not listed'));
     check('Codex', ['mcp', 'list'], (o) => (/code-intel\s+\S+.*\benabled\b/.test(o) ? 'listed, enabled (codex mcp list does not start servers)' : line(o) || 'not listed'));
+    check('OpenCode', ['mcp', 'list'], (o) => (/code-intel.*connected/.test(o) ? 'connected' : line(o) || 'not listed'));
+    // the guard is a plugin: OpenCode resolves it from the project (its tool calls need a model, so not run here)
+    check('OpenCode', ['debug', 'config'], (o) => (o.includes('.opencode/plugins/code-intel-guard.js') ? 'guard plugin resolved' : 'guard plugin not loaded'));
     console.log(table(rows));
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
