@@ -86,10 +86,12 @@ describe('the OpenCode plugin', () => {
     expect(output.output).toMatch(/^1\n\ncode-intel: .*src\/cart\.ts/s);
   });
 
-  it('in READY, lets an explored file be edited', async () => {
+  it('in READY, lets an explored file be edited, never the guard plugin itself', async () => {
     const hooks = await loadPlugin(fs.readFileSync(path.join(root, OPENCODE_PLUGIN_FILE), 'utf8'));
     await driveToReady(project, sessions);
     await expect(hooks['tool.execute.before'](call('edit'), { args: { filePath: path.join(root, 'src/cart.ts'), oldString: 'a', newString: 'b' } })).resolves.toBeUndefined();
+    await expect(hooks['tool.execute.before'](call('write'), { args: { filePath: path.join(root, OPENCODE_PLUGIN_FILE), content: '' } })).rejects.toThrow(/code-intel:/);
+    await expect(hooks['tool.execute.before'](call('bash'), { args: { command: `rm ${OPENCODE_PLUGIN_FILE}` } })).rejects.toThrow(/code-intel:/);
   });
 
   it('denies when the hook cannot run in a project set up here, and does nothing in one never set up', async () => {
