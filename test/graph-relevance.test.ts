@@ -208,6 +208,43 @@ describe('a bare name is the definition its evidence points into', () => {
   });
 });
 
+describe('overloads', () => {
+  it('evidence in the body of an overloaded function links through its signatures, which the references name', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { findReferences } = await import('../src/query/references.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const files: Record<string, string> = {
+      'src/check.ts': [
+        'export function isComputed(v: number): boolean;',
+        'export function isComputed(v: unknown): boolean {',
+        "  return typeof v === 'object';",
+        '}',
+      ].join('\n') + '\n',
+      'src/store.ts': "import { isComputed } from './check';\nexport function createStore(target: unknown): boolean {\n  return isComputed(target);\n}\n",
+    };
+    const dir = makeProject(files);
+    const p = new Project(dir);
+    await p.refresh();
+    const sessions = new SessionService(p);
+    sessions.start('INVESTIGATE', 'how does createStore decide what it returns');
+    sessions.setQueryFrame({ target_feature: { value: 'createStore', quote: 'createStore' } });
+    for (const f of Object.keys(files)) sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
+    sessions.record('find_definitions', { name: 'isComputed' }, { ...findDefinitions(p, { name: 'isComputed' }) });
+    sessions.record('find_references', { name: 'isComputed' }, { ...findReferences(p, { name: 'isComputed' }) });
+    sessions.submitUnderstanding({ symbols_identified: ['createStore', 'isComputed'], entry_points: [], existing_patterns: [], files_analyzed: Object.keys(files) });
+    await sessions.validateRelevance('createStore', ['createStore', 'isComputed']);
+    const r = await sessions.confirmRelevance([
+      { symbol: 'createStore', approved: true, code_evidence: 'src/store.ts:2' },
+      { symbol: 'isComputed', approved: true, code_evidence: 'src/check.ts:3' }, // the body, not the first signature
+    ]);
+    expect(r.rejected).toEqual([]);
+    expect(r.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'isComputed', via: expect.stringContaining('createStore') })]));
+    p.close();
+    removeProject(dir);
+  });
+});
+
 describe('the rank leg', () => {
   it('the cutoff is the same share of every project, at least the best one, at most five', async () => {
     const { rankCutoff, rankedScore } = await import('../src/session/graph-relevance.js');

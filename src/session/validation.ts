@@ -95,7 +95,11 @@ export class ValidationPhase {
     if (!m || rows.length < 2) return rows;
     const [file, line] = [m[1]!, m[2] ? Number(m[2]) : undefined];
     const inside = rows.filter((r) => r.path === file && line !== undefined && r.line <= line && line <= r.end_line);
-    if (inside.length > 0) return inside.sort((a, b) => b.line - a.line).slice(0, 1); // the innermost
+    if (inside.length > 0) {
+      // the innermost, with its overloads: references point at the first signature, evidence often at the body
+      const hit = inside.sort((a, b) => b.line - a.line)[0]!;
+      return [hit, ...rows.filter((r) => r !== hit && r.path === hit.path && r.container_name === hit.container_name && r.kind === hit.kind)];
+    }
     return [...rows.filter((r) => r.path === file), ...rows.filter((r) => r.path !== file)];
   }
 
