@@ -67,11 +67,11 @@ describe('PreToolUse (the write guard)', () => {
     expect(r).toMatchObject({ decision: 'deny', status: 0 });
     expect(r.reason).toContain('EXPLORATION');
     // refused up front: the command names what it writes
-    for (const cmd of ['echo x > src/cart.ts', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make']) {
+    for (const cmd of ['echo x > src/cart.ts', 'cp -r src lib/', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make']) {
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
     }
     // allowed to run, judged by effect when they return (guard-adversarial.test.ts checks the disk)
-    for (const cmd of ['npm install left-pad', 'python3 -c "print(1)"', 'echo x > /tmp/code-intel-scratch.txt']) {
+    for (const cmd of ['npm install left-pad', 'python3 -c "print(1)"', 'echo x > /tmp/code-intel-scratch.txt', 'cp -r src /tmp/code-intel-scratch-dir/']) {
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
     }
     for (const cmd of ['ls -la', 'rg formatPrice src', 'git status', 'cat src/cart.ts 2>/dev/null', 'grep -rn total src | head -5', 'npm test']) {

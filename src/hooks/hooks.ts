@@ -251,6 +251,13 @@ function isScratch(abs: string): boolean {
 
 function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: 'off' }>, file: string, locked: string | undefined): string | undefined {
   if (file.length > MAX_PATH) return `the path is longer than ${MAX_PATH} characters`;
+  // a folder in the scratch area (`cp -r src /tmp/x/`): writing there is allowed, slash or not
+  const folder = file.replace(/\/+$/, '');
+  if (folder && folder !== file && !unsafeName(folder)) {
+    const abs = path.resolve(cwd, folder);
+    const rel = path.relative(root, abs);
+    if ((rel.startsWith('..') || path.isAbsolute(rel)) && isScratch(abs)) return undefined;
+  }
   const bad = unsafeName(file);
   if (bad) return `'${file.slice(0, 120)}' ${bad}`;
   if (file.startsWith('~')) return `'${file.slice(0, 120)}' starts with ~: name the file by its full path`;
