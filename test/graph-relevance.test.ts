@@ -98,11 +98,42 @@ describe('the graph leg in confirm_symbol_relevance', () => {
   });
 });
 
+/**
+ * An honest session over `files` up to one confirm_symbol_relevance: every file's outline, the
+ * lookups named, the understanding and the validation, then the claims as given.
+ */
+async function confirmOn(files: Record<string, string>, o: {
+  intent: 'IMPLEMENT' | 'INVESTIGATE'; request: string; target: string; lookups: string[];
+  claims: { symbol: string; approved: boolean; code_evidence?: string }[]; entry_points?: string[]; patterns?: string[];
+}): Promise<Record<string, unknown>> {
+  const { SessionService } = await import('../src/session/service.js');
+  const { getSymbols } = await import('../src/query/outline.js');
+  const { findDefinitions } = await import('../src/query/definitions.js');
+  const { findReferences } = await import('../src/query/references.js');
+  const dir = makeProject(files);
+  const p = new Project(dir);
+  try {
+    await p.refresh();
+    const sessions = new SessionService(p);
+    sessions.start(o.intent, o.request);
+    sessions.setQueryFrame({ target_feature: { value: o.target, quote: o.target } });
+    for (const f of Object.keys(files)) sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
+    for (const name of o.lookups) {
+      sessions.record('find_definitions', { name }, { ...findDefinitions(p, { name }) });
+      sessions.record('find_references', { name }, { ...findReferences(p, { name }) });
+    }
+    const symbols = o.claims.map((c) => c.symbol);
+    sessions.submitUnderstanding({ symbols_identified: symbols, entry_points: o.entry_points ?? [], existing_patterns: o.patterns ?? [], files_analyzed: Object.keys(files) });
+    await sessions.validateRelevance(o.target, symbols);
+    return await sessions.confirmRelevance(o.claims);
+  } finally {
+    p.close();
+    removeProject(dir);
+  }
+}
+
 describe('evidence inside a symbol accepted in the same pass', () => {
   it('accepts a chain the agent traced from an accepted symbol, in one confirm, whatever the order', async () => {
-    const { SessionService } = await import('../src/session/service.js');
-    const { getSymbols } = await import('../src/query/outline.js');
-    const { findDefinitions } = await import('../src/query/definitions.js');
     const files: Record<string, string> = {
       'src/cached.ts': [
         "import { clearObserving } from './derivation';",
@@ -131,40 +162,26 @@ describe('evidence inside a symbol accepted in the same pass', () => {
       ].join('\n') + '\n',
       'src/log.ts': 'export function formatLog(line: string): string {\n  return `[log] ${line}`;\n}\n',
     };
-    const dir = makeProject(files);
-    const p = new Project(dir);
-    await p.refresh();
-    const sessions = new SessionService(p);
-    sessions.start('INVESTIGATE', 'how is a cached value discarded once nothing observes it');
-    sessions.setQueryFrame({ target_feature: { value: 'cached value', quote: 'cached value' } });
-    for (const f of Object.keys(files)) sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
-    sessions.record('find_definitions', { name: 'clearObserving' }, { ...findDefinitions(p, { name: 'clearObserving' }) });
-    const symbols = ['queueForUnobservation', 'removeObserver', 'clearObserving', 'CachedValue.suspend', 'formatLog'];
-    sessions.submitUnderstanding({ symbols_identified: symbols, entry_points: [], existing_patterns: [], files_analyzed: Object.keys(files) });
-    await sessions.validateRelevance('cached value', symbols);
-    const r = await sessions.confirmRelevance([
-      // listed before the method that makes them relevant: the order must not matter
-      { symbol: 'queueForUnobservation', approved: true, code_evidence: 'src/observable.ts:5' },
-      { symbol: 'removeObserver', approved: true, code_evidence: 'src/derivation.ts:3' }, // a call inside clearObserving
-      { symbol: 'clearObserving', approved: true, code_evidence: 'src/cached.ts:5' }, // a call inside CachedValue.suspend, no target word on it
-      { symbol: 'CachedValue.suspend', approved: true, code_evidence: 'src/cached.ts:4' },
-      { symbol: 'formatLog', approved: true, code_evidence: 'src/cached.ts:5' }, // a line that does not use it
-    ]);
+    const r = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: 'how is a cached value discarded once nothing observes it', target: 'cached value', lookups: ['clearObserving'],
+      claims: [
+        // listed before the method that makes them relevant: the order must not matter
+        { symbol: 'queueForUnobservation', approved: true, code_evidence: 'src/observable.ts:5' },
+        { symbol: 'removeObserver', approved: true, code_evidence: 'src/derivation.ts:3' }, // a call inside clearObserving
+        { symbol: 'clearObserving', approved: true, code_evidence: 'src/cached.ts:5' }, // a call inside CachedValue.suspend, no target word on it
+        { symbol: 'CachedValue.suspend', approved: true, code_evidence: 'src/cached.ts:4' },
+        { symbol: 'formatLog', approved: true, code_evidence: 'src/cached.ts:5' }, // a line that does not use it
+      ],
+    });
     const acceptedNames = (r.accepted as { symbol: string }[]).map((a) => a.symbol).sort();
     expect(acceptedNames).toEqual(['CachedValue.suspend', 'clearObserving', 'queueForUnobservation', 'removeObserver']);
     expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'formatLog', guidance: expect.objectContaining({ reason: expect.stringContaining('is not about formatLog') }) })]);
     expect(r.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'queueForUnobservation', tier: 'ACCEPTED_HIGH_RISK', via: expect.stringContaining('removeObserver') })]));
-    p.close();
-    removeProject(dir);
   });
 });
 
 describe('a bare name is the definition its evidence points into', () => {
   it('judges delete cited inside ObservableSet as ObservableSet.delete, not the first delete of the index', async () => {
-    const { SessionService } = await import('../src/session/service.js');
-    const { getSymbols } = await import('../src/query/outline.js');
-    const { findReferences } = await import('../src/query/references.js');
-    const { findDefinitions } = await import('../src/query/definitions.js');
     const files: Record<string, string> = {
       'src/a-map.ts': 'export class ObservableMap {\n  delete(key: string): boolean {\n    return !!key;\n  }\n}\n',
       'src/set.ts': [
@@ -183,37 +200,23 @@ describe('a bare name is the definition its evidence points into', () => {
         '}',
       ].join('\n') + '\n',
     };
-    const dir = makeProject(files);
-    const p = new Project(dir);
-    await p.refresh();
-    const sessions = new SessionService(p);
-    sessions.start('IMPLEMENT', 'Add a toggle(value) method to ObservableSet that adds the value when it is missing and deletes it when it is present');
-    sessions.setQueryFrame({ target_feature: { value: 'ObservableSet', quote: 'ObservableSet' } });
-    for (const f of Object.keys(files)) sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
-    sessions.record('find_definitions', { name: 'ObservableSet' }, { ...findDefinitions(p, { name: 'ObservableSet' }) });
-    sessions.record('find_references', { name: 'ObservableSet' }, { ...findReferences(p, { name: 'ObservableSet' }) });
-    const symbols = ['ObservableSet', 'delete', 'add'];
-    sessions.submitUnderstanding({ symbols_identified: symbols, entry_points: ['ObservableSet.add()'], existing_patterns: ['fluent methods like ObservableSet.add'], files_analyzed: Object.keys(files) });
-    await sessions.validateRelevance('ObservableSet', symbols);
-    const r = await sessions.confirmRelevance([
-      { symbol: 'ObservableSet', approved: true, code_evidence: 'src/set.ts:1' },
-      { symbol: 'delete', approved: true, code_evidence: 'src/set.ts:11' },
-      { symbol: 'add', approved: true, code_evidence: 'src/set.ts:7' },
-    ]);
+    const r = await confirmOn(files, {
+      intent: 'IMPLEMENT', request: 'Add a toggle(value) method to ObservableSet that adds the value when it is missing and deletes it when it is present',
+      target: 'ObservableSet', lookups: ['ObservableSet'], entry_points: ['ObservableSet.add()'], patterns: ['fluent methods like ObservableSet.add'],
+      claims: [
+        { symbol: 'ObservableSet', approved: true, code_evidence: 'src/set.ts:1' },
+        { symbol: 'delete', approved: true, code_evidence: 'src/set.ts:11' },
+        { symbol: 'add', approved: true, code_evidence: 'src/set.ts:7' },
+      ],
+    });
     const del = (r.accepted as { symbol: string; file?: string }[]).find((a) => a.symbol === 'delete');
     expect(del?.file).toBe('src/set.ts');
     expect(r).toMatchObject({ next_phase: 'READY', rejected: [] });
-    p.close();
-    removeProject(dir);
   });
 });
 
 describe('overloads', () => {
   it('evidence in the body of an overloaded function links through its signatures, which the references name', async () => {
-    const { SessionService } = await import('../src/session/service.js');
-    const { getSymbols } = await import('../src/query/outline.js');
-    const { findReferences } = await import('../src/query/references.js');
-    const { findDefinitions } = await import('../src/query/definitions.js');
     const files: Record<string, string> = {
       'src/check.ts': [
         'export function isComputed(v: number): boolean;',
@@ -223,25 +226,15 @@ describe('overloads', () => {
       ].join('\n') + '\n',
       'src/store.ts': "import { isComputed } from './check';\nexport function createStore(target: unknown): boolean {\n  return isComputed(target);\n}\n",
     };
-    const dir = makeProject(files);
-    const p = new Project(dir);
-    await p.refresh();
-    const sessions = new SessionService(p);
-    sessions.start('INVESTIGATE', 'how does createStore decide what it returns');
-    sessions.setQueryFrame({ target_feature: { value: 'createStore', quote: 'createStore' } });
-    for (const f of Object.keys(files)) sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
-    sessions.record('find_definitions', { name: 'isComputed' }, { ...findDefinitions(p, { name: 'isComputed' }) });
-    sessions.record('find_references', { name: 'isComputed' }, { ...findReferences(p, { name: 'isComputed' }) });
-    sessions.submitUnderstanding({ symbols_identified: ['createStore', 'isComputed'], entry_points: [], existing_patterns: [], files_analyzed: Object.keys(files) });
-    await sessions.validateRelevance('createStore', ['createStore', 'isComputed']);
-    const r = await sessions.confirmRelevance([
-      { symbol: 'createStore', approved: true, code_evidence: 'src/store.ts:2' },
-      { symbol: 'isComputed', approved: true, code_evidence: 'src/check.ts:3' }, // the body, not the first signature
-    ]);
+    const r = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: 'how does createStore decide what it returns', target: 'createStore', lookups: ['isComputed'],
+      claims: [
+        { symbol: 'createStore', approved: true, code_evidence: 'src/store.ts:2' },
+        { symbol: 'isComputed', approved: true, code_evidence: 'src/check.ts:3' }, // the body, not the first signature
+      ],
+    });
     expect(r.rejected).toEqual([]);
     expect(r.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'isComputed', via: expect.stringContaining('createStore') })]));
-    p.close();
-    removeProject(dir);
   });
 });
 
