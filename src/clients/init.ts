@@ -99,34 +99,31 @@ function hookGroups(file: string, mode: Mode, ours: Record<string, Json>, extra:
   return jsonChange(file, text, data, next, mode === 'remove');
 }
 
-/**
- * Claude Code asks before every MCP call it has no rule for: twenty clicks a session. None of our
- * tools writes a file (the session tools move the gate, the guard judges writes), so the user's
- * per-user settings allow the server's tools: `mcp__code-intel` is every tool of the server.
- */
-const ALLOW_RULE = 'mcp__code-intel';
-function withAllowedTools(d: Json, mode: Mode): Json {
-  const permissions = asObj(d.permissions);
-  const allow = Array.isArray(permissions.allow) ? (permissions.allow as unknown[]) : [];
-  if (mode === 'add') return allow.includes(ALLOW_RULE) ? d : { ...d, permissions: { ...permissions, allow: [...allow, ALLOW_RULE] } };
-  if (!allow.includes(ALLOW_RULE)) return d;
-  const left = allow.filter((r) => r !== ALLOW_RULE);
-  const next = withKey(permissions, 'allow', left.length ? left : undefined);
-  return withKey(d, 'permissions', Object.keys(next).length ? next : undefined);
+/** `d` with `value` in the list at the path `keys` (added once, or taken out: a list or object left empty goes too). */
+function withListEntry(d: Json, keys: string[], value: string, mode: Mode): Json {
+  const [key, ...rest] = keys as [string, ...string[]];
+  if (rest.length > 0) {
+    const inner = withListEntry(asObj(d[key]), rest, value, mode);
+    return withKey(d, key, Object.keys(inner).length ? inner : undefined);
+  }
+  const list = Array.isArray(d[key]) ? (d[key] as unknown[]) : [];
+  if (mode === 'add') return list.includes(value) ? d : { ...d, [key]: [...list, value] };
+  if (!list.includes(value)) return d;
+  const left = list.filter((x) => x !== value);
+  return withKey(d, key, left.length ? left : undefined);
 }
 
 /**
- * The person who ran init chose this server: their per-user settings approve it
- * (`enabledMcpjsonServers`), so Claude Code does not hold it at "Pending approval" once the folder
- * is trusted (checked with claude 2.1.330: `claude mcp list` → Connected, 0.6 s cold on three.js).
+ * The person who ran init chose this server, in their per-user settings:
+ *  - Claude Code asks before every MCP call it has no rule for (twenty clicks a session); none of our
+ *    tools writes a file (the session tools move the gate, the guard judges writes), so
+ *    `permissions.allow` gets `mcp__code-intel`, every tool of the server;
+ *  - `enabledMcpjsonServers` approves the server, so Claude Code does not hold it at "Pending
+ *    approval" once the folder is trusted (checked with claude 2.1.330: `claude mcp list` →
+ *    Connected, 0.6 s cold on three.js).
  */
-function withApprovedServer(d: Json, mode: Mode): Json {
-  const list = Array.isArray(d.enabledMcpjsonServers) ? (d.enabledMcpjsonServers as unknown[]) : [];
-  if (mode === 'add') return list.includes('code-intel') ? d : { ...d, enabledMcpjsonServers: [...list, 'code-intel'] };
-  if (!list.includes('code-intel')) return d;
-  const left = list.filter((x) => x !== 'code-intel');
-  return withKey(d, 'enabledMcpjsonServers', left.length ? left : undefined);
-}
+const withClaudeApproval = (d: Json, mode: Mode): Json =>
+  withListEntry(withListEntry(d, ['permissions', 'allow'], 'mcp__code-intel', mode), ['enabledMcpjsonServers'], 'code-intel', mode);
 
 const claudeHooks = (): Record<string, Json> => {
   const entry = (event: string, extra: Json = {}) => ({ type: 'command', command: hook(event, 'claude-code'), timeout: HOOK_TIMEOUT_S, ...extra });
@@ -242,7 +239,7 @@ function plan(root: string, clients: ClientName[], mode: Mode, kept: Kept[]): Fi
       changes.push(ownFile(path.join(root, '.claude', 'commands', 'code.md'), mode, CODE_COMMAND, kept));
       // the hooks are per-user: settings.local.json; an earlier init's hooks leave the committed settings.json
       changes.push(hookGroups(path.join(root, '.claude', 'settings.json'), 'remove', {}));
-      changes.push(hookGroups(path.join(root, '.claude', 'settings.local.json'), mode, claudeHooks(), (d) => withApprovedServer(withAllowedTools(d, mode), mode)));
+      changes.push(hookGroups(path.join(root, '.claude', 'settings.local.json'), mode, claudeHooks(), (d) => withClaudeApproval(d, mode)));
       changes.push(mode === 'add' ? planExclude(root, '.claude/settings.local.json') : planUnexclude(root, '.claude/settings.local.json'));
     } else if (c === 'cursor') {
       changes.push(mcpEntry(path.join(root, '.cursor', 'mcp.json'), mode, serverEntry()));

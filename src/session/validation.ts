@@ -21,19 +21,14 @@ export class ValidationPhase {
   constructor(private readonly core: SessionCore) {}
 
   /**
-   * The symbols the request reaches by its words: those accepted now or earlier in this session,
-   * and the project's best matches for the target (FACT level). Their definitions seed the graph.
+   * What the target itself reaches, whatever the agent claims: the project's best matches at FACT
+   * level and its best ranked declarations with a specific neighbourhood. Computed once per confirm
+   * (it ranks the whole index); the accepted symbols are added to it as they come (seedsWith).
    */
-  private async relevanceSeeds(target: string, accepted: { symbol: string; similarity?: number; evidence?: unknown }[]): Promise<{ ids: Map<number, number>; labels: Set<string> }> {
+  private async targetSeeds(target: string): Promise<Seeds> {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
-    const add = (symbol: string, score: number, where?: unknown) => {
-      const rows = this.definitionsFor(symbol, where).slice(0, 5);
-      for (const r of rows) if ((ids.get(r.id) ?? 0) < score) ids.set(r.id, score);
-      if (rows.length) labels.add(symbol);
-    };
-    for (const a of accepted) if (typeof a.similarity === 'number' && a.similarity >= 0.3) add(a.symbol, a.similarity, a.evidence);
-    for (const x of await this.suggest(target, 5)) if (x.similarity > 0.6) add(x.symbol, x.similarity);
+    for (const x of await this.suggest(target, 5)) if (x.similarity > 0.6) this.addSeed(ids, labels, x.symbol, x.similarity);
     for (const [id, score] of rankAnchors(this.core.project.db, this.core.engine.textRanking(target))) {
       if ((ids.get(id) ?? 0) < score) ids.set(id, score);
       labels.add(symbolLabel(this.core.project.db, id));
@@ -41,8 +36,42 @@ export class ValidationPhase {
     return { ids, labels };
   }
 
+  /** The seeds of the graph: the symbols accepted now or earlier in this session, then what the target reaches. */
+  private seedsWith(target: Seeds, accepted: { symbol: string; similarity?: number; evidence?: unknown }[]): Seeds {
+    const ids = new Map<number, number>();
+    const labels = new Set<string>();
+    for (const a of accepted) if (typeof a.similarity === 'number' && a.similarity >= 0.3) this.addSeed(ids, labels, a.symbol, a.similarity, a.evidence);
+    for (const [id, score] of target.ids) if ((ids.get(id) ?? 0) < score) ids.set(id, score);
+    for (const l of target.labels) labels.add(l);
+    return { ids, labels };
+  }
+
+  private addSeed(ids: Map<number, number>, labels: Set<string>, symbol: string, score: number, where?: unknown): void {
+    const rows = this.definitionsFor(symbol, where).slice(0, 5);
+    for (const r of rows) if ((ids.get(r.id) ?? 0) < score) ids.set(r.id, score);
+    if (rows.length) labels.add(symbol);
+  }
+
+  /** The pending claims among the project's declarations closest to the seeds (personalized PageRank), as acceptances. */
+  private propagate(pending: Low[], seeds: Seeds, total: number): Record<string, unknown>[] {
+    const k = propagationCutoff(total);
+    const closest = personalizedRank(this.core.project.db, seeds.ids).slice(0, k);
+    const out: Record<string, unknown>[] = [];
+    for (const l of pending) {
+      const ids = new Set(this.definitionsFor(l.symbol, l.where).slice(0, 10).map((r) => r.id));
+      const at = closest.findIndex((c) => ids.has(c.id));
+      if (at < 0) continue;
+      out.push({
+        symbol: l.symbol, similarity: PROPAGATED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+propagation`, legs: { ...l.scored.legs, propagation: at + 1 },
+        evidence: l.where, file: l.file,
+        via: `close to ${[...seeds.labels].slice(0, 3).join(', ')} through the code: #${at + 1} of the project's declarations by personalized PageRank from the symbols the target reaches (the best ${k} are accepted)`,
+      });
+    }
+    return out;
+  }
+
   /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
-  private graphLink(symbol: string, seeds: { ids: Map<number, number> }, where?: string): { score: number; why: string } | undefined {
+  private graphLink(symbol: string, seeds: Seeds, where?: string): { score: number; why: string } | undefined {
     if (seeds.ids.size === 0) return undefined;
     const rows = this.definitionsFor(symbol, where).slice(0, 10); // overloads: the implementation is often last
     const own = new Set(rows.map((r) => r.id));
@@ -259,8 +288,9 @@ export class ValidationPhase {
     // contain or sit in a symbol the request does reach). Links through the code, to a fixed point:
     // a symbol linked to one that a link accepted in this same pass would be accepted by the next
     // pass anyway — the agent is spared the round trip
-    const seedsNow = () => this.relevanceSeeds(target, [...accepted, ...before] as { symbol: string; similarity?: number; evidence?: unknown }[]);
-    let seeds = await seedsNow();
+    const reached = await this.targetSeeds(target);
+    const seedsNow = () => this.seedsWith(reached, [...accepted, ...before] as { symbol: string; similarity?: number; evidence?: unknown }[]);
+    let seeds = seedsNow();
     for (let round = 0; round < 6 && (pending.length > 0 || waiting.length > 0); round++) {
       const progress = accepted.length;
       const names = acceptedNames();
@@ -270,7 +300,7 @@ export class ValidationPhase {
         else still.push(w);
       }
       waiting = still;
-      if (accepted.length > progress) seeds = await seedsNow();
+      if (accepted.length > progress) seeds = seedsNow();
       const left: Low[] = [];
       for (const l of pending) {
         const link = this.graphLink(l.symbol, seeds, l.where);
@@ -286,29 +316,15 @@ export class ValidationPhase {
       }
       pending = left;
       if (accepted.length === progress) break;
-      seeds = await seedsNow();
+      seeds = seedsNow();
     }
     // what one step does not reach may still be among the code closest to the seeds over every
     // path of the graph (personalized PageRank): the best few of the project are accepted
     if (pending.length > 0 && seeds.ids.size > 0) {
-      const k = propagationCutoff(ranking.total);
-      const closest = personalizedRank(this.core.project.db, seeds.ids).slice(0, k);
-      const left: Low[] = [];
-      for (const l of pending) {
-        const ids = new Set(this.definitionsFor(l.symbol, l.where).slice(0, 10).map((r) => r.id));
-        const at = closest.findIndex((c) => ids.has(c.id));
-        if (at < 0) {
-          left.push(l);
-          continue;
-        }
-        raiseRisk = true;
-        accepted.push({
-          symbol: l.symbol, similarity: PROPAGATED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+propagation`, legs: { ...l.scored.legs, propagation: at + 1 },
-          evidence: l.where, file: l.file,
-          via: `close to ${[...seeds.labels].slice(0, 3).join(', ')} through the code: #${at + 1} of the project's declarations by personalized PageRank from the symbols the target reaches (the best ${k} are accepted)`,
-        });
-      }
-      pending = left;
+      const propagated = this.propagate(pending, seeds, ranking.total);
+      if (propagated.length > 0) raiseRisk = true;
+      accepted.push(...propagated);
+      pending = pending.filter((l) => !propagated.some((a) => a.symbol === l.symbol));
     }
     for (const { m, verified } of waiting) {
       rejected.push({
@@ -365,6 +381,9 @@ export class ValidationPhase {
     };
   }
 }
+
+/** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
+type Seeds = { ids: Map<number, number>; labels: Set<string> };
 
 /** A claim the words and the rank do not accept: the graph may still link it. */
 type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number };
