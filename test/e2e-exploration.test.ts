@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_PHASES } from '../machines/policy.js';
+import { withErrorObject } from './helpers/mcp.js';
 import { CLI, makeProject, removeProject, SAMPLE } from './helpers/project.js';
 
 type Result = { isError?: boolean; structuredContent?: Record<string, any>; content: { type: string; text?: string }[] };
@@ -16,7 +17,7 @@ let client: Client;
 let stderr = '';
 
 async function call(name: string, args: Record<string, unknown>): Promise<Result> {
-  return (await client.callTool({ name, arguments: args })) as Result;
+  return withErrorObject((await client.callTool({ name, arguments: args })) as Result);
 }
 
 beforeAll(async () => {
@@ -45,7 +46,19 @@ describe('MCP server over stdio', () => {
       if (exploration.includes(t.name)) expect(t.annotations?.readOnlyHint).toBe(true);
       expect(t.inputSchema.type).toBe('object');
       expect(t.description?.length).toBeGreaterThan(40);
+      // every answer is described; the SDK's client checks each answer against it (helpers/mcp.ts lists the tools first)
+      expect(t.outputSchema?.type, t.name).toBe('object');
+      expect(Object.keys(t.outputSchema?.properties ?? {}), t.name).toContain('index');
     }
+  });
+
+  it('answers carry structured content that the client checked; errors are JSON text only', async () => {
+    const good = await call('find_definitions', { name: 'formatPrice' });
+    expect(good.structuredContent?.items?.[0]?.name).toBe('formatPrice');
+    const raw = (await client.callTool({ name: 'get_symbols', arguments: { file: '../outside.ts' } })) as Result;
+    expect(raw.isError).toBe(true);
+    expect(raw.structuredContent).toBeUndefined();
+    expect(JSON.parse(raw.content[0]!.text!)).toMatchObject({ error: expect.any(String), message: expect.any(String), hint: expect.any(String) });
   });
 
   it('offers /code as an MCP prompt, the request in its text', async () => {

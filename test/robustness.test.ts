@@ -98,7 +98,8 @@ describe('answers within the size cap', () => {
     expect(big.answer_truncated).toMatchObject({ strings_clipped: expect.any(Number) });
     const err = toolError('validation_failed', 'm'.repeat(50_000), { hint: 'h', refused: Array.from({ length: 2000 }, (_, i) => `reason ${i} ${'z'.repeat(100)}`) });
     expect(answerBytes(err)).toBeLessThanOrEqual(LIMITS.answerBytes);
-    expect((err.structuredContent as { message: string }).message.length).toBeLessThan(2100);
+    expect(err.structuredContent).toBeUndefined(); // an error is text only
+    expect((JSON.parse((err.content[0] as { text: string }).text) as { message: string }).message.length).toBeLessThan(2100);
   });
 });
 
@@ -179,7 +180,7 @@ describe('the stdio transport', () => {
     c.stdin.write(JSON.stringify({ method: 'tools/call', params: { name: 'query', arguments: { text: 'x'.repeat(5000) } }, jsonrpc: '2.0', id: 7 }) + '\n');
     c.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' }) + '\n');
     await tick();
-    expect(c.out).toEqual([expect.objectContaining({ id: 7, result: expect.objectContaining({ isError: true, structuredContent: expect.objectContaining({ error: 'input_too_large' }) }) })]);
+    expect(c.out).toEqual([expect.objectContaining({ id: 7, result: expect.objectContaining({ isError: true, content: [expect.objectContaining({ text: expect.stringContaining('"error":"input_too_large"') })] }) })]);
     expect(c.messages).toEqual([expect.objectContaining({ id: 8 })]);
   });
 

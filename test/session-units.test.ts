@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { allowedTools, isAllowed, nextStepFor, PHASES, TOOL_PHASES } from '../machines/policy.js';
+import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, nextStepFor, PHASES, TOOL_PHASES } from '../machines/policy.js';
 import { type SessionEvent, sessionMachine } from '../machines/session.js';
-import { deriveEvidence, resultEvidence } from '../src/session/evidence.js';
+import { deriveEvidence } from '../src/session/evidence.js';
+import { ALL_TOOLS, toolNamed } from '../src/tools/catalog.js';
 import { isGrounded, riskLevel, validateFrame } from '../src/session/queryframe.js';
 import { normalize } from '../src/util/words.js';
 import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
@@ -239,9 +240,24 @@ describe('policy table', () => {
     expect(allowedTools('FINISHED')).toEqual(['get_session_status']);
     expect(Object.keys(TOOL_PHASES)).not.toContain('start_session');
   });
+
+  it('names exactly the tool records; what an agent is shown is recorded and can be cited', () => {
+    expect(ALL_TOOLS.map((t) => t.name).filter((n) => n !== 'start_session').sort()).toEqual(Object.keys(TOOL_PHASES).sort());
+    for (const t of ALL_TOOLS) {
+      // a tool that shows code is gated by the machine, feeds the ledger and has a main argument for evidence
+      if (t.role === 'explore') expect([t.name, typeof t.proves, typeof t.target]).toEqual([t.name, 'function', 'function']);
+      // free without a session only what merely reads
+      if (FREE_WITHOUT_SESSION.has(t.name)) expect([t.name, t.role, t.annotations.readOnlyHint]).toEqual([t.name, 'explore', true]);
+    }
+    expect(toolNamed('find_definitions')!.target!({ name: 'x', from: { file: 'a.ts', line: 3, column: 4 } })).toEqual(['x', 'a.ts:3', 'a.ts:3:4', 'a.ts']);
+    expect(toolNamed('search_text')!.target!({ pattern: 'p', path: 'src', glob: '*.ts' })).toEqual(['p', 'src']);
+  });
 });
 
 describe('evidence checks', () => {
+  // what a tool's result proves is part of its record
+  const resultEvidence = (tool: string, result: Record<string, unknown>) => toolNamed(tool)!.proves!(result);
+
   it('a reference row shows the declaration it sits in; a ranking shows no file', () => {
     const refs = resultEvidence('find_references', {
       items: [{ file: 'src/observable.ts', line: 88, name: 'queueForUnobservation', container: 'removeObserver' }, { file: 'src/a.ts', line: 3, name: 'x', container: null }],

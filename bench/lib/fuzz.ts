@@ -333,7 +333,7 @@ export async function startFuzzServer(cli: string, root: string, env: Record<str
         const ms = performance.now() - t0;
         const bytes = Buffer.byteLength(JSON.stringify(r));
         if (!r.isError) return { call: c, ms, bytes, code: 'ok' };
-        const sc = r.structuredContent ?? {};
+        const sc = errorObject(r);
         return {
           call: c, ms, bytes,
           code: typeof sc.error === 'string' ? sc.error : 'unstructured_error',
@@ -382,9 +382,9 @@ export async function startFuzzServer(cli: string, root: string, env: Record<str
       const bytes = Buffer.byteLength(JSON.stringify(answer));
       const err = answer.error as { code?: number; message?: string } | undefined;
       if (err) return { call: c, ms, bytes, code: `protocol:${err.code}`, message: err.message };
-      const r = answer.result as { isError?: boolean; structuredContent?: Record<string, unknown> };
+      const r = answer.result as { isError?: boolean; content?: unknown[] };
       if (!r?.isError) return { call: c, ms, bytes, code: 'ok' };
-      const sc = r.structuredContent ?? {};
+      const sc = errorObject(r);
       return { call: c, ms, bytes, code: String(sc.error ?? 'unstructured_error'), hint: sc.hint as string | undefined, message: sc.message as string | undefined };
     },
     close: () => client.close(),
@@ -422,3 +422,15 @@ export function figures(outcomes: Outcome[]): FuzzFigures {
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
+
+/** A tool error's object: the JSON of its text (src/server/respond.ts); {} when the text is not one. */
+function errorObject(r: { content?: unknown[] }): Record<string, unknown> {
+  const first = r.content?.[0] as { type?: string; text?: string } | undefined;
+  if (first?.type !== 'text' || typeof first.text !== 'string') return {};
+  try {
+    const o = JSON.parse(first.text) as unknown;
+    return o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -3,11 +3,15 @@ import { quote, UserError } from '../util/paths.js';
 import { log } from '../util/log.js';
 import { LIMITS } from './limits.js';
 
-/** The wire form of a result: the structured object, and the same as text for clients that read text. */
+/**
+ * The wire form of a result. An answer is the structured object (what the tool's outputSchema
+ * describes) and the same as text for clients that read text. An error is the same JSON as text
+ * only: clients check structured content against the outputSchema even on errors (the MCP SDK's
+ * client does), and an error is not the answer the schema describes.
+ */
 function wrap(data: Record<string, unknown>, isError: boolean): CallToolResult {
-  const r: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
-  if (isError) r.isError = true;
-  return r;
+  const text = JSON.stringify(data);
+  return isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }], structuredContent: data };
 }
 
 /** Bytes of a CallToolResult as it goes over the wire (JSON). */

@@ -9,9 +9,10 @@ import { semanticEngine } from '../embeddings/engine.js';
 import { z } from 'zod';
 import { expandCodeCommand } from '../clients/code-command.js';
 import { collectTools, installDispatcher } from './dispatch.js';
-import { registerExplorationTools } from './exploration-tools.js';
 import { budgetFromEnv } from './limits.js';
-import { registerSessionTools, sessionGate } from './session-tools.js';
+import { registerTools } from './register.js';
+import { EXPLORATION_TOOLS } from '../tools/exploration.js';
+import { SESSION_TOOLS } from '../tools/session.js';
 import { GuardedStdioTransport } from './stdio.js';
 
 export function packageVersion(): string {
@@ -38,7 +39,8 @@ export function createServer(project: Project, opts: ServerOptions = {}): McpSer
   );
   const tools = collectTools(server);
   const sessions = new SessionService(project);
-  registerExplorationTools(server, project, sessionGate(sessions));
+  // the exploration tools still ask the session machine: a /code session started elsewhere gates them too
+  registerTools(server, project, sessions, EXPLORATION_TOOLS);
   if (opts.tools !== 'exploration') registerSessionSurface(server, project, sessions);
   installDispatcher(server, tools, { budgetMs: opts.budgetMs ?? budgetFromEnv() });
   return server;
@@ -46,7 +48,7 @@ export function createServer(project: Project, opts: ServerOptions = {}): McpSer
 
 /** The /code session tools, and /code itself as an MCP prompt (clients show prompts as slash commands). */
 function registerSessionSurface(server: McpServer, project: Project, sessions: SessionService): void {
-  registerSessionTools(server, project, sessions);
+  registerTools(server, project, sessions, SESSION_TOOLS);
   server.registerPrompt(
     'code',
     {

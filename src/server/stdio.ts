@@ -139,7 +139,7 @@ export class GuardedStdioTransport implements Transport {
     const rid: Id = id.startsWith('"') ? id.slice(1, -1) : Number(id);
     if (method === 'tools/call') {
       const data = { error: 'input_too_large', message, hint: 'Send less: the limits are in the tool\'s inputSchema (maxLength, maxItems).' };
-      void this.send({ jsonrpc: '2.0', id: rid, result: { isError: true, content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data } });
+      void this.send({ jsonrpc: '2.0', id: rid, result: { isError: true, content: [{ type: 'text', text: JSON.stringify(data) }] } });
     } else this.reply(rid, ErrorCode.InvalidRequest, message);
   }
 

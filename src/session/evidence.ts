@@ -8,68 +8,95 @@ type Obj = Record<string, unknown>;
 const arr = (x: unknown): Obj[] => (Array.isArray(x) ? (x as Obj[]) : []);
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
 
-/** Files and symbol names a tool's result showed. A directory listing or a ranking shows no file's content. */
-export function resultEvidence(tool: string, result: Obj): { files: string[]; symbols: string[] } {
-  const files = new Set<string>();
-  const symbols = new Set<string>();
-  // a row about a symbol shows its name, and the container it names (a class, a module) as well
-  const addSymbol = (name: unknown, container?: unknown) => {
+/** The files and symbol names a tool's result showed. A directory listing or a ranking shows no file's content. */
+export interface Proof {
+  files: string[];
+  symbols: string[];
+}
+
+/** Collects a result's files and the symbols its rows are about. */
+class Shown {
+  readonly files = new Set<string>();
+  readonly symbols = new Set<string>();
+  file(f: unknown): void {
+    if (typeof f === 'string') this.files.add(f);
+  }
+  /** a row about a symbol shows its name, and the container it names (a class, a module) as well */
+  symbol(name: unknown, container?: unknown): void {
     if (typeof name !== 'string' || !name) return;
-    symbols.add(name);
+    this.symbols.add(name);
     if (typeof container === 'string' && container) {
-      symbols.add(`${container}.${name}`);
-      symbols.add(container);
+      this.symbols.add(`${container}.${name}`);
+      this.symbols.add(container);
+    }
+  }
+  proof(): Proof {
+    return { files: [...this.files], symbols: [...this.symbols] };
+  }
+}
+
+/** find_definitions: each definition's file (a module row shows no code) and name. */
+export function definitionRows(result: Obj): Proof {
+  const shown = new Shown();
+  for (const d of arr(result.items)) {
+    if (d.kind !== 'module') shown.file(d.file);
+    shown.symbol(d.name, d.container);
+  }
+  return shown.proof();
+}
+
+/** find_references: the files of the uses, the declarations they sit in, and the definitions. */
+export function referenceRows(result: Obj): Proof {
+  const shown = new Shown();
+  for (const r of arr(result.items)) {
+    shown.file(r.file);
+    // the row names the declaration the reference sits in (file and line shown): that symbol was seen
+    if (str(r.container)) shown.symbols.add(r.container as string);
+  }
+  for (const d of arr(result.definitions)) {
+    shown.file(d.file);
+    shown.symbol(d.name, d.container);
+  }
+  return shown.proof();
+}
+
+/** search_text: a text match shows lines, not symbols (the service adds the symbols declared on them). */
+export function textMatchRows(result: Obj): Proof {
+  const shown = new Shown();
+  for (const m of arr(result.items)) shown.file(m.file);
+  return shown.proof();
+}
+
+/** get_symbols: the file and every symbol of its outline, nested ones with their container. */
+export function outlineRows(result: Obj): Proof {
+  const shown = new Shown();
+  shown.file(result.file);
+  const walk = (nodes: Obj[], container?: string) => {
+    for (const n of nodes) {
+      shown.symbol(n.name, container);
+      walk(arr(n.children), str(n.name));
     }
   };
-  switch (tool) {
-    case 'find_definitions':
-      for (const d of arr(result.items)) {
-        if (str(d.file) && d.kind !== 'module') files.add(d.file as string);
-        addSymbol(d.name, d.container);
-      }
-      break;
-    case 'find_references':
-      for (const r of arr(result.items)) {
-        if (str(r.file)) files.add(r.file as string);
-        // the row names the declaration the reference sits in (file and line shown): that symbol was seen
-        if (str(r.container)) symbols.add(r.container as string);
-      }
-      for (const d of arr(result.definitions)) {
-        if (str(d.file)) files.add(d.file as string);
-        addSymbol(d.name, d.container);
-      }
-      break;
-    case 'search_text':
-      // a text match shows lines, not symbols: the service adds the symbols defined on those lines
-      for (const m of arr(result.items)) if (str(m.file)) files.add(m.file as string);
-      break;
-    case 'get_symbols': {
-      if (str(result.file)) files.add(result.file as string);
-      const walk = (nodes: Obj[], container?: string) => {
-        for (const n of nodes) {
-          addSymbol(n.name, container);
-          walk(arr(n.children), str(n.name));
-        }
-      };
-      walk(arr(result.items));
-      break;
-    }
-    case 'analyze_structure':
-      if (result.type === 'file' && str(result.file)) {
-        files.add(result.file as string);
-        for (const d of arr(result.declarations)) addSymbol(d.name);
-        for (const c of arr(result.calls)) addSymbol(c.callee);
-      }
-      break;
-    case 'validate_symbol_relevance':
-    case 'confirm_symbol_relevance':
-    case 'query':
-    case 'semantic_search':
-      // a ranking shows names and signatures, not a file's code: names count as seen, files do not
-      for (const s of arr(result.symbols ?? result.items)) addSymbol(s.name ?? s.symbol, s.container);
-      break;
+  walk(arr(result.items));
+  return shown.proof();
+}
+
+/** analyze_structure: a file's declarations and callees; a directory listing shows no file's code. */
+export function structureRows(result: Obj): Proof {
+  const shown = new Shown();
+  if (result.type === 'file' && str(result.file)) {
+    shown.file(result.file);
+    for (const d of arr(result.declarations)) shown.symbol(d.name);
+    for (const c of arr(result.calls)) shown.symbol(c.callee);
   }
-  return { files: [...files], symbols: [...symbols] };
+  return shown.proof();
+}
+
+/** A ranking shows names and signatures, not a file's code: names count as seen, files do not. */
+export function rankingRows(result: Obj): Proof {
+  const shown = new Shown();
+  for (const s of arr(result.symbols ?? result.items)) shown.symbol(s.name ?? s.symbol, s.container);
+  return shown.proof();
 }
 
 export interface Evidence {

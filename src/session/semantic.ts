@@ -8,6 +8,7 @@ import { type SessionCore, SessionError } from './core.js';
 import { contentUnits, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import type { LedgerEntry } from './store.js';
+import { toolNamed } from '../tools/catalog.js';
 import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understanding.js';
 import { quote } from '../util/paths.js';
 
@@ -109,14 +110,9 @@ export function allowedReasons(missing: readonly Missing[]): string[] {
   return SEMANTIC_REASONS.filter((r) => reasonAllowed(r, missing));
 }
 
-/** The main argument a tool was called with, as an agent would name it in evidence. */
+/** The main argument a tool was called with, as an agent would name it in evidence (the tool's record says which). */
 export function targetOf(e: LedgerEntry): string[] {
-  const a = e.args as Record<string, unknown>;
-  const out: string[] = [];
-  for (const k of ['name', 'pattern', 'text', 'query', 'file', 'path']) if (typeof a[k] === 'string') out.push(a[k] as string);
-  const from = a.from as { file?: string; line?: number; column?: number } | undefined;
-  if (from?.file) out.push(`${from.file}:${from.line}`, `${from.file}:${from.line}:${from.column}`, from.file);
-  return out;
+  return toolNamed(e.tool)?.target?.(e.args) ?? [];
 }
 
 /** Does a call's target concern the hypothesis: a word, identifier (or its parts) or file the hypothesis names? */

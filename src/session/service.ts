@@ -10,7 +10,8 @@ import type { Project } from '../query/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { UserError } from '../util/paths.js';
 import { type Loaded, type SessionCore, SessionError } from './core.js';
-import { deriveEvidence, type Evidence, resultEvidence } from './evidence.js';
+import { deriveEvidence, type Evidence } from './evidence.js';
+import { toolNamed } from '../tools/catalog.js';
 import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, type Slot, validateFrame } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
@@ -104,7 +105,7 @@ export class SessionService implements SessionCore {
   record(tool: string, args: Record<string, unknown>, result: Record<string, unknown> | undefined, error?: string): number | undefined {
     const s = this.active();
     if (!s) return undefined;
-    const ev = result ? resultEvidence(tool, result) : { files: [], symbols: [] };
+    const ev = (result && toolNamed(tool)?.proves?.(result)) || { files: [], symbols: [] };
     if (tool === 'search_text' && result && Array.isArray(result.items)) {
       // a search row is about a symbol when the matched line is where that symbol is declared
       const names = new Set(ev.symbols);

@@ -17,10 +17,18 @@ export async function startServer(root: string, env: Record<string, string> = {}
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', root, ...args], stderr: 'pipe', env: { ...process.env, CODE_INTEL_LOG: 'silent', ...env } as Record<string, string> });
   const client = new Client({ name: 'test', version: '0' });
   await client.connect(transport);
+  // with the tool list known, the SDK's client checks every answer against its tool's outputSchema
+  await client.listTools();
   return {
     client,
     pid: transport.pid,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    call: async (name, args = {}) => withErrorObject((await client.callTool({ name, arguments: args })) as ToolResult),
     close: () => client.close(),
   };
+}
+
+/** An error comes as JSON text only (src/server/respond.ts); tests read its object like an answer's. */
+export function withErrorObject(r: ToolResult): ToolResult {
+  if (r.isError && !r.structuredContent && r.content[0]?.text) return { ...r, structuredContent: JSON.parse(r.content[0].text) as Record<string, any> };
+  return r;
 }
