@@ -91,3 +91,55 @@ describe('incremental index', () => {
     b.close();
   });
 });
+
+describe('file watcher', () => {
+  /** Waits until the watcher has re-indexed after a change (events arrive asynchronously). */
+  async function settled(w: { refreshes: number; idle(): Promise<void> }, before: number): Promise<void> {
+    for (let i = 0; i < 200 && w.refreshes === before; i++) await new Promise((r) => setTimeout(r, 25));
+    await w.idle();
+  }
+
+  it('re-indexes an edit, a new file and a file in a new folder before the next call asks', async () => {
+    root = makeProject(SAMPLE);
+    const p = new Project(root);
+    await p.refresh();
+    const w = p.watch({ settleMs: 30 });
+    try {
+      expect(p.freshness().watching).toBe(true);
+      let n = w.refreshes;
+      bump(path.join(root, 'src/cart.ts'), fs.readFileSync(path.join(root, 'src/cart.ts'), 'utf8') + '\nexport function watchedEdit(): number { return 1; }\n');
+      await settled(w, n);
+      expect(findDefinitions(p, { name: 'watchedEdit' }).items).toHaveLength(1);
+
+      n = w.refreshes;
+      fs.mkdirSync(path.join(root, 'src/fresh'));
+      fs.writeFileSync(path.join(root, 'src/fresh/first.ts'), 'export const firstInFolder = 1;\n');
+      await settled(w, n);
+      expect(findDefinitions(p, { name: 'firstInFolder' }).items).toHaveLength(1);
+
+      // the new folder is watched now: a second file there is seen too
+      n = w.refreshes;
+      fs.writeFileSync(path.join(root, 'src/fresh/second.ts'), 'export const secondInFolder = 2;\n');
+      await settled(w, n);
+      expect(findDefinitions(p, { name: 'secondInFolder' }).items).toHaveLength(1);
+
+      // the call that comes next has nothing left to re-index
+      expect((await p.fresh(1000)).reindexed_now).toBe(0);
+    } finally {
+      p.close();
+    }
+    expect(w.watching).toBe(false);
+  });
+
+  it('stops (and each call checks the files itself) when a project has more folders than it may watch', async () => {
+    root = makeProject(SAMPLE);
+    const p = new Project(root);
+    await p.refresh();
+    const w = p.watch({ maxDirs: 1 });
+    expect(w.watching).toBe(false);
+    expect(p.freshness().watching).toBeUndefined();
+    bump(path.join(root, 'src/cart.ts'), 'export const afterStop = 1;\n');
+    expect((await p.fresh(5000)).reindexed_now).toBe(1);
+    p.close();
+  });
+});

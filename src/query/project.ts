@@ -5,6 +5,7 @@ import { type IndexStats, updateIndex } from '../index/indexer.js';
 import { type DB, getMeta, openDb } from '../store/db.js';
 import { outsideDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';
+import { IndexWatcher, type WatchOptions } from './watcher.js';
 
 export interface Freshness {
   indexed_at: string;
@@ -16,6 +17,8 @@ export interface Freshness {
   complete: boolean;
   /** while indexing: how far it is */
   indexing?: IndexProgress;
+  /** true when changes on disk are re-indexed as they happen (`serve`), not only when a call checks */
+  watching?: boolean;
   /** files and directories that could not be read (a directory ends with /): their code is missing from every answer */
   unreadable?: string[];
 }
@@ -37,6 +40,7 @@ export class Project {
   private lineCache = new Map<string, { mtimeMs: number; lines: string[] }>();
   /** bumped whenever the index content changes; caches key on it */
   generation = 0;
+  private watcher: IndexWatcher | undefined;
 
   constructor(readonly root: string) {
     if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new Error(`project root ${root} is not a directory`);
@@ -100,6 +104,26 @@ export class Project {
     }
   }
 
+  /** Follows changes on disk from now on, re-indexing in the background (src/query/watcher.ts). */
+  watch(opts: WatchOptions = {}): IndexWatcher {
+    this.watcher?.stop();
+    this.watcher = new IndexWatcher({ root: this.root, directories: () => this.directories(), refresh: () => this.refresh() }, opts);
+    this.watcher.sync();
+    return this.watcher;
+  }
+
+  /** The directories that hold indexed files, relative ('' for the root). */
+  private directories(): string[] {
+    const dirs = new Set<string>();
+    for (const { path: p } of this.db.prepare('SELECT path FROM files').iterate() as Iterable<{ path: string }>) {
+      const i = p.lastIndexOf('/');
+      if (i > 0) dirs.add(p.slice(0, i));
+    }
+    // a folder whose files sit deeper still has to be watched: a new file there is a change
+    for (const d of [...dirs]) for (let i = d.indexOf('/'); i > 0; i = d.indexOf('/', i + 1)) dirs.add(d.slice(0, i));
+    return [...dirs];
+  }
+
   /** The index holds every file as of its last refresh: not a cold one, and no changes half-applied. */
   get complete(): boolean {
     return getMeta(this.db, 'indexed_at') !== undefined && getMeta(this.db, 'index_pending') !== '1';
@@ -113,6 +137,7 @@ export class Project {
     return {
       indexed_at: getMeta(this.db, 'indexed_at') ?? 'never', files, reindexed_now: reindexed, skipped_files: skipped.length, complete,
       ...(complete || !this.progress ? {} : { indexing: this.progress }),
+      ...(this.watcher?.watching ? { watching: true } : {}),
       ...(unreadable.length ? { unreadable: unreadable.slice(0, 10) } : {}),
     };
   }
@@ -149,6 +174,7 @@ export class Project {
   }
 
   close(): void {
+    this.watcher?.stop();
     this.db.close();
   }
 }

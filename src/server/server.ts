@@ -91,6 +91,7 @@ export async function serveStdio(root: string, opts: ServerOptions = {}): Promis
     .then((f) => {
       log.info(`indexed ${f.files} files in ${Math.round(performance.now() - t0)} ms (${f.reindexed_now} re-indexed); serving ${project.root} over stdio`);
       semanticEngine(project).warm(); // embeds changed chunks in the background, batch by batch, once the index is there
+      project.watch(); // from now on an edit is re-indexed as it happens, not when the next call checks
     })
     .catch((e) => log.error('background indexing failed', e));
 }
