@@ -78,15 +78,44 @@ export interface GraphLink {
   path: number[];
 }
 
+/**
+ * The code graph, defined once: a declaration is linked to what its body references and to who
+ * references it, and a member to its container (locals are not members: they belong to their
+ * declaration's body). One node's links (capped, for a bounded walk) and all links (for the rank)
+ * come from the same relation.
+ */
+const EDGE_SQL = {
+  references: 'SELECT DISTINCT symbol_id AS n FROM refs WHERE enclosing_id = ? AND symbol_id IS NOT NULL LIMIT 400',
+  referencedBy: 'SELECT DISTINCT enclosing_id AS n FROM refs WHERE symbol_id = ? AND enclosing_id IS NOT NULL LIMIT 400',
+  container: 'SELECT container_id AS n FROM symbols WHERE id = ? AND local = 0',
+  members: 'SELECT id AS n FROM symbols WHERE container_id = ? AND local = 0 LIMIT 400',
+  allReferences: 'SELECT DISTINCT enclosing_id AS a, symbol_id AS b FROM refs WHERE enclosing_id IS NOT NULL AND symbol_id IS NOT NULL',
+  allMembers: 'SELECT id AS a, container_id AS b FROM symbols WHERE container_id IS NOT NULL AND local = 0',
+} as const;
+
 /** Symbols one step away: what its body references, who references it, its container and members. */
 function neighbours(db: DB, id: number): number[] {
   const out = new Set<number>();
   const q = (sql: string) => (db.prepare(sql).all(id) as { n: number | null }[]).forEach((r) => r.n !== null && r.n !== id && out.add(r.n));
-  q('SELECT DISTINCT symbol_id AS n FROM refs WHERE enclosing_id = ? AND symbol_id IS NOT NULL LIMIT 400');
-  q('SELECT DISTINCT enclosing_id AS n FROM refs WHERE symbol_id = ? AND enclosing_id IS NOT NULL LIMIT 400');
-  q('SELECT container_id AS n FROM symbols WHERE id = ?');
-  q('SELECT id AS n FROM symbols WHERE container_id = ? LIMIT 400');
+  q(EDGE_SQL.references);
+  q(EDGE_SQL.referencedBy);
+  q(EDGE_SQL.container);
+  q(EDGE_SQL.members);
   return [...out];
+}
+
+/** Every link of the graph, both ways. */
+function allEdges(db: DB): Map<number, Set<number>> {
+  const edges = new Map<number, Set<number>>();
+  const link = (a: number, b: number) => {
+    if (a === b) return;
+    (edges.get(a) ?? edges.set(a, new Set()).get(a)!).add(b);
+    (edges.get(b) ?? edges.set(b, new Set()).get(b)!).add(a);
+  };
+  for (const sql of [EDGE_SQL.allReferences, EDGE_SQL.allMembers]) {
+    for (const r of db.prepare(sql).iterate() as Iterable<{ a: number; b: number }>) link(r.a, r.b);
+  }
+  return edges;
 }
 
 /** The nearest seed within `maxHops` steps of `from` (breadth first, bounded), or undefined. */
@@ -134,14 +163,7 @@ export function symbolLabel(db: DB, id: number): string {
  */
 export function personalizedRank(db: DB, seeds: ReadonlyMap<number, number>, opts: { damping?: number; iterations?: number } = {}): { id: number; score: number }[] {
   const damping = opts.damping ?? 0.85;
-  const edges = new Map<number, Set<number>>();
-  const link = (a: number, b: number) => {
-    if (a === b) return;
-    (edges.get(a) ?? edges.set(a, new Set()).get(a)!).add(b);
-    (edges.get(b) ?? edges.set(b, new Set()).get(b)!).add(a);
-  };
-  for (const r of db.prepare('SELECT DISTINCT enclosing_id AS a, symbol_id AS b FROM refs WHERE enclosing_id IS NOT NULL AND symbol_id IS NOT NULL').iterate() as Iterable<{ a: number; b: number }>) link(r.a, r.b);
-  for (const r of db.prepare('SELECT id AS a, container_id AS b FROM symbols WHERE container_id IS NOT NULL AND local = 0').iterate() as Iterable<{ a: number; b: number }>) link(r.a, r.b);
+  const edges = allEdges(db);
   const total = [...seeds.values()].reduce((x, y) => x + y, 0);
   if (total <= 0) return [];
   const restart = new Map([...seeds].map(([id, w]) => [id, w / total]));
