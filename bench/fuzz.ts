@@ -23,6 +23,7 @@ const SLACK_MS = Number(process.env.FUZZ_SLACK_MS ?? 500);
 export function problemOf(o: Outcome, budget = BUDGET, slack = SLACK_MS): string | undefined {
   if (o.code === 'timeout') return 'no answer (timeout)';
   if (o.code === 'internal_error' || o.code === 'protocol:-32603') return `internal error: ${o.message}`;
+  if (o.code === 'output_schema_mismatch') return `an answer its outputSchema does not describe: ${o.message}`;
   if (o.code === 'unstructured_error') return `an error without a code: ${o.message}`;
   if (o.ms > budget + slack) return `took ${Math.round(o.ms)} ms (budget ${budget} ms)`;
   if (o.bytes > LIMITS.answerBytes) return `answer of ${o.bytes} bytes`;

@@ -28,6 +28,7 @@ const outcomes: Outcome[] = [];
 function problemOf(o: Outcome): string | undefined {
   if (o.code === 'timeout') return 'no answer';
   if (o.code === 'internal_error' || o.code === 'protocol:-32603') return `internal error: ${o.message}`;
+  if (o.code === 'output_schema_mismatch') return `an answer its outputSchema does not describe: ${o.message}`;
   if (o.code === 'unstructured_error') return `an error without a code: ${o.message}`;
   if (o.ms > LIMIT_MS) return `took ${Math.round(o.ms)} ms`;
   if (o.bytes > LIMITS.answerBytes) return `an answer of ${o.bytes} bytes`;

@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SAMPLE } from '../../test/helpers/project.js';
 import { prng } from './util.js';
+import { toolNamed } from '../../src/tools/catalog.js';
 
 export interface FuzzCall {
   tool: string;
@@ -332,7 +333,7 @@ export async function startFuzzServer(cli: string, root: string, env: Record<str
         )) as { isError?: boolean; structuredContent?: Record<string, unknown>; content: unknown[] };
         const ms = performance.now() - t0;
         const bytes = Buffer.byteLength(JSON.stringify(r));
-        if (!r.isError) return { call: c, ms, bytes, code: 'ok' };
+        if (!r.isError) return answerOutcome(c, ms, bytes, r.structuredContent);
         const sc = errorObject(r);
         return {
           call: c, ms, bytes,
@@ -382,8 +383,8 @@ export async function startFuzzServer(cli: string, root: string, env: Record<str
       const bytes = Buffer.byteLength(JSON.stringify(answer));
       const err = answer.error as { code?: number; message?: string } | undefined;
       if (err) return { call: c, ms, bytes, code: `protocol:${err.code}`, message: err.message };
-      const r = answer.result as { isError?: boolean; content?: unknown[] };
-      if (!r?.isError) return { call: c, ms, bytes, code: 'ok' };
+      const r = answer.result as { isError?: boolean; content?: unknown[]; structuredContent?: unknown };
+      if (!r?.isError) return answerOutcome(c, ms, bytes, r?.structuredContent);
       const sc = errorObject(r);
       return { call: c, ms, bytes, code: String(sc.error ?? 'unstructured_error'), hint: sc.hint as string | undefined, message: sc.message as string | undefined };
     },
@@ -433,4 +434,13 @@ function errorObject(r: { content?: unknown[] }): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** An answer, checked against its tool's outputSchema as a client such as Claude Code checks it. */
+function answerOutcome(c: FuzzCall, ms: number, bytes: number, structured: unknown): Outcome {
+  const output = toolNamed(c.tool)?.output;
+  if (!output) return { call: c, ms, bytes, code: 'ok' };
+  const r = output.safeParse(structured);
+  if (r.success) return { call: c, ms, bytes, code: 'ok' };
+  return { call: c, ms, bytes, code: 'output_schema_mismatch', message: r.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
 }
