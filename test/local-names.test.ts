@@ -1,4 +1,7 @@
-/** A function declared inside another one is found by name (and by Container.name), and said to be local. */
+/**
+ * A function declared inside another one is found by name (and by Container.name), and said to be
+ * local; so is an object built there that holds methods, and its methods are found like any member.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinitions } from '../src/query/definitions.js';
 import { Project } from '../src/query/project.js';
@@ -15,6 +18,22 @@ beforeAll(async () => {
       '    return name + id;',
       '  }',
       '  return wrapAction("a") + wrapAction("b");',
+      '}',
+      '',
+      'export function createStore(id: string) {',
+      '  const options = { id, retries: 3 };',
+      '  const partialStore = {',
+      '    $id: id,',
+      '    $subscribe(callback: () => void) {',
+      '      return () => callback();',
+      '    },',
+      '    $dispose: function () {',
+      '      return options.retries;',
+      '    },',
+      '    $reset: () => 0,',
+      '  };',
+      '  partialStore.$subscribe(() => {});',
+      '  return partialStore;',
       '}',
       '',
     ].join('\n'),
@@ -38,5 +57,22 @@ describe('names declared inside a function', () => {
   it('find_references by name reaches their uses', () => {
     const refs = findReferences(project, { name: 'wrapAction' });
     expect(refs.items.filter((r) => r.kind === 'call')).toHaveLength(2);
+  });
+});
+
+describe('an object built inside a function that holds methods', () => {
+  it('is stored with its members; methods written as functions are methods', () => {
+    const sub = findDefinitions(project, { name: '$subscribe' });
+    expect(sub.items).toEqual([expect.objectContaining({ name: '$subscribe', kind: 'method', container: 'partialStore', line: 12 })]);
+    expect(findDefinitions(project, { name: 'partialStore.$dispose' }).items).toEqual([expect.objectContaining({ kind: 'method', line: 15 })]);
+    expect(findDefinitions(project, { name: 'partialStore.$reset' }).items).toEqual([expect.objectContaining({ kind: 'method' })]);
+    expect(findDefinitions(project, { name: 'partialStore.$id' }).items).toEqual([expect.objectContaining({ kind: 'property' })]);
+    expect(findDefinitions(project, { name: 'partialStore' }).resolution).toContain('local');
+  });
+  it('its methods have their uses; an object that holds no method stays a local', () => {
+    const refs = findReferences(project, { name: 'partialStore.$subscribe' });
+    expect(refs.items.filter((r) => r.kind === 'call').map((r) => r.line)).toEqual([20]);
+    expect(findDefinitions(project, { name: 'options' }).items).toEqual([]);
+    expect(findDefinitions(project, { name: 'retries' }).items).toEqual([]);
   });
 });

@@ -49,7 +49,10 @@
 ; parameters
 (arrow_function parameter: (identifier) @name @definition.parameter)
 
-; object literal members assigned to a declared variable: const api = { get() {} }
+; object literal members assigned to a declared variable: const api = { get() {} }; a member
+; whose value is a function is a method (`{ $dispose: function () {} }`, `{ reset: () => {} }`)
+(variable_declarator value: (object (pair key: (property_identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
 (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.property))
 
 ; ---------- references ----------

@@ -466,6 +466,14 @@ function extractTree(
     const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
     if (local) importedIn.add(`${scopeOf(up(local), false).id}:${local.text}`);
   }
+  // a local object that holds methods is stored with them: `const store = { $subscribe() {…} }`
+  // inside a function is code the function hands out, and its methods are what callers reach
+  const methodHolders = new Set<Def>();
+  for (const d of defs) {
+    if (d.rule.binding !== 'member' || d.rule.kind !== 'method') continue;
+    const holder = containerOf(d);
+    if (holder && holder.rule.store === 'toplevel') methodHolders.add(holder);
+  }
   /** definitions that turned out not to define: a reassignment, a name declared `global` */
   const dropped = new Set<Def>();
   /** definitions assigned again later (Python): typed by their annotation only, not by a value */
@@ -488,7 +496,7 @@ function extractTree(
     if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
     // a Go method's type may be declared after it, or in another file: its container is set below
     else if (d.rule.binding === 'member') stored = container?.symbol != null || receivers.has(d.name.id);
-    else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(d.scope));
+    else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(d.scope) || methodHolders.has(d));
     else stored = true;
     if (stored) {
       d.symbol = symbols.length;
