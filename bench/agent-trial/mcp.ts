@@ -40,6 +40,8 @@ async function withServer<T>(s: TrialState, fn: (c: Client) => Promise<T>): Prom
 
 export async function callTool(s: TrialState, name: string, args: Record<string, unknown>): Promise<McpAnswer> {
   return withServer(s, async (c) => {
+    // Claude Code knows the tool list before it calls, and checks each answer against its outputSchema
+    await c.listTools();
     const r = await c.callTool({ name, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
     return {
       isError: r.isError === true,
