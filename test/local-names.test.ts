@@ -20,7 +20,9 @@ beforeAll(async () => {
       '  return wrapAction("a") + wrapAction("b");',
       '}',
       '',
+      '',
       'export function createStore(id: string) {',
+      '',
       '  const options = { id, retries: 3 };',
       '  const partialStore = {',
       '    $id: id,',
@@ -53,6 +55,7 @@ describe('names declared inside a function', () => {
     expect(byName.resolution).toContain('local');
     expect(findDefinitions(project, { name: 'createSetupStore.wrapAction' }).items).toHaveLength(1);
     expect(findDefinitions(project, { name: 'nothingLikeThis' }).resolution).toContain('from');
+    expect(byName.items[0]).toMatchObject({ local: true });
   });
   it('find_references by name reaches their uses', () => {
     const refs = findReferences(project, { name: 'wrapAction' });
@@ -63,15 +66,15 @@ describe('names declared inside a function', () => {
 describe('an object built inside a function that holds methods', () => {
   it('is stored with its members; methods written as functions are methods', () => {
     const sub = findDefinitions(project, { name: '$subscribe' });
-    expect(sub.items).toEqual([expect.objectContaining({ name: '$subscribe', kind: 'method', container: 'partialStore', line: 12 })]);
-    expect(findDefinitions(project, { name: 'partialStore.$dispose' }).items).toEqual([expect.objectContaining({ kind: 'method', line: 15 })]);
+    expect(sub.items).toEqual([expect.objectContaining({ name: '$subscribe', kind: 'method', container: 'partialStore', line: 14 })]);
+    expect(findDefinitions(project, { name: 'partialStore.$dispose' }).items).toEqual([expect.objectContaining({ kind: 'method', line: 17 })]);
     expect(findDefinitions(project, { name: 'partialStore.$reset' }).items).toEqual([expect.objectContaining({ kind: 'method' })]);
     expect(findDefinitions(project, { name: 'partialStore.$id' }).items).toEqual([expect.objectContaining({ kind: 'property' })]);
     expect(findDefinitions(project, { name: 'partialStore' }).resolution).toContain('local');
   });
   it('its methods have their uses; an object that holds no method stays a local', () => {
     const refs = findReferences(project, { name: 'partialStore.$subscribe' });
-    expect(refs.items.filter((r) => r.kind === 'call').map((r) => r.line)).toEqual([20]);
+    expect(refs.items.filter((r) => r.kind === 'call').map((r) => r.line)).toEqual([22]);
     expect(findDefinitions(project, { name: 'options' }).items).toEqual([]);
     expect(findDefinitions(project, { name: 'retries' }).items).toEqual([]);
   });

@@ -40,6 +40,8 @@ export interface DefinitionOut {
   exported: boolean;
   confidence: 'resolved' | 'imported' | 'name_match';
   snippet: string;
+  /** declared inside a function: not importable, reached only from its enclosing body */
+  local?: true;
 }
 
 export function toDefinition(s: SymbolRow, confidence: DefinitionOut['confidence']): DefinitionOut {
@@ -54,6 +56,7 @@ export function toDefinition(s: SymbolRow, confidence: DefinitionOut['confidence
     exported: s.exported === 1,
     confidence,
     snippet: s.signature,
+    ...(s.local === 1 ? { local: true as const } : {}),
   };
 }
 
