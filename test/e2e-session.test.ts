@@ -103,6 +103,23 @@ describe('/code session over MCP', () => {
     expect((await s.call('get_session_status')).structuredContent).toMatchObject({ active: false, last_session: { outcome: 'success' } });
   });
 
+  it('start_session sets the QueryFrame in the same call; a refused frame leaves the session started and says what to fix', async () => {
+    const s = await open();
+    const start = await s.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    expect(start.structuredContent).toMatchObject({
+      success: true, phase: 'EXPLORATION',
+      query_frame: { status: 'set', risk_level: 'MEDIUM', missing_slots: [], query_frame: { validated_slots: ['target_feature', 'desired_action'] } },
+    });
+    const status = (await s.call('get_session_status')).structuredContent!;
+    expect(status.query_frame).toMatchObject({ target_feature: 'カートの合計' });
+    await s.call('abort_session', { reason: 'next case' });
+
+    const bad = await s.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: { target_feature: { value: 'ログイン', quote: 'ログイン機能' } } });
+    expect(bad.isError).toBeFalsy();
+    expect(bad.structuredContent).toMatchObject({ success: true, phase: 'EXPLORATION', query_frame: { status: 'refused', validation_errors: [expect.anything()] } });
+    expect((await s.call('set_query_frame', FRAME)).structuredContent).toMatchObject({ success: true });
+  });
+
   it('an INVESTIGATE session never gets a write', async () => {
     const s = await open();
     await s.call('start_session', { intent: 'INVESTIGATE', query: 'How is the cart total formatted?' });

@@ -23,19 +23,21 @@ confidence is below 0.6, use INVESTIGATE.
 
 ## 2. Start the session
 
-Call \`mcp__code-intel__start_session\` with \`intent\` and \`query\` = the user's request **verbatim**:
+Call \`mcp__code-intel__start_session\` with \`intent\`, \`query\` = the user's request **verbatim**:
 
 $ARGUMENTS
 
-If it answers \`session_active\`, either continue that session (\`get_session_status\`) or ask the user
-before \`abort_session\`.
+and \`query_frame\` (step 3) in the same call. If it answers \`session_active\`, either continue that
+session (\`get_session_status\`) or ask the user before \`abort_session\`.
 
 ## 3. QueryFrame
 
-Follow \`extraction_prompt\`, then call \`mcp__code-intel__set_query_frame\` with the slots the request
-states (\`target_feature\`, \`trigger_condition\`, \`observed_issue\`, \`desired_action\`), each
-\`{"value": ..., "quote": ...}\`. The quote must be copied from the request; the value must come from
-its quote. Omit slots the request does not state. On \`validation_failed\`, fix the listed slots.
+The slots the request states (\`target_feature\`, \`trigger_condition\`, \`observed_issue\`,
+\`desired_action\`), each \`{"value": ..., "quote": ...}\`. The quote must be copied from the request;
+the value must come from its quote. Omit slots the request does not state. Pass them as
+\`query_frame\` to \`start_session\` (or afterwards to \`mcp__code-intel__set_query_frame\`, following
+the \`extraction_prompt\` it returns). If \`query_frame.status\` is \`refused\` (or
+\`set_query_frame\` answers \`validation_failed\`), fix the listed slots with \`set_query_frame\`.
 Read \`risk_level\`, \`missing_slots\` and \`investigation_guidance\`.
 
 ## 4. EXPLORATION

@@ -167,6 +167,31 @@ export class SessionService implements SessionCore {
 
   // ---- tools -------------------------------------------------------------------------------------
 
+  /**
+   * Starts a session; with `frame`, sets its QueryFrame in the same call (one round trip fewer). A
+   * frame that fails validation leaves the session started, and the answer says what to fix.
+   */
+  startWithFrame(intent: Intent, query: string, frame?: QueryFrameInput): Record<string, unknown> {
+    const started = this.start(intent, query);
+    if (!frame || !Object.values(frame).some(Boolean)) return started;
+    try {
+      const set = this.setQueryFrame(frame);
+      const { success: _ok, next_step: _next, ...rest } = set;
+      return { ...started, query_frame: { status: 'set', ...rest }, next_step: NEXT_STEP.EXPLORATION };
+    } catch (e) {
+      if (!(e instanceof SessionError) || e.code !== 'validation_failed') throw e;
+      return {
+        ...started,
+        query_frame: {
+          ...(started.query_frame as Record<string, unknown>),
+          status: 'refused',
+          validation_errors: e.extra.validation_errors,
+          next_step: 'The session is started. Fix the listed slots (each quote copied from the request, each value from its quote), then call set_query_frame.',
+        },
+      };
+    }
+  }
+
   start(intent: Intent, query: string): Record<string, unknown> {
     const existing = this.active();
     if (existing) {

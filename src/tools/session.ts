@@ -25,15 +25,18 @@ export const startSessionTool = tool({
   title: 'Start a /code session',
   description:
     'Begin a phase-gated /code session (one per project). intent: IMPLEMENT (build something named), MODIFY (change/fix existing code; when unsure), ' +
-    "INVESTIGATE (understand only), QUESTION (no code needed). query: the user's request exactly as written. Returns the QueryFrame extraction prompt.",
+    "INVESTIGATE (understand only), QUESTION (no code needed). query: the user's request exactly as written. Returns the QueryFrame extraction prompt; " +
+      'pass query_frame (the slots set_query_frame takes) to set it in the same call.',
   input: {
     intent: z.enum(['IMPLEMENT', 'MODIFY', 'INVESTIGATE', 'QUESTION']),
     query: text(LIMITS.request, 'query').min(1).describe("the user's original request, verbatim"),
+    query_frame: z.object({ target_feature: slot, trigger_condition: slot, observed_issue: slot, desired_action: slot }).optional()
+      .describe('optional: the QueryFrame slots (as set_query_frame takes them), set in the same call'),
   },
   output: answer({ ...step, session_id: z.string(), intent: z.string(), phase: z.string(), query_frame: z.object({ status: z.string(), extraction_prompt: z.string().optional() }).loose(), allowed_tools: z.array(z.string()) }),
   annotations: { title: 'Start session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
   role: 'session',
-  run: (ctx, args) => sessionsOf(ctx).start(args.intent, args.query),
+  run: (ctx, args) => sessionsOf(ctx).startWithFrame(args.intent, args.query, args.query_frame),
 });
 
 export const setQueryFrameTool = tool({
