@@ -125,6 +125,16 @@ describe('PreToolUse (the write guard)', () => {
     expect(w.reason).toContain('git installed');
   });
 
+  it('answers within its own time limit: past it, reading still works and writing is refused (never left to the client\'s timeout)', () => {
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    const late = { CODE_INTEL_HOOK_BUDGET_MS: '1' };
+    expect(hook('pre-tool-use', { ...edit('x'), tool_name: 'Read', tool_input: { file_path: path.join(root, 'src/cart.ts') } }, late).decision).toBeUndefined();
+    const w = hook('pre-tool-use', bash('npm test'), late);
+    expect(w.decision).toBe('deny');
+    expect(w.reason).toContain('time limit');
+    expect(hook('pre-tool-use', bash('npm test')).decision).toBeUndefined(); // with its time, the same call runs
+  });
+
   it('tells the model what it undid: at Stop once (block with the reason), then only the person', () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     const stop = (active: boolean) => spawnSync(process.execPath, [HOOK, 'stop'], {
@@ -313,7 +323,7 @@ describe('the /code command', () => {
     for (const t of named) expect(known.has(t), t).toBe(true);
     for (const t of CODE_COMMAND.matchAll(/`(\w+)`/g)) {
       if (/^(find|search|get|analyze|query|submit|validate|confirm|semantic|check|revert|end|abort|start|set)_?/.test(t[1]!) && t[1]!.includes('_'))
-        expect(known.has(t[1]!) || ['search_queries', 'semantic_reason', 'symbols_identified', 'entry_points', 'existing_patterns', 'files_analyzed', 'mapped_symbols', 'target_feature', 'trigger_condition', 'observed_issue', 'desired_action', 'allowed_semantic_reasons', 'allow_new_files', 'code_evidence', 'embedding_suggestions', 'cached_matches', 'submit_semantic', 'next_step', 'next_phase', 'current_phase', 'allowed_tools', 'session_active', 'validation_failed', 'understanding_refused', 'phase_blocked', 'risk_level', 'missing_slots', 'investigation_guidance', 'extraction_prompt', 'get_session_status'].includes(t[1]!), t[1]).toBe(true);
+        expect(known.has(t[1]!) || ['search_queries', 'semantic_reason', 'symbols_identified', 'entry_points', 'existing_patterns', 'files_analyzed', 'mapped_symbols', 'target_feature', 'trigger_condition', 'observed_issue', 'desired_action', 'allowed_semantic_reasons', 'allow_new_files', 'code_evidence', 'embedding_suggestions', 'cached_matches', 'submit_semantic', 'next_step', 'next_phase', 'current_phase', 'allowed_tools', 'session_active', 'validation_failed', 'understanding_refused', 'phase_blocked', 'risk_level', 'missing_slots', 'investigation_guidance', 'extraction_prompt', 'get_session_status', 'query_frame'].includes(t[1]!), t[1]).toBe(true);
     }
   });
 });

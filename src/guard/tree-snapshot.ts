@@ -23,6 +23,23 @@ export interface TreeChange {
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const GIT_TIMEOUT_MS = 20_000;
 
+/**
+ * When the hook process must have answered (hooks/main.ts sets it): git never runs past it, so a
+ * slow or stuck git makes the hook deny in time instead of outliving the client's hook timeout —
+ * which Codex and Gemini CLI treat as "not blocking". Unlimited in the server.
+ */
+let gitDeadline = Number.POSITIVE_INFINITY;
+
+export function limitGitTo(deadline: number): void {
+  gitDeadline = deadline;
+}
+
+function gitTimeout(cap: number): number {
+  const left = Math.floor(gitDeadline - Date.now());
+  if (left <= 0) throw new Error('the hook ran out of its time limit before git could check the project');
+  return Math.min(cap, left);
+}
+
 export class TreeSnapshot {
   readonly gitDir: string;
 
@@ -42,7 +59,7 @@ export class TreeSnapshot {
       'core.fsmonitor=false', 'core.hooksPath=/dev/null', 'gc.auto=0', 'core.excludesFile=' + path.join(this.gitDir, 'info', 'exclude'),
       'advice.addEmbeddedRepo=false', 'core.ignoreCase=false', 'core.precomposeUnicode=false']
       .flatMap((c) => ['-c', c]);
-    return execFileSync('git', [...config, ...args], { env, cwd: this.root, input, encoding: 'utf8', timeout: GIT_TIMEOUT_MS, maxBuffer: 256 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'] });
+    return execFileSync('git', [...config, ...args], { env, cwd: this.root, input, encoding: 'utf8', timeout: gitTimeout(GIT_TIMEOUT_MS), maxBuffer: 256 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'] });
   }
 
   /**
@@ -200,7 +217,7 @@ function lstatOrUndefined(p: string): fs.Stats | undefined {
 /** The user's global excludes file as git would find it (core.excludesFile, else XDG's git/ignore). */
 function globalExcludesFile(): string | undefined {
   try {
-    const named = execFileSync('git', ['config', '--global', '--path', 'core.excludesFile'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const named = execFileSync('git', ['config', '--global', '--path', 'core.excludesFile'], { encoding: 'utf8', timeout: gitTimeout(5000), stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     if (named) return named;
   } catch {
     // not set

@@ -129,7 +129,8 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     } catch (e) {
       // the effect check could not run (no git on PATH, a broken private store): reading stays
       // possible, anything that may write is refused while the guard is blind
-      const why = `the write guard cannot check what changed (${(e as Error)?.message?.split('\n')[0] ?? e}); is git installed?`;
+      const cause = (e as Error)?.message?.split('\n')[0] ?? String(e);
+      const why = `the write guard cannot check what changed (${cause})${/time limit/.test(cause) ? '' : '; is git installed?'}`;
       if (event !== 'pre-tool-use') throw new Error(why);
       if (!READ_ONLY_TOOLS.has(p.tool_name ?? '') && !(p.tool_name ?? '').startsWith(OWN_TOOLS)) return format(client, event, `${why} Only reading tools run until it can.`);
       notice = why;

@@ -7,10 +7,18 @@
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
+import { limitGitTo } from '../guard/tree-snapshot.js';
 import { type Client, HOOK_CLIENTS } from './dialects.js';
 import { deny, HOOK_EVENTS, type HookEvent, runHook } from './hooks.js';
 
 const EVENTS = new Set<HookEvent>(HOOK_EVENTS);
+
+/**
+ * A hook answers within this time, well inside the 30 s `init` gives it: past it the client would
+ * drop the hook, and Codex and Gemini CLI then let the tool call through. Work that would run longer
+ * (git over a huge or locked tree) stops, and a call that may write is denied.
+ */
+const HOOK_BUDGET_MS = Number(process.env.CODE_INTEL_HOOK_BUDGET_MS) || 20_000;
 
 /** The client named by `--client=NAME` (Claude Code when absent or unknown). */
 function clientOf(args: string[]): Client {
@@ -20,6 +28,7 @@ function clientOf(args: string[]): Client {
 
 export async function hookMain(event: string | undefined, args: string[] = []): Promise<void> {
   const client = clientOf(args);
+  limitGitTo(Date.now() + HOOK_BUDGET_MS);
   // A hook is a short process: V8's background optimising compile of the bash grammar's wasm would
   // hold the exit for about a second. Baseline compilation alone parses a command in milliseconds.
   v8.setFlagsFromString('--liftoff-only');
