@@ -378,3 +378,36 @@ describe('a rejected claim is not credited, and does not hold back what stands',
     sessions.end('success');
   });
 });
+
+describe('a symbol the request names as code, outside the target feature', () => {
+  const files: Record<string, string> = {
+    'src/store.ts': [
+      'export const listeners: Array<() => void> = [];',
+      'export function subscribe(callback: () => void): () => void {',
+      '  listeners.push(callback);',
+      '  return () => listeners.splice(listeners.indexOf(callback), 1);',
+      '}',
+    ].join('\n') + '\n',
+    'src/lifecycle.ts': 'let stopped = false;\nexport function dispose(): void {\n  stopped = true;\n}\nexport function isStopped(): boolean {\n  return stopped;\n}\n',
+    'src/log.ts': 'export function formatLog(line: string): string {\n  return `[log] ${line}`;\n}\n',
+  };
+  const claims = [
+    { symbol: 'subscribe', approved: true, code_evidence: 'src/store.ts:2' },
+    { symbol: 'dispose', approved: true, code_evidence: 'src/lifecycle.ts:2' },
+  ];
+
+  it('is accepted (risk HIGH) when the user wrote it as code in the request; not when the request only describes it', async () => {
+    const named = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: 'what happens to callbacks registered with subscribe() after dispose() is called', target: 'callbacks registered with subscribe',
+      lookups: ['subscribe', 'dispose'], claims,
+    });
+    expect(named.accepted).toEqual(expect.arrayContaining([
+      expect.objectContaining({ symbol: 'dispose', tier: 'ACCEPTED_HIGH_RISK', similarity: 0.45, via: expect.stringContaining('request names it') }),
+    ]));
+    const described = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: 'what happens to callbacks registered with subscribe() after the store is torn down', target: 'callbacks registered with subscribe',
+      lookups: ['subscribe', 'dispose'], claims,
+    });
+    expect((described.rejected as { symbol: string }[]).map((x) => x.symbol)).toEqual(['dispose']);
+  });
+});

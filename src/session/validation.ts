@@ -224,6 +224,7 @@ export class ValidationPhase {
     const acceptedBefore = new Set(before.filter(wasAccepted).map((b) => String(b.symbol)));
     const ranking = this.core.engine.textRanking(target);
     const cutoff = rankCutoff(ranking.total);
+    const userRequest = this.core.request(s);
     type Verified = { where: string; text: string };
     // words first, then the rank leg: its words cover little of the target, but its code answers
     // it better than nearly everything else in the project
@@ -236,7 +237,16 @@ export class ValidationPhase {
       const tier = tierOf(score);
       const rank = row ? this.core.engine.textRankOf(target, row.path, row.name, row.name_line) : undefined;
       const ranked = rankedScore(rank, ranking.total);
-      if (tier === 'REJECTED' && ranked >= 0.3) {
+      // the user wrote its name as code (`$dispose`, when(), parseConfig) somewhere in the request,
+      // outside the target feature: part of the request, accepted with risk HIGH
+      const requestNames = row !== undefined && namedScore(userRequest, row.name, row.container_name) >= NAMED_AS_CODE;
+      if (tier === 'REJECTED' && ranked < 0.3 && requestNames) {
+        raiseRisk = true;
+        accepted.push({
+          symbol: m.symbol, similarity: REQUEST_NAMED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+request`, legs: { ...scored.legs, request_named: REQUEST_NAMED_SCORE },
+          evidence: verified.where, file: row?.path, via: `the request names it as code ('${quote(row!.name, 80)}'), outside the target feature`,
+        });
+      } else if (tier === 'REJECTED' && ranked >= 0.3) {
         raiseRisk = true;
         accepted.push({
           symbol: m.symbol, similarity: ranked, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+rank`, legs: { ...scored.legs, rank },
@@ -381,6 +391,11 @@ export class ValidationPhase {
     };
   }
 }
+
+/** namedScore of a name the writer marked as code (`x`, x(), a $, camelCase, snake_case, digits) */
+const NAMED_AS_CODE = 0.7;
+/** a symbol the request names as code outside the target feature: accepted, never FACT */
+const REQUEST_NAMED_SCORE = 0.45;
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
 type Seeds = { ids: Map<number, number>; labels: Set<string> };
