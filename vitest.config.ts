@@ -15,6 +15,7 @@ export default defineConfig({
       CODE_INTEL_MODEL_DIR: '/nonexistent/code-intel-test-model',
       CODE_INTEL_STATE_DIR: path.join(os.tmpdir(), 'code-intel-test-state'),
       CLAUDE_CONFIG_DIR: path.join(os.tmpdir(), 'code-intel-test-claude'),
+      GEMINI_CLI_HOME: path.join(os.tmpdir(), 'code-intel-test-gemini'),
     },
   },
 });

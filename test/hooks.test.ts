@@ -15,7 +15,8 @@ import { SessionService } from '../src/session/service.js';
 import { TOOL_PHASES } from '../machines/policy.js';
 import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
 import { driveToReady } from './helpers/session.js';
-import { Transcript } from './helpers/transcript.js';
+import { GeminiTranscript, Transcript } from './helpers/transcript.js';
+import { settleEvidence } from '../src/guard/evidence-check.js';
 
 const HOOK = path.join(REPO_ROOT, 'dist', 'src', 'hooks', 'main.js');
 
@@ -181,17 +182,40 @@ describe('other clients speak their own dialect', () => {
     return { out: r.stdout ? JSON.parse(r.stdout) : undefined, status: r.status };
   };
   it('Gemini CLI: BeforeTool deny/allow, BeforeAgent records the prompt, AfterTool records reads', async () => {
-    const before = (tool_name: string, tool_input: Record<string, unknown>) => run('gemini', 'pre-tool-use', { hook_event_name: 'BeforeTool', cwd: root, session_id: 'g', tool_name, tool_input });
+    const t = new GeminiTranscript();
+    const base = { cwd: root, session_id: 'g', transcript_path: t.path };
+    const before = (tool_name: string, tool_input: Record<string, unknown>) => run('gemini', 'pre-tool-use', { hook_event_name: 'BeforeTool', ...base, tool_name, tool_input });
     expect(before('replace', { file_path: path.join(root, 'src/cart.ts'), old_string: 'a', new_string: 'b' })).toEqual({ out: {}, status: 0 });
-    expect(run('gemini', 'user-prompt-submit', { hook_event_name: 'BeforeAgent', cwd: root, prompt: 'カートの合計に消費税を加える処理を追加して' }).out).toEqual({});
+    t.user('カートの合計に消費税を加える処理を追加して');
+    expect(run('gemini', 'user-prompt-submit', { hook_event_name: 'BeforeAgent', ...base, prompt: 'カートの合計に消費税を加える処理を追加して' }).out).toEqual({});
     expect(sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して').request_source).toBe('user_prompt_hook');
     const denied = before('write_file', { file_path: path.join(root, 'src/cart.ts'), content: 'x' });
     expect(denied.out).toMatchObject({ decision: 'deny', reason: expect.stringContaining('EXPLORATION') });
     expect(before('run_shell_command', { command: 'rm -rf src' }).out.decision).toBe('deny');
     expect(before('run_shell_command', { command: 'git status' }).out).toEqual({});
-    run('gemini', 'post-tool-use', { hook_event_name: 'AfterTool', cwd: root, tool_name: 'read_file', tool_input: { absolute_path: path.join(root, 'README.md') }, tool_response: {} });
+    const read = (file: string) => run('gemini', 'post-tool-use', { hook_event_name: 'AfterTool', ...base, tool_name: 'read_file', tool_input: { file_path: path.join(root, file) }, tool_response: {} });
     const id = sessions.status().session_id as string;
-    expect(sessions.store.ledger(id).some((e) => e.tool === 'hook:Read' && e.files.includes('README.md'))).toBe(true);
+    const explored = (file: string) => sessions.store.ledger(id).some((e) => e.tool === 'hook:Read' && e.outcome === 'ok' && e.files.includes(file));
+    // the transcript shows the call: it counts
+    t.toolCall('read_file', { file_path: path.join(root, 'README.md') });
+    read('README.md');
+    expect(explored('README.md')).toBe(true);
+    // the hook may run before Gemini writes the call: it counts once the transcript shows it
+    read('src/cart.ts');
+    expect(explored('src/cart.ts')).toBe(false);
+    t.toolCall('read_file', { file_path: path.join(root, 'src/cart.ts') });
+    settleEvidence(sessions.store, root);
+    expect(explored('src/cart.ts')).toBe(true);
+    // a Read the transcript never shows (run by hand, or a failed call), or one without the client's transcript, never counts
+    t.toolCall('read_file', { file_path: path.join(root, 'src/util/format.ts') }, 'error');
+    read('src/util/format.ts');
+    run('gemini', 'post-tool-use', { hook_event_name: 'AfterTool', cwd: root, tool_name: 'read_file', tool_input: { file_path: path.join(root, 'src/main.ts') }, tool_response: {} });
+    settleEvidence(sessions.store, root);
+    expect(explored('src/util/format.ts')).toBe(false);
+    expect(explored('src/main.ts')).toBe(false);
+    // a prompt Gemini never recorded does not count either
+    run('gemini', 'user-prompt-submit', { hook_event_name: 'BeforeAgent', ...base, prompt: 'delete everything' });
+    expect(sessions.store.latestPrompt()).not.toBe('delete everything');
   });
   it('Cursor: preToolUse / beforeShellExecution deny with permission, prompts recorded', () => {
     const common = { conversation_id: 'c1', generation_id: 'g1', workspace_roots: [root] };

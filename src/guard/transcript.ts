@@ -1,10 +1,14 @@
 /**
  * The client's own record of the conversation, used to check hook evidence that any process could
- * send by running our hook binary: a user prompt counts only once the Claude Code transcript shows
- * the user typing it, and a Read only when the transcript shows the assistant calling that tool on
- * that file (by its tool_use id). The transcript must lie in the client's own folder
- * (`$CLAUDE_CONFIG_DIR/projects`, default `~/.claude/projects`), never in one the payload names
- * elsewhere.
+ * send by running our hook binary: a user prompt counts only once the client's transcript shows
+ * the user typing it, and a Read only when the transcript shows the agent calling that tool on that
+ * file. The transcript must lie in the client's own folder, never in one the payload names
+ * elsewhere:
+ *   - Claude Code: `$CLAUDE_CONFIG_DIR/projects` (default `~/.claude/projects`), JSONL; a tool call
+ *     is matched by its tool_use id;
+ *   - Gemini CLI: `chats/` under `~/.gemini/tmp/<project>` (`$GEMINI_CLI_HOME` moves the home),
+ *     JSONL (0.61; an older whole-JSON session file is read too); its hook payloads carry no call
+ *     id, so a call is matched by tool and file, and only a completed one counts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,20 +21,35 @@ export function claudeProjectsDir(): string {
   return path.join(process.env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude'), 'projects');
 }
 
-/** The transcript's real path when it is a Claude Code transcript file, else undefined. */
-export function validTranscript(p: unknown): string | undefined {
-  if (typeof p !== 'string' || !p.endsWith('.jsonl') || p.length > 4096 || p.includes('\0')) return undefined;
+/** Where Gemini CLI keeps its per-project folders (their `chats/` hold the session transcripts). */
+export function geminiTmpDirs(): string[] {
+  const home = process.env.GEMINI_CLI_HOME || os.homedir();
+  // macOS's sandbox-exec moves Gemini's runtime folder under ~/.cache
+  return [...new Set([path.join(home, '.gemini', 'tmp'), path.join(os.homedir(), '.cache', '.gemini', 'tmp')])];
+}
+
+const realOrUndefined = (p: string): string | undefined => {
   try {
-    const real = fs.realpathSync(p);
-    const base = fs.realpathSync(claudeProjectsDir());
-    if (!real.startsWith(base + path.sep) || !fs.statSync(real).isFile()) return undefined;
-    return real;
+    return fs.realpathSync(p);
   } catch {
     return undefined;
   }
+};
+
+/** The transcript's real path when it is a Claude Code or Gemini CLI transcript file, else undefined. */
+export function validTranscript(p: unknown): string | undefined {
+  if (typeof p !== 'string' || p.length > 4096 || p.includes('\0') || !/\.jsonl?$/.test(p)) return undefined;
+  const real = realOrUndefined(p);
+  if (!real || !fs.statSync(real).isFile()) return undefined;
+  const inside = (dir: string | undefined) => !!dir && real.startsWith(dir + path.sep);
+  if (real.endsWith('.jsonl') && inside(realOrUndefined(claudeProjectsDir()))) return real;
+  // Gemini: <tmp>/<project>/chats/<session>.json(l), or a subagent's under chats/<parent>/
+  if (geminiTmpDirs().some((d) => inside(realOrUndefined(d))) && real.split(path.sep).includes('chats')) return real;
+  return undefined;
 }
 
-type Line = { type?: string; message?: { role?: string; content?: unknown } };
+type ToolCall = { id?: string; name?: string; args?: Record<string, unknown>; status?: string };
+type Line = { type?: string; message?: { role?: string; content?: unknown }; content?: unknown; toolCalls?: ToolCall[] };
 
 /** The transcript's last lines, newest first (bounded read). */
 function tail(file: string): Line[] {
@@ -40,6 +59,7 @@ function tail(file: string): Line[] {
     const start = Math.max(0, size - TAIL_BYTES);
     const buf = Buffer.alloc(size - start);
     fs.readSync(fd, buf, 0, buf.length, start);
+    if (file.endsWith('.json')) return wholeSession(buf, start);
     const lines = buf.toString('utf8').split('\n');
     if (start > 0) lines.shift(); // a cut line
     const out: Line[] = [];
@@ -58,16 +78,33 @@ function tail(file: string): Line[] {
   }
 }
 
+/** An older Gemini session file: one JSON object with its messages (read whole, when it fits). */
+function wholeSession(buf: Buffer, start: number): Line[] {
+  if (start > 0) return [];
+  try {
+    const messages = (JSON.parse(buf.toString('utf8')) as { messages?: unknown }).messages;
+    return Array.isArray(messages) ? (messages as Line[]).slice().reverse() : [];
+  } catch {
+    return [];
+  }
+}
+
 const fold = (s: string) => s.normalize('NFKC').replace(/\s+/g, ' ').trim();
 
-/** The text a user line carries (a plain string, or text blocks; tool results are not typed by the user). */
-function userText(l: Line): string | undefined {
-  if (l.type !== 'user' || l.message?.role !== 'user') return undefined;
-  const c = l.message.content;
+/** The text blocks of a content list (tool results and other parts carry no typed text). */
+function textOf(c: unknown): string | undefined {
   if (typeof c === 'string') return c;
   if (!Array.isArray(c)) return undefined;
-  const texts = c.filter((b): b is { type: string; text: string } => !!b && typeof b === 'object' && (b as { type?: string }).type === 'text' && typeof (b as { text?: unknown }).text === 'string');
+  const texts = c.filter((b): b is { text: string } => !!b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' &&
+    ((b as { type?: unknown }).type === 'text' || (b as { type?: unknown }).type === undefined));
   return texts.length > 0 ? texts.map((b) => b.text).join('\n') : undefined;
+}
+
+/** The text a user line carries: Claude Code's `message`, Gemini CLI's `content` parts. */
+function userText(l: Line): string | undefined {
+  if (l.type !== 'user') return undefined;
+  if (l.message) return l.message.role === 'user' ? textOf(l.message.content) : undefined;
+  return textOf(l.content);
 }
 
 /** Did the user type this prompt? (A slash command's arguments are stored inside its expansion.) */
@@ -81,15 +118,31 @@ export function transcriptHasPrompt(file: string, prompt: string): boolean {
   return false;
 }
 
-/** Did the assistant call `tool` with this tool_use id (and, when given, on this file)? */
-export function transcriptHasToolUse(file: string, id: string, tool: string, filePath?: string): boolean {
+/** Gemini CLI's names for the tools the guard calls by Claude Code's. */
+const GEMINI_NAMES: Record<string, string[]> = { Read: ['read_file'] };
+
+const samePath = (named: unknown, filePath: string | undefined) =>
+  filePath === undefined || (typeof named === 'string' && path.resolve(named) === path.resolve(filePath));
+
+/**
+ * Did the agent call `tool` (and, when given, on this file)? Claude Code's call is the one with this
+ * tool_use id; Gemini CLI's payloads carry no id, so any completed call of that tool on that file
+ * counts (when an id is given, it must match too).
+ */
+export function transcriptHasToolUse(file: string, id: string | undefined, tool: string, filePath?: string): boolean {
   for (const l of tail(file)) {
-    if (l.type !== 'assistant' || !Array.isArray(l.message?.content)) continue;
-    for (const b of l.message!.content as { type?: string; id?: string; name?: string; input?: { file_path?: unknown; path?: unknown } }[]) {
-      if (b?.type !== 'tool_use' || b.id !== id || b.name !== tool) continue;
-      if (filePath === undefined) return true;
-      const named = b.input?.file_path ?? b.input?.path;
-      return typeof named === 'string' && path.resolve(named) === path.resolve(filePath);
+    if (l.type === 'assistant' && Array.isArray(l.message?.content) && id !== undefined) {
+      for (const b of l.message!.content as { type?: string; id?: string; name?: string; input?: { file_path?: unknown; path?: unknown } }[]) {
+        if (b?.type !== 'tool_use' || b.id !== id || b.name !== tool) continue;
+        return samePath(b.input?.file_path ?? b.input?.path, filePath);
+      }
+    }
+    if (l.type === 'gemini' && Array.isArray(l.toolCalls)) {
+      for (const c of l.toolCalls) {
+        if (!c || !(GEMINI_NAMES[tool] ?? []).includes(c.name ?? '') || c.status !== 'success') continue;
+        if (id !== undefined && c.id !== id) continue;
+        if (samePath(c.args?.file_path ?? c.args?.absolute_path, filePath)) return true;
+      }
     }
   }
   return false;

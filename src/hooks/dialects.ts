@@ -98,7 +98,10 @@ export function normalize(client: Client, raw: Raw): Payload {
     const mapped = name ? GEMINI_TOOLS[name] ?? name : undefined;
     // Gemini's read_file names its path absolute_path; the guard reads file_path
     const tool_input = input && mapped === 'Read' && input.file_path === undefined ? { ...input, file_path: input.absolute_path } : input;
-    return { hook_event_name, cwd: str(raw.cwd), session_id: str(raw.session_id), prompt: str(raw.prompt), tool_name: mapped, tool_input, tool_response: raw.tool_response };
+    return {
+      hook_event_name, cwd: str(raw.cwd), session_id: str(raw.session_id), transcript_path: str(raw.transcript_path), prompt: str(raw.prompt),
+      tool_name: mapped, tool_input, tool_response: raw.tool_response,
+    };
   }
   // Cursor: the project is the first workspace root; shell and MCP calls have their own events
   const roots = Array.isArray(raw.workspace_roots) ? raw.workspace_roots.filter((r): r is string => typeof r === 'string') : [];

@@ -295,14 +295,18 @@ function forgedWhileInFlight(store: SessionStore, what: string): boolean {
   return true;
 }
 
+/** Clients whose transcript the guard reads: their hook evidence counts only once the transcript shows it. */
+const TRANSCRIPT_CLIENTS: ReadonlySet<Client> = new Set(['claude-code', 'gemini']);
+
 /**
- * Claude Code's evidence must be in its own transcript (guard/transcript.ts): a payload that names
- * none there is not the client's, and what it claims is refused.
+ * Evidence from a client whose transcript the guard reads must be in that transcript
+ * (guard/transcript.ts): a payload that names none in the client's folder is not the client's, and
+ * what it claims is refused.
  */
-function claudeTranscript(store: SessionStore, p: Payload, what: string): string | undefined {
+function clientTranscript(store: SessionStore, p: Payload, what: string): string | undefined {
   const t = validTranscript(p.transcript_path);
   if (t) return t;
-  process.stderr.write(`code-intel: ${what} names no Claude Code transcript under the client's projects folder; not recorded\n`);
+  process.stderr.write(`code-intel: ${what} names no transcript in the client's own folder; not recorded\n`);
   const s = store.active();
   if (s) store.record(s.id, { tool: 'hook:refused', args: { what }, phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: `${what}: no transcript of the client to check it against, not recorded` });
   return undefined;
@@ -312,11 +316,11 @@ function recordPrompt(store: SessionStore, p: Payload, client: Client): void {
   if (typeof p.prompt !== 'string' || !p.prompt.trim()) return;
   if (forgedWhileInFlight(store, 'a user prompt')) return;
   const prompt = p.prompt.slice(0, 100_000);
-  if (client !== 'claude-code') {
+  if (!TRANSCRIPT_CLIENTS.has(client)) {
     store.recordPrompt(prompt, p.session_id ?? null);
     return;
   }
-  const t = claudeTranscript(store, p, 'a user prompt');
+  const t = clientTranscript(store, p, 'a user prompt');
   if (t) store.recordPrompt(prompt, p.session_id ?? null, t, transcriptHasPrompt(t, prompt));
 }
 
@@ -337,14 +341,16 @@ function recordRead(store: SessionStore, root: string, p: Payload, client: Clien
   }
   if (files.length === 0) return;
   if (forgedWhileInFlight(store, `a ${p.tool_name} of ${files[0]}`)) return;
-  if (client !== 'claude-code') {
+  if (!TRANSCRIPT_CLIENTS.has(client)) {
     store.record(s.id, { tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'ok', files, symbols: [], summary: 'read by the agent' });
     return;
   }
-  // counted once the transcript shows the call (settled at the next decision if not yet written)
-  const t = claudeTranscript(store, p, `a ${p.tool_name} of ${files[0]}`);
-  if (!t || typeof p.tool_use_id !== 'string') return;
-  const found = p.tool_name === 'Read' && transcriptHasToolUse(t, p.tool_use_id, 'Read', path.join(root, files[0]!));
+  // counted once the transcript shows the call (settled at the next decision if not yet written);
+  // Claude Code names the call by its id, Gemini CLI names none (its transcript is matched by file)
+  const t = clientTranscript(store, p, `a ${p.tool_name} of ${files[0]}`);
+  if (!t || (client === 'claude-code' && typeof p.tool_use_id !== 'string')) return;
+  const id = typeof p.tool_use_id === 'string' ? p.tool_use_id : undefined;
+  const found = p.tool_name === 'Read' && transcriptHasToolUse(t, id, 'Read', path.join(root, files[0]!));
   store.record(s.id, {
     tool: `hook:${p.tool_name}`, args: { ...pick(p.tool_input ?? {}), tool_name: p.tool_name, tool_use_id: p.tool_use_id, transcript: t },
     phase: s.phase, outcome: found ? 'ok' : 'pending', files, symbols: [], summary: found ? 'read by the agent (found in the client\'s transcript)' : 'waiting for the client\'s transcript',

@@ -38,3 +38,34 @@ export class Transcript {
     this.add({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] } });
   }
 }
+
+/**
+ * A Gemini CLI session transcript as 0.61 writes it: JSONL under
+ * `$GEMINI_CLI_HOME/.gemini/tmp/<project>/chats/`, a metadata line, then one line per message
+ * (a message written again, e.g. when its tool calls complete, appears again with the same id).
+ */
+export class GeminiTranscript {
+  readonly sessionId = randomUUID();
+  readonly path: string;
+
+  constructor() {
+    const dir = path.join(process.env.GEMINI_CLI_HOME ?? '/nonexistent', '.gemini', 'tmp', 'code-intel-test', 'chats');
+    fs.mkdirSync(dir, { recursive: true });
+    this.path = path.join(dir, `session-${new Date().toISOString().slice(0, 16).replace(/:/g, '-')}-${this.sessionId.slice(0, 8)}.jsonl`);
+    fs.writeFileSync(this.path, JSON.stringify({ sessionId: this.sessionId, projectHash: 'x', startTime: new Date().toISOString(), lastUpdated: new Date().toISOString() }) + '\n');
+  }
+
+  private add(line: Record<string, unknown>): void {
+    fs.appendFileSync(this.path, JSON.stringify({ id: randomUUID(), timestamp: new Date().toISOString(), ...line }) + '\n');
+  }
+
+  /** What the user typed: its parts. */
+  user(text: string): void {
+    this.add({ type: 'user', content: [{ text }] });
+  }
+
+  /** A completed tool call of the model (Gemini records calls when they finish). */
+  toolCall(name: string, args: Record<string, unknown>, status = 'success'): void {
+    this.add({ type: 'gemini', content: '', toolCalls: [{ id: `${name}-${randomUUID().slice(0, 8)}`, name, args, result: [], status, timestamp: new Date().toISOString() }] });
+  }
+}
