@@ -10,7 +10,7 @@
  *      from a textbook BM25 rank (top 50 accepted, top 5 FACT) and "the name or container shares a
  *      word with the request";
  *   2. ranking: the rank of the changed declarations for the request with semantic_search (the
- *      engine's rank, as bench/semantic.ts calls it), the query tool (runQuery), and textbook BM25
+ *      engine's rank, as bench/semantic.ts calls it), the query tool (queryHybrid), and textbook BM25
  *      over every declaration's full source text (bench/lib/bm25.ts); MRR of the first relevant,
  *      Hit@10, R@10.
  * Per split (tune / eval) and language (EN; JA and ZH where the manifest has them, beside EN on the
@@ -27,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { semanticEngine } from '../src/embeddings/engine.js';
 import { conceptsOf, identifierWords } from '../src/embeddings/text.js';
-import { runQuery } from '../src/query/lexical.js';
+import { queryHybrid } from '../src/query/hybrid-query.js';
 import { Project } from '../src/query/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { verifyCodeEvidence } from '../src/session/validation.js';
@@ -289,7 +289,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     }).length;
     let qList: { file: string; name: string; line: number }[] = [];
     try {
-      qList = runQuery(project, { text: request, limit: 500 }).symbols.map((s) => ({ file: s.file, name: s.name, line: s.line }));
+      qList = (await queryHybrid(project, { text: request, limit: 500 })).symbols.map((s) => ({ file: s.file, name: s.name, line: s.line }));
     } catch {
       /* no searchable words (e.g. a request in Japanese without identifiers) */
     }
@@ -481,7 +481,7 @@ async function main(): Promise<void> {
     for (const v of VARIANTS) {
       const ls = select(rs, v);
       if (ls.length === 0) continue;
-      for (const [sys, label] of [['semantic', `semantic_search (${backend})`], ['text', "the gate's rank leg (BM25F over chunks)"], ['query', 'query tool (BM25 over names, paths, signatures)'], ['bm25', 'baseline: textbook BM25, full declaration text']] as const) {
+      for (const [sys, label] of [['semantic', `semantic_search (${backend})`], ['text', "the gate's rank leg (BM25F over chunks)"], ['query', 'query tool (names + the semantic engine, fused by rank)'], ['bm25', 'baseline: textbook BM25, full declaration text']] as const) {
         const m = rankMetrics(ls, sys);
         rk[`${v.label}|${sys}`] = m;
         rrows.push([label, v.label, m.commits, m.mrr.toFixed(3), fmtPct(m.hit1), fmtPct(m.hit10), fmtPct(m.r10), fmtPct(m.reachable)]);

@@ -131,9 +131,14 @@ describe('MCP server over stdio', () => {
     expect(d.structuredContent!.edges).toEqual(expect.arrayContaining([{ from: 'src/main.ts', to: 'src/cart.ts', names: 1 }]));
   });
 
-  it('query ranks symbols from words', async () => {
+  it('query ranks symbols from words, in Japanese too; a name typed exactly comes first', async () => {
     const r = await call('query', { text: 'format the price' });
     expect(r.structuredContent!.symbols[0]).toMatchObject({ name: 'formatPrice', file: 'src/util/format.ts' });
+    // no English word at all: the engine's glossary and segmenter still reach the code
+    const ja = await call('query', { text: '価格を整形する' });
+    expect(ja.structuredContent!.symbols[0]).toMatchObject({ name: 'formatPrice', file: 'src/util/format.ts', line: 2 });
+    expect((await call('query', { text: 'add' })).structuredContent!.symbols[0]).toMatchObject({ name: 'add', container: 'Cart', line: 6, column: 3 });
+    expect((await call('query', { text: 'Cart.total' })).structuredContent!.symbols[0]).toMatchObject({ name: 'total', container: 'Cart' });
   });
 
   it('bad input is a clear tool error, never a crash', async () => {

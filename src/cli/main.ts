@@ -8,7 +8,7 @@ import { getSymbols, type OutlineNode } from '../query/outline.js';
 import { Project } from '../query/project.js';
 import { findReferences } from '../query/references.js';
 import { searchText } from '../query/search-text.js';
-import { runQuery } from '../query/lexical.js';
+import { queryHybrid } from '../query/hybrid-query.js';
 import { packageVersion, serveStdio } from '../server/server.js';
 import { relInsideRoot, UserError } from '../util/paths.js';
 
@@ -248,7 +248,7 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'query': {
-        const r = runQuery(project, { text: rest.join(' '), limit, offset });
+        const r = await queryHybrid(project, { text: rest.join(' '), limit, offset });
         out(r, () => r.symbols.map((s) => `${s.score.toFixed(3)}  ${s.file}:${s.line}  ${s.kind} ${s.container ? s.container + '.' : ''}${s.name}`).join('\n'));
         return 0;
       }

@@ -1,7 +1,7 @@
 /**
- * `query`: a natural-language or keyword starting point. Ranks symbols and files lexically with
- * BM25 over identifier words (camelCase, snake_case, kebab-case split), container names, paths and
- * signature lines. The semantic layer (embeddings, glossary) plugs in later.
+ * The name index of `query`: BM25 over identifier words (camelCase, snake_case, kebab-case split),
+ * container names, paths and signature lines, over every declaration. `query` fuses it with the
+ * semantic engine's ranking (hybrid-query.ts).
  */
 import { checkDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';

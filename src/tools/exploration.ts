@@ -1,7 +1,7 @@
 /** The read-only exploration tools: definitions, references, text search, outlines, structure, query. */
 import { z } from 'zod';
 import { findDefinitions } from '../query/definitions.js';
-import { runQuery } from '../query/lexical.js';
+import { queryHybrid } from '../query/hybrid-query.js';
 import { getSymbols } from '../query/outline.js';
 import { findReferences } from '../query/references.js';
 import { searchTextGuarded } from '../query/search-pool.js';
@@ -160,8 +160,9 @@ export const queryTool = tool({
   name: 'query',
   title: 'Query',
   description:
-    'A starting point from natural language or keywords ("session lock", "parse config file"): ranks symbols and files by the words in their ' +
-    'names (camelCase/snake_case split), containers, paths and signatures. Follow up with find_definitions / find_references.',
+    'A starting point from natural language or keywords, in English, Japanese or Chinese ("session lock", "parse config file", "設定ファイルを読む"): ' +
+    'ranks symbols and files on the same engine as semantic_search (code text, doc comments, the model when installed) fused with the name index ' +
+    '(every declaration; a symbol named exactly comes first). Follow up with find_definitions / find_references.',
   input: {
     text: text(LIMITS.query, 'text').min(1).describe('what you are looking for'),
     kind: kindArg.optional().describe('only this symbol kind'),
@@ -178,7 +179,7 @@ export const queryTool = tool({
   role: 'explore',
   proves: rankingRows,
   target: (args) => stringArgs(args, ['text']),
-  run: ({ project }, args) => ({ ...runQuery(project, args) }),
+  run: async ({ project }, args) => ({ ...(await queryHybrid(project, args)) }),
 });
 
 export const EXPLORATION_TOOLS = [findDefinitionsTool, findReferencesTool, searchTextTool, getSymbolsTool, analyzeStructureTool, queryTool];
