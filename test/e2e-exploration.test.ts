@@ -131,6 +131,13 @@ describe('MCP server over stdio', () => {
     expect(d.structuredContent!.edges).toEqual(expect.arrayContaining([{ from: 'src/main.ts', to: 'src/cart.ts', names: 1 }]));
   });
 
+  it('search_text: a grep-style pattern that finds nothing as text is searched as a regex, and says so; regex: false keeps it literal', async () => {
+    const r = await call('search_text', { pattern: 'formatPrice\\(this' });
+    expect(r.structuredContent).toMatchObject({ total: 1, interpreted_as: 'regex', items: [{ file: 'src/cart.ts', line: 13 }] });
+    expect((await call('search_text', { pattern: 'formatPrice\\(this', regex: false })).structuredContent).toMatchObject({ total: 0 });
+    expect((await call('search_text', { pattern: 'formatPrice' })).structuredContent!.interpreted_as).toBeUndefined();
+  });
+
   it('query ranks symbols from words, in Japanese too; a name typed exactly comes first', async () => {
     const r = await call('query', { text: 'format the price' });
     expect(r.structuredContent!.symbols[0]).toMatchObject({ name: 'formatPrice', file: 'src/util/format.ts' });

@@ -138,10 +138,31 @@ let pool: SearchPool | undefined;
  * search_text for the server: the scan runs on a worker thread under the call's deadline. Without
  * a built worker (tests running the TypeScript sources) it runs in-process, as the CLI does.
  */
-export async function searchTextGuarded(p: Project, args: SearchTextArgs, deadline: Deadline): Promise<SearchTextResult> {
+export async function searchTextGuarded(p: Project, args: SearchTextArgs, deadline: Deadline): Promise<SearchTextResult & { note?: string; interpreted_as?: 'regex' }> {
+  const first = await searchOnce(p, args, deadline);
+  // agents write grep/rg patterns (`\$onAction`, `a|b`): with `regex` left out, a pattern that
+  // matches nothing as text but is a regular expression is searched as one, and the answer says so
+  if (first.total > 0 || args.regex !== undefined || !looksLikeRegex(args.pattern) || deadline.remaining() < 200) return first;
+  const again = await searchOnce(p, { ...args, regex: true }, deadline);
+  if (again.total === 0) return first;
+  return { ...again, interpreted_as: 'regex', note: 'no match as literal text; these are the matches of the pattern as a regular expression (pass regex: false to search the text only)' };
+}
+
+async function searchOnce(p: Project, args: SearchTextArgs, deadline: Deadline): Promise<SearchTextResult> {
   const job = prepareSearch(p, args);
   pool ??= new SearchPool();
   deadline.hint = args.regex ? REGEX_TIMEOUT_HINT : 'The search did not finish in time: narrow it with path / glob.';
   if (!pool.available()) return runSearchJob({ ...job, softMs: Math.max(50, deadline.remaining() - SOFT_MARGIN_MS) });
   return pool.run(job, deadline);
+}
+
+/** A pattern written as a regular expression: an escape, an alternation, a class, a wildcard run or an anchor, and valid. */
+export function looksLikeRegex(pattern: string): boolean {
+  if (!/\\[$^.*+?()[\]{}|\\/bBdDwWsS]|\||\.[*+]|\[[^\]]+\]|^\^|\$$/.test(pattern)) return false;
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
 }
