@@ -8,6 +8,7 @@ import type { Node, Point, QueryCapture } from 'web-tree-sitter';
 import type { ExportFact, FileFacts, ImportFact, RefFact, RefTarget, SymbolFact } from './facts.js';
 import type { LanguageRow } from './languages.js';
 import { loadLanguage } from './parser.js';
+import { ScopeRanges } from './ancestry.js';
 import { type Recovery, recoverStatementEnds } from './recover.js';
 import {
   DOC_LINK, countNewlines, sameTarget, docCommentOf, jsdocTypeName, FUNCTION_DECLARATIONS, ELEMENT_CALLBACKS, COLLECTION_ACCESSORS, OBJECT_WRAPPERS, FUNCTION_NODES, parametersOf, functionType, objectParts, isGetter, argumentSite,
@@ -249,6 +250,7 @@ function extractTree(
   const declaredOutside: { node: Node; global: boolean }[] = []; // `global x` / `nonlocal x`
   const moduleRefs = new Set<number>(); // path roots naming a module (Rust `crate`, `super`)
   const outerNodes = new Set<number>(); // evaluated around their function (Python default values, annotations)
+  const stopNodes = new Map<number, Node>([[root.id, root]]); // the scopes and `@scope.outer` nodes, by id
   const macroRefs = new Set<number>();
   const selfTypes = new Set<number>(); // `Self`: the enclosing impl's or trait's type
   const superCalls = new Set<number>(); // Python `super()`
@@ -265,6 +267,7 @@ function extractTree(
       for (const c of m.captures) {
         const n = c.name;
         if (macroRootIds.has(c.node.id) && n.startsWith('scope')) continue; // the file's root is the scope
+        if (n.startsWith('scope')) stopNodes.set(c.node.id, c.node);
         if (n === 'scope') scopes.set(c.node.id, scopes.get(c.node.id) ?? false);
         else if (n === 'scope.function') scopes.set(c.node.id, true);
         else if (n === 'scope.class') {
@@ -338,6 +341,8 @@ function extractTree(
   // their ancestors, so each node's parent is fetched once
   // (tree-sitter nodes have no parent pointer: `.parent` searches down from the root each time)
   const parents = new Map<number, Node | null>();
+  // the scopes by range (not with macro bodies parsed again: their ranges are the main tree's too)
+  const scopeRanges = macroRoots.length === 0 ? new ScopeRanges(stopNodes.values()) : undefined;
   /** `n.parent`, fetched once per node */
   const up = (n: Node): Node | null => {
     let p = parents.get(n.id);
@@ -353,6 +358,8 @@ function extractTree(
   const stops = new Map<number, Node | null>();
   /** the nearest proper ancestor of `n` that is a scope or a `@scope.outer` node */
   const nextStop = (n: Node): Node | null => {
+    const near = scopeRanges?.nearest(n);
+    if (near !== undefined) return near;
     const pending: number[] = [];
     let result: Node | null;
     for (let cur = n; ; ) {
