@@ -1,5 +1,5 @@
 /**
- * ScopeRanges (src/index/ancestry.ts) answers "the nearest scope around this node" by byte range
+ * NodeRanges (src/index/ancestry.ts) answers "the nearest scope around this node" by byte range
  * instead of walking `.parent`: every answer it gives must be the walk's, and where the ranges
  * cannot tell (empty nodes, scopes sharing a range) it must give none.
  */
@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { describe, expect, it } from 'vitest';
-import { ScopeRanges } from '../src/index/ancestry.js';
+import { NodeRanges } from '../src/index/ancestry.js';
 import { languageFor } from '../src/index/languages.js';
 import { loadLanguage } from '../src/index/parser.js';
 import { REPO_ROOT } from './helpers/project.js';
@@ -37,7 +37,7 @@ async function check(file: string, source: string, isScope: (n: Node) => boolean
     const nodes = allNodes(tree.rootNode);
     const scopes = nodes.filter((n) => n.id === tree.rootNode.id || isScope(n));
     const ids = new Set(scopes.map((n) => n.id));
-    const ranges = new ScopeRanges(scopes);
+    const ranges = new NodeRanges(scopes);
     let answered = 0;
     for (const n of nodes) {
       const near = ranges.nearest(n);
@@ -53,7 +53,7 @@ async function check(file: string, source: string, isScope: (n: Node) => boolean
   }
 }
 
-describe('ScopeRanges', () => {
+describe('NodeRanges', () => {
   it('finds the walk’s nearest scope for the nodes of a TypeScript file', async () => {
     const file = path.join(REPO_ROOT, 'src', 'index', 'extract.ts');
     const types = new Set(['statement_block', 'arrow_function', 'function_declaration', 'class_body', 'for_statement', 'program']);

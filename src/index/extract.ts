@@ -8,7 +8,7 @@ import type { Node, Point, QueryCapture } from 'web-tree-sitter';
 import type { ExportFact, FileFacts, ImportFact, RefFact, RefTarget, SymbolFact } from './facts.js';
 import type { LanguageRow } from './languages.js';
 import { loadLanguage } from './parser.js';
-import { ScopeRanges } from './ancestry.js';
+import { NodeRanges } from './ancestry.js';
 import { type Recovery, recoverStatementEnds } from './recover.js';
 import {
   DOC_LINK, countNewlines, sameTarget, docCommentOf, jsdocTypeName, FUNCTION_DECLARATIONS, ELEMENT_CALLBACKS, COLLECTION_ACCESSORS, OBJECT_WRAPPERS, FUNCTION_NODES, parametersOf, functionType, objectParts, isGetter, argumentSite,
@@ -342,7 +342,7 @@ function extractTree(
   // (tree-sitter nodes have no parent pointer: `.parent` searches down from the root each time)
   const parents = new Map<number, Node | null>();
   // the scopes by range (not with macro bodies parsed again: their ranges are the main tree's too)
-  const scopeRanges = macroRoots.length === 0 ? new ScopeRanges(stopNodes.values()) : undefined;
+  const scopeRanges = macroRoots.length === 0 ? new NodeRanges(stopNodes.values()) : undefined;
   /** `n.parent`, fetched once per node */
   const up = (n: Node): Node | null => {
     let p = parents.get(n.id);
@@ -552,7 +552,15 @@ function extractTree(
   const handled = new Set<number>(); // nodes already turned into references (or deliberately not)
   for (const d of defs) if (!dropped.has(d) && !d.rule.assigned && !d.rule.alsoReference) handled.add(d.name.id);
   for (const id of ignore) handled.add(id);
+  // the declarations stored as symbols, by range: built at the first reference, when all are
+  // known (again if an assignment below leaves defByNode)
+  let symbolRanges: NodeRanges | undefined;
   const enclosingSymbol = (n: Node): number | null => {
+    if (macroRoots.length === 0) {
+      symbolRanges ??= new NodeRanges([...defByNode.values()].filter((d) => d.symbol != null).map((d) => d.node));
+      const near = symbolRanges.nearest(n);
+      if (near !== undefined) return near && defByNode.get(near.id)!.symbol;
+    }
     for (let p = parentOf(n); p; p = parentOf(p)) {
       const d = defByNode.get(p.id);
       if (d?.symbol != null) return d.symbol;
@@ -854,6 +862,7 @@ function extractTree(
     for (const d of defs) {
       if (!d.rule.assigned) continue;
       if (defByNode.get(d.node.id) === d) defByNode.delete(d.node.id); // an assignment statement, not a scope of its own
+      symbolRanges = undefined;
       const object = memberRefs.get(d.name.id)?.object;
       const receiver = object ? lookup(object, object.text) : undefined;
       const owner = receiver?.type === 'local' && receiver.def?.rule.receiver ? containerOwnerAt(receiver.def.node) : undefined;
