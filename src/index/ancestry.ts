@@ -68,8 +68,8 @@ export class NodeRanges {
   }
 
   /**
-   * The nearest node of the set that is a proper ancestor of `n` (null: none, n being the outermost
-   * of the set), or undefined when the ranges cannot tell.
+   * The nearest node of the set that is a proper ancestor of `n` (null: none), or undefined when
+   * the ranges cannot tell.
    */
   nearest(n: Node): Node | null | undefined {
     const own = this.indexOf.get(n.id);
@@ -81,11 +81,10 @@ export class NodeRanges {
       const start = n.startIndex, end = n.endIndex;
       if (end <= start) return undefined;
       i = this.innermost(start, end);
-      if (i < 0) return undefined;
       // a node of n's own range is n's parent or its child: the ranges do not say which
-      if (this.starts[i] === start && this.ends[i] === end) return undefined;
+      if (i >= 0 && this.starts[i] === start && this.ends[i] === end) return undefined;
     }
-    if (i < 0) return own !== undefined ? null : undefined;
+    if (i < 0) return null;
     return this.tied[i] ? undefined : this.nodes[i]!;
   }
 }

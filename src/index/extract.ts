@@ -457,7 +457,15 @@ function extractTree(
   // ---- symbols --------------------------------------------------------------------------------
   const symbols: SymbolFact[] = [];
   const symbolDefs: Def[] = [];
+  // the declarations that can hold members, by range: for a declaration that is not a member, its
+  // container is the nearest one around it
+  let containerRanges: NodeRanges | undefined;
   const containerOf = (d: Def): Def | undefined => {
+    if (d.rule.binding !== 'member' && macroRoots.length === 0) {
+      containerRanges ??= new NodeRanges([...defByNode.values()].filter((c) => CONTAINER_KINDS.has(c.rule.kind)).map((c) => c.node));
+      const near = containerRanges.nearest(d.node);
+      if (near !== undefined) return near ? defByNode.get(near.id) : undefined;
+    }
     for (let n = parentOf(d.node); n; n = parentOf(n)) {
       const c = defByNode.get(n.id);
       if (c && c !== d && CONTAINER_KINDS.has(c.rule.kind)) return c;
