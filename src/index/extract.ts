@@ -449,8 +449,8 @@ function extractTree(
   };
   for (const d of defs) {
     // a definition binds in the innermost scope that strictly contains its declaration node
-    if (d.rule.binding === 'lexical') d.scope = scopeOf(up(d.node), false);
-    else if (d.rule.binding === 'hoisted') d.scope = scopeOf(up(d.node), true);
+    if (d.rule.binding === 'lexical') d.scope = scopeOf(nextStop(d.node), false);
+    else if (d.rule.binding === 'hoisted') d.scope = scopeOf(nextStop(d.node), true);
     if (!defByNode.has(d.node.id) || d.rule.binding !== 'member') defByNode.set(d.node.id, d);
   }
 
@@ -842,7 +842,7 @@ function extractTree(
   // methods (`@x.setter` names the property x)
   for (const d of symbolDefs) {
     if (d.rule.binding !== 'member' || d.symbol == null) continue;
-    const scope = scopeOf(up(d.node), false);
+    const scope = scopeOf(nextStop(d.node), false);
     if (classScopes.has(scope.id)) bind(scope, d.name.text, { type: 'symbol', index: d.symbol }, 'value');
   }
   /** The type a member belongs to, from inside it: its class or trait, or the type of its impl block (maybe imported). */
@@ -1156,9 +1156,10 @@ function extractTree(
   const destructured = (d: Def): { key: Node; owners: Owner[]; value: Node | null } | undefined => {
     const holder = up(d.name);
     const key = holder?.type === 'pair_pattern' ? holder.childForFieldName('key') : d.name.type === 'shorthand_property_identifier_pattern' ? d.name : null;
+    if (!key || key.type === 'computed_property_name') return undefined; // (most declarations: before their grandparent is fetched)
     const pattern = holder?.type === 'pair_pattern' || holder?.type === 'object_assignment_pattern' ? up(holder) : holder;
-    const source = upq(pattern);
-    if (!key || key.type === 'computed_property_name' || pattern?.type !== 'object_pattern' || !source) return undefined;
+    const source = pattern?.type === 'object_pattern' ? upq(pattern) : null;
+    if (!source || !pattern) return undefined;
     if (source.type === 'variable_declarator') {
       const value = source.childForFieldName('value');
       return value ? { key, owners: ownersOf(value, 1), value } : undefined;
