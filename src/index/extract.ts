@@ -8,6 +8,7 @@ import type { Node, Point, QueryCapture } from 'web-tree-sitter';
 import type { ExportFact, FileFacts, ImportFact, RefFact, RefTarget, SymbolFact } from './facts.js';
 import type { LanguageRow } from './languages.js';
 import { loadLanguage } from './parser.js';
+import { NodeRanges } from './ancestry.js';
 import { type Recovery, recoverStatementEnds } from './recover.js';
 import {
   DOC_LINK, countNewlines, sameTarget, docCommentOf, jsdocTypeName, FUNCTION_DECLARATIONS, ELEMENT_CALLBACKS, COLLECTION_ACCESSORS, OBJECT_WRAPPERS, FUNCTION_NODES, parametersOf, functionType, objectParts, isGetter, argumentSite,
@@ -197,6 +198,15 @@ export async function extractFile(row: LanguageRow, source: string): Promise<Fil
   }
 }
 
+/**
+ * Runs one phase of extractTree as a function of its own. V8 optimizes a function again whenever
+ * it meets object shapes it has not seen (captures, facts) — a dozen times per worker: compiling
+ * the whole of extractTree took ≈ 200 ms each time, a phase compiles alone in a few ms.
+ */
+function phase(run: () => void): void {
+  run();
+}
+
 function macroBodies(matches: { captures: QueryCapture[] }[]): Node[] {
   const out: Node[] = [];
   for (const m of matches) for (const c of m.captures) if (c.name === 'macro.items' && c.node.endIndex - c.node.startIndex > 2) out.push(c.node);
@@ -240,6 +250,7 @@ function extractTree(
   const declaredOutside: { node: Node; global: boolean }[] = []; // `global x` / `nonlocal x`
   const moduleRefs = new Set<number>(); // path roots naming a module (Rust `crate`, `super`)
   const outerNodes = new Set<number>(); // evaluated around their function (Python default values, annotations)
+  const stopNodes = new Map<number, Node>([[root.id, root]]); // the scopes and `@scope.outer` nodes, by id
   const macroRefs = new Set<number>();
   const selfTypes = new Set<number>(); // `Self`: the enclosing impl's or trait's type
   const superCalls = new Set<number>(); // Python `super()`
@@ -249,71 +260,76 @@ function extractTree(
   const objectKeys: Node[] = []; // keys of object literals: members of the type the object is written for
   const implementers: { derived: Node; base: Node }[] = []; // Rust `impl Trait for T`: T named, not declared here
 
-  for (const m of matches) {
-    const caps: Record<string, Node> = {};
-    for (const c of m.captures) caps[c.name] = c.node;
-    for (const c of m.captures) {
-      const n = c.name;
-      if (macroRootIds.has(c.node.id) && n.startsWith('scope')) continue; // the file's root is the scope
-      if (n === 'scope') scopes.set(c.node.id, scopes.get(c.node.id) ?? false);
-      else if (n === 'scope.function') scopes.set(c.node.id, true);
-      else if (n === 'scope.class') {
-        // names assigned in a class body bind there, but the functions inside it do not see them
-        scopes.set(c.node.id, true);
-        classScopes.add(c.node.id);
-      } else if (n === 'binding.global' || n === 'binding.nonlocal') declaredOutside.push({ node: c.node, global: n === 'binding.global' });
-      else if (n === 'scope.outer') outerNodes.add(c.node.id);
-      else if (n === 'reference.module') moduleRefs.add(c.node.id);
-      else if (n === 'reference.macro') macroRefs.add(c.node.id);
-      else if (n === 'receiver.self') selfTypes.add(c.node.id);
-      else if (n === 'receiver.super') superCalls.add(c.node.id);
-      else if (n === 'import.group' && caps['import.prefix']) importGroups.set(c.node.id, caps['import.prefix']);
-      else if (n === 'export.list') exportList.add(c.node.text);
-      else if (n === 'doc.comment') docComments.push(c.node);
-      else if (n === 'object.key') objectKeys.push(c.node);
-      else if (n === 'ignore') {
-        ignore.add(c.node.id);
-        if (c.node.namedChildCount > 0) ignoredTrees.push(c.node);
-      } else if (n === 'package') packageName = c.node.text;
-      else if (n === 'declared.type' && caps['name']) {
-        if (!declaredTypes.has(caps['name'].id)) declaredTypes.set(caps['name'].id, c.node);
-      } else if (n === 'declared.result' && caps['name']) {
-        if (!declaredResults.has(caps['name'].id)) declaredResults.set(caps['name'].id, c.node);
-      } else if (n === 'member.of' && caps['name']) receivers.set(caps['name'].id, c.node);
-      else if (n === 'declared.element' && caps['name']) declaredElements.set(caps['name'].id, c.node);
-      else if (n === 'class.extends' && caps['class.derived']) baseClasses.push({ derived: caps['class.derived'], base: c.node });
-      else if (n === 'class.extends' && caps['class.implementer']) implementers.push({ derived: caps['class.implementer'], base: c.node });
-      else if (n === 'reference') plainRefs.set(c.node.id, c.node);
-      else if (n === 'reference.member' && caps['member.object']) {
-        // as for definitions, the earliest pattern that captures a property wins
-        if ((memberPattern.get(c.node.id) ?? Infinity) > m.patternIndex) {
-          memberRefs.set(c.node.id, { prop: c.node, object: caps['member.object'] });
-          memberPattern.set(c.node.id, m.patternIndex);
+  phase(() => {
+    for (const m of matches) {
+      const caps: Record<string, Node> = {};
+      for (const c of m.captures) caps[c.name] = c.node;
+      for (const c of m.captures) {
+        const n = c.name;
+        if (macroRootIds.has(c.node.id) && n.startsWith('scope')) continue; // the file's root is the scope
+        if (n.startsWith('scope')) stopNodes.set(c.node.id, c.node);
+        if (n === 'scope') scopes.set(c.node.id, scopes.get(c.node.id) ?? false);
+        else if (n === 'scope.function') scopes.set(c.node.id, true);
+        else if (n === 'scope.class') {
+          // names assigned in a class body bind there, but the functions inside it do not see them
+          scopes.set(c.node.id, true);
+          classScopes.add(c.node.id);
+        } else if (n === 'binding.global' || n === 'binding.nonlocal') declaredOutside.push({ node: c.node, global: n === 'binding.global' });
+        else if (n === 'scope.outer') outerNodes.add(c.node.id);
+        else if (n === 'reference.module') moduleRefs.add(c.node.id);
+        else if (n === 'reference.macro') macroRefs.add(c.node.id);
+        else if (n === 'receiver.self') selfTypes.add(c.node.id);
+        else if (n === 'receiver.super') superCalls.add(c.node.id);
+        else if (n === 'import.group' && caps['import.prefix']) importGroups.set(c.node.id, caps['import.prefix']);
+        else if (n === 'export.list') exportList.add(c.node.text);
+        else if (n === 'doc.comment') docComments.push(c.node);
+        else if (n === 'object.key') objectKeys.push(c.node);
+        else if (n === 'ignore') {
+          ignore.add(c.node.id);
+          if (c.node.namedChildCount > 0) ignoredTrees.push(c.node);
+        } else if (n === 'package') packageName = c.node.text;
+        else if (n === 'declared.type' && caps['name']) {
+          if (!declaredTypes.has(caps['name'].id)) declaredTypes.set(caps['name'].id, c.node);
+        } else if (n === 'declared.result' && caps['name']) {
+          if (!declaredResults.has(caps['name'].id)) declaredResults.set(caps['name'].id, c.node);
+        } else if (n === 'member.of' && caps['name']) receivers.set(caps['name'].id, c.node);
+        else if (n === 'declared.element' && caps['name']) declaredElements.set(caps['name'].id, c.node);
+        else if (n === 'class.extends' && caps['class.derived']) baseClasses.push({ derived: caps['class.derived'], base: c.node });
+        else if (n === 'class.extends' && caps['class.implementer']) implementers.push({ derived: caps['class.implementer'], base: c.node });
+        else if (n === 'reference') plainRefs.set(c.node.id, c.node);
+        else if (n === 'reference.member' && caps['member.object']) {
+          // as for definitions, the earliest pattern that captures a property wins
+          if ((memberPattern.get(c.node.id) ?? Infinity) > m.patternIndex) {
+            memberRefs.set(c.node.id, { prop: c.node, object: caps['member.object'] });
+            memberPattern.set(c.node.id, m.patternIndex);
+          }
+          if (caps['member.in_scope']) inScopeToo.add(c.node.id);
         }
-        if (caps['member.in_scope']) inScopeToo.add(c.node.id);
+        else if (n.startsWith('definition.')) {
+          const rule = DEFINITION_RULES[n.slice('definition.'.length)];
+          const name = caps['name'];
+          if (!rule || !name) continue;
+          const key = `${name.id}:${rule.binding === 'member' ? 'm' : 'l'}`;
+          const prev = defsByName.get(key);
+          if (!prev || prev.pattern > m.patternIndex)
+            defsByName.set(key, { node: c.node, name, rule, pattern: m.patternIndex, scope: null, symbol: null });
+        }
       }
-      else if (n.startsWith('definition.')) {
-        const rule = DEFINITION_RULES[n.slice('definition.'.length)];
-        const name = caps['name'];
-        if (!rule || !name) continue;
-        const key = `${name.id}:${rule.binding === 'member' ? 'm' : 'l'}`;
-        const prev = defsByName.get(key);
-        if (!prev || prev.pattern > m.patternIndex)
-          defsByName.set(key, { node: c.node, name, rule, pattern: m.patternIndex, scope: null, symbol: null });
-      }
+      if (caps['import.source'] || ((caps['import.name'] || caps['import.self'] || caps['import.wildcard']) && !caps['import.group'])) importMatches.push(caps);
+      else if (Object.keys(caps).some((k) => k.startsWith('export.') || k.startsWith('reexport.'))) exportMatches.push(caps);
     }
-    if (caps['import.source'] || ((caps['import.name'] || caps['import.self'] || caps['import.wildcard']) && !caps['import.group'])) importMatches.push(caps);
-    else if (Object.keys(caps).some((k) => k.startsWith('export.') || k.startsWith('reexport.'))) exportMatches.push(caps);
-  }
+  });
   // `@ignore` covers everything inside the node: the path in `import a.b.C;` names no symbol
-  for (const stack = ignoredTrees; stack.length > 0; ) {
-    const n = stack.pop()!;
-    for (const c of n.namedChildren) {
-      if (!c) continue;
-      ignore.add(c.id);
-      stack.push(c);
+  phase(() => {
+    for (const stack = ignoredTrees; stack.length > 0; ) {
+      const n = stack.pop()!;
+      for (const c of n.namedChildren) {
+        if (!c) continue;
+        ignore.add(c.id);
+        stack.push(c);
+      }
     }
-  }
+  });
   // a name captured both as a member and as a plain definition (a method is also a `def`/`fn`) is
   // the member; a parameter that declares a property (`constructor(private x)`) stays both
   for (const [key, d] of defsByName) {
@@ -325,6 +341,8 @@ function extractTree(
   // their ancestors, so each node's parent is fetched once
   // (tree-sitter nodes have no parent pointer: `.parent` searches down from the root each time)
   const parents = new Map<number, Node | null>();
+  // the scopes by range (not with macro bodies parsed again: their ranges are the main tree's too)
+  const scopeRanges = macroRoots.length === 0 ? new NodeRanges(stopNodes.values()) : undefined;
   /** `n.parent`, fetched once per node */
   const up = (n: Node): Node | null => {
     let p = parents.get(n.id);
@@ -340,6 +358,8 @@ function extractTree(
   const stops = new Map<number, Node | null>();
   /** the nearest proper ancestor of `n` that is a scope or a `@scope.outer` node */
   const nextStop = (n: Node): Node | null => {
+    const near = scopeRanges?.nearest(n);
+    if (near !== undefined) return near;
     const pending: number[] = [];
     let result: Node | null;
     for (let cur = n; ; ) {
@@ -429,15 +449,23 @@ function extractTree(
   };
   for (const d of defs) {
     // a definition binds in the innermost scope that strictly contains its declaration node
-    if (d.rule.binding === 'lexical') d.scope = scopeOf(up(d.node), false);
-    else if (d.rule.binding === 'hoisted') d.scope = scopeOf(up(d.node), true);
+    if (d.rule.binding === 'lexical') d.scope = scopeOf(nextStop(d.node), false);
+    else if (d.rule.binding === 'hoisted') d.scope = scopeOf(nextStop(d.node), true);
     if (!defByNode.has(d.node.id) || d.rule.binding !== 'member') defByNode.set(d.node.id, d);
   }
 
   // ---- symbols --------------------------------------------------------------------------------
   const symbols: SymbolFact[] = [];
   const symbolDefs: Def[] = [];
+  // the declarations that can hold members, by range: for a declaration that is not a member, its
+  // container is the nearest one around it
+  let containerRanges: NodeRanges | undefined;
   const containerOf = (d: Def): Def | undefined => {
+    if (d.rule.binding !== 'member' && macroRoots.length === 0) {
+      containerRanges ??= new NodeRanges([...defByNode.values()].filter((c) => CONTAINER_KINDS.has(c.rule.kind)).map((c) => c.node));
+      const near = containerRanges.nearest(d.node);
+      if (near !== undefined) return near ? defByNode.get(near.id) : undefined;
+    }
     for (let n = parentOf(d.node); n; n = parentOf(n)) {
       const c = defByNode.get(n.id);
       if (c && c !== d && CONTAINER_KINDS.has(c.rule.kind)) return c;
@@ -478,51 +506,53 @@ function extractTree(
   const dropped = new Set<Def>();
   /** definitions assigned again later (Python): typed by their annotation only, not by a value */
   const reassigned = new Set<Def>();
-  for (const d of defs) {
-    if (d.rule.assigned) continue; // `self.x = v`: decided once the receiver's class is known (below)
-    const name = d.name.text;
-    if (d.scope && d.rule.binding !== 'member' &&
-      (outsideNames.get(d.scope.id)?.has(name) ||
-        (d.rule.once && (bindings.get(d.scope.id)?.has(`value:${name}`) || importedIn.has(`${d.scope.id}:${name}`))))) {
-      dropped.add(d);
-      // assigned again: its first value no longer says what it holds
-      const first = bindings.get(d.scope.id)?.get(`value:${name}`);
-      const firstDef = first?.type === 'local' ? first.def : first?.type === 'symbol' ? symbolDefs[first.index] : undefined;
-      if (firstDef) reassigned.add(firstDef);
-      continue;
+  phase(() => {
+    for (const d of defs) {
+      if (d.rule.assigned) continue; // `self.x = v`: decided once the receiver's class is known (below)
+      const name = d.name.text;
+      if (d.scope && d.rule.binding !== 'member' &&
+        (outsideNames.get(d.scope.id)?.has(name) ||
+          (d.rule.once && (bindings.get(d.scope.id)?.has(`value:${name}`) || importedIn.has(`${d.scope.id}:${name}`))))) {
+        dropped.add(d);
+        // assigned again: its first value no longer says what it holds
+        const first = bindings.get(d.scope.id)?.get(`value:${name}`);
+        const firstDef = first?.type === 'local' ? first.def : first?.type === 'symbol' ? symbolDefs[first.index] : undefined;
+        if (firstDef) reassigned.add(firstDef);
+        continue;
+      }
+      const container = containerOf(d);
+      let stored: boolean;
+      if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
+      // a Go method's type may be declared after it, or in another file: its container is set below
+      else if (d.rule.binding === 'member') stored = container?.symbol != null || receivers.has(d.name.id);
+      else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(d.scope) || methodHolders.has(d));
+      else stored = true;
+      if (stored) {
+        d.symbol = symbols.length;
+        symbolDefs.push(d);
+        const start = d.node.startPosition;
+        const end = endOf(d.node);
+        symbols.push({
+          name: d.name.text,
+          kind: d.rule.kind,
+          container: container?.symbol ?? null,
+          line: start.row + 1,
+          column: start.column + 1,
+          endLine: end.row + 1,
+          endColumn: end.column + 1,
+          nameLine: d.name.startPosition.row + 1,
+          nameColumn: d.name.startPosition.column + 1,
+          exported: false,
+          isDefault: false,
+          local: d.rule.binding !== 'member' && insideFunction(d),
+          signature: signatureAt(lines, start.row),
+          ...(d.rule.binding === 'member' && d.node.children.some((c) => c?.type === 'static') ? { isStatic: true } : {}),
+        });
+      }
+      if (d.scope)
+        bind(d.scope, d.name.text, d.symbol != null ? { type: 'symbol', index: d.symbol } : { type: 'local', def: d }, NAMESPACE_OF_KIND[d.rule.kind] ?? 'value');
     }
-    const container = containerOf(d);
-    let stored: boolean;
-    if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
-    // a Go method's type may be declared after it, or in another file: its container is set below
-    else if (d.rule.binding === 'member') stored = container?.symbol != null || receivers.has(d.name.id);
-    else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(d.scope) || methodHolders.has(d));
-    else stored = true;
-    if (stored) {
-      d.symbol = symbols.length;
-      symbolDefs.push(d);
-      const start = d.node.startPosition;
-      const end = endOf(d.node);
-      symbols.push({
-        name: d.name.text,
-        kind: d.rule.kind,
-        container: container?.symbol ?? null,
-        line: start.row + 1,
-        column: start.column + 1,
-        endLine: end.row + 1,
-        endColumn: end.column + 1,
-        nameLine: d.name.startPosition.row + 1,
-        nameColumn: d.name.startPosition.column + 1,
-        exported: false,
-        isDefault: false,
-        local: d.rule.binding !== 'member' && insideFunction(d),
-        signature: signatureAt(lines, start.row),
-        ...(d.rule.binding === 'member' && d.node.children.some((c) => c?.type === 'static') ? { isStatic: true } : {}),
-      });
-    }
-    if (d.scope)
-      bind(d.scope, d.name.text, d.symbol != null ? { type: 'symbol', index: d.symbol } : { type: 'local', def: d }, NAMESPACE_OF_KIND[d.rule.kind] ?? 'value');
-  }
+  });
 
   // ---- imports --------------------------------------------------------------------------------
   const imports: ImportFact[] = [];
@@ -530,7 +560,15 @@ function extractTree(
   const handled = new Set<number>(); // nodes already turned into references (or deliberately not)
   for (const d of defs) if (!dropped.has(d) && !d.rule.assigned && !d.rule.alsoReference) handled.add(d.name.id);
   for (const id of ignore) handled.add(id);
+  // the declarations stored as symbols, by range: built at the first reference, when all are
+  // known (again if an assignment below leaves defByNode)
+  let symbolRanges: NodeRanges | undefined;
   const enclosingSymbol = (n: Node): number | null => {
+    if (macroRoots.length === 0) {
+      symbolRanges ??= new NodeRanges([...defByNode.values()].filter((d) => d.symbol != null).map((d) => d.node));
+      const near = symbolRanges.nearest(n);
+      if (near !== undefined) return near && defByNode.get(near.id)!.symbol;
+    }
     for (let p = parentOf(n); p; p = parentOf(p)) {
       const d = defByNode.get(p.id);
       if (d?.symbol != null) return d.symbol;
@@ -562,71 +600,73 @@ function extractTree(
     return out.length > 0 ? out : undefined;
   };
   const defNames = new Set(defs.map((d) => d.name.id));
-  for (const caps of importMatches) {
-    const anchor = caps['import.source'] ?? caps['import.name'] ?? caps['import.self'] ?? caps['import.wildcard']!;
-    // inside nested groups (`use a::{b::{C}}`) each group's path prefixes the source
-    const parts: string[] = caps['import.source'] ? [caps['import.source'].text] : [];
-    let innermostGroup: Node | undefined;
-    for (let p = up(anchor); p; p = up(p)) {
-      const prefix = importGroups.get(p.id);
-      if (!prefix) continue;
-      innermostGroup ??= prefix;
-      parts.unshift(prefix.text);
+  phase(() => {
+    for (const caps of importMatches) {
+      const anchor = caps['import.source'] ?? caps['import.name'] ?? caps['import.self'] ?? caps['import.wildcard']!;
+      // inside nested groups (`use a::{b::{C}}`) each group's path prefixes the source
+      const parts: string[] = caps['import.source'] ? [caps['import.source'].text] : [];
+      let innermostGroup: Node | undefined;
+      for (let p = up(anchor); p; p = up(p)) {
+        const prefix = importGroups.get(p.id);
+        if (!prefix) continue;
+        innermostGroup ??= prefix;
+        parts.unshift(prefix.text);
+      }
+      const source = parts.join(row.pathSeparator ?? '');
+      const scope = namespacePath(anchor);
+      const addImport = (localNode: Node | null, imported: string, at: Node): number => {
+        const index = imports.length;
+        imports.push({
+          localName: localNode ? localNode.text : null,
+          source,
+          imported,
+          line: at.startPosition.row + 1,
+          column: at.startPosition.column + 1,
+          ...(scope ? { scope } : {}),
+        });
+        // `const x = require('m')` / `const { x } = require('m')` declare x and import it, and Rust
+        // `mod m;` declares m and loads it: the import is what references should follow
+        if (localNode) bind(scopeOf(up(localNode), false), localNode.text, { type: 'import', index }, 'both',
+          REQUIRE_BINDING_PARENTS.has(up(localNode)?.type ?? '') || defNames.has(localNode.id));
+        return index;
+      };
+      if (caps['import.default']) {
+        const n = caps['import.default'];
+        const i = addImport(n, 'default', n);
+        pushRef(n, { kind: 'import', importIndex: i }, 'import');
+        handled.add(n.id);
+      } else if (caps['import.namespace']) {
+        const n = caps['import.namespace'];
+        addImport(n, '*', n);
+        handled.add(n.id);
+      } else if (caps['import.name']) {
+        const nameNode = caps['import.name'];
+        const alias = caps['import.alias'];
+        const i = addImport(alias ?? nameNode, stripQuotes(nameNode.text), nameNode);
+        pushRef(nameNode, { kind: 'import', importIndex: i }, 'import');
+        handled.add(nameNode.id);
+        if (alias) handled.add(alias.id);
+      } else if (caps['import.self']) {
+        // `use a::b::{self}` binds b, the group's module itself
+        const local = innermostGroup && innermostGroup.namedChildCount > 0 ? innermostGroup.lastNamedChild : innermostGroup;
+        if (local) addImport(local, '*', caps['import.self']);
+        handled.add(caps['import.self'].id);
+      } else if (caps['import.wildcard']) {
+        imports.push({ localName: null, source, imported: '*', line: caps['import.wildcard'].startPosition.row + 1, column: caps['import.wildcard'].startPosition.column + 1, kind: 'wildcard', ...(scope ? { scope } : {}) });
+      } else if (caps['import.package']) {
+        // Go `import "a/b/v2"` binds the package's own name: by convention the path's last element
+        const n = caps['import.package'];
+        const index = imports.length;
+        const local = packageNameOf(source);
+        imports.push({ localName: local, source, imported: '*', line: n.startPosition.row + 1, column: n.startPosition.column + 1 });
+        bind(root, local, { type: 'import', index }, 'both');
+      } else {
+        // an import that binds no name (Go `import _ "p"`): a dependency all the same
+        const n = caps['import.source']!;
+        imports.push({ localName: null, source, imported: '*', line: n.startPosition.row + 1, column: n.startPosition.column + 1 });
+      }
     }
-    const source = parts.join(row.pathSeparator ?? '');
-    const scope = namespacePath(anchor);
-    const addImport = (localNode: Node | null, imported: string, at: Node): number => {
-      const index = imports.length;
-      imports.push({
-        localName: localNode ? localNode.text : null,
-        source,
-        imported,
-        line: at.startPosition.row + 1,
-        column: at.startPosition.column + 1,
-        ...(scope ? { scope } : {}),
-      });
-      // `const x = require('m')` / `const { x } = require('m')` declare x and import it, and Rust
-      // `mod m;` declares m and loads it: the import is what references should follow
-      if (localNode) bind(scopeOf(up(localNode), false), localNode.text, { type: 'import', index }, 'both',
-        REQUIRE_BINDING_PARENTS.has(up(localNode)?.type ?? '') || defNames.has(localNode.id));
-      return index;
-    };
-    if (caps['import.default']) {
-      const n = caps['import.default'];
-      const i = addImport(n, 'default', n);
-      pushRef(n, { kind: 'import', importIndex: i }, 'import');
-      handled.add(n.id);
-    } else if (caps['import.namespace']) {
-      const n = caps['import.namespace'];
-      addImport(n, '*', n);
-      handled.add(n.id);
-    } else if (caps['import.name']) {
-      const nameNode = caps['import.name'];
-      const alias = caps['import.alias'];
-      const i = addImport(alias ?? nameNode, stripQuotes(nameNode.text), nameNode);
-      pushRef(nameNode, { kind: 'import', importIndex: i }, 'import');
-      handled.add(nameNode.id);
-      if (alias) handled.add(alias.id);
-    } else if (caps['import.self']) {
-      // `use a::b::{self}` binds b, the group's module itself
-      const local = innermostGroup && innermostGroup.namedChildCount > 0 ? innermostGroup.lastNamedChild : innermostGroup;
-      if (local) addImport(local, '*', caps['import.self']);
-      handled.add(caps['import.self'].id);
-    } else if (caps['import.wildcard']) {
-      imports.push({ localName: null, source, imported: '*', line: caps['import.wildcard'].startPosition.row + 1, column: caps['import.wildcard'].startPosition.column + 1, kind: 'wildcard', ...(scope ? { scope } : {}) });
-    } else if (caps['import.package']) {
-      // Go `import "a/b/v2"` binds the package's own name: by convention the path's last element
-      const n = caps['import.package'];
-      const index = imports.length;
-      const local = packageNameOf(source);
-      imports.push({ localName: local, source, imported: '*', line: n.startPosition.row + 1, column: n.startPosition.column + 1 });
-      bind(root, local, { type: 'import', index }, 'both');
-    } else {
-      // an import that binds no name (Go `import _ "p"`): a dependency all the same
-      const n = caps['import.source']!;
-      imports.push({ localName: null, source, imported: '*', line: n.startPosition.row + 1, column: n.startPosition.column + 1 });
-    }
-  }
+  });
 
   /** An import the file does not write: a package-scope name, or a name inside an imported namespace. */
   const implicitImports = new Map<string, number>();
@@ -694,84 +734,90 @@ function extractTree(
       if (exportedName === 'default') s.isDefault = true;
     } else if (b?.type === 'import') exportsOut.push({ name: exportedName, kind: 'import', importIndex: b.index });
   };
-  for (const caps of exportMatches) {
-    if (caps['export.default_declaration']) {
-      const n = caps['export.default_declaration'];
-      defaultDeclarations.add(n.id);
-      const d = defByNode.get(n.id);
-      if (d?.symbol != null) {
-        symbols[d.symbol]!.exported = true;
-        symbols[d.symbol]!.isDefault = true;
-        exportsOut.push({ name: 'default', kind: 'symbol', symbol: d.symbol });
-      } else syntheticDefault(n);
-    } else if (caps['export.default_value']) {
-      const n = caps['export.default_value'];
-      if (n.type === 'identifier') exportBinding('default', n);
-      else syntheticDefault(n);
-    } else if (caps['export.declaration']) {
-      exportedDeclarations.add(caps['export.declaration'].id);
-    } else if (caps['export.local']) {
-      const local = caps['export.local'];
-      const alias = caps['export.alias'];
-      if (alias) handled.add(alias.id);
-      exportBinding(stripQuotes((alias ?? local).text), local);
-    } else if (caps['reexport.source']) {
-      const source = caps['reexport.source'].text;
-      const nameNode = caps['reexport.name'];
-      const nsNode = caps['reexport.namespace'];
-      const at = nameNode ?? nsNode!;
-      const index = imports.length;
-      imports.push({
-        localName: null, source, imported: nameNode ? stripQuotes(nameNode.text) : '*',
-        line: at.startPosition.row + 1, column: at.startPosition.column + 1,
-      });
-      const alias = caps['reexport.alias'];
-      exportsOut.push({ name: stripQuotes((alias ?? at).text), kind: 'import', importIndex: index });
-      if (nameNode) pushRef(nameNode, { kind: 'import', importIndex: index }, 'export');
-      handled.add(at.id);
-      if (alias) handled.add(alias.id);
-    } else if (caps['reexport.star']) {
-      exportsOut.push({ name: '*', kind: 'star', source: caps['reexport.star'].text });
-    }
-  }
-  for (const id of defaultDeclarations) exportedDeclarations.delete(id);
-  if (exportedDeclarations.size > 0) {
-    for (const d of symbolDefs) {
-      if (d.scope?.id !== root.id || d.symbol == null) continue;
-      for (let n: Node | null = d.node; n && n.id !== root.id; n = up(n)) {
-        if (exportedDeclarations.has(n.id)) {
+  phase(() => {
+    for (const caps of exportMatches) {
+      if (caps['export.default_declaration']) {
+        const n = caps['export.default_declaration'];
+        defaultDeclarations.add(n.id);
+        const d = defByNode.get(n.id);
+        if (d?.symbol != null) {
           symbols[d.symbol]!.exported = true;
-          // a declaration that loads a module (Rust `pub mod m;`) exports the module, not the stub
-          const loads = bindings.get(root.id)?.get(`type:${d.name.text}`);
-          const stub = loads?.type === 'import' ? imports[loads.index] : undefined;
-          if (loads?.type === 'import' && stub?.line === d.name.startPosition.row + 1 && stub.column === d.name.startPosition.column + 1) exportsOut.push({ name: d.name.text, kind: 'import', importIndex: loads.index });
-          else exportsOut.push({ name: symbols[d.symbol]!.name, kind: 'symbol', symbol: d.symbol });
-          break;
+          symbols[d.symbol]!.isDefault = true;
+          exportsOut.push({ name: 'default', kind: 'symbol', symbol: d.symbol });
+        } else syntheticDefault(n);
+      } else if (caps['export.default_value']) {
+        const n = caps['export.default_value'];
+        if (n.type === 'identifier') exportBinding('default', n);
+        else syntheticDefault(n);
+      } else if (caps['export.declaration']) {
+        exportedDeclarations.add(caps['export.declaration'].id);
+      } else if (caps['export.local']) {
+        const local = caps['export.local'];
+        const alias = caps['export.alias'];
+        if (alias) handled.add(alias.id);
+        exportBinding(stripQuotes((alias ?? local).text), local);
+      } else if (caps['reexport.source']) {
+        const source = caps['reexport.source'].text;
+        const nameNode = caps['reexport.name'];
+        const nsNode = caps['reexport.namespace'];
+        const at = nameNode ?? nsNode!;
+        const index = imports.length;
+        imports.push({
+          localName: null, source, imported: nameNode ? stripQuotes(nameNode.text) : '*',
+          line: at.startPosition.row + 1, column: at.startPosition.column + 1,
+        });
+        const alias = caps['reexport.alias'];
+        exportsOut.push({ name: stripQuotes((alias ?? at).text), kind: 'import', importIndex: index });
+        if (nameNode) pushRef(nameNode, { kind: 'import', importIndex: index }, 'export');
+        handled.add(at.id);
+        if (alias) handled.add(alias.id);
+      } else if (caps['reexport.star']) {
+        exportsOut.push({ name: '*', kind: 'star', source: caps['reexport.star'].text });
+      }
+    }
+  });
+  for (const id of defaultDeclarations) exportedDeclarations.delete(id);
+  phase(() => {
+    if (exportedDeclarations.size > 0) {
+      for (const d of symbolDefs) {
+        if (d.scope?.id !== root.id || d.symbol == null) continue;
+        for (let n: Node | null = d.node; n && n.id !== root.id; n = up(n)) {
+          if (exportedDeclarations.has(n.id)) {
+            symbols[d.symbol]!.exported = true;
+            // a declaration that loads a module (Rust `pub mod m;`) exports the module, not the stub
+            const loads = bindings.get(root.id)?.get(`type:${d.name.text}`);
+            const stub = loads?.type === 'import' ? imports[loads.index] : undefined;
+            if (loads?.type === 'import' && stub?.line === d.name.startPosition.row + 1 && stub.column === d.name.startPosition.column + 1) exportsOut.push({ name: d.name.text, kind: 'import', importIndex: loads.index });
+            else exportsOut.push({ name: symbols[d.symbol]!.name, kind: 'symbol', symbol: d.symbol });
+            break;
+          }
         }
       }
     }
-  }
+  });
 
   // Python, Rust: every top-level name is importable from the file; `*` takes only the public ones
   // (not `_private`; with a literal `__all__`, only those it lists)
-  if (row.exportsTopLevel) {
-    const named = new Set(exportsOut.map((e) => e.name));
-    const isHidden = (name: string) =>
-      exportList.size > 0 ? !exportList.has(name) : row.privatePrefix !== undefined && name.startsWith(row.privatePrefix);
-    for (const [key, b] of bindings.get(root.id) ?? []) {
-      const name = key.slice(key.indexOf(':') + 1);
-      if (named.has(name) || b.type === 'local') continue;
-      named.add(name);
-      const hidden = isHidden(name);
-      if (b.type === 'symbol') {
-        exportsOut.push({ name, kind: 'symbol', symbol: b.index, ...(hidden ? { hidden } : {}) });
-        // without a `pub`-like marker, public means not hidden (Python)
-        if (row.privatePrefix !== undefined && !hidden) symbols[b.index]!.exported = true;
-      } else exportsOut.push({ name, kind: 'import', importIndex: b.index, ...(hidden ? { hidden } : {}) });
+  phase(() => {
+    if (row.exportsTopLevel) {
+      const named = new Set(exportsOut.map((e) => e.name));
+      const isHidden = (name: string) =>
+        exportList.size > 0 ? !exportList.has(name) : row.privatePrefix !== undefined && name.startsWith(row.privatePrefix);
+      for (const [key, b] of bindings.get(root.id) ?? []) {
+        const name = key.slice(key.indexOf(':') + 1);
+        if (named.has(name) || b.type === 'local') continue;
+        named.add(name);
+        const hidden = isHidden(name);
+        if (b.type === 'symbol') {
+          exportsOut.push({ name, kind: 'symbol', symbol: b.index, ...(hidden ? { hidden } : {}) });
+          // without a `pub`-like marker, public means not hidden (Python)
+          if (row.privatePrefix !== undefined && !hidden) symbols[b.index]!.exported = true;
+        } else exportsOut.push({ name, kind: 'import', importIndex: b.index, ...(hidden ? { hidden } : {}) });
+      }
+      // names a wildcard import brings in are the module's too (a package `__init__` re-exporting)
+      for (const i of imports) if (i.kind === 'wildcard' && !i.scope) exportsOut.push({ name: '*', kind: 'star', source: i.source });
     }
-    // names a wildcard import brings in are the module's too (a package `__init__` re-exporting)
-    for (const i of imports) if (i.kind === 'wildcard' && !i.scope) exportsOut.push({ name: '*', kind: 'star', source: i.source });
-  }
+  });
 
   // ---- members declared apart from their type; members in scope --------------------------------
   // Go: `func (s *Server) Start()` belongs to Server, declared in this file or elsewhere in the package
@@ -796,7 +842,7 @@ function extractTree(
   // methods (`@x.setter` names the property x)
   for (const d of symbolDefs) {
     if (d.rule.binding !== 'member' || d.symbol == null) continue;
-    const scope = scopeOf(up(d.node), false);
+    const scope = scopeOf(nextStop(d.node), false);
     if (classScopes.has(scope.id)) bind(scope, d.name.text, { type: 'symbol', index: d.symbol }, 'value');
   }
   /** The type a member belongs to, from inside it: its class or trait, or the type of its impl block (maybe imported). */
@@ -820,30 +866,33 @@ function extractTree(
       const b = lookup(base, base.text);
       return b?.type === 'symbol' && hasMember(b.index, name, depth + 1);
     }));
-  for (const d of defs) {
-    if (!d.rule.assigned) continue;
-    if (defByNode.get(d.node.id) === d) defByNode.delete(d.node.id); // an assignment statement, not a scope of its own
-    const object = memberRefs.get(d.name.id)?.object;
-    const receiver = object ? lookup(object, object.text) : undefined;
-    const owner = receiver?.type === 'local' && receiver.def?.rule.receiver ? containerOwnerAt(receiver.def.node) : undefined;
-    if (owner?.type !== 'symbol') continue;
-    if (hasMember(owner.index, d.name.text)) {
-      // a write to the member (a reference); an attribute assigned twice has no evident type
-      const m = symbols.findIndex((s) => s.container === owner.index && s.name === d.name.text);
-      if (m >= 0 && symbolDefs[m]) reassigned.add(symbolDefs.find((x) => x.symbol === m)!);
-      continue;
+  phase(() => {
+    for (const d of defs) {
+      if (!d.rule.assigned) continue;
+      if (defByNode.get(d.node.id) === d) defByNode.delete(d.node.id); // an assignment statement, not a scope of its own
+      symbolRanges = undefined;
+      const object = memberRefs.get(d.name.id)?.object;
+      const receiver = object ? lookup(object, object.text) : undefined;
+      const owner = receiver?.type === 'local' && receiver.def?.rule.receiver ? containerOwnerAt(receiver.def.node) : undefined;
+      if (owner?.type !== 'symbol') continue;
+      if (hasMember(owner.index, d.name.text)) {
+        // a write to the member (a reference); an attribute assigned twice has no evident type
+        const m = symbols.findIndex((s) => s.container === owner.index && s.name === d.name.text);
+        if (m >= 0 && symbolDefs[m]) reassigned.add(symbolDefs.find((x) => x.symbol === m)!);
+        continue;
+      }
+      d.symbol = symbols.length;
+      symbolDefs.push(d);
+      handled.add(d.name.id);
+      symbols.push({
+        name: d.name.text, kind: d.rule.kind, container: owner.index,
+        line: d.node.startPosition.row + 1, column: d.node.startPosition.column + 1,
+        endLine: endOf(d.node).row + 1, endColumn: endOf(d.node).column + 1,
+        nameLine: d.name.startPosition.row + 1, nameColumn: d.name.startPosition.column + 1,
+        exported: false, isDefault: false, local: false, signature: signatureAt(lines, d.node.startPosition.row),
+      });
     }
-    d.symbol = symbols.length;
-    symbolDefs.push(d);
-    handled.add(d.name.id);
-    symbols.push({
-      name: d.name.text, kind: d.rule.kind, container: owner.index,
-      line: d.node.startPosition.row + 1, column: d.node.startPosition.column + 1,
-      endLine: endOf(d.node).row + 1, endColumn: endOf(d.node).column + 1,
-      nameLine: d.name.startPosition.row + 1, nameColumn: d.name.startPosition.column + 1,
-      exported: false, isDefault: false, local: false, signature: signatureAt(lines, d.node.startPosition.row),
-    });
-  }
+  });
 
   // overloads told apart by their number of parameters (Java): how many each method declares
   if (row.overloadsByArity) {
@@ -1107,9 +1156,10 @@ function extractTree(
   const destructured = (d: Def): { key: Node; owners: Owner[]; value: Node | null } | undefined => {
     const holder = up(d.name);
     const key = holder?.type === 'pair_pattern' ? holder.childForFieldName('key') : d.name.type === 'shorthand_property_identifier_pattern' ? d.name : null;
+    if (!key || key.type === 'computed_property_name') return undefined; // (most declarations: before their grandparent is fetched)
     const pattern = holder?.type === 'pair_pattern' || holder?.type === 'object_assignment_pattern' ? up(holder) : holder;
-    const source = upq(pattern);
-    if (!key || key.type === 'computed_property_name' || pattern?.type !== 'object_pattern' || !source) return undefined;
+    const source = pattern?.type === 'object_pattern' ? upq(pattern) : null;
+    if (!source || !pattern) return undefined;
     if (source.type === 'variable_declarator') {
       const value = source.childForFieldName('value');
       return value ? { key, owners: ownersOf(value, 1), value } : undefined;
@@ -1477,181 +1527,197 @@ function extractTree(
     return [];
   };
 
-  for (const { derived, base } of baseClasses) {
-    const cls = defByNode.get(derived.id)?.symbol;
-    const b = typeOwner(base, 0);
-    if (cls == null || !b) continue;
-    basesOf.set(cls, [...(basesOf.get(cls) ?? []), b]);
-    symbols[cls]!.bases = [...(symbols[cls]!.bases ?? []), ownerFact(b)];
-  }
+  phase(() => {
+    for (const { derived, base } of baseClasses) {
+      const cls = defByNode.get(derived.id)?.symbol;
+      const b = typeOwner(base, 0);
+      if (cls == null || !b) continue;
+      basesOf.set(cls, [...(basesOf.get(cls) ?? []), b]);
+      symbols[cls]!.bases = [...(symbols[cls]!.bases ?? []), ownerFact(b)];
+    }
+  });
   // `impl Trait for T`: T (declared here, or imported) gains Trait as a base
   const importBases: NonNullable<FileFacts['importBases']> = [];
-  for (const { derived, base } of implementers) {
-    const t = asOwner(resolveName(derived, derived.text, 'type'));
-    const b = typeOwner(base, 0);
-    if (!t || !b) continue;
-    const fact = ownerFact(b);
-    if (t.type === 'import') importBases.push({ derivedImport: t.index, base: fact });
-    else {
-      basesOf.set(t.index, [...(basesOf.get(t.index) ?? []), b]);
-      symbols[t.index]!.bases = [...(symbols[t.index]!.bases ?? []), fact];
+  phase(() => {
+    for (const { derived, base } of implementers) {
+      const t = asOwner(resolveName(derived, derived.text, 'type'));
+      const b = typeOwner(base, 0);
+      if (!t || !b) continue;
+      const fact = ownerFact(b);
+      if (t.type === 'import') importBases.push({ derivedImport: t.index, base: fact });
+      else {
+        basesOf.set(t.index, [...(basesOf.get(t.index) ?? []), b]);
+        symbols[t.index]!.bases = [...(symbols[t.index]!.bases ?? []), fact];
+      }
     }
-  }
+  });
 
   // what calling a function gives: the type its declared result names (for members of a call's
   // result); a variable's, field's or constant's declared type (for members of it in other files)
-  for (const d of symbolDefs) {
-    if (d.symbol == null) continue;
-    const stated = declaredTypes.get(d.name.id) ?? declaredResults.get(d.name.id);
-    const isFunction = d.rule.kind === 'function' || d.rule.kind === 'method';
-    const t = VALUE_KINDS.has(d.rule.kind) ? declaredType(d)
-      : stated && isFunction ? typeOwner(stated, 0) : isFunction ? jsdocResult(d) : undefined;
-    if (t) symbols[d.symbol]!.returns = ownerFact(t);
-    // what its elements are, for a collection value or a function returning one (`items: T[]`,
-    // `findAll(): Array<T>`): for `for (x of a.items)`, `f().forEach((x) => ...)` in other files
-    const collection = VALUE_KINDS.has(d.rule.kind) ? typeNodeOf(d, 0)
-      : d.rule.kind === 'function' || d.rule.kind === 'method' ? stated ?? null : null;
-    const element = collection ? elementOfType(collection, 0) : undefined;
-    if (element) symbols[d.symbol]!.elements = ownerFact(element);
-    // `type S = A | B`: S's members are those of A and of B (for `x: S` in other files)
-    const union = d.rule.kind === 'type' ? d.node.childForFieldName('value') : null;
-    const parts = union?.type === 'union_type' ? typeOwner(union, 0) : undefined;
-    if (parts?.type === 'union') symbols[d.symbol]!.union = parts.parts.map(ownerFact);
-    // what a function passed to it receives (`cb: (a: A) => void`): for untyped callback parameters in other files
-    if (d.rule.kind === 'function' || d.rule.kind === 'method') {
-      const fn = d.node.type === 'variable_declarator' ? d.node.childForFieldName('value') : d.node;
-      parametersOf(fn ?? d.node).forEach((p, arg) => {
-        // (TypeScript's annotations: object literals and callbacks are typed by them)
-        const declared = p.childForFieldName('type');
-        if (declared?.type !== 'type_annotation') return;
-        // the type an object literal passed here is written for (param -1)
-        const objectOwner = declared && !functionType(declared) ? objectType(declared) : undefined;
-        if (objectOwner) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param: -1, type: ownerFact(objectOwner) });
-        const fnType = declared ? functionType(declared) : undefined;
-        if (!fnType) return;
-        parametersOf(fnType).forEach((_, param) => {
-          const o = callbackType([d], arg, param);
-          if (o) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param, type: ownerFact(o) });
+  phase(() => {
+    for (const d of symbolDefs) {
+      if (d.symbol == null) continue;
+      const stated = declaredTypes.get(d.name.id) ?? declaredResults.get(d.name.id);
+      const isFunction = d.rule.kind === 'function' || d.rule.kind === 'method';
+      const t = VALUE_KINDS.has(d.rule.kind) ? declaredType(d)
+        : stated && isFunction ? typeOwner(stated, 0) : isFunction ? jsdocResult(d) : undefined;
+      if (t) symbols[d.symbol]!.returns = ownerFact(t);
+      // what its elements are, for a collection value or a function returning one (`items: T[]`,
+      // `findAll(): Array<T>`): for `for (x of a.items)`, `f().forEach((x) => ...)` in other files
+      const collection = VALUE_KINDS.has(d.rule.kind) ? typeNodeOf(d, 0)
+        : d.rule.kind === 'function' || d.rule.kind === 'method' ? stated ?? null : null;
+      const element = collection ? elementOfType(collection, 0) : undefined;
+      if (element) symbols[d.symbol]!.elements = ownerFact(element);
+      // `type S = A | B`: S's members are those of A and of B (for `x: S` in other files)
+      const union = d.rule.kind === 'type' ? d.node.childForFieldName('value') : null;
+      const parts = union?.type === 'union_type' ? typeOwner(union, 0) : undefined;
+      if (parts?.type === 'union') symbols[d.symbol]!.union = parts.parts.map(ownerFact);
+      // what a function passed to it receives (`cb: (a: A) => void`): for untyped callback parameters in other files
+      if (d.rule.kind === 'function' || d.rule.kind === 'method') {
+        const fn = d.node.type === 'variable_declarator' ? d.node.childForFieldName('value') : d.node;
+        parametersOf(fn ?? d.node).forEach((p, arg) => {
+          // (TypeScript's annotations: object literals and callbacks are typed by them)
+          const declared = p.childForFieldName('type');
+          if (declared?.type !== 'type_annotation') return;
+          // the type an object literal passed here is written for (param -1)
+          const objectOwner = declared && !functionType(declared) ? objectType(declared) : undefined;
+          if (objectOwner) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param: -1, type: ownerFact(objectOwner) });
+          const fnType = declared ? functionType(declared) : undefined;
+          if (!fnType) return;
+          parametersOf(fnType).forEach((_, param) => {
+            const o = callbackType([d], arg, param);
+            if (o) (symbols[d.symbol!]!.callbacks ??= []).push({ arg, param, type: ownerFact(o) });
+          });
         });
-      });
-    }
-  }
-
-  for (const { prop, object } of memberRefs.values()) {
-    if (handled.has(prop.id)) continue;
-    handled.add(prop.id);
-    const role = roleOf(prop, parentOf);
-    const args = role === 'call' && row.overloadsByArity ? argumentCount(prop) : undefined;
-    let target: RefTarget = { kind: 'member' };
-    let extra: RefTarget[] = [];
-    for (const owner of ownersOf(object, 0)) {
-      const t = memberIn(owner, prop.text, role === 'call', args);
-      if (t) {
-        target = t;
-        // `x.m` with `x: A | B`: also B's m (one reference per member it may be)
-        if (owner.type === 'union') extra = unionTargets(owner, prop.text, role === 'call', args).filter((u) => !sameTarget(u, t));
-        break;
       }
     }
-    // a name that is a member of its object's type or a name in scope (Java `case X:` is an enum
-    // constant on an enum, a constant in scope on an int): of an unknown type, the one in scope
-    if (target.kind === 'member' && inScopeToo.has(prop.id) && lookup(prop, prop.text)) {
-      handled.delete(prop.id);
-      continue;
+  });
+
+  phase(() => {
+    for (const { prop, object } of memberRefs.values()) {
+      if (handled.has(prop.id)) continue;
+      handled.add(prop.id);
+      const role = roleOf(prop, parentOf);
+      const args = role === 'call' && row.overloadsByArity ? argumentCount(prop) : undefined;
+      let target: RefTarget = { kind: 'member' };
+      let extra: RefTarget[] = [];
+      for (const owner of ownersOf(object, 0)) {
+        const t = memberIn(owner, prop.text, role === 'call', args);
+        if (t) {
+          target = t;
+          // `x.m` with `x: A | B`: also B's m (one reference per member it may be)
+          if (owner.type === 'union') extra = unionTargets(owner, prop.text, role === 'call', args).filter((u) => !sameTarget(u, t));
+          break;
+        }
+      }
+      // a name that is a member of its object's type or a name in scope (Java `case X:` is an enum
+      // constant on an enum, a constant in scope on an int): of an unknown type, the one in scope
+      if (target.kind === 'member' && inScopeToo.has(prop.id) && lookup(prop, prop.text)) {
+        handled.delete(prop.id);
+        continue;
+      }
+      pushRef(prop, target, role, args);
+      for (const t of extra) pushRef(prop, t, role, args);
     }
-    pushRef(prop, target, role, args);
-    for (const t of extra) pushRef(prop, t, role, args);
-  }
+  });
   // `const x: T = { a: 1 }`, `f({ a: 1, b() {} })`: the keys write the members of the type the object
   // is written for (no type in sight: nothing, they only declare the literal's own members)
-  for (const key of objectKeys) {
-    // a member of a declared object whose type is its base (`const p: T = { now() {} }`) is related
-    // to T's member as an implementation, not a use of it
-    const own = defsByName.get(`${key.id}:m`)?.symbol;
-    const container = own != null ? symbols[own]!.container : null;
-    if (container != null && symbols[container]!.bases?.length) continue;
-    const object = up(key)?.type === 'object' ? up(key) : upq(up(key));
-    const owner = object?.type === 'object' ? objectContext(object) : undefined;
-    const target = owner ? memberIn(owner, key.text) : undefined;
-    if (target && target.kind !== 'member') pushRef(key, target, 'write');
-  }
+  phase(() => {
+    for (const key of objectKeys) {
+      // a member of a declared object whose type is its base (`const p: T = { now() {} }`) is related
+      // to T's member as an implementation, not a use of it
+      const own = defsByName.get(`${key.id}:m`)?.symbol;
+      const container = own != null ? symbols[own]!.container : null;
+      if (container != null && symbols[container]!.bases?.length) continue;
+      const object = up(key)?.type === 'object' ? up(key) : upq(up(key));
+      const owner = object?.type === 'object' ? objectContext(object) : undefined;
+      const target = owner ? memberIn(owner, key.text) : undefined;
+      if (target && target.kind !== 'member') pushRef(key, target, 'write');
+    }
+  });
   // `const { a, b: c } = v`: `a` and `b` read those members of v (of a value of unknown type: a guess)
-  for (const d of defs) {
-    if (d.rule.binding === 'member' || dropped.has(d) || requireNames.has(d.name.id)) continue;
-    const src = destructured(d);
-    if (!src || (src.value?.type === 'call_expression' && src.value.childForFieldName('function')?.text === 'require')) continue;
-    pushRef(src.key, destructuredMember(src.key, src.owners) ?? { kind: 'member' }, 'read');
-  }
+  phase(() => {
+    for (const d of defs) {
+      if (d.rule.binding === 'member' || dropped.has(d) || requireNames.has(d.name.id)) continue;
+      const src = destructured(d);
+      if (!src || (src.value?.type === 'call_expression' && src.value.childForFieldName('function')?.text === 'require')) continue;
+      pushRef(src.key, destructuredMember(src.key, src.owners) ?? { kind: 'member' }, 'read');
+    }
+  });
   // `{@link Name}`, `{@link Name.member}`, `@see Name` in a doc comment: the compiler resolves them
   // from where the comment is, and so do we; a name that does not resolve is dropped, not guessed
-  for (const comment of docComments) {
-    const text = comment.text;
-    if (!text.startsWith('/**')) continue;
-    const start = comment.startPosition;
-    const positionOf = (offset: number) => {
-      const before = text.lastIndexOf('\n', offset - 1);
-      const row = start.row + (before < 0 ? 0 : countNewlines(text, offset));
-      return { line: row + 1, column: before < 0 ? start.column + offset + 1 : offset - before };
-    };
-    for (const m of text.matchAll(DOC_LINK)) {
-      const path = m[1] ?? m[2]!;
-      let offset = m.index! + m[0].length - path.length;
-      const parts = path.split(/[.#]/);
-      let owner: Owner | undefined;
-      for (const [i, part] of parts.entries()) {
-        let target: RefTarget | undefined;
-        if (i === 0) {
-          const b = lookup(comment, part);
-          owner = asOwner(b);
-          target = b?.type === 'symbol' ? { kind: 'symbol', symbol: b.index } : b?.type === 'import' ? { kind: 'import', importIndex: b.index } : undefined;
-        } else if (owner) {
-          target = memberIn(owner, part);
-          owner = target?.kind === 'symbol' ? { type: 'symbol', index: target.symbol } : undefined;
+  phase(() => {
+    for (const comment of docComments) {
+      const text = comment.text;
+      if (!text.startsWith('/**')) continue;
+      const start = comment.startPosition;
+      const positionOf = (offset: number) => {
+        const before = text.lastIndexOf('\n', offset - 1);
+        const row = start.row + (before < 0 ? 0 : countNewlines(text, offset));
+        return { line: row + 1, column: before < 0 ? start.column + offset + 1 : offset - before };
+      };
+      for (const m of text.matchAll(DOC_LINK)) {
+        const path = m[1] ?? m[2]!;
+        let offset = m.index! + m[0].length - path.length;
+        const parts = path.split(/[.#]/);
+        let owner: Owner | undefined;
+        for (const [i, part] of parts.entries()) {
+          let target: RefTarget | undefined;
+          if (i === 0) {
+            const b = lookup(comment, part);
+            owner = asOwner(b);
+            target = b?.type === 'symbol' ? { kind: 'symbol', symbol: b.index } : b?.type === 'import' ? { kind: 'import', importIndex: b.index } : undefined;
+          } else if (owner) {
+            target = memberIn(owner, part);
+            owner = target?.kind === 'symbol' ? { type: 'symbol', index: target.symbol } : undefined;
+          }
+          if (!target || target.kind === 'member') break;
+          const at = positionOf(offset);
+          refs.push({ name: part, line: at.line, column: at.column, endColumn: at.column + part.length, role: 'doc', target, enclosing: enclosingSymbol(comment) });
+          offset += part.length + 1;
         }
-        if (!target || target.kind === 'member') break;
-        const at = positionOf(offset);
-        refs.push({ name: part, line: at.line, column: at.column, endColumn: at.column + part.length, role: 'doc', target, enclosing: enclosingSymbol(comment) });
-        offset += part.length + 1;
       }
     }
-  }
-  for (const node of plainRefs.values()) {
-    if (handled.has(node.id) || selfTypes.has(node.id)) continue;
-    if (macroRefs.has(node.id)) {
-      // a macro of this file, or nothing: `format!` is not the function `format`
-      const m = lookup(node, node.text, 'macro');
-      if (m?.type === 'symbol') pushRef(node, { kind: 'symbol', symbol: m.index }, 'call');
-      continue;
+  });
+  phase(() => {
+    for (const node of plainRefs.values()) {
+      if (handled.has(node.id) || selfTypes.has(node.id)) continue;
+      if (macroRefs.has(node.id)) {
+        // a macro of this file, or nothing: `format!` is not the function `format`
+        const m = lookup(node, node.text, 'macro');
+        if (m?.type === 'symbol') pushRef(node, { kind: 'symbol', symbol: m.index }, 'call');
+        continue;
+      }
+      if (moduleRefs.has(node.id) && (node.type !== 'identifier' || (!hasWildcard && !lookup(node, node.text)))) continue; // `self::`, a crate's name
+      const role = roleOf(node, parentOf);
+      const b = resolveName(node, node.text, node.type === 'type_identifier' ? 'type' : role === 'call' ? 'call' : 'value');
+      if (b?.type === 'local') {
+        // a parameter or local variable: not an indexed symbol, unless the parameter declares a
+        // property (`constructor(public x)`: `x` in the body is that property, as TypeScript sees it)
+        const property = b.def ? defsByName.get(`${b.def.name.id}:m`)?.symbol : undefined;
+        if (property != null) pushRef(node, { kind: 'symbol', symbol: property }, role);
+        continue;
+      }
+      let target: RefTarget =
+        b?.type === 'symbol' ? { kind: 'symbol', symbol: b.index }
+        : b?.type === 'import' ? { kind: 'import', importIndex: b.index }
+        : { kind: 'unbound' };
+      // an unqualified call of an overloaded method: the overload that takes this many arguments
+      const args = role === 'call' && row.overloadsByArity ? argumentCount(node) : undefined;
+      const container = b?.type === 'symbol' ? symbols[b.index]!.container : null;
+      if (args !== undefined && container != null && symbols[b!.index]!.kind === 'method') {
+        const t = memberIn({ type: 'symbol', index: container }, node.text, true, args);
+        if (t) target = t;
+      }
+      // a member of an outer class is hidden by one a nested class inherits (Java: `ListItr extends
+      // Itr` sees Itr's method before the enclosing class's); bases of this file only
+      if (row.membersInScope && container != null) {
+        const inherited = inheritedInNested(node, container, role === 'call', args);
+        if (inherited != null) target = { kind: 'symbol', symbol: inherited };
+      }
+      pushRef(node, target, role, args);
     }
-    if (moduleRefs.has(node.id) && (node.type !== 'identifier' || (!hasWildcard && !lookup(node, node.text)))) continue; // `self::`, a crate's name
-    const role = roleOf(node, parentOf);
-    const b = resolveName(node, node.text, node.type === 'type_identifier' ? 'type' : role === 'call' ? 'call' : 'value');
-    if (b?.type === 'local') {
-      // a parameter or local variable: not an indexed symbol, unless the parameter declares a
-      // property (`constructor(public x)`: `x` in the body is that property, as TypeScript sees it)
-      const property = b.def ? defsByName.get(`${b.def.name.id}:m`)?.symbol : undefined;
-      if (property != null) pushRef(node, { kind: 'symbol', symbol: property }, role);
-      continue;
-    }
-    let target: RefTarget =
-      b?.type === 'symbol' ? { kind: 'symbol', symbol: b.index }
-      : b?.type === 'import' ? { kind: 'import', importIndex: b.index }
-      : { kind: 'unbound' };
-    // an unqualified call of an overloaded method: the overload that takes this many arguments
-    const args = role === 'call' && row.overloadsByArity ? argumentCount(node) : undefined;
-    const container = b?.type === 'symbol' ? symbols[b.index]!.container : null;
-    if (args !== undefined && container != null && symbols[b!.index]!.kind === 'method') {
-      const t = memberIn({ type: 'symbol', index: container }, node.text, true, args);
-      if (t) target = t;
-    }
-    // a member of an outer class is hidden by one a nested class inherits (Java: `ListItr extends
-    // Itr` sees Itr's method before the enclosing class's); bases of this file only
-    if (row.membersInScope && container != null) {
-      const inherited = inheritedInNested(node, container, role === 'call', args);
-      if (inherited != null) target = { kind: 'symbol', symbol: inherited };
-    }
-    pushRef(node, target, role, args);
-  }
+  });
   refs.sort((a, b) => a.line - b.line || a.column - b.column);
 
   return {

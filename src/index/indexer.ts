@@ -16,6 +16,7 @@ import { PACKAGE_ROOT } from '../util/paths.js';
 import type { FileFacts } from './facts.js';
 import { extractorFingerprint } from './languages.js';
 import { type LinkStats, linkProject } from './link.js';
+import { type WorkerBatch, unpackBatch } from './packed-refs.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
 import { walkProject } from './walk.js';
 import { syncChunks } from '../embeddings/chunks.js';
@@ -287,10 +288,10 @@ async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, comm
               }
               if (outstanding === 0) resolve();
             };
-            w.on('message', (res: ParseResult[]) => {
+            w.on('message', (batch: WorkerBatch) => {
               outstanding--;
               try {
-                take(res);
+                take(unpackBatch(batch));
               } catch (e) {
                 return reject(e);
               }

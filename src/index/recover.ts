@@ -14,7 +14,7 @@
  * kept only when it is less damaged than the old one. Files whose tree has no error pay nothing;
  * the others at most MAX_REPARSES more parses.
  */
-import { Edit, type Node, type Parser, type Point, type Tree, type TreeCursor } from 'web-tree-sitter';
+import { Edit, type Language, type Node, type Parser, type Point, type Tree, type TreeCursor } from 'web-tree-sitter';
 
 /** parses of one file beyond the first: recovery is linear in the file, whatever its errors */
 export const MAX_REPARSES = 3;
@@ -62,7 +62,7 @@ const ATOMIC = new Set([
 ]);
 
 interface Token {
-  type: string; named: boolean; start: number; end: number; startRow: number; endRow: number; endPoint: Point;
+  type: string; named: boolean; start: number; end: number; startRow: number; endRow: number;
   /** inside a decorator (`@dec(…)` ⏎ `class C`: no boundary) */
   decorator: boolean;
   /** the region it is in: boundaries are between tokens of one region */
@@ -85,13 +85,8 @@ export function recoverStatementEnds(parser: Parser, source: string, tree: Tree)
   for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   /** the row and column of an index (a `;` replaces a character of the line: rows stay the file's) */
   const pointAt = (index: number): Point => {
-    let lo = 0, hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= index) lo = mid;
-      else hi = mid - 1;
-    }
-    return { row: lo, column: index - lineStarts[lo]! };
+    const row = rowAt(lineStarts, index);
+    return { row, column: index - lineStarts[row]! };
   };
   const indentOf = (row: number): number => {
     let i = lineStarts[row] ?? 0;
@@ -102,7 +97,7 @@ export function recoverStatementEnds(parser: Parser, source: string, tree: Tree)
   let queue: [number, number][][] = [damagedRegions(current.rootNode)];
   while (queue.length > 0 && reparses < MAX_REPARSES && score > 0) {
     const regions = queue.shift()!;
-    const slots = boundaries(current.rootNode, text, regions, lineStarts, indentOf);
+    const slots = boundaries(current.rootNode, text, regions, lineStarts, indentOf, pointAt);
     const fresh = slots.filter((s) => !ends.has(s.at)).sort((x, y) => x.at - y.at);
     if (fresh.length === 0) continue;
     const key = fresh.map((s) => s.at).join(',');
@@ -175,10 +170,10 @@ function damagedRegions(root: Node): [number, number][] {
 
 /** The line breaks in `regions` that end a statement, and the whitespace character that can hold its `;`. */
 function boundaries(
-  root: Node, text: string, regions: [number, number][], lineStarts: number[], indentOf: (row: number) => number,
+  root: Node, text: string, regions: [number, number][], lineStarts: number[], indentOf: (row: number) => number, pointAt: (index: number) => Point,
 ): { at: number; end: Point }[] {
   const out: { at: number; end: Point }[] = [];
-  const tokens = tokensIn(root.walk(), regions);
+  const tokens = tokensIn(root.walk(), root.tree.language, regions, lineStarts);
   for (let i = 1; i < tokens.length; i++) {
     const a = tokens[i - 1]!, b = tokens[i]!;
     if (b.startRow <= a.endRow || a.region !== b.region) continue;
@@ -191,7 +186,7 @@ function boundaries(
     // a decorator on its own line belongs to what follows
     if (text[lineStarts[a.endRow]! + indentOf(a.endRow)] === '@') continue;
     const at = slotBetween(text, a.end, b.start, lineStarts[b.startRow]!);
-    if (at !== undefined) out.push({ at, end: a.endPoint });
+    if (at !== undefined) out.push({ at, end: pointAt(a.end) });
   }
   return out;
 }
@@ -205,16 +200,42 @@ function slotBetween(text: string, aEnd: number, bStart: number, bLineStart: num
   return undefined;
 }
 
-/** The leaves of the tree in the regions (sorted, apart), in order, in one walk: ATOMIC nodes are one
- * token; comments and MISSING nodes (zero width: nothing was written there) are left out. */
-function tokensIn(cursor: TreeCursor, regions: [number, number][]): Token[] {
+/** The row (0-based) of a text index: the last line that starts at or before it. */
+function rowAt(lineStarts: number[], index: number): number {
+  let lo = 0, hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid]! <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** whether each node type of a language is named, asked once per type (ERROR: asked of the node) */
+const namedTypes = new WeakMap<Language, boolean[]>();
+function namedTypesOf(language: Language): boolean[] {
+  let named = namedTypes.get(language);
+  if (!named) namedTypes.set(language, (named = language.types.map((_, id) => language.nodeTypeIsNamed(id))));
+  return named;
+}
+
+/**
+ * The leaves of the tree in the regions (sorted, apart), in order, in one walk: ATOMIC nodes are one
+ * token; comments and MISSING nodes (zero width: nothing was written there) are left out. Each read
+ * of the cursor is a call into wasm: a node's type is read once (its name and whether it is named
+ * come from the language's tables), rows from the text's line starts.
+ */
+function tokensIn(cursor: TreeCursor, language: Language, regions: [number, number][], lineStarts: number[]): Token[] {
+  const types = language.types;
+  const named = namedTypesOf(language);
   const out: Token[] = [];
   const decorators: boolean[] = []; // for each ancestor of the cursor's node: is it a decorator?
   let inDecorator = 0;
   let r = 0; // the first region that does not end before the cursor's node
   try {
     for (;;) {
-      const type = cursor.nodeType;
+      const typeId = cursor.nodeTypeId;
+      const type = types[typeId] || 'ERROR';
       const start = cursor.startIndex, end = cursor.endIndex;
       while (r < regions.length && regions[r]![1] <= start) r++;
       if (r >= regions.length) return out;
@@ -226,10 +247,9 @@ function tokensIn(cursor: TreeCursor, regions: [number, number][]): Token[] {
           continue;
         }
         if (type !== 'comment' && type !== 'html_comment') {
-          const endPoint = cursor.endPosition;
           out.push({
-            type, named: cursor.nodeIsNamed, start, end, startRow: cursor.startPosition.row, endRow: endPoint.row,
-            endPoint, decorator: inDecorator > 0, region: r,
+            type, named: named[typeId] ?? cursor.nodeIsNamed, start, end, startRow: rowAt(lineStarts, start), endRow: rowAt(lineStarts, end),
+            decorator: inDecorator > 0, region: r,
           });
         }
       }

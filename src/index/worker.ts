@@ -1,5 +1,6 @@
 /** Worker-thread entry: parses batches of files for a cold index. */
 import { parentPort, workerData } from 'node:worker_threads';
+import { packBatch } from './packed-refs.js';
 import { type ParseJob, runParseJob } from './parse-job.js';
 
 const root = (workerData as { root: string }).root;
@@ -10,6 +11,6 @@ parentPort?.on('message', (jobs: ParseJob[]) => {
   queue = queue.then(async () => {
     const results = [];
     for (const job of jobs) results.push(await runParseJob(root, job));
-    parentPort?.postMessage(results);
+    parentPort?.postMessage(packBatch(results));
   });
 });
