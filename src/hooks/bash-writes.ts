@@ -3,7 +3,7 @@
  * tree-sitter bash grammar (a real parser: quotes, pipelines, lists, subshells, `bash -c`, `eval`
  * and command substitutions are all seen), never by a regex over the text.
  */
-import { Language, type Node, Parser } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -27,6 +27,8 @@ export interface BashAnalysis {
 let parser: Promise<Parser> | undefined;
 function bashParser(): Promise<Parser> {
   parser ??= (async () => {
+    // imported here, not at the top: a command decided without the grammar never loads it
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
     const require = createRequire(import.meta.url);
     const wasm = path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm', 'tree-sitter-bash.wasm');
@@ -100,10 +102,11 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
       const walk = (n: Node) => {
         if (n.type === 'file_redirect') inspectRedirect(n, writes);
         else if (n.type === 'command') {
-          inspectCommand(n, writes, nested);
           const name = n.childForFieldName('name');
+          const args = n.childrenForFieldName('argument').map(unquote);
+          if (name) inspectWords([unquote(name), ...args], writes, nested);
           const cmd = name ? path.basename(unquote(name)) : '';
-          if (!READERS.has(cmd) && !(cmd === 'git' && isGitRead(n))) readOnly = false;
+          if (!readsOnly(cmd, args)) readOnly = false;
           if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
         } else if (n.type === 'heredoc_redirect' || n.type === 'herestring_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
         for (const c of n.children) {
@@ -122,9 +125,14 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
   return { writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command) };
 }
 
+/** A command (its name's basename and its arguments) that only reads: a known reader, or a git read. */
+function readsOnly(cmd: string, args: string[]): boolean {
+  return READERS.has(cmd) || (cmd === 'git' && isGitRead(args));
+}
+
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */
-function isGitRead(n: Node): boolean {
-  const sub = n.childrenForFieldName('argument').map(unquote).find((a) => !a.startsWith('-'));
+function isGitRead(args: string[]): boolean {
+  const sub = args.find((a) => !a.startsWith('-'));
   return !!sub && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub);
 }
 
@@ -135,18 +143,20 @@ function nestedNone(command: string): boolean {
 function inspectRedirect(n: Node, writes: BashWrite[]): void {
   const dest = n.childForFieldName('destination');
   const op = n.children.filter((c) => c && !c.isNamed).map((c) => c!.text).join('');
+  if (dest) redirectWrite(op, unquote(dest), writes);
+}
+
+/** The write of a redirection `op target` (none for input, descriptor duplication, /dev/null …). */
+function redirectWrite(op: string, target: string, writes: BashWrite[]): void {
   if (!op.includes('>')) return; // input redirection
-  if (!dest) return;
-  const target = unquote(dest);
   if (op.includes('&') && /^\d+$|^-$/.test(target)) return; // 2>&1: duplicating a descriptor
   if (HARMLESS_DEST.has(target)) return;
   writes.push({ what: `redirection ${op} ${target}`, targets: UNKNOWABLE.test(target) ? null : [target] });
 }
 
-function inspectCommand(n: Node, writes: BashWrite[], nested: string[]): void {
-  const nameNode = n.childForFieldName('name');
-  if (!nameNode) return;
-  let words = [unquote(nameNode), ...n.childrenForFieldName('argument').map(unquote)];
+/** The writes of one simple command, given its words (name first, unquoted); `bash -c` and eval code goes to `nested`. */
+function inspectWords(commandWords: string[], writes: BashWrite[], nested: string[]): void {
+  let words = commandWords;
   // peel prefixes: sudo rm x, env A=1 rm x, xargs rm
   while (words.length > 0 && PREFIXES.has(path.basename(words[0]!))) {
     words = words.slice(1);
