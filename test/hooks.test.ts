@@ -67,7 +67,7 @@ describe('PreToolUse (the write guard)', () => {
     expect(r).toMatchObject({ decision: 'deny', status: 0 });
     expect(r.reason).toContain('EXPLORATION');
     // refused up front: the command names what it writes
-    for (const cmd of ['echo x > src/cart.ts', 'cp -r src lib/', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make']) {
+    for (const cmd of ['echo x > src/cart.ts', 'cp -r src lib/', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make', 'ls\nrm -rf src']) {
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
     }
     // allowed to run, judged by effect when they return (guard-adversarial.test.ts checks the disk)

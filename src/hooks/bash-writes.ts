@@ -64,11 +64,13 @@ function unquote(n: Node): string {
  * A pipeline of known readers written with plain words only (no quotes, expansions, globs,
  * redirections, lists or subshells) means exactly what its words say, so it needs no parser:
  * `ls -la | head`, `git status`, `grep -rn total src`. The common reads of an agent stay cheap.
+ * Blanks are spaces and tabs only: a newline ends a command (`ls⏎rm x` is two), and the grammar's
+ * verdict on a word naming a shell (nestedNone) is kept.
  */
 function plainReadOnly(command: string): boolean {
-  if (!/^[\w\s./:=@%+,|-]+$/.test(command) || /\|\||\|\s*$|^\s*\|/.test(command)) return false;
+  if (!/^[\w \t./:=@%+,|-]+$/.test(command) || /\|\||\|[ \t]*$|^[ \t]*\|/.test(command) || !nestedNone(command)) return false;
   return command.split('|').every((stage) => {
-    const words = stage.trim().split(/\s+/).filter(Boolean);
+    const words = stage.trim().split(/[ \t]+/).filter(Boolean);
     const cmd = words[0];
     if (!cmd || cmd.includes('/') || cmd.includes('=')) return false;
     if (cmd === 'git') {
