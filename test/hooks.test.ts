@@ -68,11 +68,12 @@ describe('PreToolUse (the write guard)', () => {
     expect(r).toMatchObject({ decision: 'deny', status: 0 });
     expect(r.reason).toContain('EXPLORATION');
     // refused up front: the command names what it writes
-    for (const cmd of ['echo x > src/cart.ts', 'cp -r src lib/', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make']) {
+    for (const cmd of ['echo x > src/cart.ts', 'cp -r src lib/', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make', 'ls\nrm -rf src']) {
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
     }
     // allowed to run, judged by effect when they return (guard-adversarial.test.ts checks the disk)
-    for (const cmd of ['npm install left-pad', 'python3 -c "print(1)"', 'echo x > /tmp/code-intel-scratch.txt', 'cp -r src /tmp/code-intel-scratch-dir/']) {
+    for (const cmd of ['npm install left-pad', 'python3 -c "print(1)"', 'echo x > /tmp/code-intel-scratch.txt', 'cp -r src /tmp/code-intel-scratch-dir/',
+      'echo x > generated/out.js', 'mkdir -p generated', 'echo x > "generated/a b.js"']) { // generated/ is git-ignored: build output
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
     }
     for (const cmd of ['ls -la', 'rg formatPrice src', 'git status', 'cat src/cart.ts 2>/dev/null', 'grep -rn total src | head -5', 'npm test']) {
@@ -93,6 +94,11 @@ describe('PreToolUse (the write guard)', () => {
     expect(hook('pre-tool-use', edit('src/tax.ts')).decision).toBeUndefined();
     expect(hook('pre-tool-use', bash('echo x > README.md')).decision).toBe('deny');
     expect(hook('pre-tool-use', bash('echo x >> src/cart.ts')).decision).toBeUndefined();
+    // a new file by shell: only once approved (git-ignored build output needs no approval)
+    expect(hook('pre-tool-use', bash('echo x > src/tax.ts')).decision).toBeUndefined();
+    expect(hook('pre-tool-use', bash('echo x > src/fee.ts')).reason).toContain('check_write_target');
+    expect(hook('pre-tool-use', bash('echo x > src/tax.ts > src/fee.ts')).reason).toContain('src/fee.ts');
+    expect(hook('pre-tool-use', bash('echo x > generated/fee.js')).decision).toBeUndefined();
     expect(hook('pre-tool-use', { ...edit('x'), tool_input: { file_path: '/var/lib/outside.ts', old_string: 'a', new_string: 'b' } }).decision).toBe('deny');
     expect(hook('pre-tool-use', { ...edit('x'), tool_input: { file_path: '/tmp/scratch-notes.md', old_string: 'a', new_string: 'b' } }).decision).toBeUndefined();
     // the denial is in the session's timeline

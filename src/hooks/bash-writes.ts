@@ -3,7 +3,7 @@
  * tree-sitter bash grammar (a real parser: quotes, pipelines, lists, subshells, `bash -c`, `eval`
  * and command substitutions are all seen), never by a regex over the text.
  */
-import { Language, type Node, Parser } from 'web-tree-sitter';
+import type { Node, Parser } from 'web-tree-sitter';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -27,6 +27,8 @@ export interface BashAnalysis {
 let parser: Promise<Parser> | undefined;
 function bashParser(): Promise<Parser> {
   parser ??= (async () => {
+    // imported here, not at the top: a command decided without the grammar never loads it
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init();
     const require = createRequire(import.meta.url);
     const wasm = path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm', 'tree-sitter-bash.wasm');
@@ -62,11 +64,13 @@ function unquote(n: Node): string {
  * A pipeline of known readers written with plain words only (no quotes, expansions, globs,
  * redirections, lists or subshells) means exactly what its words say, so it needs no parser:
  * `ls -la | head`, `git status`, `grep -rn total src`. The common reads of an agent stay cheap.
+ * Blanks are spaces and tabs only: a newline ends a command (`ls⏎rm x` is two); a word that starts
+ * with `=` (`==`, `=~`: test operators to the grammar) and one naming a shell keep the grammar's verdict.
  */
 function plainReadOnly(command: string): boolean {
-  if (!/^[\w\s./:=@%+,|-]+$/.test(command) || /\|\||\|\s*$|^\s*\|/.test(command)) return false;
+  if (!/^[\w \t./:=@%+,|-]+$/.test(command) || /\|\||\|[ \t]*$|^[ \t]*\||(^|[ \t|])=/.test(command) || !nestedNone(command)) return false;
   return command.split('|').every((stage) => {
-    const words = stage.trim().split(/\s+/).filter(Boolean);
+    const words = stage.trim().split(/[ \t]+/).filter(Boolean);
     const cmd = words[0];
     if (!cmd || cmd.includes('/') || cmd.includes('=')) return false;
     if (cmd === 'git') {
@@ -77,8 +81,103 @@ function plainReadOnly(command: string): boolean {
   });
 }
 
+/**
+ * a word of characters that mean nothing special to bash, not starting with `=` (`==`, `=~` are test
+ * operators to the grammar); `@` and `%` are left out (the grammar misreads `a@b` first in a command)
+ */
+const PLAIN_WORD = /[\w./:+,-][\w./:=+,-]*/y;
+const BLANKS = /[ \t]*/y;
+/** a command name the grammar reads as one (it reads `a+:`, `- a=b`, `x=1` otherwise) */
+const COMMAND_NAME = /^[\w./][\w./-]*$/;
+/** words that are syntax, or that the grammar reads as something other than a command name, first in a command */
+const NOT_A_COMMAND = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in',
+  'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset']);
+
+/** One simple command of a plain pipeline: its words, its text as written (without redirections), its output redirections. */
+interface PlainStage { words: string[]; text: string; redirects: { op: string; target: string }[] }
+
+function match(re: RegExp, s: string, at: number): string {
+  re.lastIndex = at;
+  return re.exec(s)?.[0] ?? '';
+}
+
+/** The plain simple command that starts at `at`, and where it ends; undefined when it is not one. */
+function plainStage(command: string, at: number): { stage: PlainStage; end: number } | undefined {
+  const stage: PlainStage = { words: [], text: '', redirects: [] };
+  let from = -1;
+  for (;;) {
+    const blank = match(BLANKS, command, at);
+    at += blank.length;
+    const word = match(PLAIN_WORD, command, at);
+    if (word && stage.redirects.length === 0) {
+      if (from < 0) from = at;
+      stage.words.push(word);
+      at += word.length;
+      stage.text = command.slice(from, at);
+      continue;
+    }
+    // a redirection needs a blank before it (`2>f` names a descriptor) and a command to belong to
+    const op = command.startsWith('>>', at) ? '>>' : command.startsWith('>', at) ? '>' : '';
+    if (!op || !blank || stage.words.length === 0) break;
+    at += op.length;
+    at += match(BLANKS, command, at).length;
+    const target = match(PLAIN_WORD, command, at);
+    if (!target) return undefined;
+    stage.redirects.push({ op, target });
+    at += target.length;
+  }
+  const name = stage.words[0];
+  return name && COMMAND_NAME.test(name) && !NOT_A_COMMAND.has(name) ? { stage, end: at } : undefined;
+}
+
+/**
+ * Reads `command` as a pipeline of simple commands made of plain words, each optionally followed by
+ * `> file` / `>> file` redirections; undefined for anything else (quotes, expansions, lists, `&`,
+ * descriptors, heredocs, a newline …), which the grammar must read.
+ */
+function plainPipeline(command: string): PlainStage[] | undefined {
+  const stages: PlainStage[] = [];
+  for (let at = 0; ; at++) {
+    const read = plainStage(command, at);
+    if (!read) return undefined;
+    stages.push(read.stage);
+    at = read.end;
+    if (at === command.length) return stages;
+    if (command[at] !== '|' || command[at + 1] === '|') return undefined;
+  }
+}
+
+/**
+ * The analysis of a plain pipeline (plainPipeline), by the same rules the grammar's walk applies to
+ * the same words; undefined when the command is not one, or runs nested code (`bash -c`, eval).
+ * Exported for the tests that hold it equal to parsedAnalysis.
+ */
+export function plainAnalysis(command: string): BashAnalysis | undefined {
+  const stages = plainPipeline(command);
+  if (!stages) return undefined;
+  const writes: BashWrite[] = [];
+  const background: string[] = [];
+  const nested: string[] = [];
+  let readOnly = true;
+  for (const s of stages) {
+    inspectWords(s.words, writes, nested);
+    const cmd = path.basename(s.words[0]!);
+    if (!readsOnly(cmd, s.words.slice(1))) readOnly = false;
+    if (DETACHERS.has(cmd)) background.push(s.text.slice(0, 200));
+    for (const r of s.redirects) redirectWrite(r.op, r.target, writes);
+  }
+  if (nested.length > 0) return undefined;
+  return { writes, parseError: false, background, readOnly: readOnly && writes.length === 0 && nestedNone(command) };
+}
+
 export async function analyzeBash(command: string): Promise<BashAnalysis> {
   if (plainReadOnly(command)) return { writes: [], parseError: false, background: [], readOnly: true };
+  // the common plain commands (`echo x > f`, `mkdir -p out`) are read without loading the grammar
+  return plainAnalysis(command) ?? parsedAnalysis(command);
+}
+
+/** The analysis by the bash grammar: every command, however written. */
+export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   const p = await bashParser();
   const writes: BashWrite[] = [];
   const background: string[] = [];
@@ -100,10 +199,11 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
       const walk = (n: Node) => {
         if (n.type === 'file_redirect') inspectRedirect(n, writes);
         else if (n.type === 'command') {
-          inspectCommand(n, writes, nested);
           const name = n.childForFieldName('name');
+          const args = n.childrenForFieldName('argument').map(unquote);
+          if (name) inspectWords([unquote(name), ...args], writes, nested);
           const cmd = name ? path.basename(unquote(name)) : '';
-          if (!READERS.has(cmd) && !(cmd === 'git' && isGitRead(n))) readOnly = false;
+          if (!readsOnly(cmd, args)) readOnly = false;
           if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
         } else if (n.type === 'heredoc_redirect' || n.type === 'herestring_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
         for (const c of n.children) {
@@ -122,9 +222,14 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
   return { writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command) };
 }
 
+/** A command (its name's basename and its arguments) that only reads: a known reader, or a git read. */
+function readsOnly(cmd: string, args: string[]): boolean {
+  return READERS.has(cmd) || (cmd === 'git' && isGitRead(args));
+}
+
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */
-function isGitRead(n: Node): boolean {
-  const sub = n.childrenForFieldName('argument').map(unquote).find((a) => !a.startsWith('-'));
+function isGitRead(args: string[]): boolean {
+  const sub = args.find((a) => !a.startsWith('-'));
   return !!sub && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub);
 }
 
@@ -135,18 +240,20 @@ function nestedNone(command: string): boolean {
 function inspectRedirect(n: Node, writes: BashWrite[]): void {
   const dest = n.childForFieldName('destination');
   const op = n.children.filter((c) => c && !c.isNamed).map((c) => c!.text).join('');
+  if (dest) redirectWrite(op, unquote(dest), writes);
+}
+
+/** The write of a redirection `op target` (none for input, descriptor duplication, /dev/null …). */
+function redirectWrite(op: string, target: string, writes: BashWrite[]): void {
   if (!op.includes('>')) return; // input redirection
-  if (!dest) return;
-  const target = unquote(dest);
   if (op.includes('&') && /^\d+$|^-$/.test(target)) return; // 2>&1: duplicating a descriptor
   if (HARMLESS_DEST.has(target)) return;
   writes.push({ what: `redirection ${op} ${target}`, targets: UNKNOWABLE.test(target) ? null : [target] });
 }
 
-function inspectCommand(n: Node, writes: BashWrite[], nested: string[]): void {
-  const nameNode = n.childForFieldName('name');
-  if (!nameNode) return;
-  let words = [unquote(nameNode), ...n.childrenForFieldName('argument').map(unquote)];
+/** The writes of one simple command, given its words (name first, unquoted); `bash -c` and eval code goes to `nested`. */
+function inspectWords(commandWords: string[], writes: BashWrite[], nested: string[]): void {
+  let words = commandWords;
   // peel prefixes: sudo rm x, env A=1 rm x, xargs rm
   while (words.length > 0 && PREFIXES.has(path.basename(words[0]!))) {
     words = words.slice(1);

@@ -1,0 +1,119 @@
+/**
+ * The shell command analyser's fast paths (plain read-only pipelines, plain pipelines with `>`
+ * redirections) decide without the bash grammar; they must say exactly what the grammar says.
+ * Held equal on hand-picked commands at the edges of what they accept and on a few thousand random
+ * ones (fixed seed).
+ */
+import { describe, expect, it } from 'vitest';
+import { analyzeBash, parsedAnalysis, plainAnalysis } from '../src/hooks/bash-writes.js';
+
+/** the common commands an agent writes files with: decided without the grammar */
+const PLAIN = [
+  'echo x > f', 'echo x >> notes.md', 'echo x >f', 'cat a.ts b.ts > c.ts', 'ls -la | head > list.txt',
+  'mkdir -p build/x', 'touch src/new.ts', 'printf x > out/a.txt', 'cp src/a.ts src/b.ts', 'mv a b', 'rm -rf dist', 'tee out.txt', 'sed -i s/a/b/ f',
+  'git commit -am wip', 'git clean -fdx', 'npm install left-pad', 'nohup make', 'sudo rm x', 'env A=1 rm x', 'dd if=a of=b',
+  'echo x > /dev/null', 'echo x > /tmp/scratch.txt', 'echo x > 2', '1 > f', 'git diff --output=x', 'grep -rn total src | tee hits.txt',
+  'timeout 5s touch x', 'xargs rm', 'chmod 644 f', 'python3 -c x', 'ln -s a b', 'echo x 2 > f', 'setsid make', 'ls  -la\t>  f',
+];
+
+/** at or past the edge of the fast paths: each is either left to the grammar or read identically */
+const EDGES = [
+  'echo x>f', 'echo 2>f', 'echo x 2>f', 'echo x >& f', 'echo x >| f', 'echo x &> f', 'echo x > f y', 'echo x > f > g', 'echo x >>> f',
+  '> f', 'ls | > f', 'ls |', '| ls', 'ls || rm x', 'ls && rm x', 'ls; rm x', 'ls\nrm x', 'ls\n| head', 'ls & rm x', 'rm x &',
+  'A=1 rm x', 'a=b > f', 'if > f', 'done > f', 'echo done > f', 'time rm x', 'coproc rm x', 'export A > f', 'local x > f',
+  'bash -c ls', 'sh -c touch', 'eval rm x', 'bash script.sh', '. ./env.sh', 'source env.sh', 'echo $x > f', 'echo x > $f',
+  "echo 'x' > f", 'echo "x" > f', 'echo x > "f"', 'echo x > ~/f', 'echo x > f*', 'echo x # > f', 'echo x > f # c', 'cat < f > g',
+  'echo x\\ y > f', 'echo x > f\\ g', '%1 > f', '@x > f', 'a@b > f', 'chmod%1 rm out.txt', 'ls | a@b', '-x > f', 'echo x >\tf', 'echo\tx\t>\tf', ' echo x > f ', 'echo x > f |',
+  'ls | head -5 > top | cat', 'nohup  rm   x | cat', 'sudo -u root rm x > f', 'git -C sub status > f', 'echo x > .git/config',
+  'echo x > .claude/settings.json', 'cp -r src lib/', 'rm -rf src/', 'ls -la', 'git status', 'git log | head', 'ls\u00a0> f', 'printf %s x > f',
+  'ls\nrm x', 'grep bash src', 'cat env source', 'ls\r> f', ': > f', '- a=b rm x', 'ls | - a=b rm x', 'ls ==', 'rm x ==', 'echo == y > f', 'rm =~',
+];
+
+const WORDS = ['echo', 'ls', 'cat', 'rm', 'cp', 'mv', 'mkdir', 'touch', 'tee', 'sed', '-i', 'git', 'status', 'commit', 'clean', 'log',
+  'diff', '--output=x', 'nohup', 'setsid', 'sudo', 'env', 'A=1', 'bash', 'sh', '-c', 'eval', 'dd', 'of=out', 'python3', '-e', 'npm',
+  'install', 'find', '-delete', 'awk', 'inplace', 'chmod', '644', 'xargs', 'timeout', '5s', 'time', 'coproc', 'if', 'then', 'fi',
+  'done', 'do', 'for', 'in', 'export', 'local', 'declare', '.', 'source', ':', '%1', '@x', 'a+b', 'a,b', 'x.y', './bin/run',
+  '/dev/null', '/tmp/x', 'f', 'out.txt', 'src/a.ts', '2', '10', '-', '--', '-rf', '-p', 'a=b', 'head', 'grep', 'x', 'ln', '-s',
+  'install', 'rsync', 'perl', 'gawk', 'tag', 'config', 'branch', 'make', 'screen', '-la', '../up', 'a:b', 'case', 'esac', 'while',
+  'a@b', 'a%b', '@', '%', '+', ',', '_a', '1a', 'a-b', '+a', ':a', 'a+=b', '-', '..', '/', 'printf', '%s', '==', '=~', '=', '=a'];
+const OPS = ['>', '>>', '|', '||', '&', '&&', ';', '\n', '2>', '>&', '<', '$x', '"q w"', "'s'", '*', '#', '(', ')', '{', '}', '\\', '~',
+  '!', '[', ']', '>|', '&>', '2>&1', '<<', '$(ls)', '`ls`', '=', '\t', '\r'];
+const SEPS = ['', ' ', ' ', ' ', ' ', '  ', '\t'];
+
+/** a small deterministic generator (mulberry32) */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** commands of the plain shape (mostly accepted) and free mixtures of words and operators (mostly not) */
+function randomCommands(n: number, seed: number): string[] {
+  const r = rng(seed);
+  const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i % 2 === 0) {
+      const stages: string[] = [];
+      for (let s = 0, k = 1 + Math.floor(r() * 3); s < k; s++) {
+        let st = Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick(WORDS)).join(pick([' ', ' ', '  ', '\t']));
+        for (let j = Math.floor(r() * 3) - 1; j > 0; j--) st += `${pick([' ', ' ', '\t'])}${pick(['>', '>>'])}${pick(['', ' ', ' '])}${pick(WORDS)}`;
+        stages.push(st);
+      }
+      out.push(stages.join(pick([' | ', '|', ' |', '| ', ' | '])));
+    } else {
+      let c = '';
+      for (let j = 0, k = 1 + Math.floor(r() * 8); j < k; j++) c += (j ? pick(SEPS) : '') + (r() < 0.7 ? pick(WORDS) : pick(OPS));
+      out.push(c);
+    }
+  }
+  return out;
+}
+
+/** words of random characters that mean nothing special to bash alone (where the grammar's quirks hide), among a few commands */
+function randomCharCommands(n: number, seed: number): string[] {
+  const r = rng(seed);
+  const pick = <T>(xs: ArrayLike<T>): T => xs[Math.floor(r() * xs.length)]!;
+  const word = () => Array.from({ length: 1 + Math.floor(r() * 4) }, () => pick('abcxyz019_./:=+,-@%')).join('');
+  return Array.from({ length: n }, () => Array.from({ length: 1 + Math.floor(r() * 7) },
+    () => (r() < 0.75 ? word() : pick(['>', '>>', '|', '| ', ' |', 'rm', 'echo', 'ls', 'cp', 'tee', 'git', 'nohup', 'head', 'sh']))).join(pick([' ', ' ', '\t', '  '])));
+}
+
+async function expectSameAsGrammar(cmds: string[]): Promise<number> {
+  let fast = 0;
+  for (const cmd of cmds) {
+    const plain = plainAnalysis(cmd);
+    const parsed = await parsedAnalysis(cmd);
+    if (plain) {
+      fast++;
+      expect(plain, JSON.stringify(cmd)).toEqual(parsed);
+    }
+    expect(await analyzeBash(cmd), JSON.stringify(cmd)).toEqual(parsed);
+  }
+  return fast;
+}
+
+describe('the analyser\'s fast paths say what the bash grammar says', () => {
+  it('reads the common plain commands without the grammar, identically', async () => {
+    for (const cmd of PLAIN) expect(plainAnalysis(cmd), JSON.stringify(cmd)).toBeDefined();
+    await expectSameAsGrammar(PLAIN);
+    expect(plainAnalysis('echo x > f')).toEqual({ writes: [{ what: 'redirection > f', targets: ['f'] }], parseError: false, background: [], readOnly: false });
+  });
+
+  it('leaves what it cannot read to the grammar: quotes, expansions, lists, descriptors, keywords, nested shells', async () => {
+    await expectSameAsGrammar(EDGES);
+    for (const cmd of ['echo x>f', 'echo 2>f', 'echo x >| f', 'ls && rm x', 'ls; rm x', 'ls\nrm x', 'rm x &', 'A=1 rm x', 'if > f', 'time rm x',
+      'coproc rm x', 'bash -c ls', 'eval rm x', 'echo $x > f', "echo 'x' > f", 'echo x > f y', 'echo x # > f', 'cat < f > g', 'ls\u00a0> f']) {
+      expect(plainAnalysis(cmd), JSON.stringify(cmd)).toBeUndefined();
+    }
+  });
+
+  it('agrees on 6,000 random commands and 6,000 random words (fixed seeds)', async () => {
+    expect(await expectSameAsGrammar(randomCommands(6000, 11))).toBeGreaterThan(1000); // the comparison is not vacuous
+    expect(await expectSameAsGrammar(randomCharCommands(6000, 7))).toBeGreaterThan(1000);
+  });
+});
