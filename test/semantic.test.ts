@@ -76,6 +76,28 @@ describe('Japanese and Chinese input', () => {
     expect(conceptsOf('実行する').map((x) => x.words[0])).toEqual(['run']); // not 行 (row)
     expect(conceptsOf('状態遷移').map((x) => x.term)).toEqual(['状態遷移']); // not 状態 + 遷移
   });
+  it('gives a Japanese or Chinese request the concepts its English version has: no word vanishes, none is found inside another', () => {
+    const terms = (s: string) => conceptsOf(s).map((x) => x.term);
+    const heads = (s: string) => conceptsOf(s).map((x) => x.words[0]);
+    // the same three concepts in three languages
+    expect(heads('remove subscription when unmounted')).toEqual(['remove', 'subscription', 'unmounted']);
+    expect(heads('アンマウントされたら購読を解除する').sort()).toEqual(['subscribe', 'unmount', 'unsubscribe']);
+    expect(heads('组件卸载时移除订阅').sort()).toEqual(['component', 'remove', 'subscribe', 'unmount']);
+    // a katakana term only as a word of its own or a whole part of a compound
+    expect(terms('$patch をスタブにできるようにする')).toEqual(['スタブ', 'patch']); // not タブ (tab)
+    expect(terms('アクションヘルパーを追加')).toEqual(['アクション', 'ヘルパー']);
+    // what English drops (add, fix, function) the translation drops too
+    expect(terms('isMemberExpression 関数を追加する')).toEqual(['member', 'expression']);
+    expect(heads('improve isMemberExpression function')).toEqual(['improve', 'member', 'expression']);
+    // a conjugated verb finds its dictionary form, a particle left on a word is not part of it
+    expect(terms('state に渡された ref')).toEqual(['state', '渡す', 'ref']);
+    expect(terms('storeToRefs の戻り値の型を直す')).toEqual(['戻り値', 'store', 'refs', '型']);
+    // a word the glossary does not know stays a concept of its own, in Japanese and in Chinese
+    expect(terms('猫舌モードを追加する')).toEqual(['モード', '猫舌']);
+    expect(terms('支持熊猫主题')).toEqual(expect.arrayContaining(['熊猫', '主题']));
+    // a stop word among a term's English alternatives would match any code
+    expect(conceptsOf('可能なら').flatMap((x) => x.words)).not.toContain('can');
+  });
   it('has several hundred real glossary entries', () => {
     expect(lexicon().terms.size).toBeGreaterThanOrEqual(500);
   });

@@ -125,7 +125,7 @@ export class SemanticEngine {
     const c = this.corpus();
     c.codeNames ??= new Set(c.chunks.map((x) => x.name.toLowerCase()));
     const names = c.codeNames;
-    return conceptsOf(text, c.lex, (w) => c.index.knows(w), (w) => names.has(w));
+    return conceptsOf(text, c.lex, (w) => names.has(w));
   }
 
   // ---- vectors ---------------------------------------------------------------------------------------

@@ -132,62 +132,179 @@ export interface Concept {
 }
 
 /**
- * A request as concepts. Glossary and mined terms are found by longest match (状態遷移 before 状態);
- * generic words (機能, 処理, feature, …) are dropped; the rest is segmented. A CJK word the lexicon
- * does not know is kept (as itself, to match Japanese comments) only when `known` says the project
- * contains it; otherwise it could not match anything and would only dilute the score.
+ * A request as concepts, the same for the same request in any language. Glossary and mined terms
+ * are found by longest match (状態遷移 before 状態); a katakana term only as a word of its own or as
+ * a part of a katakana compound (タブ is not in スタブ; アクションヘルパー is アクション + ヘルパー).
+ * A term whose English word is a stop or generic word (追加 → add, 関数 →
+ * function) is dropped, as that word is in an English request, and so are generic words (機能, 処理,
+ * feature, …). Every other content word stays a concept even when nothing translates it: a word
+ * an English request keeps whether or not the code has it, so a Japanese or Chinese one must not
+ * vanish and let the words that are left weigh more than they would in English. A conjugated verb
+ * finds its dictionary form (渡さ → 渡す); Chinese, which has no spaces and which the Japanese
+ * segmenter cuts badly, is split on its function characters into words of two or three.
  */
-export function conceptsOf(text: string, lex: Lexicon = lexicon(), known?: (word: string) => boolean, namesCode?: (word: string) => boolean): Concept[] {
+export function conceptsOf(text: string, lex: Lexicon = lexicon(), namesCode?: (word: string) => boolean): Concept[] {
   const out: Concept[] = [];
+  const seen = new Set<string>();
+  const stopWord = (w: string) => (STOP_EN.has(w) || GENERIC_EN.has(w)) && !namesCode?.(w);
+  const add = (term: string, words: string[], source: Concept['source']) => {
+    if (seen.has(term)) return;
+    seen.add(term);
+    if (source !== 'query' && stopWord(words[0]!)) return;
+    // a word the request also wrote in translation (飛ばす … skipHydrate) is one concept, as in English
+    if (source === 'query' && out.some((c) => c.words.includes(term))) return;
+    // an English alternative that is a stop word (可能 → can) would match any code
+    const alternatives = words.filter((w, i) => i === 0 || !STOP_EN.has(w));
+    out.push({ words: source === 'query' ? words : [...new Set([...alternatives, term])], term, source });
+  };
+  const addTerm = (k: string) => {
+    const e = lex.terms.get(k)!;
+    add(k, e.words, e.source);
+  };
   // identifiers are split before anything is lower-cased (server.onError → server, on, error); the
   // glossary's keys are matched on a lower-cased copy, and cut from both at the same places
-  let rest = text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
-  let lower = rest.toLowerCase();
-  const sameLength = lower.length === rest.length;
-  const cut = (k: string) => {
-    if (!sameLength) {
-      rest = lower = lower.split(k).join(' ');
-      return;
-    }
-    // every occurrence blanked in one pass (splicing one at a time was quadratic: 64 KB took 7 s)
-    let i = lower.indexOf(k);
-    if (i < 0) return;
-    const blank = ' '.repeat(k.length);
-    const r: string[] = [], l: string[] = [];
-    let from = 0;
-    for (; i >= 0; i = lower.indexOf(k, from)) {
-      r.push(rest.slice(from, i), blank);
-      l.push(lower.slice(from, i), blank);
-      from = i + k.length;
-    }
-    r.push(rest.slice(from));
-    l.push(lower.slice(from));
-    rest = r.join('');
-    lower = l.join('');
-  };
+  const cleaned = text.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+  const chinese = CJK.test(cleaned) && !KANA.test(cleaned);
+  const cutter = new Cutter(cleaned);
   for (const k of lex.keys) {
     // one-character terms (行, 値, 数) only as words of their own (below), never inside 実行 or 変数
-    if (!CJK.test(k) || [...k].length < 2 || !lower.includes(k)) continue;
-    const e = lex.terms.get(k)!;
-    out.push({ words: [...new Set([...e.words, k])], term: k, source: e.source });
-    cut(k);
+    if (!CJK.test(k) || [...k].length < 2) continue;
+    if (cutter.cut(k)) addTerm(k);
   }
-  for (const gen of lex.generic) if (CJK.test(gen)) cut(gen);
-  const seen = new Set(out.map((c) => c.term));
-  for (const w of identifierWords(rest, true)) {
+  for (const run of cutter.rest.match(KATAKANA_RUN) ?? []) {
+    const parts = katakanaParts(run, lex);
+    if (parts.length && cutter.cut(run)) for (const p of parts) p.known ? addTerm(p.part) : add(p.part, [p.part], 'query');
+  }
+  for (const gen of lex.generic) if (CJK.test(gen)) cutter.cut(gen);
+  for (const word of chinese ? chineseWords(cutter.rest) : identifierWords(cutter.rest, true)) {
+    // the segmenter leaves a particle on some words (に渡さ, の型)
+    const w = word.replace(LEADING_PARTICLE, '');
     if (seen.has(w)) continue;
     if (CJK.test(w)) {
-      const e = lex.terms.get(w);
-      if (e) out.push({ words: [...new Set([...e.words, w])], term: w, source: e.source });
-      else if ([...w].length >= 2 && known?.(w)) out.push({ words: [w], term: w, source: 'query' });
-      else continue;
+      const k = lex.terms.has(w) ? w : dictionaryForm(w, lex);
+      if (k) addTerm(k);
+      else if ([...w].length >= 2) add(w, [w], 'query');
+      else seen.add(w);
     } else {
       if (w.length < 2 || /^\d+$/.test(w)) continue;
       // a stop word that names code in this project (when, set, next, has) is a word of the request
-      if ((STOP_EN.has(w) || GENERIC_EN.has(w)) && !namesCode?.(w)) continue;
-      out.push({ words: [w], term: w, source: 'query' });
+      if (stopWord(w)) continue;
+      add(w, [w], 'query');
     }
-    seen.add(w);
+  }
+  return out;
+}
+
+/** A Japanese or Chinese word nothing translated: it can match only text in that language. */
+export const untranslated = (c: Concept): boolean => c.source === 'query' && CJK.test(c.term);
+
+const LEADING_PARTICLE = /^\p{Script=Hiragana}+(?=\p{Script=Han})/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const KATAKANA = /[\p{Script=Katakana}ー]/u;
+const KATAKANA_RUN = /[\p{Script=Katakana}ー]{2,}/gu;
+
+/** The request's text with found terms blanked out, on an original and a lower-cased copy. */
+class Cutter {
+  rest: string;
+  private lower: string;
+  constructor(text: string) {
+    this.lower = text.toLowerCase();
+    // a lower-cased copy of another length cannot be cut at the same places: work on it alone
+    this.rest = this.lower.length === text.length ? text : this.lower;
+  }
+
+  /** Blanks every occurrence of `k` that is a word of its own at its katakana ends; says whether one was. */
+  cut(k: string): boolean {
+    const starts: number[] = [];
+    for (let i = this.lower.indexOf(k); i >= 0; i = this.lower.indexOf(k, i + k.length)) {
+      const before = this.lower[i - 1] ?? '', after = this.lower[i + k.length] ?? '';
+      if (KATAKANA.test(k[0]!) && KATAKANA.test(before)) continue;
+      if (KATAKANA.test(k[k.length - 1]!) && KATAKANA.test(after)) continue;
+      starts.push(i);
+    }
+    if (!starts.length) return false;
+    // every occurrence blanked in one pass (splicing one at a time was quadratic: 64 KB took 7 s)
+    const blank = ' '.repeat(k.length);
+    const r: string[] = [], l: string[] = [];
+    let from = 0;
+    for (const i of starts) {
+      r.push(this.rest.slice(from, i), blank);
+      l.push(this.lower.slice(from, i), blank);
+      from = i + k.length;
+    }
+    r.push(this.rest.slice(from));
+    l.push(this.lower.slice(from));
+    this.rest = r.join('');
+    this.lower = l.join('');
+    return true;
+  }
+}
+
+/**
+ * A katakana compound as the words that make it up: glossary terms (2+ characters) and words the
+ * glossary does not know (3+ characters, so that スタブ is not ス + タブ), fewest characters left unknown
+ * first, then fewest parts; none when no term is among them.
+ */
+function katakanaParts(run: string, lex: Lexicon): { part: string; known: boolean }[] {
+  /** unknown: characters in parts the glossary does not know */
+  type Path = { parts: { part: string; known: boolean }[]; unknown: number };
+  const better = (a: Path, b: Path | undefined) => !b || a.unknown < b.unknown || (a.unknown === b.unknown && a.parts.length < b.parts.length);
+  const best: (Path | undefined)[] = [{ parts: [], unknown: 0 }];
+  const chars = [...run];
+  for (let i = 0; i < chars.length; i++) {
+    const head = best[i];
+    if (!head) continue;
+    for (let j = i + 2; j <= chars.length; j++) {
+      const part = chars.slice(i, j).join('');
+      const known = lex.terms.has(part);
+      if (!known && j - i < 3) continue;
+      const next = { parts: [...head.parts, { part, known }], unknown: head.unknown + (known ? 0 : j - i) };
+      if (better(next, best[j])) best[j] = next;
+    }
+  }
+  const whole = best[chars.length];
+  return whole && whole.parts.some((p) => p.known) ? whole.parts : [];
+}
+
+/** A verb or adjective as written (渡さ, 使わ, 変わって) to the glossary's dictionary form (渡す, 使う, 変わる). */
+function dictionaryForm(w: string, lex: Lexicon): string | undefined {
+  const stem = /^\p{Script=Han}+/u.exec(w)?.[0];
+  if (!stem || stem === w) return undefined;
+  let best: string | undefined;
+  for (const k of lex.keys) {
+    if (k.length > stem.length && k.length <= stem.length + 3 && k.startsWith(stem) && HIRAGANA_ONLY.test(k.slice(stem.length)) && (!best || k.length < best.length)) best = k;
+  }
+  return best;
+}
+
+/** Chinese function characters (的, 时, 在, 被 …): they separate words and are none. */
+const ZH_FUNCTION = /[的地得了着过在中时被把对和与及或是将从到为以等个只都也就还又再更很最不没无其该此这那之而并且所让使给向于当则]/u;
+
+/** Leftover Chinese text as words: runs between function characters, in twos (a third joins the last). */
+function chineseWords(rest: string): string[] {
+  const out: string[] = [];
+  for (const chunk of rest.split(/[^\p{L}\p{N}]+/u)) {
+    if (!chunk) continue;
+    if (!/\p{Script=Han}/u.test(chunk)) {
+      for (const w of identifierWords(chunk)) out.push(w);
+      continue;
+    }
+    for (const part of chunk.split(/(\p{Script=Han}+)/u)) {
+      if (!part) continue;
+      if (!/\p{Script=Han}/u.test(part)) {
+        for (const w of identifierWords(part)) out.push(w);
+        continue;
+      }
+      for (const run of part.split(ZH_FUNCTION)) {
+        const cs = [...run];
+        if (cs.length === 1) out.push(run); // a word only where the glossary has it (键, 锁)
+        for (let i = 0; cs.length >= 2 && i < cs.length; ) {
+          const n = cs.length - i === 3 ? 3 : 2;
+          out.push(cs.slice(i, i + n).join(''));
+          i += n;
+        }
+      }
+    }
   }
   return out;
 }

@@ -12,7 +12,7 @@
  * per token and side (how much `get` says in a request is not how much it says in code).
  */
 import { KEYWORDS } from '../chunks.js';
-import { conceptsOf, identifierWords, type Lexicon, lexicon } from '../text.js';
+import { conceptsOf, identifierWords, type Lexicon, lexicon, untranslated } from '../text.js';
 
 export const FIELDS = ['query', 'name', 'container', 'path', 'signature', 'body', 'doc'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -95,7 +95,9 @@ class Builder {
 /** The words of a request: its concepts, each spread evenly over its English alternatives. */
 export function requestWords(text: string, lex: Lexicon = lexicon(), namesCode?: (w: string) => boolean): { word: string; weight: number }[] {
   const out: { word: string; weight: number }[] = [];
-  for (const c of conceptsOf(text, lex, undefined, namesCode)) {
+  for (const c of conceptsOf(text, lex, namesCode)) {
+    // the model learned no Japanese or Chinese: an untranslated word would be hashed noise
+    if (untranslated(c)) continue;
     const words = [...new Set(c.words.flatMap((w) => identifierWords(w)))];
     for (const w of words) out.push({ word: w, weight: 1 / words.length });
   }
