@@ -15,6 +15,18 @@ beforeAll(async () => {
     'src/helper.ts': `import { deep } from './deep';\nexport function helper(): void {\n  deep();\n}\n`,
     'src/deep.ts': `export function deep(): number {\n  return 1;\n}\n`,
     'src/other.ts': `export class Unrelated {\n  run(): number {\n    return 2;\n  }\n}\n`,
+    'src/track.ts': [
+      `import { deep } from './deep';`,
+      `export class Reaction {`,
+      `  track(fn: () => void) {`,
+      `    const runner = () => { deep(); fn(); };`,
+      `    function inner() { return deep(); }`,
+      `    return runner() ?? inner();`,
+      `  }`,
+      `  dispose() {}`,
+      `}`,
+      ``,
+    ].join('\n'),
   });
   project = new Project(root);
   await project.refresh();
@@ -33,6 +45,17 @@ describe('graph relevance', () => {
     expect(linkToSeeds(project.db, id('Unrelated.run'), new Set([id('Unrelated')]), 1)).toMatchObject({ hops: 1 }); // a member and its class
     expect(linkToSeeds(project.db, id('Unrelated'), seeds, 2)).toBeUndefined();
     expect(symbolLabel(project.db, id('Unrelated.run'))).toBe('Unrelated.run');
+  });
+  it('counts what a closure calls as called by the declaration that holds it', () => {
+    const seeds = new Set([id('Reaction.track')]);
+    // deep() is called only inside the closures runner and inner: one step from track, both ways
+    expect(linkToSeeds(project.db, id('deep'), seeds, 1)).toMatchObject({ seed: id('Reaction.track'), hops: 1 });
+    expect(linkToSeeds(project.db, id('Reaction.track'), new Set([id('deep')]), 1)).toMatchObject({ hops: 1 });
+    // a local is part of its owner, and not of the class around the owner
+    expect(linkToSeeds(project.db, id('runner'), seeds, 1)).toMatchObject({ hops: 1 });
+    expect(linkToSeeds(project.db, id('runner'), new Set([id('Reaction.dispose')]), 1)).toBeUndefined();
+    const order = personalizedRank(project.db, new Map([[id('Reaction.track'), 1]])).map((x) => x.id);
+    expect(order.indexOf(id('deep'))).toBeGreaterThanOrEqual(0);
   });
   it('propagates from the seeds over every path: nearer first, nothing where no path leads', () => {
     const order = personalizedRank(project.db, new Map([[id('resetStore'), 1]])).map((x) => x.id);

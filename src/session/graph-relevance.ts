@@ -80,27 +80,76 @@ export interface GraphLink {
 
 /**
  * The code graph, defined once: a declaration is linked to what its body references and to who
- * references it, and a member to its container (locals are not members: they belong to their
- * declaration's body). One node's links (capped, for a bounded walk) and all links (for the rank)
- * come from the same relation.
+ * references it, and a member to its container. A local (a function or object declared inside a
+ * body) is linked to its owner, the smallest declaration around it that is not local, and what
+ * the local references its owner references too: `track` calls `helper` when a closure inside
+ * `track` does. One node's links (capped, for a bounded walk) and all links (for the rank) come
+ * from the same relation.
  */
+const OWNER = `(SELECT s.id FROM symbols s WHERE s.file_id = l.file_id AND s.local = 0 AND s.id <> l.id
+  AND (s.line < l.line OR (s.line = l.line AND s.col <= l.col)) AND (s.end_line > l.end_line OR (s.end_line = l.end_line AND s.end_col >= l.end_col))
+  ORDER BY s.end_line - s.line, s.end_col - s.col LIMIT 1)`;
 const EDGE_SQL = {
   references: 'SELECT DISTINCT symbol_id AS n FROM refs WHERE enclosing_id = ? AND symbol_id IS NOT NULL LIMIT 400',
   referencedBy: 'SELECT DISTINCT enclosing_id AS n FROM refs WHERE symbol_id = ? AND enclosing_id IS NOT NULL LIMIT 400',
   container: 'SELECT container_id AS n FROM symbols WHERE id = ? AND local = 0',
   members: 'SELECT id AS n FROM symbols WHERE container_id = ? AND local = 0 LIMIT 400',
+  owner: `SELECT ${OWNER} AS n FROM symbols l WHERE l.id = ? AND l.local = 1`,
+  /** the owners of the locals that reference it */
+  referencedByOwners: `SELECT DISTINCT ${OWNER} AS n FROM refs r JOIN symbols l ON l.id = r.enclosing_id WHERE r.symbol_id = ? AND l.local = 1 LIMIT 400`,
+  /** the locals inside a declaration's span, with their owners (only those it owns count) */
+  locals: `SELECT l.id AS n, ${OWNER} AS owner FROM symbols s JOIN symbols l ON l.file_id = s.file_id AND l.local = 1
+    AND l.line >= s.line AND l.end_line <= s.end_line AND l.id <> s.id WHERE s.id = ? AND s.local = 0 LIMIT 400`,
   allReferences: 'SELECT DISTINCT enclosing_id AS a, symbol_id AS b FROM refs WHERE enclosing_id IS NOT NULL AND symbol_id IS NOT NULL',
   allMembers: 'SELECT id AS a, container_id AS b FROM symbols WHERE container_id IS NOT NULL AND local = 0',
+  /** every declaration by file and start, for the owners of all locals at once */
+  allSpans: 'SELECT id, file_id AS file, local, line, col, end_line AS endLine, end_col AS endCol FROM symbols ORDER BY file_id, line, col',
 } as const;
 
-/** Symbols one step away: what its body references, who references it, its container and members. */
+interface Span { id: number; file: number; local: number; line: number; col: number; endLine: number; endCol: number }
+
+/** The owner of every local, as OWNER finds one local's (one pass over the declarations, not a query per local). */
+function allOwners(db: DB): Map<number, number> {
+  const owners = new Map<number, number>();
+  const holds = (s: Span, l: Span) =>
+    (s.line < l.line || (s.line === l.line && s.col <= l.col)) && (s.endLine > l.endLine || (s.endLine === l.endLine && s.endCol >= l.endCol));
+  let file: Span[] = [];
+  const flush = () => {
+    for (const l of file) {
+      if (!l.local) continue;
+      let best: Span | undefined;
+      for (const s of file) {
+        if (s.local || s.id === l.id || !holds(s, l)) continue;
+        if (!best || s.endLine - s.line < best.endLine - best.line || (s.endLine - s.line === best.endLine - best.line && s.endCol - s.col < best.endCol - best.col)) best = s;
+      }
+      if (best) owners.set(l.id, best.id);
+    }
+    file = [];
+  };
+  for (const r of db.prepare(EDGE_SQL.allSpans).iterate() as Iterable<Span>) {
+    if (file.length && file[0]!.file !== r.file) flush();
+    file.push(r);
+  }
+  flush();
+  return owners;
+}
+
+/** Symbols one step away: what its body references, who references it, its container and members; a local's owner. */
 function neighbours(db: DB, id: number): number[] {
   const out = new Set<number>();
-  const q = (sql: string) => (db.prepare(sql).all(id) as { n: number | null }[]).forEach((r) => r.n !== null && r.n !== id && out.add(r.n));
+  const add = (n: number | null) => n !== null && n !== id && out.add(n);
+  const q = (sql: string, arg = id) => (db.prepare(sql).all(arg) as { n: number | null }[]).forEach((r) => add(r.n));
   q(EDGE_SQL.references);
   q(EDGE_SQL.referencedBy);
   q(EDGE_SQL.container);
   q(EDGE_SQL.members);
+  q(EDGE_SQL.owner);
+  q(EDGE_SQL.referencedByOwners);
+  for (const l of db.prepare(EDGE_SQL.locals).all(id) as { n: number; owner: number | null }[]) {
+    if (l.owner !== id) continue;
+    add(l.n);
+    q(EDGE_SQL.references, l.n);
+  }
   return [...out];
 }
 
@@ -112,9 +161,14 @@ function allEdges(db: DB): Map<number, Set<number>> {
     (edges.get(a) ?? edges.set(a, new Set()).get(a)!).add(b);
     (edges.get(b) ?? edges.set(b, new Set()).get(b)!).add(a);
   };
-  for (const sql of [EDGE_SQL.allReferences, EDGE_SQL.allMembers]) {
-    for (const r of db.prepare(sql).iterate() as Iterable<{ a: number; b: number }>) link(r.a, r.b);
+  const owners = allOwners(db);
+  for (const [local, owner] of owners) link(local, owner);
+  for (const r of db.prepare(EDGE_SQL.allReferences).iterate() as Iterable<{ a: number; b: number }>) {
+    link(r.a, r.b);
+    const owner = owners.get(r.a);
+    if (owner !== undefined) link(owner, r.b);
   }
+  for (const r of db.prepare(EDGE_SQL.allMembers).iterate() as Iterable<{ a: number; b: number }>) link(r.a, r.b);
   return edges;
 }
 
