@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { prng } from '../bench/lib/util.js';
 import { conceptsOf, identifierWords } from '../src/embeddings/text.js';
 import { walkProject } from '../src/index/walk.js';
-import { Project } from '../src/query/project.js';
-import { splitWords } from '../src/query/lexical.js';
+import { Project } from '../src/project/project.js';
+import { splitWords } from '../src/util/words.js';
 import { searchTextGuarded } from '../src/query/search-pool.js';
 import { searchText } from '../src/query/search-text.js';
 import { LIMITS, measureArgs } from '../src/server/limits.js';
@@ -56,6 +56,11 @@ describe('linear splitters', () => {
     expect(conceptsOf('カートの合計に消費税を加える処理を追加して').map((c) => c.term)).toEqual(expect.arrayContaining(['合計', '消費税']));
     // 64 KB of one glossary term took 7 s (a quadratic splice per occurrence), 256 KB 84 s
     expect(ms(() => conceptsOf('認証'.repeat(32_768)))).toBeLessThan(3000);
+    // a katakana compound is split by a search over its parts (400 characters took 144 ms, 4,000 minutes);
+    // each word is checked against every concept's words (20,000 words took 1.5 s)
+    expect(ms(() => conceptsOf('アイウエオカキクケコサシスセソタチツテト'.repeat(2000)))).toBeLessThan(3000);
+    expect(ms(() => conceptsOf(('スタブアクションヘルパー'.repeat(4) + ' ').repeat(2000)))).toBeLessThan(3000);
+    expect(ms(() => conceptsOf(Array.from({ length: 40_000 }, (_, i) => `w${i.toString(36)}`).join(' ')))).toBeLessThan(3000);
     // 131,072 words from one chunk overflowed the stack (push(...words))
     expect(identifierWords('aA'.repeat(1 << 17) + 'é').length).toBeGreaterThan(100_000);
   });
@@ -229,7 +234,7 @@ describe('unreadable paths', () => {
 
 describe('deep nesting', () => {
   it('a file nested thousands deep is skipped and said so; the rest is indexed (a 10,000-level file took 18 s)', async () => {
-    const { Project } = await import('../src/query/project.js');
+    const { Project } = await import('../src/project/project.js');
     const { nestingDepth, MAX_NESTING } = await import('../src/index/parse-job.js');
     expect(nestingDepth('f(a[{b}], (c))')).toBe(3);
     expect(nestingDepth(')))((')).toBe(2);

@@ -12,8 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import TinySegmenter from 'tiny-segmenter';
-import { splitWords } from '../query/lexical.js';
-import { normalize } from '../util/words.js';
+import { normalize, splitWords } from '../util/words.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -146,16 +145,19 @@ export interface Concept {
 export function conceptsOf(text: string, lex: Lexicon = lexicon(), namesCode?: (word: string) => boolean): Concept[] {
   const out: Concept[] = [];
   const seen = new Set<string>();
+  const expressed = new Set<string>(); // every English word of a concept so far
   const stopWord = (w: string) => (STOP_EN.has(w) || GENERIC_EN.has(w)) && !namesCode?.(w);
   const add = (term: string, words: string[], source: Concept['source']) => {
     if (seen.has(term)) return;
     seen.add(term);
     if (source !== 'query' && stopWord(words[0]!)) return;
     // a word the request also wrote in translation (飛ばす … skipHydrate) is one concept, as in English
-    if (source === 'query' && out.some((c) => c.words.includes(term))) return;
+    if (source === 'query' && expressed.has(term)) return;
     // an English alternative that is a stop word (可能 → can) would match any code
     const alternatives = words.filter((w, i) => i === 0 || !STOP_EN.has(w));
-    out.push({ words: source === 'query' ? words : [...new Set([...alternatives, term])], term, source });
+    const concept: Concept = { words: source === 'query' ? words : [...new Set([...alternatives, term])], term, source };
+    for (const w of concept.words) expressed.add(w);
+    out.push(concept);
   };
   const addTerm = (k: string) => {
     const e = lex.terms.get(k)!;
@@ -172,6 +174,7 @@ export function conceptsOf(text: string, lex: Lexicon = lexicon(), namesCode?: (
     if (cutter.cut(k)) addTerm(k);
   }
   for (const run of cutter.rest.match(KATAKANA_RUN) ?? []) {
+    if (run.length > MAX_COMPOUND) continue; // no word: left to the segmenter (and the split is quadratic)
     const parts = katakanaParts(run, lex);
     if (parts.length && cutter.cut(run)) for (const p of parts) p.known ? addTerm(p.part) : add(p.part, [p.part], 'query');
   }
@@ -202,6 +205,9 @@ const LEADING_PARTICLE = /^\p{Script=Hiragana}+(?=\p{Script=Han})/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const KATAKANA = /[\p{Script=Katakana}ー]/u;
 const KATAKANA_RUN = /[\p{Script=Katakana}ー]{2,}/gu;
+/** The longest katakana compound split into words, and the longest part of one (ホットアップデート is 9). */
+const MAX_COMPOUND = 48;
+const MAX_PART = 16;
 
 /** The request's text with found terms blanked out, on an original and a lower-cased copy. */
 class Cutter {
@@ -254,7 +260,7 @@ function katakanaParts(run: string, lex: Lexicon): { part: string; known: boolea
   for (let i = 0; i < chars.length; i++) {
     const head = best[i];
     if (!head) continue;
-    for (let j = i + 2; j <= chars.length; j++) {
+    for (let j = i + 2; j <= Math.min(chars.length, i + MAX_PART); j++) {
       const part = chars.slice(i, j).join('');
       const known = lex.terms.has(part);
       if (!known && j - i < 3) continue;
@@ -271,10 +277,22 @@ function dictionaryForm(w: string, lex: Lexicon): string | undefined {
   const stem = /^\p{Script=Han}+/u.exec(w)?.[0];
   if (!stem || stem === w) return undefined;
   let best: string | undefined;
-  for (const k of lex.keys) {
+  for (const k of keysByFirst(lex).get(stem[0]!) ?? []) {
     if (k.length > stem.length && k.length <= stem.length + 3 && k.startsWith(stem) && HIRAGANA_ONLY.test(k.slice(stem.length)) && (!best || k.length < best.length)) best = k;
   }
   return best;
+}
+
+const byFirst = new WeakMap<Lexicon, Map<string, string[]>>();
+/** A lexicon's keys by their first character. */
+function keysByFirst(lex: Lexicon): Map<string, string[]> {
+  let m = byFirst.get(lex);
+  if (!m) {
+    m = new Map();
+    for (const k of lex.keys) (m.get(k[0]!) ?? m.set(k[0]!, []).get(k[0]!)!).push(k);
+    byFirst.set(lex, m);
+  }
+  return m;
 }
 
 /** Chinese function characters (的, 时, 在, 被 …): they separate words and are none. */
