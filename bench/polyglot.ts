@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IndexStats } from '../src/index/indexer.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { findReferences } from '../src/query/references.js';
 import { fetchDeb } from './lib/debian.js';
 import { throughput } from './lib/throughput.js';

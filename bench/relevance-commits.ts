@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { semanticEngine } from '../src/embeddings/engine.js';
 import { conceptsOf, identifierWords } from '../src/embeddings/text.js';
 import { queryHybrid } from '../src/query/hybrid-query.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { verifyCodeEvidence } from '../src/session/validation.js';
 import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';

@@ -17,9 +17,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { type IndexStats, updateIndex } from '../src/index/indexer.js';
+import type { IndexStats } from '../src/index/indexer.js';
+import { indexProject } from '../src/project/indexing.js';
 import { findDefinitions } from '../src/query/definitions.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { findReferences } from '../src/query/references.js';
 import { searchText } from '../src/query/search-text.js';
 import { openDb } from '../src/store/db.js';
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
     fs.rmSync(path.join(root, '.code-intel'), { recursive: true, force: true });
     const db = openDb(root);
     try {
-      return await updateIndex(db, root, { workers: w });
+      return await indexProject(db, root, { workers: w });
     } finally {
       db.close();
     }
@@ -119,16 +120,16 @@ async function main(): Promise<void> {
   {
     const db = openDb(root);
     try {
-      indexRuns.push({ run: 'no change', stats: await updateIndex(db, root) });
+      indexRuns.push({ run: 'no change', stats: await indexProject(db, root) });
       const touched = path.join(root, TOUCH_FILE);
       const original = fs.readFileSync(touched);
       try {
         fs.appendFileSync(touched, '\n// touched by code-intel bench\n');
-        indexRuns.push({ run: `1 file edited`, stats: await updateIndex(db, root) });
+        indexRuns.push({ run: `1 file edited`, stats: await indexProject(db, root) });
       } finally {
         fs.writeFileSync(touched, original);
       }
-      indexRuns.push({ run: '1 file restored', stats: await updateIndex(db, root) });
+      indexRuns.push({ run: '1 file restored', stats: await indexProject(db, root) });
     } finally {
       db.close();
     }

@@ -19,7 +19,7 @@ import { loadEmbedder } from '../src/embeddings/model.js';
 import type { ChunkRow } from '../src/embeddings/chunks.js';
 import { queryHybrid } from '../src/query/hybrid-query.js';
 import { findDefinitions } from '../src/query/definitions.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { findReferences } from '../src/query/references.js';
 import { SessionService } from '../src/session/service.js';
 import { writeTinyModel } from '../test/helpers/tiny-model.js';

@@ -9,10 +9,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { extractFile } from '../src/index/extract.js';
 import type { FileFacts } from '../src/index/facts.js';
 import { updateIndex } from '../src/index/indexer.js';
+import { indexProject } from '../src/project/indexing.js';
 import { languageFor } from '../src/index/languages.js';
 import { loadLanguage } from '../src/index/parser.js';
 import { damage, MAX_REPARSES, recoverStatementEnds } from '../src/index/recover.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { makeProject, REPO_ROOT, removeProject } from './helpers/project.js';
 
 const DATA = path.join(REPO_ROOT, 'test', 'data', 'no-semicolons');
@@ -135,7 +136,7 @@ describe('code without semicolons', () => {
     root = makeProject({ 'a.ts': src });
     const p = new Project(root);
     try {
-      await updateIndex(p.db, p.root, { workers: 0 });
+      await indexProject(p.db, p.root, { workers: 0 });
       const chunks = p.db.prepare("SELECT name, kind, start_line, end_line FROM chunks WHERE name IN ('f', 'g', 'h') ORDER BY start_line").all();
       expect(chunks).toEqual([
         { name: 'f', kind: 'function', start_line: 5, end_line: 5 },

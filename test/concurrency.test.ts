@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinitions } from '../src/query/definitions.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { symbolsByName } from '../src/query/symbols.js';
 import { deriveEvidence } from '../src/session/evidence.js';
 import { SessionService } from '../src/session/service.js';

@@ -1,6 +1,6 @@
 /** Relevance through the code graph: one step from a seed is the accepted tier, never FACT; unlinked code gets nothing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { symbolsByName } from '../src/query/symbols.js';
 import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, symbolLabel } from '../src/session/graph-relevance.js';
 import { makeProject, removeProject } from './helpers/project.js';

@@ -18,7 +18,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyInit, planInit } from '../src/clients/init.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { SessionService } from '../src/session/service.js';
 import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
 import { driveToReady } from './helpers/session.js';

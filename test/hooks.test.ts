@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyInit, planInit } from '../src/clients/init.js';
 import { patchFiles } from '../src/hooks/dialects.js';
 import { CODE_COMMAND } from '../src/clients/code-command.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { SessionError } from '../src/session/core.js';
 import { SessionService } from '../src/session/service.js';
 import { TOOL_PHASES } from '../machines/policy.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { updateIndex } from '../src/index/indexer.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { setMeta } from '../src/store/db.js';
 import { findReferences } from '../src/query/references.js';
 import { findDefinitions } from '../src/query/definitions.js';

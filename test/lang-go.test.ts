@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinitions } from '../src/query/definitions.js';
 import { getSymbols } from '../src/query/outline.js';
-import type { Project } from '../src/query/project.js';
+import type { Project } from '../src/project/project.js';
 import { findReferences, type ReferenceOut } from '../src/query/references.js';
 import { analyzeStructure } from '../src/query/structure.js';
 import { locate, openFixture } from './golden/golden.js';

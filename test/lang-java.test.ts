@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinitions } from '../src/query/definitions.js';
 import { getSymbols } from '../src/query/outline.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { findReferences, type ReferenceOut } from '../src/query/references.js';
 import { analyzeStructure } from '../src/query/structure.js';
 import { FIXTURES_DIR, locate, openFixture } from './golden/golden.js';

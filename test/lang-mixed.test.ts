@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinitions } from '../src/query/definitions.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { findReferences } from '../src/query/references.js';
 import { analyzeStructure } from '../src/query/structure.js';
 import { FIXTURES_DIR, locate } from './golden/golden.js';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinitions } from '../src/query/definitions.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { findReferences } from '../src/query/references.js';
 import { makeProject, removeProject } from './helpers/project.js';
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyInit, planInit, planRemove } from '../src/clients/init.js';
 import { OPENCODE_PLUGIN_FILE } from '../src/clients/opencode-plugin.js';
 import { normalize } from '../src/hooks/dialects.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { SessionService } from '../src/session/service.js';
 import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
 import { driveToReady } from './helpers/session.js';

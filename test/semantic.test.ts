@@ -12,7 +12,7 @@ import { applyCalibration, calibrate, quantile } from '../src/embeddings/calibra
 import { docAbove, docstringBelow } from '../src/embeddings/chunks.js';
 import { SemanticEngine } from '../src/embeddings/engine.js';
 import { conceptsOf, lexicon, minePairs, segmentJa, wordMatch } from '../src/embeddings/text.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { openDb } from '../src/store/db.js';
 import { makeProject, removeProject } from './helpers/project.js';
 import { writeTinyModel } from './helpers/tiny-model.js';

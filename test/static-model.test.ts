@@ -6,7 +6,7 @@ import { SemanticEngine } from '../src/embeddings/engine.js';
 import { codeFeatures, queryFeatures, Vocab } from '../src/embeddings/static/features.js';
 import { readModel, sha256, writeModel } from '../src/embeddings/static/model-file.js';
 import { loadStaticEmbedder, readCard, STATIC_MODEL_DIR } from '../src/embeddings/static/static-embedder.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { makeProject, removeProject } from './helpers/project.js';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i]!, 0);

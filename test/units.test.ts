@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { splitWords } from '../src/query/lexical.js';
+import { splitWords } from '../src/util/words.js';
 import { paginate } from '../src/query/page.js';
 import { relInsideRoot, UserError } from '../src/util/paths.js';
 import { walkProject } from '../src/index/walk.js';

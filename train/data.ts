@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChunkRow } from '../src/embeddings/chunks.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { licenseAllowed, type ManifestEntry, readManifest } from './manifest.js';
 import { firstSentence } from '../src/embeddings/engine.js';
 import type { Pair } from './pairs.js';

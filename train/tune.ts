@@ -14,7 +14,7 @@ import { stripComments } from '../bench/lib/strip.js';
 import type { ChunkRow } from '../src/embeddings/chunks.js';
 import { firstSentence, qualified, SemanticEngine } from '../src/embeddings/engine.js';
 import { loadStaticEmbedder } from '../src/embeddings/static/static-embedder.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { readManifest } from './manifest.js';
 import { stagePackage } from './stage.js';
 

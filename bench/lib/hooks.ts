@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Project } from '../../src/query/project.js';
+import { Project } from '../../src/project/project.js';
 import { SessionService } from '../../src/session/service.js';
 import { median } from './util.js';
 

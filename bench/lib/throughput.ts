@@ -1,7 +1,8 @@
 /** Index throughput on a fetched corpus: cold in-process, cold on workers, then a no-change check. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type IndexStats, updateIndex } from '../../src/index/indexer.js';
+import type { IndexStats } from '../../src/index/indexer.js';
+import { indexProject } from '../../src/project/indexing.js';
 import { openDb } from '../../src/store/db.js';
 
 export async function throughput(root: string): Promise<{ runs: { run: string; stats: IndexStats }[]; confidence: Record<string, number>; bytes: number }> {
@@ -10,14 +11,14 @@ export async function throughput(root: string): Promise<{ runs: { run: string; s
     fs.rmSync(path.join(root, '.code-intel'), { recursive: true, force: true });
     const db = openDb(root);
     try {
-      runs.push({ run: label, stats: await updateIndex(db, root, workers === undefined ? {} : { workers }) });
+      runs.push({ run: label, stats: await indexProject(db, root, workers === undefined ? {} : { workers }) });
     } finally {
       db.close();
     }
   }
   const db = openDb(root);
   try {
-    runs.push({ run: 'no change', stats: await updateIndex(db, root) });
+    runs.push({ run: 'no change', stats: await indexProject(db, root) });
     const confidence: Record<string, number> = {};
     for (const r of db.prepare(`SELECT COALESCE(confidence, 'outside the project') AS c, COUNT(*) AS n FROM refs GROUP BY c`).all() as { c: string; n: number }[])
       confidence[r.c] = r.n;

@@ -2,10 +2,10 @@
 /** The `code-intel` command: index a project, serve it over MCP, and the exploration tools for humans. */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { updateIndex } from '../index/indexer.js';
+import { indexProject } from '../project/indexing.js';
 import { findDefinitions } from '../query/definitions.js';
 import { getSymbols, type OutlineNode } from '../query/outline.js';
-import { Project } from '../query/project.js';
+import { Project } from '../project/project.js';
 import { findReferences } from '../query/references.js';
 import { searchText } from '../query/search-text.js';
 import { queryHybrid } from '../query/hybrid-query.js';
@@ -110,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
     const project = new Project(root); // creates .code-intel/ and the index the hooks read
     const { SessionStore } = await import('../session/store.js');
     new SessionStore(project.db); // and the session tables, so the first /code prompt is recorded before any server ran
-    const stats = await updateIndex(project.db, project.root);
+    const stats = await indexProject(project.db, project.root);
     project.close();
     process.stdout.write([
       ...changes.map(what),
@@ -170,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
     const project = new Project(root);
     const tty = process.stderr.isTTY;
     let lastDraw = 0;
-    const stats = await updateIndex(project.db, project.root, {
+    const stats = await indexProject(project.db, project.root, {
       onProgress: (done, total, stage) => {
         if (stage === 'link') return;
         const now = Date.now();

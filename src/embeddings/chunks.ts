@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { splitWords } from '../query/lexical.js';
+import { splitWords } from '../util/words.js';
 import { type DB, getMeta, setMeta } from '../store/db.js';
 
 export const CHUNK_SCHEMA = `

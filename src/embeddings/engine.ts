@@ -11,7 +11,7 @@
  * semantic_search drops results below `ranking.min_confidence`.
  */
 import { normalize } from '../util/words.js';
-import type { Project } from '../query/project.js';
+import type { Project } from '../project/project.js';
 import { getMeta, setMeta } from '../store/db.js';
 import { UserError } from '../util/paths.js';
 import { log } from '../util/log.js';

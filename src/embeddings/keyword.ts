@@ -11,7 +11,7 @@
  *   bm25      a BM25F-style retrieval score (field-weighted, saturated term frequency, IDF), used to
  *             order candidates with equal coverage and as the plain keyword baseline.
  */
-import { splitWords } from '../query/lexical.js';
+import { splitWords } from '../util/words.js';
 import { type Concept, identifierWords, STOP_EN, wordMatch } from './text.js';
 
 export const FIELDS = ['name', 'container', 'path', 'doc', 'sig', 'body', 'evidence'] as const;

@@ -19,7 +19,6 @@ import { type LinkStats, linkProject } from './link.js';
 import { type WorkerBatch, unpackBatch } from './packed-refs.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
 import { walkProject } from './walk.js';
-import { syncChunks } from '../embeddings/chunks.js';
 
 export interface IndexStats {
   files: number;
@@ -111,7 +110,6 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     opts.onProgress?.(jobs.length, jobs.length, 'link');
     link = linkProject(db, root);
   }
-  syncChunks(db, root); // semantic chunks and doc comments of the changed files (cheap when none changed)
   setMeta(db, 'indexed_at', new Date().toISOString());
   if (changed > 0) setMeta(db, 'changed_at', new Date().toISOString());
   setMeta(db, 'skipped', JSON.stringify(skipped.slice(0, 200)));

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type IndexStats, updateIndex } from '../index/indexer.js';
+import type { IndexStats } from '../index/indexer.js';
 import { type DB, getMeta, openDb } from '../store/db.js';
 import { outsideDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';
+import { indexProject } from './indexing.js';
 import { IndexWatcher, type WatchOptions } from './watcher.js';
 
 export interface Freshness {
@@ -67,7 +68,7 @@ export class Project {
   private async runRefresh(): Promise<Freshness> {
     this.progress = { stage: 'walk', done: 0, total: 0, since: new Date().toISOString() };
     try {
-      const stats = await updateIndex(this.db, this.root, {
+      const stats = await indexProject(this.db, this.root, {
         onProgress: (done, total, stage = 'parse') => {
           this.progress = { ...this.progress!, stage, done, total };
           // facts committed in a batch are answers already: caches keyed on the generation see them

@@ -1,6 +1,6 @@
 import { quote, UserError } from '../util/paths.js';
 import { type Page, paginate } from './page.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 import {
   type DefinitionOut, MEMBER_KINDS, requireFile, SYMBOL_COLUMNS, type SymbolRow, symbolAtName, symbolById, symbolsByName, toDefinition,
 } from './symbols.js';

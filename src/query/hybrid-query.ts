@@ -9,7 +9,7 @@ import { semanticEngine } from '../embeddings/engine.js';
 import { currentDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';
 import { paginate } from './page.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 import { type QueryResult, runQuery } from './lexical.js';
 
 /** Reciprocal-rank constant: how flat the fusion is (60 is the usual choice; the lists are long). */

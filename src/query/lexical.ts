@@ -5,30 +5,13 @@
  */
 import { checkDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';
-import { camelSpaces } from '../util/words.js';
+import { splitWords } from '../util/words.js';
 import { paginate } from './page.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 
 const STOPWORDS = new Set(
   'a an the of to in on for and or is are be by with from at as it this that these those how where what which who when why do does did can could should would will please me my we our you your i find show get set use using used into about'.split(' '),
 );
-
-/** Splits identifiers and prose into lowercase words: `parseHTTPRequest_v2` → parse, http, request, v2. */
-export function splitWords(text: string): string[] {
-  const out: string[] = [];
-  for (const chunk of text.split(/[^\p{L}\p{N}]+/u)) {
-    if (!chunk) continue;
-    // CJK runs have no spaces: keep the run and its character bigrams
-    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(chunk)) {
-      out.push(chunk);
-      for (let i = 0; i + 1 < chunk.length; i++) out.push(chunk.slice(i, i + 2));
-      continue;
-    }
-    const parts = camelSpaces(chunk).split(' ');
-    for (const p of parts) if (p) out.push(p.toLowerCase());
-  }
-  return out;
-}
 
 interface Doc {
   id: number;

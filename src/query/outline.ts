@@ -1,5 +1,5 @@
 import { type Page, paginate } from './page.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 import { requireFile, SYMBOL_COLUMNS, type SymbolRow } from './symbols.js';
 
 export interface OutlineNode {

@@ -2,7 +2,7 @@ import { languageFor } from '../index/languages.js';
 import { quote, UserError } from '../util/paths.js';
 import { refAt } from './definitions.js';
 import { type Page, paginate } from './page.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 import { checkDeadline } from '../util/deadline.js';
 import {
   type DefinitionOut, MEMBER_KINDS, requireFile, SYMBOL_COLUMNS, type SymbolRow, symbolAtName, symbolById, symbolsByName, toDefinition,

@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { BudgetExceeded, type Deadline } from '../util/deadline.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT, UserError } from '../util/paths.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 import { prepareSearch, runSearchJob, type SearchJob, type SearchTextArgs, type SearchTextResult } from './search-text.js';
 
 const WORKER_FILE = path.join(PACKAGE_ROOT, 'dist', 'src', 'query', 'search-worker.js');

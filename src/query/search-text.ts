@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { quote, trimSlashes, UserError } from '../util/paths.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 
 export interface TextMatch {
   file: string;

@@ -4,7 +4,7 @@
  * See src/embeddings/engine.ts.
  */
 import { semanticEngine } from '../embeddings/engine.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 
 export function semanticSearch(p: Project, args: { query: string; limit?: number; offset?: number; path?: string }) {
   return semanticEngine(p).search(args);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { quote, trimSlashes, UserError } from '../util/paths.js';
 import { paginate } from './page.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 import { requireFile } from './symbols.js';
 
 const CAP = 100;

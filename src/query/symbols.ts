@@ -1,6 +1,6 @@
 /** Symbol rows and the lookups shared by definitions, references and outlines. */
 import { quote, UserError } from '../util/paths.js';
-import type { Project } from './project.js';
+import type { Project } from '../project/project.js';
 
 export interface SymbolRow {
   id: number;

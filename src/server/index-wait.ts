@@ -12,7 +12,7 @@
  */
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Freshness, IndexProgress, Project } from '../query/project.js';
+import type { Freshness, IndexProgress, Project } from '../project/project.js';
 import { currentDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';
 

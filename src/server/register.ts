@@ -5,7 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Project } from '../query/project.js';
+import type { Project } from '../project/project.js';
 import { SessionError } from '../session/core.js';
 import type { SessionService } from '../session/service.js';
 import type { ToolContext, ToolRecord } from '../tools/record.js';

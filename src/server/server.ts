@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Project } from '../query/project.js';
+import { Project } from '../project/project.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { SessionService } from '../session/service.js';

@@ -6,7 +6,7 @@ import type { Actor } from 'xstate';
 import type { Phase } from '../../machines/policy.js';
 import type { SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { SemanticEngine } from '../embeddings/engine.js';
-import type { Project } from '../query/project.js';
+import type { Project } from '../project/project.js';
 import type { SymbolRow } from '../query/symbols.js';
 import type { Evidence } from './evidence.js';
 import type { SessionRow, SessionStore } from './store.js';

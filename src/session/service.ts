@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
 import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
-import type { Project } from '../query/project.js';
+import type { Project } from '../project/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { UserError } from '../util/paths.js';
 import { type Loaded, type SessionCore, SessionError } from './core.js';

@@ -7,7 +7,7 @@
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z, ZodObject, ZodRawShape } from 'zod';
-import type { Project } from '../query/project.js';
+import type { Project } from '../project/project.js';
 import type { SessionService } from '../session/service.js';
 import type { Proof } from '../session/evidence.js';
 import type { Deadline } from '../util/deadline.js';

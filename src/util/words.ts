@@ -1,4 +1,7 @@
 /**
+ * Text primitives that the index, the query tools and the semantic engine all use, one place for
+ * each: word boundaries inside identifiers, splitting into words, normalisation.
+ *
  * Word boundaries inside identifiers, in linear time. The regular expressions this replaces,
  * `s.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')`, give the
  * same result, but the second one backtracks over every start position of an uppercase run that
@@ -49,4 +52,21 @@ export function camelSpaces(s: string): string {
  */
 export function normalize(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+}
+
+/** Splits identifiers and prose into lowercase words: `parseHTTPRequest_v2` → parse, http, request, v2. */
+export function splitWords(text: string): string[] {
+  const out: string[] = [];
+  for (const chunk of text.split(/[^\p{L}\p{N}]+/u)) {
+    if (!chunk) continue;
+    // CJK runs have no spaces: keep the run and its character bigrams
+    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(chunk)) {
+      out.push(chunk);
+      for (let i = 0; i + 1 < chunk.length; i++) out.push(chunk.slice(i, i + 2));
+      continue;
+    }
+    const parts = camelSpaces(chunk).split(' ');
+    for (const p of parts) if (p) out.push(p.toLowerCase());
+  }
+  return out;
 }

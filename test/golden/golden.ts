@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findDefinitions } from '../../src/query/definitions.js';
 import { getSymbols, type OutlineNode } from '../../src/query/outline.js';
-import { Project } from '../../src/query/project.js';
+import { Project } from '../../src/project/project.js';
 import { findReferences } from '../../src/query/references.js';
 import { PACKAGE_ROOT, UserError } from '../../src/util/paths.js';
 

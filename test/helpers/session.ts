@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { findDefinitions } from '../../src/query/definitions.js';
 import { getSymbols } from '../../src/query/outline.js';
-import type { Project } from '../../src/query/project.js';
+import type { Project } from '../../src/project/project.js';
 import { findReferences } from '../../src/query/references.js';
 import type { SessionService } from '../../src/session/service.js';
 
