@@ -69,6 +69,22 @@ function haveRg(): boolean {
 }
 
 /** The files rg would search under `target`: git's view (tracked + untracked, not ignored), hidden ones included. */
+/** Globs separated by spaces or commas, a comma inside braces excepted (`*.{ts,tsx}` is one glob, as Claude Code's Grep takes it). */
+function splitGlobs(glob: string): string[] {
+  const out: string[] = [];
+  let depth = 0, cur = '';
+  for (const c of glob) {
+    if (c === '{') depth++;
+    else if (c === '}') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (c === ',' || /\s/.test(c))) {
+      if (cur) out.push(cur);
+      cur = '';
+    } else cur += c;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
 function candidateFiles(s: TrialState, target: string, glob?: string): string[] {
   let files: string[];
   if (fs.statSync(target).isFile()) files = [target];
@@ -82,7 +98,7 @@ function candidateFiles(s: TrialState, target: string, glob?: string): string[] 
     files = files.filter((f) => { try { return fs.statSync(f).isFile(); } catch { return false; } });
   }
   if (glob) {
-    const globs = glob.split(/[\s,]+/).filter(Boolean);
+    const globs = splitGlobs(glob);
     const isMatch = picomatch(globs, { dot: true, basename: !globs.some((g) => g.includes('/')) });
     files = files.filter((f) => isMatch(path.relative(target, f) || path.basename(f)));
   }
@@ -108,7 +124,7 @@ export function doGrep(s: TrialState, pattern: string, o: GrepOpts): ToolOutcome
   if (haveRg()) {
     const args = ['--hidden', '--glob', '!.git', '--no-heading', '--color', 'never'];
     if (o.ignoreCase) args.push('-i');
-    if (o.glob) for (const g of o.glob.split(/[\s,]+/).filter(Boolean)) args.push('--glob', g);
+    if (o.glob) for (const g of splitGlobs(o.glob)) args.push('--glob', g);
     if (o.mode === 'files_with_matches') args.push('-l');
     else if (o.mode === 'count') args.push('-c');
     else {
