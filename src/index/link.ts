@@ -27,7 +27,9 @@ export function linkProject(db: DB, root: string): LinkStats {
   const files = db.prepare('SELECT id, path, package FROM files').all() as { id: number; path: string; package: string | null }[];
   const idByPath = new Map(files.map((f) => [f.path, f.id]));
   const pathById = new Map(files.map((f) => [f.id, f.path]));
-  const resolvers = createResolvers(root, new Set(idByPath.keys()));
+  // (in path order, not in the order parse workers stored the files: a package's files are listed
+  // in it, and a package import names the first of them)
+  const resolvers = createResolvers(root, new Set([...idByPath.keys()].sort()));
   const imports = db.prepare('SELECT id, file_id, source, imported, kind, scope, base_import_id FROM imports').all() as ImportRow[];
   const importById = new Map(imports.map((i) => [i.id, i]));
   const exportsByFile = new Map<number, ExportRow[]>();
