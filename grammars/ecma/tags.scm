@@ -62,7 +62,7 @@
 (object (method_definition name: (property_identifier) @object.key))
 (identifier) @reference
 (shorthand_property_identifier) @reference
-(member_expression object: (_) @member.object property: [(property_identifier) (private_property_identifier)] @reference.member)
+(member_expression object: (_) @member.object property: [(property_identifier) (private_property_identifier)] @reference.member) @member.access
 
 ; documentation comments: their `{@link X}` / `@see X` tags are references (role `doc`)
 (comment) @doc.comment

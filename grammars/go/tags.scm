@@ -76,8 +76,8 @@
 (identifier) @reference
 (type_identifier) @reference
 (package_identifier) @reference
-(selector_expression operand: (_) @member.object field: (field_identifier) @reference.member)
-(qualified_type package: (_) @member.object name: (type_identifier) @reference.member)
+(selector_expression operand: (_) @member.object field: (field_identifier) @reference.member) @member.access
+(qualified_type package: (_) @member.object name: (type_identifier) @reference.member) @member.access
 ; the keys of a struct literal are the struct's fields, also in literals whose type is elided
 ; (`[]T{{X: 1}}`, `map[K]*T{"k": {X: 1}}`); the first pattern that captures a key wins
 (composite_literal type: [(type_identifier) (qualified_type) (generic_type)] @member.object

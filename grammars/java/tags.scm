@@ -68,10 +68,10 @@
 ; ---------- references ----------
 (identifier) @reference
 (type_identifier) @reference
-(field_access object: (_) @member.object field: (identifier) @reference.member)
-(method_invocation object: (_) @member.object name: (identifier) @reference.member)
-(method_reference . (_) @member.object . (identifier) @reference.member .)
-(scoped_type_identifier . (_) @member.object . (type_identifier) @reference.member .)
+(field_access object: (_) @member.object field: (identifier) @reference.member) @member.access
+(method_invocation object: (_) @member.object name: (identifier) @reference.member) @member.access
+(method_reference . (_) @member.object . (identifier) @reference.member .) @member.access
+(scoped_type_identifier . (_) @member.object . (type_identifier) @reference.member .) @member.access
 ; the classes on an import's path (`import static a.B.C.m;`: B and C; package names resolve to nothing)
 (import_declaration (scoped_identifier scope: (scoped_identifier scope: (_) @member.object name: (identifier) @reference.member)))
 (import_declaration (scoped_identifier scope: (scoped_identifier scope: (scoped_identifier scope: (_) @member.object name: (identifier) @reference.member))))

@@ -72,11 +72,11 @@
 
 ; ---------- references ----------
 (identifier) @reference
-(attribute object: (_) @member.object attribute: (identifier) @reference.member)
+(attribute object: (_) @member.object attribute: (identifier) @reference.member) @member.access
 ; a forward reference in an annotation (`-> "Foo"`, `Optional["Foo"]`) names a type
 ((type (string (string_content) @reference)) (#match? @reference "^[A-Za-z_][A-Za-z0-9_]*$"))
 ; value patterns in `case` (`Color.RED`)
-(dotted_name . (identifier) @member.object . (identifier) @reference.member)
+(dotted_name . (identifier) @member.object . (identifier) @reference.member) @member.access
 (dotted_name (identifier) (identifier) (identifier) @ignore)
 ; `super().m()`: m is looked up in the bases of the enclosing class
 ((call function: (identifier) @_super) @receiver.super (#eq? @_super "super"))

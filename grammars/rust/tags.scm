@@ -74,9 +74,9 @@
 (identifier) @reference
 (type_identifier) @reference
 (self) @reference
-(field_expression value: (_) @member.object field: (field_identifier) @reference.member)
-(scoped_identifier path: (_) @member.object name: (identifier) @reference.member)
-(scoped_type_identifier path: (_) @member.object name: (type_identifier) @reference.member)
+(field_expression value: (_) @member.object field: (field_identifier) @reference.member) @member.access
+(scoped_identifier path: (_) @member.object name: (identifier) @reference.member) @member.access
+(scoped_type_identifier path: (_) @member.object name: (type_identifier) @reference.member) @member.access
 (struct_expression name: (_) @member.object
   body: (field_initializer_list (field_initializer field: (field_identifier) @reference.member)))
 (struct_expression name: (_) @member.object

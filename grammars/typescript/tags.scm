@@ -36,7 +36,7 @@
 (variable_declarator name: (identifier) @name value: (function_expression return_type: (type_annotation) @declared.result))
 
 (type_identifier) @reference
-(nested_type_identifier module: (_) @member.object name: (type_identifier) @reference.member)
+(nested_type_identifier module: (_) @member.object name: (type_identifier) @reference.member) @member.access
 
 ; the name of an ambient module declaration is a string, not a reference
 (ambient_declaration (module name: (_) @ignore))

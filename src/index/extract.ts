@@ -259,11 +259,21 @@ function extractTree(
   const docComments: Node[] = []; // `{@link X}` / `@see X` inside them are references
   const objectKeys: Node[] = []; // keys of object literals: members of the type the object is written for
   const implementers: { derived: Node; base: Node }[] = []; // Rust `impl Trait for T`: T named, not declared here
+  // every `.parent` crosses into wasm and builds a Node: walks from thousands of references share
+  // their ancestors, so each node's parent is fetched once, and those the captures show (a member
+  // access around its object and property) are not fetched at all
+  // (tree-sitter nodes have no parent pointer: `.parent` searches down from the root each time)
+  const parents = new Map<number, Node | null>();
 
   phase(() => {
     for (const m of matches) {
       const caps: Record<string, Node> = {};
       for (const c of m.captures) caps[c.name] = c.node;
+      const access = caps['member.access'];
+      if (access && caps['reference.member'] && caps['member.object']) {
+        parents.set(caps['reference.member'].id, access);
+        parents.set(caps['member.object'].id, access);
+      }
       for (const c of m.captures) {
         const n = c.name;
         if (macroRootIds.has(c.node.id) && n.startsWith('scope')) continue; // the file's root is the scope
@@ -337,10 +347,6 @@ function extractTree(
   }
 
   // ---- scopes and bindings -------------------------------------------------------------------
-  // every `.parent` crosses into wasm and builds a Node: walks from thousands of references share
-  // their ancestors, so each node's parent is fetched once
-  // (tree-sitter nodes have no parent pointer: `.parent` searches down from the root each time)
-  const parents = new Map<number, Node | null>();
   // the scopes by range (not with macro bodies parsed again: their ranges are the main tree's too)
   const scopeRanges = macroRoots.length === 0 ? new NodeRanges(stopNodes.values()) : undefined;
   /** `n.parent`, fetched once per node */
