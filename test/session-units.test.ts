@@ -10,7 +10,7 @@ import { isGrounded, riskLevel, validateFrame } from '../src/session/queryframe.
 import { normalize } from '../src/util/words.js';
 import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
 import { aboutHypothesis, matchEvidence } from '../src/session/semantic.js';
-import { verifyCodeEvidence } from '../src/session/validation.js';
+import { translateCjk, verifyCodeEvidence } from '../src/session/validation.js';
 import type { LedgerEntry } from '../src/session/store.js';
 import { entryPointLinked, evaluateUnderstanding, missingFromSnapshot, reasonAllowed } from '../src/session/understanding.js';
 import { checkWriteTarget } from '../src/session/write-target.js';
@@ -54,6 +54,11 @@ describe('QueryFrame validation', () => {
     // across languages, through the glossary
     expect(isGrounded('the when() timeout expires', '時間切れになったとき', (t) => (t.includes('時間切れ') ? ['timeout', 'expire'] : []))).toBe(true);
     expect(isGrounded('ObservableSet toggle method', 'Add a toggle(value) method to ObservableSet')).toBe(true);
+    // with the real glossary: a term no search uses (追加 → add, 修正 → fix) still says its words
+    expect(isGrounded('add a user', 'ユーザーを追加する', translateCjk)).toBe(true);
+    expect(isGrounded('fix the login bug', 'ログインのバグを修正', translateCjk)).toBe(true);
+    expect(isGrounded('call the function', '関数を呼び出す', translateCjk)).toBe(true);
+    expect(isGrounded('delete the user', 'ユーザーを追加する', translateCjk)).toBe(false);
   });
   it('grounding works for English paraphrase and rejects unrelated values', () => {
     expect(isGrounded('empty password', 'when the password is empty')).toBe(true);

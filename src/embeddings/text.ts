@@ -143,6 +143,19 @@ export interface Concept {
  * segmenter cuts badly, is split on its function characters into words of two or three.
  */
 export function conceptsOf(text: string, lex: Lexicon = lexicon(), namesCode?: (word: string) => boolean): Concept[] {
+  return conceptsWith(text, lex, namesCode, true);
+}
+
+/**
+ * The English words the glossary gives for a text's Japanese and Chinese terms, stop words
+ * included: what the text says, for checking a paraphrase against it (QueryFrame grounding: "add a
+ * user" is what ユーザーを追加 says, though `add` is no concept to search code for).
+ */
+export function translationsOf(text: string, lex: Lexicon = lexicon()): string[] {
+  return conceptsWith(text, lex, undefined, false).filter((c) => c.source !== 'query').flatMap((c) => c.words);
+}
+
+function conceptsWith(text: string, lex: Lexicon, namesCode: ((word: string) => boolean) | undefined, dropStop: boolean): Concept[] {
   const out: Concept[] = [];
   const seen = new Set<string>();
   const expressed = new Set<string>(); // every English word of a concept so far
@@ -150,11 +163,11 @@ export function conceptsOf(text: string, lex: Lexicon = lexicon(), namesCode?: (
   const add = (term: string, words: string[], source: Concept['source']) => {
     if (seen.has(term)) return;
     seen.add(term);
-    if (source !== 'query' && stopWord(words[0]!)) return;
+    if (dropStop && source !== 'query' && stopWord(words[0]!)) return;
     // a word the request also wrote in translation (飛ばす … skipHydrate) is one concept, as in English
     if (source === 'query' && expressed.has(term)) return;
     // an English alternative that is a stop word (可能 → can) would match any code
-    const alternatives = words.filter((w, i) => i === 0 || !STOP_EN.has(w));
+    const alternatives = dropStop ? words.filter((w, i) => i === 0 || !STOP_EN.has(w)) : words;
     const concept: Concept = { words: source === 'query' ? words : [...new Set([...alternatives, term])], term, source };
     for (const w of concept.words) expressed.add(w);
     out.push(concept);

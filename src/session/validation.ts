@@ -8,7 +8,7 @@ import { type Intent, minAccepted } from '../../machines/session.js';
 import { NEXT_STEP } from '../../machines/policy.js';
 import { SemanticEngine } from '../embeddings/engine.js';
 import { namedScore } from '../embeddings/named.js';
-import { conceptsOf } from '../embeddings/text.js';
+import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
 import { linkedScore, linkToSeeds, personalizedRank, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
@@ -416,7 +416,7 @@ export const REJECTED_NEXT = {
 
 /** The English words the JA/ZH→EN glossary gives for a text's terms (QueryFrame grounding across languages). */
 export function translateCjk(text: string): string[] {
-  return conceptsOf(text).filter((c) => c.source !== 'query').flatMap((c) => c.words);
+  return translationsOf(text);
 }
 
 /**
