@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stateDir } from './seal.js';
 
 /** Project-relative files and folders (a trailing '/') owned by the guard. */
 const PROJECT_OWNED = [
@@ -89,10 +90,14 @@ function hashOf(file: string): string | null {
 }
 
 export class ProtectedFiles {
+  /** the copies, by content: outside the project, beside the seal's key */
   private readonly store: string;
+  /** where copies were kept before (inside the project): read, never trusted unchecked */
+  private readonly legacy: string;
 
   constructor(private readonly root: string) {
-    this.store = path.join(root, '.code-intel', 'guard', 'protected');
+    this.store = path.join(stateDir(), 'guard-protected', crypto.createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 24));
+    this.legacy = path.join(root, '.code-intel', 'guard', 'protected');
   }
 
   /** Hashes every watched file and keeps a copy of each by content. */
@@ -104,7 +109,7 @@ export class ProtectedFiles {
       m[f] = h;
       if (h && /^[0-9a-f]{64}$/.test(h)) {
         const copy = path.join(this.store, h);
-        if (!fs.existsSync(copy)) {
+        if (hashOf(copy) !== h) {
           fs.mkdirSync(this.store, { recursive: true });
           fs.copyFileSync(f, copy);
         }
@@ -149,8 +154,9 @@ export class ProtectedFiles {
       }
       return { kept, restored: true };
     }
-    const copy = path.join(this.store, want);
-    if (!/^[0-9a-f]{64}$/.test(want) || !fs.existsSync(copy)) return { kept, restored: false };
+    // a copy is used only when its content is still what its name says
+    const copy = [this.store, this.legacy].map((d) => path.join(d, want)).find((c) => /^[0-9a-f]{64}$/.test(want) && hashOf(c) === want);
+    if (!copy) return { kept, restored: false };
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.copyFileSync(copy, file);
     return { kept, restored: hashOf(file) === want };

@@ -125,7 +125,11 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     }
     let notice: string;
     try {
-      notice = describeUndo(enforceEffects(store, root, mode));
+      const report = enforceEffects(store, root, mode);
+      notice = describeUndo(report);
+      if (report.failed.length > 0 && event === 'pre-tool-use' && !READ_ONLY_TOOLS.has(p.tool_name ?? '') && !(p.tool_name ?? '').startsWith(OWN_TOOLS)) {
+        return format(client, event, `${notice} Only reading tools run until then.`);
+      }
     } catch (e) {
       // the effect check could not run (no git on PATH, a broken private store): reading stays
       // possible, anything that may write is refused while the guard is blind
