@@ -453,6 +453,11 @@ const SHELL: Form[] = [
   { label: 'ignore: a new folder ignoring itself: src/x/.gitignore "*", src/x/evil.ts', cmd: () => py(`os.makedirs('src/x')\nopen('src/x/.gitignore','w').write('*\\n')\nopen('src/x/evil.ts','w').write('x')`) },
   { label: 'attributes: a new .gitattributes "* text eol=crlf", T rewritten with CRLF', cmd: (t) => py(`open('.gitattributes','w').write('* text eol=crlf\\n')\nb=open('${t.T}','rb').read()\nopen('${t.T}','wb').write(b.replace(b'\\n',b'\\r\\n'))`) },
   { label: 'attributes: a new D/.gitattributes hidden by D/.gitignore, T in D rewritten with CRLF', cmd: (t) => py(`open('${t.D}/.gitignore','w').write('.git*\\n')\nopen('${t.D}/.gitattributes','w').write('* text\\n')\nb=open('${t.S}','rb').read()\nopen('${t.S}','wb').write(b.replace(b'\\n',b'\\r\\n'))`) },
+  { label: 'coproc python3 (sleeps, then writes T)', cmd: (t) => `coproc python3 -c "import time; time.sleep(1); open('${t.T}','w').write('x')"`, background: true },
+  { label: 'git diff --output=T', cmd: (t) => `git diff --output=${t.T}` },
+  { label: '. X/s.sh (a script that writes T)', cmd: (t) => `. ${t.X}/s.sh`, setup: (_c, t) => fs.writeFileSync(path.join(t.X, 's.sh'), `echo x > ${t.T}\n`) },
+  { label: "env -C D sh -c 'echo x > B'", cmd: (t) => `env -C ${t.D} sh -c 'echo x > ${t.B}'` },
+  { label: 'c=cd; $c D && echo x > B', cmd: (t) => `c=cd; $c ${t.D} && echo x > ${t.B}` },
   // the guard's own configuration: unchanged / absent in both phases
   { label: 'guard: echo {} > .claude/settings.json', cmd: () => "echo '{}' > .claude/settings.json" },
   { label: 'guard: python3 drops hooks from .claude/settings.json', cmd: () => `python3 -c "import json;p='.claude/settings.json';d=json.load(open(p));d['hooks']={};json.dump(d,open(p,'w'))"` },

@@ -68,7 +68,8 @@ describe('PreToolUse (the write guard)', () => {
     expect(r).toMatchObject({ decision: 'deny', status: 0 });
     expect(r.reason).toContain('EXPLORATION');
     // refused up front: the command names what it writes
-    for (const cmd of ['echo x > src/cart.ts', 'cp -r src lib/', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make', 'ls\nrm -rf src']) {
+    for (const cmd of ['echo x > src/cart.ts', 'cp -r src lib/', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make', 'ls\nrm -rf src',
+      'coproc sleep 9', 'git diff --output=src/cart.ts', 'git log -p --output src/cart.ts']) {
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
     }
     // allowed to run, judged by effect when they return (guard-adversarial.test.ts checks the disk)
@@ -104,6 +105,34 @@ describe('PreToolUse (the write guard)', () => {
     // the denial is in the session's timeline
     const id = sessions.status().session_id as string;
     expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:PreToolUse' && e.outcome === 'blocked').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('in READY a write after cd, or named by an output option, is judged where it lands (outside the project: refused)', async () => {
+    await toReady();
+    // another project, outside this one and outside the scratch folder: only the check before the call protects it
+    const other = fs.mkdtempSync(path.join(REPO_ROOT, 'dist', 'outside-'));
+    fs.mkdirSync(path.join(other, 'src'));
+    fs.writeFileSync(path.join(other, 'src', 'cart.ts'), 'theirs\n');
+    try {
+      for (const cmd of [
+        `cd ${other} && echo x > src/cart.ts`, `cd ${path.relative(root, other)} && echo x >> src/cart.ts`, `cd "$(echo ${other})" && echo x > src/cart.ts`,
+        `env -C ${other} sh -c 'echo x > src/cart.ts'`, `pushd ${other} >/dev/null && echo x > src/cart.ts; popd`,
+        `cd ${other} && cat src/cart.ts 2>&1 | tee src/cart.ts`, `cd ${other}; bash -c 'echo x > src/cart.ts'`, `{ cd ${other}; echo x > src/cart.ts; }`,
+        // named by an output option, not a redirection
+        `git diff --no-index --output=${other}/src/cart.ts src/cart.ts src/util/format.ts`, `sort -o ${other}/src/cart.ts src/cart.ts`,
+      ]) {
+        const r = hook('pre-tool-use', bash(cmd));
+        if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
+        expect(fs.readFileSync(path.join(other, 'src', 'cart.ts'), 'utf8'), cmd).toBe('theirs\n');
+        expect(r.decision, cmd).toBe('deny');
+      }
+      // inside the project, where it lands: an explored file may be written from its folder
+      expect(hook('pre-tool-use', bash('cd src && echo x >> cart.ts')).decision).toBeUndefined();
+      expect(hook('pre-tool-use', bash('cd src && echo x > ../README.md')).decision).toBe('deny');
+      expect(hook('pre-tool-use', bash('(cd src && ls) && echo x >> src/cart.ts')).decision).toBeUndefined();
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('in READY the per-user settings that hold the hooks stay closed, even after the agent read them', async () => {

@@ -25,6 +25,7 @@ import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasPrompt, transcriptHasToolUse, validTranscript } from '../guard/transcript.js';
 import { SessionStore } from '../session/store.js';
 import { checkWriteTarget, unsafeName } from '../session/write-target.js';
+import type { BashWrite } from './bash-writes.js';
 import { type Client, format, normalize, type Payload } from './dialects.js';
 
 export type HookEvent = 'pre-tool-use' | 'user-prompt-submit' | 'post-tool-use' | 'stop';
@@ -202,7 +203,9 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     if (input.run_in_background === true) return 'a /code turn runs commands in the foreground only: a background process could change files after the guard has looked. Run it without run_in_background.';
     const { analyzeBash } = await import('./bash-writes.js'); // the bash grammar loads only for Bash calls
     const a = await analyzeBash(command);
-    const ignored = ignoredTargets(root, cwd, a.writes.flatMap((w) => w.targets ?? []));
+    // where each write lands: a relative target after `cd DIR` is written in DIR
+    const base = (w: BashWrite) => (w.dir ? path.resolve(cwd, w.dir) : cwd);
+    const ignored = ignoredTargets(root, a.writes.flatMap((w) => (w.targets ?? []).map((t) => path.resolve(base(w), t))));
     if (a.background.length > 0) return `a /code turn runs commands in the foreground only (this one detaches: ${a.background[0]!.slice(0, 80)}): a background process could change files after the guard has looked.`;
     for (const w of a.writes) {
       if (/^git clean\b/.test(w.what)) return 'git clean deletes untracked and git-ignored files (.env, local data, build output) that the guard cannot put back; remove the files you mean by name.';
@@ -211,9 +214,24 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         continue; // its effect is checked when it returns
       }
       for (const t of w.targets) {
-        if (ignored.has(t)) continue; // build output and the like: not the project's files
-        const why = checkPath(root, cwd, mode, t, locked);
+        const relative = !path.isAbsolute(t);
+        if (relative && (w.dir === null || a.reached?.includes(null))) {
+          return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd, env -C), then writes '${t.slice(0, 120)}' by a relative path. Name the file by its full path, or cd to a plain path.`;
+        }
+        if (ignored.has(path.resolve(base(w), t))) continue; // build output and the like: not the project's files
+        const why = checkPath(root, base(w), mode, t, locked);
         if (why) return `${w.what.slice(0, 160)}: ${why}`;
+        // the other folders the command reaches: a write there inside the project is checked by its
+        // effect; one outside it (or into the guard's files) only here
+        for (const d of relative ? a.reached ?? [] : []) {
+          const other = path.resolve(d ? path.resolve(cwd, d) : cwd, t);
+          if (other === path.resolve(base(w), t)) continue;
+          const rel = path.relative(root, other);
+          const outside = rel.startsWith('..') || path.isAbsolute(rel);
+          if ((outside && !isScratch(other)) || (!outside && isGuardOwned(rel.split(path.sep).join('/')))) {
+            return `${w.what.slice(0, 160)}: after cd, '${t.slice(0, 120)}' may be written as ${other.slice(0, 200)}, ${outside ? 'outside the project' : 'one of the write guard\'s files'}. Name the file by its full path.`;
+          }
+        }
       }
     }
     if (!a.readOnly) {
@@ -227,12 +245,12 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
   return undefined; // reads, and tools whose effect is checked when they return
 }
 
-/** The targets (as written) that are inside the project, not the guard's, and ignored by git. */
-function ignoredTargets(root: string, cwd: string, targets: string[]): Set<string> {
+/** The targets (absolute) that are inside the project, not the guard's, and ignored by git. */
+function ignoredTargets(root: string, targets: string[]): Set<string> {
   const rels = new Map<string, string>();
   for (const t of targets) {
     if (t.length > MAX_PATH || unsafeName(t)) continue;
-    const rel = path.relative(root, path.resolve(cwd, t)).split(path.sep).join('/');
+    const rel = path.relative(root, t).split(path.sep).join('/');
     if (!rel || rel.startsWith('..') || path.isAbsolute(rel) || isGuardOwned(rel)) continue;
     rels.set(rel, t);
   }
