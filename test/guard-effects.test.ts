@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProtectedFiles } from '../src/guard/protected.js';
 import { TreeSnapshot } from '../src/guard/tree-snapshot.js';
 import { runHook } from '../src/hooks/hooks.js';
 import { Project } from '../src/query/project.js';
@@ -46,5 +47,26 @@ describe('an undo that fails', () => {
     const second = decision((await runHook('pre-tool-use', bash('ls'), { cwd: root, projectDir: root })).stdout);
     expect(second?.permissionDecision).not.toBe('deny');
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
+  });
+});
+
+describe('the client settings the guard keeps', () => {
+  // only where the test may create the system-wide file and take it away again (root, none there)
+  const managed = '/etc/claude-code/managed-settings.json';
+  const canTry = process.getuid?.() === 0 && !fs.existsSync(path.dirname(managed));
+  it.runIf(canTry)('include Claude Code\'s managed settings, whose disableAllHooks outranks every other file', () => {
+    try {
+      fs.mkdirSync(path.dirname(managed));
+      fs.writeFileSync(managed, '{}\n');
+      const prot = new ProtectedFiles(root);
+      const manifest = prot.capture();
+      expect(Object.keys(manifest)).toContain(managed);
+      fs.writeFileSync(managed, '{"disableAllHooks": true}\n');
+      expect(prot.changed(manifest)).toContain(managed);
+      expect(prot.restore(manifest, managed, path.join(root, '.code-intel', 'guard', 'reverted', 'x')).restored).toBe(true);
+      expect(fs.readFileSync(managed, 'utf8')).toBe('{}\n');
+    } finally {
+      fs.rmSync(path.dirname(managed), { recursive: true, force: true });
+    }
   });
 });

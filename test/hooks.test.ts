@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyInit, planInit } from '../src/clients/init.js';
@@ -132,6 +133,45 @@ describe('PreToolUse (the write guard)', () => {
       expect(hook('pre-tool-use', bash('(cd src && ls) && echo x >> src/cart.ts')).decision).toBeUndefined();
     } finally {
       fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('a write is judged where it lands: through symlinks out of the project or out of /tmp, never into code-intel itself', async () => {
+    const other = fs.mkdtempSync(path.join(REPO_ROOT, 'dist', 'outside-'));
+    fs.writeFileSync(path.join(other, 'theirs.ts'), 'theirs\n');
+    // node_modules is git-ignored (build output may be written there), but these links lead out of it:
+    // code-intel installed by a link (npm link, pnpm), and a package folder linked to another project
+    fs.mkdirSync(path.join(root, 'node_modules'));
+    fs.symlinkSync(REPO_ROOT, path.join(root, 'node_modules', 'code-intel'));
+    fs.symlinkSync(other, path.join(root, 'node_modules', 'linked'));
+    const scratchLink = path.join(os.tmpdir(), `code-intel-link-${process.pid}`);
+    fs.rmSync(scratchLink, { force: true });
+    fs.symlinkSync(path.join(other, 'theirs.ts'), scratchLink);
+    const probe = path.join(REPO_ROOT, 'dist', 'src', 'hooks', `probe-${process.pid}.js`);
+    try {
+      for (const phase of ['EXPLORATION', 'READY']) {
+        if (phase === 'EXPLORATION') sessions.start('IMPLEMENT', 'add tax to the cart total');
+        else {
+          sessions.abort('x');
+          await toReady();
+        }
+        for (const cmd of [
+          `echo 'process.exit(0)' > node_modules/code-intel/dist/src/hooks/${path.basename(probe)}`,
+          'echo x > node_modules/linked/theirs.ts', `echo x > ${scratchLink}`,
+          `ln -sf ${other}/theirs.ts /tmp/code-intel-l2-${process.pid} && echo x > /tmp/code-intel-l2-${process.pid}`,
+        ]) {
+          const r = hook('pre-tool-use', bash(cmd));
+          if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
+          expect(fs.existsSync(probe), `${phase}: ${cmd}`).toBe(false);
+          expect(fs.readFileSync(path.join(other, 'theirs.ts'), 'utf8'), `${phase}: ${cmd}`).toBe('theirs\n');
+          expect(r.decision, `${phase}: ${cmd}`).toBe('deny');
+        }
+        // honest: build output in the git-ignored node_modules, scratch files in /tmp
+        expect(hook('pre-tool-use', bash('echo x > node_modules/.cache-note')).decision, phase).toBeUndefined();
+        expect(hook('pre-tool-use', bash(`echo x > /tmp/code-intel-note-${process.pid}`)).decision, phase).toBeUndefined();
+      }
+    } finally {
+      for (const f of [other, scratchLink, probe, `/tmp/code-intel-l2-${process.pid}`]) fs.rmSync(f, { recursive: true, force: true });
     }
   });
 

@@ -388,7 +388,12 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   }
   if (ALWAYS_WRITES.has(cmd)) {
     // cp/mv/ln/install/rsync write their last operand; rm, mkdir, touch, chmod... write every operand
-    const targets = ['cp', 'mv', 'ln', 'install', 'rsync', 'scp'].includes(cmd) ? operands.slice(-1)
+    // ln: a write through the link lands on what it names, so that counts as written too (a
+    // symbolic link's relative target is read from the link's folder)
+    const linked = cmd === 'ln' && operands.length > 1
+      ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s|^--symbolic$/.test(a)) && !o.startsWith('/') ? path.posix.join(path.posix.dirname(operands.at(-1)!), o) : o))
+      : [];
+    const targets = ['cp', 'mv', 'ln', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
       : operands;

@@ -24,7 +24,8 @@ import { isGuardOwned } from '../guard/protected.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasPrompt, transcriptHasToolUse, validTranscript } from '../guard/transcript.js';
 import { SessionStore } from '../session/store.js';
-import { checkWriteTarget, unsafeName } from '../session/write-target.js';
+import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
+import { PACKAGE_ROOT } from '../util/paths.js';
 import type { BashWrite } from './bash-writes.js';
 import { type Client, format, normalize, type Payload } from './dialects.js';
 
@@ -252,6 +253,11 @@ function ignoredTargets(root: string, targets: string[]): Set<string> {
     if (t.length > MAX_PATH || unsafeName(t)) continue;
     const rel = path.relative(root, t).split(path.sep).join('/');
     if (!rel || rel.startsWith('..') || path.isAbsolute(rel) || isGuardOwned(rel)) continue;
+    // an ignored path is build output only where the write lands in the project (not through a
+    // symlink out of it, not in code-intel's own program)
+    const real = landing(t);
+    const realRel = path.relative(fs.realpathSync(root), real);
+    if (realRel.startsWith('..') || path.isAbsolute(realRel) || inOwnCode(root, real) || isGuardOwned(realRel.split(path.sep).join('/'))) continue;
     rels.set(rel, t);
   }
   if (rels.size === 0) return new Set();
@@ -260,16 +266,41 @@ function ignoredTargets(root: string, targets: string[]): Set<string> {
   return new Set([...rels].filter(([rel]) => ignored.has(rel) || ignored.has(rel + '/')).map(([, t]) => t));
 }
 
-/** Scratch files may go to the system's temporary folder; nowhere else outside the project. */
+/** Where a write to `abs` lands: through every symlink on the way, dangling ones included. */
+function landing(abs: string): string {
+  try {
+    return realpathDeep(abs);
+  } catch {
+    return abs; // a symlink loop: the write fails
+  }
+}
+
+const within = (dir: string, p: string) => p === dir || p.startsWith(dir + path.sep);
+
+/**
+ * Scratch files may go to the system's temporary folder; nowhere else outside the project. Judged
+ * where the write lands: `/tmp/x` may be a symlink into another project.
+ */
 function isScratch(abs: string): boolean {
   const tmp = fs.realpathSync(os.tmpdir());
-  let real: string;
+  const real = landing(abs);
+  return (within(tmp, real) || within('/tmp', real)) && real !== tmp && real !== '/tmp';
+}
+
+/**
+ * code-intel's own program, when it is installed inside the project (its node_modules, which git
+ * ignores): the hook runs it, so a write there could switch the guard off. (Installed outside the
+ * project it is refused as any outside path; in a checkout of code-intel itself it is the project.)
+ */
+function inOwnCode(root: string, real: string): boolean {
+  let own: string;
   try {
-    real = fs.realpathSync(path.dirname(abs));
+    own = fs.realpathSync(PACKAGE_ROOT);
   } catch {
-    real = path.dirname(abs);
+    return false;
   }
-  return real === tmp || real.startsWith(tmp + path.sep) || real === '/tmp' || real.startsWith('/tmp/');
+  const realRoot = fs.realpathSync(root);
+  return within(own, real) && !within(own, realRoot);
 }
 
 function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: 'off' }>, file: string, locked: string | undefined): string | undefined {
@@ -285,10 +316,26 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   if (bad) return `'${file.slice(0, 120)}' ${bad}`;
   if (file.startsWith('~')) return `'${file.slice(0, 120)}' starts with ~: name the file by its full path`;
   const abs = path.resolve(cwd, file);
+  const real = landing(abs);
+  if (inOwnCode(root, real)) return `'${file.slice(0, 120)}' is part of code-intel itself (${real.slice(0, 200)}), which runs the write guard`;
   const rel = path.relative(root, abs);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) {
-    if (isScratch(abs)) return undefined;
-    return `'${abs}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
+  const realRel = path.relative(fs.realpathSync(root), real);
+  // outside where it is named or where it lands (a symlink out of the project, or into it from /tmp)
+  const namedOutside = rel.startsWith('..') || path.isAbsolute(rel);
+  if (namedOutside || realRel.startsWith('..') || path.isAbsolute(realRel)) {
+    if (realRel.startsWith('..') || path.isAbsolute(realRel)) {
+      // a project path whose symlink leads out is never scratch (the link is in the project)
+      if (!namedOutside) return `'${file.slice(0, 120)}' resolves through a symlink to ${real.slice(0, 200)}, outside the project; write the real file inside the project instead`;
+      if (isScratch(abs)) return undefined;
+      return `'${real}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
+    }
+    // named outside, lands inside: judged as the project file it is
+    if (locked) return locked;
+    if (mode.kind !== 'ready') return undefined;
+    const v = checkWriteTarget(root, realRel, true, mode.explored);
+    if (!v.allowed) return `${v.error}. ${v.hint}`;
+    if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
+    return undefined;
   }
   if (locked) return locked;
   if (mode.kind !== 'ready') return undefined;
