@@ -175,6 +175,27 @@ describe('PreToolUse (the write guard)', () => {
     }
   });
 
+  it('lets honest reading, testing and scratch work through, before READY and in it', async () => {
+    fs.writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
+    const honest = [
+      'ls -la', 'cat src/cart.ts', 'grep -rn total src', 'rg -n formatPrice src || true', 'git log --oneline -5 || true', 'git diff --stat || true',
+      'git status', 'find . -name "*.ts" -not -path "./node_modules/*"', 'wc -l src/*.ts', "sed -n '1,20p' src/cart.ts", "awk '{print $1}' src/cart.ts | head",
+      'head -50 src/cart.ts | grep total', 'node -e "console.log(1)"', 'python3 -c "print(1)"', 'npm test', 'npx tsc --noEmit',
+      'echo hi > /tmp/code-intel-honest.txt', 'mkdir -p /tmp/code-intel-honest && cp src/cart.ts /tmp/code-intel-honest/', 'cd /tmp && ls',
+      'cd src && ls && cd ..', 'pushd src >/dev/null && ls && popd >/dev/null', 'git -C src log -1 || true', 'sort -o /tmp/code-intel-sorted.txt src/cart.ts',
+      'git diff --output=/tmp/code-intel-d.patch', 'tar czf /tmp/code-intel-src.tgz src', 'cat src/cart.ts | sort | uniq -c > /tmp/code-intel-out.txt',
+      'mkdir -p generated && echo x > generated/out.js', '(cd src && grep -c total cart.ts)', 'cd src; cat cart.ts > /tmp/code-intel-c.ts',
+    ];
+    const check = (phase: string) => {
+      for (const cmd of honest) expect(hook('pre-tool-use', bash(cmd)).reason, `${phase}: ${cmd}`).toBeUndefined();
+    };
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    check('EXPLORATION');
+    sessions.abort('x');
+    await toReady();
+    check('READY');
+  });
+
   it('in READY the per-user settings that hold the hooks stay closed, even after the agent read them', async () => {
     await toReady();
     const local = path.join(root, '.claude', 'settings.local.json');

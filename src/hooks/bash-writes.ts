@@ -90,10 +90,7 @@ function plainReadOnly(command: string): boolean {
     const words = stage.trim().split(/[ \t]+/).filter(Boolean);
     const cmd = words[0];
     if (!cmd || cmd.includes('/') || cmd.includes('=')) return false;
-    if (cmd === 'git') {
-      const sub = words.slice(1).find((w) => !w.startsWith('-'));
-      return !!sub && isGitRead(words.slice(1));
-    }
+    if (cmd === 'git') return isGitRead(words.slice(1));
     return READERS.has(cmd);
   });
 }
@@ -220,7 +217,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   };
   /** the writes found since `from` are written in the current folder */
   const placed = (from: number) => {
-    if (dir !== '') for (let i = from; i < writes.length; i++) writes[i]!.dir = dir;
+    if (dir !== '') for (let i = from; i < writes.length; i++) if (writes[i]!.dir !== null) writes[i]!.dir = dir;
   };
   const visit = async (source: string, depth: number, at: string | null) => {
     dir = at;
@@ -286,8 +283,21 @@ function readsOnly(cmd: string, args: string[]): boolean {
 
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */
 function isGitRead(args: string[]): boolean {
-  const sub = args.find((a) => !a.startsWith('-'));
-  return !!sub && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && outputFiles('git', args).length === 0;
+  const sub = gitSubcommand(args);
+  return !!sub && !gitConfigured(args) && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && outputFiles('git', args).length === 0;
+}
+
+/** `git -c name=value …` (or --config-env) can make any git command run a program (core.pager, diff.external …) */
+const gitConfigured = (args: string[]) => args.some((a) => a.startsWith('-c') || a.startsWith('--config-env'));
+
+/** git's subcommand, past the global options (`-C DIR`, `--git-dir DIR`, `-c name=value` …). */
+function gitSubcommand(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env'].includes(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
 }
 
 function nestedNone(command: string): boolean {
@@ -371,7 +381,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   const text = words.join(' ');
   // an output file named by an option (`git diff --output=F`, `sort -o F`, `curl -o F`): written
   const outputs = outputFiles(cmd, args);
-  if (outputs.length > 0) writes.push({ what: text, targets: outputs.some((t) => UNKNOWABLE.test(t)) ? null : outputs });
+  if (outputs.length > 0) {
+    // `git -C DIR … --output=F` writes DIR/F: a relative F is in a folder the guard does not follow
+    const elsewhere = cmd === 'git' && args.some((a) => ['-C', '--work-tree'].includes(a));
+    writes.push({ what: text, targets: outputs.some((t) => UNKNOWABLE.test(t)) ? null : outputs, ...(elsewhere ? { dir: null } : {}) });
+  }
   if (cmd === 'source' || cmd === '.') {
     if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
     return xargs;
@@ -418,8 +432,8 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     return xargs;
   }
   if (cmd === 'git') {
-    const sub = operands[0];
-    if (sub && !GIT_READ_ONLY.has(sub)) writes.push({ what: text, targets: null });
+    const sub = gitSubcommand(args);
+    if (gitConfigured(args) || (sub && !GIT_READ_ONLY.has(sub))) writes.push({ what: text, targets: null });
     return xargs;
   }
   if (PKG_MANAGERS.has(cmd)) {
