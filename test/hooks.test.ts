@@ -367,6 +367,14 @@ describe('Codex speaks Claude Code\'s dialect, with apply_patch for edits', () =
     expect(both.out.hookSpecificOutput.permissionDecisionReason).toMatch(/README\.md.*not explored/);
     expect(pre('apply_patch', { command: patch('*** Add File: src/tax.ts', '+export const rate = 0.1;') }).out.hookSpecificOutput.permissionDecisionReason).toContain('check_write_target');
     expect(pre('apply_patch', { command: patch('*** Update File: .codex/hooks.json', '@@', '-a', '+b') }).out.hookSpecificOutput.permissionDecision).toBe('deny');
+    // a patch in a shell command (Codex applies `apply_patch <<'EOF'` itself): every file counts too
+    const inShell = `apply_patch <<'EOF'\n${patch('*** Update File: src/cart.ts', '@@', '-a', '+b', '*** Add File: /var/tmp/outside.ts', '+x')}\nEOF`;
+    expect(pre('Bash', { command: inShell }).out?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    // Codex trims a hunk header before reading it: an indented one names a file all the same
+    for (const header of ['  *** Delete File: README.md', '\t*** Add File: /var/tmp/outside.ts', ' *** Update File: README.md ']) {
+      const r = pre('apply_patch', { command: patch('*** Update File: src/cart.ts', '@@', '-a', '+b', header, ...(header.includes('Delete') ? [] : ['@@', '-a', '+b'])) });
+      expect(r.out?.hookSpecificOutput?.permissionDecision, JSON.stringify(header)).toBe('deny');
+    }
   });
 });
 

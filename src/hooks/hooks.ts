@@ -27,7 +27,7 @@ import { SessionStore } from '../session/store.js';
 import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import type { BashWrite } from './bash-writes.js';
-import { type Client, format, normalize, type Payload } from './dialects.js';
+import { type Client, format, normalize, patchFiles, type Payload } from './dialects.js';
 
 export type HookEvent = 'pre-tool-use' | 'user-prompt-submit' | 'post-tool-use' | 'stop';
 export const HOOK_EVENTS: HookEvent[] = ['pre-tool-use', 'user-prompt-submit', 'post-tool-use', 'stop'];
@@ -204,6 +204,11 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     if (input.run_in_background === true) return 'a /code turn runs commands in the foreground only: a background process could change files after the guard has looked. Run it without run_in_background.';
     const { analyzeBash } = await import('./bash-writes.js'); // the bash grammar loads only for Bash calls
     const a = await analyzeBash(command);
+    // a patch in the command (`apply_patch <<'EOF' … EOF`, which Codex applies itself): its files are written
+    if (command.includes('*** Begin Patch')) {
+      const files = patchFiles(command);
+      a.writes.push({ what: 'apply_patch', targets: files.length > 0 ? files : null });
+    }
     // where each write lands: a relative target after `cd DIR` is written in DIR
     const base = (w: BashWrite) => (w.dir ? path.resolve(cwd, w.dir) : cwd);
     const ignored = ignoredTargets(root, a.writes.flatMap((w) => (w.targets ?? []).map((t) => path.resolve(base(w), t))));
