@@ -196,6 +196,21 @@ describe('PreToolUse (the write guard)', () => {
     check('READY');
   });
 
+  it('in READY another server\'s write tool is judged by the files it names (outside the project: refused)', async () => {
+    await toReady();
+    const mcp = (tool_name: string, tool_input: Record<string, unknown>) => hook('pre-tool-use', { hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name, tool_input });
+    expect(mcp('mcp__fs__write_file', { path: '/var/lib/outside.ts', content: 'x' }).decision).toBe('deny');
+    expect(mcp('mcp__fs__move_file', { source: path.join(root, 'src/cart.ts'), destination: '/var/lib/outside.ts' }).decision).toBe('deny');
+    expect(mcp('mcp__fs__edit_file', { path: path.join(root, 'README.md'), edits: [{ oldText: 'a', newText: 'b' }] }).decision).toBe('deny');
+    expect(mcp('mcp__fs__write_multiple', { files: [{ filePath: path.join(root, 'src/cart.ts') }, { filePath: '/var/lib/outside.ts' }] }).decision).toBe('deny');
+    expect(mcp('smart_edit', { file_path: '/var/lib/outside.ts', instruction: 'x' }).decision).toBe('deny'); // a client tool no dialect maps
+    // honest: explored files, scratch files, reads, URLs
+    expect(mcp('mcp__fs__write_file', { path: path.join(root, 'src/cart.ts'), content: 'x' }).decision).toBeUndefined();
+    expect(mcp('mcp__fs__write_file', { path: '/tmp/code-intel-notes.md', content: 'x' }).decision).toBeUndefined();
+    expect(mcp('mcp__fs__read_file', { path: '/var/lib/outside.ts' }).decision).toBeUndefined();
+    expect(mcp('mcp__web__fetch_and_save', { url: 'https://example.com/x', output: '/tmp/code-intel-page.html' }).decision).toBeUndefined();
+  });
+
   it('in READY the per-user settings that hold the hooks stay closed, even after the agent read them', async () => {
     await toReady();
     const local = path.join(root, '.claude', 'settings.local.json');

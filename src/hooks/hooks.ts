@@ -247,8 +247,33 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     }
     return undefined;
   }
-  if (locked && tool.startsWith('mcp__') && EDIT_LIKE_MCP.test(tool.split('__').pop() ?? '')) return `${locked} (${tool} may change files)`;
+  if (!READ_ONLY_TOOLS.has(tool) && EDIT_LIKE_MCP.test(tool.split('__').pop() ?? '')) {
+    if (locked && tool.startsWith('mcp__')) return `${locked} (${tool} may change files)`;
+    // another server's tool or a client's edit tool the dialects do not map: the files it names are
+    // judged like an edit's (outside the project, only this check can see them)
+    for (const f of namedPaths(input)) {
+      const why = checkPath(root, cwd, mode, f, locked);
+      if (why) return `${tool} ${f.slice(0, 160)}: ${why}`;
+    }
+  }
   return undefined; // reads, and tools whose effect is checked when they return
+}
+
+/** argument names that hold a file or folder (file_path, filePath, destination, paths, to …) */
+const PATH_KEY = /(^|_)(paths?|files?|filename|dir|directory|dest|destination|target|source|src|output|from|to)$/;
+
+/** The file paths a tool's arguments name (top level and one level into objects and lists). */
+function namedPaths(input: Record<string, unknown>, depth = 0): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    const key = k.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+    const values = Array.isArray(v) ? v : [v];
+    for (const x of values) {
+      if (typeof x === 'string' && PATH_KEY.test(key) && x && !/^[a-z][a-z0-9+.-]*:\/\//i.test(x)) out.push(x);
+      else if (x && typeof x === 'object' && depth < 2) out.push(...namedPaths(x as Record<string, unknown>, depth + 1));
+    }
+  }
+  return out.slice(0, 100);
 }
 
 /** The targets (absolute) that are inside the project, not the guard's, and ignored by git. */
