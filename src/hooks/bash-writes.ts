@@ -90,8 +90,7 @@ function plainReadOnly(command: string): boolean {
     const words = stage.trim().split(/[ \t]+/).filter(Boolean);
     const cmd = words[0];
     if (!cmd || cmd.includes('/') || cmd.includes('=')) return false;
-    if (cmd === 'git') return isGitRead(words.slice(1));
-    return READERS.has(cmd);
+    return readsOnly(cmd, words.slice(1));
   });
 }
 
@@ -251,7 +250,8 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           if (CHDIR.has(cmd)) chdir(cmd, args);
           // a name built by an expansion may be cd (`$c /elsewhere`)
           if (name && UNKNOWABLE.test(unquote(name))) move(null);
-          if (!readsOnly(cmd, args)) readOnly = false;
+          // `GIT_PAGER=… git log`, `LESSOPEN=… less`: an environment can make a reader run a program
+          if (!readsOnly(cmd, args) || n.children.some((c) => c?.type === 'variable_assignment')) readOnly = false;
           if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
         } else if (n.type === 'heredoc_redirect' || n.type === 'herestring_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
         // a subshell's `cd` ends with it; so does each stage's of a pipeline
@@ -278,7 +278,8 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
 
 /** A command (its name's basename and its arguments) that only reads: a known reader, or a git read. */
 function readsOnly(cmd: string, args: string[]): boolean {
-  return READERS.has(cmd) || (cmd === 'git' && isGitRead(args));
+  // rg --pre runs a program on every file it searches
+  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre')))) || (cmd === 'git' && isGitRead(args));
 }
 
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */
