@@ -211,6 +211,21 @@ describe('PreToolUse (the write guard)', () => {
     expect(mcp('mcp__web__fetch_and_save', { url: 'https://example.com/x', output: '/tmp/code-intel-page.html' }).decision).toBeUndefined();
   });
 
+  it('an index made inside the project does not take the hooks away from its /code turn', () => {
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    // the client was started in src/ and names no project dir (Codex, Cursor, OpenCode): the agent indexes src/ itself
+    const sub = path.join(root, 'src');
+    const inner = new Project(sub);
+    inner.close();
+    expect(fs.existsSync(path.join(sub, '.code-intel', 'index.db'))).toBe(true);
+    const inSub = (p: Record<string, unknown>) => hook('pre-tool-use', { ...p, cwd: sub }, { CLAUDE_PROJECT_DIR: '' });
+    expect(inSub({ ...edit('src/cart.ts') }).decision).toBe('deny');
+    expect(inSub(bash('echo x > cart.ts')).decision).toBe('deny');
+    // and the outer turn's effect check takes the index made inside it away again
+    hook('post-tool-use', { hook_event_name: 'PostToolUse', cwd: sub, session_id: 'cc-1', tool_name: 'Bash', tool_input: { command: 'code-intel index' }, tool_response: {} }, { CLAUDE_PROJECT_DIR: '' });
+    expect(fs.existsSync(path.join(sub, '.code-intel', 'index.db'))).toBe(false);
+  });
+
   it('in READY the per-user settings that hold the hooks stay closed, even after the agent read them', async () => {
     await toReady();
     const local = path.join(root, '.claude', 'settings.local.json');

@@ -54,13 +54,39 @@ export function deny(reason: string, client: Client = 'claude-code'): HookOutput
 
 /** The project root: the nearest folder at or above `from` that holds .code-intel/index.db. */
 export function findRoot(from: string): string | undefined {
+  return findRoots(from)[0];
+}
+
+/** Every folder at or above `from` that holds .code-intel/index.db, nearest first. */
+function findRoots(from: string): string[] {
+  const out: string[] = [];
   let dir = path.resolve(from);
   for (;;) {
-    if (fs.existsSync(path.join(dir, '.code-intel', 'index.db'))) return dir;
+    if (fs.existsSync(path.join(dir, '.code-intel', 'index.db'))) out.push(dir);
     const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir) return out;
     dir = parent;
   }
+}
+
+/**
+ * The project the call belongs to. Nearly always the one folder with a code-intel index at or
+ * above the start; where indexes nest, an outer project in a guarded /code turn comes first: a
+ * fresh index made inside it (`code-intel index` in a subfolder the client was started in) must
+ * not take the hooks away from the turn. (Its files are the outer project's, and undone there.)
+ */
+function chooseRoot(start: string): string | undefined {
+  const roots = findRoots(start);
+  if (roots.length < 2) return roots[0];
+  for (const root of [...roots].reverse()) {
+    const db = openShared(root); // a broken outer index fails closed, as the nearest would
+    try {
+      if (guardMode(new SessionStore(db), root).kind !== 'off') return root;
+    } finally {
+      db.close();
+    }
+  }
+  return roots[0];
 }
 
 /** Opens the project database; refuses one that is not a code-intel index (empty, damaged, foreign). */
@@ -110,7 +136,7 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     throw new Error('malformed PreToolUse payload (tool_name / tool_input missing)');
   }
   const start = env.projectDir ?? p.cwd ?? env.cwd;
-  const root = findRoot(start);
+  const root = chooseRoot(start);
   if (!root) {
     const tool = p.tool_name ?? '';
     const mayWrite = EDIT_TOOLS.has(tool) || tool === 'ApplyPatch' || tool === 'Bash' || (tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS));
