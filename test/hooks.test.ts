@@ -13,6 +13,8 @@ import { CODE_COMMAND } from '../src/clients/code-command.js';
 import { Project } from '../src/query/project.js';
 import { SessionError } from '../src/session/core.js';
 import { SessionService } from '../src/session/service.js';
+import { SessionStore } from '../src/session/store.js';
+import Database from 'better-sqlite3';
 import { TOOL_PHASES } from '../machines/policy.js';
 import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
 import { driveToReady } from './helpers/session.js';
@@ -224,6 +226,29 @@ describe('PreToolUse (the write guard)', () => {
     // and the outer turn's effect check takes the index made inside it away again
     hook('post-tool-use', { hook_event_name: 'PostToolUse', cwd: sub, session_id: 'cc-1', tool_name: 'Bash', tool_input: { command: 'code-intel index' }, tool_response: {} }, { CLAUDE_PROJECT_DIR: '' });
     expect(fs.existsSync(path.join(sub, '.code-intel', 'index.db'))).toBe(false);
+  });
+
+  it('an index crafted above the project (records the guard never sealed) does not take its turn over', () => {
+    // the project lives inside a folder where someone made an index with a READY session by hand
+    const outer = makeProject({ 'README.md': 'outer\n' });
+    const inner = path.join(outer, 'project');
+    fs.cpSync(root, inner, { recursive: true });
+    const p = new Project(outer);
+    p.close();
+    const db = new Database(path.join(outer, '.code-intel', 'index.db'));
+    new SessionStore(db);
+    db.prepare(`INSERT INTO sessions(id, intent, query, status, phase, snapshot, created_at, updated_at) VALUES ('x','IMPLEMENT','q','active','READY','{}',?,?)`).run(Date.now(), Date.now());
+    db.close();
+    const innerProject = new Project(inner);
+    try {
+      new SessionService(innerProject).start('IMPLEMENT', 'add tax to the cart total');
+      const r = hook('pre-tool-use', { ...edit('x'), cwd: path.join(inner, 'src'), tool_input: { file_path: path.join(inner, 'src/cart.ts'), old_string: 'a', new_string: 'b' } }, { CLAUDE_PROJECT_DIR: '' });
+      expect(r.decision).toBe('deny');
+      expect(r.reason).toContain('EXPLORATION');
+    } finally {
+      innerProject.close();
+      removeProject(outer);
+    }
   });
 
   it('in READY the per-user settings that hold the hooks stay closed, even after the agent read them', async () => {

@@ -21,6 +21,7 @@ import Database from 'better-sqlite3';
 import { describeUndo, enforceEffects } from '../guard/effects.js';
 import { guardMode, type GuardMode } from '../guard/mode.js';
 import { isGuardOwned } from '../guard/protected.js';
+import { isMarked } from '../guard/seal.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasPrompt, transcriptHasToolUse, validTranscript } from '../guard/transcript.js';
 import { SessionStore } from '../session/store.js';
@@ -78,7 +79,9 @@ function findRoots(from: string): string[] {
 function chooseRoot(start: string): string | undefined {
   const roots = findRoots(start);
   if (roots.length < 2) return roots[0];
-  for (const root of [...roots].reverse()) {
+  // only a project whose records the guard itself sealed (its marker is in the user's state
+  // folder): an index crafted above the project must not take the turn over either
+  for (const root of [...roots].reverse().filter(isMarked)) {
     const db = openShared(root); // a broken outer index fails closed, as the nearest would
     try {
       if (guardMode(new SessionStore(db), root).kind !== 'off') return root;
