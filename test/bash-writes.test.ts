@@ -117,3 +117,13 @@ describe('the analyser\'s fast paths say what the bash grammar says', () => {
     expect(await expectSameAsGrammar(randomCharCommands(6000, 7))).toBeGreaterThan(1000);
   });
 });
+
+describe('what counts as only reading', () => {
+  it('is not a reader run under an environment or with an option that starts a program', async () => {
+    // while a command that is not read-only runs, hook evidence is not recorded (it may come from it)
+    for (const cmd of ["GIT_PAGER='node hook.js user-prompt-submit' git log", "LESSOPEN='|sh -c x %s' less README.md", 'rg --pre ./x.sh total src', 'rg --pre=./x.sh total']) {
+      expect((await analyzeBash(cmd)).readOnly, cmd).toBe(false);
+    }
+    for (const cmd of ['git log', 'rg total src', 'less README.md', 'git -C src log -1']) expect((await analyzeBash(cmd)).readOnly, cmd).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyInit, planInit } from '../src/clients/init.js';
@@ -12,6 +13,8 @@ import { CODE_COMMAND } from '../src/clients/code-command.js';
 import { Project } from '../src/project/project.js';
 import { SessionError } from '../src/session/core.js';
 import { SessionService } from '../src/session/service.js';
+import { SessionStore } from '../src/session/store.js';
+import Database from 'better-sqlite3';
 import { TOOL_PHASES } from '../machines/policy.js';
 import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
 import { driveToReady } from './helpers/session.js';
@@ -68,7 +71,8 @@ describe('PreToolUse (the write guard)', () => {
     expect(r).toMatchObject({ decision: 'deny', status: 0 });
     expect(r.reason).toContain('EXPLORATION');
     // refused up front: the command names what it writes
-    for (const cmd of ['echo x > src/cart.ts', 'cp -r src lib/', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make', 'ls\nrm -rf src']) {
+    for (const cmd of ['echo x > src/cart.ts', 'cp -r src lib/', "sed -i 's/a/b/' src/cart.ts", 'rm -rf src', 'git commit -am wip', 'bash -c "touch x"', 'cat a | tee out.txt', 'sleep 9 &', 'nohup make', 'ls\nrm -rf src',
+      'coproc sleep 9', 'git diff --output=src/cart.ts', 'git log -p --output src/cart.ts']) {
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
     }
     // allowed to run, judged by effect when they return (guard-adversarial.test.ts checks the disk)
@@ -104,6 +108,147 @@ describe('PreToolUse (the write guard)', () => {
     // the denial is in the session's timeline
     const id = sessions.status().session_id as string;
     expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:PreToolUse' && e.outcome === 'blocked').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('in READY a write after cd, or named by an output option, is judged where it lands (outside the project: refused)', async () => {
+    await toReady();
+    // another project, outside this one and outside the scratch folder: only the check before the call protects it
+    const other = fs.mkdtempSync(path.join(REPO_ROOT, 'dist', 'outside-'));
+    fs.mkdirSync(path.join(other, 'src'));
+    fs.writeFileSync(path.join(other, 'src', 'cart.ts'), 'theirs\n');
+    try {
+      for (const cmd of [
+        `cd ${other} && echo x > src/cart.ts`, `cd ${path.relative(root, other)} && echo x >> src/cart.ts`, `cd "$(echo ${other})" && echo x > src/cart.ts`,
+        `env -C ${other} sh -c 'echo x > src/cart.ts'`, `pushd ${other} >/dev/null && echo x > src/cart.ts; popd`,
+        `cd ${other} && cat src/cart.ts 2>&1 | tee src/cart.ts`, `cd ${other}; bash -c 'echo x > src/cart.ts'`, `{ cd ${other}; echo x > src/cart.ts; }`,
+        // named by an output option, not a redirection
+        `git diff --no-index --output=${other}/src/cart.ts src/cart.ts src/util/format.ts`, `sort -o ${other}/src/cart.ts src/cart.ts`,
+      ]) {
+        const r = hook('pre-tool-use', bash(cmd));
+        if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
+        expect(fs.readFileSync(path.join(other, 'src', 'cart.ts'), 'utf8'), cmd).toBe('theirs\n');
+        expect(r.decision, cmd).toBe('deny');
+      }
+      // inside the project, where it lands: an explored file may be written from its folder
+      expect(hook('pre-tool-use', bash('cd src && echo x >> cart.ts')).decision).toBeUndefined();
+      expect(hook('pre-tool-use', bash('cd src && echo x > ../README.md')).decision).toBe('deny');
+      expect(hook('pre-tool-use', bash('(cd src && ls) && echo x >> src/cart.ts')).decision).toBeUndefined();
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('a write is judged where it lands: through symlinks out of the project or out of /tmp, never into code-intel itself', async () => {
+    const other = fs.mkdtempSync(path.join(REPO_ROOT, 'dist', 'outside-'));
+    fs.writeFileSync(path.join(other, 'theirs.ts'), 'theirs\n');
+    // node_modules is git-ignored (build output may be written there), but these links lead out of it:
+    // code-intel installed by a link (npm link, pnpm), and a package folder linked to another project
+    fs.mkdirSync(path.join(root, 'node_modules'));
+    fs.symlinkSync(REPO_ROOT, path.join(root, 'node_modules', 'code-intel'));
+    fs.symlinkSync(other, path.join(root, 'node_modules', 'linked'));
+    const scratchLink = path.join(os.tmpdir(), `code-intel-link-${process.pid}`);
+    fs.rmSync(scratchLink, { force: true });
+    fs.symlinkSync(path.join(other, 'theirs.ts'), scratchLink);
+    const probe = path.join(REPO_ROOT, 'dist', 'src', 'hooks', `probe-${process.pid}.js`);
+    try {
+      for (const phase of ['EXPLORATION', 'READY']) {
+        if (phase === 'EXPLORATION') sessions.start('IMPLEMENT', 'add tax to the cart total');
+        else {
+          sessions.abort('x');
+          await toReady();
+        }
+        for (const cmd of [
+          `echo 'process.exit(0)' > node_modules/code-intel/dist/src/hooks/${path.basename(probe)}`,
+          'echo x > node_modules/linked/theirs.ts', `echo x > ${scratchLink}`,
+          `ln -sf ${other}/theirs.ts /tmp/code-intel-l2-${process.pid} && echo x > /tmp/code-intel-l2-${process.pid}`,
+        ]) {
+          const r = hook('pre-tool-use', bash(cmd));
+          if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
+          expect(fs.existsSync(probe), `${phase}: ${cmd}`).toBe(false);
+          expect(fs.readFileSync(path.join(other, 'theirs.ts'), 'utf8'), `${phase}: ${cmd}`).toBe('theirs\n');
+          expect(r.decision, `${phase}: ${cmd}`).toBe('deny');
+        }
+        // honest: build output in the git-ignored node_modules, scratch files in /tmp
+        expect(hook('pre-tool-use', bash('echo x > node_modules/.cache-note')).decision, phase).toBeUndefined();
+        expect(hook('pre-tool-use', bash(`echo x > /tmp/code-intel-note-${process.pid}`)).decision, phase).toBeUndefined();
+      }
+    } finally {
+      for (const f of [other, scratchLink, probe, `/tmp/code-intel-l2-${process.pid}`]) fs.rmSync(f, { recursive: true, force: true });
+    }
+  });
+
+  it('lets honest reading, testing and scratch work through, before READY and in it', async () => {
+    fs.writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
+    const honest = [
+      'ls -la', 'cat src/cart.ts', 'grep -rn total src', 'rg -n formatPrice src || true', 'git log --oneline -5 || true', 'git diff --stat || true',
+      'git status', 'find . -name "*.ts" -not -path "./node_modules/*"', 'wc -l src/*.ts', "sed -n '1,20p' src/cart.ts", "awk '{print $1}' src/cart.ts | head",
+      'head -50 src/cart.ts | grep total', 'node -e "console.log(1)"', 'python3 -c "print(1)"', 'npm test', 'npx tsc --noEmit',
+      'echo hi > /tmp/code-intel-honest.txt', 'mkdir -p /tmp/code-intel-honest && cp src/cart.ts /tmp/code-intel-honest/', 'cd /tmp && ls',
+      'cd src && ls && cd ..', 'pushd src >/dev/null && ls && popd >/dev/null', 'git -C src log -1 || true', 'sort -o /tmp/code-intel-sorted.txt src/cart.ts',
+      'git diff --output=/tmp/code-intel-d.patch', 'tar czf /tmp/code-intel-src.tgz src', 'cat src/cart.ts | sort | uniq -c > /tmp/code-intel-out.txt',
+      'mkdir -p generated && echo x > generated/out.js', '(cd src && grep -c total cart.ts)', 'cd src; cat cart.ts > /tmp/code-intel-c.ts',
+    ];
+    const check = (phase: string) => {
+      for (const cmd of honest) expect(hook('pre-tool-use', bash(cmd)).reason, `${phase}: ${cmd}`).toBeUndefined();
+    };
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    check('EXPLORATION');
+    sessions.abort('x');
+    await toReady();
+    check('READY');
+  });
+
+  it('in READY another server\'s write tool is judged by the files it names (outside the project: refused)', async () => {
+    await toReady();
+    const mcp = (tool_name: string, tool_input: Record<string, unknown>) => hook('pre-tool-use', { hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name, tool_input });
+    expect(mcp('mcp__fs__write_file', { path: '/var/lib/outside.ts', content: 'x' }).decision).toBe('deny');
+    expect(mcp('mcp__fs__move_file', { source: path.join(root, 'src/cart.ts'), destination: '/var/lib/outside.ts' }).decision).toBe('deny');
+    expect(mcp('mcp__fs__edit_file', { path: path.join(root, 'README.md'), edits: [{ oldText: 'a', newText: 'b' }] }).decision).toBe('deny');
+    expect(mcp('mcp__fs__write_multiple', { files: [{ filePath: path.join(root, 'src/cart.ts') }, { filePath: '/var/lib/outside.ts' }] }).decision).toBe('deny');
+    expect(mcp('smart_edit', { file_path: '/var/lib/outside.ts', instruction: 'x' }).decision).toBe('deny'); // a client tool no dialect maps
+    // honest: explored files, scratch files, reads, URLs
+    expect(mcp('mcp__fs__write_file', { path: path.join(root, 'src/cart.ts'), content: 'x' }).decision).toBeUndefined();
+    expect(mcp('mcp__fs__write_file', { path: '/tmp/code-intel-notes.md', content: 'x' }).decision).toBeUndefined();
+    expect(mcp('mcp__fs__read_file', { path: '/var/lib/outside.ts' }).decision).toBeUndefined();
+    expect(mcp('mcp__web__fetch_and_save', { url: 'https://example.com/x', output: '/tmp/code-intel-page.html' }).decision).toBeUndefined();
+  });
+
+  it('an index made inside the project does not take the hooks away from its /code turn', () => {
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    // the client was started in src/ and names no project dir (Codex, Cursor, OpenCode): the agent indexes src/ itself
+    const sub = path.join(root, 'src');
+    const inner = new Project(sub);
+    inner.close();
+    expect(fs.existsSync(path.join(sub, '.code-intel', 'index.db'))).toBe(true);
+    const inSub = (p: Record<string, unknown>) => hook('pre-tool-use', { ...p, cwd: sub }, { CLAUDE_PROJECT_DIR: '' });
+    expect(inSub({ ...edit('src/cart.ts') }).decision).toBe('deny');
+    expect(inSub(bash('echo x > cart.ts')).decision).toBe('deny');
+    // and the outer turn's effect check takes the index made inside it away again
+    hook('post-tool-use', { hook_event_name: 'PostToolUse', cwd: sub, session_id: 'cc-1', tool_name: 'Bash', tool_input: { command: 'code-intel index' }, tool_response: {} }, { CLAUDE_PROJECT_DIR: '' });
+    expect(fs.existsSync(path.join(sub, '.code-intel', 'index.db'))).toBe(false);
+  });
+
+  it('an index crafted above the project (records the guard never sealed) does not take its turn over', () => {
+    // the project lives inside a folder where someone made an index with a READY session by hand
+    const outer = makeProject({ 'README.md': 'outer\n' });
+    const inner = path.join(outer, 'project');
+    fs.cpSync(root, inner, { recursive: true });
+    const p = new Project(outer);
+    p.close();
+    const db = new Database(path.join(outer, '.code-intel', 'index.db'));
+    new SessionStore(db);
+    db.prepare(`INSERT INTO sessions(id, intent, query, status, phase, snapshot, created_at, updated_at) VALUES ('x','IMPLEMENT','q','active','READY','{}',?,?)`).run(Date.now(), Date.now());
+    db.close();
+    const innerProject = new Project(inner);
+    try {
+      new SessionService(innerProject).start('IMPLEMENT', 'add tax to the cart total');
+      const r = hook('pre-tool-use', { ...edit('x'), cwd: path.join(inner, 'src'), tool_input: { file_path: path.join(inner, 'src/cart.ts'), old_string: 'a', new_string: 'b' } }, { CLAUDE_PROJECT_DIR: '' });
+      expect(r.decision).toBe('deny');
+      expect(r.reason).toContain('EXPLORATION');
+    } finally {
+      innerProject.close();
+      removeProject(outer);
+    }
   });
 
   it('in READY the per-user settings that hold the hooks stay closed, even after the agent read them', async () => {
@@ -277,6 +422,14 @@ describe('Codex speaks Claude Code\'s dialect, with apply_patch for edits', () =
     expect(both.out.hookSpecificOutput.permissionDecisionReason).toMatch(/README\.md.*not explored/);
     expect(pre('apply_patch', { command: patch('*** Add File: src/tax.ts', '+export const rate = 0.1;') }).out.hookSpecificOutput.permissionDecisionReason).toContain('check_write_target');
     expect(pre('apply_patch', { command: patch('*** Update File: .codex/hooks.json', '@@', '-a', '+b') }).out.hookSpecificOutput.permissionDecision).toBe('deny');
+    // a patch in a shell command (Codex applies `apply_patch <<'EOF'` itself): every file counts too
+    const inShell = `apply_patch <<'EOF'\n${patch('*** Update File: src/cart.ts', '@@', '-a', '+b', '*** Add File: /var/tmp/outside.ts', '+x')}\nEOF`;
+    expect(pre('Bash', { command: inShell }).out?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    // Codex trims a hunk header before reading it: an indented one names a file all the same
+    for (const header of ['  *** Delete File: README.md', '\t*** Add File: /var/tmp/outside.ts', ' *** Update File: README.md ']) {
+      const r = pre('apply_patch', { command: patch('*** Update File: src/cart.ts', '@@', '-a', '+b', header, ...(header.includes('Delete') ? [] : ['@@', '-a', '+b'])) });
+      expect(r.out?.hookSpecificOutput?.permissionDecision, JSON.stringify(header)).toBe('deny');
+    }
   });
 });
 

@@ -6,6 +6,7 @@
  * the command analyser never heard of, an interpreter, another MCP server's tool, a background
  * process that wrote after its command returned (caught at the next event), or a tool that failed.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore } from '../session/store.js';
 import { forbids, type GuardMode } from './mode.js';
@@ -25,18 +26,41 @@ export interface EffectReport {
   /** changes that could not be put back (reported, and the guard then denies) */
   failed: string[];
   keepDir?: string;
+  /** the snapshot store had been changed from outside and was rebuilt */
+  rebuilt?: boolean;
 }
 
 const TREE = 'tree';
 const COMMIT = 'commit';
 const PROTECTED = 'protected';
+/** the snapshot store's fingerprint (TreeSnapshot.fingerprint) and ignore rules, as the guard left them */
+const STORE = 'store';
+const EXCLUDES = 'excludes';
+/** how many times an undo may reveal further changes (a reverted .gitignore shows what it hid) */
+const MAX_ROUNDS = 8;
 
 /** Records what the project looks like now as the accepted state (a session starts). */
 export function acceptBaseline(store: SessionStore, root: string): void {
-  const snap = new TreeSnapshot(root);
-  const tree = snap.capture();
-  const manifest = new ProtectedFiles(root).capture();
-  store.setGuardValues({ [TREE]: tree, [COMMIT]: snap.accept(tree), [PROTECTED]: JSON.stringify(manifest) });
+  store.transaction(() => {
+    const snap = new TreeSnapshot(root);
+    const tree = snap.capture();
+    const manifest = new ProtectedFiles(root).capture();
+    const commit = snap.accept(tree);
+    store.setGuardValues({ [TREE]: tree, [COMMIT]: commit, [PROTECTED]: JSON.stringify(manifest), [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes() });
+  });
+}
+
+/** Makes `dir` a folder, removing a file or link that stands in its way under .code-intel/guard/ (the guard's own). */
+function guardFolder(root: string, dir: string): void {
+  const own = path.join(root, '.code-intel', 'guard');
+  for (let d = dir; d.startsWith(own); d = path.dirname(d)) {
+    try {
+      if (!fs.lstatSync(d).isDirectory()) fs.rmSync(d, { force: true });
+    } catch {
+      // not there yet
+    }
+  }
+  fs.mkdirSync(dir, { recursive: true });
 }
 
 function stamp(): string {
@@ -53,7 +77,10 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
   // the common case, one git process and no write: nothing moved since the accepted state
   const commit = store.guardValue(COMMIT);
   const manifest0 = JSON.parse(store.guardValue(PROTECTED) ?? '{}') as Manifest;
-  if (commit && new TreeSnapshot(root).unchangedSince(commit) && new ProtectedFiles(root).changed(manifest0).length === 0) return report;
+  const snap0 = new TreeSnapshot(root);
+  // the store is trusted only as the guard left it: its index, config or ignore rules changed by
+  // another process could hide a change (assume-unchanged, an exclude line, core.trustctime)
+  if (commit && snap0.fingerprint() === store.guardValue(STORE) && snap0.unchangedSince(commit) && new ProtectedFiles(root).changed(manifest0).length === 0) return report;
   return store.transaction(() => {
     const snap = new TreeSnapshot(root);
     const prot = new ProtectedFiles(root);
@@ -64,14 +91,25 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
     }
     // read again inside the transaction: another hook may have moved the baseline meanwhile
     const manifest = JSON.parse(store.guardValue(PROTECTED) ?? '{}') as Manifest;
+    if (snap.fingerprint() !== store.guardValue(STORE)) {
+      // changed by something other than the guard (or made by an older version): rebuilt from the
+      // sealed baseline, every file hashed again; throws (the guard then refuses writes) when the
+      // state to restore is gone
+      snap.rebuild(baseline, store.guardValue(EXCLUDES), store.guardValue(COMMIT));
+      report.rebuilt = true;
+    }
     const keepDir = path.join(root, '.code-intel', 'guard', 'reverted', stamp());
+    guardFolder(root, keepDir);
     let current = snap.capture();
-    // a reverted .gitignore can reveal files that were hidden a moment ago: look again
-    for (let round = 0; round < 3; round++) {
+    // a reverted .gitignore can reveal files that were hidden a moment ago: look again, until
+    // nothing more shows (a chain longer than MAX_ROUNDS is not accepted: see failed)
+    for (let round = 0; ; round++) {
       let restored = 0;
+      let attributes = false;
       for (const ch of snap.diff(baseline, current)) {
         const why = forbids(mode, ch.path, isGuardOwned);
         if (!why) continue;
+        attributes ||= ch.path === '.gitattributes' || ch.path.endsWith('/.gitattributes');
         try {
           const { kept } = snap.restore(baseline, ch.path, keepDir);
           report.undone.push({ path: ch.path, why, kept: kept && path.relative(root, kept) });
@@ -81,6 +119,12 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
         }
       }
       if (restored === 0) break;
+      if (round === MAX_ROUNDS) {
+        report.failed.push(`undoing kept revealing more changes (${MAX_ROUNDS} rounds of .gitignore or .gitattributes files)`);
+        break;
+      }
+      // what the attributes hid is seen in the next round (an index holding them would still apply them)
+      if (attributes) snap.forgetStat(baseline);
       current = snap.capture();
     }
     for (const file of prot.changed(manifest)) {
@@ -92,10 +136,22 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
       if (r.restored) report.undone.push({ path: shown, why, kept: r.kept && path.relative(root, r.kept) });
       else report.failed.push(`${shown}: its saved copy is missing`);
     }
-    store.setGuardValues({
-      [TREE]: current, [COMMIT]: snap.accept(current), [PROTECTED]: JSON.stringify(prot.capture(manifest)),
-    });
-    if (report.undone.length > 0 || report.failed.length > 0) {
+    if (report.failed.length > 0) {
+      // what could not be put back is never accepted: the baseline stays, every later event tries
+      // again, and the hooks refuse writes meanwhile
+      store.setGuardValues({ [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes() });
+    } else {
+      const accepted = snap.accept(current);
+      store.setGuardValues({
+        [TREE]: current, [COMMIT]: accepted, [PROTECTED]: JSON.stringify(prot.capture(manifest)), [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes(),
+      });
+    }
+    try {
+      fs.rmdirSync(keepDir); // nothing was kept
+    } catch {
+      // it holds what was put back
+    }
+    if (report.undone.length > 0 || report.failed.length > 0 || report.rebuilt) {
       report.keepDir = path.relative(root, keepDir);
       const s = mode.session!;
       store.record(s.id, {
@@ -109,14 +165,15 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
 
 /** One paragraph for the agent and the timeline. */
 export function describeUndo(r: EffectReport): string {
-  if (r.undone.length === 0 && r.failed.length === 0) return '';
+  if (r.undone.length === 0 && r.failed.length === 0 && !r.rebuilt) return '';
   const parts: string[] = [];
+  if (r.rebuilt) parts.push('The write guard\'s snapshot store (.code-intel/guard/) had been changed outside the guard; it was rebuilt from its sealed state and every file checked again.');
   if (r.undone.length > 0) {
     const byWhy = new Map<string, string[]>();
     for (const u of r.undone) byWhy.set(u.why, [...(byWhy.get(u.why) ?? []), u.path]);
     const list = [...byWhy].slice(0, 4).map(([why, paths]) => `${paths.slice(0, 6).join(', ')}${paths.length > 6 ? ` and ${paths.length - 6} more` : ''} — ${why.replace(/\.$/, '')}`).join('; ');
     parts.push(`Undid ${r.undone.length} change(s) this /code turn may not make: ${list}.` + (r.keepDir ? ` What stood there is kept in ${r.keepDir}/.` : ''));
   }
-  if (r.failed.length > 0) parts.push(`Could not undo: ${r.failed.slice(0, 5).join('; ')}.`);
+  if (r.failed.length > 0) parts.push(`Could not undo: ${r.failed.slice(0, 5).join('; ')}. Writes are refused until the guard can put these back.`);
   return parts.join(' ');
 }

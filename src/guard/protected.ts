@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stateDir } from './seal.js';
 
 /** Project-relative files and folders (a trailing '/') owned by the guard. */
 const PROJECT_OWNED = [
@@ -29,6 +30,8 @@ function userFiles(): string[] {
     ...claude.flatMap((dir) => [path.join(dir, 'settings.json'), path.join(dir, 'settings.local.json')]),
     path.join(home, '.gemini', 'settings.json'), path.join(home, '.cursor', 'hooks.json'),
     path.join(home, '.codex', 'config.toml'), path.join(home, '.codex', 'hooks.json'), path.join(home, '.gitconfig'),
+    // managed (system-wide) settings outrank the user's: `disableAllHooks` there switches the hooks off
+    '/etc/claude-code/managed-settings.json', '/Library/Application Support/ClaudeCode/managed-settings.json', '/etc/gemini-cli/settings.json',
     // OpenCode's user config can list plugins (ours is in the project's .opencode/, guarded above)
     ...['opencode.json', 'opencode.jsonc'].map((f) => path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'opencode', f)),
   ];
@@ -89,10 +92,14 @@ function hashOf(file: string): string | null {
 }
 
 export class ProtectedFiles {
+  /** the copies, by content: outside the project, beside the seal's key */
   private readonly store: string;
+  /** where copies were kept before (inside the project): read, never trusted unchecked */
+  private readonly legacy: string;
 
   constructor(private readonly root: string) {
-    this.store = path.join(root, '.code-intel', 'guard', 'protected');
+    this.store = path.join(stateDir(), 'guard-protected', crypto.createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 24));
+    this.legacy = path.join(root, '.code-intel', 'guard', 'protected');
   }
 
   /** Hashes every watched file and keeps a copy of each by content. */
@@ -104,7 +111,7 @@ export class ProtectedFiles {
       m[f] = h;
       if (h && /^[0-9a-f]{64}$/.test(h)) {
         const copy = path.join(this.store, h);
-        if (!fs.existsSync(copy)) {
+        if (hashOf(copy) !== h) {
           fs.mkdirSync(this.store, { recursive: true });
           fs.copyFileSync(f, copy);
         }
@@ -149,8 +156,9 @@ export class ProtectedFiles {
       }
       return { kept, restored: true };
     }
-    const copy = path.join(this.store, want);
-    if (!/^[0-9a-f]{64}$/.test(want) || !fs.existsSync(copy)) return { kept, restored: false };
+    // a copy is used only when its content is still what its name says
+    const copy = [this.store, this.legacy].map((d) => path.join(d, want)).find((c) => /^[0-9a-f]{64}$/.test(want) && hashOf(c) === want);
+    if (!copy) return { kept, restored: false };
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.copyFileSync(copy, file);
     return { kept, restored: hashOf(file) === want };

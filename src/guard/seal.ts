@@ -49,6 +49,11 @@ function markerFile(root: string): string {
   return path.join(stateDir(), 'sealed', crypto.createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 24));
 }
 
+/** Has this project's guard sealed records (a session ran here, and no turn has ended it)? */
+export function isMarked(root: string): boolean {
+  return fs.existsSync(markerFile(root));
+}
+
 export class TamperedError extends Error {
   readonly code = 'guard_tampered';
 }

@@ -1,6 +1,8 @@
 /**
- * Snapshots of the project's working tree, kept in a private git object store under
- * .code-intel/guard/git (never the project's own .git). A snapshot is a git tree: `git add -A`
+ * Snapshots of the project's working tree, kept in a private git store: its index and refs under
+ * .code-intel/guard/git (never the project's own .git), its objects in the user's state folder
+ * (outside the project: deleting .code-intel/guard/ loses nothing the guard restores from). A
+ * snapshot is a git tree: `git add -A`
  * against a private index re-hashes only files whose stat changed, so a check costs a few
  * milliseconds once the first snapshot exists. What git ignores is not the project's (build
  * output, node_modules); .code-intel/ itself is left out (the database changes on every call).
@@ -9,8 +11,10 @@
  * it, and restores files from the earlier one.
  */
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { stateDir } from './seal.js';
 
 export interface TreeChange {
   /** project-relative path, '/'-separated */
@@ -40,11 +44,17 @@ function gitTimeout(cap: number): number {
   return Math.min(cap, left);
 }
 
+/** Is this project-relative path a .gitignore file (whose rules decide what the snapshot sees)? */
+const isGitignore = (rel: string) => rel === '.gitignore' || rel.endsWith('/.gitignore');
+
 export class TreeSnapshot {
   readonly gitDir: string;
+  /** where the store keeps its objects: outside the project, beside the seal's key */
+  readonly objectDir: string;
 
   constructor(readonly root: string) {
     this.gitDir = path.join(root, '.code-intel', 'guard', 'git');
+    this.objectDir = path.join(stateDir(), 'guard-objects', crypto.createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 24));
   }
 
   /** git with the private store; the user's and the environment's git settings cannot redirect it. */
@@ -52,7 +62,7 @@ export class TreeSnapshot {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
     Object.assign(env, {
-      GIT_DIR: this.gitDir, GIT_WORK_TREE: this.root, GIT_INDEX_FILE: path.join(this.gitDir, 'guard-index'),
+      GIT_DIR: this.gitDir, GIT_WORK_TREE: this.root, GIT_INDEX_FILE: path.join(this.gitDir, 'guard-index'), GIT_OBJECT_DIRECTORY: this.objectDir,
       GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0',
     }, extraEnv);
     const config = ['core.autocrlf=false', 'core.safecrlf=false', 'core.fileMode=true', 'core.symlinks=true', 'core.quotePath=false',
@@ -67,21 +77,103 @@ export class TreeSnapshot {
    * project's .git/info/exclude, the user's global excludes file) are copied in once, so a later
    * change to them cannot hide files from the guard.
    */
-  ensure(): void {
-    if (fs.existsSync(path.join(this.gitDir, 'HEAD'))) return;
+  ensure(excludes?: string): void {
+    if (fs.existsSync(path.join(this.gitDir, 'HEAD')) && fs.existsSync(this.objectDir)) return;
+    // a store without its objects (a project copied or moved elsewhere) starts again
+    fs.rmSync(this.gitDir, { recursive: true, force: true });
     fs.mkdirSync(this.gitDir, { recursive: true });
+    fs.mkdirSync(this.objectDir, { recursive: true });
     this.git(['init', '-q']);
     // dependencies are never the project's files, even in a project that forgot to ignore them
-    const excludes = ['/.code-intel/', 'node_modules/', readIf(path.join(this.root, '.git', 'info', 'exclude')), readIf(globalExcludesFile())];
+    excludes ??= ['/.code-intel/', 'node_modules/', readIf(path.join(this.root, '.git', 'info', 'exclude')), readIf(globalExcludesFile())].join('\n') + '\n';
     fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
-    fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), excludes.join('\n') + '\n');
+    fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), excludes);
+  }
+
+  /** The ignore rules the store was made with (kept with the baseline, to rebuild it). */
+  excludes(): string {
+    return readIf(path.join(this.gitDir, 'info', 'exclude'));
+  }
+
+  /**
+   * What the store's state files look like (everything but its objects: config, HEAD, refs, the
+   * private index, the ignore rules, and the object folder's info/ where alternates would go): their
+   * names, sizes, modes, inodes, and modification and change times. Any write by another process
+   * changes the change time, which no process can set back; the guard keeps this with its sealed
+   * baseline and rebuilds the store when it differs (rebuild()).
+   */
+  fingerprint(): string {
+    const h = crypto.createHash('sha256');
+    const walk = (dir: string, rel: string, skipObjects: boolean) => {
+      let names: string[];
+      try {
+        names = fs.readdirSync(dir).sort();
+      } catch {
+        h.update(`${rel}\tmissing\n`);
+        return;
+      }
+      for (const n of names) {
+        if (skipObjects && rel === '' && n === 'objects') continue;
+        const abs = path.join(dir, n);
+        const st = fs.lstatSync(abs, { bigint: true });
+        h.update(`${rel}/${n}\t${st.mode}\t${st.size}\t${st.ino}\t${st.mtimeNs}\t${st.ctimeNs}\n`);
+        if (st.isDirectory()) walk(abs, `${rel}/${n}`, false);
+      }
+    };
+    walk(this.gitDir, '', true);
+    h.update('\0');
+    walk(path.join(this.objectDir, 'info'), 'objects/info', false);
+    return h.digest('hex');
+  }
+
+  /**
+   * Makes the store's state again from the sealed baseline: a fresh store (config, HEAD, ignore
+   * rules as recorded) whose index holds `tree` with no stat data, so the next capture hashes every
+   * file again. Throws when the objects of `tree` are gone (then nothing can be put back).
+   */
+  rebuild(tree: string, excludes: string | undefined, commit: string | undefined): void {
+    // a store made before the objects moved out of the project: take its objects along once
+    const legacy = path.join(this.gitDir, 'objects');
+    if (!fs.existsSync(this.objectDir) && fs.existsSync(legacy)) {
+      fs.mkdirSync(path.dirname(this.objectDir), { recursive: true });
+      fs.cpSync(legacy, this.objectDir, { recursive: true });
+    }
+    // the guard's folder (or the store's) replaced by a file: the file goes
+    for (const d of [path.dirname(this.gitDir), this.gitDir]) if (lstatOrUndefined(d)?.isDirectory() === false) fs.rmSync(d, { force: true });
+    fs.rmSync(this.gitDir, { recursive: true, force: true });
+    // alternates (objects looked up elsewhere) are never the guard's
+    fs.rmSync(path.join(this.objectDir, 'info'), { recursive: true, force: true });
+    this.ensure(excludes);
+    try {
+      this.git(['read-tree', tree]);
+      if (commit) this.git(['update-ref', 'HEAD', commit]);
+    } catch (e) {
+      throw new Error(`the guard's snapshot store no longer holds the state it would restore (${(e as Error).message.split('\n')[0]})`);
+    }
+  }
+
+  /**
+   * Makes the next capture hash every file again, not only those whose stat changed: a
+   * .gitattributes that came and went may have made a changed file hash as it was (`text`, `eol`).
+   */
+  forgetStat(tree: string): void {
+    this.git(['read-tree', tree]);
   }
 
   /** The tree of the working tree as it is now (files git does not ignore). */
   capture(): string {
     this.ensure();
     this.git(['add', '-A', '--ignore-errors', '--', '.']);
+    // a .gitignore that ignores itself would hide the files it names, itself included: it is seen
+    const hiding = this.ignoredGitignores();
+    if (hiding.length > 0) this.git(['add', '-f', '--ignore-errors', '--', ...hiding]);
     return this.git(['write-tree']).trim();
+  }
+
+  /** The .gitignore files git ignores (and so does not snapshot): none in a project that made none. */
+  private ignoredGitignores(): string[] {
+    const out = this.git(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=matching', '--no-renames', '--ignore-submodules=all']);
+    return out.split('\0').filter((e) => e.startsWith('! ')).map((e) => e.slice(2)).filter(isGitignore);
   }
 
   /**
@@ -99,19 +191,20 @@ export class TreeSnapshot {
 
   /**
    * The fast check, one process: is the working tree (and the private index) exactly the accepted
-   * commit? False also when the private HEAD is not that commit (the store was tampered with).
+   * commit? False also when the private HEAD is not that commit (the store was tampered with), and
+   * when a .gitignore file the snapshot does not hold is ignored (it could hide files: capture() takes it).
    */
   unchangedSince(commit: string): boolean {
     if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) return false;
     let out: string;
     try {
-      out = this.git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--ignore-submodules=none']);
+      out = this.git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--ignored=matching', '--no-renames', '--ignore-submodules=none']);
     } catch {
       return false;
     }
     const entries = out.split('\0').filter(Boolean);
     const oid = entries.find((e) => e.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
-    return oid === commit && entries.every((e) => e.startsWith('# '));
+    return oid === commit && entries.every((e) => e.startsWith('# ') || (e.startsWith('! ') && !isGitignore(e.slice(2))));
   }
 
   /** What differs from `from` to `to`, path by path (renames are a delete and an add). */

@@ -12,6 +12,12 @@ export interface BashWrite {
   what: string;
   /** files it writes, when they can be told; null when it may write anywhere */
   targets: string[] | null;
+  /**
+   * the folder a relative target is written in, when `cd`/`pushd` moved the command there first (as
+   * written, from where it starts); null when that folder cannot be told before it runs (`cd "$X"`,
+   * `cd -`, `popd`, `env -C`); absent: where the command starts
+   */
+  dir?: string | null;
 }
 
 export interface BashAnalysis {
@@ -22,6 +28,11 @@ export interface BashAnalysis {
   background: string[];
   /** every command in it is a known reader (ls, cat, grep, git status …) and nothing is redirected into a file */
   readOnly: boolean;
+  /**
+   * every folder the command may be in when it writes, where `cd`/`pushd`/`popd`/`env -C` move it
+   * ('' where it starts, null one that cannot be told); absent when it never moves
+   */
+  reached?: (string | null)[];
 }
 
 let parser: Promise<Parser> | undefined;
@@ -40,6 +51,8 @@ function bashParser(): Promise<Parser> {
 }
 
 const ALWAYS_WRITES = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'chgrp', 'ln', 'truncate', 'install', 'rsync', 'unlink', 'shred', 'patch', 'dd', 'scp']);
+/** the short options of a prefix command that take the next word as their value */
+const PREFIX_OPTION_ARGS: Record<string, string> = { env: 'CuS', sudo: 'ugCDhprtUT', timeout: 'sk', nice: 'n', xargs: 'InPdELsa', time: 'fo', exec: 'a', stdbuf: 'ioe' };
 const PREFIXES = new Set(['sudo', 'env', 'nice', 'nohup', 'time', 'command', 'exec', 'xargs', 'timeout', 'stdbuf']);
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
 const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun']);
@@ -47,7 +60,11 @@ const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep',
 const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'cargo', 'go', 'gem', 'composer', 'apt', 'apt-get', 'brew', 'poetry', 'uv']);
 const PKG_WRITES = new Set(['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'un', 'ci', 'update', 'up', 'upgrade', 'link', 'unlink', 'get', 'prune', 'dedupe', 'publish', 'init', 'sync']);
 const HARMLESS_DEST = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
-const DETACHERS = new Set(['nohup', 'setsid', 'disown', 'at', 'batch', 'screen', 'tmux', 'systemd-run', 'daemonize', 'start-stop-daemon']);
+/** nodes whose commands run in a shell of their own: a `cd` in them moves nothing after them */
+const SUBSHELLS = new Set(['subshell', 'command_substitution', 'process_substitution']);
+/** builtins that move the shell to another folder */
+const CHDIR = new Set(['cd', 'pushd', 'popd']);
+const DETACHERS = new Set(['coproc', 'nohup', 'setsid', 'disown', 'at', 'batch', 'screen', 'tmux', 'systemd-run', 'daemonize', 'start-stop-daemon']);
 const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'pwd', 'echo', 'printf', 'true', 'false', 'test', '[',
   'stat', 'file', 'du', 'df', 'which', 'type', 'whoami', 'date', 'uname', 'basename', 'dirname', 'realpath', 'readlink', 'diff', 'cmp',
   'less', 'more', 'uniq', 'cut', 'tr', 'column', 'nl', 'jq', 'sha256sum', 'md5sum', 'printenv', 'id', 'hostname', 'nproc', 'free']);
@@ -73,11 +90,7 @@ function plainReadOnly(command: string): boolean {
     const words = stage.trim().split(/[ \t]+/).filter(Boolean);
     const cmd = words[0];
     if (!cmd || cmd.includes('/') || cmd.includes('=')) return false;
-    if (cmd === 'git') {
-      const sub = words.slice(1).find((w) => !w.startsWith('-'));
-      return !!sub && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && !words.some((w) => w.startsWith('--output'));
-    }
-    return READERS.has(cmd);
+    return readsOnly(cmd, words.slice(1));
   });
 }
 
@@ -159,6 +172,8 @@ export function plainAnalysis(command: string): BashAnalysis | undefined {
   const background: string[] = [];
   const nested: string[] = [];
   let readOnly = true;
+  // a folder change is followed by the grammar's walk
+  if (stages.some((s) => CHDIR.has(path.basename(s.words[0]!)) || s.words.some((w) => /^(-C|--chdir)/.test(w)))) return undefined;
   for (const s of stages) {
     inspectWords(s.words, writes, nested);
     const cmd = path.basename(s.words[0]!);
@@ -183,7 +198,28 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   const background: string[] = [];
   let parseError = false;
   let readOnly = true;
-  const visit = async (source: string, depth: number) => {
+  // the folder the shell is in at this point of the walk ('' where it starts, null unknown): the
+  // best guess for a write found here; every folder it reaches is kept too, because the grammar
+  // places some redirections and pipelines differently from bash (`cd x && a > f | b`)
+  let dir: string | null = '';
+  const reached = new Set<string | null>();
+  const move = (to: string | null) => {
+    dir = to;
+    reached.add(to);
+  };
+  const chdir = (cmd: string, args: string[]) => {
+    const operands = args.filter((a) => !/^-[LPe@]*$/.test(a) || a === '-');
+    const to = operands[0];
+    if (cmd === 'popd' || to === undefined || operands.length > 1 || to === '-' || UNKNOWABLE.test(to)) move(null);
+    else if (path.posix.isAbsolute(to)) move(path.posix.normalize(to));
+    else move(dir === null ? null : path.posix.join(dir || '.', to));
+  };
+  /** the writes found since `from` are written in the current folder */
+  const placed = (from: number) => {
+    if (dir !== '') for (let i = from; i < writes.length; i++) if (writes[i]!.dir !== null) writes[i]!.dir = dir;
+  };
+  const visit = async (source: string, depth: number, at: string | null) => {
+    dir = at;
     if (depth > 3) {
       writes.push({ what: 'deeply nested shell', targets: null });
       return;
@@ -195,42 +231,74 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
     }
     try {
       if (tree.rootNode.hasError) parseError = true;
-      const nested: string[] = [];
+      const nested: { code: string; dir: string | null }[] = [];
       const walk = (n: Node) => {
-        if (n.type === 'file_redirect') inspectRedirect(n, writes);
-        else if (n.type === 'command') {
+        const from = writes.length;
+        if (n.type === 'file_redirect') {
+          inspectRedirect(n, writes);
+          placed(from);
+        } else if (n.type === 'command') {
           const name = n.childForFieldName('name');
           const args = n.childrenForFieldName('argument').map(unquote);
-          if (name) inspectWords([unquote(name), ...args], writes, nested);
           const cmd = name ? path.basename(unquote(name)) : '';
-          if (!readsOnly(cmd, args)) readOnly = false;
+          // `env -C DIR …`, `sudo -D DIR …`: that one command runs elsewhere
+          if (PREFIXES.has(cmd) && args.some((a) => /^(-[CD]|--chdir)/.test(a))) move(null);
+          const code: string[] = [];
+          if (name) inspectWords([unquote(name), ...args], writes, code);
+          nested.push(...code.map((c) => ({ code: c, dir })));
+          placed(from);
+          if (CHDIR.has(cmd)) chdir(cmd, args);
+          // a name built by an expansion may be cd (`$c /elsewhere`)
+          if (name && UNKNOWABLE.test(unquote(name))) move(null);
+          // `GIT_PAGER=… git log`, `LESSOPEN=… less`: an environment can make a reader run a program
+          if (!readsOnly(cmd, args) || n.children.some((c) => c?.type === 'variable_assignment')) readOnly = false;
           if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
         } else if (n.type === 'heredoc_redirect' || n.type === 'herestring_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
+        // a subshell's `cd` ends with it; so does each stage's of a pipeline
+        const own = SUBSHELLS.has(n.type) ? dir : undefined;
         for (const c of n.children) {
           if (!c) continue;
           if (c.type === '&') background.push(n.text.slice(0, 200));
+          const stage = n.type === 'pipeline' ? dir : undefined;
           if (c.isNamed) walk(c);
+          if (stage !== undefined) dir = stage;
         }
+        if (own !== undefined) dir = own;
       };
       walk(tree.rootNode);
-      for (const inner of nested) await visit(inner, depth + 1);
+      for (const inner of nested) await visit(inner.code, depth + 1, inner.dir);
     } finally {
       tree.delete();
     }
   };
-  await visit(command, 0);
-  return { writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command) };
+  await visit(command, 0, '');
+  const moved = reached.size > 0 ? { reached: ['', ...reached] } : {};
+  return { writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command), ...moved };
 }
 
 /** A command (its name's basename and its arguments) that only reads: a known reader, or a git read. */
 function readsOnly(cmd: string, args: string[]): boolean {
-  return READERS.has(cmd) || (cmd === 'git' && isGitRead(args));
+  // rg --pre runs a program on every file it searches
+  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre')))) || (cmd === 'git' && isGitRead(args));
 }
 
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */
 function isGitRead(args: string[]): boolean {
-  const sub = args.find((a) => !a.startsWith('-'));
-  return !!sub && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub);
+  const sub = gitSubcommand(args);
+  return !!sub && !gitConfigured(args) && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && outputFiles('git', args).length === 0;
+}
+
+/** `git -c name=value …` (or --config-env) can make any git command run a program (core.pager, diff.external …) */
+const gitConfigured = (args: string[]) => args.some((a) => a.startsWith('-c') || a.startsWith('--config-env'));
+
+/** git's subcommand, past the global options (`-C DIR`, `--git-dir DIR`, `-c name=value` …). */
+function gitSubcommand(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env'].includes(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
 }
 
 function nestedNone(command: string): boolean {
@@ -251,66 +319,131 @@ function redirectWrite(op: string, target: string, writes: BashWrite[]): void {
   writes.push({ what: `redirection ${op} ${target}`, targets: UNKNOWABLE.test(target) ? null : [target] });
 }
 
+/** long options that name a file a command writes, whatever the command */
+const OUTPUT_OPTIONS = new Set(['--output', '--output-file', '--outfile', '--out-file', '--output-directory']);
+/** short options that name the file written, per command */
+const OUTPUT_SHORT: Record<string, string> = { sort: 'o', curl: 'o', wget: 'O' };
+
+/** The files named by output options (`--output=F`, `--output F`, `sort -o F`, `sort -oF`). */
+function outputFiles(cmd: string, args: string[]): string[] {
+  if (READERS.has(cmd)) return []; // `echo --output=x` prints it
+  const out: string[] = [];
+  const short = cmd === 'git' && args.includes('format-patch') ? 'o' : OUTPUT_SHORT[cmd];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    const eq = a.indexOf('=');
+    const name = eq > 0 ? a.slice(0, eq) : a;
+    if (OUTPUT_OPTIONS.has(name)) {
+      const v = eq > 0 ? a.slice(eq + 1) : args[++i];
+      if (v !== undefined) out.push(v);
+    } else if (short && new RegExp(`^-[a-zA-Z]*${short}`).test(a) && !a.startsWith('--')) {
+      // the option letter ends the cluster (`-ro F`), or its value follows it (`-oF`)
+      const at = a.indexOf(short, 1);
+      const v = at === a.length - 1 ? args[++i] : a.slice(at + 1);
+      if (v !== undefined && v !== '') out.push(v);
+    }
+  }
+  return out.filter((v) => !HARMLESS_DEST.has(v) && v !== '-');
+}
+
 /** The writes of one simple command, given its words (name first, unquoted); `bash -c` and eval code goes to `nested`. */
 function inspectWords(commandWords: string[], writes: BashWrite[], nested: string[]): void {
+  const from = writes.length;
+  // what xargs runs gets its operands from stdin: the words written are not the files
+  if (inspectCommand(commandWords, writes, nested)) for (const w of writes.slice(from)) w.targets = null;
+}
+
+/** inspectWords for one command; true when it runs under xargs */
+function inspectCommand(commandWords: string[], writes: BashWrite[], nested: string[]): boolean {
   let words = commandWords;
-  // peel prefixes: sudo rm x, env A=1 rm x, xargs rm
+  let xargs = false;
+  // peel prefixes: sudo rm x, env A=1 rm x, xargs rm, env -C dir sh -c …
   while (words.length > 0 && PREFIXES.has(path.basename(words[0]!))) {
+    xargs ||= path.basename(words[0]!) === 'xargs';
+    const takesArg = PREFIX_OPTION_ARGS[path.basename(words[0]!)] ?? '';
     words = words.slice(1);
-    while (words.length > 0 && (words[0]!.startsWith('-') || /^\w+=/.test(words[0]!) || /^\d+[smhd]?$/.test(words[0]!))) words = words.slice(1);
+    while (words.length > 0 && (words[0]!.startsWith('-') || /^\w+=/.test(words[0]!) || /^\d+[smhd]?$/.test(words[0]!))) {
+      const opt = words[0]!;
+      // `env -S 'sh -c …'` splits its argument into a command line
+      const split = /^(-S|--split-string)(=(.*))?$/.exec(opt);
+      if (split) {
+        nested.push([split[3] ?? words[1] ?? '', ...words.slice(split[3] !== undefined ? 1 : 2)].join(' '));
+        return xargs;
+      }
+      // an option whose value is the next word (`-C dir`, `-u user`, `-I {}`): skip both
+      words = words.slice(/^-[a-zA-Z]$/.test(opt) && takesArg.includes(opt[1]!) ? 2 : 1);
+    }
   }
-  if (words.length === 0) return;
+  if (words.length === 0) return xargs;
   const cmd = path.basename(words[0]!);
   const args = words.slice(1);
   const operands = args.filter((a) => !a.startsWith('-'));
   const text = words.join(' ');
+  // an output file named by an option (`git diff --output=F`, `sort -o F`, `curl -o F`): written
+  const outputs = outputFiles(cmd, args);
+  if (outputs.length > 0) {
+    // `git -C DIR … --output=F` writes DIR/F: a relative F is in a folder the guard does not follow
+    const elsewhere = cmd === 'git' && args.some((a) => ['-C', '--work-tree'].includes(a));
+    writes.push({ what: text, targets: outputs.some((t) => UNKNOWABLE.test(t)) ? null : outputs, ...(elsewhere ? { dir: null } : {}) });
+  }
+  if (cmd === 'source' || cmd === '.') {
+    if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
+    return xargs;
+  }
   if (SHELLS.has(cmd)) {
     const i = args.indexOf('-c');
     if (i >= 0 && args[i + 1] !== undefined) nested.push(args[i + 1]!);
     else if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
-    return;
+    return xargs;
   }
   if (cmd === 'eval') {
     nested.push(args.join(' '));
-    return;
+    return xargs;
   }
   if (ALWAYS_WRITES.has(cmd)) {
     // cp/mv/ln/install/rsync write their last operand; rm, mkdir, touch, chmod... write every operand
-    const targets = ['cp', 'mv', 'ln', 'install', 'rsync', 'scp'].includes(cmd) ? operands.slice(-1)
+    // ln: a write through the link lands on what it names, so that counts as written too (a
+    // symbolic link's relative target is read from the link's folder)
+    const linked = cmd === 'ln' && operands.length > 1
+      ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s|^--symbolic$/.test(a)) && !o.startsWith('/') ? path.posix.join(path.posix.dirname(operands.at(-1)!), o) : o))
+      : [];
+    const targets = ['cp', 'mv', 'ln', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
       : operands;
     writes.push({ what: text, targets: targets.length && !targets.some((t) => UNKNOWABLE.test(t)) ? targets : null });
     if (cmd === 'mv' && operands.length > 1) writes.push({ what: `${text} (removes its source)`, targets: operands.slice(0, -1).some((t) => UNKNOWABLE.test(t)) ? null : operands.slice(0, -1) });
-    return;
+    return xargs;
   }
   if (cmd === 'tee') {
     writes.push({ what: text, targets: operands.length ? operands : null });
-    return;
+    return xargs;
   }
   if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
     writes.push({ what: text, targets: operands.length > 1 ? operands.slice(1) : null });
-    return;
+    return xargs;
   }
   if (cmd === 'awk' || cmd === 'gawk') {
     if (args.includes('inplace')) writes.push({ what: text, targets: null });
-    return;
+    return xargs;
   }
   if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir' || a === '-fprint')) {
     writes.push({ what: text, targets: null });
-    return;
+    return xargs;
   }
   if (cmd === 'git') {
-    const sub = operands[0];
-    if (sub && !GIT_READ_ONLY.has(sub)) writes.push({ what: text, targets: null });
-    return;
+    const sub = gitSubcommand(args);
+    if (gitConfigured(args) || (sub && !GIT_READ_ONLY.has(sub))) writes.push({ what: text, targets: null });
+    return xargs;
   }
   if (PKG_MANAGERS.has(cmd)) {
     const sub = operands[0];
     if (sub && PKG_WRITES.has(sub)) writes.push({ what: text, targets: null });
-    return;
+    return xargs;
   }
   if (INTERPRETERS.has(cmd) && args.some((a) => a === '-c' || a === '-e' || a === '--eval')) {
     writes.push({ what: text, targets: null }); // inline code can write anything
   }
+  return xargs;
 }

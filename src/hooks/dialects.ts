@@ -49,7 +49,8 @@ const CURSOR_TOOLS: Record<string, string> = { Write: 'Write', Edit: 'Edit', Str
  */
 export function patchFiles(patch: string): string[] {
   const files: string[] = [];
-  for (const m of patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$/gm)) {
+  // Codex trims a hunk header's line before reading it (codex-rs/apply-patch parser.rs): so does this
+  for (const m of patch.matchAll(/^[^\S\n]*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)[^\S\n]*$/gm)) {
     if (!files.includes(m[1]!)) files.push(m[1]!);
   }
   return files;

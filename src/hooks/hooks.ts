@@ -21,11 +21,14 @@ import Database from 'better-sqlite3';
 import { describeUndo, enforceEffects } from '../guard/effects.js';
 import { guardMode, type GuardMode } from '../guard/mode.js';
 import { isGuardOwned } from '../guard/protected.js';
+import { isMarked } from '../guard/seal.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasPrompt, transcriptHasToolUse, validTranscript } from '../guard/transcript.js';
 import { SessionStore } from '../session/store.js';
-import { checkWriteTarget, unsafeName } from '../session/write-target.js';
-import { type Client, format, normalize, type Payload } from './dialects.js';
+import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
+import { PACKAGE_ROOT } from '../util/paths.js';
+import type { BashWrite } from './bash-writes.js';
+import { type Client, format, normalize, patchFiles, type Payload } from './dialects.js';
 
 export type HookEvent = 'pre-tool-use' | 'user-prompt-submit' | 'post-tool-use' | 'stop';
 export const HOOK_EVENTS: HookEvent[] = ['pre-tool-use', 'user-prompt-submit', 'post-tool-use', 'stop'];
@@ -52,13 +55,41 @@ export function deny(reason: string, client: Client = 'claude-code'): HookOutput
 
 /** The project root: the nearest folder at or above `from` that holds .code-intel/index.db. */
 export function findRoot(from: string): string | undefined {
+  return findRoots(from)[0];
+}
+
+/** Every folder at or above `from` that holds .code-intel/index.db, nearest first. */
+function findRoots(from: string): string[] {
+  const out: string[] = [];
   let dir = path.resolve(from);
   for (;;) {
-    if (fs.existsSync(path.join(dir, '.code-intel', 'index.db'))) return dir;
+    if (fs.existsSync(path.join(dir, '.code-intel', 'index.db'))) out.push(dir);
     const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir) return out;
     dir = parent;
   }
+}
+
+/**
+ * The project the call belongs to. Nearly always the one folder with a code-intel index at or
+ * above the start; where indexes nest, an outer project in a guarded /code turn comes first: a
+ * fresh index made inside it (`code-intel index` in a subfolder the client was started in) must
+ * not take the hooks away from the turn. (Its files are the outer project's, and undone there.)
+ */
+function chooseRoot(start: string): string | undefined {
+  const roots = findRoots(start);
+  if (roots.length < 2) return roots[0];
+  // only a project whose records the guard itself sealed (its marker is in the user's state
+  // folder): an index crafted above the project must not take the turn over either
+  for (const root of [...roots].reverse().filter(isMarked)) {
+    const db = openShared(root); // a broken outer index fails closed, as the nearest would
+    try {
+      if (guardMode(new SessionStore(db), root).kind !== 'off') return root;
+    } finally {
+      db.close();
+    }
+  }
+  return roots[0];
 }
 
 /** Opens the project database; refuses one that is not a code-intel index (empty, damaged, foreign). */
@@ -108,7 +139,7 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     throw new Error('malformed PreToolUse payload (tool_name / tool_input missing)');
   }
   const start = env.projectDir ?? p.cwd ?? env.cwd;
-  const root = findRoot(start);
+  const root = chooseRoot(start);
   if (!root) {
     const tool = p.tool_name ?? '';
     const mayWrite = EDIT_TOOLS.has(tool) || tool === 'ApplyPatch' || tool === 'Bash' || (tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS));
@@ -125,7 +156,11 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     }
     let notice: string;
     try {
-      notice = describeUndo(enforceEffects(store, root, mode));
+      const report = enforceEffects(store, root, mode);
+      notice = describeUndo(report);
+      if (report.failed.length > 0 && event === 'pre-tool-use' && !READ_ONLY_TOOLS.has(p.tool_name ?? '') && !(p.tool_name ?? '').startsWith(OWN_TOOLS)) {
+        return format(client, event, `${notice} Only reading tools run until then.`);
+      }
     } catch (e) {
       // the effect check could not run (no git on PATH, a broken private store): reading stays
       // possible, anything that may write is refused while the guard is blind
@@ -198,7 +233,14 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     if (input.run_in_background === true) return 'a /code turn runs commands in the foreground only: a background process could change files after the guard has looked. Run it without run_in_background.';
     const { analyzeBash } = await import('./bash-writes.js'); // the bash grammar loads only for Bash calls
     const a = await analyzeBash(command);
-    const ignored = ignoredTargets(root, cwd, a.writes.flatMap((w) => w.targets ?? []));
+    // a patch in the command (`apply_patch <<'EOF' … EOF`, which Codex applies itself): its files are written
+    if (command.includes('*** Begin Patch')) {
+      const files = patchFiles(command);
+      a.writes.push({ what: 'apply_patch', targets: files.length > 0 ? files : null });
+    }
+    // where each write lands: a relative target after `cd DIR` is written in DIR
+    const base = (w: BashWrite) => (w.dir ? path.resolve(cwd, w.dir) : cwd);
+    const ignored = ignoredTargets(root, a.writes.flatMap((w) => (w.targets ?? []).map((t) => path.resolve(base(w), t))));
     if (a.background.length > 0) return `a /code turn runs commands in the foreground only (this one detaches: ${a.background[0]!.slice(0, 80)}): a background process could change files after the guard has looked.`;
     for (const w of a.writes) {
       if (/^git clean\b/.test(w.what)) return 'git clean deletes untracked and git-ignored files (.env, local data, build output) that the guard cannot put back; remove the files you mean by name.';
@@ -207,9 +249,24 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         continue; // its effect is checked when it returns
       }
       for (const t of w.targets) {
-        if (ignored.has(t)) continue; // build output and the like: not the project's files
-        const why = checkPath(root, cwd, mode, t, locked);
+        const relative = !path.isAbsolute(t);
+        if (relative && (w.dir === null || a.reached?.includes(null))) {
+          return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd, env -C), then writes '${t.slice(0, 120)}' by a relative path. Name the file by its full path, or cd to a plain path.`;
+        }
+        if (ignored.has(path.resolve(base(w), t))) continue; // build output and the like: not the project's files
+        const why = checkPath(root, base(w), mode, t, locked);
         if (why) return `${w.what.slice(0, 160)}: ${why}`;
+        // the other folders the command reaches: a write there inside the project is checked by its
+        // effect; one outside it (or into the guard's files) only here
+        for (const d of relative ? a.reached ?? [] : []) {
+          const other = path.resolve(d ? path.resolve(cwd, d) : cwd, t);
+          if (other === path.resolve(base(w), t)) continue;
+          const rel = path.relative(root, other);
+          const outside = rel.startsWith('..') || path.isAbsolute(rel);
+          if ((outside && !isScratch(other)) || (!outside && isGuardOwned(rel.split(path.sep).join('/')))) {
+            return `${w.what.slice(0, 160)}: after cd, '${t.slice(0, 120)}' may be written as ${other.slice(0, 200)}, ${outside ? 'outside the project' : 'one of the write guard\'s files'}. Name the file by its full path.`;
+          }
+        }
       }
     }
     if (!a.readOnly) {
@@ -219,17 +276,47 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     }
     return undefined;
   }
-  if (locked && tool.startsWith('mcp__') && EDIT_LIKE_MCP.test(tool.split('__').pop() ?? '')) return `${locked} (${tool} may change files)`;
+  if (!READ_ONLY_TOOLS.has(tool) && EDIT_LIKE_MCP.test(tool.split('__').pop() ?? '')) {
+    if (locked && tool.startsWith('mcp__')) return `${locked} (${tool} may change files)`;
+    // another server's tool or a client's edit tool the dialects do not map: the files it names are
+    // judged like an edit's (outside the project, only this check can see them)
+    for (const f of namedPaths(input)) {
+      const why = checkPath(root, cwd, mode, f, locked);
+      if (why) return `${tool} ${f.slice(0, 160)}: ${why}`;
+    }
+  }
   return undefined; // reads, and tools whose effect is checked when they return
 }
 
-/** The targets (as written) that are inside the project, not the guard's, and ignored by git. */
-function ignoredTargets(root: string, cwd: string, targets: string[]): Set<string> {
+/** argument names that hold a file or folder (file_path, filePath, destination, paths, to …) */
+const PATH_KEY = /(^|_)(paths?|files?|filename|dir|directory|dest|destination|target|source|src|output|from|to)$/;
+
+/** The file paths a tool's arguments name (top level and one level into objects and lists). */
+function namedPaths(input: Record<string, unknown>, depth = 0): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    const key = k.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+    const values = Array.isArray(v) ? v : [v];
+    for (const x of values) {
+      if (typeof x === 'string' && PATH_KEY.test(key) && x && !/^[a-z][a-z0-9+.-]*:\/\//i.test(x)) out.push(x);
+      else if (x && typeof x === 'object' && depth < 2) out.push(...namedPaths(x as Record<string, unknown>, depth + 1));
+    }
+  }
+  return out.slice(0, 100);
+}
+
+/** The targets (absolute) that are inside the project, not the guard's, and ignored by git. */
+function ignoredTargets(root: string, targets: string[]): Set<string> {
   const rels = new Map<string, string>();
   for (const t of targets) {
     if (t.length > MAX_PATH || unsafeName(t)) continue;
-    const rel = path.relative(root, path.resolve(cwd, t)).split(path.sep).join('/');
+    const rel = path.relative(root, t).split(path.sep).join('/');
     if (!rel || rel.startsWith('..') || path.isAbsolute(rel) || isGuardOwned(rel)) continue;
+    // an ignored path is build output only where the write lands in the project (not through a
+    // symlink out of it, not in code-intel's own program)
+    const real = landing(t);
+    const realRel = path.relative(fs.realpathSync(root), real);
+    if (realRel.startsWith('..') || path.isAbsolute(realRel) || inOwnCode(root, real) || isGuardOwned(realRel.split(path.sep).join('/'))) continue;
     rels.set(rel, t);
   }
   if (rels.size === 0) return new Set();
@@ -238,16 +325,41 @@ function ignoredTargets(root: string, cwd: string, targets: string[]): Set<strin
   return new Set([...rels].filter(([rel]) => ignored.has(rel) || ignored.has(rel + '/')).map(([, t]) => t));
 }
 
-/** Scratch files may go to the system's temporary folder; nowhere else outside the project. */
+/** Where a write to `abs` lands: through every symlink on the way, dangling ones included. */
+function landing(abs: string): string {
+  try {
+    return realpathDeep(abs);
+  } catch {
+    return abs; // a symlink loop: the write fails
+  }
+}
+
+const within = (dir: string, p: string) => p === dir || p.startsWith(dir + path.sep);
+
+/**
+ * Scratch files may go to the system's temporary folder; nowhere else outside the project. Judged
+ * where the write lands: `/tmp/x` may be a symlink into another project.
+ */
 function isScratch(abs: string): boolean {
   const tmp = fs.realpathSync(os.tmpdir());
-  let real: string;
+  const real = landing(abs);
+  return (within(tmp, real) || within('/tmp', real)) && real !== tmp && real !== '/tmp';
+}
+
+/**
+ * code-intel's own program, when it is installed inside the project (its node_modules, which git
+ * ignores): the hook runs it, so a write there could switch the guard off. (Installed outside the
+ * project it is refused as any outside path; in a checkout of code-intel itself it is the project.)
+ */
+function inOwnCode(root: string, real: string): boolean {
+  let own: string;
   try {
-    real = fs.realpathSync(path.dirname(abs));
+    own = fs.realpathSync(PACKAGE_ROOT);
   } catch {
-    real = path.dirname(abs);
+    return false;
   }
-  return real === tmp || real.startsWith(tmp + path.sep) || real === '/tmp' || real.startsWith('/tmp/');
+  const realRoot = fs.realpathSync(root);
+  return within(own, real) && !within(own, realRoot);
 }
 
 function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: 'off' }>, file: string, locked: string | undefined): string | undefined {
@@ -263,10 +375,26 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   if (bad) return `'${file.slice(0, 120)}' ${bad}`;
   if (file.startsWith('~')) return `'${file.slice(0, 120)}' starts with ~: name the file by its full path`;
   const abs = path.resolve(cwd, file);
+  const real = landing(abs);
+  if (inOwnCode(root, real)) return `'${file.slice(0, 120)}' is part of code-intel itself (${real.slice(0, 200)}), which runs the write guard`;
   const rel = path.relative(root, abs);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) {
-    if (isScratch(abs)) return undefined;
-    return `'${abs}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
+  const realRel = path.relative(fs.realpathSync(root), real);
+  // outside where it is named or where it lands (a symlink out of the project, or into it from /tmp)
+  const namedOutside = rel.startsWith('..') || path.isAbsolute(rel);
+  if (namedOutside || realRel.startsWith('..') || path.isAbsolute(realRel)) {
+    if (realRel.startsWith('..') || path.isAbsolute(realRel)) {
+      // a project path whose symlink leads out is never scratch (the link is in the project)
+      if (!namedOutside) return `'${file.slice(0, 120)}' resolves through a symlink to ${real.slice(0, 200)}, outside the project; write the real file inside the project instead`;
+      if (isScratch(abs)) return undefined;
+      return `'${real}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
+    }
+    // named outside, lands inside: judged as the project file it is
+    if (locked) return locked;
+    if (mode.kind !== 'ready') return undefined;
+    const v = checkWriteTarget(root, realRel, true, mode.explored);
+    if (!v.allowed) return `${v.error}. ${v.hint}`;
+    if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
+    return undefined;
   }
   if (locked) return locked;
   if (mode.kind !== 'ready') return undefined;

@@ -19,7 +19,7 @@ export type WriteVerdict =
  * A symlink whose target does not exist (yet) is not "missing": writing through it creates its
  * target, so it resolves to where it points.
  */
-function realpathDeep(p: string, depth = 0): string {
+export function realpathDeep(p: string, depth = 0): string {
   let cur = p;
   const tail: string[] = [];
   for (;;) {

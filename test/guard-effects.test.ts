@@ -1,0 +1,72 @@
+/**
+ * The effect check in-process, where a failure can be forced: an undo that cannot be done must
+ * never become the accepted state.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ProtectedFiles } from '../src/guard/protected.js';
+import { TreeSnapshot } from '../src/guard/tree-snapshot.js';
+import { runHook } from '../src/hooks/hooks.js';
+import { Project } from '../src/query/project.js';
+import { SessionService } from '../src/session/service.js';
+import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
+
+let root: string;
+let project: Project;
+
+beforeEach(() => {
+  root = makeProject(SAMPLE);
+  project = new Project(root);
+  new SessionService(project).start('IMPLEMENT', 'add tax to the cart total');
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  project.close();
+  removeProject(root);
+});
+
+const bash = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', cwd: root, session_id: 's', tool_name: 'Bash', tool_use_id: 't1', tool_input: { command } });
+const decision = (stdout: string) => (stdout ? (JSON.parse(stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } }).hookSpecificOutput : undefined);
+
+describe('an undo that fails', () => {
+  it('is not accepted: writes are refused meanwhile, and the next check puts the file back', async () => {
+    const file = path.join(root, 'src', 'cart.ts');
+    const before = fs.readFileSync(file, 'utf8');
+    fs.appendFileSync(file, '// changed before READY\n');
+    const restore = vi.spyOn(TreeSnapshot.prototype, 'restore').mockImplementation(() => {
+      throw new Error('EBUSY: resource busy');
+    });
+    const first = decision((await runHook('pre-tool-use', bash('ls'), { cwd: root, projectDir: root })).stdout);
+    expect(first?.permissionDecision).toBe('deny');
+    expect(first?.permissionDecisionReason).toMatch(/Could not undo: src\/cart\.ts/);
+    expect(fs.readFileSync(file, 'utf8')).not.toBe(before);
+    // still refused at the next call: the change was not taken as the new accepted state
+    expect(decision((await runHook('pre-tool-use', bash('ls'), { cwd: root, projectDir: root })).stdout)?.permissionDecision).toBe('deny');
+    restore.mockRestore();
+    const second = decision((await runHook('pre-tool-use', bash('ls'), { cwd: root, projectDir: root })).stdout);
+    expect(second?.permissionDecision).not.toBe('deny');
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+  });
+});
+
+describe('the client settings the guard keeps', () => {
+  // only where the test may create the system-wide file and take it away again (root, none there)
+  const managed = '/etc/claude-code/managed-settings.json';
+  const canTry = process.getuid?.() === 0 && !fs.existsSync(path.dirname(managed));
+  it.runIf(canTry)('include Claude Code\'s managed settings, whose disableAllHooks outranks every other file', () => {
+    try {
+      fs.mkdirSync(path.dirname(managed));
+      fs.writeFileSync(managed, '{}\n');
+      const prot = new ProtectedFiles(root);
+      const manifest = prot.capture();
+      expect(Object.keys(manifest)).toContain(managed);
+      fs.writeFileSync(managed, '{"disableAllHooks": true}\n');
+      expect(prot.changed(manifest)).toContain(managed);
+      expect(prot.restore(manifest, managed, path.join(root, '.code-intel', 'guard', 'reverted', 'x')).restored).toBe(true);
+      expect(fs.readFileSync(managed, 'utf8')).toBe('{}\n');
+    } finally {
+      fs.rmSync(path.dirname(managed), { recursive: true, force: true });
+    }
+  });
+});
