@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProtectedFiles } from '../src/guard/protected.js';
 import { TreeSnapshot } from '../src/guard/tree-snapshot.js';
 import { runHook } from '../src/hooks/hooks.js';
-import { Project } from '../src/query/project.js';
+import { Project } from '../src/project/project.js';
 import { SessionService } from '../src/session/service.js';
 import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
 

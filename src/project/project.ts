@@ -105,7 +105,7 @@ export class Project {
     }
   }
 
-  /** Follows changes on disk from now on, re-indexing in the background (src/query/watcher.ts). */
+  /** Follows changes on disk from now on, re-indexing in the background (src/project/watcher.ts). */
   watch(opts: WatchOptions = {}): IndexWatcher {
     this.watcher?.stop();
     this.watcher = new IndexWatcher({ root: this.root, directories: () => this.directories(), refresh: () => this.refresh() }, opts);
