@@ -187,6 +187,7 @@ describe('PreToolUse (the write guard)', () => {
       'cd src && ls && cd ..', 'pushd src >/dev/null && ls && popd >/dev/null', 'git -C src log -1 || true', 'sort -o /tmp/code-intel-sorted.txt src/cart.ts',
       'git diff --output=/tmp/code-intel-d.patch', 'tar czf /tmp/code-intel-src.tgz src', 'cat src/cart.ts | sort | uniq -c > /tmp/code-intel-out.txt',
       'mkdir -p generated && echo x > generated/out.js', '(cd src && grep -c total cart.ts)', 'cd src; cat cart.ts > /tmp/code-intel-c.ts',
+      'CI=1 npm test', 'NODE_ENV=test npx tsc --noEmit', 'GIT_PAGER=cat git log -1 || true', 'cd src && npm test',
     ];
     const check = (phase: string) => {
       for (const cmd of honest) expect(hook('pre-tool-use', bash(cmd)).reason, `${phase}: ${cmd}`).toBeUndefined();
