@@ -15,6 +15,9 @@ import { median } from './util.js';
 
 export interface HookTiming { case: string; decision: string; median_ms: number; max_ms: number; runs: number }
 
+// the guard's key, seals and undo store go to a folder of this run, not the user's ~/.local/state
+process.env.CODE_INTEL_STATE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-bench-state-'));
+
 /** A Claude Code transcript the hooks check prompts against (as the client keeps one). */
 const CLAUDE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-bench-claude-'));
 const TRANSCRIPT = path.join(CLAUDE_DIR, 'projects', 'bench', `${randomUUID()}.jsonl`);

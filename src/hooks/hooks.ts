@@ -259,13 +259,14 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         // the other folders the command reaches: a write there inside the project is checked by its
         // effect; one outside it (or into the guard's files) only here
         for (const d of relative ? a.reached ?? [] : []) {
-          const other = path.resolve(d ? path.resolve(cwd, d) : cwd, t);
+          const folder = d ? path.resolve(cwd, d) : cwd;
+          const other = path.resolve(folder, t);
           if (other === path.resolve(base(w), t)) continue;
           const rel = path.relative(root, other);
           const outside = rel.startsWith('..') || path.isAbsolute(rel);
-          if ((outside && !isScratch(other)) || (!outside && isGuardOwned(rel.split(path.sep).join('/')))) {
-            return `${w.what.slice(0, 160)}: after cd, '${t.slice(0, 120)}' may be written as ${other.slice(0, 200)}, ${outside ? 'outside the project' : 'one of the write guard\'s files'}. Name the file by its full path.`;
-          }
+          // outside, judged as a path named there is (scratch yes; code-intel's own files, anywhere else no)
+          const why = outside ? checkPath(root, folder, mode, t, locked) : isGuardOwned(rel.split(path.sep).join('/')) ? 'one of the write guard\'s files' : undefined;
+          if (why) return `${w.what.slice(0, 160)}: after cd, '${t.slice(0, 120)}' may be written as ${other.slice(0, 200)}: ${why}. Name the file by its full path.`;
         }
       }
     }
