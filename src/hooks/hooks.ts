@@ -382,24 +382,16 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   const realRel = path.relative(fs.realpathSync(root), real);
   // outside where it is named or where it lands (a symlink out of the project, or into it from /tmp)
   const namedOutside = rel.startsWith('..') || path.isAbsolute(rel);
-  if (namedOutside || realRel.startsWith('..') || path.isAbsolute(realRel)) {
-    if (realRel.startsWith('..') || path.isAbsolute(realRel)) {
-      // a project path whose symlink leads out is never scratch (the link is in the project)
-      if (!namedOutside) return `'${file.slice(0, 120)}' resolves through a symlink to ${real.slice(0, 200)}, outside the project; write the real file inside the project instead`;
-      if (isScratch(abs)) return undefined;
-      return `'${real}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
-    }
-    // named outside, lands inside: judged as the project file it is
-    if (locked) return locked;
-    if (mode.kind !== 'ready') return undefined;
-    const v = checkWriteTarget(root, realRel, true, mode.explored);
-    if (!v.allowed) return `${v.error}. ${v.hint}`;
-    if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
-    return undefined;
+  if (realRel.startsWith('..') || path.isAbsolute(realRel)) {
+    // a project path whose symlink leads out is never scratch (the link is in the project)
+    if (!namedOutside) return `'${file.slice(0, 120)}' resolves through a symlink to ${real.slice(0, 200)}, outside the project; write the real file inside the project instead`;
+    if (isScratch(abs)) return undefined;
+    return `'${real}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
   }
   if (locked) return locked;
   if (mode.kind !== 'ready') return undefined;
-  const v = checkWriteTarget(root, rel, true, mode.explored);
+  // named outside, lands inside: judged as the project file it is
+  const v = checkWriteTarget(root, namedOutside ? realRel : rel, true, mode.explored);
   if (!v.allowed) return `${v.error}. ${v.hint}`;
   if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
   return undefined;
