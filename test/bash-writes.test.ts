@@ -127,3 +127,16 @@ describe('what counts as only reading', () => {
     for (const cmd of ['git log', 'rg total src', 'less README.md', 'git -C src log -1']) expect((await analyzeBash(cmd)).readOnly, cmd).toBe(true);
   });
 });
+
+describe('the folder a write lands in', () => {
+  it('follows a cd into the stages of a pipeline, as bash runs them', async () => {
+    // the grammar reads `cd x && a 2>&1 | b` as (cd x && a 2>&1) | b; bash runs cd x && (a 2>&1 | b)
+    const dirs = async (cmd: string) => (await analyzeBash(cmd)).writes.map((w) => [w.targets?.[0], w.dir ?? '']);
+    expect(await dirs('cd /x/o && cat src/a.ts 2>&1 | tee src/a.ts')).toEqual([['src/a.ts', '/x/o']]);
+    expect(await dirs('cd /x && a > f | b')).toEqual([['f', '/x']]);
+    expect(await dirs('cd /x && a 2>&1 | tee f | tee g')).toEqual([['f', '/x'], ['g', '/x']]);
+    // a cd in a stage or a subshell of its own moves nothing after it
+    expect(await dirs('cd /x | tee f')).toEqual([['f', '']]);
+    expect(await dirs('(cd /x && a) | tee f')).toEqual([['f', '']]);
+  });
+});

@@ -261,7 +261,9 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           if (c.type === '&') background.push(n.text.slice(0, 200));
           const stage = n.type === 'pipeline' ? dir : undefined;
           if (c.isNamed) walk(c);
-          if (stage !== undefined) dir = stage;
+          // the grammar reads `cd x && a 2>&1 | b` as (cd x && a 2>&1) | b, where bash runs
+          // cd x && (a 2>&1 | b): after such a stage the next one runs where the list ended
+          if (stage !== undefined && !endsInList(c)) dir = stage;
         }
         if (own !== undefined) dir = own;
       };
@@ -274,6 +276,11 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   await visit(command, 0, '');
   const moved = reached.size > 0 ? { reached: ['', ...reached] } : {};
   return { writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command), ...moved };
+}
+
+/** A pipeline stage that the grammar made of a whole list (`a && b 2>&1` before a `|`). */
+function endsInList(n: Node): boolean {
+  return n.type === 'list' || (n.type === 'redirected_statement' && n.childForFieldName('body')?.type === 'list');
 }
 
 /** A command (its name's basename and its arguments) that only reads: a known reader, or a git read. */
