@@ -238,6 +238,33 @@ describe('a bare name is the definition its evidence points into', () => {
   });
 });
 
+describe('a bare name cited where it is used', () => {
+  it('is the definition that use resolves to, not the first of its name', async () => {
+    const files: Record<string, string> = {
+      'src/a-reactivity/warning.ts': 'export function warn(msg: string): void {\n  console.warn(msg);\n}\n',
+      'src/core/warning.ts': 'export function warn(msg: string): void {\n  console.warn(`[core] ${msg}`);\n}\n',
+      'src/core/inject.ts': [
+        "import { warn } from './warning';",
+        'export function inject(key: string): string | undefined {',
+        '  if (!key) {',
+        '    warn(`inject() can only be used inside setup()`);',
+        '  }',
+        '  return key;',
+        '}',
+      ].join('\n') + '\n',
+    };
+    const r = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: 'where does the warning inject() prints outside setup() come from', target: 'the warning inject() prints', lookups: ['inject', 'warn'],
+      claims: [
+        { symbol: 'inject', approved: true, code_evidence: 'src/core/inject.ts:2' },
+        { symbol: 'warn', approved: true, code_evidence: 'src/core/inject.ts:4' },
+      ],
+    });
+    const warn = (r.accepted as { symbol: string; file?: string }[]).find((a) => a.symbol === 'warn');
+    expect(warn?.file).toBe('src/core/warning.ts');
+  });
+});
+
 describe('overloads', () => {
   it('evidence in the body of an overloaded function links through its signatures, which the references name', async () => {
     const files: Record<string, string> = {

@@ -116,7 +116,8 @@ export class ValidationPhase {
   /**
    * The definitions a claimed name stands for, the one its evidence points into first: `delete`
    * cited at a line of ObservableSet is ObservableSet.delete, not the first `delete` of the index.
-   * When the evidence lies inside one of them, that one alone.
+   * When the evidence lies inside one of them, that one alone; when it is a line that uses the
+   * name, the definition that use resolves to first.
    */
   private definitionsFor(name: string, where?: unknown): SymbolRow[] {
     const rows = this.core.definitionsOf(name);
@@ -129,6 +130,14 @@ export class ValidationPhase {
       const hit = inside.sort((a, b) => b.line - a.line)[0]!;
       return [hit, ...rows.filter((r) => r !== hit && r.path === hit.path && r.container_name === hit.container_name && r.kind === hit.kind)];
     }
+    // cited where it is used: the definition that use resolves to (warn called in apiInject.ts is
+    // the warn its import names, not the first of four by name)
+    const used = line === undefined ? undefined : (this.core.project.db
+      .prepare(`SELECT r.symbol_id AS id FROM refs r JOIN files f ON f.id = r.file_id
+        WHERE f.path = ? AND r.line = ? AND r.name = ? AND r.symbol_id IS NOT NULL AND coalesce(r.confidence, '') <> 'name_match' LIMIT 1`)
+      .get(file, line, name) as { id: number } | undefined);
+    const hit = used && rows.find((r) => r.id === used.id);
+    if (hit) return [hit, ...rows.filter((r) => r !== hit)];
     return [...rows.filter((r) => r.path === file), ...rows.filter((r) => r.path !== file)];
   }
 
