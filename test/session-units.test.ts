@@ -59,6 +59,8 @@ describe('QueryFrame validation', () => {
     expect(isGrounded('fix the login bug', 'ログインのバグを修正', translateCjk)).toBe(true);
     expect(isGrounded('call the function', '関数を呼び出す', translateCjk)).toBe(true);
     expect(isGrounded('delete the user', 'ユーザーを追加する', translateCjk)).toBe(false);
+    // agent trial tr17: 調べて is "investigate", 順番 "order", 実行 "execution"
+    expect(isGrounded('investigate the execution order', 'どういう順番で実行されるのか調べてください', translateCjk)).toBe(true);
   });
   it('grounding works for English paraphrase and rejects unrelated values', () => {
     expect(isGrounded('empty password', 'when the password is empty')).toBe(true);
