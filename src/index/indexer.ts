@@ -64,12 +64,12 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   }
   const known = new Map((db.prepare('SELECT id, path, hash, size, mtime_ms FROM files').all() as FileRow[]).map((r) => [r.path, r]));
   const seen = new Set<string>();
-  const jobs: (ParseJob & { size: number })[] = [];
+  const jobs: ParseJob[] = [];
   for (const f of walk.files) {
     seen.add(f.rel);
     const row = known.get(f.rel);
-    if (!row) jobs.push({ rel: f.rel, size: f.size });
-    else if (row.size !== f.size || row.mtime_ms !== f.mtimeMs) jobs.push({ rel: f.rel, oldHash: row.hash, size: f.size });
+    if (!row) jobs.push({ rel: f.rel });
+    else if (row.size !== f.size || row.mtime_ms !== f.mtimeMs) jobs.push({ rel: f.rel, oldHash: row.hash });
   }
   const removed = [...known.values()].filter((r) => !seen.has(r.path));
 
@@ -265,7 +265,7 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
 }
 
 /** Parses every job, handing results to `commit` in batches as they arrive (on worker threads when many). */
-async function parseAll(root: string, jobs: (ParseJob & { size: number })[], opts: IndexOptions, commit: (batch: ParseResult[]) => void): Promise<void> {
+async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, commit: (batch: ParseResult[]) => void): Promise<void> {
   const total = jobs.length;
   let done = 0;
   const take = (batch: ParseResult[]) => {
@@ -285,10 +285,6 @@ async function parseAll(root: string, jobs: (ParseJob & { size: number })[], opt
     take(batch);
     return;
   }
-  // the largest files first: the workers then end on small ones, within a small file of each other
-  // (in path order a worker given the last large files ran on alone). Files reach the database in
-  // the order workers finish them anyway.
-  const queue = [...jobs].sort((a, b) => b.size - a.size);
   let next = 0;
   const workers = Array.from({ length: nWorkers }, () => new Worker(workerFile, { workerData: { root } }));
   try {
@@ -300,7 +296,7 @@ async function parseAll(root: string, jobs: (ParseJob & { size: number })[], opt
             let outstanding = 0;
             const feed = () => {
               while (outstanding < IN_FLIGHT && next < total) {
-                const batch = queue.slice(next, next + BATCH);
+                const batch = jobs.slice(next, next + BATCH);
                 next += batch.length;
                 outstanding++;
                 w.postMessage(batch);
