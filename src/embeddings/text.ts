@@ -134,9 +134,8 @@ export interface Concept {
  * A request as concepts, the same for the same request in any language. Glossary and mined terms
  * are found by longest match (状態遷移 before 状態); a katakana term only as a word of its own or as
  * a part of a katakana compound (タブ is not in スタブ; アクションヘルパー is アクション + ヘルパー).
- * A term whose English word is a stop or generic word (追加 → add, 関数 →
- * function) is dropped, as that word is in an English request, and so are generic words (機能, 処理,
- * feature, …). Every other content word stays a concept even when nothing translates it: a word
+ * A term whose English word is a stop or generic word (追加 → add, 関数 → function) is dropped, as
+ * that word is in an English request, and so are generic words (機能, 処理, feature, …). Every other content word stays a concept even when nothing translates it: a word
  * an English request keeps whether or not the code has it, so a Japanese or Chinese one must not
  * vanish and let the words that are left weigh more than they would in English. A conjugated verb
  * finds its dictionary form (渡さ → 渡す); Chinese, which has no spaces and which the Japanese
@@ -314,26 +313,18 @@ const ZH_FUNCTION = /[的地得了着过在中时被把对和与及或是将从�
 /** Leftover Chinese text as words: runs between function characters, in twos (a third joins the last). */
 function chineseWords(rest: string): string[] {
   const out: string[] = [];
-  for (const chunk of rest.split(/[^\p{L}\p{N}]+/u)) {
-    if (!chunk) continue;
-    if (!/\p{Script=Han}/u.test(chunk)) {
-      for (const w of identifierWords(chunk)) out.push(w);
+  for (const part of rest.split(/(\p{Script=Han}+)/u)) {
+    if (!/\p{Script=Han}/u.test(part)) {
+      for (const w of identifierWords(part)) out.push(w);
       continue;
     }
-    for (const part of chunk.split(/(\p{Script=Han}+)/u)) {
-      if (!part) continue;
-      if (!/\p{Script=Han}/u.test(part)) {
-        for (const w of identifierWords(part)) out.push(w);
-        continue;
-      }
-      for (const run of part.split(ZH_FUNCTION)) {
-        const cs = [...run];
-        if (cs.length === 1) out.push(run); // a word only where the glossary has it (键, 锁)
-        for (let i = 0; cs.length >= 2 && i < cs.length; ) {
-          const n = cs.length - i === 3 ? 3 : 2;
-          out.push(cs.slice(i, i + n).join(''));
-          i += n;
-        }
+    for (const run of part.split(ZH_FUNCTION)) {
+      const cs = [...run];
+      if (cs.length === 1) out.push(run); // a word only where the glossary has it (键, 锁)
+      for (let i = 0; cs.length >= 2 && i < cs.length; ) {
+        const n = cs.length - i === 3 ? 3 : 2;
+        out.push(cs.slice(i, i + n).join(''));
+        i += n;
       }
     }
   }

@@ -78,6 +78,8 @@ export interface GraphLink {
   path: number[];
 }
 
+const SPAN = 'id, file_id AS file, local, line, col, end_line AS endLine, end_col AS endCol';
+
 /**
  * The code graph, defined once: a declaration is linked to what its body references and to who
  * references it, and a member to its container. A local (a function or object declared inside a
@@ -86,70 +88,74 @@ export interface GraphLink {
  * `track` does. One node's links (capped, for a bounded walk) and all links (for the rank) come
  * from the same relation.
  */
-const OWNER = `(SELECT s.id FROM symbols s WHERE s.file_id = l.file_id AND s.local = 0 AND s.id <> l.id
-  AND (s.line < l.line OR (s.line = l.line AND s.col <= l.col)) AND (s.end_line > l.end_line OR (s.end_line = l.end_line AND s.end_col >= l.end_col))
-  ORDER BY s.end_line - s.line, s.end_col - s.col LIMIT 1)`;
 const EDGE_SQL = {
   references: 'SELECT DISTINCT symbol_id AS n FROM refs WHERE enclosing_id = ? AND symbol_id IS NOT NULL LIMIT 400',
   referencedBy: 'SELECT DISTINCT enclosing_id AS n FROM refs WHERE symbol_id = ? AND enclosing_id IS NOT NULL LIMIT 400',
   container: 'SELECT container_id AS n FROM symbols WHERE id = ? AND local = 0',
   members: 'SELECT id AS n FROM symbols WHERE container_id = ? AND local = 0 LIMIT 400',
-  owner: `SELECT ${OWNER} AS n FROM symbols l WHERE l.id = ? AND l.local = 1`,
-  /** the owners of the locals that reference it */
-  referencedByOwners: `SELECT DISTINCT ${OWNER} AS n FROM refs r JOIN symbols l ON l.id = r.enclosing_id WHERE r.symbol_id = ? AND l.local = 1 LIMIT 400`,
-  /** the locals inside a declaration's span, with their owners (only those it owns count) */
-  locals: `SELECT l.id AS n, ${OWNER} AS owner FROM symbols s JOIN symbols l ON l.file_id = s.file_id AND l.local = 1
-    AND l.line >= s.line AND l.end_line <= s.end_line AND l.id <> s.id WHERE s.id = ? AND s.local = 0 LIMIT 400`,
+  /** the locals that reference it (their owners do too) */
+  referencedByLocals: 'SELECT DISTINCT r.enclosing_id AS n FROM refs r JOIN symbols l ON l.id = r.enclosing_id WHERE r.symbol_id = ? AND l.local = 1 LIMIT 400',
   allReferences: 'SELECT DISTINCT enclosing_id AS a, symbol_id AS b FROM refs WHERE enclosing_id IS NOT NULL AND symbol_id IS NOT NULL',
   allMembers: 'SELECT id AS a, container_id AS b FROM symbols WHERE container_id IS NOT NULL AND local = 0',
   /** every declaration by file and start, for the owners of all locals at once */
-  allSpans: 'SELECT id, file_id AS file, local, line, col, end_line AS endLine, end_col AS endCol FROM symbols ORDER BY file_id, line, col',
+  allSpans: `SELECT ${SPAN} FROM symbols ORDER BY file_id, line, col`,
+  /** the declarations of the file that holds one */
+  fileSpans: `SELECT ${SPAN} FROM symbols WHERE file_id = (SELECT file_id FROM symbols WHERE id = ?)`,
 } as const;
 
 interface Span { id: number; file: number; local: number; line: number; col: number; endLine: number; endCol: number }
 
-/** The owner of every local, as OWNER finds one local's (one pass over the declarations, not a query per local). */
-function allOwners(db: DB): Map<number, number> {
-  const owners = new Map<number, number>();
+/** The owner of each local among one file's declarations: the smallest declaration around it that is not local. */
+function ownersOf(file: readonly Span[], into = new Map<number, number>()): Map<number, number> {
   const holds = (s: Span, l: Span) =>
     (s.line < l.line || (s.line === l.line && s.col <= l.col)) && (s.endLine > l.endLine || (s.endLine === l.endLine && s.endCol >= l.endCol));
-  let file: Span[] = [];
-  const flush = () => {
-    for (const l of file) {
-      if (!l.local) continue;
-      let best: Span | undefined;
-      for (const s of file) {
-        if (s.local || s.id === l.id || !holds(s, l)) continue;
-        if (!best || s.endLine - s.line < best.endLine - best.line || (s.endLine - s.line === best.endLine - best.line && s.endCol - s.col < best.endCol - best.col)) best = s;
-      }
-      if (best) owners.set(l.id, best.id);
+  for (const l of file) {
+    if (!l.local) continue;
+    let best: Span | undefined;
+    for (const s of file) {
+      if (s.local || s.id === l.id || !holds(s, l)) continue;
+      if (!best || s.endLine - s.line < best.endLine - best.line || (s.endLine - s.line === best.endLine - best.line && s.endCol - s.col < best.endCol - best.col)) best = s;
     }
-    file = [];
-  };
+    if (best) into.set(l.id, best.id);
+  }
+  return into;
+}
+
+/** The owner of every local (one pass over the declarations, file by file). */
+function allOwners(db: DB): Map<number, number> {
+  const owners = new Map<number, number>();
+  let file: Span[] = [];
   for (const r of db.prepare(EDGE_SQL.allSpans).iterate() as Iterable<Span>) {
-    if (file.length && file[0]!.file !== r.file) flush();
+    if (file.length && file[0]!.file !== r.file) {
+      ownersOf(file, owners);
+      file = [];
+    }
     file.push(r);
   }
-  flush();
+  ownersOf(file, owners);
   return owners;
 }
 
 /** Symbols one step away: what its body references, who references it, its container and members; a local's owner. */
 function neighbours(db: DB, id: number): number[] {
   const out = new Set<number>();
-  const add = (n: number | null) => n !== null && n !== id && out.add(n);
-  const q = (sql: string, arg = id) => (db.prepare(sql).all(arg) as { n: number | null }[]).forEach((r) => add(r.n));
-  q(EDGE_SQL.references);
-  q(EDGE_SQL.referencedBy);
-  q(EDGE_SQL.container);
-  q(EDGE_SQL.members);
-  q(EDGE_SQL.owner);
-  q(EDGE_SQL.referencedByOwners);
-  for (const l of db.prepare(EDGE_SQL.locals).all(id) as { n: number; owner: number | null }[]) {
-    if (l.owner !== id) continue;
-    add(l.n);
-    q(EDGE_SQL.references, l.n);
+  const add = (n: number | null | undefined) => n != null && n !== id && out.add(n);
+  const rows = (sql: string, arg = id) => (db.prepare(sql).all(arg) as { n: number | null }[]).map((r) => r.n);
+  for (const sql of [EDGE_SQL.references, EDGE_SQL.referencedBy, EDGE_SQL.container, EDGE_SQL.members]) rows(sql).forEach(add);
+  // owners by file, each file read once
+  const known: Map<number, number>[] = [];
+  const ownerOf = (n: number) => {
+    let m = known.find((x) => x.has(n));
+    if (!m) known.push((m = ownersOf(db.prepare(EDGE_SQL.fileSpans).all(n) as Span[])));
+    return m.get(n);
+  };
+  add(ownerOf(id));
+  for (const [local, owner] of known[0]!) { // id's own file
+    if (owner !== id) continue;
+    add(local);
+    rows(EDGE_SQL.references, local).forEach(add);
   }
+  for (const local of rows(EDGE_SQL.referencedByLocals)) if (local !== null) add(ownerOf(local));
   return [...out];
 }
 
