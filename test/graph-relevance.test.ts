@@ -155,6 +155,9 @@ async function confirmOn(files: Record<string, string>, o: {
   }
 }
 
+/** The file of the definition a confirm accepted for a claimed name. */
+const acceptedFile = (r: Record<string, unknown>, symbol: string) => (r.accepted as { symbol: string; file?: string }[]).find((a) => a.symbol === symbol)?.file;
+
 describe('evidence inside a symbol accepted in the same pass', () => {
   it('accepts a chain the agent traced from an accepted symbol, in one confirm, whatever the order', async () => {
     const files: Record<string, string> = {
@@ -232,8 +235,7 @@ describe('a bare name is the definition its evidence points into', () => {
         { symbol: 'add', approved: true, code_evidence: 'src/set.ts:7' },
       ],
     });
-    const del = (r.accepted as { symbol: string; file?: string }[]).find((a) => a.symbol === 'delete');
-    expect(del?.file).toBe('src/set.ts');
+    expect(acceptedFile(r, 'delete')).toBe('src/set.ts');
     expect(r).toMatchObject({ next_phase: 'READY', rejected: [] });
   });
 });
@@ -260,8 +262,7 @@ describe('a bare name cited where it is used', () => {
         { symbol: 'warn', approved: true, code_evidence: 'src/core/inject.ts:4' },
       ],
     });
-    const warn = (r.accepted as { symbol: string; file?: string }[]).find((a) => a.symbol === 'warn');
-    expect(warn?.file).toBe('src/core/warning.ts');
+    expect(acceptedFile(r, 'warn')).toBe('src/core/warning.ts');
   });
 });
 
