@@ -47,8 +47,23 @@ function decision(s: string): string {
   return 'allow';
 }
 
-/** `touch` names a project file (relative to root) that the undo case changes before each run. */
-export function measureHooks(repo: string, root: string, touch: string, runs = 10): HookTiming[] {
+/**
+ * `touch` names a project file (relative to root) that the undo case changes before each run. The
+ * hooks run on a copy of `root` without its `.code-intel/`: guard records a run before sealed under
+ * another state folder would be (rightly) judged tampered with, and the bench must not change the
+ * cache it was given.
+ */
+export function measureHooks(repo: string, source: string, touch: string, runs = 10): HookTiming[] {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-bench-hooks-'));
+  fs.cpSync(source, root, { recursive: true, filter: (from) => path.basename(from) !== '.code-intel' });
+  try {
+    return measureOn(repo, root, touch, runs);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function measureOn(repo: string, root: string, touch: string, runs: number): HookTiming[] {
   const hook = path.join(repo, 'dist', 'src', 'hooks', 'main.js');
   const out: HookTiming[] = [];
   const common = { cwd: root, session_id: 'bench', transcript_path: TRANSCRIPT };
@@ -68,7 +83,6 @@ export function measureHooks(repo: string, root: string, touch: string, runs = 1
   const project = new Project(root);
   const sessions = new SessionService(project);
   const file = path.join(root, touch);
-  const original = fs.readFileSync(file);
   try {
     const t0 = performance.now();
     sessions.start('IMPLEMENT', 'bench: hook latency');
@@ -88,7 +102,6 @@ export function measureHooks(repo: string, root: string, touch: string, runs = 1
       /* already ended */
     }
     project.close();
-    fs.writeFileSync(file, original);
   }
   // the turn stays guarded after the abort until the next prompt: end it like a user would
   userTyped('bench: hook latency');
