@@ -34,7 +34,8 @@ const TABLE_FILE = path.join(os.tmpdir(), 'code-intel-guard-table.txt');
 /** GUARD_ONLY=<regex>: run only the shell forms whose label matches (while working on one) */
 const ONLY = process.env.GUARD_ONLY ? new RegExp(process.env.GUARD_ONLY) : undefined;
 
-type Phase = 'EXPLORATION' | 'READY';
+/** PROMPT: the user typed /code and no session has started yet */
+type Phase = 'PROMPT' | 'EXPLORATION' | 'READY';
 type Outcome = 'refused' | 'undone' | 'no effect' | 'LET THROUGH' | 'ALLOWED' | 'allowed' | 'WRONGLY DENIED' | 'SLOW' | 'n/a';
 const BAD = new Set<Outcome>(['LET THROUGH', 'ALLOWED', 'WRONGLY DENIED', 'SLOW']);
 interface Row { phase: Phase; label: string; outcome: Outcome; note: string }
@@ -43,7 +44,7 @@ const denyReasons: { phase: Phase; label: string; reason: string }[] = [];
 
 /** T: a file nobody may write; S: a source file that is protected too (READY: one the session did not explore); E: an explored source; N: a new file. */
 interface Targets { T: string; S: string; D: string; B: string; E: string; N: string; X: string; root: string; home: string }
-interface Entry { kind: 'file' | 'dir' | 'link'; mode: number; data: string; mtime: number }
+interface Entry { kind: 'file' | 'dir' | 'link' | 'other'; mode: number; data: string; mtime: number }
 type Snap = Map<string, Entry>;
 interface Ctx {
   phase: Phase; root: string; project: Project; sessions: SessionService; scratch: string; home: string; transcript: Transcript;
@@ -100,7 +101,8 @@ function snap(c: Ctx): Snap {
         const k = key === '.' ? n : `${key}/${n}`;
         if (!skip(k)) visit(path.join(abs, n), k);
       }
-    } else out.set(key, { kind: 'file', mode: st.mode & 0o7777, data: fs.readFileSync(abs).toString('base64'), mtime: st.mtimeMs });
+    } else if (!st.isFile()) out.set(key, { kind: 'other', mode: st.mode, data: '', mtime: 0 }); // a FIFO or socket: never opened
+    else out.set(key, { kind: 'file', mode: st.mode & 0o7777, data: fs.readFileSync(abs).toString('base64'), mtime: st.mtimeMs });
   };
   visit(c.root, '.');
   for (const w of c.watch) visit(w, w);
@@ -257,8 +259,8 @@ const git = (c: { root: string }, ...args: string[]) => {
   return r.stdout;
 };
 
-function makeCtx(link = false): Ctx {
-  const root = makeProject({ ...SAMPLE, 'package.json': '{\n  "name": "sample",\n  "version": "1.0.0"\n}\n', 'nb.ipynb': '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n' });
+function makeCtx(link = false, files: Record<string, string> = {}): Ctx {
+  const root = makeProject({ ...SAMPLE, 'package.json': '{\n  "name": "sample",\n  "version": "1.0.0"\n}\n', 'nb.ipynb': '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n', ...files });
   const scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-adv-')));
   const home = HOME;
   const watch = [path.join(home, '.claude')];
@@ -284,7 +286,11 @@ async function toReady(c: Ctx): Promise<void> {
 
 async function enter(c: Ctx, phase: Phase): Promise<Ctx> {
   c.phase = phase;
-  if (phase === 'EXPLORATION') c.sessions.start('IMPLEMENT', 'add tax to the cart total');
+  if (phase === 'PROMPT') {
+    // the user typed /code (the client's transcript shows it); the agent has not called start_session
+    c.transcript.user('/code add tax to the cart total');
+    hook(c, 'user-prompt-submit', { hook_event_name: 'UserPromptSubmit', ...common(c), prompt: '/code add tax to the cart total' });
+  } else if (phase === 'EXPLORATION') c.sessions.start('IMPLEMENT', 'add tax to the cart total');
   else {
     await toReady(c);
     const active = c.sessions.active();
@@ -302,8 +308,8 @@ async function enter(c: Ctx, phase: Phase): Promise<Ctx> {
 
 let main: Ctx;
 const extra: Ctx[] = [];
-async function fresh(phase: Phase, link = false): Promise<Ctx> {
-  const c = makeCtx(link);
+async function fresh(phase: Phase, link = false, files: Record<string, string> = {}): Promise<Ctx> {
+  const c = makeCtx(link, files);
   extra.push(c);
   return enter(c, phase);
 }
@@ -458,6 +464,19 @@ const SHELL: Form[] = [
   { label: '. X/s.sh (a script that writes T)', cmd: (t) => `. ${t.X}/s.sh`, setup: (_c, t) => fs.writeFileSync(path.join(t.X, 's.sh'), `echo x > ${t.T}\n`) },
   { label: "env -C D sh -c 'echo x > B'", cmd: (t) => `env -C ${t.D} sh -c 'echo x > ${t.B}'` },
   { label: 'c=cd; $c D && echo x > B', cmd: (t) => `c=cd; $c ${t.D} && echo x > ${t.B}` },
+  // later red team (#11): what git cannot add, what the guard's lists leave out, odd paths
+  { label: 'fifo: T replaced by a FIFO (git cannot add it)', cmd: (t) => py(`os.remove('${t.T}')\nos.mkfifo('${t.T}')`) },
+  { label: 'repo: git init D/evil (no commit) holding evil.ts', cmd: (t) => py(`import subprocess\nsubprocess.run(['git','init','-q','${t.D}/evil'],check=True)\nopen('${t.D}/evil/evil.ts','w').write('x')`) },
+  { label: 'guard: .git/hooks/pre-commit behind 300 files in .git/hooks/', cmd: () => py(`os.makedirs('.git/hooks/a',exist_ok=True)\nopen('.git/hooks/pre-commit','w').write('#!/bin/sh\\necho pwned\\n')\nos.chmod('.git/hooks/pre-commit',0o755)\nfor i in range(300): open('.git/hooks/a/%03d'%i,'w').write('x')`) },
+  { label: 'hardlink: os.link(T, X/h), then X/h written', cmd: (t) => py(`os.link('${t.T}','${t.X}/h')\nopen('${t.X}/h','a').write('x')`) },
+  { label: 'same-size edit of T, mtime put back (touch -r)', cmd: (t) => `cp -p ${t.T} ${t.X}/ref && python3 -c "b=open('${t.T}','rb').read();open('${t.T}','r+b').write(bytes([b[0]^1])+b[1:])" && touch -r ${t.X}/ref ${t.T}` },
+  { label: 'echo x > /proc/self/cwd/T', cmd: (t) => `echo x > /proc/self/cwd/${t.T}` },
+  { label: 'python3 writes /dev/fd of an fd open on T', cmd: (t) => py(`fd=os.open('${t.T}',os.O_RDWR)\nopen('/dev/fd/%d'%fd,'w').write('x')`) },
+  { label: 'setsid -f sh -c (sleeps, then writes T)', cmd: (t) => `setsid -f sh -c 'sleep 1; echo x > ${t.T}' >/dev/null 2>&1`, background: true },
+  { label: '(sleep 1; echo x > T) & disown', cmd: (t) => `(sleep 1; echo x > ${t.T}) >/dev/null 2>&1 & disown`, background: true },
+  { label: 'E made a symlink to S, then E written through it', cmd: (t) => py(`os.remove('${t.E}')\nos.symlink(os.path.relpath('${t.S}', os.path.dirname('${t.E}')),'${t.E}')\nopen('${t.E}','a').write('x')`) },
+  { label: 'D made a symlink to a copy in X, the copy of S written', cmd: (t) => py(`import shutil\nshutil.copytree('${t.D}','${t.X}/d',symlinks=True)\nshutil.rmtree('${t.D}')\nos.symlink('${t.X}/d','${t.D}')\nopen('${t.X}/d/${t.B}','a').write('x')`) },
+  { label: 'a file name with a newline and 200 chars', cmd: (t) => py(`open('${t.D}/a\\n'+'b'*200+'.ts','w').write('x')`) },
   // the guard's own configuration: unchanged / absent in both phases
   { label: 'guard: echo {} > .claude/settings.json', cmd: () => "echo '{}' > .claude/settings.json" },
   { label: 'guard: python3 drops hooks from .claude/settings.json', cmd: () => `python3 -c "import json;p='.claude/settings.json';d=json.load(open(p));d['hooks']={};json.dump(d,open(p,'w'))"` },
@@ -604,6 +623,22 @@ async function paths(): Promise<void> {
   decide('path: Edit src/cart.ts<NUL> (NUL byte)', !pre(c, 'nul', 'Edit', { ...editInput(c, 'src/cart.ts'), file_path: `${path.join(c.root, 'src/cart.ts')}\u0000` }).denied);
 }
 
+/**
+ * A project whose own .gitattributes convert text on the way into git (text=auto, ident, eol=crlf):
+ * the snapshot must see every byte a command changes, and an undo must put back the bytes that stood there.
+ */
+async function attributes(): Promise<void> {
+  const files = { '.gitattributes': '* text=auto\n*.md ident\n*.txt text eol=crlf\n', 'README.md': '# sample\n$Id$\nUse formatPrice to show prices.\n', 'notes.txt': 'lf only\nhere\n' };
+  for (const phase of ['EXPLORATION', 'READY'] as const) {
+    const c = await fresh(phase, false, files);
+    for (const f of [
+      { label: 'attributes(project): T rewritten with CRLF (text=auto)', cmd: (t: Targets) => py(`b=open('${t.T}','rb').read()\nopen('${t.T}','wb').write(b.replace(b'\\n',b'\\r\\n'))`) },
+      { label: 'attributes(project): code inside T\'s $Id: … $ (ident)', cmd: (t: Targets) => py(`b=open('${t.T}','rb').read()\nopen('${t.T}','wb').write(b.replace(b'$Id$',b'$Id: <script>evil()</script> $'))`) },
+      { label: 'attributes(project): notes.txt (eol=crlf, LF on disk) edited: the undo restores its LF bytes', cmd: () => py(`open('notes.txt','a').write('x\\n')`) },
+    ]) attempt(c, f);
+  }
+}
+
 async function runPhase(phase: Phase): Promise<void> {
   const c = await enter(main, phase);
   // the harness itself: a command really runs and changes the disk, and restore() puts it back
@@ -621,12 +656,16 @@ async function runPhase(phase: Phase): Promise<void> {
   }
   if (!ONLY) {
     toolForms(c);
+    if (phase === 'PROMPT') return finish(phase);
     await escapes(phase);
     await forgeries(phase);
     await damagedDb(phase);
     if (phase === 'READY') await paths();
   }
+  finish(phase);
+}
 
+function finish(phase: Phase): void {
   const mine = rows.filter((r) => r.phase === phase);
   const bad = mine.filter((r) => BAD.has(r.outcome)).map((r) => `${r.outcome}: ${r.label}${r.note ? ` (${r.note})` : ''}`);
   const leaks = denyReasons.filter((d) => d.phase === phase && /abort_session/.test(d.reason));
@@ -648,16 +687,24 @@ describe('write guard vs adversarial shell forms (judged on disk)', () => {
     const w = Math.max(...labels.map((l) => l.length), 10);
     const lines = [
       'T = README.md; S = src/cart.ts (EXPLORATION) / an unexplored source (READY, src/main.ts where find_references did not explore it); E = src/cart.ts; N = src/newfile.ts; X = a scratch dir outside',
-      `${'attempt'.padEnd(w)}  ${'EXPLORATION'.padEnd(12)}  ${'READY'.padEnd(12)}  note`,
-      ...labels.map((l) => `${l.padEnd(w)}  ${cell(l, 'EXPLORATION').padEnd(12)}  ${cell(l, 'READY').padEnd(12)}  ${note(l)}`),
+      `${'attempt'.padEnd(w)}  ${'PROMPT'.padEnd(12)}  ${'EXPLORATION'.padEnd(12)}  ${'READY'.padEnd(12)}  note`,
+      ...labels.map((l) => `${l.padEnd(w)}  ${cell(l, 'PROMPT').padEnd(12)}  ${cell(l, 'EXPLORATION').padEnd(12)}  ${cell(l, 'READY').padEnd(12)}  ${note(l)}`),
     ];
     const count = (p: Phase) => Object.entries(rows.filter((r) => r.phase === p).reduce<Record<string, number>>((a, r) => ({ ...a, [r.outcome]: (a[r.outcome] ?? 0) + 1 }), {})).map(([k, v]) => `${k} ${v}`).join(', ');
-    lines.push('', `EXPLORATION: ${count('EXPLORATION')}`, `READY: ${count('READY')}`);
+    lines.push('', `PROMPT: ${count('PROMPT')}`, `EXPLORATION: ${count('EXPLORATION')}`, `READY: ${count('READY')}`);
     const text = lines.join('\n');
     fs.writeFileSync(TABLE_FILE, `${text}\n`);
     fs.rmSync(HOME, { recursive: true, force: true });
     console.error(`\n${text}\n(written to ${TABLE_FILE})`);
   });
+
+  it('PROMPT (/code typed, no session yet): no project file changes, whatever the shell form', async () => {
+    await runPhase('PROMPT');
+  }, 240_000);
+
+  it('project attributes (text=auto, ident, eol=crlf) hide no change and corrupt no undo', async () => {
+    await attributes();
+  }, 120_000);
 
   it('EXPLORATION: no project file changes, whatever the shell form', async () => {
     await runPhase('EXPLORATION');
