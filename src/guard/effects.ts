@@ -43,6 +43,7 @@ const MAX_ROUNDS = 8;
 export function acceptBaseline(store: SessionStore, root: string): void {
   store.transaction(() => {
     const snap = new TreeSnapshot(root);
+    snap.renewIfOutdated();
     const tree = snap.capture();
     const manifest = new ProtectedFiles(root).capture();
     const commit = snap.accept(tree);

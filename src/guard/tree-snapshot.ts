@@ -44,6 +44,14 @@ function gitTimeout(cap: number): number {
   return Math.min(cap, left);
 }
 
+/**
+ * The store's own attributes, which outrank every .gitattributes in the tree: no conversion on the
+ * way into the snapshot or out of it. The project's `text=auto`, `eol`, `ident` or
+ * `working-tree-encoding` would make bytes that differ hash the same (CRLF for LF, code inside
+ * `$Id: … $`), and an undo write other bytes than stood there.
+ */
+const RAW_ATTRIBUTES = '* -text !eol -ident -filter !working-tree-encoding\n';
+
 /** Is this project-relative path a .gitignore file (whose rules decide what the snapshot sees)? */
 const isGitignore = (rel: string) => rel === '.gitignore' || rel.endsWith('/.gitignore');
 
@@ -88,6 +96,19 @@ export class TreeSnapshot {
     excludes ??= ['/.code-intel/', 'node_modules/', readIf(path.join(this.root, '.git', 'info', 'exclude')), readIf(globalExcludesFile())].join('\n') + '\n';
     fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
     fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), excludes);
+    fs.writeFileSync(path.join(this.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES);
+  }
+
+  /**
+   * A store made by an older version (without RAW_ATTRIBUTES) starts again, its objects kept: when a
+   * session starts, where every file is hashed anyway.
+   */
+  renewIfOutdated(): void {
+    if (fs.existsSync(path.join(this.gitDir, 'HEAD')) && readIf(path.join(this.gitDir, 'info', 'attributes')) !== RAW_ATTRIBUTES) {
+      const excludes = this.excludes();
+      fs.rmSync(this.gitDir, { recursive: true, force: true });
+      this.ensure(excludes);
+    }
   }
 
   /** The ignore rules the store was made with (kept with the baseline, to rebuild it). */
