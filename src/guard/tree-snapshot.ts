@@ -184,17 +184,56 @@ export class TreeSnapshot {
   /** The tree of the working tree as it is now (files git does not ignore). */
   capture(): string {
     this.ensure();
-    this.git(['add', '-A', '--ignore-errors', '--', '.']);
+    this.addAll(['-A']);
+    const status = this.git(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=matching', '--no-renames', '--ignore-submodules=all']).split('\0');
     // a .gitignore that ignores itself would hide the files it names, itself included: it is seen
-    const hiding = this.ignoredGitignores();
-    if (hiding.length > 0) this.git(['add', '-f', '--ignore-errors', '--', ...hiding]);
+    const hiding = status.filter((e) => e.startsWith('! ')).map((e) => e.slice(2)).filter(isGitignore);
+    if (hiding.length > 0) this.addAll(['-f', ...hiding]);
+    // what git could not add (a FIFO or socket, an unreadable file, a repository without a commit)
+    // stays as it was in the index: it gets a stand-in, so a file that became one is seen as changed
+    const left = status.filter((e) => e.startsWith('? ') || (e.startsWith('1 ') && e.charAt(3) !== '.'))
+      .map((e) => (e.startsWith('? ') ? e.slice(2) : e.split(' ').slice(8).join(' ')).replace(/\/$/, ''));
+    this.standIn(left);
     return this.git(['write-tree']).trim();
   }
 
-  /** The .gitignore files git ignores (and so does not snapshot): none in a project that made none. */
-  private ignoredGitignores(): string[] {
-    const out = this.git(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=matching', '--no-renames', '--ignore-submodules=all']);
-    return out.split('\0').filter((e) => e.startsWith('! ')).map((e) => e.slice(2)).filter(isGitignore);
+  /** `git add`, which exits 1 when some paths could not be added (they are stood in for by capture()). */
+  private addAll(args: string[]): void {
+    try {
+      this.git(['add', '--ignore-errors', ...args, '--', ...(args.length > 1 ? [] : ['.'])]);
+    } catch (e) {
+      if ((e as { status?: number }).status !== 1) throw e;
+    }
+  }
+
+  /**
+   * Index entries for paths git cannot snapshot: a blob naming what stands there (and, for an
+   * unreadable file, its size and times), so that the tree differs from the accepted one exactly
+   * when such a thing appears or changes. A path git can add (a file written since) is left to the next capture.
+   */
+  private standIn(rels: string[]): void {
+    const args: string[] = [];
+    for (const rel of rels) {
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(path.join(this.root, rel));
+      } catch {
+        continue;
+      }
+      let what: string;
+      if (st.isSymbolicLink()) continue;
+      if (st.isFile()) {
+        try {
+          fs.accessSync(path.join(this.root, rel), fs.constants.R_OK);
+          continue;
+        } catch {
+          what = `an unreadable file of ${st.size} bytes, modified ${st.mtimeMs}, changed ${st.ctimeMs}`;
+        }
+      } else what = st.isDirectory() ? 'a folder git cannot add (a repository without a commit)' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
+      const oid = this.git(['hash-object', '-w', '--stdin'], `code-intel write guard: git cannot snapshot ${rel}: ${what}\n`).trim();
+      args.push('--cacheinfo', `100644,${oid},${rel}`);
+    }
+    if (args.length > 0) this.git(['update-index', '--add', '--replace', ...args]);
   }
 
   /**
