@@ -36,6 +36,8 @@ const PROTECTED = 'protected';
 /** the snapshot store's fingerprint (TreeSnapshot.fingerprint) and ignore rules, as the guard left them */
 const STORE = 'store';
 const EXCLUDES = 'excludes';
+/** the /code prompt whose turn the baseline was taken for (a turn before any session) */
+const TURN = 'turn';
 /** how many times an undo may reveal further changes (a reverted .gitignore shows what it hid) */
 const MAX_ROUNDS = 8;
 
@@ -74,7 +76,16 @@ function stamp(): string {
  */
 export function enforceEffects(store: SessionStore, root: string, mode: GuardMode): EffectReport {
   const report: EffectReport = { undone: [], failed: [] };
-  if (mode.kind === 'off' || (mode.kind === 'locked' && !mode.session)) return report; // nothing guarded, or records untrusted
+  if (mode.kind === 'off' || (mode.kind === 'locked' && !mode.session && !mode.turn)) return report; // nothing guarded, or records untrusted
+  if (mode.kind === 'locked' && !mode.session && store.guardValue(TURN) !== mode.turn) {
+    // the first event of a /code turn no session has started in: until now the guard was off, so
+    // the project as it stands is the user's; from here nothing of it may change
+    store.transaction(() => {
+      acceptBaseline(store, root);
+      store.setGuardValues({ [TURN]: mode.turn! });
+    });
+    return report;
+  }
   // the common case, one git process and no write: nothing moved since the accepted state
   const commit = store.guardValue(COMMIT);
   const manifest0 = JSON.parse(store.guardValue(PROTECTED) ?? '{}') as Manifest;
@@ -154,8 +165,8 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
     }
     if (report.undone.length > 0 || report.failed.length > 0 || report.rebuilt) {
       report.keepDir = path.relative(root, keepDir);
-      const s = mode.session!;
-      store.record(s.id, {
+      const s = mode.session;
+      if (s) store.record(s.id, {
         tool: 'hook:undo', args: { files: report.undone.map((u) => u.path).slice(0, 50), kept_in: report.keepDir },
         phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: describeUndo(report),
       });

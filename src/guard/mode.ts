@@ -15,7 +15,8 @@ import type { SessionRow, SessionStore } from '../session/store.js';
 
 export type GuardMode =
   | { kind: 'off' }
-  | { kind: 'locked'; session?: SessionRow; why: string }
+  /** turn: the /code prompt that holds a turn no session has started in yet (its effects are checked from its first event) */
+  | { kind: 'locked'; session?: SessionRow; why: string; turn?: string }
   | { kind: 'ready'; session: SessionRow; explored: Set<string>; approvedNew: Set<string> };
 
 const WRITABLE = new Set(['IMPLEMENT', 'MODIFY']);
@@ -44,7 +45,8 @@ export function guardMode(store: SessionStore, root: string): GuardMode {
   if (last && turnGoesOn) return sessionMode(store, root, last, store.endedFrom(last.id) ?? last.phase, true);
   // the user typed /code and no session has started since: editing before start_session would skip
   // the whole gate, so the turn is held from the prompt on
-  if (store.lastPromptIsCode()) return { kind: 'locked', why: 'the user asked for /code and no session has started in this turn: call start_session and work through the phases; edits are allowed only in READY.' };
+  const turn = store.codePromptId();
+  if (turn !== undefined) return { kind: 'locked', turn: String(turn), why: 'the user asked for /code and no session has started in this turn: call start_session and work through the phases; edits are allowed only in READY.' };
   if (strictMode(root)) return { kind: 'locked', why: 'strict mode: writing needs a /code session in READY (start_session)' };
   store.seal.unmark();
   return { kind: 'off' };
