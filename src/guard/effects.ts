@@ -139,14 +139,24 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
       if (attributes) snap.forgetStat(baseline);
       current = snap.capture();
     }
-    for (const file of prot.changed(manifest)) {
-      const rel = path.relative(root, file);
-      const inside = !rel.startsWith('..') && !path.isAbsolute(rel);
-      const shown = inside ? rel.split(path.sep).join('/') : file;
-      const r = prot.restore(manifest, file, keepDir);
-      const why = inside ? `'${shown}' belongs to the write guard` : `'${shown}' is a client setting that controls the write guard`;
-      if (r.restored) report.undone.push({ path: shown, why, kept: r.kept && path.relative(root, r.kept) });
-      else report.failed.push(`${shown}: its saved copy is missing`);
+    // the guard's files, until nothing more shows: a folder's listing is capped, and files put back
+    // can reveal others behind them
+    for (let round = 0; ; round++) {
+      const changed = prot.changed(manifest);
+      if (changed.length === 0 || report.failed.length > 0) break;
+      if (round === MAX_ROUNDS * 4) {
+        report.failed.push(`undoing kept revealing more changes in the write guard's own folders (${round} rounds)`);
+        break;
+      }
+      for (const file of changed) {
+        const rel = path.relative(root, file);
+        const inside = !rel.startsWith('..') && !path.isAbsolute(rel);
+        const shown = inside ? rel.split(path.sep).join('/') : file;
+        const r = prot.restore(manifest, file, keepDir);
+        const why = inside ? `'${shown}' belongs to the write guard` : `'${shown}' is a client setting that controls the write guard`;
+        if (r.restored) report.undone.push({ path: shown, why, kept: r.kept && path.relative(root, r.kept) });
+        else report.failed.push(`${shown}: its saved copy is missing`);
+      }
     }
     if (report.failed.length > 0) {
       // what could not be put back is never accepted: the baseline stays, every later event tries
@@ -155,7 +165,7 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
     } else {
       const accepted = snap.accept(current);
       store.setGuardValues({
-        [TREE]: current, [COMMIT]: accepted, [PROTECTED]: JSON.stringify(prot.capture(manifest)), [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes(),
+        [TREE]: current, [COMMIT]: accepted, [PROTECTED]: JSON.stringify(prot.capture(manifest, false)), [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes(),
       });
     }
     try {

@@ -59,7 +59,8 @@ function listFiles(dir: string, cap: number): string[] {
   const walk = (d: string) => {
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
+      // in name order: which files fall under the cap does not depend on the file system's order
+      entries = fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     } catch {
       return;
     }
@@ -102,12 +103,16 @@ export class ProtectedFiles {
     this.legacy = path.join(root, '.code-intel', 'guard', 'protected');
   }
 
-  /** Hashes every watched file and keeps a copy of each by content. */
-  capture(previous: Manifest = {}): Manifest {
+  /**
+   * Hashes every watched file and keeps a copy of each by content. `admitNew` false (after an undo):
+   * a file the manifest did not hold is recorded as absent, not as it is now — one that appeared
+   * beyond the listing's cap, behind files that were just put back, is found at the next look.
+   */
+  capture(previous: Manifest = {}, admitNew = true): Manifest {
     const m: Manifest = {};
     for (const f of new Set([...watchedFiles(this.root), ...Object.keys(previous)])) {
-      const h = hashOf(f);
-      if (h === null && !(f in previous)) continue;
+      const h = admitNew || f in previous ? hashOf(f) : null;
+      if (h === null && !(f in previous) && admitNew) continue;
       m[f] = h;
       if (h && /^[0-9a-f]{64}$/.test(h)) {
         const copy = path.join(this.store, h);
