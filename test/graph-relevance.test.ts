@@ -27,6 +27,19 @@ beforeAll(async () => {
       `}`,
       ``,
     ].join('\n'),
+    'src/params.ts': [
+      `export class RouteParams {`,
+      `  values: string[] = [];`,
+      `  add(v: string) { this.values.push(v); }`,
+      `}`,
+      `export class Ctx { params = new RouteParams(); }`,
+      `export function findRoute(ctx: Ctx, v: string): void {`,
+      `  ctx.params.values = [...ctx.params.values, v];`,
+      `}`,
+      `export function countAdds(ctx: Ctx): void { ctx.params.add('x'); }`,
+      `export function firstValue(ctx: Ctx): string | undefined { return ctx.params.values[0]; }`,
+      ``,
+    ].join('\n'),
   });
   project = new Project(root);
   await project.refresh();
@@ -45,6 +58,15 @@ describe('graph relevance', () => {
     expect(linkToSeeds(project.db, id('Unrelated.run'), new Set([id('Unrelated')]), 1)).toMatchObject({ hops: 1 }); // a member and its class
     expect(linkToSeeds(project.db, id('Unrelated'), seeds, 2)).toBeUndefined();
     expect(symbolLabel(project.db, id('Unrelated.run'))).toBe('Unrelated.run');
+  });
+  it('counts a write to a data member as a step to the type that holds it, and not a read or a method call', () => {
+    // findRoute writes ctx.params.values: one step to RouteParams, both ways
+    expect(linkToSeeds(project.db, id('RouteParams'), new Set([id('findRoute')]), 1)).toMatchObject({ seed: id('findRoute'), hops: 1 });
+    expect(linkToSeeds(project.db, id('findRoute'), new Set([id('RouteParams')]), 1)).toMatchObject({ hops: 1 });
+    // calling a method links to the method (one step), the method to its class (another)
+    expect(linkToSeeds(project.db, id('RouteParams'), new Set([id('countAdds')]), 1)).toBeUndefined();
+    // reading a field: an options type read everywhere would link to everything
+    expect(linkToSeeds(project.db, id('RouteParams'), new Set([id('firstValue')]), 1)).toBeUndefined();
   });
   it('counts what a closure calls as called by the declaration that holds it', () => {
     const seeds = new Set([id('Reaction.track')]);

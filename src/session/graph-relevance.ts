@@ -96,6 +96,14 @@ const EDGE_SQL = {
   /** the locals that reference it (their owners do too) */
   referencedByLocals: 'SELECT DISTINCT r.enclosing_id AS n FROM refs r JOIN symbols l ON l.id = r.enclosing_id WHERE r.symbol_id = ? AND l.local = 1 LIMIT 400',
   allReferences: 'SELECT DISTINCT enclosing_id AS a, symbol_id AS b FROM refs WHERE enclosing_id IS NOT NULL AND symbol_id IS NOT NULL',
+  /**
+   * Writing a data member changes the type that holds it (`rctx.routeParams.Values = append(…)`
+   * changes RouteParams): the types whose fields a declaration writes, and the declarations that
+   * write its fields. Reads are left out — an options interface is read everywhere, and linking its
+   * readers let unrelated code through (measured) — and so are methods: a call links to the method.
+   */
+  fieldOwners: `SELECT DISTINCT m.container_id AS n FROM refs r JOIN symbols m ON m.id = r.symbol_id WHERE r.enclosing_id = ? AND r.role = 'write' AND m.kind = 'property' AND m.container_id IS NOT NULL LIMIT 400`,
+  fieldUsers: `SELECT DISTINCT r.enclosing_id AS n FROM symbols m JOIN refs r ON r.symbol_id = m.id WHERE m.container_id = ? AND m.kind = 'property' AND r.role = 'write' AND r.enclosing_id IS NOT NULL LIMIT 400`,
   allMembers: 'SELECT id AS a, container_id AS b FROM symbols WHERE container_id IS NOT NULL AND local = 0',
   /** every declaration by file and start, for the owners of all locals at once */
   allSpans: `SELECT ${SPAN} FROM symbols ORDER BY file_id, line, col`,
@@ -141,7 +149,7 @@ function neighbours(db: DB, id: number): number[] {
   const out = new Set<number>();
   const add = (n: number | null | undefined) => n != null && n !== id && out.add(n);
   const rows = (sql: string, arg = id) => (db.prepare(sql).all(arg) as { n: number | null }[]).map((r) => r.n);
-  for (const sql of [EDGE_SQL.references, EDGE_SQL.referencedBy, EDGE_SQL.container, EDGE_SQL.members]) rows(sql).forEach(add);
+  for (const sql of [EDGE_SQL.references, EDGE_SQL.fieldOwners, EDGE_SQL.referencedBy, EDGE_SQL.fieldUsers, EDGE_SQL.container, EDGE_SQL.members]) rows(sql).forEach(add);
   // owners by file, each file read once
   const known: Map<number, number>[] = [];
   const ownerOf = (n: number) => {
@@ -154,6 +162,7 @@ function neighbours(db: DB, id: number): number[] {
     if (owner !== id) continue;
     add(local);
     rows(EDGE_SQL.references, local).forEach(add);
+    rows(EDGE_SQL.fieldOwners, local).forEach(add);
   }
   for (const local of rows(EDGE_SQL.referencedByLocals)) if (local !== null) add(ownerOf(local));
   return [...out];
