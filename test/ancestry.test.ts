@@ -55,7 +55,7 @@ async function check(file: string, source: string, isScope: (n: Node) => boolean
 
 describe('NodeRanges', () => {
   it('finds the walk’s nearest scope for the nodes of a TypeScript file', async () => {
-    const file = path.join(REPO_ROOT, 'src', 'index', 'extract.ts');
+    const file = path.join(REPO_ROOT, 'src', 'index', 'extract', 'types.ts');
     const types = new Set(['statement_block', 'arrow_function', 'function_declaration', 'class_body', 'for_statement', 'program']);
     const r = await check(file, fs.readFileSync(file, 'utf8'), (n) => types.has(n.type));
     expect(r.answered).toBeGreaterThan(r.asked * 0.9);

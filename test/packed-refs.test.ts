@@ -13,7 +13,8 @@ import { REPO_ROOT } from './helpers/project.js';
 
 /** Source files of the fixtures and of the extractor itself, in every indexed language present. */
 function sources(): string[] {
-  const out: string[] = [path.join(REPO_ROOT, 'src', 'index', 'extract.ts')];
+  const engine = path.join(REPO_ROOT, 'src', 'index', 'extract');
+  const out: string[] = [path.join(REPO_ROOT, 'src', 'index', 'extract.ts'), ...fs.readdirSync(engine).sort().map((f) => path.join(engine, f))];
   const visit = (dir: string) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);

@@ -1,7 +1,7 @@
 /**
  * Ancestors of tree-sitter nodes found by byte range. A tree-sitter node has no parent pointer:
- * `.parent` descends from the root each time (depth × siblings steps in wasm), and extract.ts asks
- * it for most of a file's nodes. Its walks stop at nodes of a known set (scopes, declarations), so
+ * `.parent` descends from the root each time (depth × siblings steps in wasm), and the extractor
+ * asks it for most of a file's nodes. Its walks stop at nodes of a known set (scopes, declarations), so
  * those are kept here sorted by range: a node with a range of its own (not empty) is inside exactly
  * the nodes of the set whose range holds it. Where a range cannot tell (an empty node, a node of the
  * set with the same range as the node or as another one), the answer is undefined and the caller

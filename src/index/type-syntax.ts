@@ -1,7 +1,7 @@
 /**
- * Syntax the member typing of extract.ts reads: TypeScript parameter lists, function and union
+ * Syntax the member typing of extract/types.ts reads: TypeScript parameter lists, function and union
  * types, accessors, doc-comment links, and what the standard collections give their callers.
- * Pure functions of tree-sitter nodes and tables; the engine's state stays in extract.ts.
+ * Pure functions of tree-sitter nodes and tables; the engine's state stays in extract/context.ts.
  */
 import type { Node } from 'web-tree-sitter';
 import type { RefTarget } from './facts.js';

@@ -1,0 +1,34 @@
+/**
+ * Writing a reference fact: its position, and the symbol whose declaration encloses it.
+ */
+import type { Node } from 'web-tree-sitter';
+import type { RefFact, RefTarget } from '../facts.js';
+import { NodeRanges } from '../ancestry.js';
+import type { FileContext } from './context.js';
+
+export function enclosingSymbol(ctx: FileContext, n: Node): number | null {
+  const { defByNode } = ctx;
+  if (ctx.macroRoots.length === 0) {
+    ctx.symbolRanges ??= new NodeRanges([...defByNode.values()].filter((d) => d.symbol != null).map((d) => d.node));
+    const near = ctx.symbolRanges.nearest(n);
+    if (near !== undefined) return near && defByNode.get(near.id)!.symbol;
+  }
+  for (let p = ctx.parentOf(n); p; p = ctx.parentOf(p)) {
+    const d = defByNode.get(p.id);
+    if (d?.symbol != null) return d.symbol;
+  }
+  return null;
+}
+
+export function pushRef(ctx: FileContext, node: Node, target: RefTarget, role: RefFact['role'], args?: number): void {
+  ctx.refs.push({
+    name: node.text,
+    line: node.startPosition.row + 1,
+    column: node.startPosition.column + 1,
+    endColumn: node.startPosition.row === node.endPosition.row ? node.endPosition.column + 1 : node.startPosition.column + 1 + node.text.length,
+    role,
+    target,
+    enclosing: enclosingSymbol(ctx, node),
+    ...(args !== undefined ? { args } : {}),
+  });
+}

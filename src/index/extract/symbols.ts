@@ -1,0 +1,138 @@
+/**
+ * Which definitions become symbols of the file (and which are locals, or not definitions after
+ * all), each with its container; every definition is bound in its scope here.
+ */
+import { NodeRanges } from '../ancestry.js';
+import { type Def, type FileContext, endOf } from './context.js';
+import { CONTAINER_KINDS, NAMESPACE_KINDS, NAMESPACE_OF_KIND } from './rules.js';
+import { bind, isNamespaceScope, scopeOf } from './scopes.js';
+
+/** node types between a member declaration and its container's declaration (bodies, wrappers) */
+const MEMBER_PATH = new Set([
+  'class_body', 'interface_body', 'enum_body', 'enum_assignment', 'object', 'object_type', 'pair',
+  'class_declaration', 'abstract_class_declaration', 'class', 'interface_declaration', 'enum_declaration',
+  'type_alias_declaration', 'variable_declarator', 'parenthesized_expression', 'as_expression', 'satisfies_expression',
+  'required_parameter', 'optional_parameter', 'formal_parameters', 'method_definition', 'extends_type_clause',
+  // Go
+  'type_spec', 'struct_type', 'interface_type', 'field_declaration_list', 'field_declaration',
+  // Java
+  'record_declaration', 'enum_body_declarations', 'annotation_type_declaration', 'annotation_type_body', 'constant_declaration',
+  // Python (class bodies, decorated methods) and Rust (trait bodies, struct fields, enum variants)
+  'block', 'decorated_definition', 'class_definition', 'expression_statement',
+  'declaration_list', 'trait_item', 'struct_item', 'union_item', 'enum_variant_list', 'enum_item', 'enum_variant',
+]);
+
+/** parents of the local name of a `require` binding (import statements never have these) */
+export const REQUIRE_BINDING_PARENTS = new Set(['variable_declarator', 'object_pattern', 'pair_pattern']);
+
+const SIGNATURE_MAX = 160;
+
+export function signatureAt(lines: string[], row: number): string {
+  const text = (lines[row] ?? '').trim().replace(/\s+/g, ' ');
+  return text.length > SIGNATURE_MAX ? text.slice(0, SIGNATURE_MAX - 1) + '…' : text;
+}
+
+// the declarations that can hold members, by range: for a declaration that is not a member, its
+// container is the nearest one around it
+export function containerOf(ctx: FileContext, d: Def): Def | undefined {
+  const { defByNode } = ctx;
+  if (d.rule.binding !== 'member' && ctx.macroRoots.length === 0) {
+    ctx.containerRanges ??= new NodeRanges([...defByNode.values()].filter((c) => CONTAINER_KINDS.has(c.rule.kind)).map((c) => c.node));
+    const near = ctx.containerRanges.nearest(d.node);
+    if (near !== undefined) return near ? defByNode.get(near.id) : undefined;
+  }
+  for (let n = ctx.parentOf(d.node); n; n = ctx.parentOf(n)) {
+    const c = defByNode.get(n.id);
+    if (c && c !== d && CONTAINER_KINDS.has(c.rule.kind)) return c;
+    // a member belongs only to the declaration whose body holds it: a property of an inline
+    // type literal in a parameter, or of an object passed as an argument, belongs to nothing
+    if (d.rule.binding === 'member' && !MEMBER_PATH.has(n.type)) return undefined;
+  }
+  return undefined;
+}
+
+function insideFunction(ctx: FileContext, d: Def): boolean {
+  const { defByNode, scopes, classScopes, root } = ctx;
+  for (let n = ctx.parentOf(d.node); n && n.id !== root.id; n = ctx.parentOf(n)) {
+    const kind = defByNode.get(n.id)?.rule.kind;
+    if (scopes.get(n.id) === true && !classScopes.has(n.id) && !(kind && NAMESPACE_KINDS.has(kind)) && n.type !== 'internal_module') return true;
+  }
+  return false;
+}
+
+/** `const x = require('m')` binds an import, not a symbol of its own (like `import x from 'm'`) */
+export function findRequireNames(ctx: FileContext): void {
+  for (const caps of ctx.importMatches) {
+    const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
+    if (local && REQUIRE_BINDING_PARENTS.has(ctx.up(local)?.type ?? '')) ctx.requireNames.add(local.id);
+  }
+}
+
+/** names imported in each scope: a later assignment to one writes to the import (Python) */
+export function findImportedNames(ctx: FileContext): void {
+  for (const caps of ctx.importMatches) {
+    const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
+    if (local) ctx.importedIn.add(`${scopeOf(ctx, ctx.up(local), false).id}:${local.text}`);
+  }
+}
+
+/**
+ * A local object that holds methods is stored with them: `const store = { $subscribe() {…} }`
+ * inside a function is code the function hands out, and its methods are what callers reach.
+ */
+export function findMethodHolders(ctx: FileContext): void {
+  for (const d of ctx.defs) {
+    if (d.rule.binding !== 'member' || d.rule.kind !== 'method') continue;
+    const holder = containerOf(ctx, d);
+    if (holder && holder.rule.store === 'toplevel') ctx.methodHolders.add(holder);
+  }
+}
+
+export function storeSymbols(ctx: FileContext): void {
+  const { outsideNames, bindings, importedIn, dropped, symbolDefs, reassigned, requireNames, receivers, root, methodHolders, symbols, lines } = ctx;
+  for (const d of ctx.defs) {
+    if (d.rule.assigned) continue; // `self.x = v`: decided once the receiver's class is known (members.ts)
+    const name = d.name.text;
+    if (d.scope && d.rule.binding !== 'member' &&
+      (outsideNames.get(d.scope.id)?.has(name) ||
+        (d.rule.once && (bindings.get(d.scope.id)?.has(`value:${name}`) || importedIn.has(`${d.scope.id}:${name}`))))) {
+      dropped.add(d);
+      // assigned again: its first value no longer says what it holds
+      const first = bindings.get(d.scope.id)?.get(`value:${name}`);
+      const firstDef = first?.type === 'local' ? first.def : first?.type === 'symbol' ? symbolDefs[first.index] : undefined;
+      if (firstDef) reassigned.add(firstDef);
+      continue;
+    }
+    const container = containerOf(ctx, d);
+    let stored: boolean;
+    if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
+    // a Go method's type may be declared after it, or in another file: its container is set in members.ts
+    else if (d.rule.binding === 'member') stored = container?.symbol != null || receivers.has(d.name.id);
+    else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(ctx, d.scope) || methodHolders.has(d));
+    else stored = true;
+    if (stored) {
+      d.symbol = symbols.length;
+      symbolDefs.push(d);
+      const start = d.node.startPosition;
+      const end = endOf(ctx, d.node);
+      symbols.push({
+        name: d.name.text,
+        kind: d.rule.kind,
+        container: container?.symbol ?? null,
+        line: start.row + 1,
+        column: start.column + 1,
+        endLine: end.row + 1,
+        endColumn: end.column + 1,
+        nameLine: d.name.startPosition.row + 1,
+        nameColumn: d.name.startPosition.column + 1,
+        exported: false,
+        isDefault: false,
+        local: d.rule.binding !== 'member' && insideFunction(ctx, d),
+        signature: signatureAt(lines, start.row),
+        ...(d.rule.binding === 'member' && d.node.children.some((c) => c?.type === 'static') ? { isStatic: true } : {}),
+      });
+    }
+    if (d.scope)
+      bind(ctx, d.scope, d.name.text, d.symbol != null ? { type: 'symbol', index: d.symbol } : { type: 'local', def: d }, NAMESPACE_OF_KIND[d.rule.kind] ?? 'value');
+  }
+}
