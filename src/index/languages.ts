@@ -79,7 +79,8 @@ export function extractorFingerprint(): string {
   if (fingerprint) return fingerprint;
   const hash = crypto.createHash('sha256');
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const dirs = [GRAMMARS_DIR, ...LANGUAGES.map((r) => path.join(GRAMMARS_DIR, path.dirname(r.queries[0] ?? ''))), here, path.join(here, 'resolvers')];
+  // (every folder of the extractor's code: a change in extract/ must parse every file again too)
+  const dirs = [GRAMMARS_DIR, ...LANGUAGES.map((r) => path.join(GRAMMARS_DIR, path.dirname(r.queries[0] ?? ''))), here, path.join(here, 'resolvers'), path.join(here, 'extract')];
   for (const dir of [...new Set(dirs)].sort()) {
     for (const f of fs.readdirSync(dir).sort()) {
       const file = path.join(dir, f);
