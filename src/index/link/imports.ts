@@ -1,0 +1,37 @@
+/**
+ * Every import's resolution stored (its status, file and symbol), and counted.
+ */
+import type { LinkContext } from './context.js';
+import { resolveModule } from './modules.js';
+import { resolveImport } from './resolve.js';
+
+export type ImportCounts = { resolved: number; external: number; unresolved: number };
+
+export function storeImportStatus(ctx: LinkContext): ImportCounts {
+  let resolved = 0, external = 0, unresolved = 0;
+  const { updImport, fileOf } = ctx;
+  for (const imp of ctx.imports) {
+    const t = resolveImport(ctx, imp, new Set());
+    const via = ctx.scopeVia.get(imp.id);
+    const mod = imp.kind === 'scope' || imp.base_import_id != null ? undefined : resolveModule(ctx, imp.file_id, imp.source, imp.scope);
+    const modFile = mod && typeof mod !== 'string' && typeof mod.module === 'number' ? mod.module : null;
+    let status: string;
+    if (t && 'symbol' in t) {
+      status = 'symbol';
+      updImport.run(status, modFile ?? (fileOf.get(t.symbol) as { id: number }).id, t.symbol, imp.id);
+    } else if (t) {
+      status = 'module';
+      updImport.run(status, 'module' in t ? t.module : t.files[0], null, imp.id);
+    } else {
+      status = via === 'missing' || mod === 'external' ? 'external' : 'unresolved';
+      updImport.run(status, modFile, null, imp.id);
+    }
+    // names taken from the package scope, or members reached through another import, are not
+    // imports anyone wrote: they are not counted
+    if (imp.kind === 'scope' || imp.base_import_id != null) continue;
+    if (status === 'external') external++;
+    else if (status === 'unresolved') unresolved++;
+    else resolved++;
+  }
+  return { resolved, external, unresolved };
+}
