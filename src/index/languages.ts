@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { PACKAGE_ROOT } from '../util/paths.js';
 
 export interface LanguageRow {
@@ -46,9 +47,42 @@ export interface LanguageRow {
 
 const GRAMMARS_DIR = path.join(PACKAGE_ROOT, 'grammars');
 
-export const LANGUAGES: LanguageRow[] = (
-  JSON.parse(fs.readFileSync(path.join(GRAMMARS_DIR, 'languages.json'), 'utf8')) as { languages: LanguageRow[] }
-).languages;
+// Strict: a misspelt flag fails at load, not as a language that silently goes without it.
+const LANGUAGE_ROW = z.strictObject({
+  id: z.string().min(1),
+  extensions: z.array(z.string().startsWith('.')).min(1),
+  wasm: z.string().endsWith('.wasm'),
+  queries: z.array(z.string().endsWith('.scm')).min(1),
+  resolver: z.string().min(1),
+  packageScope: z.enum(['directory', 'declared']).optional(),
+  membersInScope: z.boolean().optional(),
+  asi: z.boolean().optional(),
+  localsAfterDeclaration: z.boolean().optional(),
+  jsdocTypes: z.boolean().optional(),
+  membersOverride: z.boolean().optional(),
+  overloadsByArity: z.boolean().optional(),
+  exportsTopLevel: z.boolean().optional(),
+  privatePrefix: z.string().min(1).optional(),
+  pathSeparator: z.string().min(1).optional(),
+  pathsStartInScope: z.boolean().optional(),
+});
+const LANGUAGES_FILE = z.strictObject({ $comment: z.string().optional(), languages: z.array(LANGUAGE_ROW).min(1) });
+
+/** The rows of a languages.json, checked; an error names the file, the language and the field. */
+export function parseLanguages(json: unknown, file = 'grammars/languages.json'): LanguageRow[] {
+  const parsed = LANGUAGES_FILE.safeParse(json);
+  if (parsed.success) return parsed.data.languages;
+  const rows = (json as { languages?: unknown } | null)?.languages;
+  const where = (at: PropertyKey[]): string => {
+    const [top, index, ...rest] = at;
+    const id = top === 'languages' && typeof index === 'number' && Array.isArray(rows) ? (rows[index] as { id?: unknown } | null)?.id : undefined;
+    const row = typeof id === 'string' ? `languages[${String(index)}] (${id})` : at.slice(0, 2).map(String).join('.');
+    return [row, ...rest.map(String)].filter(Boolean).join('.') || '(top level)';
+  };
+  throw new Error(`${file} is not valid:\n${parsed.error.issues.map((i) => `  ${where(i.path)}: ${i.message}`).join('\n')}`);
+}
+
+export const LANGUAGES: LanguageRow[] = parseLanguages(JSON.parse(fs.readFileSync(path.join(GRAMMARS_DIR, 'languages.json'), 'utf8')));
 
 const byExtension = new Map<string, LanguageRow>();
 for (const row of LANGUAGES) for (const ext of row.extensions) byExtension.set(ext, row);
