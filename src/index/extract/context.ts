@@ -97,7 +97,7 @@ export class FileContext {
   /** definitions assigned again later (Python): typed by their annotation only, not by a value */
   readonly reassigned = new Set<Def>();
 
-  // ---- imports and references (imports.ts, references.ts) ------------------------------------
+  // ---- imports and references (imports.ts, ref-fact.ts, references.ts) ------------------------
   readonly imports: ImportFact[] = [];
   readonly refs: RefFact[] = [];
   readonly handled = new Set<number>(); // nodes already turned into references (or deliberately not)
@@ -114,7 +114,7 @@ export class FileContext {
   readonly exportedDeclarations = new Set<number>();
   readonly defaultDeclarations = new Set<number>();
 
-  // ---- members and types (members.ts, member-lookup.ts, owners.ts, types.ts) ---------------------
+  // ---- members and types (member-lookup.ts, type-facts.ts, types.ts) ----------------------------
   /** container symbol → member name → the members of that name */
   readonly membersOf = new Map<number, Map<string, number[]>>();
   /** `class A extends B`, `interface I extends J`: what the base is bound to, for inherited members */
