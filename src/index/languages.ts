@@ -113,8 +113,10 @@ export function extractorFingerprint(): string {
   if (fingerprint) return fingerprint;
   const hash = crypto.createHash('sha256');
   const here = path.dirname(fileURLToPath(import.meta.url));
-  // (every folder of the extractor's code: a change in extract/ must parse every file again too)
-  const dirs = [GRAMMARS_DIR, ...LANGUAGES.map((r) => path.join(GRAMMARS_DIR, path.dirname(r.queries[0] ?? ''))), here, path.join(here, 'resolvers'), path.join(here, 'extract')];
+  // every folder of the index's code, found rather than listed: a change in extract/, link/ or a
+  // folder added later must parse every file again too
+  const code = fs.readdirSync(here, { recursive: true, encoding: 'utf8' }).map((f) => path.join(here, f)).filter((f) => fs.statSync(f).isDirectory());
+  const dirs = [GRAMMARS_DIR, ...LANGUAGES.map((r) => path.join(GRAMMARS_DIR, path.dirname(r.queries[0] ?? ''))), here, ...code];
   for (const dir of [...new Set(dirs)].sort()) {
     for (const f of fs.readdirSync(dir).sort()) {
       const file = path.join(dir, f);
