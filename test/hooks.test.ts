@@ -369,6 +369,21 @@ describe('other clients speak their own dialect', () => {
     run('gemini', 'user-prompt-submit', { hook_event_name: 'BeforeAgent', ...base, prompt: 'delete everything' });
     expect(sessions.store.latestPrompt()).not.toBe('delete everything');
   });
+  it('evidence under the name of a client whose hooks the project does not run never counts (anyone can pass --client=codex)', async () => {
+    // this project runs Claude Code's hooks only: a prompt or a Read sent as Codex's, Cursor's or OpenCode's is not recorded
+    run('codex', 'user-prompt-submit', { hook_event_name: 'UserPromptSubmit', cwd: root, session_id: 'x', prompt: 'add tax to the cart total' });
+    run('cursor', 'user-prompt-submit', { hook_event_name: 'beforeSubmitPrompt', workspace_roots: [root], conversation_id: 'x', prompt: 'add tax to the cart total' });
+    expect(sessions.store.latestPrompt()).toBeUndefined();
+    await toReady();
+    const id = sessions.status().session_id as string;
+    run('codex', 'post-tool-use', { hook_event_name: 'PostToolUse', cwd: root, session_id: 'x', tool_name: 'Read', tool_use_id: 'call_9', tool_input: { file_path: path.join(root, 'README.md') }, tool_response: {} });
+    run('opencode', 'post-tool-use', { hook_event_name: 'tool.execute.after', cwd: root, session_id: 'x', tool_use_id: 'call_9', tool: 'read', args: { filePath: path.join(root, 'README.md') } });
+    expect(sessions.store.ledger(id).some((e) => e.outcome === 'ok' && e.files.includes('README.md'))).toBe(false);
+    // once init has set Codex up, Codex's reads count (its transcript is not read: the in-flight rule applies)
+    applyInit(planInit(root, ['codex']));
+    run('codex', 'post-tool-use', { hook_event_name: 'PostToolUse', cwd: root, session_id: 'x', tool_name: 'Read', tool_use_id: 'call_9', tool_input: { file_path: path.join(root, 'README.md') }, tool_response: {} });
+    expect(sessions.store.ledger(id).some((e) => e.outcome === 'ok' && e.files.includes('README.md'))).toBe(false); // made during the guarded turn: put back (removed) before the hook looks, and never as the guard accepted it
+  });
   it('Cursor: preToolUse / beforeShellExecution deny with permission, prompts recorded', () => {
     const common = { conversation_id: 'c1', generation_id: 'g1', workspace_roots: [root] };
     expect(run('cursor', 'pre-tool-use', { ...common, hook_event_name: 'beforeShellExecution', command: 'echo x > src/cart.ts', cwd: root }).out).toEqual({ permission: 'allow' });
@@ -385,6 +400,8 @@ describe('other clients speak their own dialect', () => {
 });
 
 describe('Codex speaks Claude Code\'s dialect, with apply_patch for edits', () => {
+  // the project runs Codex's hooks (init wrote them): its prompts and reads count only then
+  beforeEach(() => applyInit(planInit(root, ['codex'])));
   // payloads as codex-rs/hooks serialises them (PreToolUseCommandInput: session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_use_id)
   const codex = (event: string, payload: Record<string, unknown>) => {
     const r = spawnSync(process.execPath, [HOOK, event, '--client=codex'], { input: JSON.stringify(payload), cwd: root, env: { ...process.env, CLAUDE_PROJECT_DIR: '' }, encoding: 'utf8' });

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore } from '../session/store.js';
 import { forbids, type GuardMode } from './mode.js';
-import { isGuardOwned, type Manifest, ProtectedFiles } from './protected.js';
+import { hashOf, isGuardOwned, type Manifest, ProtectedFiles } from './protected.js';
 import { TreeSnapshot } from './tree-snapshot.js';
 
 export interface Undo {
@@ -51,6 +51,17 @@ export function acceptBaseline(store: SessionStore, root: string): void {
     const commit = snap.accept(tree);
     store.setGuardValues({ [TREE]: tree, [COMMIT]: commit, [PROTECTED]: JSON.stringify(manifest), [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes() });
   });
+}
+
+/**
+ * Is this watched file (absolute path) as the guard last accepted it? False for one the accepted
+ * state did not hold (made during the turn) or one changed since; true where no baseline exists yet.
+ */
+export function asAccepted(store: SessionStore, file: string): boolean {
+  const raw = store.guardValue(PROTECTED);
+  if (raw === undefined) return true;
+  const m = JSON.parse(raw) as Manifest;
+  return file in m && m[file] !== null && m[file] === hashOf(file);
 }
 
 /** Makes `dir` a folder, removing a file or link that stands in its way under .code-intel/guard/ (the guard's own). */

@@ -80,7 +80,8 @@ export type Manifest = Record<string, string | null>;
 
 const MAX_COPY = 4 * 1024 * 1024;
 
-function hashOf(file: string): string | null {
+/** What the manifest records for a file: the sha256 of its content, or null when absent. */
+export function hashOf(file: string): string | null {
   try {
     const st = fs.lstatSync(file);
     if (st.isSymbolicLink()) return 'symlink:' + fs.readlinkSync(file);

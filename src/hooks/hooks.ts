@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { describeUndo, enforceEffects } from '../guard/effects.js';
+import { asAccepted, describeUndo, enforceEffects } from '../guard/effects.js';
 import { guardMode, type GuardMode } from '../guard/mode.js';
 import { isGuardOwned } from '../guard/protected.js';
 import { isMarked } from '../guard/seal.js';
@@ -26,6 +26,7 @@ import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasPrompt, transcriptHasToolUse, validTranscript } from '../guard/transcript.js';
 import { SessionStore } from '../session/store.js';
 import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
+import { OPENCODE_PLUGIN_FILE } from '../clients/opencode-plugin.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import type { BashWrite } from './bash-writes.js';
 import { type Client, format, normalize, patchFiles, type Payload } from './dialects.js';
@@ -151,7 +152,7 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     const store = new SessionStore(db);
     const mode = guardMode(store, root);
     if (mode.kind === 'off') {
-      if (event === 'user-prompt-submit') recordPrompt(store, p, client);
+      if (event === 'user-prompt-submit') recordPrompt(store, root, p, client, false);
       return format(client, event, undefined);
     }
     let notice: string;
@@ -188,7 +189,7 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     } else if (event === 'stop') {
       if (inFlight(store)) store.setGuardValues({ inflight: '{}' }); // the agent's turn is over: nothing of it runs
     } else if (event === 'user-prompt-submit') {
-      recordPrompt(store, p, client);
+      recordPrompt(store, root, p, client, true);
     }
     return format(client, event, undefined, notice || undefined, p.hook_event_name, p.stop_hook_active === true);
   } finally {
@@ -419,6 +420,38 @@ function forgedWhileInFlight(store: SessionStore, what: string): boolean {
 /** Clients whose transcript the guard reads: their hook evidence counts only once the transcript shows it. */
 const TRANSCRIPT_CLIENTS: ReadonlySet<Client> = new Set(['claude-code', 'gemini']);
 
+/** Where init puts the hooks of each client whose transcript the guard does not read. */
+const CLIENT_HOOKS: Partial<Record<Client, string>> = { codex: '.codex/hooks.json', cursor: '.cursor/hooks.json', opencode: OPENCODE_PLUGIN_FILE };
+
+/**
+ * Does this project run the hooks of `client`, a client whose transcript the guard does not read?
+ * Anyone can run the hook binary with `--client=codex`: without this, a Claude Code project's
+ * evidence (checked against its transcript) could be forged as Codex's, which only the in-flight
+ * rule guards. In a guarded turn the hook file must also be as the guard accepted it (not one the
+ * agent made meanwhile).
+ */
+function runsClient(root: string, client: Client, store: SessionStore, guarded: boolean): boolean {
+  const rel = CLIENT_HOOKS[client];
+  if (!rel) return true;
+  const file = path.join(root, rel);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  return text.includes(`--client=${client}`) && (!guarded || asAccepted(store, file));
+}
+
+/** Evidence from a client this project does not run is never recorded. */
+function foreignClient(store: SessionStore, root: string, client: Client, guarded: boolean, what: string): boolean {
+  if (runsClient(root, client, store, guarded)) return false;
+  process.stderr.write(`code-intel: ${what} came as ${client}'s, whose hooks this project does not run; not recorded\n`);
+  const s = store.active();
+  if (s) store.record(s.id, { tool: 'hook:refused', args: { what, client }, phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: `${what} came as ${client}'s, whose hooks this project does not run: not recorded as evidence` });
+  return true;
+}
+
 /**
  * Evidence from a client whose transcript the guard reads must be in that transcript
  * (guard/transcript.ts): a payload that names none in the client's folder is not the client's, and
@@ -433,11 +466,12 @@ function clientTranscript(store: SessionStore, p: Payload, what: string): string
   return undefined;
 }
 
-function recordPrompt(store: SessionStore, p: Payload, client: Client): void {
+function recordPrompt(store: SessionStore, root: string, p: Payload, client: Client, guarded: boolean): void {
   if (typeof p.prompt !== 'string' || !p.prompt.trim()) return;
   if (forgedWhileInFlight(store, 'a user prompt')) return;
   const prompt = p.prompt.slice(0, 100_000);
   if (!TRANSCRIPT_CLIENTS.has(client)) {
+    if (foreignClient(store, root, client, guarded, 'a user prompt')) return;
     store.recordPrompt(prompt, p.session_id ?? null);
     return;
   }
@@ -463,6 +497,7 @@ function recordRead(store: SessionStore, root: string, p: Payload, client: Clien
   if (files.length === 0) return;
   if (forgedWhileInFlight(store, `a ${p.tool_name} of ${files[0]}`)) return;
   if (!TRANSCRIPT_CLIENTS.has(client)) {
+    if (foreignClient(store, root, client, true, `a ${p.tool_name} of ${files[0]}`)) return;
     store.record(s.id, { tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'ok', files, symbols: [], summary: 'read by the agent' });
     return;
   }
