@@ -105,6 +105,11 @@ describe('PreToolUse (the write guard)', () => {
     expect(hook('pre-tool-use', bash('echo x > generated/fee.js')).decision).toBeUndefined();
     expect(hook('pre-tool-use', { ...edit('x'), tool_input: { file_path: '/var/lib/outside.ts', old_string: 'a', new_string: 'b' } }).decision).toBe('deny');
     expect(hook('pre-tool-use', { ...edit('x'), tool_input: { file_path: '/tmp/scratch-notes.md', old_string: 'a', new_string: 'b' } }).decision).toBeUndefined();
+    // every path a call names is judged, not the first: NotebookEdit writes its notebook_path, whatever file_path says
+    const notebook = { ...edit('x'), tool_name: 'NotebookEdit', tool_input: { file_path: path.join(root, 'src/cart.ts'), notebook_path: '/var/lib/outside.ipynb', new_source: 'x' } };
+    expect(hook('pre-tool-use', notebook).decision).toBe('deny');
+    expect(hook('pre-tool-use', { ...edit('x'), tool_name: 'Write', tool_input: { file_path: path.join(root, 'src/cart.ts'), path: path.join(root, 'README.md'), content: 'x' } }).decision).toBe('deny');
+    expect(hook('pre-tool-use', { ...notebook, tool_name: 'mcp__nb__edit_notebook', tool_input: { target_notebook: '/var/lib/outside.ipynb' } }).decision).toBe('deny');
     // the denial is in the session's timeline
     const id = sessions.status().session_id as string;
     expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:PreToolUse' && e.outcome === 'blocked').length).toBeGreaterThanOrEqual(3);

@@ -213,9 +213,15 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
   const canEdit = mode.kind === 'locked' && (mode.session?.intent === 'IMPLEMENT' || mode.session?.intent === 'MODIFY');
   const locked = mode.kind !== 'locked' ? undefined : canEdit ? `${mode.why} Finish the phases first (get_session_status says what is next).` : mode.why;
   if (EDIT_TOOLS.has(tool)) {
-    const file = input.file_path ?? input.notebook_path ?? input.path;
-    if (typeof file !== 'string' || !file) return `${tool} has no file path the guard can check`;
-    return checkPath(root, cwd, mode, file, locked);
+    // every path the call names, not the first: the tool writes the one it reads (NotebookEdit's
+    // notebook_path beside a file_path the guard would allow)
+    const files = [input.file_path, input.notebook_path, input.path].filter((f) => f !== undefined && f !== null);
+    if (files.length === 0 || files.some((f) => typeof f !== 'string' || !f)) return `${tool} has no file path the guard can check`;
+    for (const f of files as string[]) {
+      const why = checkPath(root, cwd, mode, f, locked);
+      if (why) return why;
+    }
+    return undefined;
   }
   if (tool === 'ApplyPatch') {
     // Codex's apply_patch (dialects.ts): every file the patch names must be writable
@@ -290,8 +296,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
   return undefined; // reads, and tools whose effect is checked when they return
 }
 
-/** argument names that hold a file or folder (file_path, filePath, destination, paths, to …) */
-const PATH_KEY = /(^|_)(paths?|files?|filename|dir|directory|dest|destination|target|source|src|output|from|to)$/;
+/** argument names that hold a file or folder (file_path, filePath, destination, paths, to, target_notebook …) */
+const PATH_KEY = /(^|_)(paths?|files?|filename|notebook|dir|directory|dest|destination|target|source|src|output|from|to)$/;
 
 /** The file paths a tool's arguments name (top level and one level into objects and lists). */
 function namedPaths(input: Record<string, unknown>, depth = 0): string[] {
