@@ -389,6 +389,17 @@ describe('other clients speak their own dialect', () => {
     run('codex', 'post-tool-use', { hook_event_name: 'PostToolUse', cwd: root, session_id: 'x', tool_name: 'Read', tool_use_id: 'call_9', tool_input: { file_path: path.join(root, 'README.md') }, tool_response: {} });
     expect(sessions.store.ledger(id).some((e) => e.outcome === 'ok' && e.files.includes('README.md'))).toBe(false); // made during the guarded turn: put back (removed) before the hook looks, and never as the guard accepted it
   });
+  it('a shell tool that names its folder (Gemini dir_path / directory, OpenCode workdir) has its targets judged there', async () => {
+    await toReady();
+    const gem = (tool_input: Record<string, unknown>) => run('gemini', 'pre-tool-use', { hook_event_name: 'BeforeTool', cwd: root, session_id: 'g', tool_name: 'run_shell_command', tool_input }).out;
+    expect(gem({ command: 'echo x >> cart.ts', dir_path: 'src' })).toEqual({}); // src/cart.ts, explored
+    expect(gem({ command: 'echo x >> cart.ts', directory: 'src' })).toEqual({});
+    expect(gem({ command: 'echo x >> cart.ts' }).decision).toBe('deny'); // a new cart.ts at the root
+    expect(gem({ command: 'echo x >> format.ts', dir_path: 'src' }).decision).toBe('deny'); // a new src/format.ts
+    const oc = (args: Record<string, unknown>) => run('opencode', 'pre-tool-use', { hook_event_name: 'tool.execute.before', cwd: root, session_id: 'o', tool_use_id: 'c', tool: 'bash', args }).out;
+    expect(oc({ command: 'echo x >> format.ts', workdir: path.join(root, 'src', 'util') })).toBeUndefined();
+    expect(oc({ command: 'echo x >> format.ts' }).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
   it('Cursor: preToolUse / beforeShellExecution deny with permission, prompts recorded', () => {
     const common = { conversation_id: 'c1', generation_id: 'g1', workspace_roots: [root] };
     expect(run('cursor', 'pre-tool-use', { ...common, hook_event_name: 'beforeShellExecution', command: 'echo x > src/cart.ts', cwd: root }).out).toEqual({ permission: 'allow' });

@@ -16,6 +16,7 @@
  *                args} — OpenCode's own tool names and arguments (bash {command}, edit/write/read
  *                {filePath}, patch {patchText}, MCP tools as server_tool) — and reads Claude Code's answers.
  */
+import path from 'node:path';
 import type { HookEvent } from './hooks.js';
 
 export type Client = 'claude-code' | 'gemini' | 'cursor' | 'codex' | 'opencode';
@@ -68,7 +69,8 @@ function opencode(raw: Raw): Payload {
   const base = { hook_event_name: str(raw.hook_event_name), cwd: str(raw.cwd), session_id: str(raw.session_id), tool_use_id: str(raw.tool_use_id), tool_response: raw.tool_response };
   const name = OPENCODE_TOOLS[tool];
   const file = str(args.filePath) ?? str(args.file_path) ?? str(args.path);
-  if (name === 'Bash') return { ...base, tool_name: name, tool_input: { command: args.command, ...(typeof args.timeout === 'number' ? { timeout: args.timeout } : {}) } };
+  // its bash runs in `workdir` when given: relative targets are judged there
+  if (name === 'Bash') return { ...base, cwd: shellDir(base.cwd, args.workdir), tool_name: name, tool_input: { command: args.command, ...(typeof args.timeout === 'number' ? { timeout: args.timeout } : {}) } };
   if (name === 'ApplyPatch') {
     const patch = str(args.patchText) ?? str(args.patch) ?? str(args.input) ?? '';
     return { ...base, tool_name: name, tool_input: { file_paths: patchFiles(patch) } };
@@ -99,8 +101,10 @@ export function normalize(client: Client, raw: Raw): Payload {
     const mapped = name ? GEMINI_TOOLS[name] ?? name : undefined;
     // Gemini's read_file names its path absolute_path; the guard reads file_path
     const tool_input = input && mapped === 'Read' && input.file_path === undefined ? { ...input, file_path: input.absolute_path } : input;
+    // run_shell_command runs in `dir_path` (older versions: `directory`), relative to the project: its targets are judged there
+    const cwd = mapped === 'Bash' ? shellDir(str(raw.cwd), input?.dir_path ?? input?.directory) : str(raw.cwd);
     return {
-      hook_event_name, cwd: str(raw.cwd), session_id: str(raw.session_id), transcript_path: str(raw.transcript_path), prompt: str(raw.prompt),
+      hook_event_name, cwd, session_id: str(raw.session_id), transcript_path: str(raw.transcript_path), prompt: str(raw.prompt),
       tool_name: mapped, tool_input, tool_response: raw.tool_response,
     };
   }
@@ -118,6 +122,12 @@ export function normalize(client: Client, raw: Raw): Payload {
   }
   const name = str(raw.tool_name);
   return { ...base, tool_name: name ? CURSOR_TOOLS[name] ?? name : undefined, tool_input: obj(raw.tool_input) };
+}
+
+/** The folder a shell tool runs its command in: `dir` (relative to `cwd`) when the call names one. */
+function shellDir(cwd: string | undefined, dir: unknown): string | undefined {
+  if (typeof dir !== 'string' || !dir || !cwd || !path.isAbsolute(cwd)) return cwd;
+  return path.resolve(cwd, dir);
 }
 
 function safeJson(s: string): Raw | undefined {
