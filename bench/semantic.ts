@@ -140,7 +140,9 @@ async function main(): Promise<void> {
   const declChunks = engine.corpus().chunks.filter((c) => c.kind !== 'section');
   const textbook = new Bm25(declChunks, (c) => project.lines(c.path).slice(c.start_line - 1, c.end_line).join('\n'));
   // the model alone: cosine between the request and every declaration
-  const builtin = status.active === 'neural' && status.model === 'code-intel-search' ? loadStaticEmbedder() : undefined;
+  // BENCH_MODEL_DIR: a candidate model (train/train.js --out DIR) for this row, beside the shipped one's search
+  const builtin = process.env.BENCH_MODEL_DIR ? loadStaticEmbedder(path.resolve(process.env.BENCH_MODEL_DIR))
+    : status.active === 'neural' && status.model === 'code-intel-search' ? loadStaticEmbedder() : undefined;
   const declVectors = builtin?.embedCode(declChunks);
   for (const c of cases) {
     textbookRanks.push(rankOf(textbook.search(c.query).slice(0, 100).map((h) => ({ file: h.item.path, name: qualified(h.item) })), c));
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
   console.log(table([
     ['system', 'queries', 'MRR', 'R@1', 'R@5', 'R@10'],
     [`semantic_search (${backendLabel})`, sem.n, sem.mrr, pct(sem.r1), pct(sem.r5), pct(sem.r10)],
-    ...(builtin ? [['  the model alone (cosine, code-intel-search)', mo.n, mo.mrr, pct(mo.r1), pct(mo.r5), pct(mo.r10)]] : []),
+    ...(builtin ? [[`  the model alone (cosine, ${process.env.BENCH_MODEL_DIR ? `candidate in ${process.env.BENCH_MODEL_DIR}` : 'code-intel-search'})`, mo.n, mo.mrr, pct(mo.r1), pct(mo.r5), pct(mo.r10)]] : []),
     ['query tool (names + the semantic engine, fused by rank)', bm.n, bm.mrr, pct(bm.r1), pct(bm.r5), pct(bm.r10)],
     ['baseline: textbook BM25, full declaration text', tb.n, tb.mrr, pct(tb.r1), pct(tb.r5), pct(tb.r10)],
   ]));

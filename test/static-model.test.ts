@@ -73,6 +73,17 @@ describe('features', () => {
     expect(q.base.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 5);
   });
 
+  it('with subwords, a known word also brings its trigrams, so its forms share them; without, only itself', () => {
+    const sub = new Vocab(['emit', 'emits'], 64, 0.5);
+    const emit = queryFeatures(sub, 'emit'), emits = queryFeatures(sub, 'emits');
+    expect(emit.ids[0]).toBe(0);
+    expect(emits.ids[0]).toBe(1);
+    const shared = [...emit.ids].filter((id) => id >= 2 && emits.ids.includes(id));
+    expect(shared.length).toBeGreaterThanOrEqual(2); // <em, emi, mit
+    expect(emit.base.reduce((s, x) => s + x, 0)).toBeCloseTo(1.5, 5); // the word, and its trigrams at half its weight
+    expect([...queryFeatures(new Vocab(['emit', 'emits'], 64), 'emits').ids]).toEqual([1]);
+  });
+
   it('reads a declaration by field', () => {
     const f = codeFeatures(vocab, { name: 'parseConfig', container: null, path: 'src/config.ts', signature: 'function parseConfig()', body: 'parse' });
     const fieldsOf = (id: number) => [...f.ids].map((x, i) => (x === id ? f.fields[i]! : -1)).filter((x) => x >= 0).sort();
@@ -90,6 +101,9 @@ describe('model file', () => {
     const m = readModel(path.join(dir, 'm.bin'), sum);
     for (let i = 0; i < E.length; i++) expect(m.rows[i]! * m.scales[Math.floor(i / 4)]!).toBeCloseTo(E[i]!, 1);
     expect([...m.wq]).toEqual([0.5, 0.5, 0.5]);
+    expect(m.vocab.subwords).toBe(0);
+    const { sha256: sum2 } = writeModel(path.join(dir, 's.bin'), { name: 't', version: '2', dim: 4, buckets: 1, subwords: 0.5, words: ['a', 'b'], seed: 1 }, E, w, w, new Float32Array(8));
+    expect(readModel(path.join(dir, 's.bin'), sum2).vocab.subwords).toBe(0.5);
   });
 });
 

@@ -7,7 +7,7 @@
  * declarations, which do this. Plain TypeScript on the CPU, seeded: the same data and seed give the
  * same model.
  *
- *   node dist/train/train.js [--data DIR] [--out data/model] [--dim 256] [--epochs 5] [--batch 256] [--seed 7] [--doc-share 0.5] [--dropout 0]
+ *   node dist/train/train.js [--data DIR] [--out data/model] [--dim 256] [--epochs 5] [--batch 256] [--seed 7] [--doc-share 0.5] [--dropout 0] [--subwords 0]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -39,6 +39,7 @@ const LR = Number(arg('--lr', '0.004'));
 const SCALE = Number(arg('--scale', '20'));
 const DOC_SHARE = Number(arg('--doc-share', '0.5'));
 const DROPOUT = Number(arg('--dropout', '0'));
+const SUBWORDS = Number(arg('--subwords', '0'));
 const NAME = 'code-intel-search';
 const VERSION = arg('--version', '1');
 
@@ -58,7 +59,7 @@ function buildVocab(pairs: Pair[]): Vocab {
     for (const w of new Set([...requestWords(p.doc).map((x) => x.word), ...codeWords(p)])) count.set(w, (count.get(w) ?? 0) + 1);
   }
   const words = [...count.entries()].filter(([w, n]) => n >= MIN_COUNT && w.length >= 2 && w.length <= 40).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_WORDS).map(([w]) => w);
-  return new Vocab(words, BUCKETS);
+  return new Vocab(words, BUCKETS, SUBWORDS);
 }
 
 interface Example {
@@ -305,13 +306,14 @@ function main(): void {
   // half the declarations read with the rest of their doc comment (never the sentence that is the
   // request): at run time most code has comments, and the model should read them as well as the code
   const rd = rng(SEED + 2);
-  const toExample = (p: Pair): Example => {
+  const toExample = (p: Pair, withDoc: boolean): Example => {
     const rest = p.doc.startsWith(p.query) ? p.doc.slice(p.query.length).trim() : '';
-    const doc = DOC_SHARE > 0 && rest && rd() < DOC_SHARE ? rest : undefined;
+    const doc = withDoc && DOC_SHARE > 0 && rest && rd() < DOC_SHARE ? rest : undefined;
     return { pkg: p.pkg, query: p.query, q: queryFeatures(vocab, p.query), c: codeFeatures(vocab, { ...p, doc }) };
   };
-  const trainEx = train.map(toExample).filter((e) => e.q.ids.length > 0 && e.c.ids.length > 0);
-  const validEx = valid.map(toExample).filter((e) => e.q.ids.length > 0 && e.c.ids.length > 0);
+  const trainEx = train.map((p) => toExample(p, true)).filter((e) => e.q.ids.length > 0 && e.c.ids.length > 0);
+  // validation reads the code alone, as the held-out bench does (comments stripped): the harder case
+  const validEx = valid.map((p) => toExample(p, false)).filter((e) => e.q.ids.length > 0 && e.c.ids.length > 0);
   console.error(`pairs: train ${trainEx.length} (${new Set(train.map((p) => p.pkg)).size} packages), valid ${validEx.length}; vocabulary ${vocab.words.length} words + ${vocab.buckets} trigram buckets; dim ${DIM}; featurised in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const r = rng(SEED);
   const P = new Params(vocab.size, DIM, r);
@@ -357,11 +359,11 @@ function main(): void {
   console.error(`calibration from ${relevant.length} relevant / ${random.length} random validation pairs: ${JSON.stringify(calibration.points)}`);
   fs.mkdirSync(OUT, { recursive: true });
   const file = path.join(OUT, 'code-search.bin');
-  const written = writeModel(file, { name: NAME, version: VERSION, dim: DIM, buckets: BUCKETS, words: vocab.words, seed: SEED }, best.E, best.wq, best.wc, best.field);
+  const written = writeModel(file, { name: NAME, version: VERSION, dim: DIM, buckets: BUCKETS, ...(SUBWORDS > 0 ? { subwords: SUBWORDS } : {}), words: vocab.words, seed: SEED }, best.E, best.wq, best.wc, best.field);
   const card = {
     file: 'code-search.bin', sha256: written.sha256, bytes: written.bytes, name: NAME, version: VERSION, calibration,
     training: {
-      seed: SEED, dim: DIM, doc_share: DOC_SHARE, dropout: DROPOUT, epochs: EPOCHS, best_epoch: best.epoch, batch: BATCH, lr: LR, scale: SCALE, buckets: BUCKETS, min_count: MIN_COUNT,
+      seed: SEED, dim: DIM, subwords: SUBWORDS, doc_share: DOC_SHARE, dropout: DROPOUT, epochs: EPOCHS, best_epoch: best.epoch, batch: BATCH, lr: LR, scale: SCALE, buckets: BUCKETS, min_count: MIN_COUNT,
       vocabulary: vocab.words.length, train_pairs: trainEx.length, valid_pairs: validEx.length,
       train_packages: new Set(train.map((p) => p.pkg)).size, valid_packages: new Set(valid.map((p) => p.pkg)).size,
       history, seconds: Math.round((performance.now() - t0) / 1000),

@@ -36,10 +36,14 @@ export interface CodeInput {
   doc?: string;
 }
 
-/** A vocabulary of whole words, then `buckets` hashed trigram slots. */
+/**
+ * A vocabulary of whole words, then `buckets` hashed trigram slots. With `subwords` > 0 a known word
+ * also brings its trigrams, together weighing `subwords` of the word's own token, so that forms of
+ * one word (emit, emits, emitted, emitter) share part of their vector.
+ */
 export class Vocab {
   readonly index: Map<string, number>;
-  constructor(readonly words: string[], readonly buckets: number) {
+  constructor(readonly words: string[], readonly buckets: number, readonly subwords = 0) {
     this.index = new Map(words.map((w, i) => [w, i]));
   }
   get size(): number {
@@ -66,8 +70,15 @@ class Builder {
   word(w: string, field: Field, weight = 1): void {
     const id = this.vocab.index.get(w);
     const f = FIELD_ID[field];
-    if (id !== undefined) return this.add(id, f, weight);
-    if (w.length < 2) return;
+    if (id !== undefined) {
+      this.add(id, f, weight);
+      if (this.vocab.subwords > 0 && w.length >= 4) this.trigrams(w, f, weight * this.vocab.subwords);
+      return;
+    }
+    if (w.length >= 2) this.trigrams(w, f, weight);
+  }
+
+  private trigrams(w: string, f: number, weight: number): void {
     const padded = `<${w}>`;
     const n = padded.length - 2;
     for (let i = 0; i < n; i++) this.add(this.vocab.words.length + (fnv1a(padded.slice(i, i + 3)) % this.vocab.buckets), f, weight / n);

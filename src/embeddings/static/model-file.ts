@@ -21,6 +21,8 @@ export interface ModelHeader {
   version: string;
   dim: number;
   buckets: number;
+  /** share of a known word's weight its trigrams carry (features.ts Vocab); absent in version 1 */
+  subwords?: number;
   words: string[];
   fields: readonly string[];
   seed: number;
@@ -96,7 +98,7 @@ export function readModel(file: string, expectedSha256: string): StaticWeights {
   if (buf.subarray(0, 8).toString('ascii') !== MAGIC) throw new UserError(`${file} is not a code-intel model file`, 'Reinstall code-intel.', 'model_corrupt');
   const hl = buf.readUInt32LE(8);
   const header = JSON.parse(buf.subarray(12, 12 + hl).toString('utf8')) as ModelHeader;
-  const vocab = new Vocab(header.words, header.buckets);
+  const vocab = new Vocab(header.words, header.buckets, header.subwords ?? 0);
   const V = vocab.size;
   let at = 12 + hl;
   const scales = floats(buf, at, V);
