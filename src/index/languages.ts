@@ -5,12 +5,15 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { PACKAGE_ROOT } from '../util/paths.js';
+import { grammarTables } from './grammar-tables.js';
 
 export interface LanguageRow {
   id: string;
   extensions: string[];
   wasm: string;
   queries: string[];
+  /** node tables (`grammars/README.md`, *Node tables*), merged in order: what the engine asks of node types */
+  tables: string[];
   resolver: string;
   /**
    * Files of one package share a top-level scope (no import between them): 'directory' (Go: the
@@ -53,6 +56,7 @@ const LANGUAGE_ROW = z.strictObject({
   extensions: z.array(z.string().startsWith('.')).min(1),
   wasm: z.string().endsWith('.wasm'),
   queries: z.array(z.string().endsWith('.scm')).min(1),
+  tables: z.array(z.string().endsWith('.json')).min(1),
   resolver: z.string().min(1),
   packageScope: z.enum(['directory', 'declared']).optional(),
   membersInScope: z.boolean().optional(),
@@ -83,6 +87,9 @@ export function parseLanguages(json: unknown, file = 'grammars/languages.json'):
 }
 
 export const LANGUAGES: LanguageRow[] = parseLanguages(JSON.parse(fs.readFileSync(path.join(GRAMMARS_DIR, 'languages.json'), 'utf8')));
+
+// every row's node tables are read and checked now: a bad file stops the index before any file is parsed
+for (const row of LANGUAGES) grammarTables(row.tables);
 
 const byExtension = new Map<string, LanguageRow>();
 for (const row of LANGUAGES) for (const ext of row.extensions) byExtension.set(ext, row);

@@ -1,7 +1,7 @@
 /**
  * Syntax the member typing of extract/types.ts reads: TypeScript parameter lists, function and union
- * types, accessors, doc-comment links, and what the standard collections give their callers.
- * Pure functions of tree-sitter nodes and tables; the engine's state stays in extract/context.ts.
+ * types, accessors, doc comments and their links. Pure functions of tree-sitter nodes; the engine's
+ * state stays in extract/context.ts, the grammars' node tables in grammars/ (grammar-tables.ts).
  */
 import type { Node } from 'web-tree-sitter';
 import type { RefTarget } from './facts.js';
@@ -19,22 +19,6 @@ export function sameTarget(a: RefTarget, b: RefTarget): boolean {
   return a.kind === b.kind && ('symbol' in a ? a.symbol === (b as { symbol: number }).symbol : true) &&
     ('importIndex' in a ? a.importIndex === (b as { importIndex: number }).importIndex : true);
 }
-
-/** methods of the standard collections whose callback gets an element, and in which parameter */
-export const ELEMENT_CALLBACKS: Record<string, number> = {
-  forEach: 0, map: 0, filter: 0, find: 0, findIndex: 0, findLast: 0, findLastIndex: 0, some: 0, every: 0, flatMap: 0, reduce: 1, reduceRight: 1,
-};
-
-/** methods of the standard collections that give one of their elements (`Array`, `Set`) or values (`Map.get`) */
-export const COLLECTION_ACCESSORS: Record<string, 'element' | 'value'> = {
-  pop: 'element', shift: 'element', find: 'element', findLast: 'element', at: 'element', get: 'value',
-};
-
-/** generic types whose members are their argument's (`Partial<Observer<T>>` is written like an Observer) */
-export const OBJECT_WRAPPERS = new Set(['Partial', 'Required', 'Readonly']);
-
-/** function nodes that can be passed as arguments (their untyped parameters are typed by the callee) */
-export const FUNCTION_NODES = new Set(['arrow_function', 'function_expression', 'function']);
 
 /** A function's (or function type's) parameters, without TypeScript's `this` parameter, which takes no argument. */
 export function parametersOf(fn: Node): Node[] {
@@ -86,15 +70,17 @@ export function isGetter(n: Node): boolean {
   return n.type === 'method_definition' && n.children.some((c) => c?.type === 'get');
 }
 
-/** The doc comment (`/** ... *\/`) written right before a declaration, if any. */
-export function docCommentOf(n: Node, parentOf: (n: Node) => Node | null = (x) => x.parent): Node | undefined {
+/**
+ * The doc comment (`/** ... *\/`) written right before a declaration, if any; `holders` are the
+ * statements that may hold the declaration (the grammar's `declarationHolders`).
+ */
+export function docCommentOf(n: Node, holders: ReadonlySet<string>, parentOf: (n: Node) => Node | null = (x) => x.parent): Node | undefined {
   let decl = n;
   // the statement that holds it: `export function f`, `const x = ...`, `export const x = ...`
-  for (let p = parentOf(decl); p && DECLARATION_HOLDERS.has(p.type); p = parentOf(decl)) decl = p;
+  for (let p = parentOf(decl); p && holders.has(p.type); p = parentOf(decl)) decl = p;
   const prev = decl.previousNamedSibling;
   return prev?.type === 'comment' && prev.text.startsWith('/**') ? prev : undefined;
 }
-const DECLARATION_HOLDERS = new Set(['export_statement', 'lexical_declaration', 'variable_declaration', 'variable_declarator']);
 
 /**
  * The one type name a JSDoc tag states (`@param {Foo} x`, `@type {?Foo}`, `@returns {Foo<T>|null}`),
@@ -111,11 +97,6 @@ export function jsdocTypeName(comment: string, tag: 'param' | 'type' | 'returns'
   }
   return undefined;
 }
-
-/** declarations whose parameters a `@param` tag describes */
-export const FUNCTION_DECLARATIONS = new Set([
-  'function_declaration', 'generator_function_declaration', 'function_expression', 'function', 'arrow_function', 'method_definition',
-]);
 
 /** A node passed as an argument (`f(a, node)`, `new C(node)`): the callee and the argument's position. */
 export function argumentSite(node: Node, parentOf: (n: Node) => Node | null = (x) => x.parent): { callee: Node; index: number } | undefined {

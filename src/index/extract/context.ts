@@ -5,6 +5,7 @@
  */
 import type { Node, Point, QueryCapture } from 'web-tree-sitter';
 import type { ExportFact, FileFacts, ImportFact, RefFact, SymbolFact } from '../facts.js';
+import { type GrammarTables, grammarTables } from '../grammar-tables.js';
 import type { LanguageRow } from '../languages.js';
 import type { NodeRanges } from '../ancestry.js';
 import type { Owner } from './owner.js';
@@ -27,6 +28,8 @@ export type Bound = { type: 'symbol'; index: number } | { type: 'import'; index:
 // share one shape, so the phases' property reads stay monomorphic.
 export class FileContext {
   readonly lines: string[];
+  /** what the row's node tables say of node types (grammar-tables.ts) */
+  readonly tables: GrammarTables;
   readonly macroRootIds: Set<number>;
 
   // ---- captures (captures.ts) -----------------------------------------------------------------
@@ -137,6 +140,7 @@ export class FileContext {
     readonly insertedEnds: Map<number, Point> | undefined,
   ) {
     this.lines = source.split('\n');
+    this.tables = grammarTables(row.tables);
     this.scopes.set(root.id, true);
     this.macroRootIds = new Set(macroRoots.map((r) => r.id));
     this.ignoredTrees = [...macroTokens];

@@ -7,7 +7,6 @@ import type { ImportFact } from '../facts.js';
 import type { Bound, FileContext } from './context.js';
 import { NAMESPACE_KINDS } from './rules.js';
 import { bind, lookup, scopeOf } from './scopes.js';
-import { REQUIRE_BINDING_PARENTS } from './symbols.js';
 import { pushRef } from './ref-fact.js';
 
 export const stripQuotes = (s: string) => s.replace(/^['"]|['"]$/g, '');
@@ -56,7 +55,7 @@ function readImport(ctx: FileContext, caps: Record<string, Node>, defNames: Set<
     // `const x = require('m')` / `const { x } = require('m')` declare x and import it, and Rust
     // `mod m;` declares m and loads it: the import is what references should follow
     if (localNode) bind(ctx, scopeOf(ctx, ctx.up(localNode), false), localNode.text, { type: 'import', index }, 'both',
-      REQUIRE_BINDING_PARENTS.has(ctx.up(localNode)?.type ?? '') || defNames.has(localNode.id));
+      ctx.tables.requireBindingParents.has(ctx.up(localNode)?.type ?? '') || defNames.has(localNode.id));
     return index;
   };
   if (caps['import.default']) {

@@ -2,7 +2,7 @@
  * JavaScript: the types doc comments declare (`@param {T} x`, `@type {T}`, `@returns {T}`).
  */
 import type { Node } from 'web-tree-sitter';
-import { FUNCTION_DECLARATIONS, docCommentOf, jsdocTypeName } from '../type-syntax.js';
+import { docCommentOf, jsdocTypeName } from '../type-syntax.js';
 import type { Def, FileContext } from './context.js';
 import { type Owner, asOwner } from './owner.js';
 import { VALUE_KINDS } from './rules.js';
@@ -19,11 +19,11 @@ export function jsdocDeclared(ctx: FileContext, d: Def): Owner | undefined {
   const { up } = ctx;
   if (d.rule.kind === 'parameter') {
     let fn: Node | null = up(d.name);
-    for (let i = 0; fn && i < 3 && !FUNCTION_DECLARATIONS.has(fn.type); i++) fn = up(fn);
-    return fn && FUNCTION_DECLARATIONS.has(fn.type) ? jsdocOwner(ctx, docCommentOf(fn, up), 'param', d.name.text) : undefined;
+    for (let i = 0; fn && i < 3 && !ctx.tables.parameterHolders.has(fn.type); i++) fn = up(fn);
+    return fn && ctx.tables.parameterHolders.has(fn.type) ? jsdocOwner(ctx, docCommentOf(fn, ctx.tables.declarationHolders, up), 'param', d.name.text) : undefined;
   }
-  return VALUE_KINDS.has(d.rule.kind) ? jsdocOwner(ctx, docCommentOf(d.node, up), 'type') : undefined;
+  return VALUE_KINDS.has(d.rule.kind) ? jsdocOwner(ctx, docCommentOf(d.node, ctx.tables.declarationHolders, up), 'type') : undefined;
 }
 
 /** `@returns {T}` of a function. */
-export const jsdocResult = (ctx: FileContext, fn: Def): Owner | undefined => (ctx.row.jsdocTypes ? jsdocOwner(ctx, docCommentOf(fn.node, ctx.up), 'returns') : undefined);
+export const jsdocResult = (ctx: FileContext, fn: Def): Owner | undefined => (ctx.row.jsdocTypes ? jsdocOwner(ctx, docCommentOf(fn.node, ctx.tables.declarationHolders, ctx.up), 'returns') : undefined);

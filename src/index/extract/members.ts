@@ -10,9 +10,6 @@ import { THIS_KINDS } from './rules.js';
 import { bind, lookup, nextStop, scopeOf } from './scopes.js';
 import { signatureAt } from './symbols.js';
 
-/** nodes that give `this` a new meaning: ordinary functions and class expressions */
-export const THIS_REBINDERS = new Set(['function_declaration', 'function_expression', 'generator_function_declaration', 'generator_function', 'class']);
-
 /** Go: `func (s *Server) Start()` belongs to Server, declared in this file or elsewhere in the package */
 export function attachReceivers(ctx: FileContext): void {
   const { symbols } = ctx;
@@ -127,7 +124,7 @@ export function enclosingClass(ctx: FileContext, n: Node): number | null {
     const d = ctx.defByNode.get(p.id);
     if (d?.symbol != null && THIS_KINDS.has(d.rule.kind)) return d.symbol;
     // `this` is rebound by a nested non-arrow function or an anonymous class (Java `new T() {...}`)
-    if (THIS_REBINDERS.has(p.type) && !(d?.rule.kind === 'method')) return null;
+    if (ctx.tables.thisRebinders.has(p.type) && !(d?.rule.kind === 'method')) return null;
     if (p.type === 'class_body' && ctx.up(p)?.type === 'object_creation_expression') return null;
   }
   return null;

@@ -26,7 +26,7 @@ export function resolveMemberRefs(ctx: FileContext): void {
   for (const { prop, object } of ctx.memberRefs.values()) {
     if (handled.has(prop.id)) continue;
     handled.add(prop.id);
-    const role = roleOf(prop, ctx.parentOf);
+    const role = roleOf(prop, ctx.parentOf, ctx.tables);
     const args = role === 'call' && row.overloadsByArity ? argumentCount(prop) : undefined;
     let target: RefTarget = { kind: 'member' };
     let extra: RefTarget[] = [];
@@ -129,7 +129,7 @@ export function resolvePlainRefs(ctx: FileContext): void {
       continue;
     }
     if (moduleRefs.has(node.id) && (node.type !== 'identifier' || (!ctx.hasWildcard && !lookup(ctx, node, node.text)))) continue; // `self::`, a crate's name
-    const role = roleOf(node, ctx.parentOf);
+    const role = roleOf(node, ctx.parentOf, ctx.tables);
     const b = resolveName(ctx, node, node.text, node.type === 'type_identifier' ? 'type' : role === 'call' ? 'call' : 'value');
     if (b?.type === 'local') {
       // a parameter or local variable: not an indexed symbol, unless the parameter declares a

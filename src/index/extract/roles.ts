@@ -3,34 +3,29 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { RefFact } from '../facts.js';
+import type { GrammarTables } from '../grammar-tables.js';
 
-/** member-access node types → the field holding the property */
-const MEMBER_ACCESS: Record<string, string> = {
-  member_expression: 'property', selector_expression: 'field', field_access: 'field', attribute: 'attribute', field_expression: 'field', scoped_identifier: 'name',
-};
-/** calls (the callee in field `function`) and assignments (the target in field `left`) of each grammar */
-const CALL_NODES = new Set(['call_expression', 'call']);
-const ASSIGNMENTS = new Set(['assignment_expression', 'augmented_assignment_expression', 'assignment', 'augmented_assignment', 'compound_assignment_expr']);
-/** wrappers of a type name that still construct it: Go `pkg.T{}`, `G[T]{}`, Java `new a.T<>()` */
-const QUALIFIED_TYPES = new Set(['qualified_type', 'scoped_type_identifier', 'generic_type']);
-
-/** How a name is used. `parentOf` is the caller's cached `.parent` (each one is a call into wasm). */
-export function roleOf(node: Node, parentOf: (n: Node) => Node | null): RefFact['role'] {
+/**
+ * How a name is used. `parentOf` is the caller's cached `.parent` (each one is a call into wasm);
+ * `tables` say which node types are member accesses, calls, assignments, constructions.
+ */
+export function roleOf(node: Node, parentOf: (n: Node) => Node | null, tables: GrammarTables): RefFact['role'] {
   const parent = parentOf(node);
   if (!parent) return 'read';
   // (`.type` and every other accessor is a call into wasm: each is read once)
   const ptype = parent.type;
   // `new T()` (Java), `T{}` (Go): the type's own name, not the package or class that qualifies it
-  const qualified = QUALIFIED_TYPES.has(ptype) && (ptype === 'generic_type' ? parent.firstNamedChild : parent.lastNamedChild)?.id === node.id;
+  const own = tables.qualifiedTypes.get(ptype);
+  const qualified = own !== undefined && (own === 'first' ? parent.firstNamedChild : parent.lastNamedChild)?.id === node.id;
   const typeNode = qualified ? parent : node;
   const ctor = qualified ? parentOf(parent) : parent;
   const ctype = qualified ? ctor?.type : ptype;
-  if ((ctype === 'object_creation_expression' || ctype === 'composite_literal') && ctor!.childForFieldName('type')?.id === typeNode.id) return 'new';
-  if (ctype === 'struct_expression' && ctor!.childForFieldName('name')?.id === typeNode.id) return 'new'; // Rust `T { .. }`
+  const constructed = ctype === undefined ? undefined : tables.constructions.get(ctype); // `new T()`, `T{}`, Rust `T { .. }`
+  if (constructed && ctor!.childForFieldName(constructed)?.id === typeNode.id) return 'new';
   if (node.type === 'type_identifier' || ptype === 'nested_type_identifier' || ptype === 'type' || (ptype === 'string' && parentOf(parent)?.type === 'type')) return 'type';
   if (ptype === 'method_invocation' && parent.childForFieldName('name')?.id === node.id) return 'call';
   let expr: Node = node;
-  const field = MEMBER_ACCESS[ptype];
+  const field = tables.memberAccess.get(ptype);
   if (field && parent.childForFieldName(field)?.id === node.id) expr = parent;
   const up = expr === node ? parent : parentOf(expr);
   if (!up) return 'read';
@@ -40,9 +35,11 @@ export function roleOf(node: Node, parentOf: (n: Node) => Node | null): RefFact[
   // Go: `a, b = ...` and `x++` are statements over expression lists
   if (utype === 'expression_list' && parentOf(up)?.type === 'assignment_statement' && parentOf(up)?.childForFieldName('left')?.id === up.id) return 'write';
   if (utype === 'inc_statement' || utype === 'dec_statement') return 'write';
-  if (CALL_NODES.has(utype) && up.childForFieldName('function')?.id === expr.id) return 'call';
+  const callee = tables.callees.get(utype);
+  if (callee && up.childForFieldName(callee)?.id === expr.id) return 'call';
   if (utype === 'new_expression' && up.childForFieldName('constructor')?.id === expr.id) return 'new';
-  if (ASSIGNMENTS.has(utype) && up.childForFieldName('left')?.id === expr.id) return 'write';
+  const target = tables.assignments.get(utype);
+  if (target && up.childForFieldName(target)?.id === expr.id) return 'write';
   if (utype === 'update_expression') return 'write';
   if (utype.startsWith('jsx_')) return 'jsx';
   if (utype === 'export_specifier' || utype === 'export_statement') return 'export';

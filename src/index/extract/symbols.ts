@@ -7,24 +7,6 @@ import { type Def, type FileContext, endOf } from './context.js';
 import { CONTAINER_KINDS, NAMESPACE_KINDS, NAMESPACE_OF_KIND } from './rules.js';
 import { bind, isNamespaceScope, scopeOf } from './scopes.js';
 
-/** node types between a member declaration and its container's declaration (bodies, wrappers) */
-const MEMBER_PATH = new Set([
-  'class_body', 'interface_body', 'enum_body', 'enum_assignment', 'object', 'object_type', 'pair',
-  'class_declaration', 'abstract_class_declaration', 'class', 'interface_declaration', 'enum_declaration',
-  'type_alias_declaration', 'variable_declarator', 'parenthesized_expression', 'as_expression', 'satisfies_expression',
-  'required_parameter', 'optional_parameter', 'formal_parameters', 'method_definition', 'extends_type_clause',
-  // Go
-  'type_spec', 'struct_type', 'interface_type', 'field_declaration_list', 'field_declaration',
-  // Java
-  'record_declaration', 'enum_body_declarations', 'annotation_type_declaration', 'annotation_type_body', 'constant_declaration',
-  // Python (class bodies, decorated methods) and Rust (trait bodies, struct fields, enum variants)
-  'block', 'decorated_definition', 'class_definition', 'expression_statement',
-  'declaration_list', 'trait_item', 'struct_item', 'union_item', 'enum_variant_list', 'enum_item', 'enum_variant',
-]);
-
-/** parents of the local name of a `require` binding (import statements never have these) */
-export const REQUIRE_BINDING_PARENTS = new Set(['variable_declarator', 'object_pattern', 'pair_pattern']);
-
 const SIGNATURE_MAX = 160;
 
 export function signatureAt(lines: string[], row: number): string {
@@ -46,7 +28,7 @@ export function containerOf(ctx: FileContext, d: Def): Def | undefined {
     if (c && c !== d && CONTAINER_KINDS.has(c.rule.kind)) return c;
     // a member belongs only to the declaration whose body holds it: a property of an inline
     // type literal in a parameter, or of an object passed as an argument, belongs to nothing
-    if (d.rule.binding === 'member' && !MEMBER_PATH.has(n.type)) return undefined;
+    if (d.rule.binding === 'member' && !ctx.tables.memberPath.has(n.type)) return undefined;
   }
   return undefined;
 }
@@ -64,7 +46,7 @@ function insideFunction(ctx: FileContext, d: Def): boolean {
 export function findRequireNames(ctx: FileContext): void {
   for (const caps of ctx.importMatches) {
     const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
-    if (local && REQUIRE_BINDING_PARENTS.has(ctx.up(local)?.type ?? '')) ctx.requireNames.add(local.id);
+    if (local && ctx.tables.requireBindingParents.has(ctx.up(local)?.type ?? '')) ctx.requireNames.add(local.id);
   }
 }
 

@@ -8,42 +8,15 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { RefTarget } from '../facts.js';
-import { COLLECTION_ACCESSORS, ELEMENT_CALLBACKS, FUNCTION_NODES, OBJECT_WRAPPERS, argumentSite, functionType, isGetter, objectParts, parametersOf } from '../type-syntax.js';
+import { argumentSite, functionType, isGetter, objectParts, parametersOf } from '../type-syntax.js';
 import { type Bound, type Def, type FileContext, upq } from './context.js';
 import { jsdocDeclared, jsdocResult } from './jsdoc.js';
 import { implicitImport, memberImport, moduleImport, resolveName } from './imports.js';
 import { importedMember, memberIn } from './member-lookup.js';
-import { THIS_REBINDERS, containerOwnerAt, enclosingClass } from './members.js';
+import { containerOwnerAt, enclosingClass } from './members.js';
 import { type Owner, asOwner, instance } from './owner.js';
 import { THIS_KINDS, VALUE_KINDS } from './rules.js';
 import { lookup } from './scopes.js';
-
-/**
- * Type nodes that wrap the name of a type (or expressions whose type is evident), and the fields
- * where the inner type is, tried in order (else the first named child): `*T`, `G[T]`, `T{}`,
- * `&T{}`, `new T()`, a Go result list `(T, error)`.
- */
-export const TYPE_WRAPPERS: Record<string, string[]> = {
-  type_annotation: [], generic_type: ['name', 'type'], pointer_type: [], parenthesized_type: [],
-  composite_literal: ['type'], unary_expression: ['operand'], object_creation_expression: ['type'], new_expression: ['constructor'],
-  parameter_list: [], parameter_declaration: ['type'], type_assertion_expression: ['type'], cast_expression: ['type'],
-  // Rust `&T`, `dyn T`, `impl T`, `T { .. }`; a Python annotation
-  reference_type: ['type'], dynamic_type: ['trait'], abstract_type: ['trait'], struct_expression: ['name'], type: [], string: [],
-  trait_bounds: [], constraint: [],
-};
-/** element access → the field holding the collection: Go `xs[i]`, Java `a[i]` */
-export const ELEMENT_ACCESS: Record<string, string> = { index_expression: 'operand', array_access: 'array', subscript_expression: 'object' };
-/** collection types → the field holding their element type */
-const ELEMENT_TYPES: Record<string, string> = { slice_type: 'element', array_type: 'element', map_type: 'value' };
-/** other initializers whose type is evident: `T { .. }` (Rust), `y` (a variable: its type), `this`,
- * `a.b` (a field: its declared type), `x!`, `(x)`, `xs[i]` (an element of `T[]`) */
-const INITIALIZERS = new Set(['struct_expression', 'identifier', 'this', 'member_expression', 'non_null_expression', 'parenthesized_expression', 'subscript_expression']);
-/** calls whose result type is the callee's declared type (a function's result, a method's return type) */
-export const CALLS = new Set(['call_expression', 'method_invocation', 'call']);
-/** member-access nodes whose property is a call (Java `a.m()` is one node): a chain through them is typed by the result */
-export const CALL_MEMBERS = new Set(['method_invocation']);
-/** generic collections whose elements are their (first) type argument */
-const SEQUENCE_TYPES = /^((Readonly)?(Array|Set)|list|List|set|Set|frozenset|FrozenSet|Sequence|MutableSequence|Iterable|Iterator|Collection|AbstractSet|MutableSet|deque|Deque)$/;
 
 export const defOf = (ctx: FileContext, b: Bound | undefined): Def | undefined => (b?.type === 'symbol' ? ctx.symbolDefs[b.index] : b?.type === 'local' ? b.def : undefined);
 
@@ -93,7 +66,7 @@ function declaredTypeOf(ctx: FileContext, d: Def): Owner | undefined {
     }
     // `x = Foo()`, `let x = T::new()`, `let x = T { .. }`: the type the value evidently has
     // (`self.x = x` with a parameter `x: T`: the parameter's type)
-    if (value && !ctx.reassigned.has(d) && (CALLS.has(value.type) || INITIALIZERS.has(value.type))) {
+    if (value && !ctx.reassigned.has(d) && (ctx.tables.calls.has(value.type) || ctx.tables.initializers.has(value.type))) {
       const t = typeOwner(ctx, value, 0);
       if (t) return t;
     }
@@ -127,16 +100,16 @@ export function typeOwner(ctx: FileContext, n: Node | null, depth: number): Owne
     return owners[0]; // `const self = this`, `x!`, `(x)`
   }
   // pkg.T, Outer.Inner; an access to a field or variable (Go `c := n.first`) stands for its type
-  if (memberExprs.has(n.id) && !CALL_MEMBERS.has(n.type)) {
+  if (memberExprs.has(n.id) && !ctx.tables.callMembers.has(n.type)) {
     const owners = ownersOf(ctx, n, depth + 1);
     const first = owners[0];
     const value = first?.type === 'symbol' && VALUE_KINDS.has(ctx.symbols[first.index]!.kind);
     return value ? owners[1] : first;
   }
   // `xs[i]` (Go), `a[i]` (Java): an element of the collection's declared type
-  const collection = ELEMENT_ACCESS[n.type];
+  const collection = ctx.tables.elementAccess.get(n.type);
   if (collection) return elementOwner(ctx, n.childForFieldName(collection), depth + 1);
-  if (CALLS.has(n.type)) return callOwner(ctx, n, depth);
+  if (ctx.tables.calls.has(n.type)) return callOwner(ctx, n, depth);
   // `T | null | undefined`: the one type that is not a literal or a primitive (two or more:
   // unknown); `T | (() => void)`: a member of it other than a function's is T's (the code narrowed it)
   if (n.type === 'union_type') {
@@ -146,12 +119,12 @@ export function typeOwner(ctx: FileContext, n: Node | null, depth: number): Owne
     // every member must be known: a member of an unknown one could be the one meant
     return owners.length > 1 && owners.every((o) => o !== undefined) ? { type: 'union', parts: owners as Owner[] } : undefined;
   }
-  const fields = TYPE_WRAPPERS[n.type];
+  const fields = ctx.tables.typeWrappers.get(n.type);
   if (!fields) return undefined;
   let inner: Node | null = null;
   for (const f of fields) if ((inner = n.childForFieldName(f))) break;
   // else the first child that names a type (a Python `"Foo"` is string_start, string_content, ...)
-  inner ??= n.namedChildren.find((c) => c != null && (plainRefs.has(c.id) || memberExprs.has(c.id) || TYPE_WRAPPERS[c.type] !== undefined)) ?? n.firstNamedChild;
+  inner ??= n.namedChildren.find((c) => c != null && (plainRefs.has(c.id) || memberExprs.has(c.id) || ctx.tables.typeWrappers.has(c.type))) ?? n.firstNamedChild;
   return typeOwner(ctx, inner, depth + 1);
 }
 
@@ -189,7 +162,7 @@ function importedCall(ctx: FileContext, call: Node, depth: number, what: '()' | 
 export function elementOwner(ctx: FileContext, collection: Node | null, depth: number, which: 'element' | 'value' = 'element'): Owner | undefined {
   if (!collection || depth > 8) return undefined;
   // a call: the elements of what its callee declares it returns (of another file: `[]` at link time)
-  if (CALLS.has(collection.type)) {
+  if (ctx.tables.calls.has(collection.type)) {
     const callee = calleeOf(ctx, collection, depth);
     if (callee) return elementOfType(ctx, ctx.declaredTypes.get(callee.name.id) ?? ctx.declaredResults.get(callee.name.id) ?? null, depth, which);
     return which === 'element' ? importedCall(ctx, collection, depth, '[]') : undefined;
@@ -222,12 +195,12 @@ export function elementOfType(ctx: FileContext, type: Node | null, depth: number
     const list = t.childForFieldName('type_arguments') ?? t.namedChildren.find((c) => c?.type === 'type_parameter') ?? null;
     const args = list?.namedChildren.filter((c): c is Node => c != null) ?? [];
     const generic = (t.childForFieldName('name') ?? t.firstNamedChild)?.text ?? '';
-    if (SEQUENCE_TYPES.test(generic) && which === 'element') return typeOwner(ctx, args[0] ?? null, depth + 1);
-    if (/^(Readonly|Weak)?Map$/.test(generic) && which === 'value') return typeOwner(ctx, args[1] ?? null, depth + 1);
+    if (ctx.tables.sequenceTypes.has(generic) && which === 'element') return typeOwner(ctx, args[0] ?? null, depth + 1);
+    if (ctx.tables.mapTypes.has(generic) && which === 'value') return typeOwner(ctx, args[1] ?? null, depth + 1);
     return undefined;
   }
   if (which !== 'element') return undefined;
-  const element = t ? ELEMENT_TYPES[t.type] : undefined;
+  const element = t ? ctx.tables.elementTypes.get(t.type) : undefined;
   // (TypeScript's `T[]` has no field for T)
   return element ? typeOwner(ctx, t!.childForFieldName(element) ?? t!.firstNamedChild, depth + 1) : undefined;
 }
@@ -254,7 +227,7 @@ export function typeNodeOf(ctx: FileContext, d: Def, depth: number): Node | null
 function collectionCall(ctx: FileContext, call: Node, depth: number): Owner | undefined {
   const fn = call.childForFieldName('function');
   const access = fn ? ctx.memberExprs.get(fn.id) : undefined;
-  const which = access ? COLLECTION_ACCESSORS[access.prop.text] : undefined;
+  const which = access ? ctx.tables.collectionAccessors[access.prop.text] : undefined;
   return which ? elementOwner(ctx, access!.object, depth + 1, which) : undefined;
 }
 
@@ -277,7 +250,7 @@ function calleeOf(ctx: FileContext, call: Node, depth: number): Def | undefined 
 /** The type the nearest `this`-binding function declares for `this` (`function (this: T) {}`). */
 function thisParameterType(ctx: FileContext, n: Node): Owner | undefined {
   for (let p = ctx.up(n); p; p = ctx.up(p)) {
-    if (!THIS_REBINDERS.has(p.type) && p.type !== 'method_definition') continue;
+    if (!ctx.tables.thisRebinders.has(p.type) && p.type !== 'method_definition') continue;
     const self = p.childForFieldName('parameters')?.namedChildren.find((c) => c?.childForFieldName('pattern')?.type === 'this');
     const type = self?.childForFieldName('type');
     return type ? typeOwner(ctx, type, 1) : undefined;
@@ -290,7 +263,7 @@ function dottedName(ctx: FileContext, n: Node): { text: string; root: Node } | u
   const { memberExprs } = ctx;
   const parts: string[] = [];
   let cur = n;
-  for (let access = memberExprs.get(cur.id); access && !CALL_MEMBERS.has(cur.type); access = memberExprs.get(cur.id)) {
+  for (let access = memberExprs.get(cur.id); access && !ctx.tables.callMembers.has(cur.type); access = memberExprs.get(cur.id)) {
     parts.unshift(access.prop.text);
     cur = access.object;
   }
@@ -383,14 +356,14 @@ function chainOwners(ctx: FileContext, object: Node, depth: number): Owner[] {
   if (depth > 10) return [];
   const access = ctx.memberExprs.get(object.id);
   if (!access) {
-    const t = CALLS.has(object.type) || TYPE_WRAPPERS[object.type] || ELEMENT_ACCESS[object.type] ? typeOwner(ctx, object, depth + 1) : undefined;
+    const t = ctx.tables.calls.has(object.type) || ctx.tables.typeWrappers.has(object.type) || ctx.tables.elementAccess.has(object.type) ? typeOwner(ctx, object, depth + 1) : undefined;
     return t ? [t] : [];
   }
   // a dotted name whose first part is declared nowhere in the file: a package-scope or a fully
   // qualified name (Java `com.acme.Util.run()`), resolved as a whole at link time
   const dotted = ctx.row.packageScope ? dottedName(ctx, object) : undefined;
   if (dotted && !lookup(ctx, dotted.root, dotted.root.text)) return [{ type: 'import', index: implicitImport(ctx, dotted.text, '*', 'scope', object) }];
-  const call = CALL_MEMBERS.has(object.type);
+  const call = ctx.tables.callMembers.has(object.type);
   for (const o of ownersOf(ctx, access.object, depth + 1)) {
     const t = memberIn(ctx, o, access.prop.text, call);
     if (t?.kind === 'symbol') {
@@ -415,16 +388,16 @@ export function contextualType(ctx: FileContext, d: Def): Owner | undefined {
   const holder = up(d.name);
   if (!holder) return undefined;
   // (`x => ...`, JavaScript's bare `(x, y)`, TypeScript's `(x: T)` with the name in `pattern`)
-  const param = FUNCTION_NODES.has(holder.type) || holder.type === 'formal_parameters' ? d.name : holder.childForFieldName('pattern')?.id === d.name.id ? holder : null;
-  const fn = FUNCTION_NODES.has(holder.type) ? holder : holder.type === 'formal_parameters' ? up(holder) : up(holder)?.type === 'formal_parameters' ? up(up(holder)!) : null;
-  const site = param && fn && FUNCTION_NODES.has(fn.type) ? argumentSite(fn, up) : undefined;
+  const param = ctx.tables.functionValues.has(holder.type) || holder.type === 'formal_parameters' ? d.name : holder.childForFieldName('pattern')?.id === d.name.id ? holder : null;
+  const fn = ctx.tables.functionValues.has(holder.type) ? holder : holder.type === 'formal_parameters' ? up(holder) : up(holder)?.type === 'formal_parameters' ? up(up(holder)!) : null;
+  const site = param && fn && ctx.tables.functionValues.has(fn.type) ? argumentSite(fn, up) : undefined;
   const p = site ? parametersOf(fn!).findIndex((x) => x.id === param!.id) : -1;
   if (!site || p < 0) return undefined;
   const { callee, index: a } = site;
   // `xs.forEach((x) => ...)`, `xs.map(...)`, `set.forEach(...)`, `map.forEach((value) => ...)`:
   // the standard collections pass their elements (values) to these callbacks
   const access = ctx.memberExprs.get(callee.id);
-  const element = access && a === 0 ? ELEMENT_CALLBACKS[access.prop.text] : undefined;
+  const element = access && a === 0 ? ctx.tables.elementCallbacks[access.prop.text] : undefined;
   if (element !== undefined && p === element) {
     const t = elementOwner(ctx, access!.object, 1) ?? (access!.prop.text === 'forEach' ? elementOwner(ctx, access!.object, 1, 'value') : undefined);
     if (t) return t;
@@ -495,7 +468,7 @@ export function objectType(ctx: FileContext, type: Node): Owner | undefined {
     else if (t.type === 'union_type') {
       const parts = objectParts(t);
       t = parts.length === 1 ? parts[0]! : null;
-    } else if (t.type === 'generic_type' && OBJECT_WRAPPERS.has(t.childForFieldName('name')?.text ?? '')) t = t.childForFieldName('type_arguments')?.firstNamedChild ?? null;
+    } else if (t.type === 'generic_type' && ctx.tables.objectWrappers.has(t.childForFieldName('name')?.text ?? '')) t = t.childForFieldName('type_arguments')?.firstNamedChild ?? null;
     else return typeOwner(ctx, t, 1);
   }
   return undefined;
