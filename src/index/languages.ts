@@ -123,7 +123,10 @@ export function extractorFingerprint(): string {
   // every folder of the index's code, found rather than listed: a change in extract/, link/ or a
   // folder added later must parse every file again too
   const code = fs.readdirSync(here, { recursive: true, encoding: 'utf8' }).map((f) => path.join(here, f)).filter((f) => fs.statSync(f).isDirectory());
-  const dirs = [GRAMMARS_DIR, ...LANGUAGES.map((r) => path.join(GRAMMARS_DIR, path.dirname(r.queries[0] ?? ''))), here, ...code];
+  // every folder a row's queries or node tables are in (not only the first query's: typescript/ and
+  // javascript/ come after ecma/)
+  const data = LANGUAGES.flatMap((r) => [...r.queries, ...r.tables].map((f) => path.join(GRAMMARS_DIR, path.dirname(f))));
+  const dirs = [GRAMMARS_DIR, ...data, here, ...code];
   for (const dir of [...new Set(dirs)].sort()) {
     for (const f of fs.readdirSync(dir).sort()) {
       const file = path.join(dir, f);
