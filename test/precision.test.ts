@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinitions } from '../src/query/definitions.js';
 import { getSymbols } from '../src/query/outline.js';
-import type { Project } from '../src/project/project.js';
+import { Project as ProjectClass, type Project } from '../src/project/project.js';
 import { findReferences, type ReferenceOut } from '../src/query/references.js';
 import { locate, openFixture } from './golden/golden.js';
+import { makeProject, removeProject } from './helpers/project.js';
 
 let ts: Project;
 let js: Project;
@@ -348,5 +349,48 @@ describe('js-app', () => {
 
   it('shape.describe() on an untyped parameter is a guess between both describe methods', () => {
     expect(defsFrom(js, 'src/app.js', 'shape.describe', 6)).toEqual(['src/shapes.js:16:3 name_match', 'src/shapes.js:35:3 name_match']);
+  });
+});
+
+describe('members declared apart in CommonJS-era JavaScript', () => {
+  let dir = '';
+  let p: Project;
+  beforeAll(async () => {
+    dir = makeProject({
+      'lib/fixer.js': [
+        'function SourceCodeFixer() {}',
+        'SourceCodeFixer.applyFixes = function (text, messages) {',
+        '  return messages.map((m) => text + m);',
+        '};',
+        'function Foo() {}',
+        'Foo.prototype.bar = function () { return 1; };',
+        'module.exports.helper = function () {};',
+        'function init() { Foo.later = () => 2; }',
+        'module.exports = SourceCodeFixer;',
+        '',
+      ].join('\n'),
+      'lib/use.js': 'const SourceCodeFixer = require("./fixer");\nSourceCodeFixer.applyFixes("x", []);\n',
+    });
+    p = new ProjectClass(dir);
+    await p.refresh();
+  });
+  afterAll(() => {
+    p.close();
+    removeProject(dir);
+  });
+
+  it('X.y = function and X.prototype.y = function at the top of a module are members of X', () => {
+    type Item = { name: string; kind: string; children?: Item[] };
+    const flat = (items: Item[], holder = ''): string[] => items.flatMap((s) => [`${s.kind} ${holder}${s.name}`, ...flat(s.children ?? [], `${s.name}.`)]);
+    const outline = flat(getSymbols(p, { file: 'lib/fixer.js' }).items as Item[]);
+    expect(outline).toEqual(expect.arrayContaining(['method SourceCodeFixer.applyFixes', 'method Foo.bar']));
+    // module.exports.x is an export, not a member of `module`; an assignment inside a body is not a declaration
+    expect(outline.some((s) => /helper|later/.test(s))).toBe(false);
+  });
+
+  it('a member of what a module exports as a whole is a guess among same-named members, said so', () => {
+    const r = findDefinitions(p, { from: { file: 'lib/use.js', line: 2, column: 17 } });
+    expect(r.items.map((d) => `${d.file}:${d.line} ${d.confidence}`)).toEqual(['lib/fixer.js:2 name_match']);
+    expect(r.resolution).toContain('not an export of that module');
   });
 });

@@ -55,6 +55,20 @@
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
 (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.property))
 
+; members declared apart, at the top of a module (CommonJS-era code): `Fixer.applyFixes =
+; function () {}` is a member of the function or object Fixer, `Foo.prototype.bar = function () {}`
+; a method of Foo — as TypeScript reads such assignments in JavaScript
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @member.of property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+  (#not-any-of? @member.of "module" "exports" "window" "global" "globalThis" "self"))
+(program (expression_statement (assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @member.of property: (property_identifier) @_prototype)
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
+  (#eq? @_prototype "prototype"))
+
 ; ---------- references ----------
 ; keys of object literals: members of the type the object is written for, when it is evident
 (object (pair key: (property_identifier) @object.key))

@@ -118,15 +118,20 @@ function fromSite(p: Project, site: Site, args: { offset?: number; limit?: numbe
     ? (p.db.prepare('SELECT kind, status FROM imports WHERE id = ?').get(ref.import_id) as { kind: string; status: string } | undefined)
     : undefined;
   const inPackage = (ref.target_kind === 'member_of_import' && via?.status === 'module') || (ref.target_kind === 'import' && via?.kind === 'scope');
-  const rows = (p.db
+  const named = p.db
     .prepare(`SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.local = 0 ORDER BY f.path, s.line`)
-    .all(ref.name) as SymbolRow[]).filter((s) => (inPackage ? s.container_id === null : members ? MEMBER_KINDS.has(s.kind) : s.container_id === null));
-  return {
-    ...paginate(rows.map((r) => toDefinition(r, 'name_match')), args.offset, args.limit),
-    resolution: inPackage
-      ? `'${ref.name}' has no single declaration in that package (several files declare it, e.g. for different builds): these are same-named top-level definitions (guesses)`
+    .all(ref.name) as SymbolRow[];
+  const topLevel = named.filter((s) => s.container_id === null);
+  const sameMembers = named.filter((s) => MEMBER_KINDS.has(s.kind));
+  // a member of a module with no export of that name: what the module exports as a whole
+  // (`module.exports = Fixer`, then `Fixer.applyFixes` elsewhere) may hold it, so its members are
+  // the guesses when no top-level declaration has the name
+  const [rows, resolution] = inPackage && topLevel.length > 0
+    ? [topLevel, `'${ref.name}' has no single declaration in that package (several files declare it, e.g. for different builds): these are same-named top-level definitions (guesses)`]
+    : inPackage
+      ? [sameMembers, `'${ref.name}' is not an export of that module; what it exports as a whole may hold it: these are same-named members (guesses)`]
       : members
-        ? `'${ref.name}' is a member of a value whose type is unknown without a type checker: these are same-named members (guesses)`
-        : `'${ref.name}' is not declared or imported in ${site.file}: these are same-named top-level definitions (guesses)`,
-  };
+        ? [sameMembers, `'${ref.name}' is a member of a value whose type is unknown without a type checker: these are same-named members (guesses)`]
+        : [topLevel, `'${ref.name}' is not declared or imported in ${site.file}: these are same-named top-level definitions (guesses)`];
+  return { ...paginate(rows.map((r) => toDefinition(r, 'name_match')), args.offset, args.limit), resolution };
 }
