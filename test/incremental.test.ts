@@ -1,7 +1,8 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { updateIndex } from '../src/index/indexer.js';
+import { defaultWorkers, updateIndex } from '../src/index/indexer.js';
 import { Project } from '../src/project/project.js';
 import { setMeta } from '../src/store/db.js';
 import { findReferences } from '../src/query/references.js';
@@ -141,5 +142,15 @@ describe('file watcher', () => {
     bump(path.join(root, 'src/cart.ts'), 'export const afterStop = 1;\n');
     expect((await p.fresh(5000)).reindexed_now).toBe(1);
     p.close();
+  });
+});
+
+describe('worker count', () => {
+  it('defaults to the cores, at most 8; CODE_INTEL_INDEX_WORKERS sets it; a bad value falls back', () => {
+    const cores = Math.min(os.availableParallelism(), 8);
+    expect(defaultWorkers({})).toBe(cores);
+    expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: '16' })).toBe(16);
+    expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: '0' })).toBe(0);
+    for (const bad of ['-1', '2.5', 'many', '65']) expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: bad })).toBe(cores);
   });
 });
