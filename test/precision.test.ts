@@ -394,3 +394,35 @@ describe('members declared apart in CommonJS-era JavaScript', () => {
     expect(r.resolution).toContain('not an export of that module');
   });
 });
+
+describe('an overloaded function is one symbol', () => {
+  let dir = '';
+  let p: Project;
+  beforeAll(async () => {
+    dir = makeProject({
+      'src/a.ts': [
+        'export function parse(x: string): number;',
+        'export function parse(x: number): string;',
+        'export function parse(x: string | number): number | string {',
+        "  return typeof x === 'string' ? 1 : 'a';",
+        '}',
+        '',
+      ].join('\n'),
+      'src/b.ts': "import { parse } from './a';\nparse('x');\nparse(2);\n",
+    });
+    p = new ProjectClass(dir);
+    await p.refresh();
+  });
+  afterAll(() => {
+    p.close();
+    removeProject(dir);
+  });
+
+  it('find_references from any signature lists every declaration and every use', () => {
+    for (const line of [1, 2, 3]) {
+      const r = findReferences(p, { file: 'src/a.ts', line, column: 17 });
+      expect(r.definitions.map((d) => d.line)).toEqual([1, 2, 3]);
+      expect(where(r.items)).toEqual(['src/b.ts:1:10', 'src/b.ts:2:1', 'src/b.ts:3:1']);
+    }
+  });
+});

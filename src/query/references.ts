@@ -58,9 +58,13 @@ export function findReferences(
   }
   const ids = new Set<number>();
   const defSite = new Map<number, string>();
+  // every declaration of the symbol — an overloaded function's signatures and its implementation,
+  // merged declarations — is listed as one of its definitions, as TypeScript lists them
+  const declarations: SymbolRow[] = [];
   for (const t of targets) {
     checkDeadline();
     for (const id of declarationGroup(p, t)) {
+      if (!ids.has(id)) declarations.push(id === t.id ? t : symbolById(p, id) ?? t);
       ids.add(id);
       defSite.set(id, `${t.path}:${t.name_line}`);
     }
@@ -165,7 +169,7 @@ export function findReferences(
     offset: page.offset,
     limit: page.limit,
     next_offset: page.next_offset,
-    definitions: targets.slice(0, 20).map((t) => toDefinition(t, 'resolved')),
+    definitions: declarations.slice(0, 20).map((t) => toDefinition(t, 'resolved')),
     counts,
     note: [
       targets.length > 1 ? `${targets.length} definitions share this name; pass file/line/column of one to narrow.` : '',
