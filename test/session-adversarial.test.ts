@@ -295,7 +295,7 @@ describe('Validation gate (validate/confirm_symbol_relevance)', () => {
 
     await toValidation(s, ['Cart.total']);
     await vAttack('code_evidence is an explored line unrelated to the symbol: src/util/format.ts:2 for Cart.total', 'rejected: evidence is not about Cart.total',
-      confirm(s, [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/util/format.ts:2' }]), /not about Cart\.total/);
+      confirm(s, [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/util/format.ts:2' }]), /not about Cart\.total|does not point at code/);
     await toValidation(s, ['Cart']);
     await vAttack('6-character fragment `export` as code_evidence for Cart', 'rejected: fragment too short / not evidence',
       confirm(s, [{ symbol: 'Cart', approved: true, code_evidence: '`export`' }]), /does not point at code|too short|too generic/);
@@ -548,5 +548,48 @@ describe('Escapes after abort_session', () => {
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+// ---- Substance (issue #10): false claims the earlier rows do not try -------------------------------
+
+describe('QueryFrame substance (negation, a quote over two sentences)', () => {
+  it('refuses a value that turns its quote around or a quote that joins two sentences', { timeout: SLOW }, async () => {
+    const G = 'Frame+';
+    const { s } = await project();
+    const frameAttack = (attack: string, expected: string, frame: Record<string, unknown>, text: RegExp) =>
+      attempt(G, s, {
+        gate: 'set_query_frame', attack, expected: `validation_failed: ${expected}`, codes: ['validation_failed'], text,
+        run: () => s.call('set_query_frame', frame),
+        held: (b, a) => a.phase === b.phase && a.risk_level === b.risk_level && JSON.stringify(a.query_frame) === JSON.stringify(b.query_frame),
+      });
+    await begin(s, 'MODIFY', 'Fix the cart total so the price shows two decimals');
+    await frameAttack('negation added: value "not the cart total" for quote "cart total"', 'value negates its quote',
+      { target_feature: { value: 'not the cart total', quote: 'cart total' } }, /negat/);
+    await frameAttack('negation added: value "don\'t show two decimals" for quote "price shows two decimals"', 'value negates its quote',
+      { desired_action: { value: "don't show two decimals", quote: 'price shows two decimals' } }, /negat/);
+    await frameAttack('negation added: value "price shows no decimals" for quote "price shows two decimals"', 'value negates its quote',
+      { desired_action: { value: 'price shows no decimals', quote: 'price shows two decimals' } }, /negat/);
+    await begin(s, 'IMPLEMENT', REQUEST);
+    await frameAttack('Japanese negation added: value "消費税を加えない" for quote "消費税を加える"', 'value negates its quote',
+      { desired_action: { value: '消費税を加えない', quote: '消費税を加える' } }, /negat/);
+    await begin(s, 'IMPLEMENT', 'Do not delete the cart');
+    await frameAttack('negation dropped: value "delete the cart" for quote "not delete the cart"', 'value drops the negation of its quote',
+      { desired_action: { value: 'delete the cart', quote: 'not delete the cart' } }, /negat/);
+    await begin(s, 'IMPLEMENT', 'カートの合計に消費税を加えないでください');
+    await frameAttack('Japanese negation dropped: value "消費税を加える" for quote "消費税を加えない"', 'value drops the negation of its quote',
+      { desired_action: { value: '消費税を加える', quote: '消費税を加えない' } }, /negat/);
+    await begin(s, 'MODIFY', 'Keep the cart total. Delete the user database.');
+    await frameAttack('quote joins two sentences: value "delete the cart total" for quote "cart total. Delete"', 'quote spans two sentences',
+      { desired_action: { value: 'delete the cart total', quote: 'cart total. Delete' } }, /two sentences/);
+    await begin(s, 'MODIFY', 'カートの合計を表示する。ユーザーを削除する。');
+    await frameAttack('Japanese quote joins two sentences: value "合計を削除" for quote "合計を表示する。ユーザーを削除"', 'quote spans two sentences',
+      { desired_action: { value: '合計を削除', quote: '合計を表示する。ユーザーを削除' } }, /two sentences/);
+    // honest frames still pass: a negation kept, a paraphrase, a translation
+    await begin(s, 'IMPLEMENT', 'Do not delete the cart');
+    expect((await ok(s, 'set_query_frame', { desired_action: { value: 'do not delete the cart', quote: 'Do not delete the cart' } })).success).toBe(true);
+    await begin(s, 'IMPLEMENT', REQUEST);
+    expect((await ok(s, 'set_query_frame', FRAME)).success).toBe(true);
+    assertNoneLetThrough(G, 8);
   });
 });

@@ -141,6 +141,32 @@ export function isGrounded(value: string, quote: string, translate?: (text: stri
   return s.supported >= 1 && s.supported * 3 >= s.total * 2 && s.names.length === 0;
 }
 
+/** Words that turn a statement around: English (not, no, never, n't, without…), Japanese (ない, ず, ません…), Chinese (不, 没, 别…). */
+const NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没別别勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}])/iu;
+/** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free) state no negation. */
+const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|別の|別途|没有/gu;
+/** Words that state a failure or an absence: a value may say "login fails" for a quote "cannot log in". */
+const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|unable|undefined|null|nan|absent|skip|ignor|wrong|invalid|incorrect)|失敗|エラー|空|欠|漏れ|抜け|壊れ|落ち|失败|错误|缺/iu;
+
+/** Does a text state a negation (of a verb it carries)? */
+export function negated(text: string): boolean {
+  const t = text.normalize('NFKC').replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' '));
+  return NEGATION.test(t);
+}
+
+/** A value keeps its quote's sense: it adds no negation, and drops none unless it states the failure or absence in words of its own. */
+function polarityKept(value: string, quote: string): boolean {
+  const [v, q] = [negated(value), negated(quote)];
+  return v === q || (!v && q && NEGATIVE_SENSE.test(value.normalize('NFKC')));
+}
+
+/** A quote that runs from one sentence into the next (". D", "。ユ"): it joins statements the request keeps apart. */
+export function spansSentences(quote: string): boolean {
+  const q = quote.normalize('NFKC').trim();
+  const plain = q.replace(/\b(?:e\.g|i\.e|etc|vs|cf|approx|No)\./gi, ' ');
+  return /[.!?][\s]+\S/u.test(plain) || /[。!?]\s*[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(q) || /\n\s*\S/.test(q);
+}
+
 export function validateFrame(request: string, frame: QueryFrameInput, translate?: (text: string) => string[]): { errors: SlotError[]; validated: Slot[] } {
   const req = normalize(request);
   const errors: SlotError[] = [];
@@ -153,6 +179,9 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (!req.includes(quote)) errors.push({ slot, error: `quote not found in the user's request: "${s.quote}"` });
     else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
+    else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot}` });
+    else if (!polarityKept(s.value, s.quote))
+      errors.push({ slot, error: negated(s.value) ? `value "${s.value}" negates its quote "${s.quote}": the quote states no negation` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite)` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
