@@ -593,3 +593,22 @@ describe('QueryFrame substance (negation, a quote over two sentences)', () => {
     assertNoneLetThrough(G, 8);
   });
 });
+
+describe('Understanding substance (mapped nl_term)', () => {
+  it('refuses a mapped nl_term that carries no word of the request', { timeout: SLOW }, async () => {
+    const G = 'Understand+';
+    const { s } = await project();
+    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
+    await explore(s);
+    await attempt(G, s, {
+      gate: 'submit_understanding', attack: 'mapped_symbols nl_term "の" (a particle of the request) → Cart, at risk MEDIUM', expected: 'understanding_refused: nl_term states nothing of the request',
+      codes: ['understanding_refused'], text: /nl_term/, run: () => s.call('submit_understanding', { ...UNDERSTANDING, mapped_symbols: [{ nl_term: 'の', symbol: 'Cart' }] }),
+    });
+    await attempt(G, s, {
+      gate: 'submit_understanding', attack: 'mapped_symbols nl_term "tax" not in the request, at risk MEDIUM', expected: 'understanding_refused: nl_term not in the request',
+      codes: ['understanding_refused'], text: /nl_term/, run: () => s.call('submit_understanding', { ...UNDERSTANDING, mapped_symbols: [{ nl_term: 'tax', symbol: 'Cart' }] }),
+    });
+    expect((await ok(s, 'submit_understanding', MAPPED)).next_phase, 'the honest mapping still passes').toBe('VALIDATION');
+    assertNoneLetThrough(G, 2);
+  });
+});

@@ -6,6 +6,7 @@
 import { type Intent, MIN_SYMBOLS, type Missing, type Requirement, type Risk } from '../../machines/session.js';
 import type { Evidence } from './evidence.js';
 import { normalize } from '../util/words.js';
+import { contentUnits } from './queryframe.js';
 import { quote } from '../util/paths.js';
 
 export interface UnderstandingInput {
@@ -112,14 +113,14 @@ export function evaluateUnderstanding(
   for (const p of patterns) {
     if (!patternNamesSeen(p, seenNames)) refused.push(`existing_pattern '${p.slice(0, 120)}' must name an example this session saw (a symbol or a file), e.g. "fluent methods returning this, like Cart.add"`);
   }
-  if (ctx.risk === 'HIGH') {
-    const mapped = u.mapped_symbols ?? [];
-    if (mapped.length === 0) refused.push('risk_level is HIGH: mapped_symbols (nl_term → symbol, nl_term quoted from the request) are required');
-    const req = normalize(ctx.request);
-    for (const m of mapped) {
-      if (!symbols.includes(m.symbol.trim())) refused.push(`mapped symbol '${quote(m.symbol)}' is not in symbols_identified`);
-      if (!req.includes(normalize(m.nl_term))) refused.push(`mapped nl_term '${quote(m.nl_term)}' is not in the user's request`);
-    }
+  const mapped = u.mapped_symbols ?? [];
+  if (ctx.risk === 'HIGH' && mapped.length === 0) refused.push('risk_level is HIGH: mapped_symbols (nl_term → symbol, nl_term quoted from the request) are required');
+  // at any risk: a successful session teaches the NL→symbol cache these pairs
+  const req = normalize(ctx.request);
+  for (const m of mapped) {
+    if (!symbols.includes(m.symbol.trim())) refused.push(`mapped symbol '${quote(m.symbol)}' is not in symbols_identified`);
+    if (!req.includes(normalize(m.nl_term))) refused.push(`mapped nl_term '${quote(m.nl_term)}' is not in the user's request`);
+    else if (contentUnits(m.nl_term).size === 0) refused.push(`mapped nl_term '${quote(m.nl_term)}' has no content words: quote the words of the request that name what the symbol is`);
   }
 
   const have = { symbols: identities.length, entry_points: entries.length, files: uniq(files).length, patterns: uniq(patterns).length };
