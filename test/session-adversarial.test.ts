@@ -612,3 +612,33 @@ describe('Understanding substance (mapped nl_term)', () => {
     assertNoneLetThrough(G, 2);
   });
 });
+
+describe('Validation substance (comments, strings, empty lines as code_evidence)', () => {
+  it('refuses evidence that mentions the name only in a comment or a string, or points at a brace', { timeout: SLOW }, async () => {
+    const G = 'Validation+';
+    const NOTES = 'export function audit(): string {\n  // Cart total is computed by Cart.total, see the cart\n  return "Cart total";\n}\n';
+    const { s } = await project({ ...SAMPLE, 'src/notes.ts': NOTES });
+    const honest = Object.fromEntries(SAMPLE_CONFIRM.map((m) => [m.symbol, m]));
+    const cheat = async (attack: string, symbol: string, code_evidence: string, text: RegExp) => {
+      await begin(s, 'IMPLEMENT', REQUEST, FRAME);
+      await explore(s);
+      await ok(s, 'get_symbols', { file: 'src/notes.ts' });
+      await toValidation(s, SAMPLE_SYMBOLS);
+      await attempt(G, s, {
+        gate: 'confirm_symbol_relevance', attack, expected: `rejected: ${symbol}'s evidence shows no code about it`, refused: confirmRefused, held: notAdvanced, text,
+        run: confirm(s, SAMPLE_SYMBOLS.map((x) => (x === symbol ? { symbol, approved: true, code_evidence } : honest[x]!))),
+      });
+    };
+    await cheat('formatPrice by a comment inside Cart.total: src/cart.ts:11', 'formatPrice', 'src/cart.ts:11', /not about formatPrice|does not point at code/);
+    await cheat('formatPrice by a string inside Cart.total: `const label = "formatPrice";`', 'formatPrice', '`const label = "formatPrice";`', /not about formatPrice/);
+    await cheat('Cart by a string in another function (audit): `return "Cart total";`', 'Cart', '`return "Cart total";`', /not about Cart/);
+    await cheat('Cart.total by a comment in another function: src/notes.ts:2', 'Cart.total', 'src/notes.ts:2', /not about Cart\.total|does not point at code/);
+    await cheat('Cart.total by its closing brace: src/cart.ts:14', 'Cart.total', 'src/cart.ts:14', /does not point at code/);
+    await cheat('formatPrice by its closing brace: src/util/format.ts:4', 'formatPrice', 'src/util/format.ts:4', /does not point at code/);
+    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
+    await explore(s);
+    await toValidation(s, SAMPLE_SYMBOLS);
+    expect((await ok(s, 'confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase, 'the honest confirm still reaches READY').toBe('READY');
+    assertNoneLetThrough(G, 6);
+  });
+});

@@ -100,7 +100,8 @@ export class ValidationPhase {
       const [file, line] = [m[1]!, Number(m[2])];
       if (this.core.definitionsOf(symbol).some((d) => d.path === file && d.line <= line && line <= d.end_line)) return true;
       const text = this.core.project.lines(file)[line - 1] ?? '';
-      if (!word.test(text)) return false;
+      // a use is code: the name in a comment or a string of another declaration is not one
+      if (!word.test(codeOf(text))) return false;
       // used together with a concept of the target: one of its (translated) words, or a shared CJK unit
       const words = new Set(conceptsOf(target).flatMap((c) => c.words).map((w) => stem(w)));
       const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
@@ -429,6 +430,18 @@ export function translateCjk(text: string): string[] {
 }
 
 /**
+ * The code of a line without its comments (//, /* *\/, a doc comment's leading *, # followed by a
+ * space) and, with `strings`, without the text of its string literals: a name there is not a use.
+ */
+export function codeOf(line: string, strings = true): string {
+  let code = line.replace(/\/\*.*?(\*\/|$)/g, ' ').replace(/^\s*\*.*$/, '').replace(/(^|\s)#(\s|!|$).*$/, '$1');
+  if (strings) code = code.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""');
+  // a // that is not inside a string (a URL in a string stays a string)
+  const at = code.search(/(^|[^:])\/\//);
+  return at < 0 ? code : code.slice(0, at + (code[at] === '/' ? 0 : 1));
+}
+
+/**
  * Accepts "path:line" of an explored file, or a code fragment (in backticks, or the whole text)
  * that really occurs in an explored file. Returns the verified code text around it.
  */
@@ -442,6 +455,8 @@ export function verifyCodeEvidence(
     const line = Number(m[2]);
     if (!explored.has(file)) continue;
     const ls = lines(file);
+    // a blank line, a brace or a comment shows no code: it says nothing of a symbol
+    if (line >= 1 && line <= ls.length && !/[\p{L}\p{N}_$]/u.test(codeOf(ls[line - 1]!, false))) continue;
     if (line >= 1 && line <= ls.length) return { where: `${file}:${line}`, text: ls.slice(Math.max(0, line - 3), line + 2).join('\n') };
   }
   const fold = (x: string) => x.replace(/\s+/g, ' ').trim();
