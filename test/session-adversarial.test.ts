@@ -642,3 +642,21 @@ describe('Validation substance (comments, strings, empty lines as code_evidence)
     assertNoneLetThrough(G, 6);
   });
 });
+
+describe('Cache substance (READY left before end_session)', () => {
+  it('a session that reached READY, then went back to EXPLORATION, teaches nothing when it ends', { timeout: SLOW }, async () => {
+    const G = 'Cache+';
+    const { s } = await project();
+    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
+    await explore(s);
+    await toValidation(s, SAMPLE_SYMBOLS);
+    expect((await ok(s, 'confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+    await ok(s, 'revert_to_exploration', { reason: 'the understanding was wrong after all' });
+    await attempt(G, s, {
+      gate: 'end_session', attack: 'READY reached, revert_to_exploration, then end_session success from EXPLORATION', expected: 'ends, learns nothing (cached_matches_learned 0)',
+      text: /"cached_matches_learned":0/, run: () => s.call('end_session', { outcome: 'success' }),
+      refused: (sc) => !sc.error && (sc.cached_matches_learned ?? 0) === 0, held: (_b, a) => a.active === false,
+    });
+    assertNoneLetThrough(G, 1);
+  });
+});

@@ -415,7 +415,8 @@ export class SessionService implements SessionCore {
       this.send(s, { type: 'END', outcome }, outcome);
       this.store.update(s.row.id, { outcome });
     });
-    const learned = outcome === 'success' ? this.learn(s.row.id) : 0;
+    // only a session that ends in READY teaches: one that went back to EXPLORATION took its understanding back
+    const learned = outcome === 'success' && from === 'READY' ? this.learn(s.row.id) : 0;
     return {
       success: true, session_id: s.row.id, outcome, phase: 'FINISHED', ...(outcome === 'success' ? { cached_matches_learned: learned } : {}),
       writes: from === 'READY' ? "until the user's next message, only the files READY allowed" : "refused until the user's next message (READY was not reached)",
