@@ -588,6 +588,10 @@ describe('QueryFrame substance (negation, a quote over two sentences)', () => {
     // honest frames still pass: a negation kept, a paraphrase, a translation
     await begin(s, 'IMPLEMENT', 'Do not delete the cart');
     expect((await ok(s, 'set_query_frame', { desired_action: { value: 'do not delete the cart', quote: 'Do not delete the cart' } })).success).toBe(true);
+    await begin(s, 'MODIFY', 'The user cannot log in when the password is empty');
+    expect((await ok(s, 'set_query_frame', { observed_issue: { value: 'user fails to log in', quote: 'user cannot log in' } })).success, 'a failure in words of its own keeps the sense').toBe(true);
+    await begin(s, 'MODIFY', 'Fix the bug, e.g. the total is wrong');
+    expect((await ok(s, 'set_query_frame', { observed_issue: { value: 'total is wrong', quote: 'e.g. the total is wrong' } })).success, 'an abbreviation is no sentence end').toBe(true);
     await begin(s, 'IMPLEMENT', REQUEST);
     expect((await ok(s, 'set_query_frame', FRAME)).success).toBe(true);
     assertNoneLetThrough(G, 8);
