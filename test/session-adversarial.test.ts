@@ -664,3 +664,26 @@ describe('Cache substance (READY left before end_session)', () => {
     assertNoneLetThrough(G, 1);
   });
 });
+
+describe('Verification substance (a call about a stop word)', () => {
+  it('refuses evidence whose only tie to the hypothesis is a word like "the"', { timeout: SLOW }, async () => {
+    const G = 'Verify+';
+    const { s } = await project({ ...SAMPLE, 'src/auth.ts': '// check the password\nexport function checkPassword(password: string): boolean {\n  return password.length > 0;\n}\n' });
+    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
+    await explore(s);
+    expect((await ok(s, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
+    await ok(s, 'semantic_search', { query: '価格の整形' });
+    const H = 'Cart.total formats the cart total with formatPrice';
+    expect((await ok(s, 'submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
+    expect((await ok(s, 'search_text', { pattern: 'the' })).items).toEqual([expect.objectContaining({ file: 'src/auth.ts' })]);
+    await attempt(G, s, {
+      gate: 'submit_verification', attack: "evidence search_text('the') → src/auth.ts for a hypothesis about Cart.total", expected: 'verification_refused: evidence is not about the hypothesis',
+      codes: ['verification_refused'], text: /not about what the hypothesis names/,
+      run: () => s.call('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: { tool: 'search_text', target: 'the', result: 'it does', files: ['src/auth.ts'] } }] }),
+    });
+    await ok(s, 'find_definitions', { name: 'formatPrice' });
+    expect((await ok(s, 'submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: { tool: 'find_definitions', target: 'formatPrice', result: 'defined there', files: ['src/util/format.ts'] } }] })).next_phase,
+      'the honest verification still passes').toBe('VALIDATION');
+    assertNoneLetThrough(G, 1);
+  });
+});

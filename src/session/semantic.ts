@@ -120,7 +120,8 @@ export function aboutHypothesis(target: string, hypothesis: string): boolean {
   const t = contentUnits(target.replace(/\.[A-Za-z]{1,5}(:\d+)*$/, ''));
   const h = contentUnits(hypothesis);
   for (const u of t) if (h.has(u)) return true;
-  const parts = (x: string) => new Set(x.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3).map(stem));
+  // content words only: "the" or "with" ties a call to every hypothesis
+  const parts = (x: string) => new Set(x.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && contentUnits(w).size > 0).map(stem));
   const hp = parts(hypothesis);
   return [...parts(target)].some((w) => hp.has(w));
 }
