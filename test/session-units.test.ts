@@ -62,6 +62,18 @@ describe('QueryFrame validation', () => {
     // agent trial tr17: 調べて is "investigate", 順番 "order", 実行 "execution"
     expect(isGrounded('investigate the execution order', 'どういう順番で実行されるのか調べてください', translateCjk)).toBe(true);
   });
+  it('a negation is judged within one language: a kanji compound translated into one English word is no dropped negation', () => {
+    const polarity = (req: string, value: string, quote: string) =>
+      validateFrame(req, { target_feature: { value, quote } }, translateCjk).errors.filter((e) => /negat/.test(e.error));
+    // 不要 (unnecessary), 非推奨 (deprecated), 未使用 (unused), 別名 (an alias): honest translations
+    expect(polarity('不要なログ出力を削除してください', 'unnecessary log output', '不要なログ出力')).toEqual([]);
+    expect(polarity('非推奨の関数を削除', 'deprecated functions', '非推奨の関数')).toEqual([]);
+    expect(polarity('未使用の変数を消す', 'unused variables', '未使用の変数')).toEqual([]);
+    expect(polarity('別名でエクスポートする', '別名でエクスポート', '別名でエクスポートする')).toEqual([]);
+    // within a language the sense still counts
+    expect(polarity('消費税を加える処理', '消費税を加えない', '消費税を加える')).toHaveLength(1);
+    expect(polarity('the cart total is wrong', 'not the cart total', 'the cart total')).toHaveLength(1);
+  });
   it('grounding works for English paraphrase and rejects unrelated values', () => {
     expect(isGrounded('empty password', 'when the password is empty')).toBe(true);
     expect(isGrounded('payment retry', 'when the password is empty')).toBe(false);

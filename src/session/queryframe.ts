@@ -141,10 +141,10 @@ export function isGrounded(value: string, quote: string, translate?: (text: stri
   return s.supported >= 1 && s.supported * 3 >= s.total * 2 && s.names.length === 0;
 }
 
-/** Words that turn a statement around: English (not, no, never, n't, without…), Japanese (ない, ず, ません…), Chinese (不, 没, 别…). */
-const NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没別别勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}])/iu;
+/** Words that turn a statement around: English (not, no, never, n't, without…), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
+const NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}])/iu;
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free) state no negation. */
-const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|別の|別途|没有/gu;
+const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|没有/gu;
 /** Words that state a failure or an absence: a value may say "login fails" for a quote "cannot log in". */
 const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|unable|undefined|null|nan|absent|skip|ignor|wrong|invalid|incorrect)|失敗|エラー|空|欠|漏れ|抜け|壊れ|落ち|失败|错误|缺/iu;
 
@@ -154,8 +154,15 @@ export function negated(text: string): boolean {
   return NEGATION.test(t);
 }
 
-/** A value keeps its quote's sense: it adds no negation, and drops none unless it states the failure or absence in words of its own. */
+/**
+ * A value keeps its quote's sense: it adds no negation, and drops none unless it states the failure
+ * or absence in words of its own. Judged within one language only: a kanji compound negates by its
+ * first character (不要 unnecessary, 非推奨 deprecated, 未使用 unused), which English says inside a
+ * word, so an honest translation would read as a dropped negation; a translated value is held to
+ * its quote by grounding (what it may add) instead.
+ */
 function polarityKept(value: string, quote: string): boolean {
+  if (CJK.test(value) !== CJK.test(quote)) return true;
   const [v, q] = [negated(value), negated(quote)];
   return v === q || (!v && q && NEGATIVE_SENSE.test(value.normalize('NFKC')));
 }
