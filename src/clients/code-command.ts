@@ -43,9 +43,11 @@ Read \`risk_level\`, \`missing_slots\` and \`investigation_guidance\`.
 ## 4. EXPLORATION
 
 Use the recommended tools for each missing slot: \`query\` \`{text}\` (start here),
-\`find_definitions\` \`{name}\` or \`{from: {file, line, column}}\` and \`find_references\` \`{name}\` or
-\`{file, line}\` (both required), \`search_text\` \`{pattern}\`, \`get_symbols\` \`{file}\`,
-\`analyze_structure\` \`{path}\`. If the server answers \`index_not_ready\`, it is still indexing: call
+\`find_definitions\` \`{name}\` or \`{from: {file, line, column}}\`, \`find_references\` \`{name}\` or
+\`{file, line}\`, \`search_text\` \`{pattern}\`, \`get_symbols\` \`{file}\`, \`analyze_structure\` \`{path}\`.
+Before \`submit_understanding\`, \`find_definitions\` must have found something in this session, and
+for IMPLEMENT/MODIFY \`find_references\` too (the server checks; a call that found nothing does not
+count): use them on the symbols of the change. If the server answers \`index_not_ready\`, it is still indexing: call
 again in a few seconds.
 Results carry \`confidence\`: \`resolved\` and \`imported\` are facts; \`name_match\` is a guess — check
 it before relying on it. Then call \`mcp__code-intel__submit_understanding\` with
