@@ -326,16 +326,22 @@ describe('Validation gate (validate/confirm_symbol_relevance)', () => {
 
 // ---- Verification ----------------------------------------------------------------------------------
 
+/** An honest session driven to VERIFICATION with one hypothesis H about Cart.total (src/auth.ts: a file beside it). */
+async function toVerification(auth: string): Promise<{ s: Server; H: string }> {
+  const { s } = await project({ ...SAMPLE, 'src/auth.ts': auth });
+  await begin(s, 'IMPLEMENT', REQUEST, FRAME);
+  await explore(s);
+  expect((await ok(s, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
+  await ok(s, 'semantic_search', { query: '価格の整形' });
+  const H = 'Cart.total formats the cart total with formatPrice';
+  expect((await ok(s, 'submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
+  return { s, H };
+}
+
 describe('Verification gate (submit_verification, via SEMANTIC)', () => {
   it('refuses evidence from unrelated, differently spelled, earlier or misquoted calls', { timeout: SLOW }, async () => {
     const G = 'Verification';
-    const { s } = await project({ ...SAMPLE, 'src/auth.ts': 'export function checkPassword(password: string): boolean {\n  return password.length > 0;\n}\n' });
-    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
-    await explore(s);
-    expect((await ok(s, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
-    await ok(s, 'semantic_search', { query: '価格の整形' });
-    const H = 'Cart.total formats the cart total with formatPrice';
-    expect((await ok(s, 'submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
+    const { s, H } = await toVerification('export function checkPassword(password: string): boolean {\n  return password.length > 0;\n}\n');
 
     const verify = (evidence: { tool: string; target: string; files: string[] }) => () =>
       s.call('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: { result: 'it does', ...evidence } }] });
@@ -668,13 +674,7 @@ describe('Cache substance (READY left before end_session)', () => {
 describe('Verification substance (a call about a stop word)', () => {
   it('refuses evidence whose only tie to the hypothesis is a word like "the"', { timeout: SLOW }, async () => {
     const G = 'Verify+';
-    const { s } = await project({ ...SAMPLE, 'src/auth.ts': '// check the password\nexport function checkPassword(password: string): boolean {\n  return password.length > 0;\n}\n' });
-    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
-    await explore(s);
-    expect((await ok(s, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
-    await ok(s, 'semantic_search', { query: '価格の整形' });
-    const H = 'Cart.total formats the cart total with formatPrice';
-    expect((await ok(s, 'submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
+    const { s, H } = await toVerification('// check the password\nexport function checkPassword(password: string): boolean {\n  return password.length > 0;\n}\n');
     expect((await ok(s, 'search_text', { pattern: 'the' })).items).toEqual([expect.objectContaining({ file: 'src/auth.ts' })]);
     await attempt(G, s, {
       gate: 'submit_verification', attack: "evidence search_text('the') → src/auth.ts for a hypothesis about Cart.total", expected: 'verification_refused: evidence is not about the hypothesis',
