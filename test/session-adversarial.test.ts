@@ -164,16 +164,19 @@ const notAdvanced = (_b: SC, a: SC) => a.phase === 'VALIDATION' || a.phase === '
 
 // ---- QueryFrame ------------------------------------------------------------------------------------
 
+/** A set_query_frame attack: refused with validation_failed, and phase, risk and frame unchanged. */
+const frameAttacker = (G: string, s: Server) => (attack: string, expected: string, frame: Record<string, unknown>, text: RegExp) =>
+  attempt(G, s, {
+    gate: 'set_query_frame', attack, expected: `validation_failed: ${expected}`, codes: ['validation_failed'], text,
+    run: () => s.call('set_query_frame', frame),
+    held: (b, a) => a.phase === b.phase && a.risk_level === b.risk_level && JSON.stringify(a.query_frame) === JSON.stringify(b.query_frame),
+  });
+
 describe('QueryFrame gate (set_query_frame)', () => {
   it('refuses frames the request does not ground, and a second frame never lowers the risk', { timeout: SLOW }, async () => {
     const G = 'QueryFrame';
     const { s } = await project();
-    const frameAttack = (attack: string, expected: string, frame: Record<string, unknown>, text: RegExp) =>
-      attempt(G, s, {
-        gate: 'set_query_frame', attack, expected: `validation_failed: ${expected}`, codes: ['validation_failed'], text,
-        run: () => s.call('set_query_frame', frame),
-        held: (b, a) => a.phase === b.phase && a.risk_level === b.risk_level && JSON.stringify(a.query_frame) === JSON.stringify(b.query_frame),
-      });
+    const frameAttack = frameAttacker(G, s);
 
     await begin(s, 'MODIFY', 'Fix the cart total so the price shows two decimals');
     await frameAttack('quote "the" grounds value "delete the user database"', 'quote has no content words',
@@ -563,12 +566,7 @@ describe('QueryFrame substance (negation, a quote over two sentences)', () => {
   it('refuses a value that turns its quote around or a quote that joins two sentences', { timeout: SLOW }, async () => {
     const G = 'Frame+';
     const { s } = await project();
-    const frameAttack = (attack: string, expected: string, frame: Record<string, unknown>, text: RegExp) =>
-      attempt(G, s, {
-        gate: 'set_query_frame', attack, expected: `validation_failed: ${expected}`, codes: ['validation_failed'], text,
-        run: () => s.call('set_query_frame', frame),
-        held: (b, a) => a.phase === b.phase && a.risk_level === b.risk_level && JSON.stringify(a.query_frame) === JSON.stringify(b.query_frame),
-      });
+    const frameAttack = frameAttacker(G, s);
     await begin(s, 'MODIFY', 'Fix the cart total so the price shows two decimals');
     await frameAttack('negation added: value "not the cart total" for quote "cart total"', 'value negates its quote',
       { target_feature: { value: 'not the cart total', quote: 'cart total' } }, /negat/);
