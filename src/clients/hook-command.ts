@@ -15,6 +15,10 @@ import path from 'node:path';
 import { type Client, format } from '../hooks/dialects.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 
+/** Where init writes Codex's and Cursor's project hooks (relative to the root); the hook reads them back to tell which clients the project runs. */
+export const CODEX_HOOKS_FILE = '.codex/hooks.json';
+export const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
+
 export const HOOK_JS = path.join(PACKAGE_ROOT, 'dist', 'src', 'hooks', 'main.js');
 /** how our hook commands are recognised when merging or removing (a re-run replaces, never duplicates) */
 export const HOOK_MARK = '--installed-by=code-intel';

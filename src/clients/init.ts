@@ -23,7 +23,7 @@ import { CODE_COMMAND } from './code-command.js';
 import { OPENCODE_PLUGIN_FILE, opencodePlugin } from './opencode-plugin.js';
 import { asObj, editHookGroups, type FileChange, type Json, jsonChange, readJson, readText, withKey } from './config-files.js';
 import { planExclude, planUnexclude } from './git-exclude.js';
-import { HOOK_JS, hookCommand, isOurHook } from './hook-command.js';
+import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE, HOOK_JS, hookCommand, isOurHook } from './hook-command.js';
 import type { Client as HookClient } from '../hooks/dialects.js';
 
 export { applyChanges as applyInit, describeChange, type FileChange } from './config-files.js';
@@ -243,14 +243,14 @@ function plan(root: string, clients: ClientName[], mode: Mode, kept: Kept[]): Fi
       changes.push(mode === 'add' ? planExclude(root, '.claude/settings.local.json') : planUnexclude(root, '.claude/settings.local.json'));
     } else if (c === 'cursor') {
       changes.push(mcpEntry(path.join(root, '.cursor', 'mcp.json'), mode, serverEntry()));
-      changes.push(cursorHooks(path.join(root, '.cursor', 'hooks.json'), mode));
+      changes.push(cursorHooks(path.join(root, CURSOR_HOOKS_FILE), mode));
     } else if (c === 'gemini') {
       // Gemini CLI has no per-user project settings: hooks and server in .gemini/settings.json
       const file = path.join(root, '.gemini', 'settings.json');
       changes.push(hookGroups(file, mode, geminiHooks(), (d) => withServer(d, 'mcpServers', mode, { ...serverEntry(), cwd: '.' })));
     } else if (c === 'codex') {
       changes.push(codexConfig(path.join(root, '.codex', 'config.toml'), mode));
-      changes.push(hookGroups(path.join(root, '.codex', 'hooks.json'), mode, codexHooks()));
+      changes.push(hookGroups(path.join(root, CODEX_HOOKS_FILE), mode, codexHooks()));
     } else if (c === 'opencode') {
       const entry = serverEntry();
       changes.push(mcpEntry(path.join(root, 'opencode.json'), mode, { type: 'local', command: [entry.command, ...entry.args], enabled: true, timeout: STARTUP_TIMEOUT_S * 1000 }, 'mcp', { $schema: 'https://opencode.ai/config.json' }));

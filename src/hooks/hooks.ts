@@ -26,6 +26,7 @@ import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasPrompt, transcriptHasToolUse, validTranscript } from '../guard/transcript.js';
 import { SessionStore } from '../session/store.js';
 import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
+import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js';
 import { OPENCODE_PLUGIN_FILE } from '../clients/opencode-plugin.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import type { BashWrite } from './bash-writes.js';
@@ -427,7 +428,7 @@ function forgedWhileInFlight(store: SessionStore, what: string): boolean {
 const TRANSCRIPT_CLIENTS: ReadonlySet<Client> = new Set(['claude-code', 'gemini']);
 
 /** Where init puts the hooks of each client whose transcript the guard does not read. */
-const CLIENT_HOOKS: Partial<Record<Client, string>> = { codex: '.codex/hooks.json', cursor: '.cursor/hooks.json', opencode: OPENCODE_PLUGIN_FILE };
+const CLIENT_HOOKS: Partial<Record<Client, string>> = { codex: CODEX_HOOKS_FILE, cursor: CURSOR_HOOKS_FILE, opencode: OPENCODE_PLUGIN_FILE };
 
 /**
  * Does this project run the hooks of `client`, a client whose transcript the guard does not read?

@@ -64,7 +64,8 @@ export function findReferences(
   for (const t of targets) {
     checkDeadline();
     for (const id of declarationGroup(p, t)) {
-      if (!ids.has(id)) declarations.push(id === t.id ? t : symbolById(p, id) ?? t);
+      const d = ids.has(id) ? undefined : id === t.id ? t : symbolById(p, id);
+      if (d) declarations.push(d);
       ids.add(id);
       defSite.set(id, `${t.path}:${t.name_line}`);
     }
