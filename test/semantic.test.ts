@@ -97,6 +97,12 @@ describe('Japanese and Chinese input', () => {
     expect(terms('支持熊猫主题')).toEqual(expect.arrayContaining(['熊猫', '主题']));
     // a stop word among a term's English alternatives would match any code
     expect(conceptsOf('可能なら').flatMap((x) => x.words)).not.toContain('can');
+    // a Chinese question keeps its content words and loses its question words (agent trial tr24:
+    // 浮点数, 无穷大, 报错 reached no code, 怎么/哪里/它们/什么作 were concepts of their own)
+    const zh = conceptsOf('serde_json 在序列化浮点数时，NaN 和正负无穷大是怎么处理的？哪里把它们变成 null，为什么作为 map 的 key 时反而会报错？');
+    expect(zh.map((x) => x.words[0]).sort()).toEqual(['error', 'float', 'infinity', 'json', 'key', 'map', 'nan', 'null', 'serde', 'serialize', 'sign'].sort());
+    const ja = conceptsOf('NaN や正負の無限大はどう扱われる？どこで null になり、なぜ浮動小数点数のキーはエラーになるのか');
+    expect(ja.map((x) => x.words[0]).sort()).toEqual(['error', 'float', 'handle', 'infinity', 'key', 'nan', 'null', 'sign'].sort());
   });
   it('has several hundred real glossary entries', () => {
     expect(lexicon().terms.size).toBeGreaterThanOrEqual(500);

@@ -15,6 +15,8 @@ describe('splitWords', () => {
     expect(splitWords('parseHTTPRequest_v2')).toEqual(['parse', 'http', 'request', 'v2']);
     expect(splitWords('user-session lock')).toEqual(['user', 'session', 'lock']);
     expect(splitWords('XMLHttpRequest')).toEqual(['xml', 'http', 'request']);
+    // NaN is one word, as Rust's is_nan spells it
+    expect(splitWords('isNaN Number.NaN parseNaNValue')).toEqual(['is', 'nan', 'number', 'nan', 'parse', 'nan', 'value']);
   });
   it('keeps CJK runs with their bigrams (full-width normalised by NFKC elsewhere)', () => {
     expect(splitWords('ログイン機能')).toEqual(['ログイン機能', 'ログ', 'グイ', 'イン', 'ン機', '機能']);

@@ -87,6 +87,8 @@ export function wordMatch(a: string, b: string): number {
 
 interface GlossaryFile {
   generic: string[];
+  /** Chinese question words, pronouns and connectives: cut out of a request, no concept */
+  stop?: string[];
   terms: Record<string, string[]>;
 }
 
@@ -96,6 +98,8 @@ export interface Lexicon {
   /** keys longest first, for longest-match */
   keys: string[];
   generic: string[];
+  /** words that say nothing a symbol could (为什么, 哪里, 它们), longest first */
+  stop: string[];
 }
 
 let glossary: GlossaryFile | undefined;
@@ -117,7 +121,8 @@ export function lexicon(mined: { term: string; word: string }[] = []): Lexicon {
     if (!e) terms.set(k, { words: [m.word], source: 'mined' });
     else if (e.source === 'mined' && !e.words.includes(m.word)) e.words.push(m.word);
   }
-  const lex = { terms, keys: [...terms.keys()].sort((a, b) => b.length - a.length), generic: g.generic.map(normalize) };
+  const longestFirst = (xs: string[]) => xs.sort((a, b) => b.length - a.length);
+  const lex = { terms, keys: longestFirst([...terms.keys()]), generic: g.generic.map(normalize), stop: longestFirst((g.stop ?? []).map(normalize)) };
   if (mined.length === 0) baseLexicon = lex;
   return lex;
 }
@@ -191,6 +196,8 @@ function conceptsWith(text: string, lex: Lexicon, namesCode: ((word: string) => 
     if (parts.length && cutter.cut(run)) for (const p of parts) p.known ? addTerm(p.part) : add(p.part, [p.part], 'query');
   }
   for (const gen of lex.generic) if (CJK.test(gen)) cutter.cut(gen);
+  // after the terms (为什么 is no 什么 once 为 … is cut; 时候 stays inside a term that has it)
+  for (const w of lex.stop) cutter.cut(w);
   for (const word of chinese ? chineseWords(cutter.rest) : identifierWords(cutter.rest, true)) {
     // the segmenter leaves a particle on some words (に渡さ, の型)
     const w = word.replace(LEADING_PARTICLE, '');

@@ -54,6 +54,8 @@ export function normalize(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
+const NAN = /NaN(?![a-z])/g;
+
 /** Splits identifiers and prose into lowercase words: `parseHTTPRequest_v2` → parse, http, request, v2. */
 export function splitWords(text: string): string[] {
   const out: string[] = [];
@@ -65,7 +67,8 @@ export function splitWords(text: string): string[] {
       for (let i = 0; i + 1 < chunk.length; i++) out.push(chunk.slice(i, i + 2));
       continue;
     }
-    const parts = camelSpaces(chunk).split(' ');
+    // NaN is one word (isNaN → is, nan; Rust's is_nan says the same), not Na + N
+    const parts = camelSpaces(chunk.replace(NAN, ' nan ')).split(' ');
     for (const p of parts) if (p) out.push(p.toLowerCase());
   }
   return out;
