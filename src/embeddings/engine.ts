@@ -10,7 +10,8 @@
  * legs present, so every leg and the total stay on the same tier scale (see calibration.ts).
  * semantic_search drops results below `ranking.min_confidence`.
  */
-import { normalize } from '../util/words.js';
+import { normalize, splitWords } from '../util/words.js';
+import { namedIn, projectNames } from '../project/project-name.js';
 import type { Project } from '../project/project.js';
 import { getMeta, setMeta } from '../store/db.js';
 import { UserError } from '../util/paths.js';
@@ -77,6 +78,7 @@ export class SemanticEngine {
   private memory: { key: string; vectors: Map<string, Float32Array> } | undefined;
   private calibration: Calibration | undefined;
   private embedding: Promise<void> | undefined;
+  private ownNames: string[] | undefined;
   private ranked: { key: string; order: ChunkRow[]; position: Map<string, number>; total: number } | undefined;
 
   constructor(readonly project: Project) {
@@ -125,7 +127,13 @@ export class SemanticEngine {
     const c = this.corpus();
     c.codeNames ??= new Set(c.chunks.map((x) => x.name.toLowerCase()));
     const names = c.codeNames;
-    return conceptsOf(text, c.lex, (w) => names.has(w));
+    const all = conceptsOf(text, c.lex, (w) => names.has(w));
+    // the project's own name (serde_json, ESLint) says where, not what: every symbol is in it, and
+    // as a concept no name has it would only dilute the words that tell symbols apart
+    this.ownNames ??= projectNames(this.project.root);
+    const own = new Set(namedIn(text, this.ownNames).flatMap((n) => splitWords(n)));
+    const rest = own.size ? all.filter((x) => x.source !== 'query' || !own.has(x.term)) : all;
+    return rest.length ? rest : all;
   }
 
   // ---- vectors ---------------------------------------------------------------------------------------
