@@ -358,3 +358,37 @@ describe('cached_matches across sessions', () => {
     removeProject(root);
   });
 });
+
+describe('a rejection says which definition it judged', () => {
+  it('names the definition a shared name was judged as, and how to name another (agent trial tr24: five serialize_f64)', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const { SessionService } = await import('../src/session/service.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const { findReferences } = await import('../src/query/references.js');
+    const files = {
+      ...SAMPLE,
+      'src/report.ts': 'export class Report {\n  render(): string {\n    return "report";\n  }\n}\n',
+      'src/banner.ts': 'export class Banner {\n  render(): string {\n    return "banner";\n  }\n}\n',
+    };
+    const root = makeProject(files);
+    const project = new Project(root);
+    await project.refresh();
+    const sessions = new SessionService(project);
+    sessions.start('INVESTIGATE', 'カートの合計はどう計算される？');
+    sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
+    sessions.record('find_definitions', { name: 'render' }, { ...findDefinitions(project, { name: 'render' }) });
+    sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
+    sessions.record('find_definitions', { name: 'Cart' }, { ...findDefinitions(project, { name: 'Cart' }) });
+    sessions.submitUnderstanding({ symbols_identified: ['Cart', 'render'], entry_points: ['Cart.total()'], existing_patterns: [], files_analyzed: ['src/cart.ts', 'src/banner.ts'] });
+    await sessions.validateRelevance('カートの合計', ['Cart', 'render']);
+    const r = await sessions.confirmRelevance([
+      { symbol: 'Cart', approved: true, code_evidence: '`export class Cart {` in src/cart.ts' },
+      { symbol: 'render', approved: true, code_evidence: 'src/banner.ts:2' },
+    ]);
+    const rejected = (r.rejected as { symbol: string; judged_as?: string; guidance: { reason: string } }[]).find((x) => x.symbol === 'render')!;
+    expect(rejected.judged_as).toMatch(/^judged as Banner\.render at src\/banner\.ts:2, the one of its 2 definitions nearest the code_evidence/);
+    expect(rejected.guidance.reason).toContain('Banner.render at src/banner.ts:2');
+    project.db.close();
+    removeProject(root);
+  });
+});

@@ -146,6 +146,13 @@ export class ValidationPhase {
     return this.definitionsFor(name, where)[0];
   }
 
+  /** Which of the definitions a name has was judged: several share `serialize_f64` (tr24). */
+  private judgedAs(name: string, row: SymbolRow): string {
+    const n = this.definitionsFor(name).length;
+    const label = `${row.container_name ? `${row.container_name}.` : ''}${row.name} at ${row.path}:${row.name_line}`;
+    return n > 1 ? `judged as ${label}, the one of its ${n} definitions nearest the code_evidence; name another as Container.name or cite a line inside it` : `judged as ${label}`;
+  }
+
   async validateRelevance(target: string, symbols: string[]): Promise<Record<string, unknown>> {
     const args = { target_feature: target, symbols };
     const s = this.core.gate('validate_symbol_relevance', args)!;
@@ -263,7 +270,7 @@ export class ValidationPhase {
           evidence: verified.where, file: row?.path, via: `its code ranks #${rank} of the project's ${ranking.total} declarations for '${quote(target, 200)}' (the best ${cutoff} are accepted)`,
         });
       } else if (tier === 'REJECTED') {
-        const l = { symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank };
+        const l = { symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank, judged: row && this.judgedAs(m.symbol, row) };
         // accepted in an earlier pass of this session: a fact that stays (the evidence is verified again above)
         const earlier = earlierOf(l.symbol);
         if (earlier) {
@@ -359,9 +366,9 @@ export class ValidationPhase {
       const t = l.scored.terms;
       const words = t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '';
       rejected.push({
-        symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}),
+        symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}), ...(l.judged ? { judged_as: l.judged } : {}),
         guidance: {
-          reason: `'${quote(target, 200)}' and '${quote(l.symbol, 200)}' are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'}), and it is not among the ${propagationCutoff(ranking.total)} declarations closest to them through the code`,
+          reason: `'${quote(target, 200)}' and '${quote(l.symbol, 200)}'${l.judged ? ` (${l.judged})` : ''} are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'}), and it is not among the ${propagationCutoff(ranking.total)} declarations closest to them through the code`,
           next_actions: [
             `if it really is part of '${quote(target, 200)}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
             `search_text or query for other symbols related to '${quote(target, 200)}'`,
@@ -411,7 +418,7 @@ const REQUEST_NAMED_SCORE = 0.45;
 type Seeds = { ids: Map<number, number>; labels: Set<string> };
 
 /** A claim the words and the rank do not accept: the graph may still link it. */
-type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number };
+type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number; judged?: string };
 
 /** Fewer symbols stand than the intent needs: dismissing is not a way through, finding more is. */
 const SHORT_NEXT = (have: number, need: number, dismissed: string[]) =>
