@@ -40,6 +40,10 @@ function keepOnly(root: string, globs: string[]): number {
       } else if (isMatch(rel)) {
         kept++;
         empty = false;
+      } else if (e.name === '.gitignore' || e.name === '.gitattributes') {
+        // a checkout has its ignore rules: without them a test run's caches (.pytest_cache,
+        // __pycache__) are project files to the guard, which a real user's would not be (tr25)
+        empty = false;
       } else fs.rmSync(abs, { force: true });
     }
     return empty;
