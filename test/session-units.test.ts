@@ -74,6 +74,35 @@ describe('QueryFrame validation', () => {
     expect(polarity('消費税を加える処理', '消費税を加えない', '消費税を加える')).toHaveLength(1);
     expect(polarity('the cart total is wrong', 'not the cart total', 'the cart total')).toHaveLength(1);
   });
+  it('a value that states the opposite action of its quote is refused, in any language pair (#10)', () => {
+    const opposite = (req: string, value: string, quote: string) =>
+      validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const REQ = 'カートの合計に消費税を加える処理を追加して';
+    // the opposites: two of three words supported, so grounding alone let them through
+    expect(opposite(REQ, 'remove consumption tax', '消費税を加える')[0]).toMatch(/says remove where its quote .* says add/);
+    expect(opposite(REQ, 'delete the consumption tax', '消費税を加える')[0]).toMatch(/opposite/);
+    expect(opposite('add the cart total to the receipt', 'remove the cart total', 'add the cart total')[0]).toMatch(/opposite/);
+    expect(opposite('ボタンを非表示にする', 'show the button', 'ボタンを非表示にする')[0]).toMatch(/says show where .* says hide/);
+    expect(opposite('ボタンを非表示にする', 'ボタンを表示する', 'ボタンを非表示にする')[0]).toMatch(/opposite/);
+    expect(opposite('ログを無効にする', 'enable logging', 'ログを無効にする')[0]).toMatch(/says enable/);
+    expect(opposite('リトライ回数を増やす', 'decrease the retry count', 'リトライ回数を増やす')[0]).toMatch(/says decrease/);
+    expect(opposite('消費税を除く', 'include consumption tax', '消費税を除く')[0]).toMatch(/says add/);
+    expect(opposite('启用日志', 'disable logging', '启用日志')[0]).toMatch(/says disable/);
+    expect(opposite('add consumption tax', '消費税を削除', 'add consumption tax')[0]).toMatch(/says remove/);
+    // a negation added in another language turns the quote around too
+    expect(opposite(REQ, 'do not add consumption tax', '消費税を加える')[0]).toMatch(/negates its quote/);
+    // honest: the same action translated, both actions quoted, a negation that says the opposite action
+    expect(opposite(REQ, 'add consumption tax', '消費税を加える')).toEqual([]);
+    expect(opposite(REQ, 'add a consumption tax step', '消費税を加える処理を追加')).toEqual([]);
+    expect(opposite('ボタンを非表示にする', 'hide the button', 'ボタンを非表示にする')).toEqual([]);
+    // (grounding still wants "shown" in the quote: only the sense is asked here)
+    expect(opposite('ボタンを非表示にする', 'button not shown', 'ボタンを非表示にする').filter((e) => /negat|opposite/.test(e))).toEqual([]);
+    expect(opposite('エラーが表示されない', 'error hidden', 'エラーが表示されない').filter((e) => /negat|opposite/.test(e))).toEqual([]);
+    expect(opposite('Add a remove method to UserStore that deletes a user by id', 'add a remove method that deletes a user by id', 'Add a remove method to UserStore that deletes a user by id')).toEqual([]);
+    expect(opposite('NaN の表示をやめる', 'do not show NaN', 'NaN の表示をやめる')).toEqual([]);
+    expect(opposite('カートが空のときに合計を表示', 'no cart', 'カートが空のとき')).toEqual([]);
+    expect(opposite('ユーザーを削除する機能を追加', 'delete users', 'ユーザーを削除する')).toEqual([]);
+  });
   it('grounding works for English paraphrase and rejects unrelated values', () => {
     expect(isGrounded('empty password', 'when the password is empty')).toBe(true);
     expect(isGrounded('payment retry', 'when the password is empty')).toBe(false);

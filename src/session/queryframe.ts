@@ -4,6 +4,7 @@
  */
 import type { Intent, Risk } from '../../machines/session.js';
 import { cjkWords } from '../embeddings/text.js';
+import { opposedAction } from './actions.js';
 import { camelSpaces, normalize } from '../util/words.js';
 
 export const SLOTS = ['target_feature', 'trigger_condition', 'observed_issue', 'desired_action'] as const;
@@ -143,8 +144,8 @@ export function isGrounded(value: string, quote: string, translate?: (text: stri
 
 /** Words that turn a statement around: English (not, no, never, n't, without…), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
 const NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}])/iu;
-/** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free) state no negation. */
-const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|没有/gu;
+/** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free) state no negation; 非表示 (hide) is an action of its own (actions.ts). */
+const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有/gu;
 /** Words that state a failure or an absence: a value may say "login fails" for a quote "cannot log in". */
 const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|unable|undefined|null|nan|absent|skip|ignor|wrong|invalid|incorrect)|失敗|エラー|空|欠|漏れ|抜け|壊れ|落ち|失败|错误|缺/iu;
 
@@ -154,16 +155,23 @@ export function negated(text: string): boolean {
   return NEGATION.test(t);
 }
 
+/** Words that state a stop or a prevention: "do not show NaN" translates NaN の表示をやめる. */
+const STOP_SENSE = /(?:^|[^\p{L}])(?:stop|prevent|avoid|forbid|block)|やめ|止め|止ま|防|避け|禁止|停止|阻止|避免|防止/iu;
+
 /**
  * A value keeps its quote's sense: it adds no negation, and drops none unless it states the failure
- * or absence in words of its own. Judged within one language only: a kanji compound negates by its
- * first character (不要 unnecessary, 非推奨 deprecated, 未使用 unused), which English says inside a
- * word, so an honest translation would read as a dropped negation; a translated value is held to
- * its quote by grounding (what it may add) instead.
+ * or absence in words of its own. A dropped negation is judged within one language only: a kanji
+ * compound negates by its first character (不要 unnecessary, 非推奨 deprecated, 未使用 unused), which
+ * English says inside a word, so an honest translation would read as a dropped negation (a
+ * translated value is held to its quote by grounding and by its actions instead). An added one is
+ * judged across languages too ("do not add consumption tax" for 消費税を加える), unless the quote
+ * states a failure, an absence or a stop (空 "no items", やめる "do not show"), or the value negates
+ * the opposite of the quote's action ("not shown" for 非表示).
  */
-function polarityKept(value: string, quote: string): boolean {
-  if (CJK.test(value) !== CJK.test(quote)) return true;
+function polarityKept(value: string, quote: string, translate?: (text: string) => string[]): boolean {
   const [v, q] = [negated(value), negated(quote)];
+  const qn = quote.normalize('NFKC');
+  if (CJK.test(value) !== CJK.test(quote)) return !v || q || NEGATIVE_SENSE.test(qn) || STOP_SENSE.test(qn) || !!opposedAction(value, quote, translate);
   return v === q || (!v && q && NEGATIVE_SENSE.test(value.normalize('NFKC')));
 }
 
@@ -181,14 +189,17 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
   for (const slot of SLOTS) {
     const s = frame[slot];
     if (!s) continue;
+    let opposed: [string, string] | undefined;
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
     else if (!req.includes(quote)) errors.push({ slot, error: `quote not found in the user's request: "${s.quote}"` });
     else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot}` });
-    else if (!polarityKept(s.value, s.quote))
+    else if (!polarityKept(s.value, s.quote, translate))
       errors.push({ slot, error: negated(s.value) ? `value "${s.value}" negates its quote "${s.quote}": the quote states no negation` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite)` });
+    else if ((opposed = opposedAction(s.value, s.quote, translate, negated(s.value) !== negated(s.quote))))
+      errors.push({ slot, error: `value "${s.value}" says ${opposed[0]} where its quote "${s.quote}" says ${opposed[1]}: the value must state the quote's action, not its opposite` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });

@@ -1,0 +1,68 @@
+/**
+ * The action a text states, as pairs of opposites (add/remove, show/hide, enable/disable …), so
+ * that a QueryFrame value cannot say the opposite of its quote: grounding counts supported words,
+ * and "remove consumption tax" has two of its three words in 消費税を加える. English words are
+ * compared as stems; Japanese and Chinese through the JA/ZH→EN glossary, plus the verbs it leaves
+ * out (加える, 外す …).
+ */
+import { stem } from './queryframe.js';
+
+interface Side {
+  /** English words (any inflection: compared as stems) */
+  en: string[];
+  /** Japanese / Chinese forms, matched inside the text */
+  cjk: RegExp;
+}
+type Pair = { name: [string, string]; sides: [Side, Side] };
+
+const side = (en: string, cjk: RegExp): Side => ({ en: en.split(' '), cjk });
+
+/** Opposite actions. A word may stand in more than one pair (delete: remove, and destroy). */
+const PAIRS: Pair[] = [
+  { name: ['add', 'remove'], sides: [
+    side('add append insert attach include', /追加|加え|足す|足し|付け加|添加|加上|插入/u),
+    side('remove delete drop erase exclude strip detach subtract omit', /削除|除く|除き|除外|外す|外し|取り除|消す|消し|删除|移除|去掉|排除/u)] },
+  { name: ['show', 'hide'], sides: [
+    side('show shown display reveal unhide visible', /(?<!非)表示|显示/u),
+    side('hide hidden conceal invisible', /非表示|隠す|隠し|隐藏/u)] },
+  { name: ['enable', 'disable'], sides: [side('enable activate', /有効|启用/u), side('disable deactivate', /無効|禁用/u)] },
+  { name: ['increase', 'decrease'], sides: [
+    side('increase increment raise grow', /増やす|増やし|増加|增加/u),
+    side('decrease decrement reduce lower shrink', /減らす|減らし|減少|减少/u)] },
+  { name: ['allow', 'deny'], sides: [side('allow permit', /許可|允许|许可/u), side('deny forbid disallow prohibit reject', /禁止|拒否|拒绝/u)] },
+  { name: ['open', 'close'], sides: [side('open', /開く|開け|打开/u), side('close', /閉じ|关闭/u)] },
+  { name: ['start', 'stop'], sides: [side('start begin launch', /開始|启动|开始/u), side('stop halt', /停止|止め|停下/u)] },
+  { name: ['lock', 'unlock'], sides: [side('lock', /(?<!アン)ロック(?!解除)|锁定|加锁/u), side('unlock', /アンロック|ロック解除|解锁/u)] },
+  { name: ['create', 'destroy'], sides: [side('create generate', /作成|生成|创建/u), side('destroy dispose discard delete', /破棄|销毁/u)] },
+];
+
+let stems: [Set<string>, Set<string>][] | undefined;
+const STEMS = () => (stems ??= PAIRS.map((p) => p.sides.map((s) => new Set(s.en.map(stem))) as [Set<string>, Set<string>]));
+
+/** Which side of each pair a text states: [pair index, side 0|1] for every side present. */
+function sidesOf(text: string, translate: (text: string) => string[]): Set<string> {
+  const t = text.normalize('NFKC');
+  const words = new Set([...t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w)), ...translate(t)].map((w) => stem(w.toLowerCase())));
+  const out = new Set<string>();
+  PAIRS.forEach((p, i) => p.sides.forEach((s, j) => {
+    if (s.cjk.test(t) || [...words].some((w) => STEMS()[i]![j]!.has(w))) out.add(`${i}:${j}`);
+  }));
+  return out;
+}
+
+/**
+ * The first action of `value` whose opposite its quote states (and the quote not the action
+ * itself), as [the value's word, the quote's]; undefined when the value keeps the quote's actions.
+ * `flipped`: exactly one of the two is negated, so the opposite says the same ("not shown" for
+ * 非表示): then nothing is opposed.
+ */
+export function opposedAction(value: string, quote: string, translate: (text: string) => string[] = () => [], flipped = false): [string, string] | undefined {
+  if (flipped) return undefined;
+  const v = sidesOf(value, translate);
+  const q = sidesOf(quote, translate);
+  for (const key of v) {
+    const [i, j] = key.split(':').map(Number) as [number, number];
+    if (!q.has(key) && q.has(`${i}:${1 - j}`)) return [PAIRS[i]!.name[j]!, PAIRS[i]!.name[1 - j]!];
+  }
+  return undefined;
+}
