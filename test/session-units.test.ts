@@ -319,9 +319,14 @@ describe('evidence checks', () => {
   const entry = (seq: number, tool: string, args: Record<string, unknown>, files: string[], outcome: LedgerEntry['outcome'] = 'ok'): LedgerEntry =>
     ({ seq, tool, args, files, symbols: [], phase: 'X', outcome, summary: null, at: 0 });
   const ledger = [entry(1, 'find_references', { name: 'Cart' }, ['a.ts', 'b.ts']), entry(2, 'search_text', { pattern: 'tax' }, ['c.ts']), entry(3, 'get_symbols', { file: 'd.ts' }, ['d.ts'], 'error')];
-  it('derives explored files only from successful calls', () => {
-    expect([...deriveEvidence(ledger).exploredFiles].sort()).toEqual(['a.ts', 'b.ts', 'c.ts']);
-    expect([...deriveEvidence(ledger, 1).exploredFiles]).toEqual(['c.ts']);
+  it('derives explored files only from successful calls that showed code: a text match names a file, it does not explore it', () => {
+    expect([...deriveEvidence(ledger).exploredFiles].sort()).toEqual(['a.ts', 'b.ts']);
+    expect([...deriveEvidence(ledger).matchedFiles!]).toEqual(['c.ts']);
+    expect([...deriveEvidence(ledger, 1).exploredFiles]).toEqual([]);
+    expect(deriveEvidence(ledger).toolsUsed.has('search_text')).toBe(true);
+    const read = [...ledger, entry(4, 'hook:Grep', { pattern: 'x' }, ['e.ts']), entry(5, 'hook:Read', { file_path: 'c.ts' }, ['c.ts'])];
+    expect([...deriveEvidence(read).exploredFiles].sort()).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect([...deriveEvidence(read).matchedFiles!]).toEqual(['e.ts']);
   });
   it('matches verification evidence to a logged call by tool, target and files', () => {
     expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['b.ts'] }, ledger)).toEqual({ ok: true });

@@ -1,6 +1,14 @@
 /**
- * What a session has really seen, derived from the ledger only: files whose content a tool result
- * showed, symbol names that appeared in results, and the tools that ran successfully.
+ * What a session has really seen, derived from the ledger only: files whose code a tool result
+ * showed, symbol names that appeared in results, and the tools that ran successfully. One module
+ * answers for the session and the write guard alike.
+ *
+ * A file is explored when the agent saw its code: a Read (recorded by the hook), its outline
+ * (get_symbols, analyze_structure), a definition in it, or a use in it of a symbol the agent looked
+ * up (find_references: the index resolved that line to the symbol). A text match (search_text, a
+ * Grep) shows one line that holds the pattern — a comment, a string, a sentence of a README — and
+ * one `search_text('e')` names nearly every file: its files are named (verification evidence may
+ * cite them) but not explored, so they are neither editable in READY nor files_analyzed.
  */
 import type { LedgerEntry } from './store.js';
 
@@ -60,7 +68,7 @@ export function referenceRows(result: Obj): Proof {
   return shown.proof();
 }
 
-/** search_text: a text match shows lines, not symbols (the service adds the symbols declared on them). */
+/** search_text: a text match names files and shows lines, not symbols (the service adds the symbols declared on them); its files are not explored (deriveEvidence). */
 export function textMatchRows(result: Obj): Proof {
   const shown = new Shown();
   for (const m of arr(result.items)) shown.file(m.file);
@@ -99,22 +107,28 @@ export function rankingRows(result: Obj): Proof {
   return shown.proof();
 }
 
+/** Tools whose rows are text matches: a line each, not a file's code (see above). */
+export const TEXT_MATCH_TOOLS: ReadonlySet<string> = new Set(['search_text', 'hook:Grep']);
+
 export interface Evidence {
   exploredFiles: Set<string>;
   symbolsSeen: Set<string>;
   toolsUsed: Set<string>;
+  /** files only a text match named (not explored): what to open before listing or editing them */
+  matchedFiles?: Set<string>;
 }
 
 export function deriveEvidence(ledger: readonly LedgerEntry[], sinceSeq = 0): Evidence {
   const exploredFiles = new Set<string>();
+  const matched = new Set<string>();
   const symbolsSeen = new Set<string>();
   const toolsUsed = new Set<string>();
   for (const e of ledger) {
     if (e.seq <= sinceSeq || e.outcome !== 'ok') continue;
     // a call that found nothing did not use the tool for anything
     if (e.files.length > 0 || e.symbols.length > 0) toolsUsed.add(e.tool);
-    e.files.forEach((f) => exploredFiles.add(f));
+    e.files.forEach((f) => (TEXT_MATCH_TOOLS.has(e.tool) ? matched : exploredFiles).add(f));
     e.symbols.forEach((s) => symbolsSeen.add(s));
   }
-  return { exploredFiles, symbolsSeen, toolsUsed };
+  return { exploredFiles, symbolsSeen, toolsUsed, matchedFiles: new Set([...matched].filter((f) => !exploredFiles.has(f))) };
 }

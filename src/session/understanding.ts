@@ -103,7 +103,9 @@ export function evaluateUnderstanding(
       refused.push(`symbol '${quote(s)}' never appeared in a tool result of this session: look it up (find_definitions) first`);
   }
   for (const f of uniq(files)) {
-    if (!ctx.evidence.exploredFiles.has(f))
+    if (ctx.evidence.matchedFiles?.has(f))
+      refused.push(`file '${quote(f)}' was seen only in text-match rows (search_text / Grep: one line each), not explored: open it (get_symbols, or read it) before listing it`);
+    else if (!ctx.evidence.exploredFiles.has(f))
       refused.push(`file '${quote(f)}' was not explored in this session (no tool result showed its code)`);
   }
   for (const e of entries) {

@@ -1,0 +1,148 @@
+/**
+ * False claims, round 2 (issue #10): each test drives an honest session in-process (the tools run
+ * through their records and are recorded as the server's wrapper records them), makes one false
+ * claim at a gate, and checks that it is refused AND that the database holds nothing of it: the
+ * session's phase, frame, understanding and mapped symbols, the ledger, the write guard's mode and
+ * the NL→symbol cache. Each ends with the honest claim still passing.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { guardMode, forbids } from '../src/guard/mode.js';
+import { Project } from '../src/project/project.js';
+import { SessionError } from '../src/session/core.js';
+import { SessionService } from '../src/session/service.js';
+import { toolNamed } from '../src/tools/catalog.js';
+import { Deadline } from '../src/util/deadline.js';
+import { relInsideRoot } from '../src/util/paths.js';
+import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
+import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
+
+const REQUEST = 'カートの合計に消費税を加える処理を追加して';
+const TARGET = 'カートの合計';
+const FRAME = { target_feature: { value: TARGET, quote: TARGET }, desired_action: { value: '消費税を加える', quote: '消費税を加える' } };
+
+type SC = Record<string, any>;
+let open: { root: string; project: Project }[] = [];
+afterEach(() => {
+  for (const o of open) {
+    o.project.close();
+    removeProject(o.root);
+  }
+  open = [];
+});
+
+/** A project with a session service, and `call` running a tool as the MCP wrapper does (gate → run → record). */
+async function setup(files: Record<string, string> = SAMPLE) {
+  const root = makeProject(files);
+  const project = new Project(root);
+  await project.refresh();
+  const sessions = new SessionService(project);
+  open.push({ root, project });
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<SC> => {
+    const record = toolNamed(name)!;
+    const ctx = { project, sessions, deadline: new Deadline(name, 60_000), inside: (p: string) => relInsideRoot(root, p) };
+    if (record.role !== 'explore') return (await record.run(ctx, args as never)) as SC;
+    sessions.gate(name, args);
+    const result = (await record.run(ctx, args as never)) as SC;
+    sessions.record(name, args, result);
+    record.recorded?.(sessions);
+    return result;
+  };
+  /** a session step that must be refused: its error code */
+  const refused = async (name: string, args: Record<string, unknown>): Promise<SessionError> => {
+    try {
+      const r = await call(name, args);
+      throw new Error(`${name} was not refused: ${JSON.stringify(r).slice(0, 400)}`);
+    } catch (e) {
+      if (!(e instanceof SessionError)) throw e;
+      return e;
+    }
+  };
+  const row = () => sessions.store.active() ?? sessions.store.list(1)[0]!;
+  const ledger = () => sessions.store.ledger(row().id);
+  const last = () => ledger().at(-1)!;
+  /** what the guard says of an edit to a file right now */
+  const guardSays = (rel: string) => forbids(guardMode(sessions.store, root), rel, () => false);
+  return { root, project, sessions, call, refused, row, ledger, last, guardSays };
+}
+
+/** The honest exploration of the sample (e2e-session's): format.ts, cart.ts and main.ts shown. */
+async function explore(call: (n: string, a?: Record<string, unknown>) => Promise<SC>): Promise<void> {
+  await call('query', { text: 'cart total' });
+  await call('find_definitions', { name: 'formatPrice' });
+  await call('find_references', { name: 'Cart' });
+  await call('get_symbols', { file: 'src/cart.ts' });
+}
+
+describe('QueryFrame: a value that says the opposite of its quote', () => {
+  it('refuses an opposite action, in one language or across two, and stores nothing of the frame', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST });
+    const attacks: [string, Record<string, unknown>, RegExp][] = [
+      ['remove consumption tax', { desired_action: { value: 'remove consumption tax', quote: '消費税を加える' } }, /says remove where its quote/],
+      ['消費税を削除する', { desired_action: { value: '消費税を削除する', quote: '消費税を加える' } }, /opposite|says more/],
+      ['do not add consumption tax', { desired_action: { value: 'do not add consumption tax', quote: '消費税を加える' } }, /negates its quote/],
+    ];
+    for (const [what, frame, why] of attacks) {
+      const e = await t.refused('set_query_frame', frame);
+      expect(e.code, what).toBe('validation_failed');
+      expect(JSON.stringify(e.extra.validation_errors), what).toMatch(why);
+      // nothing of it stored: no frame, still EXPLORATION with no risk set, the call logged as refused
+      expect(t.row().query_frame, what).toBeNull();
+      expect(t.row().phase).toBe('EXPLORATION');
+      expect(t.last()).toMatchObject({ tool: 'set_query_frame', outcome: 'error', summary: 'validation_failed' });
+    }
+    expect((await t.call('set_query_frame', FRAME)).success, 'the honest frame passes').toBe(true);
+    expect(JSON.parse(t.row().query_frame!)).toMatchObject({ desired_action: '消費税を加える', validated_slots: ['target_feature', 'desired_action'] });
+    // English values for the Japanese quotes, as the agent trials write them, pass too
+    await t.call('abort_session', { reason: 'next' });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST });
+    expect((await t.call('set_query_frame', { target_feature: { value: 'cart total', quote: TARGET }, desired_action: { value: 'add consumption tax', quote: '消費税を加える' } })).success).toBe(true);
+  });
+});
+
+describe('Explored: a file seen only in a text-match row', () => {
+  const NOTES = 'export function audit(): string {\n  return "cart audit";\n}\n';
+  it('is neither a file of the understanding nor editable in READY, for the session and the guard alike', async () => {
+    const t = await setup({ ...SAMPLE, 'src/notes.ts': NOTES });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    // one line of src/notes.ts (and of README.md) shown by a text search; a Grep in content mode names src/notes.ts too
+    expect((await t.call('search_text', { pattern: 'audit' })).items).toEqual([expect.objectContaining({ file: 'src/notes.ts' }), expect.objectContaining({ file: 'src/notes.ts' })]);
+    t.sessions.store.record(t.row().id, { tool: 'hook:Grep', args: { pattern: 'Use' }, phase: 'EXPLORATION', outcome: 'ok', files: ['README.md'], symbols: [], summary: 'read by the agent' });
+    const e = await t.refused('submit_understanding', { ...SAMPLE_UNDERSTANDING, files_analyzed: ['src/cart.ts', 'src/notes.ts'] });
+    expect(e.code).toBe('understanding_refused');
+    expect(JSON.stringify(e.extra.consistency_errors)).toMatch(/src\/notes\.ts' was seen only in text-match rows/);
+    expect(t.row()).toMatchObject({ phase: 'EXPLORATION', understanding: null });
+    expect(t.last()).toMatchObject({ tool: 'submit_understanding', outcome: 'error', summary: 'refused' });
+    // the honest understanding passes and reaches READY
+    expect((await t.call('submit_understanding', SAMPLE_UNDERSTANDING)).next_phase).toBe('VALIDATION');
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+    // READY: the matched files stay closed to the session's check and to the write guard
+    for (const f of ['src/notes.ts', 'README.md']) {
+      expect(await t.call('check_write_target', { file_path: f }), f).toMatchObject({ allowed: false });
+      expect(t.guardSays(f), f).toMatch(/not explored/);
+    }
+    expect(t.sessions.status().explored_files).not.toContain('src/notes.ts');
+    expect(t.guardSays('src/cart.ts')).toBeUndefined();
+    expect(t.guardSays('src/main.ts'), 'a file holding a reference find_references found is explored').toBeUndefined();
+    // seeing the file's code opens it: its outline, or a Read the hook recorded
+    await t.call('get_symbols', { file: 'src/notes.ts' });
+    expect(t.guardSays('src/notes.ts')).toBeUndefined();
+    expect(await t.call('check_write_target', { file_path: 'src/notes.ts' })).toMatchObject({ allowed: true });
+    t.sessions.store.record(t.row().id, { tool: 'hook:Read', args: { file_path: 'README.md' }, phase: 'READY', outcome: 'ok', files: ['README.md'], symbols: [], summary: 'read by the agent' });
+    expect(t.guardSays('README.md')).toBeUndefined();
+  });
+
+  it('a text match still backs verification evidence (it names its files), and its declaration lines still show symbols', async () => {
+    const t = await setup({ ...SAMPLE, 'src/notes.ts': NOTES });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await t.call('search_text', { pattern: 'export function audit' });
+    const ev = t.sessions.evidence(t.sessions.require());
+    expect(ev.symbolsSeen.has('audit')).toBe(true);
+    expect(ev.exploredFiles.has('src/notes.ts')).toBe(false);
+    expect(t.last()).toMatchObject({ tool: 'search_text', files: ['src/notes.ts'] });
+  });
+});
