@@ -146,3 +146,29 @@ describe('Explored: a file seen only in a text-match row', () => {
     expect(t.last()).toMatchObject({ tool: 'search_text', files: ['src/notes.ts'] });
   });
 });
+
+describe('Validation: a target_feature narrowed to what is done', () => {
+  const BASKET = {
+    'src/basket.ts': 'export class Basket {\n  private xs: string[] = [];\n  add(name: string): void {\n    this.xs.push(name);\n  }\n}\n',
+    'src/report.ts': 'export function addRow(rows: string[], row: string): string[] {\n  return [...rows, row];\n}\n',
+  };
+  it('a target of the request\'s verb only (追加 "add", which gave Basket.add and addRow FACT 1.0) is refused, and no symbol is judged against it', async () => {
+    const t = await setup({ ...SAMPLE, ...BASKET });
+    const start = await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: { target_feature: { value: '追加', quote: '追加' } } });
+    expect(start.query_frame).toMatchObject({ status: 'refused' });
+    expect(JSON.stringify(start.query_frame.validation_errors)).toMatch(/names no feature/);
+    expect(t.row().query_frame).toBeNull();
+    for (const [value, quote] of [['add', '加える処理を追加'], ['加える処理を追加', '加える処理を追加']]) {
+      expect((await t.refused('set_query_frame', { target_feature: { value, quote } })).code).toBe('validation_failed');
+      expect(t.row().query_frame).toBeNull();
+    }
+    // the honest frame, then a validate naming the verb as target: not the frame's target
+    await t.call('set_query_frame', FRAME);
+    await explore(t.call);
+    await t.call('get_symbols', { file: 'src/basket.ts' });
+    await t.call('get_symbols', { file: 'src/report.ts' });
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: [...SAMPLE_UNDERSTANDING.symbols_identified, 'Basket.add', 'addRow'] });
+    expect((await t.refused('validate_symbol_relevance', { target_feature: '追加', symbols: ['Basket.add', 'addRow'] })).code).toBe('target_mismatch');
+    expect(t.row()).toMatchObject({ phase: 'VALIDATION', mapped_symbols: null });
+  });
+});

@@ -103,6 +103,21 @@ describe('QueryFrame validation', () => {
     expect(opposite('カートが空のときに合計を表示', 'no cart', 'カートが空のとき')).toEqual([]);
     expect(opposite('ユーザーを削除する機能を追加', 'delete users', 'ユーザーを削除する')).toEqual([]);
   });
+  it('a target_feature names a thing of the request, not only what is done to it (#10)', () => {
+    const target = (req: string, value: string, quote: string) =>
+      validateFrame(req, { target_feature: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const REQ = 'カートの合計に消費税を加える処理を追加して';
+    expect(target(REQ, '追加', '追加')[0]).toMatch(/names no feature.*カート/);
+    expect(target(REQ, '加える処理を追加', '加える処理を追加')[0]).toMatch(/names no feature/);
+    expect(target(REQ, 'add', '加える処理を追加')[0]).toMatch(/names no feature/);
+    expect(target('Add a CSV export to the audit report', 'add', 'Add')[0]).toMatch(/names no feature.*audit/);
+    // honest targets, and a request that names nothing but an action
+    expect(target(REQ, 'カートの合計', 'カートの合計')).toEqual([]);
+    expect(target(REQ, 'cart total', 'カートの合計')).toEqual([]);
+    expect(target('Add a toggle(value) method to ObservableSet', 'ObservableSet toggle method', 'Add a toggle(value) method to ObservableSet')).toEqual([]);
+    expect(target('ログイン機能で、パスワードが空のときエラーが出ない', 'ログイン機能', 'ログイン機能で')).toEqual([]);
+    expect(target('Please fix it', 'fix', 'fix')).toEqual([]);
+  });
   it('grounding works for English paraphrase and rejects unrelated values', () => {
     expect(isGrounded('empty password', 'when the password is empty')).toBe(true);
     expect(isGrounded('payment retry', 'when the password is empty')).toBe(false);

@@ -5,6 +5,7 @@
  * compared as stems; Japanese and Chinese through the JA/ZH→EN glossary, plus the verbs it leaves
  * out (加える, 外す …).
  */
+import { cjkWords, GENERIC_EN } from '../embeddings/text.js';
 import { stem } from './queryframe.js';
 
 interface Side {
@@ -65,4 +66,34 @@ export function opposedAction(value: string, quote: string, translate: (text: st
     if (!q.has(key) && q.has(`${i}:${1 - j}`)) return [PAIRS[i]!.name[j]!, PAIRS[i]!.name[1 - j]!];
   }
   return undefined;
+}
+
+/** Verbs that say what is done to a thing, not which thing: with PAIRS and the generic words (feature, process). */
+const DOING = 'fix correct repair change modify update refresh implement support handle improve optimize enhance make';
+const DOING_CJK = /処理|機能|実装|対応|修正|変更|更新|改善|作る|作り|直す|直し|实现|修改|处理|功能/u;
+let doing: Set<string> | undefined;
+const doingStems = () => (doing ??= new Set([...PAIRS.flatMap((p) => p.sides.flatMap((s) => s.en)), ...DOING.split(' '), ...GENERIC_EN].map(stem)));
+const LATIN_STOP = /^(?:the|and|for|with|from|into|that|this|when|then|also|please|should|would|could)$/i;
+
+/**
+ * The words of a text that name a thing (カート, 合計, timeout, ObservableSet) rather than what is
+ * done to it (追加, add, fix, 処理) or a stop word. A Japanese or Chinese word is judged by its
+ * first English sense in the glossary, or by the verbs above when the glossary has none.
+ */
+export function thingsOf(text: string, translate: (text: string) => string[] = () => []): string[] {
+  const t = text.normalize('NFKC');
+  const out: string[] = [];
+  for (const w of t.split(/[^\p{L}\p{N}_$]+/u)) {
+    if (!w || /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(w)) continue;
+    if (w.length >= 3 && !LATIN_STOP.test(w) && !doingStems().has(stem(w.toLowerCase()))) out.push(w);
+  }
+  for (const run of t.match(/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hangul}][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]*/gu) ?? []) {
+    for (const w of cjkWords(run, true)) {
+      if (!/[\p{Script=Han}\p{Script=Katakana}\p{Script=Hangul}]/u.test(w)) continue; // particles and endings
+      const sense = translate(w).find((x) => /^[a-z]/i.test(x));
+      const acts = sense ? doingStems().has(stem(sense.toLowerCase())) : DOING_CJK.test(w) || PAIRS.some((p) => p.sides.some((s) => s.cjk.test(w)));
+      if (!acts) out.push(w);
+    }
+  }
+  return out;
 }

@@ -4,7 +4,7 @@
  */
 import type { Intent, Risk } from '../../machines/session.js';
 import { cjkWords } from '../embeddings/text.js';
-import { opposedAction } from './actions.js';
+import { opposedAction, thingsOf } from './actions.js';
 import { camelSpaces, normalize } from '../util/words.js';
 
 export const SLOTS = ['target_feature', 'trigger_condition', 'observed_issue', 'desired_action'] as const;
@@ -186,6 +186,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
   const req = normalize(request);
   const errors: SlotError[] = [];
   const validated: Slot[] = [];
+  let named: string[] | undefined; // the request's words that name things (for target_feature)
   for (const slot of SLOTS) {
     const s = frame[slot];
     if (!s) continue;
@@ -203,6 +204,9 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
+    } else if (slot === 'target_feature' && (thingsOf(s.value, translate).length === 0 || thingsOf(s.quote, translate).length === 0) && (named ??= thingsOf(request, translate)).length > 0) {
+      // validation scores symbols against the target alone: "追加" (add) would accept any add()
+      errors.push({ slot, error: `target_feature "${s.value}" names no feature, only what is done to one: quote the words of the request that name what the change is about (it names ${[...new Set(named)].slice(0, 6).join(', ')})` });
     } else validated.push(slot);
   }
   return { errors, validated };
