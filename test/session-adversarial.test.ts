@@ -418,6 +418,7 @@ describe('Cache (end_session success without READY)', () => {
     await endAttack('end_session success straight from EXPLORATION (READY never reached)');
     await begin(s, 'IMPLEMENT', REQUEST, FRAME);
     await explore(s);
+    await ok(s, 'get_symbols', { file: 'src/basket.ts' }); // only a symbol a result showed may be validated
     await toValidation(s, ['Cart', 'Basket']);
     const partial = await ok(s, 'confirm_symbol_relevance', { mapped_symbols: [PROBE, { symbol: 'Basket', approved: true, code_evidence: 'src/basket.ts:1' }] });
     expect(partial, 'setup: Basket is rejected, Cart stored as mapped').toMatchObject({ next_phase: 'EXPLORATION', accepted: [{ symbol: 'Cart' }] });

@@ -172,3 +172,66 @@ describe('Validation: a target_feature narrowed to what is done', () => {
     expect(t.row()).toMatchObject({ phase: 'VALIDATION', mapped_symbols: null });
   });
 });
+
+/** Rows of the NL→symbol cache. */
+const cacheRows = (t: { project: Project }) => t.project.db.prepare('SELECT term, symbol, confirmations FROM nl_cache ORDER BY term, symbol').all() as { term: string; symbol: string; confirmations: number }[];
+
+describe('New attacks (round 2)', () => {
+  it('a symbol the agent only listed in validate_symbol_relevance is not thereby seen (no laundering through a revert)', async () => {
+    const t = await setup({ ...SAMPLE, 'src/admin.ts': 'export function wipeAll(): void {\n  globalThis.localStorage?.clear();\n}\n' });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    const e = await t.refused('validate_symbol_relevance', { target_feature: TARGET, symbols: ['Cart.total', 'wipeAll'] });
+    expect(e.code).toBe('unseen_symbols');
+    expect(e.message).toMatch(/wipeAll/);
+    // nothing of it in the ledger as seen, the phase unchanged
+    expect(t.ledger().some((x) => x.symbols.includes('wipeAll'))).toBe(false);
+    expect(t.row().phase).toBe('VALIDATION');
+    expect(t.sessions.evidence(t.sessions.require()).symbolsSeen.has('wipeAll')).toBe(false);
+    // the server's own suggestions are shown to the agent: those count as seen; the agent's own list adds nothing
+    const v = await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    const last = t.last();
+    expect(last.tool).toBe('validate_symbol_relevance');
+    expect(new Set(last.symbols)).toEqual(new Set([...v.embedding_suggestions.map((x: SC) => x.symbol), ...v.cached_matches.map((x: SC) => x.symbol)]));
+    // and a revert does not make wipeAll submittable
+    await t.call('revert_to_exploration', { reason: 'retry' });
+    const u = await t.refused('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: [...SAMPLE_UNDERSTANDING.symbols_identified, 'wipeAll'] });
+    expect(JSON.stringify(u.extra.consistency_errors)).toMatch(/'wipeAll' never appeared/);
+    // the honest confirm still works after a fresh validate
+    expect((await t.call('submit_understanding', SAMPLE_UNDERSTANDING)).next_phase).toBe('VALIDATION');
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+  });
+
+  it('an entry point that names a member the listed container does not have is refused', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    for (const ep of ['Cart.wipeEverything()', 'Cart#dropDatabase']) {
+      const e = await t.refused('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [ep] });
+      expect(JSON.stringify(e.extra.consistency_errors), ep).toMatch(/entry_point/);
+      expect(t.row()).toMatchObject({ phase: 'EXPLORATION', understanding: null });
+    }
+    // a real member of a listed container still counts (Cart.add, shown by Cart's outline)
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: ['Cart.add(cents)'] })).next_phase).toBe('VALIDATION');
+  });
+
+  it('end_session teaches the cache only the words validation judged: a mapped nl_term outside the target feature teaches nothing', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    // 消費税 (consumption tax) is a word of the request, but formatPrice was judged against カートの合計 only
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, mapped_symbols: [{ nl_term: '消費税', symbol: 'formatPrice' }, { nl_term: 'カート', symbol: 'Cart' }] });
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+    await t.call('end_session', { outcome: 'success' });
+    const rows = cacheRows(t);
+    expect(rows.filter((r) => r.term === '消費税'), 'a term validation never judged').toEqual([]);
+    // what validation did judge is learned: the target's quote for each accepted symbol, and a mapped term inside it
+    expect(rows).toEqual(expect.arrayContaining([
+      expect.objectContaining({ term: TARGET, symbol: 'formatPrice' }), expect.objectContaining({ term: TARGET, symbol: 'Cart.total' }),
+      expect.objectContaining({ term: 'カート', symbol: 'Cart' }),
+    ]));
+  });
+});

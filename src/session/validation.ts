@@ -171,6 +171,16 @@ export class ValidationPhase {
       this.core.record('validate_symbol_relevance', args, undefined, 'unknown symbols');
       throw new SessionError('unknown_symbols', `Not in the index: ${quote(unknown.join(', '), 500)}`, { hint: 'Use symbol names as find_definitions returns them.' });
     }
+    // the agent's list must come from what this session was shown: validating an unseen symbol
+    // would put it before the agent as if a result had named it
+    const seen = this.core.evidence(s).symbolsSeen;
+    const unseen = symbols.filter((x) => !seen.has(x));
+    if (unseen.length > 0) {
+      this.core.record('validate_symbol_relevance', args, undefined, 'unseen symbols');
+      throw new SessionError('unseen_symbols', `Never shown by a tool result in this session: ${quote(unseen.join(', '), 500)}`, {
+        hint: 'List the symbols of your understanding (each one a result named); look others up with find_definitions in EXPLORATION first (revert_to_exploration).',
+      });
+    }
     const suggestions = await this.suggest(target, 10);
     // what earlier successful sessions confirmed for this term, strongest first, still in the index
     const cached = this.core.engine.cache.match(target, this.core.engine.corpus().lex, this.core.symbolExists);
@@ -187,7 +197,8 @@ export class ValidationPhase {
       schema: { mapped_symbols: [{ symbol: 'string (symbol name)', approved: 'boolean (relevant?)', code_evidence: 'string (required when approved=true)' }] },
     };
     this.core.store.transaction(() => {
-      this.core.record('validate_symbol_relevance', args, { symbols: [...symbols, ...suggestions.map((x) => x.symbol), ...cached.map((x) => x.symbol)].map((n) => ({ name: n })) });
+      // what the server showed (its suggestions and cached matches) is seen; the agent's own list is not shown by being echoed
+      this.core.record('validate_symbol_relevance', args, { symbols: [...suggestions.map((x) => x.symbol), ...cached.map((x) => x.symbol)].map((n) => ({ name: n })) });
       this.core.send(this.core.require(), { type: 'RELEVANCE_REQUESTED' });
     });
     return result;
@@ -214,9 +225,9 @@ export class ValidationPhase {
       throw new SessionError('validation_required', 'Call validate_symbol_relevance first.', { next_step: NEXT_STEP.VALIDATION });
     }
     const target = String(request.args.target_feature);
-    const offered = new Set(request.symbols);
     const evidence = this.core.evidence(s);
     const listed = Array.isArray(request.args.symbols) ? (request.args.symbols as string[]) : [];
+    const offered = new Set([...request.symbols, ...listed]);
     const unaddressed = listed.filter((x) => !mapped.some((m) => m.symbol === x));
     if (unaddressed.length > 0) {
       this.core.record('confirm_symbol_relevance', args, undefined, 'not all addressed');
