@@ -36,9 +36,10 @@ const trimAll = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean);
 
 /**
  * An entry point names one listed symbol and nothing else: `Cart.total`, `Cart.total()`,
- * `total(items)`, `Cart#total` — a call's arguments are allowed, other text is not.
+ * `total(items)`, `Cart#total` — a call's arguments are allowed, other text is not; a member of a
+ * listed container must exist (`Cart.wipeEverything()` with Cart listed names nothing).
  */
-export function entryPointLinked(entry: string, symbols: readonly string[]): boolean {
+export function entryPointLinked(entry: string, symbols: readonly string[], exists: (name: string) => boolean = () => true): boolean {
   const m = /^\s*([A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*)\s*(?:\([^()]*\))?\s*$/.exec(entry);
   if (!m) return false;
   const split = (x: string): [string, string] => {
@@ -48,8 +49,8 @@ export function entryPointLinked(entry: string, symbols: readonly string[]): boo
   const [nc, nl] = split(m[1]!.replace(/#|::/g, '.'));
   return symbols.some((s) => {
     const [sc, sl] = split(s);
-    // the symbol itself, or a member of a listed container (AuthService.login() with AuthService listed)
-    return (sl === nl && (nc === '' || sc === '' || nc === sc)) || (nc !== '' && nc === s);
+    // the symbol itself, or a member the listed container really has (AuthService.login() with AuthService listed)
+    return (sl === nl && (nc === '' || sc === '' || nc === sc)) || (nc !== '' && nc === s && exists(`${nc}.${nl}`));
   });
 }
 
@@ -109,7 +110,7 @@ export function evaluateUnderstanding(
       refused.push(`file '${quote(f)}' was not explored in this session (no tool result showed its code)`);
   }
   for (const e of entries) {
-    if (!entryPointLinked(e, symbols)) refused.push(`entry_point '${e.slice(0, 120)}' must name one symbol of symbols_identified (e.g. \`Cart.total()\`) and nothing else`);
+    if (!entryPointLinked(e, symbols, ctx.symbolExists)) refused.push(`entry_point '${e.slice(0, 120)}' must name one symbol of symbols_identified (e.g. \`Cart.total()\`) and nothing else`);
   }
   const seenNames = [...ctx.evidence.symbolsSeen, ...[...ctx.evidence.exploredFiles].flatMap((f) => [f, f.split('/').pop()!, f.split('/').pop()!.replace(/\.[^.]+$/, '')])];
   for (const p of patterns) {
