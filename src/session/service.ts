@@ -425,7 +425,7 @@ export class SessionService implements SessionCore {
 
   /**
    * A successful session teaches the NL→symbol cache: every symbol it confirmed relevant (with the
-   * evidence the server verified) against the target feature, its quote, and the request's words
+   * evidence the server verified) against the target feature's quote, and the words of that quote
    * the understanding mapped to that symbol.
    */
   private learn(id: string): number {
@@ -439,11 +439,15 @@ export class SessionService implements SessionCore {
     const frame = row.query_frame ? (JSON.parse(row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const understanding = row.understanding ? (JSON.parse(row.understanding) as UnderstandingInput) : undefined;
     const terms = [...new Set([frame.quotes?.target_feature].filter((t): t is string => !!t && !!normalize(t) && request.includes(normalize(t))))];
+    // validation judged each symbol against the target feature only: a mapped term teaches when it
+    // is part of it (カート of カートの合計), never another word of the request the symbol was not judged by
+    const judged = [frame.quotes?.target_feature, frame.target_feature].map((t) => normalize(t ?? '')).filter(Boolean);
+    const withinTarget = (term: string) => !!normalize(term) && judged.some((t) => t.includes(normalize(term)));
     const pairs: { term: string; symbol: string; file?: string | null; evidence?: string | null }[] = [];
     for (const a of accepted) {
       for (const term of terms) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
       for (const m of understanding?.mapped_symbols ?? []) {
-        if (m.symbol === a.symbol && request.includes(normalize(m.nl_term))) pairs.push({ term: m.nl_term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
+        if (m.symbol === a.symbol && request.includes(normalize(m.nl_term)) && withinTarget(m.nl_term)) pairs.push({ term: m.nl_term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
       }
     }
     return this.engine.cache.learn(id, pairs);
