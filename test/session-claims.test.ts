@@ -235,3 +235,27 @@ describe('New attacks (round 2)', () => {
     ]));
   });
 });
+
+describe('New attacks (round 2): a second target', () => {
+  it('symbols accepted against one target feature do not teach the cache another one the frame was changed to', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+    // back, and the frame's target changed to another quote of the request, which nothing in the code is about
+    await t.call('revert_to_exploration', { reason: 're-frame' });
+    expect((await t.call('set_query_frame', { target_feature: { value: '消費税', quote: '消費税' } })).success).toBe(true);
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, mapped_symbols: [{ nl_term: '消費税', symbol: 'Cart.total' }] });
+    await t.call('validate_symbol_relevance', { target_feature: '消費税', symbols: SAMPLE_SYMBOLS });
+    const c = await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM });
+    const stored = JSON.parse(t.row().mapped_symbols!) as SC[];
+    // each standing symbol keeps the target it was judged against
+    for (const a of stored) expect(a.target, a.symbol).toBe(TARGET);
+    expect(c.next_phase, 'the earlier acceptances stand (a return to EXPLORATION keeps its facts)').toBe('READY');
+    expect((await t.call('end_session', { outcome: 'success' })).cached_matches_learned).toBeGreaterThan(0);
+    expect(cacheRows(t).filter((r) => r.term === '消費税'), 'no symbol was judged against 消費税').toEqual([]);
+    expect(cacheRows(t).filter((r) => r.term === TARGET).map((r) => r.symbol).sort()).toEqual(['Cart', 'Cart.total', 'formatPrice']);
+  });
+});

@@ -434,20 +434,21 @@ export class SessionService implements SessionCore {
     // only a session the machine itself brought to READY teaches, and only with the user's own words
     if (!this.store.transitions(id).some((t) => t.to_phase === 'READY')) return 0;
     const request = normalize(row.query);
-    const accepted = JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string }[];
+    const accepted = JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string; target?: string }[];
     if (accepted.length === 0) return 0;
     const frame = row.query_frame ? (JSON.parse(row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const understanding = row.understanding ? (JSON.parse(row.understanding) as UnderstandingInput) : undefined;
-    const terms = [...new Set([frame.quotes?.target_feature].filter((t): t is string => !!t && !!normalize(t) && request.includes(normalize(t))))];
-    // validation judged each symbol against the target feature only: a mapped term teaches when it
-    // is part of it (カート of カートの合計), never another word of the request the symbol was not judged by
-    const judged = [frame.quotes?.target_feature, frame.target_feature].map((t) => normalize(t ?? '')).filter(Boolean);
-    const withinTarget = (term: string) => !!normalize(term) && judged.some((t) => t.includes(normalize(term)));
+    const quoted = (t: string | undefined): t is string => !!t && !!normalize(t) && request.includes(normalize(t));
     const pairs: { term: string; symbol: string; file?: string | null; evidence?: string | null }[] = [];
     for (const a of accepted) {
-      for (const term of terms) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
+      // validation judged each symbol against one target feature (the frame may have changed since):
+      // that quote teaches, and a mapped term teaches when it is part of it (カート of カートの合計),
+      // never another word of the request the symbol was not judged by
+      const judged = a.target ?? frame.quotes?.target_feature;
+      if (!quoted(judged)) continue;
+      pairs.push({ term: judged, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
       for (const m of understanding?.mapped_symbols ?? []) {
-        if (m.symbol === a.symbol && request.includes(normalize(m.nl_term)) && withinTarget(m.nl_term)) pairs.push({ term: m.nl_term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
+        if (m.symbol === a.symbol && quoted(m.nl_term) && normalize(judged).includes(normalize(m.nl_term))) pairs.push({ term: m.nl_term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
       }
     }
     return this.engine.cache.learn(id, pairs);

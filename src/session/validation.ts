@@ -389,6 +389,11 @@ export class ValidationPhase {
     }
     // symbols accepted in an earlier pass stay accepted (a return to EXPLORATION keeps its facts)
     const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(String(b.symbol)));
+    // each acceptance keeps the target feature (its quote) it was judged against: an earlier pass
+    // may have judged another one, and only that one may teach the cache (service.learn)
+    const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
+    const judgedAgainst = frame.quotes?.target_feature ?? target;
+    for (const a of accepted) if (typeof a.target !== 'string') a.target = judgedAgainst;
     // one symbol counts once however it is spelled (Cart.total and total)
     const standing = [...kept, ...accepted];
     const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol), a.evidence)?.id ?? String(a.symbol))).size;
