@@ -259,3 +259,38 @@ describe('New attacks (round 2): a second target', () => {
     expect(cacheRows(t).filter((r) => r.term === TARGET).map((r) => r.symbol).sort()).toEqual(['Cart', 'Cart.total', 'formatPrice']);
   });
 });
+
+describe('New attacks (round 2): a hypothesis that says nothing', () => {
+  it('a hypothesis naming nothing of the request or of the code seen is refused at submit_semantic; nothing advances', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: '価格の整形' });
+    const semantic = (text: string) => ({ hypotheses: [{ text, confidence: 'high' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] });
+    // "the code works" was verified by search_text('code') and led to VALIDATION
+    for (const h of ['the code works', 'it is handled somewhere in the system', 'コードは正しく動く']) {
+      const e = await t.refused('submit_semantic', semantic(h));
+      expect(e.code, h).toBe('semantic_refused');
+      expect(e.message, h).toMatch(/names nothing/);
+      expect(t.row().phase).toBe('SEMANTIC');
+      expect(t.sessions.require().actor.getSnapshot().context.hypotheses, h).toEqual([]);
+    }
+    // honest hypotheses name the code or the request, in either language
+    for (const h of ['Cart.total formats the cart total with formatPrice']) {
+      expect((await t.call('submit_semantic', semantic(h))).next_phase, h).toBe('VERIFICATION');
+    }
+  });
+
+  it('honest hypotheses in Japanese, or naming a request word only, pass', async () => {
+    const t = await setup();
+    for (const h of ['価格の整形は formatPrice が行う', 'the consumption tax belongs beside the cart total', '消費税の計算はカートの合計のあとに行う']) {
+      await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+      await explore(t.call);
+      await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] });
+      await t.call('semantic_search', { query: '価格の整形' });
+      expect((await t.call('submit_semantic', { hypotheses: [{ text: h, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase, h).toBe('VERIFICATION');
+      await t.call('abort_session', { reason: 'next' });
+    }
+  });
+});

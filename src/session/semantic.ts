@@ -11,6 +11,7 @@ import type { LedgerEntry } from './store.js';
 import { toolNamed } from '../tools/catalog.js';
 import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understanding.js';
 import { quote } from '../util/paths.js';
+import { GENERIC_EN, translationsOf } from '../embeddings/text.js';
 
 export class SemanticPhase {
   constructor(private readonly core: SessionCore) {}
@@ -38,6 +39,13 @@ export class SemanticPhase {
       problems.push(`semantic_reason '${args.semantic_reason}' is not allowed for what is missing (${describeMissing(ctx.missing) || 'nothing'}); allowed: ${allowedReasons(ctx.missing).join(', ')}`);
     for (const q of args.search_queries) if (!searches.includes(normalize(q))) problems.push(`search query '${quote(q, 200)}' was never run with semantic_search in this phase`);
     if (args.hypotheses.length === 0) problems.push('at least one hypothesis is required');
+    const ev = this.core.evidence(s);
+    const names = [...ev.exploredFiles, ...(ev.matchedFiles ?? [])].map((f) => f.split('/').pop()!.replace(/\.[^.]+$/, ''));
+    const sources = [this.core.request(s), translationsOf(this.core.request(s)).join(' '), ...ev.symbolsSeen, ...names];
+    for (const h of args.hypotheses) {
+      if (!hypothesisNamesSomething(h.text, sources))
+        problems.push(`hypothesis '${quote(h.text, 200)}' names nothing of the request or of the code this session saw: say which symbol, file or part of the request it is about, so that a call can check it`);
+    }
     if (problems.length > 0) {
       this.core.record('submit_semantic', args, undefined, 'refused');
       throw new SessionError('semantic_refused', problems.join('; '), {
@@ -113,6 +121,19 @@ export function allowedReasons(missing: readonly Missing[]): string[] {
 /** The main argument a tool was called with, as an agent would name it in evidence (the tool's record says which). */
 export function targetOf(e: LedgerEntry): string[] {
   return toolNamed(e.tool)?.target?.(e.args) ?? [];
+}
+
+/** Words that fit any code ("the code works", 処理がある): a hypothesis must name more than these. */
+const GENERIC_CJK = /処理|機能|仕組み|コード|システム|部分|实现|功能|代码|系统/gu;
+
+/**
+ * Does a hypothesis name something a call can check: a word of the request (or of its translation),
+ * a symbol this session saw, a file it was shown? Generic words (code, system, 処理) do not count:
+ * "the code works" was verified by search_text('code') and let a session on to VALIDATION.
+ */
+export function hypothesisNamesSomething(hypothesis: string, sources: readonly string[]): boolean {
+  const h = hypothesis.replace(GENERIC_CJK, ' ').split(/([^\p{L}\p{N}_$]+)/u).map((w) => (GENERIC_EN.has(w.toLowerCase()) ? ' ' : w)).join('');
+  return sources.slice(0, 5000).some((src) => aboutHypothesis(src, h));
 }
 
 /** Does a call's target concern the hypothesis: a word, identifier (or its parts) or file the hypothesis names? */
