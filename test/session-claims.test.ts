@@ -222,12 +222,14 @@ describe('New attacks (round 2)', () => {
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
     await explore(t.call);
     // 消費税 (consumption tax) is a word of the request, but formatPrice was judged against カートの合計 only
-    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, mapped_symbols: [{ nl_term: '消費税', symbol: 'formatPrice' }, { nl_term: 'カート', symbol: 'Cart' }] });
+    // カート (cart) lies inside the target, but formatPrice was judged against カートの合計, not against カート
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, mapped_symbols: [{ nl_term: '消費税', symbol: 'formatPrice' }, { nl_term: 'カート', symbol: 'formatPrice' }, { nl_term: 'カート', symbol: 'Cart' }] });
     await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
     expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
     await t.call('end_session', { outcome: 'success' });
     const rows = cacheRows(t);
     expect(rows.filter((r) => r.term === '消費税'), 'a term validation never judged').toEqual([]);
+    expect(rows.filter((r) => r.term === 'カート' && r.symbol === 'formatPrice'), 'a part of the target the symbol does not answer').toEqual([]);
     // what validation did judge is learned: the target's quote for each accepted symbol, and a mapped term inside it
     expect(rows).toEqual(expect.arrayContaining([
       expect.objectContaining({ term: TARGET, symbol: 'formatPrice' }), expect.objectContaining({ term: TARGET, symbol: 'Cart.total' }),

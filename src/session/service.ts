@@ -425,8 +425,8 @@ export class SessionService implements SessionCore {
 
   /**
    * A successful session teaches the NL→symbol cache: every symbol it confirmed relevant (with the
-   * evidence the server verified) against the target feature's quote, and the words of that quote
-   * the understanding mapped to that symbol.
+   * evidence the server verified) against the target feature's quote, and the parts of that quote
+   * the understanding mapped to that symbol and validation judged it to answer.
    */
   private learn(id: string): number {
     const row = this.store.get(id);
@@ -434,22 +434,19 @@ export class SessionService implements SessionCore {
     // only a session the machine itself brought to READY teaches, and only with the user's own words
     if (!this.store.transitions(id).some((t) => t.to_phase === 'READY')) return 0;
     const request = normalize(row.query);
-    const accepted = JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string; target?: string }[];
+    const accepted = JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string; target?: string; terms?: string[] }[];
     if (accepted.length === 0) return 0;
     const frame = row.query_frame ? (JSON.parse(row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
-    const understanding = row.understanding ? (JSON.parse(row.understanding) as UnderstandingInput) : undefined;
     const quoted = (t: string | undefined): t is string => !!t && !!normalize(t) && request.includes(normalize(t));
     const pairs: { term: string; symbol: string; file?: string | null; evidence?: string | null }[] = [];
     for (const a of accepted) {
       // validation judged each symbol against one target feature (the frame may have changed since):
-      // that quote teaches, and a mapped term teaches when it is part of it (カート of カートの合計),
-      // never another word of the request the symbol was not judged by
+      // that quote teaches, and the mapped terms validation judged the symbol to answer (a part of
+      // that quote: カート of カートの合計), never another word of the request
       const judged = a.target ?? frame.quotes?.target_feature;
       if (!quoted(judged)) continue;
       pairs.push({ term: judged, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
-      for (const m of understanding?.mapped_symbols ?? []) {
-        if (m.symbol === a.symbol && quoted(m.nl_term) && normalize(judged).includes(normalize(m.nl_term))) pairs.push({ term: m.nl_term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
-      }
+      for (const term of a.terms ?? []) if (quoted(term)) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
     }
     return this.engine.cache.learn(id, pairs);
   }

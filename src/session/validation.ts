@@ -153,6 +153,28 @@ export class ValidationPhase {
     return n > 1 ? `judged as ${label}, the one of its ${n} definitions nearest the code_evidence; name another as Container.name or cite a line inside it` : `judged as ${label}`;
   }
 
+  /**
+   * The understanding's mapped terms (nl_term → symbol) that this pass judged true: a part of the
+   * target feature the symbol was accepted for (カート of カートの合計), quoted from the request, that
+   * the symbol answers by itself (accepted tier). Only these teach the cache (service.learn): the
+   * symbol was judged against the whole target, and formatPrice answers カートの合計, not カート.
+   */
+  private async judgeMappedTerms(understanding: string | null, accepted: Record<string, unknown>[], request: string): Promise<void> {
+    const mapped = understanding ? ((JSON.parse(understanding) as { mapped_symbols?: { nl_term: string; symbol: string }[] }).mapped_symbols ?? []) : [];
+    for (const a of accepted) {
+      const terms: string[] = [];
+      for (const m of mapped) {
+        const term = normalize(m.nl_term);
+        if (m.symbol.trim() !== a.symbol || !term || terms.includes(m.nl_term) || !normalize(request).includes(term) || !normalize(String(a.target)).includes(term)) continue;
+        const row = this.symbolProfile(String(a.symbol), a.evidence);
+        if (!row) continue;
+        const [scored] = await this.core.engine.scoreSymbols(m.nl_term, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature }]);
+        if (scored && tierOf(scored.score) !== 'REJECTED') terms.push(m.nl_term);
+      }
+      a.terms = terms;
+    }
+  }
+
   async validateRelevance(target: string, symbols: string[]): Promise<Record<string, unknown>> {
     const args = { target_feature: target, symbols };
     const s = this.core.gate('validate_symbol_relevance', args)!;
@@ -394,6 +416,7 @@ export class ValidationPhase {
     const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const judgedAgainst = frame.quotes?.target_feature ?? target;
     for (const a of accepted) if (typeof a.target !== 'string') a.target = judgedAgainst;
+    await this.judgeMappedTerms(s.row.understanding, accepted, userRequest);
     // one symbol counts once however it is spelled (Cart.total and total)
     const standing = [...kept, ...accepted];
     const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol), a.evidence)?.id ?? String(a.symbol))).size;
