@@ -296,3 +296,26 @@ describe('New attacks (round 2): a hypothesis that says nothing', () => {
     }
   });
 });
+
+describe('New attacks (round 2): the intent', () => {
+  it('IMPLEMENT or MODIFY for a request that only asks to be told something is refused; no session is created', async () => {
+    const t = await setup();
+    for (const q of ['Explain how the cart total is computed', 'カートの合計はどう計算されていますか？', 'どういう順番で実行されるのか調べてください', '为什么购物车总价是这样计算的？']) {
+      for (const intent of ['IMPLEMENT', 'MODIFY']) {
+        const before = t.sessions.store.list(50).length;
+        const e = await t.refused('start_session', { intent, query: q });
+        expect(e.code, `${intent} ${q}`).toBe('intent_mismatch');
+        expect(t.sessions.store.active(), q).toBeUndefined();
+        expect(t.sessions.store.list(50), q).toHaveLength(before);
+      }
+      // the honest intent for it starts
+      expect((await t.call('start_session', { intent: 'INVESTIGATE', query: q })).phase).toBe('EXPLORATION');
+      await t.call('abort_session', { reason: 'next' });
+    }
+    // questions that ask for a change, or report a problem, are change requests
+    for (const q of ['How can we make the cart total show two decimals?', 'Why does the total show NaN?', 'Why is the cart total computed twice?', REQUEST, 'fix it']) {
+      expect((await t.call('start_session', { intent: 'MODIFY', query: q })).phase, q).toBe('EXPLORATION');
+      await t.call('abort_session', { reason: 'next' });
+    }
+  });
+});

@@ -19,7 +19,9 @@ Phases: EXPLORATION → VALIDATION → (SEMANTIC → VERIFICATION when explorati
 
 Classify the request: IMPLEMENT (build something named), MODIFY (change or fix existing code; use
 this when unsure), INVESTIGATE (understand or locate only), QUESTION (no code needed). If your
-confidence is below 0.6, use INVESTIGATE.
+confidence is below 0.6, use INVESTIGATE. A request that only asks to be told something (explain,
+why/how does, 調べて, 教えて) with no change or problem in it is INVESTIGATE or QUESTION: the server
+refuses IMPLEMENT/MODIFY for it (\`intent_mismatch\`).
 
 ## 2. Start the session
 

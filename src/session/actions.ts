@@ -97,3 +97,26 @@ export function thingsOf(text: string, translate: (text: string) => string[] = (
   }
   return out;
 }
+
+/** A request that asks to be told something: investigate, explain, why/how, 調べて, 教えて, 为什么, a question mark. */
+const INQUIRY = /(?:^|[^\p{L}])(?:why|how|what|which|explain|investigate|find out|look up|tell me|describe|walk me through)(?![\p{L}])|\?\s*$|調べ|教えて|説明して|知りたい|なぜ|どうして|どのように|どういう|仕組み|とは|[？]\s*$|为什么|怎么|如何|解释|调查|是什么|吗\s*[？?]?\s*$/iu;
+/** Words that ask for a change (beyond PAIRS and DOING) or report a problem: a request with one is a change request. */
+const CHANGE = /(?:^|[^\p{L}])(?:should|must|need|needs|make|let|rename|refactor|replace|move|convert|rewrite|write|use|return|throw|avoid|prevent|round|format|validate|check|error|fail|fails|failing|crash|crashes|wrong|broken|bug|null|undefined|nan|incorrect|invalid|missing|slow|leak|leaks|hang|hangs|freeze|freezes|twice|duplicate|duplicated)(?![\p{L}])|ように|べき|にする|にして|に変え|置き換|書き換|直し|直す|作成|エラー|失敗|落ちる|壊れ|バグ|不具合|おかしい|間違|遅い|重い|重複|二重|止まる|修改|修复|改成|改为|应该|需要|错误|失败|太慢|重复/iu;
+
+/**
+ * Does a request only ask to be told something (an investigation, an explanation, a question), with
+ * no word that asks for a change or reports a problem? Then the session that answers it never edits:
+ * an agent that starts IMPLEMENT or MODIFY for it claims a change the user did not ask for.
+ * Conservative: a request without an explicit question or inquiry word is never judged to ask only.
+ */
+export function asksOnly(request: string, translate: (text: string) => string[] = () => []): boolean {
+  const t = request.normalize('NFKC');
+  if (!INQUIRY.test(t) || CHANGE.test(t)) return false;
+  const asks = [...sidesOf(t, translate)].length > 0;
+  if (asks) return false;
+  const words = new Set([...t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w)), ...translate(t)].map((w) => stem(w.toLowerCase())));
+  return ![...words].some((w) => doingStems().has(w) && !GENERIC_STEMS().has(w)) && !DOING_CJK_CHANGE.test(t);
+}
+const DOING_CJK_CHANGE = /実装|対応|修正|変更|更新|改善|作る|作り|实现|修改/u;
+let genericStems: Set<string> | undefined;
+const GENERIC_STEMS = () => (genericStems ??= new Set([...GENERIC_EN].map(stem)));

@@ -20,6 +20,7 @@ import { SessionStore } from './store.js';
 import { describeMissing, evaluateUnderstanding, missingFromSnapshot, type UnderstandingInput } from './understanding.js';
 import { REJECTED_NEXT, translateCjk, ValidationPhase } from './validation.js';
 import { checkWriteTarget } from './write-target.js';
+import { asksOnly } from './actions.js';
 import { acceptBaseline } from '../guard/effects.js';
 import { settleEvidence } from '../guard/evidence-check.js';
 import { log } from '../util/log.js';
@@ -213,6 +214,13 @@ export class SessionService implements SessionCore {
       });
     }
     const request = recorded ?? query;
+    // the intent is the agent's claim: a request that only asks to be told something is no change request
+    if ((intent === 'IMPLEMENT' || intent === 'MODIFY') && asksOnly(request, translateCjk)) {
+      throw new SessionError('intent_mismatch', `The request asks to be told something (an investigation, an explanation, a question), not for a change: ${intent} does not fit it.`, {
+        request: request.slice(0, 500),
+        hint: 'Start an INVESTIGATE (or QUESTION) session and answer the user; a change is for the user to ask for.',
+      });
+    }
     const id = randomUUID().slice(0, 8);
     const actor = createActor(sessionMachine, { input: { intent } });
     actor.start();
