@@ -102,6 +102,23 @@ describe('QueryFrame: a value that says the opposite of its quote', () => {
   });
 });
 
+describe('QueryFrame: a negation dropped by a translation', () => {
+  it('refuses "add consumption tax" for 消費税を加えない, and "カートを削除する" for "do not delete the cart"; stores no frame', async () => {
+    const t = await setup();
+    for (const [req, value, quote] of [['カートの合計に消費税を加えないでください', 'add consumption tax', '消費税を加えない'], ['Do not delete the cart', 'カートを削除する', 'Do not delete the cart']]) {
+      await t.call('start_session', { intent: 'MODIFY', query: req });
+      const e = await t.refused('set_query_frame', { desired_action: { value, quote } });
+      expect(JSON.stringify(e.extra.validation_errors), value).toMatch(/drops the negation/);
+      expect(t.row().query_frame).toBeNull();
+      expect(t.last()).toMatchObject({ tool: 'set_query_frame', outcome: 'error' });
+      // the negation kept in translation passes
+      const kept = value === 'add consumption tax' ? 'do not add consumption tax' : 'カートを削除しない';
+      expect((await t.call('set_query_frame', { desired_action: { value: kept, quote } })).success, kept).toBe(true);
+      await t.call('abort_session', { reason: 'next' });
+    }
+  });
+});
+
 describe('Explored: a file seen only in a text-match row', () => {
   const NOTES = 'export function audit(): string {\n  return "cart audit";\n}\n';
   it('is neither a file of the understanding nor editable in READY, for the session and the guard alike', async () => {

@@ -103,6 +103,22 @@ describe('QueryFrame validation', () => {
     expect(opposite('カートが空のときに合計を表示', 'no cart', 'カートが空のとき')).toEqual([]);
     expect(opposite('ユーザーを削除する機能を追加', 'delete users', 'ユーザーを削除する')).toEqual([]);
   });
+  it('a negation a verb states is not dropped by a translation; a kanji prefix, a stated failure and "must" idioms are no dropped negation (#10)', () => {
+    const sense = (req: string, value: string, quote: string) =>
+      validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error).filter((e) => /negat|opposite/.test(e));
+    expect(sense('カートの合計に消費税を加えないでください', 'add consumption tax', '消費税を加えない')[0]).toMatch(/drops the negation/);
+    expect(sense('Do not delete the cart', 'カートを削除する', 'Do not delete the cart')[0]).toMatch(/drops the negation/);
+    expect(sense('不要删除购物车', 'delete the cart', '不要删除购物车')).toEqual([]); // a ZH prefix: left to grounding, as the JA ones
+    // honest translations
+    expect(sense('消費税を加えないでください', 'do not add consumption tax', '消費税を加えない')).toEqual([]);
+    expect(sense('ログインできないときにエラーを表示', 'login fails', 'ログインできない')).toEqual([]);
+    expect(sense('メモリが少ないときに警告する', 'when memory is low', 'メモリが少ないとき')).toEqual([]);
+    expect(sense('ファイルを保存しないといけない', 'must save the file', 'ファイルを保存しないといけない')).toEqual([]);
+    expect(sense('保存しなければならない', 'must save', '保存しなければならない')).toEqual([]);
+    expect(sense('不要なログ出力を削除してください', 'unnecessary log output', '不要なログ出力')).toEqual([]);
+    expect(sense('Do not delete the cart', 'カートを削除しない', 'Do not delete the cart')).toEqual([]);
+    expect(sense('when there are no items', 'アイテムが空のとき', 'when there are no items')).toEqual([]);
+  });
   it('a target_feature names a thing of the request, not only what is done to it (#10)', () => {
     const target = (req: string, value: string, quote: string) =>
       validateFrame(req, { target_feature: { value, quote } }, translateCjk).errors.map((e) => e.error);

@@ -145,7 +145,9 @@ export function isGrounded(value: string, quote: string, translate?: (text: stri
 /** Words that turn a statement around: English (not, no, never, n't, without…), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
 const NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}])/iu;
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free) state no negation; 非表示 (hide) is an action of its own (actions.ts). */
-const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有/gu;
+const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?/gu;
+/** A negation stated by a word or a verb's ending (not, never, n't, ない, ません, ず), not by a kanji prefix. */
+const VERB_NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)/iu;
 /** Words that state a failure or an absence: a value may say "login fails" for a quote "cannot log in". */
 const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|unable|undefined|null|nan|absent|skip|ignor|wrong|invalid|incorrect)|失敗|エラー|空|欠|漏れ|抜け|壊れ|落ち|失败|错误|缺/iu;
 
@@ -160,10 +162,11 @@ const STOP_SENSE = /(?:^|[^\p{L}])(?:stop|prevent|avoid|forbid|block)|やめ|止
 
 /**
  * A value keeps its quote's sense: it adds no negation, and drops none unless it states the failure
- * or absence in words of its own. A dropped negation is judged within one language only: a kanji
- * compound negates by its first character (不要 unnecessary, 非推奨 deprecated, 未使用 unused), which
- * English says inside a word, so an honest translation would read as a dropped negation (a
- * translated value is held to its quote by grounding and by its actions instead). An added one is
+ * or absence in words of its own. Across languages a dropped negation counts only where a word or a
+ * verb's ending states it (not, ない, ません): a kanji compound negates by its first character
+ * (不要 unnecessary, 非推奨 deprecated, 未使用 unused), which English says inside a word, so an honest
+ * translation would read as a dropped negation (such a value is held to its quote by grounding and
+ * by its actions instead); 少ない (few) and しないといけない (must) negate nothing. An added one is
  * judged across languages too ("do not add consumption tax" for 消費税を加える), unless the quote
  * states a failure, an absence or a stop (空 "no items", やめる "do not show"), or the value negates
  * the opposite of the quote's action ("not shown" for 非表示).
@@ -171,8 +174,14 @@ const STOP_SENSE = /(?:^|[^\p{L}])(?:stop|prevent|avoid|forbid|block)|やめ|止
 function polarityKept(value: string, quote: string, translate?: (text: string) => string[]): boolean {
   const [v, q] = [negated(value), negated(quote)];
   const qn = quote.normalize('NFKC');
-  if (CJK.test(value) !== CJK.test(quote)) return !v || q || NEGATIVE_SENSE.test(qn) || STOP_SENSE.test(qn) || !!opposedAction(value, quote, translate);
-  return v === q || (!v && q && NEGATIVE_SENSE.test(value.normalize('NFKC')));
+  const vn = value.normalize('NFKC');
+  if (CJK.test(value) !== CJK.test(quote)) {
+    const opposite = !!opposedAction(value, quote, translate);
+    if (v) return q || NEGATIVE_SENSE.test(qn) || STOP_SENSE.test(qn) || opposite;
+    // dropped: only a negation a word or an ending states (a kanji prefix is English's un-, left to grounding)
+    return !VERB_NEGATION.test(qn.replace(NOT_NEGATION, ' ')) || NEGATIVE_SENSE.test(vn) || STOP_SENSE.test(vn) || opposite;
+  }
+  return v === q || (!v && q && NEGATIVE_SENSE.test(vn));
 }
 
 /** A quote that runs from one sentence into the next (". D", "。ユ"): it joins statements the request keeps apart. */
