@@ -336,3 +336,27 @@ describe('New attacks (round 2): the intent', () => {
     }
   });
 });
+
+describe('New attacks (round 2): code_evidence over several lines', () => {
+  it('a multi-line fragment that names the symbol only in a comment or a string is not about it', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    const honest = Object.fromEntries(SAMPLE_CONFIRM.map((m) => [m.symbol, m]));
+    // src/cart.ts lines 11-12: formatPrice in a comment, then in a string (round 1 refused each line alone)
+    const cheat = { symbol: 'formatPrice', approved: true, code_evidence: '`// formatPrice in a comment is not a reference\n    const label = "formatPrice";`' };
+    const c = await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_SYMBOLS.map((x) => (x === 'formatPrice' ? cheat : honest[x]!)) });
+    expect(c.rejected.map((r: SC) => r.symbol)).toEqual(['formatPrice']);
+    expect(c.rejected[0].guidance.reason).toMatch(/not about formatPrice/);
+    expect(c.next_phase).toBe('EXPLORATION');
+    expect((JSON.parse(t.row().mapped_symbols!) as SC[]).map((a) => a.symbol)).not.toContain('formatPrice');
+    // a multi-line fragment of its definition, or of code that really uses it, still counts
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, mapped_symbols: [{ nl_term: TARGET, symbol: 'Cart.total' }] });
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: ['formatPrice'] });
+    const ok = await t.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'formatPrice', approved: true, code_evidence: '`export function formatPrice(cents: number): string {\n  return (cents / 100).toFixed(2);`' }] });
+    expect(ok.next_phase).toBe('READY');
+    expect(ok.accepted[0]).toMatchObject({ symbol: 'formatPrice', evidence: 'src/util/format.ts:2' });
+  });
+});

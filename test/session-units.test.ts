@@ -393,6 +393,9 @@ describe('evidence checks', () => {
     expect(verifyCodeEvidence('calls `return auth.check(user)` there', explored, lines)?.where).toBe('src/a.ts:3');
     expect(verifyCodeEvidence('`auth.verify(user)`', explored, lines)).toBeUndefined();
     expect(verifyCodeEvidence('関連あり', explored, lines)).toBeUndefined();
+    // a fragment over several lines is placed on the lines it spans, so that each is judged as a line
+    expect(verifyCodeEvidence('`export function login(user) {\n  return auth.check(user);`', explored, lines)).toMatchObject({ where: 'src/a.ts:2', to: 3 });
+    expect(verifyCodeEvidence('`auth.check(user); }`', explored, lines)).toMatchObject({ where: 'src/a.ts:3', to: 4 });
   });
 });
 

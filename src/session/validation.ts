@@ -92,26 +92,33 @@ export class ValidationPhase {
    * Evidence concerns a symbol when it is the symbol's definition (a line inside one of its
    * declarations), or a line that uses it together with a concept of the target feature.
    */
-  private evidenceConcerns(symbol: string, verified: { where: string; text: string }, target: string, accepted: ReadonlySet<string> = new Set()): boolean {
+  private evidenceConcerns(symbol: string, verified: Verified, target: string, accepted: ReadonlySet<string> = new Set()): boolean {
     const last = symbol.split('.').pop()!;
     const word = new RegExp(`(^|[^\\w$])${last.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
     const m = /^(.*):(\d+)$/.exec(verified.where);
     if (m) {
-      const [file, line] = [m[1]!, Number(m[2])];
-      if (this.core.definitionsOf(symbol).some((d) => d.path === file && d.line <= line && line <= d.end_line)) return true;
-      const text = this.core.project.lines(file)[line - 1] ?? '';
-      // a use is code: the name in a comment or a string of another declaration is not one
-      if (!word.test(codeOf(text))) return false;
-      // used together with a concept of the target: one of its (translated) words, or a shared CJK unit
-      const words = new Set(conceptsOf(target).flatMap((c) => c.words).map((w) => stem(w)));
-      const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
-      const units = contentUnits(text);
-      if (lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u))) return true;
-      // or used inside the feature's own code: a declaration the target names, or one accepted in this session
-      return this.core.declarationsAround(file, line).some((d) => namedScore(target, d.name, d.container_name) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
+      // a fragment over several lines concerns the symbol when one of its lines does, by the same rule
+      const [file, from] = [m[1]!, Number(m[2])];
+      for (let line = from; line <= Math.min(verified.to ?? from, from + MAX_SPAN); line++) if (this.lineConcerns(symbol, word, file, line, target, accepted)) return true;
+      return false;
     }
-    // a fragment over several lines: it must show the symbol by name
-    return word.test(verified.text);
+    // no line to judge (an older record): the symbol must be named in its code, not in a comment or string
+    return verified.text.split('\n').some((l) => word.test(codeOf(l)));
+  }
+
+  /** One line of evidence concerns a symbol: inside its definition, or a use of it with a target concept or inside the feature's code. */
+  private lineConcerns(symbol: string, word: RegExp, file: string, line: number, target: string, accepted: ReadonlySet<string>): boolean {
+    if (this.core.definitionsOf(symbol).some((d) => d.path === file && d.line <= line && line <= d.end_line)) return true;
+    const text = this.core.project.lines(file)[line - 1] ?? '';
+    // a use is code: the name in a comment or a string of another declaration is not one
+    if (!word.test(codeOf(text))) return false;
+    // used together with a concept of the target: one of its (translated) words, or a shared CJK unit
+    const words = new Set(conceptsOf(target).flatMap((c) => c.words).map((w) => stem(w)));
+    const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
+    const units = contentUnits(text);
+    if (lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u))) return true;
+    // or used inside the feature's own code: a declaration the target names, or one accepted in this session
+    return this.core.declarationsAround(file, line).some((d) => namedScore(target, d.name, d.container_name) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
   }
 
   /**
@@ -275,7 +282,6 @@ export class ValidationPhase {
     const ranking = this.core.engine.textRanking(target);
     const cutoff = rankCutoff(ranking.total);
     const userRequest = this.core.request(s);
-    type Verified = { where: string; text: string };
     // words first, then the rank leg: its words cover little of the target, but its code answers
     // it better than nearly everything else in the project
     const judge = async (m: { symbol: string }, verified: Verified) => {
@@ -448,6 +454,11 @@ export class ValidationPhase {
   }
 }
 
+/** Verified code_evidence: where it starts ("file:line"), to which line a fragment runs, and its code. */
+type Verified = { where: string; text: string; to?: number };
+/** The most lines of a fragment judged line by line. */
+const MAX_SPAN = 200;
+
 /** namedScore of a name the writer marked as code (`x`, x(), a $, camelCase, snake_case, digits) */
 const NAMED_AS_CODE = 0.7;
 /** a symbol the request names as code outside the target feature: accepted, never FACT */
@@ -488,12 +499,36 @@ export function codeOf(line: string, strings = true): string {
 }
 
 /**
+ * The lines (1-based, inclusive) a fragment over several lines occupies in a file, compared with
+ * whitespace folded: the first line where the text up to it holds the fragment, and the last start
+ * from which it still does. Binary searches: a few folds of the file, not one per line.
+ */
+function fragmentSpan(ls: string[], f: string, fold: (x: string) => string): [number, number] | undefined {
+  const has = (from: number, to: number) => fold(ls.slice(from, to).join('\n')).includes(f);
+  if (!has(0, ls.length)) return undefined;
+  let [lo, hi] = [1, ls.length]; // the fewest lines from the top that hold it
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (has(0, mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  const end = lo;
+  let [a, b] = [0, end - 1]; // the latest start that still holds it
+  while (a < b) {
+    const mid = (a + b + 1) >> 1;
+    if (has(mid, end)) a = mid;
+    else b = mid - 1;
+  }
+  return [a + 1, end];
+}
+
+/**
  * Accepts "path:line" of an explored file, or a code fragment (in backticks, or the whole text)
  * that really occurs in an explored file. Returns the verified code text around it.
  */
 export function verifyCodeEvidence(
   evidence: string, explored: ReadonlySet<string>, lines: (file: string) => string[],
-): { where: string; text: string } | undefined {
+): Verified | undefined {
   const text = evidence.trim();
   if (!text) return undefined;
   for (const m of text.matchAll(/([\w@./-]+\.[A-Za-z]{1,5}):(\d+)/g)) {
@@ -515,7 +550,8 @@ export function verifyCodeEvidence(
       const ls = lines(file);
       const idx = ls.findIndex((l) => fold(l).includes(f));
       if (idx >= 0) return { where: `${file}:${idx + 1}`, text: ls.slice(Math.max(0, idx - 2), idx + 3).join('\n') };
-      if (fold(ls.join('\n')).includes(f)) return { where: file, text: f };
+      const span = fragmentSpan(ls, f, fold);
+      if (span) return { where: `${file}:${span[0]}`, to: span[1], text: f };
     }
   }
   return undefined;
