@@ -110,7 +110,7 @@ const CHANGE = /(?:^|[^\p{L}])(?:should|must|need|needs|make|let|rename|refactor
  * Conservative: a request without an explicit question or inquiry word is never judged to ask only.
  */
 export function asksOnly(request: string, translate: (text: string) => string[] = () => []): boolean {
-  const t = request.normalize('NFKC');
+  const t = request.normalize('NFKC').slice(0, 8192); // a recorded prompt may be long: its start says what it asks
   if (!INQUIRY.test(t) || CHANGE.test(t)) return false;
   const asks = [...sidesOf(t, translate)].length > 0;
   if (asks) return false;

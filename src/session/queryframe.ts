@@ -195,7 +195,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
   const req = normalize(request);
   const errors: SlotError[] = [];
   const validated: Slot[] = [];
-  let named: string[] | undefined; // the request's words that name things (for target_feature)
+  let named: string[] | undefined; // the request's words that name things (for target_feature; its start is enough to know)
   for (const slot of SLOTS) {
     const s = frame[slot];
     if (!s) continue;
@@ -213,7 +213,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
-    } else if (slot === 'target_feature' && (thingsOf(s.value, translate).length === 0 || thingsOf(s.quote, translate).length === 0) && (named ??= thingsOf(request, translate)).length > 0) {
+    } else if (slot === 'target_feature' && (thingsOf(s.value, translate).length === 0 || thingsOf(s.quote, translate).length === 0) && (named ??= thingsOf(request.slice(0, 4096), translate)).length > 0) {
       // validation scores symbols against the target alone: "追加" (add) would accept any add()
       errors.push({ slot, error: `target_feature "${s.value}" names no feature, only what is done to one: quote the words of the request that name what the change is about (it names ${[...new Set(named)].slice(0, 6).join(', ')})` });
     } else validated.push(slot);
