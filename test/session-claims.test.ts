@@ -360,3 +360,28 @@ describe('New attacks (round 2): code_evidence over several lines', () => {
     expect(ok.accepted[0]).toMatchObject({ symbol: 'formatPrice', evidence: 'src/util/format.ts:2' });
   });
 });
+
+describe('New attacks (round 2): an outline that shows nothing', () => {
+  it('get_symbols or analyze_structure of a file with no declarations (package.json, a script) does not explore it', async () => {
+    const t = await setup({ ...SAMPLE, 'package.json': '{"name":"x","scripts":{"test":"vitest"}}\n', 'scripts/run.sh': 'echo hi\n' });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    expect((await t.call('get_symbols', { file: 'package.json' })).items).toEqual([]);
+    expect((await t.call('analyze_structure', { path: 'scripts/run.sh' })).declarations ?? []).toEqual([]);
+    const ev = t.sessions.evidence(t.sessions.require());
+    expect(ev.exploredFiles.has('package.json')).toBe(false);
+    expect(ev.exploredFiles.has('scripts/run.sh')).toBe(false);
+    const e = await t.refused('submit_understanding', { ...SAMPLE_UNDERSTANDING, files_analyzed: ['src/cart.ts', 'package.json'] });
+    expect(JSON.stringify(e.extra.consistency_errors)).toMatch(/package\.json' was not explored/);
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+    for (const f of ['package.json', 'scripts/run.sh']) {
+      expect(t.guardSays(f), f).toMatch(/not explored/);
+      expect(await t.call('check_write_target', { file_path: f }), f).toMatchObject({ allowed: false });
+    }
+    // an outline that shows declarations explores its file (src/cart.ts by explore(), and format.ts here)
+    await t.call('get_symbols', { file: 'src/util/format.ts' });
+    expect(t.guardSays('src/util/format.ts')).toBeUndefined();
+  });
+});

@@ -4,8 +4,9 @@
  * answers for the session and the write guard alike.
  *
  * A file is explored when the agent saw its code: a Read (recorded by the hook), its outline
- * (get_symbols, analyze_structure), a definition in it, or a use in it of a symbol the agent looked
- * up (find_references: the index resolved that line to the symbol). A text match (search_text, a
+ * (get_symbols, analyze_structure — one that shows something: an empty outline of package.json
+ * shows nothing of it), a definition in it, or a use in it of a symbol the agent looked up
+ * (find_references: the index resolved that line to the symbol). A text match (search_text, a
  * Grep) shows one line that holds the pattern — a comment, a string, a sentence of a README — and
  * one `search_text('e')` names nearly every file: its files are named (verification evidence may
  * cite them) but not explored, so they are neither editable in READY nor files_analyzed.
@@ -75,10 +76,14 @@ export function textMatchRows(result: Obj): Proof {
   return shown.proof();
 }
 
-/** get_symbols: the file and every symbol of its outline, nested ones with their container. */
+/**
+ * get_symbols: the file and every symbol of its outline, nested ones with their container. An empty
+ * outline (package.json, a shell script, a README) showed nothing of the file: it is not explored
+ * (a Read is how such a file is seen).
+ */
 export function outlineRows(result: Obj): Proof {
   const shown = new Shown();
-  shown.file(result.file);
+  if (arr(result.items).length > 0) shown.file(result.file);
   const walk = (nodes: Obj[], container?: string) => {
     for (const n of nodes) {
       shown.symbol(n.name, container);
@@ -89,11 +94,11 @@ export function outlineRows(result: Obj): Proof {
   return shown.proof();
 }
 
-/** analyze_structure: a file's declarations and callees; a directory listing shows no file's code. */
+/** analyze_structure: a file's declarations and callees; a directory listing, or a file it finds no code in, shows no file's code. */
 export function structureRows(result: Obj): Proof {
   const shown = new Shown();
   if (result.type === 'file' && str(result.file)) {
-    shown.file(result.file);
+    if (['declarations', 'imports', 'exports', 'calls'].some((k) => arr(result[k]).length > 0)) shown.file(result.file);
     for (const d of arr(result.declarations)) shown.symbol(d.name);
     for (const c of arr(result.calls)) shown.symbol(c.callee);
   }
