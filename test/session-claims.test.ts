@@ -83,6 +83,9 @@ describe('QueryFrame: a value that says the opposite of its quote', () => {
       ['remove consumption tax', { desired_action: { value: 'remove consumption tax', quote: '消費税を加える' } }, /says remove where its quote/],
       ['消費税を削除する', { desired_action: { value: '消費税を削除する', quote: '消費税を加える' } }, /opposite|says more/],
       ['do not add consumption tax', { desired_action: { value: 'do not add consumption tax', quote: '消費税を加える' } }, /negates its quote/],
+      // the same opposite with a Cyrillic о, or a zero-width space, read as "remove" and passed
+      ['rem\u043Eve consumption tax', { desired_action: { value: 'rem\u043Eve consumption tax', quote: '消費税を加える' } }, /look-alike/],
+      ['re\u200Bmove consumption tax', { desired_action: { value: 're\u200Bmove consumption tax', quote: '消費税を加える' } }, /look-alike/],
     ];
     for (const [what, frame, why] of attacks) {
       const e = await t.refused('set_query_frame', frame);

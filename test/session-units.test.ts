@@ -89,6 +89,9 @@ describe('QueryFrame validation', () => {
     expect(opposite('消費税を除く', 'include consumption tax', '消費税を除く')[0]).toMatch(/says add/);
     expect(opposite('启用日志', 'disable logging', '启用日志')[0]).toMatch(/says disable/);
     expect(opposite('add consumption tax', '消費税を削除', 'add consumption tax')[0]).toMatch(/says remove/);
+    // look-alike letters and invisible characters do not hide the word (#10)
+    for (const v of ['rem\u043Eve consumption tax', 're\u200Bmove consumption tax', 'del\u0435te consumption tax']) expect(opposite(REQ, v, '消費税を加える')[0], v).toMatch(/look-alike or invisible/);
+    expect(opposite('Δt の上限を増やす', 'Δt limit', 'Δt の上限')).toEqual([]);
     // a negation added in another language turns the quote around too
     expect(opposite(REQ, 'do not add consumption tax', '消費税を加える')[0]).toMatch(/negates its quote/);
     // honest: the same action translated, both actions quoted, a negation that says the opposite action

@@ -191,6 +191,17 @@ export function spansSentences(quote: string): boolean {
   return /[.!?][\s]+\S/u.test(plain) || /[。!?]\s*[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(q) || /\n\s*\S/.test(q);
 }
 
+/**
+ * A word a reader takes for another: a Cyrillic or Greek letter among Latin ones (remоve with a
+ * Cyrillic о) or an invisible character (re\u200Bmove). Such a value reads as one thing and is
+ * checked as another: the opposite-action check missed "remоve consumption tax" for 消費税を加える.
+ */
+export function lookAlike(value: string): string | undefined {
+  const invisible = /[\p{Cf}]/u.exec(value);
+  if (invisible) return `U+${invisible[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return value.split(/[^\p{L}\p{N}_$]+/u).find((w) => /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(w) && (w.match(/\p{Script=Latin}/gu)?.length ?? 0) >= 2);
+}
+
 export function validateFrame(request: string, frame: QueryFrameInput, translate?: (text: string) => string[]): { errors: SlotError[]; validated: Slot[] } {
   const req = normalize(request);
   const errors: SlotError[] = [];
@@ -200,11 +211,13 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     const s = frame[slot];
     if (!s) continue;
     let opposed: [string, string] | undefined;
+    let odd: string | undefined;
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
     else if (!req.includes(quote)) errors.push({ slot, error: `quote not found in the user's request: "${s.quote}"` });
     else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
+    else if ((odd = lookAlike(s.value))) errors.push({ slot, error: `value "${s.value}" has a word written with look-alike or invisible characters (${odd}): write it in plain letters` });
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot}` });
     else if (!polarityKept(s.value, s.quote, translate))
       errors.push({ slot, error: negated(s.value) ? `value "${s.value}" negates its quote "${s.quote}": the quote states no negation` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite)` });
