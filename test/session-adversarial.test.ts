@@ -686,3 +686,79 @@ describe('Verification substance (a call about a stop word)', () => {
     assertNoneLetThrough(G, 1);
   });
 });
+
+// ---- Round 2 (issue #10): claims the rows above do not try; session-claims.test.ts checks each one's DB effects ----
+
+describe('Round 2: opposite meanings, text matches as exploration, unseen and empty claims', () => {
+  it('refuses each claim over MCP; the honest path still reaches READY', { timeout: SLOW }, async () => {
+    const G = 'Round 2';
+    const { s } = await project({ ...SAMPLE, 'src/notes.ts': 'export function audit(): string {\n  return "cart audit";\n}\n', 'package.json': '{"name":"x"}\n', 'src/admin.ts': 'export function wipeAll(): void {}\n' });
+    const frameAttack = frameAttacker(G, s);
+    await begin(s, 'IMPLEMENT', REQUEST);
+    await frameAttack('opposite action: value "remove consumption tax" for quote 消費税を加える', 'value says the opposite',
+      { desired_action: { value: 'remove consumption tax', quote: '消費税を加える' } }, /opposite/);
+    await frameAttack('opposite action hidden by a Cyrillic о: "remоve consumption tax"', 'look-alike characters',
+      { desired_action: { value: 'rem\u043Eve consumption tax', quote: '消費税を加える' } }, /look-alike/);
+    await frameAttack('negation added across languages: "do not add consumption tax" for 消費税を加える', 'value negates its quote',
+      { desired_action: { value: 'do not add consumption tax', quote: '消費税を加える' } }, /negates its quote/);
+    await frameAttack('target_feature narrowed to the verb: 追加 ("add")', 'target names no feature',
+      { target_feature: { value: '追加', quote: '追加' } }, /names no feature/);
+    await begin(s, 'IMPLEMENT', 'カートの合計に消費税を加えないでください');
+    await frameAttack('negation dropped across languages: "add consumption tax" for 消費税を加えない', 'value drops the negation',
+      { desired_action: { value: 'add consumption tax', quote: '消費税を加えない' } }, /drops the negation/);
+
+    if ((await status(s)).active) await ok(s, 'abort_session', { reason: 'next attack' });
+    await attempt(G, s, {
+      gate: 'start_session', attack: 'IMPLEMENT for a request that only asks: "Explain how the cart total is computed"', expected: 'intent_mismatch',
+      codes: ['intent_mismatch'], text: /intent_mismatch/, run: () => s.call('start_session', { intent: 'IMPLEMENT', query: 'Explain how the cart total is computed' }),
+      held: (b, a) => b.active === false && a.active === false,
+    });
+
+    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
+    await explore(s);
+    await ok(s, 'search_text', { pattern: 'audit' });
+    await ok(s, 'get_symbols', { file: 'package.json' });
+    const uAttack = (attack: string, expected: string, patch: Record<string, unknown>, text: RegExp) => attempt(G, s, {
+      gate: 'submit_understanding', attack, expected: `understanding_refused: ${expected}`, codes: ['understanding_refused'], text,
+      run: () => s.call('submit_understanding', { ...UNDERSTANDING, ...patch }),
+    });
+    await uAttack('files_analyzed: src/notes.ts, seen only in a search_text row', 'seen only in text-match rows',
+      { files_analyzed: ['src/cart.ts', 'src/notes.ts'] }, /only in text-match rows/);
+    await uAttack('files_analyzed: package.json, whose outline showed nothing', 'not explored',
+      { files_analyzed: ['src/cart.ts', 'package.json'] }, /'package\.json' was not explored/);
+    await uAttack('entry point naming a member Cart does not have: Cart.wipeEverything()', 'entry point must name one symbol',
+      { entry_points: ['Cart.wipeEverything()'] }, /entry_point/);
+
+    expect((await ok(s, 'submit_understanding', UNDERSTANDING)).next_phase).toBe('VALIDATION');
+    await attempt(G, s, {
+      gate: 'validate_symbol_relevance', attack: 'validate an unseen symbol (wipeAll) to have it echoed back as seen', expected: 'unseen_symbols',
+      codes: ['unseen_symbols'], text: /wipeAll/, run: () => s.call('validate_symbol_relevance', { target_feature: TARGET, symbols: ['Cart.total', 'wipeAll'] }),
+    });
+    await ok(s, 'validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    const honest = Object.fromEntries(SAMPLE_CONFIRM.map((m) => [m.symbol, m]));
+    await attempt(G, s, {
+      gate: 'confirm_symbol_relevance', attack: 'formatPrice by a two-line fragment: its name only in a comment and a string (src/cart.ts:11-12)', expected: 'rejected: not about formatPrice',
+      refused: confirmRefused, held: notAdvanced, text: /not about formatPrice/,
+      run: confirm(s, SAMPLE_SYMBOLS.map((x) => (x === 'formatPrice' ? { symbol: x, approved: true, code_evidence: '`// formatPrice in a comment is not a reference\n    const label = "formatPrice";`' } : honest[x]!))),
+    });
+    await toValidation(s, SAMPLE_SYMBOLS);
+    expect((await ok(s, 'confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase, 'the honest confirm still reaches READY').toBe('READY');
+    for (const f of ['src/notes.ts', 'package.json']) {
+      await attempt(G, s, {
+        gate: 'check_write_target', attack: `READY: write ${f} (a search row / an empty outline only)`, expected: 'allowed: false',
+        refused: (sc) => sc.allowed === false, text: /not explored/, run: () => s.call('check_write_target', { file_path: f }),
+      });
+    }
+
+    const { s: v } = await toVerification('export const x = 1;\n');
+    await ok(v, 'revert_to_exploration', { reason: 'new hypothesis' });
+    expect((await ok(v, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
+    await ok(v, 'semantic_search', { query: '価格の整形' });
+    await attempt(G, v, {
+      gate: 'submit_semantic', attack: 'a hypothesis that names nothing: "the code works" (then search_text(\'code\') would confirm it)', expected: 'semantic_refused: names nothing',
+      codes: ['semantic_refused'], text: /names nothing/,
+      run: () => v.call('submit_semantic', { hypotheses: [{ text: 'the code works', confidence: 'high' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] }),
+    });
+    assertNoneLetThrough(G, 14);
+  });
+});
