@@ -6,7 +6,7 @@
  * out (加える, 外す …).
  */
 import { cjkWords, GENERIC_EN } from '../embeddings/text.js';
-import { stem } from './queryframe.js';
+import { stem } from './stem.js';
 
 interface Side {
   /** English words (any inflection: compared as stems) */

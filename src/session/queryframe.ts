@@ -5,6 +5,7 @@
 import type { Intent, Risk } from '../../machines/session.js';
 import { cjkWords } from '../embeddings/text.js';
 import { opposedAction, thingsOf } from './actions.js';
+import { stem } from './stem.js';
 import { camelSpaces, normalize } from '../util/words.js';
 
 export const SLOTS = ['target_feature', 'trigger_condition', 'observed_issue', 'desired_action'] as const;
@@ -19,17 +20,7 @@ const LATIN_STOP = new Set(('a an the of to in on for and or is are be by with f
   'also but so please should would could can will do does did was were has have had been being into onto than there their them they we you i me my ' +
   'our your he she his her which what who whom whose where why how all any each some such only just very').split(' '));
 
-/** A word's stem, enough to tell handler from handcuffs and match deleted with delete. */
-export function stem(word: string): string {
-  let w = word.toLowerCase();
-  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ers', 'er', 'ies', 'es', 's', 'ed', 'ly', 'e']) {
-    if (w.length - suffix.length >= 3 && w.endsWith(suffix)) {
-      w = w.slice(0, -suffix.length) + (suffix === 'ies' ? 'y' : '');
-      break;
-    }
-  }
-  return w;
-}
+export { stem } from './stem.js';
 
 /** Latin content words of a text as stems; an identifier (ObservableSet, user_id) is one word. */
 function latinStems(text: string): string[] {
