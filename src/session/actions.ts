@@ -98,6 +98,11 @@ export function thingsOf(text: string, translate: (text: string) => string[] = (
   return out;
 }
 
+/** The verbs of DOING_CJK that ask for a change (処理 and 機能 are things). */
+const DOING_CJK_CHANGE = /実装|対応|修正|変更|更新|改善|作る|作り|实现|修改/u;
+let generic: Set<string> | undefined;
+const genericStems = () => (generic ??= new Set([...GENERIC_EN].map(stem)));
+
 /** A request that asks to be told something: investigate, explain, why/how, 調べて, 教えて, 为什么, a question mark. */
 const INQUIRY = /(?:^|[^\p{L}])(?:why|how|what|which|explain|investigate|find out|look up|tell me|describe|walk me through)(?![\p{L}])|\?\s*$|調べ|教えて|説明して|知りたい|なぜ|どうして|どのように|どういう|仕組み|とは|[？]\s*$|为什么|怎么|如何|解释|调查|是什么|吗\s*[？?]?\s*$/iu;
 /** Words that ask for a change (beyond PAIRS and DOING) or report a problem: a request with one is a change request. */
@@ -111,12 +116,8 @@ const CHANGE = /(?:^|[^\p{L}])(?:should|must|need|needs|make|let|rename|refactor
  */
 export function asksOnly(request: string, translate: (text: string) => string[] = () => []): boolean {
   const t = request.normalize('NFKC').slice(0, 8192); // a recorded prompt may be long: its start says what it asks
-  if (!INQUIRY.test(t) || CHANGE.test(t)) return false;
-  const asks = [...sidesOf(t, translate)].length > 0;
-  if (asks) return false;
+  if (!INQUIRY.test(t) || CHANGE.test(t) || DOING_CJK_CHANGE.test(t)) return false;
+  if (sidesOf(t, translate).size > 0) return false; // an action of PAIRS (add, show, 削除 …)
   const words = new Set([...t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w)), ...translate(t)].map((w) => stem(w.toLowerCase())));
-  return ![...words].some((w) => doingStems().has(w) && !GENERIC_STEMS().has(w)) && !DOING_CJK_CHANGE.test(t);
+  return ![...words].some((w) => doingStems().has(w) && !genericStems().has(w));
 }
-const DOING_CJK_CHANGE = /実装|対応|修正|変更|更新|改善|作る|作り|实现|修改/u;
-let genericStems: Set<string> | undefined;
-const GENERIC_STEMS = () => (genericStems ??= new Set([...GENERIC_EN].map(stem)));
