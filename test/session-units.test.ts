@@ -70,7 +70,13 @@ describe('QueryFrame validation', () => {
     expect(polarity('非推奨の関数を削除', 'deprecated functions', '非推奨の関数')).toEqual([]);
     expect(polarity('未使用の変数を消す', 'unused variables', '未使用の変数')).toEqual([]);
     expect(polarity('別名でエクスポートする', '別名でエクスポート', '別名でエクスポートする')).toEqual([]);
+    // a noun with a negating first character states no negation: 无穷大 (infinity), 非法 (illegal) — tr24's
+    // value 'NaN/无穷大作为 map 的 key' was refused as negating its quote
+    const zh = '为什么 NaN 和无穷大作为 map 的 key 时会报错？';
+    expect(polarity(zh, 'NaN/无穷大作为 map 的 key', '作为 map 的 key')).toEqual([]);
+    expect(polarity('参数会报错', '非法的参数', '参数')).toEqual([]);
     // within a language the sense still counts
+    expect(polarity(zh, '不作为 map 的 key', '作为 map 的 key')).toHaveLength(1);
     expect(polarity('消費税を加える処理', '消費税を加えない', '消費税を加える')).toHaveLength(1);
     expect(polarity('the cart total is wrong', 'not the cart total', 'the cart total')).toHaveLength(1);
   });
