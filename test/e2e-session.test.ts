@@ -95,7 +95,11 @@ describe('/code session over MCP', () => {
     expect((await write('src/main.ts')).structuredContent).toMatchObject({ allowed: true }); // find_references showed it
     expect((await write('README.md')).structuredContent).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
     expect((await write('src/tax.ts', true)).structuredContent).toMatchObject({ allowed: true, new_file: true });
-    expect((await write('docs/tax.ts', true)).structuredContent).toMatchObject({ allowed: false });
+    expect((await write('docs/tax.ts', true)).structuredContent).toMatchObject({ allowed: false, error: expect.stringContaining('the project root holds no explored file') });
+    // a new folder beside explored code (a test folder the project does not have yet, tr26)
+    expect((await write('src/__tests__/tax.test.ts', true)).structuredContent).toMatchObject({ allowed: true, new_file: true });
+    expect((await write('src/util/rates/jp/tax.ts', true)).structuredContent).toMatchObject({ allowed: true, new_file: true });
+    expect((await write('generated/new/tax.ts', true)).structuredContent).toMatchObject({ allowed: false });
     expect((await write('src/tax.ts')).structuredContent).toMatchObject({ allowed: false });
 
     const end = await s.call('end_session', { outcome: 'success' });

@@ -98,7 +98,7 @@ from its results).
 
 Edit the files you explored (read, outlined, or holding a definition or reference you found); the hook checks every edit and denies the rest, so they need no call
 first. A new file needs approval first: \`mcp__code-intel__check_write_target\`
-\`{file_path, allow_new_files: true}\` (next to code you explored); call it without
+\`{file_path, allow_new_files: true}\` (next to code you explored, or in a new folder there); call it without
 \`allow_new_files\` to ask whether an existing file may be edited. Do not build on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.
 When done, call \`mcp__code-intel__end_session\` with \`outcome\`: success, failure or abandoned.
 If what the request assumes is not so (the bug is not there, the feature exists), say so to the user

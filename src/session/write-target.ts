@@ -90,12 +90,17 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
   if (!allowNew) {
     return { allowed: false, file: rel, error: `'${rel}' does not exist and allow_new_files is false`, hint: 'Pass allow_new_files: true to create a new file in an explored directory.' };
   }
-  const dir = path.posix.dirname(rel);
+  // a new file goes beside code the session explored; a new folder too (a test folder the
+  // project does not have yet, tr26): then the nearest folder that exists must hold explored code
+  let dir = path.posix.dirname(rel);
+  const made = (d: string) => d !== '.' && !fs.existsSync(path.join(root, d));
+  while (made(dir)) dir = path.posix.dirname(dir);
   const dirExplored = [...explored].some((f) => path.posix.dirname(f) === dir);
   if (dirExplored) return { allowed: true, file: rel, new_file: true };
+  const where = dir === '.' ? 'the project root' : `'${dir}'`;
   return {
     allowed: false, file: rel,
-    error: `New file '${rel}' is not in a directory this session explored`,
-    hint: `Explore a file in '${dir}' first, or create the file next to code you explored.`,
+    error: `New file '${rel}' is not beside code this session explored (${where} holds no explored file)`,
+    hint: `Explore a file in ${where} first, or create the file next to code you explored.`,
   };
 }
