@@ -123,6 +123,15 @@ describe('QueryFrame validation', () => {
     expect(sense('ログインできないときにエラーを表示', 'login fails', 'ログインできない')).toEqual([]);
     expect(sense('メモリが少ないときに警告する', 'when memory is low', 'メモリが少ないとき')).toEqual([]);
     expect(sense('ファイルを保存しないといけない', 'must save the file', 'ファイルを保存しないといけない')).toEqual([]);
+    // a value that leaves the negated clause out says less, not the opposite (agent trials tr19, tr23)
+    const q23 = 'JsonObject に、指定したキーが存在して、その値が JSON の null ではないときだけ true を返す hasNonNull(String memberName) メソッド';
+    expect(sense(q23, 'JsonObject hasNonNull(String memberName) method', q23)).toEqual([]);
+    const q19 = 'Session.timeout 属性を追加し、request() に timeout が渡されなかったとき（None のとき）はその値を使うようにし、テストも追加してください';
+    expect(sense(q19, 'Session.timeout 属性を追加し、その値を使うようにし、テストも追加する', q19)).toEqual([]);
+    // … but one that states what was negated turns it around, in one language or across two
+    expect(sense(q23, 'JsonObject hasNonNull: true when the value is JSON null', q23)[0]).toMatch(/drops the negation/);
+    expect(sense(q19, 'request() に timeout が渡されたとき、その値を使う', q19)[0]).toMatch(/drops the negation/);
+    expect(sense('Do not delete the cart', 'delete the cart', 'Do not delete the cart')[0]).toMatch(/drops the negation/);
     expect(sense('保存しなければならない', 'must save', '保存しなければならない')).toEqual([]);
     expect(sense('不要なログ出力を削除してください', 'unnecessary log output', '不要なログ出力')).toEqual([]);
     expect(sense('Do not delete the cart', 'カートを削除しない', 'Do not delete the cart')).toEqual([]);

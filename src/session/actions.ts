@@ -41,7 +41,7 @@ let stems: [Set<string>, Set<string>][] | undefined;
 const STEMS = () => (stems ??= PAIRS.map((p) => p.sides.map((s) => new Set(s.en.map(stem))) as [Set<string>, Set<string>]));
 
 /** Which side of each pair a text states: [pair index, side 0|1] for every side present. */
-function sidesOf(text: string, translate: (text: string) => string[]): Set<string> {
+export function actionSides(text: string, translate: (text: string) => string[]): Set<string> {
   const t = text.normalize('NFKC');
   const words = new Set([...t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w)), ...translate(t)].map((w) => stem(w.toLowerCase())));
   const out = new Set<string>();
@@ -59,8 +59,8 @@ function sidesOf(text: string, translate: (text: string) => string[]): Set<strin
  */
 export function opposedAction(value: string, quote: string, translate: (text: string) => string[] = () => [], flipped = false): [string, string] | undefined {
   if (flipped) return undefined;
-  const v = sidesOf(value, translate);
-  const q = sidesOf(quote, translate);
+  const v = actionSides(value, translate);
+  const q = actionSides(quote, translate);
   for (const key of v) {
     const [i, j] = key.split(':').map(Number) as [number, number];
     if (!q.has(key) && q.has(`${i}:${1 - j}`)) return [PAIRS[i]!.name[j]!, PAIRS[i]!.name[1 - j]!];
@@ -117,7 +117,7 @@ const CHANGE = /(?:^|[^\p{L}])(?:should|must|need|needs|make|let|rename|refactor
 export function asksOnly(request: string, translate: (text: string) => string[] = () => []): boolean {
   const t = request.normalize('NFKC').slice(0, 8192); // a recorded prompt may be long: its start says what it asks
   if (!INQUIRY.test(t) || CHANGE.test(t) || DOING_CJK_CHANGE.test(t)) return false;
-  if (sidesOf(t, translate).size > 0) return false; // an action of PAIRS (add, show, 削除 …)
+  if (actionSides(t, translate).size > 0) return false; // an action of PAIRS (add, show, 削除 …)
   const words = new Set([...t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w)), ...translate(t)].map((w) => stem(w.toLowerCase())));
   return ![...words].some((w) => doingStems().has(w) && !genericStems().has(w));
 }

@@ -4,7 +4,7 @@
  */
 import type { Intent, Risk } from '../../machines/session.js';
 import { cjkWords } from '../embeddings/text.js';
-import { opposedAction, thingsOf } from './actions.js';
+import { actionSides, opposedAction, thingsOf } from './actions.js';
 import { stem } from './stem.js';
 import { camelSpaces, normalize } from '../util/words.js';
 
@@ -151,6 +151,51 @@ export function negated(text: string): boolean {
 /** Words that state a stop or a prevention: "do not show NaN" translates NaN の表示をやめる. */
 const STOP_SENSE = /(?:^|[^\p{L}])(?:stop|prevent|avoid|forbid|block)|やめ|止め|止ま|防|避け|禁止|停止|阻止|避免|防止/iu;
 
+/** The word a negation in a quote turns around: 加え of 加えない, 渡され of 渡されなかった, null of null ではない, 返回 of 不返回, delete of "do not delete". */
+function negatedWords(quote: string): string[] {
+  const q = quote.normalize('NFKC').replace(NOT_NEGATION, ' ');
+  const out: string[] = [];
+  // Japanese: the content nearest before the ending (a verb's kana, particles and spaces between are
+  // skipped: 投げずに → 投, 渡されなかった → 渡, null ではない → null, ログインできない → ログイン)
+  for (const m of q.matchAll(/([^\s\p{Script=Hiragana}\p{P}\p{S}]+)([\s\p{Script=Hiragana}]{0,4}?)(?:ない|なかっ|なく|ません|ず(?:に|[、。]|$))/gu)) out.push(m[1]!, m[1]! + m[2]!.trim());
+  // Chinese: the verb right after the prefix
+  for (const m of q.matchAll(/(?:没有|[不没勿别])([\p{Script=Han}]{1,2})/gu)) out.push(m[1]!);
+  // English: the first content word after the negation
+  for (const m of q.matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|n['’]t)\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got)\s+)*([\p{L}\p{N}_$]+)/giu)) out.push(m[1]!);
+  return out.filter((w) => w.length > 0);
+}
+
+/**
+ * Does a value that states no negation state what its quote negates? "add consumption tax" for
+ * 消費税を加えない does; "JsonObject hasNonNull method" for "… null ではないときだけ … hasNonNull
+ * メソッド" (tr23) and a value that leaves out the clause 渡されなかったとき (tr19) only say less, which
+ * grounding judges. A name the quote itself writes (hasNonNull) states nothing. Where no negated word
+ * can be told, the negation is taken as dropped.
+ */
+function statesNegated(value: string, quote: string, translate?: (text: string) => string[]): boolean {
+  const words = negatedWords(quote);
+  if (words.length === 0) return true;
+  const names = new Set(quote.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => IDENTIFIER_LIKE.test(w)));
+  const v = value.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !names.has(w)).join(' ');
+  const vLatin = [...latinStems(v), ...v.split(' ').filter((w) => !CJK.test(w)).flatMap(identifierParts)];
+  const vEnglish = [...vLatin, ...(translate?.(v) ?? []).map(stem)];
+  const vChars = new Set(cjkChars(v));
+  const vActions = actionSides(v, translate ?? (() => []));
+  return words.some((w) => {
+    if (!CJK.test(w)) return vEnglish.some((x) => stemsMatch(x, stem(w.toLowerCase())));
+    // a verb the glossary leaves out (加える) is known by its action
+    if ([...actionSides(w, translate ?? (() => []))].some((a) => vActions.has(a))) return true;
+    const kanji = [...w].filter((c) => /\p{Script=Han}/u.test(c));
+    if (kanji.length > 0 && kanji.every((c) => vChars.has(c))) return true;
+    return (translate?.(w) ?? []).map(stem).some((t) => vEnglish.some((x) => stemsMatch(x, t)));
+  });
+}
+
+/** The value states the failure or absence its quote says by a negation ("login fails" for ログインできない) — not when absence is what the quote negates ("JSON null" for null ではない). */
+function failureStated(value: string, quote: string): boolean {
+  return NEGATIVE_SENSE.test(value) && !negatedWords(quote).some((w) => NEGATIVE_SENSE.test(` ${w}`));
+}
+
 /**
  * A value keeps its quote's sense: it adds no negation, and drops none unless it states the failure
  * or absence in words of its own. Across languages a dropped negation counts only where a word or a
@@ -170,9 +215,9 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
     const opposite = !!opposedAction(value, quote, translate);
     if (v) return q || NEGATIVE_SENSE.test(qn) || STOP_SENSE.test(qn) || opposite;
     // dropped: only a negation a word or an ending states (a kanji prefix is English's un-, left to grounding)
-    return !VERB_NEGATION.test(qn.replace(NOT_NEGATION, ' ')) || NEGATIVE_SENSE.test(vn) || STOP_SENSE.test(vn) || opposite;
+    return !VERB_NEGATION.test(qn.replace(NOT_NEGATION, ' ')) || failureStated(vn, quote) || STOP_SENSE.test(vn) || opposite || !statesNegated(value, quote, translate);
   }
-  return v === q || (!v && q && NEGATIVE_SENSE.test(vn));
+  return v === q || (!v && q && (failureStated(vn, quote) || !statesNegated(value, quote, translate)));
 }
 
 /** A quote that runs from one sentence into the next (". D", "。ユ"): it joins statements the request keeps apart. */
