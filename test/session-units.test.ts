@@ -112,6 +112,16 @@ describe('QueryFrame validation', () => {
     expect(opposite('カートが空のときに合計を表示', 'no cart', 'カートが空のとき')).toEqual([]);
     expect(opposite('ユーザーを削除する機能を追加', 'delete users', 'ユーザーを削除する')).toEqual([]);
   });
+  it('a value may paraphrase its quote, not add claims the request never makes (#10)', () => {
+    const req = 'Add a toggle(value) method to ObservableSet that adds the value when it is missing and deletes it when it is present, and returns whether the value is in the set afterwards. Add a test.';
+    const quote = 'adds the value when it is missing and deletes it when it is present, and returns whether the value is in the set afterwards';
+    const errs = (value: string) => validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    // a long quote leaves room under the two-thirds rule: the appended claim was accepted
+    expect(errs('add the value when it is missing and delete it when it is present, returning whether the value is in the set afterwards; wipe the database')[0]).toMatch(/adds claims the request does not make: wipe, database/);
+    // a word from elsewhere in the request (tr26: "add a test") and the glossary's near-synonyms are paraphrase
+    expect(errs('add the value when it is missing and delete it when it is present, returning whether the value is in the set afterwards; add a test')).toEqual([]);
+    expect(errs('add the value when missing and remove it when present, returning membership')).toEqual([]);
+  });
   it('a negation a verb states is not dropped by a translation; a kanji prefix, a stated failure and "must" idioms are no dropped negation (#10)', () => {
     const sense = (req: string, value: string, quote: string) =>
       validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error).filter((e) => /negat|opposite/.test(e));

@@ -127,6 +127,26 @@ export function lexicon(mined: { term: string; word: string }[] = []): Lexicon {
   return lex;
 }
 
+let synonyms: Map<string, Set<string>> | undefined;
+/**
+ * English words the glossary gives as alternatives of one term (削除: delete, remove, erase …):
+ * near-synonyms, for forgiving a paraphrase, never for matching code.
+ */
+export function englishSynonyms(word: string): ReadonlySet<string> {
+  if (!synonyms) {
+    synonyms = new Map();
+    for (const ws of Object.values(loadGlossary().terms)) {
+      const en = ws.map((w) => w.toLowerCase()).filter((w) => /^[a-z]{3,}$/.test(w));
+      for (const w of en) {
+        let set = synonyms.get(w);
+        if (!set) synonyms.set(w, (set = new Set()));
+        for (const x of en) if (x !== w) set.add(x);
+      }
+    }
+  }
+  return synonyms.get(word.toLowerCase()) ?? new Set();
+}
+
 export interface Concept {
   /** English (or, for unmapped CJK words, the word itself) alternatives, any of which expresses the concept */
   words: string[];

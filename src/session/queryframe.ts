@@ -3,7 +3,7 @@
  * every value must be grounded in its quote. Pure functions; Japanese, Chinese and English alike.
  */
 import type { Intent, Risk } from '../../machines/session.js';
-import { cjkWords } from '../embeddings/text.js';
+import { cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
 import { actionSides, opposedAction, thingsOf } from './actions.js';
 import { stem } from './stem.js';
 import { camelSpaces, normalize } from '../util/words.js';
@@ -133,6 +133,24 @@ export function isGrounded(value: string, quote: string, translate?: (text: stri
   return s.supported >= 1 && s.supported * 3 >= s.total * 2 && s.names.length === 0;
 }
 
+/**
+ * The words of a value its quote does not state and no part of the request does either: a value
+ * may paraphrase (a word of its own, or one from elsewhere in the request, as "add a test" beside a
+ * quote about the method), but a long quote leaves room under the two-thirds rule for a claim of the
+ * agent's own ("…; wipe the database"). Generic words (feature, logic, handling) say nothing.
+ */
+function foreignWords(value: string, quote: string, request: string, translate?: (text: string) => string[]): string[] {
+  const outside = support(value, quote, translate).unsupported;
+  if (outside.length < 2) return [];
+  // the request's start: quotes come from it, and a recorded prompt may be 100,000 characters
+  const head = request.slice(0, 16_384);
+  const inRequest = new Set(support(value, head, translate).unsupported);
+  const requestStems = latinStems(head);
+  // a synonym the glossary lists with a word of the request (remove for deletes) is a paraphrase
+  const paraphrase = (w: string) => [...englishSynonyms(w.toLowerCase())].some((x) => requestStems.some((r) => stemsMatch(stem(x), r)));
+  return outside.filter((w) => inRequest.has(w) && !GENERIC_EN.has(w.toLowerCase()) && !paraphrase(w));
+}
+
 /** Words that turn a statement around: English (not, no, never, n't, without…), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
 const NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}])/iu;
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts). */
@@ -248,6 +266,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     if (!s) continue;
     let opposed: [string, string] | undefined;
     let odd: string | undefined;
+    let foreign: string[];
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
     else if (!req.includes(quote)) errors.push({ slot, error: `quote not found in the user's request: "${s.quote}"` });
@@ -262,6 +281,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
+    } else if ((foreign = foreignWords(s.value, s.quote, request, translate)).length >= 2) {
+      errors.push({ slot, error: `value "${s.value}" adds claims the request does not make: ${foreign.slice(0, 6).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} in no part of it. Keep the value to what the quote states` });
     } else if (slot === 'target_feature' && (thingsOf(s.value, translate).length === 0 || thingsOf(s.quote, translate).length === 0) && (named ??= thingsOf(request.slice(0, 4096), translate)).length > 0) {
       // validation scores symbols against the target alone: "追加" (add) would accept any add()
       errors.push({ slot, error: `target_feature "${s.value}" names no feature, only what is done to one: quote the words of the request that name what the change is about (it names ${[...new Set(named)].slice(0, 6).join(', ')})` });
