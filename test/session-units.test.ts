@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, nextStepFor, PHASES, TOOL_PHASES } from '../machines/policy.js';
 import { type SessionEvent, sessionMachine } from '../machines/session.js';
 import { deriveEvidence } from '../src/session/evidence.js';
 import { ALL_TOOLS, toolNamed } from '../src/tools/catalog.js';
-import { isGrounded, riskLevel, validateFrame } from '../src/session/queryframe.js';
+import { isGrounded, type QueryFrameInput, riskLevel, validateFrame } from '../src/session/queryframe.js';
 import { normalize } from '../src/util/words.js';
 import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
 import { aboutHypothesis, matchEvidence } from '../src/session/semantic.js';
@@ -442,5 +443,16 @@ describe('check_write_target', () => {
     expect(checkWriteTarget(root, 'src/tmp-link/evil.ts', true, explored)).toMatchObject({ allowed: false, error: expect.stringContaining('symlink') });
     expect(checkWriteTarget(root, 'src', true, explored)).toMatchObject({ allowed: false });
     removeProject(root);
+  });
+});
+
+describe('QueryFrames honest agents wrote (agent trials tr11–tr27)', () => {
+  const { frames } = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'trial-frames.json'), 'utf8')) as {
+    frames: { trial: string; request: string; frame: QueryFrameInput; then: string }[];
+  };
+  it('every frame the server took then is still taken: a new rule must not refuse an honest value', () => {
+    const taken = frames.filter((f) => f.then === 'ok');
+    expect(taken.length).toBeGreaterThanOrEqual(13);
+    for (const f of taken) expect(validateFrame(f.request, f.frame, translateCjk).errors, f.trial).toEqual([]);
   });
 });
