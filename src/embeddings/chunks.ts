@@ -169,7 +169,7 @@ interface SymRow {
   signature: string;
 }
 
-type NewChunk = Omit<ChunkRow, 'id'>;
+export type NewChunk = Omit<ChunkRow, 'id'>;
 
 export function chunksOfCode(file: string, lines: string[], symbols: SymRow[], language: string | null): NewChunk[] {
   const out: NewChunk[] = [];
@@ -229,12 +229,17 @@ export interface ChunkStats {
   ms: number;
 }
 
+/** What syncChunks writes: the chunks of every file whose hash moved since its chunks were built, and the files gone. */
+export interface ChunkPlan {
+  work: { path: string; hash: string; chunks: NewChunk[] }[];
+  gone: string[];
+}
+
 /**
- * Brings the chunks in line with the index: files whose hash differs from the one their chunks
- * were built from are re-chunked; removed files lose theirs. Cheap when nothing changed.
+ * The chunk tables made ready: created, and emptied when the chunker changed. It writes, so it runs
+ * on the indexing connection before planChunks reads (there or on another connection).
  */
-export function syncChunks(db: DB, root: string): ChunkStats {
-  const t0 = performance.now();
+export function prepareChunks(db: DB): void {
   ensureChunkSchema(db);
   // chunks are derived from the symbols table: a rebuilt index (the meta table is cleared) or a
   // new chunker rebuilds them all
@@ -242,24 +247,26 @@ export function syncChunks(db: DB, root: string): ChunkStats {
     db.exec('DELETE FROM chunk_files; DELETE FROM chunks;');
     setMeta(db, 'chunks_version', CHUNKER_VERSION);
   }
+}
+
+/**
+ * The chunks to build, read from the index and the files (it writes nothing: a worker can plan
+ * on a read-only connection while the indexing thread links). `only`: those paths alone.
+ * A chunk reads a symbol's name, kind, lines, signature and container_name; of these, linking
+ * writes only container_name, of symbols whose container is imported (container_import_id):
+ * planned before linking, those files are planned again after it (see chunksAfterLink).
+ */
+export function planChunks(db: DB, root: string, only?: Set<string>): ChunkPlan {
   const files = db.prepare('SELECT id, path, hash, language FROM files').all() as { id: number; path: string; hash: string; language: string | null }[];
   const built = new Map((db.prepare('SELECT path, hash FROM chunk_files').all() as { path: string; hash: string }[]).map((r) => [r.path, r.hash]));
   const symbolsOf = db.prepare(
     'SELECT name, kind, container_name, line, end_line, name_line, signature FROM symbols WHERE file_id = ? AND local = 0 ORDER BY line, col',
   );
-  const del = db.prepare('DELETE FROM chunks WHERE path = ?');
-  const ins = db.prepare(
-    `INSERT INTO chunks(path, kind, name, container, start_line, end_line, name_line, doc_line, signature, doc, body, text, hash)
-     VALUES (@path, @kind, @name, @container, @start_line, @end_line, @name_line, @doc_line, @signature, @doc, @body, @text, @hash)`,
-  );
-  const mark = db.prepare('INSERT OR REPLACE INTO chunk_files(path, hash) VALUES (?, ?)');
-  let changed = 0;
-  let count = 0;
   const seen = new Set<string>();
-  const work: { path: string; hash: string; chunks: NewChunk[] }[] = [];
+  const work: ChunkPlan['work'] = [];
   for (const f of files) {
     seen.add(f.path);
-    if (built.get(f.path) === f.hash) continue;
+    if (built.get(f.path) === f.hash || (only && !only.has(f.path))) continue;
     const isMd = MARKDOWN.test(f.path);
     let chunks: NewChunk[] = [];
     if (f.language || isMd) {
@@ -274,21 +281,57 @@ export function syncChunks(db: DB, root: string): ChunkStats {
     }
     work.push({ path: f.path, hash: f.hash, chunks });
   }
-  const gone = [...built.keys()].filter((p) => !seen.has(p));
+  const gone = only ? [] : [...built.keys()].filter((p) => !seen.has(p));
+  return { work, gone };
+}
+
+/**
+ * A plan made before linking, brought in line with the linked index: the files holding a symbol
+ * whose container linking set (an imported container) are planned again.
+ */
+export function chunksAfterLink(db: DB, root: string, plan: ChunkPlan): ChunkPlan {
+  const moved = new Set((db.prepare(
+    'SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.container_import_id IS NOT NULL',
+  ).all() as { path: string }[]).map((r) => r.path));
+  if (moved.size === 0) return plan;
+  const again = new Map(planChunks(db, root, moved).work.map((w) => [w.path, w]));
+  return { work: plan.work.map((w) => again.get(w.path) ?? w), gone: plan.gone };
+}
+
+/** Writes a plan: the chunks of each planned file replace its old ones; files gone lose theirs. */
+export function applyChunks(db: DB, plan: ChunkPlan): { files: number; chunks: number } {
+  const { work, gone } = plan;
+  let count = 0;
   if (work.length || gone.length) {
+    const del = db.prepare('DELETE FROM chunks WHERE path = ?');
+    const delFile = db.prepare('DELETE FROM chunk_files WHERE path = ?');
+    const ins = db.prepare(
+      `INSERT INTO chunks(path, kind, name, container, start_line, end_line, name_line, doc_line, signature, doc, body, text, hash)
+       VALUES (@path, @kind, @name, @container, @start_line, @end_line, @name_line, @doc_line, @signature, @doc, @body, @text, @hash)`,
+    );
+    const mark = db.prepare('INSERT OR REPLACE INTO chunk_files(path, hash) VALUES (?, ?)');
     db.transaction(() => {
       for (const p of gone) {
         del.run(p);
-        db.prepare('DELETE FROM chunk_files WHERE path = ?').run(p);
+        delFile.run(p);
       }
       for (const w of work) {
         del.run(w.path);
         for (const c of w.chunks) ins.run(c);
         mark.run(w.path, w.hash);
-        changed++;
         count += w.chunks.length;
       }
     })();
   }
-  return { files: changed + gone.length, chunks: count, ms: performance.now() - t0 };
+  return { files: work.length + gone.length, chunks: count };
+}
+
+/**
+ * Brings the chunks in line with the index: files whose hash differs from the one their chunks
+ * were built from are re-chunked; removed files lose theirs. Cheap when nothing changed.
+ */
+export function syncChunks(db: DB, root: string): ChunkStats {
+  const t0 = performance.now();
+  prepareChunks(db);
+  return { ...applyChunks(db, planChunks(db, root)), ms: performance.now() - t0 };
 }

@@ -42,6 +42,9 @@ export interface IndexOptions {
   onProgress?: (done: number, total: number, stage?: 'parse' | 'link') => void;
   /** worker threads to use for large batches; 0 parses in-process */
   workers?: number;
+  /** called once parsing is done and every parsed file is committed, before linking: work that
+   * reads the files' facts but not their links can start beside it (`parsed`: files parsed) */
+  onParsed?: (parsed: number) => void;
 }
 
 const WORKER_THRESHOLD = 64;
@@ -132,6 +135,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     changed = parsed + removed.length;
     if (changed > 0 || pending) {
       opts.onProgress?.(jobs.length, jobs.length, 'link');
+      opts.onParsed?.(parsed);
       link = linkProject(db, root);
     }
   } finally {
