@@ -13,6 +13,13 @@ export function readCaptures(ctx: FileContext, matches: Match[]): void {
     declaredElements, baseClasses, implementers, plainRefs, memberPattern, memberRefs, inScopeToo, defsByName, importMatches, exportMatches,
   } = ctx;
   for (const m of matches) {
+    // most matches are one plain name (`@reference`, every identifier): taken without the table
+    // of captures by name that the others need (a dictionary object per match, its keys listed)
+    if (m.captures.length === 1 && m.captures[0]!.name === 'reference') {
+      const node = m.captures[0]!.node;
+      plainRefs.set(node.id, node);
+      continue;
+    }
     const caps: Record<string, Node> = {};
     for (const c of m.captures) caps[c.name] = c.node;
     const access = caps['member.access'];
@@ -72,7 +79,7 @@ export function readCaptures(ctx: FileContext, matches: Match[]): void {
       }
     }
     if (caps['import.source'] || ((caps['import.name'] || caps['import.self'] || caps['import.wildcard']) && !caps['import.group'])) importMatches.push(caps);
-    else if (Object.keys(caps).some((k) => k.startsWith('export.') || k.startsWith('reexport.'))) exportMatches.push(caps);
+    else if (m.captures.some((c) => c.name.startsWith('export.') || c.name.startsWith('reexport.'))) exportMatches.push(caps);
   }
 }
 
