@@ -7,40 +7,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import { GIVEN } from './checked-grammars.js';
+import type { TablesFile } from './grammar-schema.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 
 const GRAMMARS_DIR = path.join(PACKAGE_ROOT, 'grammars');
 
-const types = z.array(z.string().min(1));
-const fieldOf = z.record(z.string().min(1), z.string().min(1));
-// Strict: a misspelt role fails at load, not as a grammar that silently lacks it.
-const TABLES_FILE = z.strictObject({
-  $comment: z.string().optional(),
-  memberPath: types.optional(),
-  requireBindingParents: types.optional(),
-  thisRebinders: types.optional(),
-  memberAccess: fieldOf.optional(),
-  callees: fieldOf.optional(),
-  assignments: fieldOf.optional(),
-  qualifiedTypes: z.record(z.string().min(1), z.enum(['first', 'last'])).optional(),
-  constructions: fieldOf.optional(),
-  typeWrappers: z.record(z.string().min(1), z.array(z.string().min(1))).optional(),
-  elementAccess: fieldOf.optional(),
-  elementTypes: fieldOf.optional(),
-  initializers: types.optional(),
-  calls: types.optional(),
-  callMembers: types.optional(),
-  functionValues: types.optional(),
-  parameterHolders: types.optional(),
-  declarationHolders: types.optional(),
-  sequenceTypes: types.optional(),
-  mapTypes: types.optional(),
-  elementCallbacks: z.record(z.string().min(1), z.number().int().min(0)).optional(),
-  collectionAccessors: z.record(z.string().min(1), z.enum(['element', 'value'])).optional(),
-  objectWrappers: types.optional(),
-});
-type TablesFile = z.infer<typeof TABLES_FILE>;
+// (zod, ≈ 50 ms to load, only where something is checked: not in a parse worker given checked tables)
+const schema = GIVEN ? undefined : await import('./grammar-schema.js');
 
 /** What a language's table files say, merged (every role present, empty where no file names it). */
 export interface GrammarTables {
@@ -94,10 +68,8 @@ export interface GrammarTables {
 
 /** One table file, checked; an error names the file and the key. */
 export function parseTablesFile(json: unknown, file: string): TablesFile {
-  const parsed = TABLES_FILE.safeParse(json);
-  if (parsed.success) return parsed.data;
-  const where = (at: PropertyKey[]): string => at.map(String).join('.') || '(top level)';
-  throw new Error(`grammars/${file} is not valid:\n${parsed.error.issues.map((i) => `  ${where(i.path)}: ${i.message}`).join('\n')}`);
+  if (!schema) throw new Error('parseTablesFile: a parse worker does not check grammars (its indexing thread did)');
+  return schema.parseTablesFile(json, file);
 }
 
 /** Merges the files in order; a node type given two values (one field here, another there) is an error. */
@@ -164,10 +136,21 @@ export function grammarTables(files: readonly string[]): GrammarTables {
   if (!t) {
     const read = files.map((file) => {
       let tables = loaded.get(file);
-      if (!tables) loaded.set(file, (tables = parseTablesFile(readJson(file), file)));
+      if (!tables) loaded.set(file, (tables = GIVEN ? givenTables(file) : parseTablesFile(readJson(file), file)));
       return { file, tables };
     });
     merged.set(key, (t = mergeTables(read)));
   }
   return t;
+}
+
+function givenTables(file: string): TablesFile {
+  const t = GIVEN?.tables[file];
+  if (!t) throw new Error(`grammars/${file} was not handed to this worker`);
+  return t;
+}
+
+/** Every table file read and checked so far (languages.ts reads those of every row at load), by path. */
+export function checkedTables(): Record<string, TablesFile> {
+  return Object.fromEntries(loaded);
 }

@@ -15,7 +15,7 @@ import { type DB, getMeta, setMeta } from '../store/db.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import type { FileFacts } from './facts.js';
-import { extractorFingerprint } from './languages.js';
+import { checkedGrammars, extractorFingerprint } from './languages.js';
 import { type LinkStats, linkProject } from './link.js';
 import { type WorkerBatch, unpackBatch } from './packed-refs.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
@@ -307,7 +307,9 @@ async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, comm
     return;
   }
   let next = 0;
-  const workers = Array.from({ length: nWorkers }, () => new Worker(workerFile, { workerData: { root } }));
+  // the rows and node tables checked here: a worker takes them instead of loading zod to check them again
+  const grammars = checkedGrammars();
+  const workers = Array.from({ length: nWorkers }, () => new Worker(workerFile, { workerData: { root, grammars } }));
   try {
     await Promise.all(
       workers.map(

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { PACKAGE_ROOT } from '../util/paths.js';
-import { grammarTables } from './grammar-tables.js';
+import { type CheckedGrammars, GIVEN } from './checked-grammars.js';
+import { checkedTables, grammarTables } from './grammar-tables.js';
 
 export interface LanguageRow {
   id: string;
@@ -50,43 +50,21 @@ export interface LanguageRow {
 
 const GRAMMARS_DIR = path.join(PACKAGE_ROOT, 'grammars');
 
-// Strict: a misspelt flag fails at load, not as a language that silently goes without it.
-const LANGUAGE_ROW = z.strictObject({
-  id: z.string().min(1),
-  extensions: z.array(z.string().startsWith('.')).min(1),
-  wasm: z.string().endsWith('.wasm'),
-  queries: z.array(z.string().endsWith('.scm')).min(1),
-  tables: z.array(z.string().endsWith('.json')).min(1),
-  resolver: z.string().min(1),
-  packageScope: z.enum(['directory', 'declared']).optional(),
-  membersInScope: z.boolean().optional(),
-  asi: z.boolean().optional(),
-  localsAfterDeclaration: z.boolean().optional(),
-  jsdocTypes: z.boolean().optional(),
-  membersOverride: z.boolean().optional(),
-  overloadsByArity: z.boolean().optional(),
-  exportsTopLevel: z.boolean().optional(),
-  privatePrefix: z.string().min(1).optional(),
-  pathSeparator: z.string().min(1).optional(),
-  pathsStartInScope: z.boolean().optional(),
-});
-const LANGUAGES_FILE = z.strictObject({ $comment: z.string().optional(), languages: z.array(LANGUAGE_ROW).min(1) });
+// (zod, ≈ 50 ms to load, only where something is checked: not in a parse worker given checked rows)
+const schema = GIVEN ? undefined : await import('./grammar-schema.js');
 
 /** The rows of a languages.json, checked; an error names the file, the language and the field. */
 export function parseLanguages(json: unknown, file = 'grammars/languages.json'): LanguageRow[] {
-  const parsed = LANGUAGES_FILE.safeParse(json);
-  if (parsed.success) return parsed.data.languages;
-  const rows = (json as { languages?: unknown } | null)?.languages;
-  const where = (at: PropertyKey[]): string => {
-    const [top, index, ...rest] = at;
-    const id = top === 'languages' && typeof index === 'number' && Array.isArray(rows) ? (rows[index] as { id?: unknown } | null)?.id : undefined;
-    const row = typeof id === 'string' ? `languages[${String(index)}] (${id})` : at.slice(0, 2).map(String).join('.');
-    return [row, ...rest.map(String)].filter(Boolean).join('.') || '(top level)';
-  };
-  throw new Error(`${file} is not valid:\n${parsed.error.issues.map((i) => `  ${where(i.path)}: ${i.message}`).join('\n')}`);
+  if (!schema) throw new Error('parseLanguages: a parse worker does not check grammars (its indexing thread did)');
+  return schema.parseLanguages(json, file);
 }
 
-export const LANGUAGES: LanguageRow[] = parseLanguages(JSON.parse(fs.readFileSync(path.join(GRAMMARS_DIR, 'languages.json'), 'utf8')));
+export const LANGUAGES: LanguageRow[] = GIVEN?.languages ?? parseLanguages(JSON.parse(fs.readFileSync(path.join(GRAMMARS_DIR, 'languages.json'), 'utf8')));
+
+/** What a parse worker is handed (workerData.grammars): the rows and node tables checked here. */
+export function checkedGrammars(): CheckedGrammars {
+  return { languages: LANGUAGES, tables: checkedTables() };
+}
 
 // every row's node tables are read and checked now: a bad file stops the index before any file is parsed
 for (const row of LANGUAGES) grammarTables(row.tables);
