@@ -43,8 +43,8 @@ export interface IndexOptions {
   /** worker threads to use for large batches; 0 parses in-process */
   workers?: number;
   /** called once parsing is done and every parsed file is committed, before linking: work that
-   * reads the files' facts but not their links can start beside it (`parsed`: files parsed) */
-  onParsed?: (parsed: number) => void;
+   * reads the files' facts but not their links can start beside it (the files parsed, their bytes) */
+  onParsed?: (parsed: { files: number; bytes: number }) => void;
 }
 
 const WORKER_THRESHOLD = 64;
@@ -94,7 +94,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   const removed = [...known.values()].filter((r) => !seen.has(r.path));
 
   const skipped = [...walk.skipped];
-  let parsed = 0, unchanged = 0;
+  let parsed = 0, parsedBytes = 0, unchanged = 0;
   const pending = getMeta(db, 'index_pending') === '1';
   if (jobs.length + removed.length > 0) setMeta(db, 'index_pending', '1');
   const writeBatch = db.transaction((batch: ParseResult[]) => {
@@ -109,6 +109,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
         stmt(db, 'UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(res.size, res.mtimeMs, row!.id);
       } else {
         parsed++;
+        parsedBytes += res.size;
         if (row) deleteFile(db, row.id);
         insertFile(db, res.rel, res.hash, res.size, res.mtimeMs, now, res.facts);
       }
@@ -135,7 +136,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     changed = parsed + removed.length;
     if (changed > 0 || pending) {
       opts.onProgress?.(jobs.length, jobs.length, 'link');
-      opts.onParsed?.(parsed);
+      opts.onParsed?.({ files: parsed, bytes: parsedBytes });
       link = linkProject(db, root);
     }
   } finally {

@@ -12,18 +12,27 @@ import type { DB } from '../store/db.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 
-/** files parsed from which the chunks are planned on a thread of their own, beside linking */
-const CHUNK_WORKER_THRESHOLD = 64;
+/**
+ * Bytes parsed from which the chunks are planned on a thread of their own, beside linking:
+ * chunking costs ≈ 40 ms a MB of source (effect, 21 MB: ≈ 0.8 s), the worker ≈ 0.1 s to start,
+ * so below a few MB (rxjs: 1.1 MB, 271 files) it does not pay.
+ */
+const CHUNK_WORKER_BYTES = 4_000_000;
 
-export async function indexProject(db: DB, root: string, opts: IndexOptions = {}): Promise<IndexStats> {
-  // after many files were parsed, their chunks (reading each file again, its words, hashes: ≈ 0.8 s
+export interface IndexProjectOptions extends IndexOptions {
+  /** bytes parsed from which chunks are planned by a worker (default CHUNK_WORKER_BYTES) */
+  chunkWorkerBytes?: number;
+}
+
+export async function indexProject(db: DB, root: string, opts: IndexProjectOptions = {}): Promise<IndexStats> {
+  // after many bytes were parsed, their chunks (reading each file again, its words, hashes: ≈ 0.8 s
   // on effect) are planned by a worker while this thread links; a few files are chunked here
   let planned: Promise<ChunkPlan | undefined> | undefined;
   let worker: Worker | undefined;
-  const onParsed = (parsed: number) => {
+  const onParsed = (parsed: { files: number; bytes: number }) => {
     opts.onParsed?.(parsed);
     const file = path.join(PACKAGE_ROOT, 'dist', 'src', 'embeddings', 'chunk-worker.js');
-    if (parsed < CHUNK_WORKER_THRESHOLD || db.memory || !fs.existsSync(file)) return;
+    if (parsed.bytes < (opts.chunkWorkerBytes ?? CHUNK_WORKER_BYTES) || db.memory || !fs.existsSync(file)) return;
     prepareChunks(db);
     const w = (worker = new Worker(file, { workerData: { file: db.name, root } }));
     planned = new Promise<ChunkPlan | undefined>((resolve) => {
