@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultWorkers, updateIndex } from '../src/index/indexer.js';
+import { defaultWorkers, updateIndex, workerLimits } from '../src/index/indexer.js';
 import { Project } from '../src/project/project.js';
 import { setMeta } from '../src/store/db.js';
 import { findReferences } from '../src/query/references.js';
@@ -152,5 +152,27 @@ describe('worker count', () => {
     expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: '16' })).toBe(16);
     expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: '0' })).toBe(0);
     for (const bad of ['-1', '2.5', 'many', '65']) expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: bad })).toBe(cores);
+  });
+
+  it('workers forced past 8 share a young generation budget, and index what one thread indexes', async () => {
+    expect(workerLimits(2)).toBeUndefined();
+    expect(workerLimits(8)).toBeUndefined();
+    expect(workerLimits(16)).toEqual({ maxYoungGenerationSizeMb: 8 });
+    expect(workerLimits(64)).toEqual({ maxYoungGenerationSizeMb: 8 });
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 160; i++) files[`src/m${i}.ts`] = `import { f${(i + 1) % 160} } from './m${(i + 1) % 160}';\nexport function f${i}(): number { return f${(i + 1) % 160}.length; }\n`;
+    root = makeProject(files);
+    const dump = (p: Project) => p.db.prepare('SELECT f.path, r.name, r.line, r.col, r.role, r.confidence, s.name AS target FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.symbol_id ORDER BY 1, 3, 4').all();
+    const many = new Project(root);
+    const stats = await updateIndex(many.db, many.root, { workers: 10 }); // 160 files: 10 batches of 16
+    expect(stats.parsed).toBe(160);
+    const rows = dump(many);
+    many.close();
+    fs.rmSync(path.join(root, '.code-intel'), { recursive: true, force: true });
+    const one = new Project(root);
+    await updateIndex(one.db, one.root, { workers: 0 });
+    expect(rows).toEqual(dump(one));
+    expect(rows.filter((r) => (r as { confidence: string }).confidence === 'imported').length).toBe(160 * 2);
+    one.close();
   });
 });
