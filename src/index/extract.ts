@@ -25,12 +25,13 @@ const MACRO_DEPTH = 3;
 
 export async function extractFile(row: LanguageRow, source: string): Promise<FileFacts> {
   const { parser, query } = await loadLanguage(row);
-  let tree = parser.parse(source);
+  const parsed = row.blank ? source.replace(blankPattern(row.blank), (m) => ' '.repeat(m.length)) : source;
+  let tree = parser.parse(parsed);
   if (!tree) throw new Error('parser returned no tree');
   // code without semicolons that tree-sitter misreads: parsed again with its statement ends written
   let recovery: Recovery | undefined;
   if (row.asi && tree.rootNode.hasError) {
-    recovery = recoverStatementEnds(parser, source, tree);
+    recovery = recoverStatementEnds(parser, parsed, tree);
     if (recovery) {
       tree.delete();
       tree = recovery.tree;
@@ -50,7 +51,7 @@ export async function extractFile(row: LanguageRow, source: string): Promise<Fil
         startPosition: { row: b.startPosition.row, column: b.startPosition.column + 1 },
         endPosition: { row: b.endPosition.row, column: b.endPosition.column - 1 },
       }));
-      const sub = parser.parse(source, null, { includedRanges: ranges });
+      const sub = parser.parse(parsed, null, { includedRanges: ranges });
       if (!sub) break;
       trees.push(sub);
       const more = query.matches(sub.rootNode);
@@ -63,6 +64,14 @@ export async function extractFile(row: LanguageRow, source: string): Promise<Fil
   } finally {
     for (const t of trees) t.delete();
   }
+}
+
+const blankPatterns = new Map<string, RegExp>();
+/** The compiled `blank` pattern of a language row (languages.ts), once per worker. */
+function blankPattern(re: string): RegExp {
+  let p = blankPatterns.get(re);
+  if (!p) blankPatterns.set(re, (p = new RegExp(re, 'gu')));
+  return p;
 }
 
 /**

@@ -17,6 +17,14 @@ const LANGUAGE_ROW = z.strictObject({
   packageScope: z.enum(['directory', 'declared']).optional(),
   membersInScope: z.boolean().optional(),
   asi: z.boolean().optional(),
+  blank: z.string().refine((re) => {
+    try {
+      new RegExp(re, 'gu');
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'not a valid regular expression').optional(),
   localsAfterDeclaration: z.boolean().optional(),
   jsdocTypes: z.boolean().optional(),
   membersOverride: z.boolean().optional(),

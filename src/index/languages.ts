@@ -27,6 +27,13 @@ export interface LanguageRow {
   /** statement ends may be left to automatic semicolon insertion (JavaScript, TypeScript): where
    * the tree has errors, the damaged regions are parsed again with them written (recover.ts) */
   asi?: boolean;
+  /**
+   * Syntax the grammar does not know and no fact needs, as a regular expression: each match is
+   * written as spaces before parsing (offsets, lines and columns stay the file's own; names and
+   * signatures are read from the file as it is). TypeScript's variance annotations (`interface
+   * Cache<in out K, out V>`, TS 4.7) are an ERROR to tree-sitter-typescript: 49 of effect's files.
+   */
+  blank?: string;
   /** a local variable is visible only after its declaration, not in the whole block (Go, Java) */
   localsAfterDeclaration?: boolean;
   /** types come from JSDoc tags where the language has no annotations (JavaScript: `@param {T} x`,
