@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { dropAnchor } from '../guard/anchor.js';
 import { guardMode } from '../guard/mode.js';
 import { SessionStore } from '../session/store.js';
 import { UserError } from '../util/paths.js';
@@ -89,6 +90,8 @@ export function guardReset(root: string): number {
       db.prepare('INSERT INTO prompts(client_session, prompt, at) VALUES (?, ?, ?)').run('person:guard-reset', '[code-intel guard reset]', Date.now() + 1);
       store.seal.write();
     }).immediate();
+    // the state the guard last accepted no longer binds: the person accepts the project as it is
+    dropAnchor(root);
     process.stderr.write('code-intel: the guard was reset; the records are sealed again.\n');
     return 0;
   } finally {

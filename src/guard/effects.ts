@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore } from '../session/store.js';
+import { type Anchor, readAnchor, writeAnchor } from './anchor.js';
 import { forbids, type GuardMode } from './mode.js';
 import { hashOf, isGuardOwned, type Manifest, ProtectedFiles } from './protected.js';
 import { TreeSnapshot } from './tree-snapshot.js';
@@ -38,6 +39,8 @@ const STORE = 'store';
 const EXCLUDES = 'excludes';
 /** the /code prompt whose turn the baseline was taken for (a turn before any session) */
 const TURN = 'turn';
+/** how many states the guard has accepted: the anchor (anchor.ts) holds the latest */
+const SEQ = 'seq';
 /** how many times an undo may reveal further changes (a reverted .gitignore shows what it hid) */
 const MAX_ROUNDS = 8;
 
@@ -48,9 +51,19 @@ export function acceptBaseline(store: SessionStore, root: string): void {
     snap.renewIfOutdated();
     const tree = snap.capture();
     const manifest = new ProtectedFiles(root).capture();
-    const commit = snap.accept(tree);
-    store.setGuardValues({ [TREE]: tree, [COMMIT]: commit, [PROTECTED]: JSON.stringify(manifest), [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes() });
+    recordAccepted(store, root, snap, tree, snap.accept(tree), manifest);
   });
+}
+
+/**
+ * The accepted state, in the sealed records and (once they are committed) in the anchor outside the
+ * project, with the next sequence number: a database put back from earlier has a lower one.
+ */
+function recordAccepted(store: SessionStore, root: string, snap: TreeSnapshot, tree: string, commit: string, manifest: Manifest): void {
+  const seq = Number(store.guardValue(SEQ) ?? 0) + 1;
+  const anchor: Anchor = { root: path.resolve(root), seq, commit, tree, excludes: snap.excludes(), store: snap.fingerprint(), protected: manifest };
+  store.setGuardValues({ [TREE]: tree, [COMMIT]: commit, [PROTECTED]: JSON.stringify(manifest), [STORE]: anchor.store, [EXCLUDES]: anchor.excludes, [SEQ]: String(seq) });
+  store.afterCommit(() => writeAnchor(anchor));
 }
 
 /**
@@ -87,7 +100,8 @@ function stamp(): string {
  */
 export function enforceEffects(store: SessionStore, root: string, mode: GuardMode): EffectReport {
   const report: EffectReport = { undone: [], failed: [] };
-  if (mode.kind === 'off' || (mode.kind === 'locked' && !mode.session && !mode.turn)) return report; // nothing guarded, or records untrusted
+  if (mode.kind === 'locked' && mode.tampered) return undoToAnchor(root); // the records say nothing that can be trusted
+  if (mode.kind === 'off' || (mode.kind === 'locked' && !mode.session && !mode.turn)) return report; // nothing guarded
   if (mode.kind === 'locked' && !mode.session && store.guardValue(TURN) !== mode.turn) {
     // the first event of a /code turn no session has started in: until now the guard was off, so
     // the project as it stands is the user's; from here nothing of it may change
@@ -123,61 +137,13 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
     }
     const keepDir = path.join(root, '.code-intel', 'guard', 'reverted', stamp());
     guardFolder(root, keepDir);
-    let current = snap.capture();
-    // a reverted .gitignore can reveal files that were hidden a moment ago: look again, until
-    // nothing more shows (a chain longer than MAX_ROUNDS is not accepted: see failed)
-    for (let round = 0; ; round++) {
-      let restored = 0;
-      let attributes = false;
-      for (const ch of snap.diff(baseline, current)) {
-        const why = forbids(mode, ch.path, isGuardOwned);
-        if (!why) continue;
-        attributes ||= ch.path === '.gitattributes' || ch.path.endsWith('/.gitattributes');
-        try {
-          const { kept } = snap.restore(baseline, ch.path, keepDir);
-          report.undone.push({ path: ch.path, why, kept: kept && path.relative(root, kept) });
-          restored++;
-        } catch (e) {
-          report.failed.push(`${ch.path}: ${(e as Error).message.split('\n')[0]}`);
-        }
-      }
-      if (restored === 0) break;
-      if (round === MAX_ROUNDS) {
-        report.failed.push(`undoing kept revealing more changes (${MAX_ROUNDS} rounds of .gitignore or .gitattributes files)`);
-        break;
-      }
-      // what the attributes hid is seen in the next round (an index holding them would still apply them)
-      if (attributes) snap.forgetStat(baseline);
-      current = snap.capture();
-    }
-    // the guard's files, until nothing more shows: a folder's listing is capped, and files put back
-    // can reveal others behind them
-    for (let round = 0; ; round++) {
-      const changed = prot.changed(manifest);
-      if (changed.length === 0 || report.failed.length > 0) break;
-      if (round === MAX_ROUNDS * 4) {
-        report.failed.push(`undoing kept revealing more changes in the write guard's own folders (${round} rounds)`);
-        break;
-      }
-      for (const file of changed) {
-        const rel = path.relative(root, file);
-        const inside = !rel.startsWith('..') && !path.isAbsolute(rel);
-        const shown = inside ? rel.split(path.sep).join('/') : file;
-        const r = prot.restore(manifest, file, keepDir);
-        const why = inside ? `'${shown}' belongs to the write guard` : `'${shown}' is a client setting that controls the write guard`;
-        if (r.restored) report.undone.push({ path: shown, why, kept: r.kept && path.relative(root, r.kept) });
-        else report.failed.push(`${shown}: its saved copy is missing`);
-      }
-    }
+    const current = putBack(root, snap, prot, baseline, manifest, (rel) => forbids(mode, rel, isGuardOwned), report, keepDir);
     if (report.failed.length > 0) {
       // what could not be put back is never accepted: the baseline stays, every later event tries
       // again, and the hooks refuse writes meanwhile
       store.setGuardValues({ [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes() });
     } else {
-      const accepted = snap.accept(current);
-      store.setGuardValues({
-        [TREE]: current, [COMMIT]: accepted, [PROTECTED]: JSON.stringify(prot.capture(manifest, false)), [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes(),
-      });
+      recordAccepted(store, root, snap, current, snap.accept(current), prot.capture(manifest, false));
     }
     try {
       fs.rmdirSync(keepDir); // nothing was kept
@@ -194,6 +160,91 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
     }
     return report;
   });
+}
+
+/**
+ * Puts back every change from `baseline` that `forbid` names a reason for (a reverted .gitignore or
+ * .gitattributes can reveal more: looked at again), then the guard's own files as `manifest` holds
+ * them. Returns the tree as it stands after.
+ */
+function putBack(root: string, snap: TreeSnapshot, prot: ProtectedFiles, baseline: string, manifest: Manifest, forbid: (rel: string) => string | undefined, report: EffectReport, keepDir: string): string {
+  let current = snap.capture();
+  // a reverted .gitignore can reveal files that were hidden a moment ago: look again, until
+  // nothing more shows (a chain longer than MAX_ROUNDS is not accepted: see failed)
+  for (let round = 0; ; round++) {
+    let restored = 0;
+    let attributes = false;
+    for (const ch of snap.diff(baseline, current)) {
+      const why = forbid(ch.path);
+      if (!why) continue;
+      attributes ||= ch.path === '.gitattributes' || ch.path.endsWith('/.gitattributes');
+      try {
+        const { kept } = snap.restore(baseline, ch.path, keepDir);
+        report.undone.push({ path: ch.path, why, kept: kept && path.relative(root, kept) });
+        restored++;
+      } catch (e) {
+        report.failed.push(`${ch.path}: ${(e as Error).message.split('\n')[0]}`);
+      }
+    }
+    if (restored === 0) break;
+    if (round === MAX_ROUNDS) {
+      report.failed.push(`undoing kept revealing more changes (${MAX_ROUNDS} rounds of .gitignore or .gitattributes files)`);
+      break;
+    }
+    // what the attributes hid is seen in the next round (an index holding them would still apply them)
+    if (attributes) snap.forgetStat(baseline);
+    current = snap.capture();
+  }
+  // the guard's files, until nothing more shows: a folder's listing is capped, and files put back
+  // can reveal others behind them
+  for (let round = 0; ; round++) {
+    const changed = prot.changed(manifest);
+    if (changed.length === 0 || report.failed.length > 0) break;
+    if (round === MAX_ROUNDS * 4) {
+      report.failed.push(`undoing kept revealing more changes in the write guard's own folders (${round} rounds)`);
+      break;
+    }
+    for (const file of changed) {
+      const rel = path.relative(root, file);
+      const inside = !rel.startsWith('..') && !path.isAbsolute(rel);
+      const shown = inside ? rel.split(path.sep).join('/') : file;
+      const r = prot.restore(manifest, file, keepDir);
+      const why = inside ? `'${shown}' belongs to the write guard` : `'${shown}' is a client setting that controls the write guard`;
+      if (r.restored) report.undone.push({ path: shown, why, kept: r.kept && path.relative(root, r.kept) });
+      else report.failed.push(`${shown}: its saved copy is missing`);
+    }
+  }
+  return current;
+}
+
+/**
+ * The records are untrusted or gone (changed, removed, emptied, or an earlier copy put back, maybe by
+ * the command that wrote): nothing may change from the state the guard last accepted, which the
+ * anchor outside the project holds (anchor.ts). Every change since it is put back; the records are
+ * not written (a person's `code-intel guard reset` ends this). Nothing to do without an anchor.
+ */
+export function undoToAnchor(root: string): EffectReport {
+  const report: EffectReport = { undone: [], failed: [] };
+  const anchor = readAnchor(root);
+  if (!anchor) return report;
+  const snap = new TreeSnapshot(root);
+  if (snap.fingerprint() !== anchor.store) {
+    snap.rebuild(anchor.tree, anchor.excludes, anchor.commit);
+    report.rebuilt = true;
+  } else if (snap.unchangedSince(anchor.commit) && new ProtectedFiles(root).changed(anchor.protected).length === 0) return report;
+  const keepDir = path.join(root, '.code-intel', 'guard', 'reverted', stamp());
+  guardFolder(root, keepDir);
+  const why = 'the write guard\'s records cannot be trusted (changed, removed or put back from earlier): nothing may change until a person runs `code-intel guard reset`';
+  putBack(root, snap, new ProtectedFiles(root), anchor.tree, anchor.protected, () => why, report, keepDir);
+  // the store now holds the anchor's state again: the next look is the quick one
+  snap.accept(anchor.tree);
+  if (report.failed.length === 0) writeAnchor({ ...anchor, seq: anchor.seq, store: snap.fingerprint() }, true);
+  try {
+    fs.rmdirSync(keepDir);
+  } catch {
+    report.keepDir = path.relative(root, keepDir);
+  }
+  return report;
 }
 
 /** One paragraph for the agent and the timeline. */

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { SessionStore } from '../session/store.js';
-import { transcriptHasPrompt, transcriptHasToolUse, transcriptResultMentions, validTranscript } from './transcript.js';
+import { transcriptHasToolUse, transcriptPromptLine, transcriptResultMentions, validTranscript } from './transcript.js';
 
 /** How long the client may take to write a line to its transcript. */
 const SETTLE_MS = 2 * 60_000;
@@ -14,8 +14,10 @@ const SETTLE_MS = 2 * 60_000;
 export function settleEvidence(store: SessionStore, root: string): void {
   for (const p of store.pendingPrompts()) {
     const file = validTranscript(p.transcript);
-    if (file && transcriptHasPrompt(file, p.prompt)) store.settlePrompt(p.id, true);
-    else if (!file || Date.now() - p.at > SETTLE_MS) store.settlePrompt(p.id, false);
+    const late = !file || Date.now() - p.at > SETTLE_MS;
+    // a quick look first: the write (and its lock) only when there is something to settle
+    if (file && transcriptPromptLine(file, p.prompt, p.at, store.claimedPromptLines())) store.settlePrompt(p.id, (claimed) => transcriptPromptLine(file, p.prompt, p.at, claimed), late);
+    else if (late) store.settlePrompt(p.id, undefined, true);
   }
   const s = store.active();
   if (!s) return;

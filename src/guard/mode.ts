@@ -16,7 +16,8 @@ import type { SessionRow, SessionStore } from '../session/store.js';
 export type GuardMode =
   | { kind: 'off' }
   /** turn: the /code prompt that holds a turn no session has started in yet (its effects are checked from its first event) */
-  | { kind: 'locked'; session?: SessionRow; why: string; turn?: string }
+  /** tampered: the records cannot be trusted (changed, gone or rolled back): effects are undone against the anchor (anchor.ts) */
+  | { kind: 'locked'; session?: SessionRow; why: string; turn?: string; tampered?: boolean }
   | { kind: 'ready'; session: SessionRow; explored: Set<string>; approvedNew: Set<string> };
 
 const WRITABLE = new Set(['IMPLEMENT', 'MODIFY']);
@@ -33,7 +34,7 @@ export function strictMode(root: string): boolean {
 
 export function guardMode(store: SessionStore, root: string): GuardMode {
   const tampered = store.problem();
-  if (tampered) return { kind: 'locked', why: `${tampered}. Writes stay refused until a person runs \`code-intel guard reset\` in a terminal.` };
+  if (tampered) return { kind: 'locked', tampered: true, why: `${tampered}. Writes stay refused until a person runs \`code-intel guard reset\` in a terminal.` };
   settleEvidence(store, root);
   const active = store.active();
   if (active) return sessionMode(store, root, active, active.phase);

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DB } from '../store/db.js';
+import { dropAnchor, readAnchor } from './anchor.js';
 
 export const SEAL_SCHEMA = `
 CREATE TABLE IF NOT EXISTS guard_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -94,15 +95,21 @@ export class Seal {
 
   /** Why the records cannot be trusted, or undefined when the seal holds. */
   problem(): string | undefined {
+    // read before the records: an accept commits first and writes the anchor after, so records read
+    // later are never behind an anchor read earlier
+    const anchor = readAnchor(this.root);
     const stored = this.stored();
     if (stored === undefined) {
-      if (fs.existsSync(markerFile(this.root))) return 'the seal over the guard\'s records is missing (the database was replaced or its seal deleted)';
+      if (fs.existsSync(markerFile(this.root)) || anchor) return 'the seal over the guard\'s records is missing (the database was replaced or its seal deleted)';
       return undefined; // never sealed: a new database, sealed on its first write
     }
     const want = this.mac();
     if (stored.length !== want.length || !crypto.timingSafeEqual(Buffer.from(stored), Buffer.from(want))) {
       return 'the guard\'s records were changed outside code-intel (sessions, ledger, prompts or baselines no longer match their seal)';
     }
+    // a sealed copy from earlier (a turn when the guard was off) put back in place of the database
+    const seq = Number((this.db.prepare(`SELECT value FROM guard_state WHERE key = 'seq'`).get() as { value: string } | undefined)?.value ?? 0);
+    if (anchor && seq < anchor.seq) return 'the guard\'s records are older than the state the guard last accepted (an earlier copy of the database was put back)';
     return undefined;
   }
 
@@ -126,5 +133,6 @@ export class Seal {
   /** Nothing is guarded any more (no session, the turn is over): a new database is fine again. */
   unmark(): void {
     fs.rmSync(markerFile(this.root), { force: true });
+    dropAnchor(this.root);
   }
 }

@@ -49,33 +49,54 @@ export function validTranscript(p: unknown): string | undefined {
 }
 
 type ToolCall = { id?: string; name?: string; args?: Record<string, unknown>; status?: string };
-type Line = { type?: string; message?: { role?: string; content?: unknown }; content?: unknown; toolCalls?: ToolCall[] };
+type Line = {
+  type?: string; message?: { role?: string; content?: unknown }; content?: unknown; toolCalls?: ToolCall[];
+  uuid?: string; id?: string; timestamp?: string; isSidechain?: boolean; isMeta?: boolean; isCompactSummary?: boolean; toolUseResult?: unknown;
+  /** where the line starts in the file (its identity where it names none) */
+  at?: number;
+};
+
+/** the last tail read, by file, size and change time: one hook settles many pieces of evidence against one transcript */
+let lastTail: { key: string; lines: Line[] } | undefined;
 
 /** The transcript's last lines, newest first (bounded read). */
 function tail(file: string): Line[] {
   const fd = fs.openSync(file, 'r');
   try {
-    const size = fs.fstatSync(fd).size;
-    const start = Math.max(0, size - TAIL_BYTES);
-    const buf = Buffer.alloc(size - start);
-    fs.readSync(fd, buf, 0, buf.length, start);
-    if (file.endsWith('.json')) return wholeSession(buf, start);
-    const lines = buf.toString('utf8').split('\n');
-    if (start > 0) lines.shift(); // a cut line
-    const out: Line[] = [];
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const l = lines[i]!.trim();
-      if (!l) continue;
-      try {
-        out.push(JSON.parse(l) as Line);
-      } catch {
-        // a line being written
-      }
-    }
-    return out;
+    const st = fs.fstatSync(fd);
+    const key = `${file}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${st.ino}`;
+    if (lastTail?.key === key) return lastTail.lines;
+    const lines = readTail(fd, file, st.size);
+    lastTail = { key, lines };
+    return lines;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+function readTail(fd: number, file: string, size: number): Line[] {
+  const start = Math.max(0, size - TAIL_BYTES);
+  const buf = Buffer.alloc(size - start);
+  fs.readSync(fd, buf, 0, buf.length, start);
+  if (file.endsWith('.json')) return wholeSession(buf, start);
+  const out: Line[] = [];
+  let end = buf.length;
+  // newest first, each line with its byte offset
+  for (let i = buf.length - 1; i >= -1; i--) {
+    if (i >= 0 && buf[i] !== 0x0a) continue;
+    const from = i + 1;
+    if (i < 0 && start > 0) break; // a cut line
+    const l = buf.subarray(from, end).toString('utf8').trim();
+    end = i;
+    if (!l) continue;
+    try {
+      const parsed = JSON.parse(l) as Line;
+      if (parsed && typeof parsed === 'object') out.push({ ...parsed, at: start + from });
+    } catch {
+      // a line being written
+    }
+  }
+  return out;
 }
 
 /** An older Gemini session file: one JSON object with its messages (read whole, when it fits). */
@@ -83,7 +104,7 @@ function wholeSession(buf: Buffer, start: number): Line[] {
   if (start > 0) return [];
   try {
     const messages = (JSON.parse(buf.toString('utf8')) as { messages?: unknown }).messages;
-    return Array.isArray(messages) ? (messages as Line[]).slice().reverse() : [];
+    return Array.isArray(messages) ? (messages as Line[]).map((m, i) => ({ ...m, at: i })).reverse() : [];
   } catch {
     return [];
   }
@@ -107,15 +128,39 @@ function userText(l: Line): string | undefined {
   return textOf(l.content);
 }
 
-/** Did the user type this prompt? (A slash command's arguments are stored inside its expansion.) */
-export function transcriptHasPrompt(file: string, prompt: string): boolean {
+/** How far a user line's own time may be from when the hook recorded its prompt. */
+const PROMPT_WINDOW_MS = 2 * 60_000;
+
+/**
+ * Is this the conversation's own transcript (not a subagent's, whose "user" lines are prompts the
+ * agent wrote)? Claude Code: `projects/<project>/<session>.jsonl`; Gemini CLI: `chats/<session>.json(l)`.
+ */
+function ownTranscript(file: string): boolean {
+  const projects = realOrUndefined(claudeProjectsDir());
+  if (projects && path.dirname(path.dirname(file)) === projects) return true;
+  return path.basename(path.dirname(file)) === 'chats';
+}
+
+/**
+ * The line of the transcript that shows the user typing this prompt, if one does: a line the user
+ * typed (not a subagent's prompt, a tool result, a summary or the client's own notes), written
+ * near `at` (when the hook recorded it), and not a line an earlier prompt was found as (`claimed`):
+ * one line proves one prompt, so a prompt repeated or cut from a line already spoken proves
+ * nothing. A slash command's arguments are stored inside its expansion. Returns the line's identity.
+ */
+export function transcriptPromptLine(file: string, prompt: string, at: number, claimed: ReadonlySet<string>): string | undefined {
   const want = fold(prompt.replace(/^\s*\/[\w:-]+\s*/, ''));
-  if (!want) return false;
+  if (!want || !ownTranscript(file)) return undefined;
   for (const l of tail(file)) {
+    if (l.isSidechain === true || l.isMeta === true || l.isCompactSummary === true || l.toolUseResult !== undefined) continue;
     const text = userText(l);
-    if (text !== undefined && fold(text).includes(want)) return true;
+    if (text === undefined || !fold(text).includes(want)) continue;
+    const when = typeof l.timestamp === 'string' ? Date.parse(l.timestamp) : NaN;
+    if (!Number.isNaN(when) && Math.abs(when - at) > PROMPT_WINDOW_MS) continue;
+    const key = `${path.basename(file)}:${l.uuid ?? l.id ?? `@${l.at}`}`;
+    if (!claimed.has(key)) return key;
   }
-  return false;
+  return undefined;
 }
 
 /** Gemini CLI's names for the tools the guard calls by Claude Code's. */

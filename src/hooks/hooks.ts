@@ -18,12 +18,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { asAccepted, describeUndo, enforceEffects } from '../guard/effects.js';
+import { anchoredRoot, readAnchor } from '../guard/anchor.js';
+import { asAccepted, describeUndo, enforceEffects, undoToAnchor } from '../guard/effects.js';
 import { guardMode, type GuardMode } from '../guard/mode.js';
 import { isGuardOwned } from '../guard/protected.js';
 import { isMarked } from '../guard/seal.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
-import { transcriptHasPrompt, transcriptHasToolUse, validTranscript } from '../guard/transcript.js';
+import { transcriptHasToolUse, transcriptPromptLine, validTranscript } from '../guard/transcript.js';
 import { SessionStore } from '../session/store.js';
 import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
 import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js';
@@ -141,14 +142,21 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     throw new Error('malformed PreToolUse payload (tool_name / tool_input missing)');
   }
   const start = env.projectDir ?? p.cwd ?? env.cwd;
-  const root = chooseRoot(start);
+  // a guarded project whose database was removed is found by its anchor (guard/anchor.ts)
+  const root = chooseRoot(start) ?? anchoredRoot(start);
   if (!root) {
     const tool = p.tool_name ?? '';
     const mayWrite = EDIT_TOOLS.has(tool) || tool === 'ApplyPatch' || tool === 'Bash' || (tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS));
     if (event === 'pre-tool-use' && mayWrite) return format(client, event, `no code-intel database at or above ${start}: run \`code-intel init\` (or \`code-intel index\`) in the project`);
     return format(client, event, undefined);
   }
-  const db = openShared(root);
+  let db: Database.Database;
+  try {
+    db = openShared(root);
+  } catch (e) {
+    if (!readAnchor(root)) throw e;
+    return recordsGone(event, p, root, client, (e as Error)?.message ?? String(e));
+  }
   try {
     const store = new SessionStore(db);
     const mode = guardMode(store, root);
@@ -196,6 +204,25 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
   } finally {
     db.close();
   }
+}
+
+/**
+ * A guarded project whose database is gone, empty or unreadable: every change since the state the
+ * guard last accepted is put back (the anchor outside the project holds it), reading tools run, and
+ * anything that may write is refused.
+ */
+function recordsGone(event: HookEvent, p: Payload, root: string, client: Client, why: string): string {
+  let notice: string;
+  try {
+    notice = describeUndo(undoToAnchor(root));
+  } catch (e) {
+    notice = `The write guard cannot check what changed (${(e as Error)?.message?.split('\n')[0] ?? e}).`;
+  }
+  const reason = `the write guard's records are unreadable (${why}). ${notice} Writes stay refused until a person runs \`code-intel guard reset\` in a terminal.`;
+  if (event !== 'pre-tool-use') return format(client, event, undefined, notice || undefined, p.hook_event_name, p.stop_hook_active === true);
+  const tool = p.tool_name ?? '';
+  if (READ_ONLY_TOOLS.has(tool) || tool.startsWith(OWN_TOOLS)) return format(client, event, undefined, notice || undefined, p.hook_event_name);
+  return format(client, event, reason);
 }
 
 function pick(input: Record<string, unknown>): Record<string, unknown> {
@@ -483,7 +510,8 @@ function recordPrompt(store: SessionStore, root: string, p: Payload, client: Cli
     return;
   }
   const t = clientTranscript(store, p, 'a user prompt');
-  if (t) store.recordPrompt(prompt, p.session_id ?? null, t, transcriptHasPrompt(t, prompt));
+  const at = Date.now();
+  if (t) store.recordPrompt(prompt, p.session_id ?? null, t, (claimed) => transcriptPromptLine(t, prompt, at, claimed));
 }
 
 function recordRead(store: SessionStore, root: string, p: Payload, client: Client): void {

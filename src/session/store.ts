@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS prompts (      -- what the user typed, recorded by th
   prompt TEXT NOT NULL,
   at INTEGER NOT NULL,
   transcript TEXT,                 -- the client's transcript that must show the user typing it
-  verified INTEGER                 -- NULL: the client keeps no transcript we read; 0 pending; 1 found; -1 not found (never counts)
+  verified INTEGER,                -- NULL: the client keeps no transcript we read; 0 pending; 1 found; -1 not found (never counts)
+  line TEXT                        -- the transcript line it was found as: one line proves one prompt
 );
 CREATE TABLE IF NOT EXISTS transitions (
   id INTEGER PRIMARY KEY,
@@ -91,6 +92,8 @@ export class SessionStore {
   readonly seal: Seal;
   private depth = 0;
   private markPending = false;
+  /** work that must follow the outermost write's commit (never run when it rolls back) */
+  private committed: (() => void)[] = [];
 
   constructor(private readonly db: DB) {
     db.exec(SESSION_SCHEMA);
@@ -103,7 +106,7 @@ export class SessionStore {
   /** Columns added since a database was made; the seal is renewed only if it held before. */
   private migrate(): void {
     const have = new Set((this.db.prepare('PRAGMA table_info(prompts)').all() as { name: string }[]).map((c) => c.name));
-    const add = [['transcript', 'TEXT'], ['verified', 'INTEGER']].filter(([c]) => !have.has(c!));
+    const add = [['transcript', 'TEXT'], ['verified', 'INTEGER'], ['line', 'TEXT']].filter(([c]) => !have.has(c!));
     if (add.length === 0) return;
     this.db.transaction(() => {
       const held = this.seal.problem() === undefined;
@@ -119,17 +122,24 @@ export class SessionStore {
    */
   private mutate<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
-    const out = this.db.transaction(() => {
-      this.depth++;
-      try {
-        this.seal.assert();
-        const r = fn();
-        this.seal.write();
-        return r;
-      } finally {
-        this.depth--;
-      }
-    }).immediate();
+    let out: T;
+    try {
+      out = this.db.transaction(() => {
+        this.depth++;
+        try {
+          this.seal.assert();
+          const r = fn();
+          this.seal.write();
+          return r;
+        } finally {
+          this.depth--;
+        }
+      }).immediate();
+    } catch (e) {
+      this.committed = [];
+      throw e;
+    }
+    for (const f of this.committed.splice(0)) f();
     if (this.markPending) {
       this.markPending = false;
       this.seal.mark();
@@ -204,19 +214,36 @@ export class SessionStore {
     return this.db.prepare('SELECT from_phase, to_phase, event, reason, at FROM transitions WHERE session_id = ? ORDER BY id').all(sessionId) as never;
   }
 
-  /** `transcript`: the client's transcript that must show it (then it counts only once found there). */
-  recordPrompt(prompt: string, clientSession: string | null, transcript?: string, found = false): void {
-    this.mutate(() => this.db.prepare('INSERT INTO prompts(client_session, prompt, at, transcript, verified) VALUES (?,?,?,?,?)')
-      .run(clientSession, prompt, Date.now(), transcript ?? null, transcript ? (found ? 1 : 0) : null));
+  /**
+   * `transcript`: the client's transcript that must show it (then it counts only once found there).
+   * `find` looks for the user's line in it, given the lines earlier prompts were found as: it runs
+   * inside the write, so two hooks at once never prove two prompts by one line.
+   */
+  recordPrompt(prompt: string, clientSession: string | null, transcript?: string, find?: (claimed: Set<string>) => string | undefined): void {
+    this.mutate(() => {
+      const line = transcript && find ? find(this.claimedPromptLines()) : undefined;
+      this.db.prepare('INSERT INTO prompts(client_session, prompt, at, transcript, verified, line) VALUES (?,?,?,?,?,?)')
+        .run(clientSession, prompt, Date.now(), transcript ?? null, transcript ? (line ? 1 : 0) : null, line ?? null);
+    });
   }
 
-  /** Prompts still waiting to be found in their transcript (newest first). */
+  /** The transcript lines recent prompts were found as. */
+  claimedPromptLines(): Set<string> {
+    return new Set((this.db.prepare('SELECT line FROM prompts WHERE line IS NOT NULL ORDER BY id DESC LIMIT 500').all() as { line: string }[]).map((r) => r.line));
+  }
+
+  /** Prompts still waiting to be found in their transcript (oldest first: the earlier prompt is found first). */
   pendingPrompts(): { id: number; prompt: string; at: number; transcript: string }[] {
-    return this.db.prepare('SELECT id, prompt, at, transcript FROM prompts WHERE verified = 0 ORDER BY id DESC LIMIT 20').all() as never;
+    return this.db.prepare('SELECT id, prompt, at, transcript FROM (SELECT * FROM prompts WHERE verified = 0 ORDER BY id DESC LIMIT 20) ORDER BY id').all() as never;
   }
 
-  settlePrompt(id: number, found: boolean): void {
-    this.mutate(() => this.db.prepare('UPDATE prompts SET verified = ? WHERE id = ?').run(found ? 1 : -1, id));
+  /** Settles a pending prompt: found as a line `find` names (not one an earlier prompt was found as), or never (`find` absent). */
+  settlePrompt(id: number, find?: (claimed: Set<string>) => string | undefined, giveUp = false): void {
+    this.mutate(() => {
+      const line = find?.(this.claimedPromptLines());
+      if (line) this.db.prepare('UPDATE prompts SET verified = 1, line = ? WHERE id = ? AND verified = 0').run(line, id);
+      else if (giveUp) this.db.prepare('UPDATE prompts SET verified = -1 WHERE id = ? AND verified = 0').run(id);
+    });
   }
 
   /** Hook evidence of a session still waiting to be found in the client's transcript. */
@@ -257,6 +284,12 @@ export class SessionStore {
     const row = this.db.prepare(`SELECT prompt, at FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number } | undefined;
     if (!row || Date.now() - row.at > withinMs) return undefined;
     return row.prompt.replace(/^\s*\/code\b\s*/, '');
+  }
+
+  /** Runs `fn` once the current write has committed (now, outside one). */
+  afterCommit(fn: () => void): void {
+    if (this.depth > 0) this.committed.push(fn);
+    else fn();
   }
 
   transaction<T>(fn: () => T): T {
