@@ -49,6 +49,7 @@ export function acceptBaseline(store: SessionStore, root: string): void {
   store.transaction(() => {
     const snap = new TreeSnapshot(root);
     snap.renewIfOutdated();
+    snap.trackIgnored();
     const tree = snap.capture();
     const manifest = new ProtectedFiles(root).capture();
     recordAccepted(store, root, snap, tree, snap.accept(tree), manifest);

@@ -181,6 +181,34 @@ export class TreeSnapshot {
     this.git(['read-tree', tree]);
   }
 
+  /**
+   * Files the project's own git tracks although an ignore rule matches them (added with `git add -f`:
+   * a committed `.env`, a vendored file): git does not ignore a tracked file, so neither does the
+   * snapshot. Added to the private index when a baseline is taken; from then on `add -A` follows them.
+   */
+  trackIgnored(): void {
+    if (!fs.existsSync(path.join(this.root, '.git'))) return;
+    let out: string;
+    try {
+      // the project's repository, never its programs: no fsmonitor, no hooks
+      const env: NodeJS.ProcessEnv = {};
+      for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
+      out = execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-C', this.root, 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'],
+        { env: { ...env, GIT_OPTIONAL_LOCKS: '0' }, encoding: 'utf8', timeout: gitTimeout(GIT_TIMEOUT_MS), maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      return; // not a repository (or not one git can read): nothing tracked
+    }
+    const rels = out.split('\0').filter((r) => r && !r.startsWith('.code-intel/') && fs.existsSync(path.join(this.root, r)));
+    this.ensure();
+    for (let i = 0; i < rels.length; i += 500) {
+      try {
+        this.git(['add', '--ignore-errors', '-f', '--', ...rels.slice(i, i + 500).map((r) => `:(literal)${r}`)]);
+      } catch (e) {
+        if ((e as { status?: number }).status !== 1) throw e;
+      }
+    }
+  }
+
   /** The tree of the working tree as it is now (files git does not ignore). */
   capture(): string {
     this.ensure();
@@ -286,12 +314,17 @@ export class TreeSnapshot {
     this.ensure();
     let out = '';
     try {
-      out = this.git(['check-ignore', '--no-index', '-z', '--stdin'], rels.join('\0') + '\0');
+      // against the private index: a file it tracks is not ignored (trackIgnored)
+      out = this.git(['check-ignore', '-z', '--stdin'], rels.join('\0') + '\0');
     } catch (e) {
       // exit 1: none is ignored
       if ((e as { status?: number }).status !== 1) throw e;
     }
-    return new Set(out.split('\0').filter(Boolean));
+    const hits = out.split('\0').filter(Boolean);
+    if (hits.length === 0) return new Set();
+    // `F/` (asked for folder patterns) matches `*.env` even where the index tracks F: a tracked file is never ignored
+    const tracked = new Set(this.git(['ls-files', '-z', '--cached', '--', ...[...new Set(hits.map((h) => h.replace(/\/$/, '')))].map((h) => `:(literal)${h}`)]).split('\0'));
+    return new Set(hits.filter((h) => !tracked.has(h.replace(/\/$/, ''))));
   }
 
   /** Whether the tree holds `rel` (as a file or symlink). */
