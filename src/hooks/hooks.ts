@@ -47,6 +47,8 @@ const READ_ONLY_TOOLS = new Set(['Read', 'Grep', 'Glob', 'LS', 'NotebookRead', '
 const MAX_PAYLOAD = 1024 * 1024;
 const MAX_COMMAND = 64 * 1024;
 const MAX_PATH = 4096;
+/** named targets × the folders a command reaches that the guard will judge (each a few file-system calls) */
+const MAX_TARGET_CHECKS = 20_000;
 /** Claude Code's Bash default and maximum timeouts: how long a command can be in flight */
 const BASH_DEFAULT_MS = 120_000;
 const BASH_MAX_MS = 600_000;
@@ -276,6 +278,9 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     // where each write lands: a relative target after `cd DIR` is written in DIR
     const base = (w: BashWrite) => (w.dir ? path.resolve(cwd, w.dir) : cwd);
     const ignored = ignoredTargets(root, a.writes.flatMap((w) => (w.targets ?? []).map((t) => path.resolve(base(w), t))));
+    // each named target is judged in every folder the command reaches: bounded, so the hook answers in time
+    const checks = a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0) * (1 + (a.reached?.length ?? 0));
+    if (checks > MAX_TARGET_CHECKS) return `the command names ${a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0)} files to write across ${a.reached?.length ?? 1} folders it moves to: too many for the write guard to check in time; split it into smaller commands`;
     if (a.background.length > 0) return `a /code turn runs commands in the foreground only (this one detaches: ${a.background[0]!.slice(0, 80)}): a background process could change files after the guard has looked.`;
     for (const w of a.writes) {
       if (/^git clean\b/.test(w.what)) return 'git clean deletes untracked and git-ignored files (.env, local data, build output) that the guard cannot put back; remove the files you mean by name.';
