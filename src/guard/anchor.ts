@@ -16,7 +16,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Manifest } from './protected.js';
-import { stateDir } from './seal.js';
+import { stateDir } from './state-dir.js';
 
 export interface Anchor {
   root: string;

@@ -13,22 +13,17 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { DB } from '../store/db.js';
 import { dropAnchor, readAnchor } from './anchor.js';
+import { stateDir } from './state-dir.js';
 
 export const SEAL_SCHEMA = `
 CREATE TABLE IF NOT EXISTS guard_state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS guard_seal (id INTEGER PRIMARY KEY CHECK (id = 1), mac TEXT NOT NULL);
 `;
 
-/** The user's code-intel state folder (never inside a project). */
-export function stateDir(): string {
-  if (process.env.CODE_INTEL_STATE_DIR) return process.env.CODE_INTEL_STATE_DIR;
-  const base = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
-  return path.join(base, 'code-intel');
-}
+export { stateDir } from './state-dir.js';
 
 function secret(): Buffer {
   const file = path.join(stateDir(), 'guard.key');
