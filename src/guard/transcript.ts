@@ -201,7 +201,14 @@ export function transcriptResultMentions(file: string, id: string, files: string
       if (b?.type !== 'tool_result' || b.tool_use_id !== id) continue;
       const c = b.content;
       const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (x && typeof x === 'object' && typeof (x as { text?: unknown }).text === 'string' ? (x as { text: string }).text : '')).join('\n') : '';
-      return files.every((f) => text.includes(f) || text.includes(path.join(root, f)));
+      // as Grep prints a file it found: its path first on a line (`path`, `path:12:…`, `path-11-…`),
+      // never a name that merely appears inside a line of another file
+      const lines = text.split('\n');
+      const listed = (p: string) => {
+        const re = new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?::|-\\d+-|\\s*$)`);
+        return lines.some((l) => re.test(l));
+      };
+      return files.every((f) => listed(f) || listed(path.join(root, f)));
     }
   }
   return false;
