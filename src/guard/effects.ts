@@ -91,6 +91,16 @@ function guardFolder(root: string, dir: string): void {
   fs.mkdirSync(dir, { recursive: true });
 }
 
+/**
+ * A folder for what an undo moves aside that nothing could have made beforehand (a fixed name could:
+ * with links in it, the guard's own copy would be written where they point).
+ */
+function freshKeepDir(root: string): string {
+  const reverted = path.join(root, '.code-intel', 'guard', 'reverted');
+  guardFolder(root, reverted);
+  return fs.mkdtempSync(path.join(reverted, `${stamp()}-`));
+}
+
 function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');
 }
@@ -136,8 +146,7 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
       snap.rebuild(baseline, store.guardValue(EXCLUDES), store.guardValue(COMMIT));
       report.rebuilt = true;
     }
-    const keepDir = path.join(root, '.code-intel', 'guard', 'reverted', stamp());
-    guardFolder(root, keepDir);
+    const keepDir = freshKeepDir(root);
     const current = putBack(root, snap, prot, baseline, manifest, (rel) => forbids(mode, rel, isGuardOwned), report, keepDir);
     if (report.failed.length > 0) {
       // what could not be put back is never accepted: the baseline stays, every later event tries
@@ -233,8 +242,7 @@ export function undoToAnchor(root: string): EffectReport {
     snap.rebuild(anchor.tree, anchor.excludes, anchor.commit);
     report.rebuilt = true;
   } else if (snap.unchangedSince(anchor.commit) && new ProtectedFiles(root).changed(anchor.protected).length === 0) return report;
-  const keepDir = path.join(root, '.code-intel', 'guard', 'reverted', stamp());
-  guardFolder(root, keepDir);
+  const keepDir = freshKeepDir(root);
   const why = 'the write guard\'s records cannot be trusted (changed, removed or put back from earlier): nothing may change until a person runs `code-intel guard reset`';
   putBack(root, snap, new ProtectedFiles(root), anchor.tree, anchor.protected, () => why, report, keepDir);
   // the store now holds the anchor's state again: the next look is the quick one

@@ -8,7 +8,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { stateDir } from './seal.js';
+import { stateDir } from './state-dir.js';
+import { freeName } from './tree-snapshot.js';
 
 /** Project-relative files and folders (a trailing '/') owned by the guard. */
 const PROJECT_OWNED = [
@@ -147,10 +148,11 @@ export class ProtectedFiles {
       }
     })();
     if (st) {
-      kept = path.join(keepDir, '_outside', file.replace(/^[/\\]+/, '').replace(/:/g, ''));
-      fs.mkdirSync(path.dirname(kept), { recursive: true });
-      if (st.isFile()) fs.copyFileSync(file, kept);
-      else if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(file));
+      const named = path.join(keepDir, '_outside', file.replace(/^[/\\]+/, '').replace(/:/g, ''));
+      fs.mkdirSync(path.dirname(named), { recursive: true });
+      kept = freeName(named);
+      if (st.isFile()) fs.copyFileSync(file, kept, fs.constants.COPYFILE_EXCL);
+      else if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(file), { flag: 'wx' });
       fs.rmSync(file, { recursive: true, force: true });
     }
     const want = file in m ? m[file]! : null;

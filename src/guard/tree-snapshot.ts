@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { stateDir } from './seal.js';
+import { stateDir } from './state-dir.js';
 
 export interface TreeChange {
   /** project-relative path, '/'-separated */
@@ -341,10 +341,11 @@ export class TreeSnapshot {
     let kept: string | undefined;
     const st = lstatOrUndefined(abs);
     if (st) {
-      kept = path.join(keepDir, rel);
-      fs.mkdirSync(path.dirname(kept), { recursive: true });
-      if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(abs));
-      else if (st.isFile()) fs.copyFileSync(abs, kept);
+      fs.mkdirSync(path.dirname(path.join(keepDir, rel)), { recursive: true });
+      kept = freeName(path.join(keepDir, rel));
+      // never through something already there (EXCL: a link made in the keep folder is not followed)
+      if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(abs), { flag: 'wx' });
+      else if (st.isFile()) fs.copyFileSync(abs, kept, fs.constants.COPYFILE_EXCL);
       else if (st.isDirectory()) fs.cpSync(abs, kept, { recursive: true, verbatimSymlinks: true });
       fs.rmSync(abs, { recursive: true, force: true });
     }
@@ -364,9 +365,9 @@ export class TreeSnapshot {
       const abs = path.join(this.root, ...segs.slice(0, i));
       const st = lstatOrUndefined(abs);
       if (!st || st.isDirectory()) continue;
-      const kept = path.join(keepDir, ...segs.slice(0, i));
-      fs.mkdirSync(path.dirname(kept), { recursive: true });
-      if (st.isFile()) fs.copyFileSync(abs, kept);
+      fs.mkdirSync(path.dirname(path.join(keepDir, ...segs.slice(0, i))), { recursive: true });
+      const kept = freeName(path.join(keepDir, ...segs.slice(0, i)));
+      if (st.isFile()) fs.copyFileSync(abs, kept, fs.constants.COPYFILE_EXCL);
       fs.rmSync(abs, { force: true });
     }
   }
@@ -380,6 +381,14 @@ export class TreeSnapshot {
       }
       dir = path.dirname(dir);
     }
+  }
+}
+
+/** `p`, or `p~2`, `p~3` … where something stands there already (a file moved aside twice in one undo). */
+export function freeName(p: string): string {
+  for (let i = 2; ; i++) {
+    const name = i === 2 ? p : `${p}~${i - 1}`;
+    if (!lstatOrUndefined(name) && !lstatOrUndefined(`${name}.symlink`)) return name;
   }
 }
 
