@@ -993,6 +993,22 @@ async function grepMentions(): Promise<void> {
   }
 }
 
+/**
+ * The folder an undo keeps what it moved aside in (.code-intel/guard/reverted/<time>) made beforehand,
+ * for every millisecond of the next seconds, holding T as a link out of the project: the guard's own
+ * copy of T must not be written through it.
+ */
+async function keepLinks(): Promise<void> {
+  for (const phase of ['EXPLORATION', 'READY'] as const) {
+    const c = await fresh(phase);
+    attempt(c, {
+      label: 'r3: store: reverted/<the next 4 s>/T made links out of the project, then T written',
+      setup: (cc) => cc.watch.push(path.join(cc.scratch, 'victim')),
+      cmd: (t) => py(`import datetime\nd=datetime.datetime.now(datetime.timezone.utc)\nfor i in range(4000):\n  s=(d+datetime.timedelta(milliseconds=i)).strftime('%Y-%m-%dT%H-%M-%S-')+'%03dZ'%((d+datetime.timedelta(milliseconds=i)).microsecond//1000)\n  k='.code-intel/guard/reverted/'+s\n  os.makedirs(os.path.dirname(k+'/${c.t.T}'),exist_ok=True)\n  os.path.lexists(k+'/${c.t.T}') or os.symlink('${c.scratch}/victim',k+'/${c.t.T}')\nopen('${c.t.T}','a').write('x')`),
+    });
+  }
+}
+
 /** The guard's records changed, removed or replaced by the same command that writes T. */
 async function recordsGone(): Promise<void> {
   const forms: { label: string; cmd: (t: Targets) => string }[] = [
@@ -1017,6 +1033,25 @@ async function recordsGone(): Promise<void> {
     attempt(c, { label: 'r3: db: a copy from before the /code turn put back, then T written', followUp: true,
       cmd: (t) => py(`import shutil\nfor f in ['.code-intel/index.db-wal','.code-intel/index.db-shm']:\n  os.path.exists(f) and os.remove(f)\nshutil.copy('${copy}','.code-intel/index.db')\nopen('${t.T}','a').write('x')`) });
   }
+}
+
+/** A code-intel index in a folder above the project (a home folder indexed once): removing the project's own must not hand the hooks to it. */
+async function outerIndex(): Promise<void> {
+  const outer = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'guard-outer-')));
+  new Project(outer).close();
+  for (const phase of ['PROMPT', 'EXPLORATION', 'READY'] as const) {
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = outer; // the project and its scratch folder are made inside `outer`
+    let c: Ctx;
+    try {
+      c = await afterCodePrompt(phase);
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+    attempt(c, { label: 'r3: db: .code-intel removed under an indexed parent folder, then T written', followUp: true, cmd: (t) => py(`import shutil\nshutil.rmtree('.code-intel')\nopen('${t.T}','a').write('x')`) });
+  }
+  extra.push({ ...extra[extra.length - 1]!, root: outer, scratch: outer, closed: true });
 }
 
 /** A file the project's git tracks although a .gitignore pattern matches it (added with -f). */
@@ -1111,6 +1146,10 @@ describe('write guard vs adversarial shell forms (judged on disk)', () => {
   it('round 3: the records changed, removed or rolled back by the command that writes', async () => {
     await recordsGone();
     finish2('r3: db:');
+    await outerIndex();
+    finish2('r3: db:');
+    await keepLinks();
+    finish2('r3: store:');
   }, 300_000);
 
   it('round 3: a file git tracks although ignored', async () => {

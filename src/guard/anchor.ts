@@ -57,10 +57,14 @@ export function dropAnchor(root: string): void {
   fs.rmSync(anchorFile(root), { force: true });
 }
 
-/** The nearest folder at or above `from` with an anchor: a guarded project whose records may be gone. */
+/**
+ * The outermost folder at or above `from` with an anchor: a project in a guarded turn, whatever
+ * happened to its database (an index made in a subfolder of it does not take its hooks away).
+ */
 export function anchoredRoot(from: string): string | undefined {
+  let found: string | undefined;
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
-    if (fs.existsSync(anchorFile(dir))) return dir;
-    if (path.dirname(dir) === dir) return undefined;
+    if (fs.existsSync(anchorFile(dir))) found = dir;
+    if (path.dirname(dir) === dir) return found;
   }
 }

@@ -144,8 +144,9 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     throw new Error('malformed PreToolUse payload (tool_name / tool_input missing)');
   }
   const start = env.projectDir ?? p.cwd ?? env.cwd;
-  // a guarded project whose database was removed is found by its anchor (guard/anchor.ts)
-  const root = chooseRoot(start) ?? anchoredRoot(start);
+  // a project in a guarded turn has an anchor (guard/anchor.ts): it is the project, whatever
+  // happened to its database, and before any index in a folder above it
+  const root = anchoredRoot(start) ?? chooseRoot(start);
   if (!root) {
     const tool = p.tool_name ?? '';
     const mayWrite = EDIT_TOOLS.has(tool) || tool === 'ApplyPatch' || tool === 'Bash' || (tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS));
