@@ -1054,6 +1054,57 @@ async function outerIndex(): Promise<void> {
   extra.push({ ...extra[extra.length - 1]!, root: outer, scratch: outer, closed: true });
 }
 
+/** Undoing a .gitignore change must not sweep away what it had ignored (dependencies, build output), and a name git cannot print as UTF-8 is still undone. */
+async function ignoreSweeps(): Promise<void> {
+  for (const phase of ['PROMPT', 'EXPLORATION', 'READY'] as const) {
+    const odd = (root: string) => Buffer.concat([Buffer.from(`${root}/src/`), Buffer.from([0xfd]), Buffer.from('.ts')]);
+    const c = await afterCodePrompt(phase, { 'node_modules/pkg/index.js': 'module.exports = 1;\n', 'generated/out.js': 'built\n' }, (cc) => fs.writeFileSync(odd(cc.root), 'export const odd = 1;\n'));
+    attempt(c, { label: 'r3: sweep: .gitignore un-ignores node_modules/ and generated/ (the undo must not move them aside)', cmd: () => py(`open('.gitignore','a').write('!node_modules/\\n!generated/\\n')\nb=open('.gitignore').read()\nopen('.gitignore','w').write(b.replace('generated/\\n','',1))`) });
+    // names that are not UTF-8: the disk is read by bytes (a string listing cannot even name them)
+    for (const [label, code] of [
+      ['r3: name: a new file whose name is not UTF-8 (src/\\xff.ts)', `open(b'src/\\xff.ts','wb').write(b'export const evil = 1;\\n')`],
+      ['r3: name: T renamed to a name that is not UTF-8', `os.rename(b'${c.t.T}', b'\\xfe${c.t.T}')`],
+      ['r3: name: a file whose name is not UTF-8 (there before the turn) rewritten', `open(b'src/\\xfd.ts','wb').write(b'export const odd = 2;\\n')`],
+    ] as const) {
+      const base = snap(c);
+      const cmd = py(code);
+      let made = 0;
+      const r = flow(c, label, base, 'Bash', { command: cmd }, () => {
+        const ok = runShell(c, cmd) === 0;
+        // what the command left, before the guard looks
+        made = oddNames(c.root).filter((n) => n !== 'src/\xfd.ts').length + (fs.readFileSync(odd(c.root), 'utf8') !== 'export const odd = 1;\n' ? 1 : 0);
+        return ok;
+      });
+      r.dirty ||= made > 0;
+      const left = oddNames(c.root).filter((n) => n !== 'src/\xfd.ts');
+      const rewritten = fs.readFileSync(odd(c.root), 'utf8') !== 'export const odd = 1;\n';
+      if (rewritten) left.push('src/\\xfd.ts (its content)');
+      conclude(c, label, base, r, left.length ? [`left: ${left.join(', ')}`] : []);
+      if (left.length) {
+        rows[rows.length - 1]!.outcome = 'LET THROUGH';
+        for (const n of oddNames(c.root).filter((n) => n !== 'src/\xfd.ts')) fs.rmSync(Buffer.from(path.join(c.root, n), 'latin1'), { force: true });
+        fs.writeFileSync(odd(c.root), 'export const odd = 1;\n');
+      }
+    }
+  }
+}
+
+/** Paths under root (not .code-intel/ or .git/) whose names are not UTF-8, as latin1 strings. */
+function oddNames(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: Buffer, rel: string) => {
+    for (const n of fs.readdirSync(dir, { encoding: 'buffer' })) {
+      const name = n.toString('latin1');
+      if (!rel && (name === '.code-intel' || name === '.git')) continue;
+      const abs = Buffer.concat([dir, Buffer.from('/'), n]);
+      if (!Buffer.from(n.toString('utf8'), 'utf8').equals(n)) out.push(rel + name);
+      else if (fs.lstatSync(abs).isDirectory()) walk(abs, `${rel}${name}/`);
+    }
+  };
+  walk(Buffer.from(root), '');
+  return out;
+}
+
 /** A file the project's git tracks although a .gitignore pattern matches it (added with -f). */
 async function trackedIgnored(): Promise<void> {
   for (const phase of ['PROMPT', 'EXPLORATION', 'READY'] as const) {
@@ -1155,6 +1206,12 @@ describe('write guard vs adversarial shell forms (judged on disk)', () => {
   it('round 3: a file git tracks although ignored', async () => {
     await trackedIgnored();
     finish2('r3: tracked-ignored:');
+  }, 120_000);
+
+  it('round 3: undoing a .gitignore sweeps nothing away; names that are not UTF-8', async () => {
+    await ignoreSweeps();
+    finish2('r3: sweep:');
+    finish2('r3: name:');
   }, 120_000);
 
   it('round 3: the analyser answers in time whatever the command', async () => {

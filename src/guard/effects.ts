@@ -12,7 +12,7 @@ import type { SessionStore } from '../session/store.js';
 import { type Anchor, readAnchor, writeAnchor } from './anchor.js';
 import { forbids, type GuardMode } from './mode.js';
 import { hashOf, isGuardOwned, type Manifest, ProtectedFiles } from './protected.js';
-import { TreeSnapshot } from './tree-snapshot.js';
+import { isRawPath, shownPath, TreeSnapshot } from './tree-snapshot.js';
 
 export interface Undo {
   /** project-relative path, or an absolute one outside the project (user settings) */
@@ -43,6 +43,8 @@ const TURN = 'turn';
 const SEQ = 'seq';
 /** how many times an undo may reveal further changes (a reverted .gitignore shows what it hid) */
 const MAX_ROUNDS = 8;
+
+const isIgnoreRules = (rel: string) => /(^|\/)\.gitignore$/.test(rel);
 
 /** Records what the project looks like now as the accepted state (a session starts). */
 export function acceptBaseline(store: SessionStore, root: string): void {
@@ -184,16 +186,21 @@ function putBack(root: string, snap: TreeSnapshot, prot: ProtectedFiles, baselin
   for (let round = 0; ; round++) {
     let restored = 0;
     let attributes = false;
-    for (const ch of snap.diff(baseline, current)) {
-      const why = forbid(ch.path);
-      if (!why) continue;
+    const changes = snap.diff(baseline, current).map((ch) => ({ ...ch, why: forbid(ch.path) })).filter((ch) => ch.why);
+    // ignore rules first, alone: what a changed .gitignore stopped ignoring (dependencies, build
+    // output) shows as added, and must not be swept away with it; the next round looks again
+    const rules = changes.filter((ch) => isIgnoreRules(ch.path));
+    // (the private index then starts again from the baseline: a file it took in while unignored is ignored again)
+    attributes = rules.length > 0;
+    for (const ch of rules.length > 0 ? rules : changes) {
+      const why = isRawPath(ch.path) ? ch.why!.split(ch.path).join(shownPath(ch.path)) : ch.why!;
       attributes ||= ch.path === '.gitattributes' || ch.path.endsWith('/.gitattributes');
       try {
-        const { kept } = snap.restore(baseline, ch.path, keepDir);
-        report.undone.push({ path: ch.path, why, kept: kept && path.relative(root, kept) });
+        const { kept } = snap.restore(baseline, ch.path, keepDir, ch.status);
+        report.undone.push({ path: shownPath(ch.path), why, kept: kept && path.relative(root, kept) });
         restored++;
       } catch (e) {
-        report.failed.push(`${ch.path}: ${(e as Error).message.split('\n')[0]}`);
+        report.failed.push(`${shownPath(ch.path)}: ${(e as Error).message.split('\n')[0]}`);
       }
     }
     if (restored === 0) break;
@@ -201,7 +208,8 @@ function putBack(root: string, snap: TreeSnapshot, prot: ProtectedFiles, baselin
       report.failed.push(`undoing kept revealing more changes (${MAX_ROUNDS} rounds of .gitignore or .gitattributes files)`);
       break;
     }
-    // what the attributes hid is seen in the next round (an index holding them would still apply them)
+    // what the attributes hid is seen in the next round (an index holding them would still apply
+    // them), and what restored ignore rules hide again is left out of it
     if (attributes) snap.forgetStat(baseline);
     current = snap.capture();
   }

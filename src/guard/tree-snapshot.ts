@@ -67,6 +67,11 @@ export class TreeSnapshot {
 
   /** git with the private store; the user's and the environment's git settings cannot redirect it. */
   private git(args: string[], input?: string, extraEnv: Record<string, string> = {}): string {
+    return this.run(args, input, extraEnv).toString('utf8');
+  }
+
+  /** git's output as bytes: paths that are not UTF-8 come back as they are on disk. */
+  private run(args: string[], input?: string | Buffer, extraEnv: Record<string, string> = {}): Buffer {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
     Object.assign(env, {
@@ -77,7 +82,7 @@ export class TreeSnapshot {
       'core.fsmonitor=false', 'core.hooksPath=/dev/null', 'gc.auto=0', 'core.excludesFile=' + path.join(this.gitDir, 'info', 'exclude'),
       'advice.addEmbeddedRepo=false', 'core.ignoreCase=false', 'core.precomposeUnicode=false']
       .flatMap((c) => ['-c', c]);
-    return execFileSync('git', [...config, ...args], { env, cwd: this.root, input, encoding: 'utf8', timeout: gitTimeout(GIT_TIMEOUT_MS), maxBuffer: 256 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'] });
+    return execFileSync('git', [...config, ...args], { env, cwd: this.root, input, timeout: gitTimeout(GIT_TIMEOUT_MS), maxBuffer: 256 * 1024 * 1024, stdio: ['pipe', 'pipe', 'pipe'] });
   }
 
   /**
@@ -298,12 +303,17 @@ export class TreeSnapshot {
   /** What differs from `from` to `to`, path by path (renames are a delete and an add). */
   diff(from: string, to: string): TreeChange[] {
     if (from === to) return [];
-    const out = this.git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from || EMPTY_TREE, to]);
-    const parts = out.split('\0');
+    const out = this.run(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from || EMPTY_TREE, to]);
+    const parts: Buffer[] = [];
+    for (let at = 0; at < out.length;) {
+      const end = out.indexOf(0, at);
+      parts.push(out.subarray(at, end < 0 ? out.length : end));
+      at = end < 0 ? out.length : end + 1;
+    }
     const changes: TreeChange[] = [];
     for (let i = 0; i + 1 < parts.length; i += 2) {
-      const status = parts[i]!.charAt(0) as TreeChange['status'];
-      changes.push({ path: parts[i + 1]!, status: status === 'T' ? 'T' : status === 'A' ? 'A' : status === 'D' ? 'D' : 'M' });
+      const status = parts[i]!.toString('latin1').charAt(0) as TreeChange['status'];
+      changes.push({ path: pathOf(parts[i + 1]!), status: status === 'T' ? 'T' : status === 'A' ? 'A' : status === 'D' ? 'D' : 'M' });
     }
     return changes;
   }
@@ -336,7 +346,8 @@ export class TreeSnapshot {
    * Puts `rel` back as it was in `tree`: its content and mode, or removes it when the tree did not
    * hold it. Whatever stands there now is first copied into `keepDir` (nothing is lost).
    */
-  restore(tree: string, rel: string, keepDir: string): { kept?: string } {
+  restore(tree: string, rel: string, keepDir: string, status?: TreeChange['status']): { kept?: string } {
+    if (isRawPath(rel)) return this.restoreRaw(tree, rel, keepDir, status);
     const abs = path.join(this.root, rel);
     let kept: string | undefined;
     const st = lstatOrUndefined(abs);
@@ -352,9 +363,45 @@ export class TreeSnapshot {
     if (tree && this.has(tree, rel)) {
       // a parent that became a file (or a symlink) is moved aside too
       this.clearParents(rel, keepDir);
-      this.git(['checkout', tree, '--', rel]);
+      this.git(['checkout', tree, '--', rel], undefined, { GIT_LITERAL_PATHSPECS: '1' }); // a name like `*` is that file only
     } else {
       this.removeEmptyParents(path.dirname(abs));
+    }
+    return { kept };
+  }
+
+  /**
+   * restore() for a path whose name is not UTF-8 (rawPath): handled by its bytes. Kept under
+   * `_names-not-utf8/<hex of the path>`; put back from `tree` unless the change added it.
+   */
+  private restoreRaw(tree: string, rel: string, keepDir: string, status?: TreeChange['status']): { kept?: string } {
+    const bytes = Buffer.from(rel.slice(RAW.length), 'hex');
+    const abs = Buffer.concat([Buffer.from(this.root + path.sep), bytes]);
+    let kept: string | undefined;
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(abs);
+    } catch {
+      // gone already
+    }
+    if (st) {
+      kept = freeName(path.join(keepDir, '_names-not-utf8', bytes.toString('hex')));
+      fs.mkdirSync(path.dirname(kept), { recursive: true });
+      if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(abs, { encoding: 'buffer' }), { flag: 'wx' });
+      else if (st.isFile()) fs.copyFileSync(abs, kept, fs.constants.COPYFILE_EXCL);
+      fs.rmSync(abs, { recursive: true, force: true });
+    }
+    if (tree && status !== 'A') {
+      this.run(['checkout', tree, '--pathspec-from-file=-', '--pathspec-file-nul'], Buffer.concat([bytes, Buffer.from([0])]), { GIT_LITERAL_PATHSPECS: '1' });
+    } else {
+      // the folders it was made in, when nothing else is in them
+      for (let dir = path.dirname(abs.toString('latin1')); dir.length > this.root.length && dir.startsWith(this.root + path.sep); dir = path.dirname(dir)) {
+        try {
+          fs.rmdirSync(Buffer.from(dir, 'latin1'));
+        } catch {
+          break;
+        }
+      }
     }
     return { kept };
   }
@@ -382,6 +429,24 @@ export class TreeSnapshot {
       dir = path.dirname(dir);
     }
   }
+}
+
+/**
+ * A project-relative path as the guard carries it: the path itself when it is UTF-8, else RAW and
+ * the hex of its bytes (a file name need not be UTF-8; a string could not name it on disk). RAW is a
+ * NUL, which no real path holds.
+ */
+const RAW = '\u0000';
+export const isRawPath = (rel: string): boolean => rel.startsWith(RAW);
+
+function pathOf(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : RAW + bytes.toString('hex');
+}
+
+/** How a path is shown in messages. */
+export function shownPath(rel: string): string {
+  return isRawPath(rel) ? `${JSON.stringify(Buffer.from(rel.slice(RAW.length), 'hex').toString('latin1')).slice(1, -1)} (a name that is not UTF-8)` : rel;
 }
 
 /** `p`, or `p~2`, `p~3` … where something stands there already (a file moved aside twice in one undo). */
