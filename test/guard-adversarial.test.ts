@@ -102,6 +102,7 @@ function snap(c: Ctx): Snap {
         if (!skip(k)) visit(path.join(abs, n), k);
       }
     } else if (!st.isFile()) out.set(key, { kind: 'other', mode: st.mode, data: '', mtime: 0 }); // a FIFO or socket: never opened
+    else if (st.size > 64 << 20) out.set(key, { kind: 'file', mode: st.mode & 0o7777, data: `a file of ${st.size} bytes`, mtime: st.mtimeMs }); // never read whole
     else out.set(key, { kind: 'file', mode: st.mode & 0o7777, data: fs.readFileSync(abs).toString('base64'), mtime: st.mtimeMs });
   };
   visit(c.root, '.');
@@ -1105,6 +1106,31 @@ function oddNames(root: string): string[] {
   return out;
 }
 
+/** A file too big to hash in the hook's time, made beside the write: the write must still be undone. */
+async function bigFile(): Promise<void> {
+  for (const phase of ['PROMPT', 'EXPLORATION', 'READY'] as const) {
+    const c = await afterCodePrompt(phase);
+    attempt(c, { label: 'r3: big: a sparse 6 GB src/big.bin beside a write to T', cmd: (t) => py(`open('src/big.bin','wb').truncate(6*1024**3)\nopen('${t.T}','a').write('x')`) });
+  }
+  // honest: a big data file there before the turn is neither hashed nor harmed by an undo beside it;
+  // changed, it cannot be put back (only its size was kept): it is left as it is, and writes are refused
+  const size = 300 * 1024 * 1024;
+  const c = await afterCodePrompt('EXPLORATION', {}, (cc) => {
+    fs.writeFileSync(path.join(cc.root, 'data.bin'), '');
+    fs.truncateSync(path.join(cc.root, 'data.bin'), size);
+  });
+  attempt(c, { label: 'r3: big: a write to T beside a 300 MB data.bin there before the turn', cmd: (t) => pyWrite(t.T) });
+  const base = snap(c);
+  const label = 'r3: big: data.bin (300 MB, there before the turn) grown by a command';
+  const cmd = `python3 -c "open('data.bin','ab').write(b'x')"`;
+  const r = flow(c, label, base, 'Bash', { command: cmd }, () => runShell(c, cmd) === 0);
+  const st = fs.statSync(path.join(c.root, 'data.bin'));
+  const after = pre(c, label, 'Bash', { command: 'touch /tmp/x && echo x > README.md' });
+  record(c, label, r.denied ? 'refused' : st.size === size + 1 && after.denied ? 'refused' : 'LET THROUGH',
+    `${st.size === size + 1 ? 'left as the command made it (not replaced by a stand-in)' : `its size is now ${st.size}`}; ${after.denied ? 'the next write is refused until a person resets the guard' : 'the next write was allowed'}`);
+  fs.truncateSync(path.join(c.root, 'data.bin'), size);
+}
+
 /** A file the project's git tracks although a .gitignore pattern matches it (added with -f). */
 async function trackedIgnored(): Promise<void> {
   for (const phase of ['PROMPT', 'EXPLORATION', 'READY'] as const) {
@@ -1207,6 +1233,11 @@ describe('write guard vs adversarial shell forms (judged on disk)', () => {
     await trackedIgnored();
     finish2('r3: tracked-ignored:');
   }, 120_000);
+
+  it('round 3: a file too big to hash in time hides no write', async () => {
+    await bigFile();
+    finish2('r3: big:');
+  }, 300_000);
 
   it('round 3: undoing a .gitignore sweeps nothing away; names that are not UTF-8', async () => {
     await ignoreSweeps();

@@ -217,7 +217,9 @@ export class TreeSnapshot {
   /** The tree of the working tree as it is now (files git does not ignore). */
   capture(): string {
     this.ensure();
-    this.addAll(['-A']);
+    // a file too big to hash within the hook's time is stood in for by its size and times
+    const big = this.bigFiles();
+    this.addAll(['-A'], Object.keys(big));
     const status = this.git(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--ignored=matching', '--no-renames', '--ignore-submodules=all']).split('\0');
     // a .gitignore that ignores itself would hide the files it names, itself included: it is seen
     const hiding = status.filter((e) => e.startsWith('! ')).map((e) => e.slice(2)).filter(isGitignore);
@@ -226,14 +228,40 @@ export class TreeSnapshot {
     // stays as it was in the index: it gets a stand-in, so a file that became one is seen as changed
     const left = status.filter((e) => e.startsWith('? ') || (e.startsWith('1 ') && e.charAt(3) !== '.'))
       .map((e) => (e.startsWith('? ') ? e.slice(2) : e.split(' ').slice(8).join(' ')).replace(/\/$/, ''));
-    this.standIn(left);
+    this.standIn([...new Set([...left, ...Object.keys(big)])]);
+    fs.writeFileSync(path.join(this.gitDir, BIG_LIST), JSON.stringify(big));
     return this.git(['write-tree']).trim();
   }
 
-  /** `git add`, which exits 1 when some paths could not be added (they are stood in for by capture()). */
-  private addAll(args: string[]): void {
+  /**
+   * The files over BIG_FILE bytes among those `add -A` would hash (new or changed since the index,
+   * and those stood in for before), each with its size and times: they are left out of `add` and
+   * stood in for instead. (A sparse file of gigabytes takes seconds to make and minutes to hash.)
+   */
+  private bigFiles(): Record<string, string> {
+    const known = Object.keys(this.bigList());
+    const listed = this.run(['ls-files', '-z', '-o', '-m', '--exclude-standard']).toString('utf8').split('\0').filter(Boolean);
+    const out: Record<string, string> = {};
+    for (const rel of new Set([...known, ...listed])) {
+      const line = bigStat(path.join(this.root, rel));
+      if (line) out[rel] = line;
+    }
+    return out;
+  }
+
+  /** The big files stood in for at the last capture, with their size and times then. */
+  private bigList(): Record<string, string> {
     try {
-      this.git(['add', '--ignore-errors', ...args, '--', ...(args.length > 1 ? [] : ['.'])]);
+      return JSON.parse(fs.readFileSync(path.join(this.gitDir, BIG_LIST), 'utf8')) as Record<string, string>;
+    } catch {
+      return {};
+    }
+  }
+
+  /** `git add`, which exits 1 when some paths could not be added (they are stood in for by capture()). */
+  private addAll(args: string[], leaveOut: string[] = []): void {
+    try {
+      this.git(['add', '--ignore-errors', ...args, '--', ...(args.length > 1 ? [] : ['.', ...leaveOut.map((r) => `:(exclude,literal)${r}`)])]);
     } catch (e) {
       if ((e as { status?: number }).status !== 1) throw e;
     }
@@ -255,7 +283,9 @@ export class TreeSnapshot {
       }
       let what: string;
       if (st.isSymbolicLink()) continue;
-      if (st.isFile()) {
+      const big = bigStat(path.join(this.root, rel));
+      if (big) what = big;
+      else if (st.isFile()) {
         try {
           fs.accessSync(path.join(this.root, rel), fs.constants.R_OK);
           continue;
@@ -263,7 +293,7 @@ export class TreeSnapshot {
           what = `an unreadable file of ${st.size} bytes, modified ${st.mtimeMs}, changed ${st.ctimeMs}`;
         }
       } else what = st.isDirectory() ? 'a folder git cannot add (a repository without a commit)' : st.isFIFO() ? 'a FIFO' : st.isSocket() ? 'a socket' : 'a device';
-      const oid = this.git(['hash-object', '-w', '--stdin'], `code-intel write guard: git cannot snapshot ${rel}: ${what}\n`).trim();
+      const oid = this.git(['hash-object', '-w', '--stdin'], `${STAND_IN}${rel}: ${what}\n`).trim();
       args.push('--cacheinfo', `100644,${oid},${rel}`);
     }
     if (args.length > 0) this.git(['update-index', '--add', '--replace', ...args]);
@@ -289,9 +319,13 @@ export class TreeSnapshot {
    */
   unchangedSince(commit: string): boolean {
     if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) return false;
+    // the big files stood in for are judged by their size and times, never hashed
+    const big = this.bigList();
+    for (const [rel, line] of Object.entries(big)) if (bigStat(path.join(this.root, rel)) !== line) return false;
     let out: string;
     try {
-      out = this.git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--ignored=matching', '--no-renames', '--ignore-submodules=none']);
+      out = this.git(['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--ignored=matching', '--no-renames', '--ignore-submodules=none',
+        ...(Object.keys(big).length > 0 ? ['--', '.', ...Object.keys(big).map((r) => `:(exclude,literal)${r}`)] : [])]);
     } catch {
       return false;
     }
@@ -348,6 +382,8 @@ export class TreeSnapshot {
    */
   restore(tree: string, rel: string, keepDir: string, status?: TreeChange['status']): { kept?: string } {
     if (isRawPath(rel)) return this.restoreRaw(tree, rel, keepDir, status);
+    // what the tree holds only a stand-in for (a big file, a FIFO) cannot be written back: left as it is
+    if (tree && status !== 'A' && this.standInOf(tree, rel)) throw new Error('the guard kept only its size and times (too big to snapshot, or not a file), so it cannot be put back');
     const abs = path.join(this.root, rel);
     let kept: string | undefined;
     const st = lstatOrUndefined(abs);
@@ -356,6 +392,7 @@ export class TreeSnapshot {
       kept = freeName(path.join(keepDir, rel));
       // never through something already there (EXCL: a link made in the keep folder is not followed)
       if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(abs), { flag: 'wx' });
+      else if (st.isFile() && st.size > BIG_FILE) moveAside(abs, kept);
       else if (st.isFile()) fs.copyFileSync(abs, kept, fs.constants.COPYFILE_EXCL);
       else if (st.isDirectory()) fs.cpSync(abs, kept, { recursive: true, verbatimSymlinks: true });
       fs.rmSync(abs, { recursive: true, force: true });
@@ -406,6 +443,14 @@ export class TreeSnapshot {
     return { kept };
   }
 
+  /** Is `rel` in `tree` a stand-in (standIn), not the file's content? */
+  private standInOf(tree: string, rel: string): boolean {
+    const spec = `${tree}:${rel}`;
+    const check = this.git(['cat-file', '--batch-check'], `${spec}\n`).trim().split(' ');
+    if (check[1] !== 'blob' || Number(check[2]) > 4096) return false;
+    return this.git(['cat-file', 'blob', check[0]!]).startsWith(STAND_IN);
+  }
+
   private clearParents(rel: string, keepDir: string): void {
     const segs = rel.split('/');
     for (let i = 1; i < segs.length; i++) {
@@ -428,6 +473,30 @@ export class TreeSnapshot {
       }
       dir = path.dirname(dir);
     }
+  }
+}
+
+/** how a stand-in's text begins */
+const STAND_IN = 'code-intel write guard: git cannot snapshot ';
+
+/** Past this size a file is not hashed into the snapshot: it is judged by its size and times (a stand-in). */
+const BIG_FILE = 256 * 1024 * 1024;
+/** the big files stood in for, in the private store (so the fingerprint covers it) */
+const BIG_LIST = 'guard-big.json';
+
+/** What a big file's stand-in says (its size, inode and times), or undefined for anything else. */
+function bigStat(abs: string): string | undefined {
+  const st = lstatOrUndefined(abs);
+  return st?.isFile() && st.size > BIG_FILE ? `a file of ${st.size} bytes, too big to snapshot (inode ${st.ino}, modified ${st.mtimeMs}, changed ${st.ctimeMs})` : undefined;
+}
+
+/** Moves a big file aside (a copy would take as long as hashing it); copies only across file systems. */
+function moveAside(abs: string, kept: string): void {
+  try {
+    fs.linkSync(abs, kept); // fails where something is there already, like COPYFILE_EXCL
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    fs.copyFileSync(abs, kept, fs.constants.COPYFILE_EXCL);
   }
 }
 
