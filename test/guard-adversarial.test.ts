@@ -1131,6 +1131,26 @@ async function bigFile(): Promise<void> {
   fs.truncateSync(path.join(c.root, 'data.bin'), size);
 }
 
+/**
+ * PROMPT: a process left behind keeps rewriting T while the agent calls start_session, whose
+ * baseline must not take T in as the project's state.
+ */
+async function writerAtStart(): Promise<void> {
+  const c = await fresh('PROMPT');
+  const label = 'r3: start: a process left behind rewrites T every 5 ms while start_session runs';
+  const base = snap(c);
+  const cmd = py(`import time\nif os.fork()==0:\n  os.setsid(); n=os.open('/dev/null',os.O_RDWR); [os.dup2(n,i) for i in (0,1,2)]\n  for i in range(500): open('${c.t.T}','w').write('taken over by the agent\\n'); time.sleep(0.005)\n  os._exit(0)`);
+  const r = flow(c, label, base, 'Bash', { command: cmd }, () => runShell(c, cmd) === 0);
+  pre(c, label, 'mcp__code-intel__start_session', { intent: 'IMPLEMENT', query: 'add tax to the cart total' });
+  c.sessions.start('IMPLEMENT', 'add tax to the cart total');
+  c.phase = 'EXPLORATION';
+  sleep(3500); // the writer ends
+  r.dirty ||= violations(c, base).length > 0;
+  hook(c, 'stop', { hook_event_name: 'Stop', ...common(c), stop_hook_active: false });
+  c.phase = 'PROMPT'; // the attempt was made before the session
+  conclude(c, label, base, r);
+}
+
 /** A file the project's git tracks although a .gitignore pattern matches it (added with -f). */
 async function trackedIgnored(): Promise<void> {
   for (const phase of ['PROMPT', 'EXPLORATION', 'READY'] as const) {
@@ -1232,6 +1252,11 @@ describe('write guard vs adversarial shell forms (judged on disk)', () => {
   it('round 3: a file git tracks although ignored', async () => {
     await trackedIgnored();
     finish2('r3: tracked-ignored:');
+  }, 120_000);
+
+  it('round 3: a process left behind writing while start_session takes its baseline', async () => {
+    await writerAtStart();
+    finish2('r3: start:');
   }, 120_000);
 
   it('round 3: a file too big to hash in time hides no write', async () => {

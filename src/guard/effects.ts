@@ -59,6 +59,20 @@ export function acceptBaseline(store: SessionStore, root: string): void {
 }
 
 /**
+ * The baseline a new session starts from. In a /code turn the guard has held since the prompt, it
+ * is what the guard accepted, after undoing what changed since (`before`: the mode just before the
+ * session was made): a process left behind that keeps writing while start_session runs must not
+ * have its change taken in as the project's state. Elsewhere the project as it stands.
+ */
+export function sessionBaseline(store: SessionStore, root: string, before: GuardMode): EffectReport | undefined {
+  if (before.kind === 'locked' && before.turn && !before.session && store.guardValue(TURN) === before.turn && store.guardValue(TREE)) {
+    return enforceEffects(store, root, before);
+  }
+  acceptBaseline(store, root);
+  return undefined;
+}
+
+/**
  * The accepted state, in the sealed records and (once they are committed) in the anchor outside the
  * project, with the next sequence number: a database put back from earlier has a lower one.
  */

@@ -21,7 +21,8 @@ import { describeMissing, evaluateUnderstanding, missingFromSnapshot, type Under
 import { REJECTED_NEXT, translateCjk, ValidationPhase } from './validation.js';
 import { checkWriteTarget } from './write-target.js';
 import { asksOnly } from './actions.js';
-import { acceptBaseline } from '../guard/effects.js';
+import { describeUndo, sessionBaseline } from '../guard/effects.js';
+import { guardMode } from '../guard/mode.js';
 import { settleEvidence } from '../guard/evidence-check.js';
 import { log } from '../util/log.js';
 
@@ -221,6 +222,8 @@ export class SessionService implements SessionCore {
         hint: 'Start an INVESTIGATE (or QUESTION) session and answer the user; a change is for the user to ask for.',
       });
     }
+    // what the guard holds before the session exists (a /code turn since the prompt, or nothing)
+    const before = guardMode(this.store, this.project.root);
     const id = randomUUID().slice(0, 8);
     const actor = createActor(sessionMachine, { input: { intent } });
     actor.start();
@@ -236,7 +239,13 @@ export class SessionService implements SessionCore {
     }
     try {
       // what the project looks like as the turn's work begins: the write guard undoes changes against it
-      acceptBaseline(this.store, this.project.root);
+      const undone = sessionBaseline(this.store, this.project.root, before);
+      // in the timeline like any undo
+      if (undone && undone.undone.length + undone.failed.length > 0) {
+        this.store.record(id, {
+          tool: 'hook:undo', args: { files: undone.undone.map((u) => u.path).slice(0, 50), kept_in: undone.keepDir }, phase: 'EXPLORATION', outcome: 'blocked', files: [], symbols: [], summary: describeUndo(undone),
+        });
+      }
     } catch (e) {
       log.error('the write guard could not record the project\'s state (is git installed?); the hooks will try again', e);
     }
