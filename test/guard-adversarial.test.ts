@@ -908,6 +908,14 @@ async function toolShapes(): Promise<void> {
   const patchOf = (f: string) => ['*** Begin Patch', `*** Update File: ${f}`, '@@', '-x', '+y', '*** End Patch'].join('\n');
   other('shape: codex apply_patch T', 'codex', 'pre-tool-use', { hook_event_name: 'PreToolUse', cwd: c.root, session_id: 'x', tool_name: 'apply_patch', tool_use_id: 'call_1', tool_input: { command: patchOf(T) } }, T);
   other('shape: codex apply_patch src/../T', 'codex', 'pre-tool-use', { hook_event_name: 'PreToolUse', cwd: c.root, session_id: 'x', tool_name: 'apply_patch', tool_use_id: 'call_1', tool_input: { command: patchOf(`src/../${T}`) } }, T);
+  // round 3: Codex's shell runs in `workdir` when its call names one: there, `src/cart.ts` (E here) is another project's file
+  {
+    const other = path.join(c.scratch, 'other');
+    fs.mkdirSync(path.join(other, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(other, 'src', 'cart.ts'), 'another project\n');
+    const a = hookAs(c, 'codex', 'pre-tool-use', { hook_event_name: 'PreToolUse', cwd: c.root, session_id: 'x', tool_name: 'Bash', tool_use_id: 'call_w', tool_input: { command: `echo x > ${c.t.E}`, workdir: other } });
+    record(c, 'shape: codex Bash in workdir (another project): echo x > E', a.denied ? 'refused' : 'ALLOWED', a.denied ? '' : 'judged as the explored E of this project');
+  }
   const oc = (tool: string, args: Record<string, unknown>) => ({ hook_event_name: 'tool.execute.before', cwd: c.root, session_id: 'o', tool_use_id: 'call_o', tool, args });
   other('shape: opencode edit T', 'opencode', 'pre-tool-use', oc('edit', { filePath: absT, oldString: 'a', newString: 'b' }), T);
   other('shape: opencode write T', 'opencode', 'pre-tool-use', oc('write', { filePath: absT, content: 'x' }), T);

@@ -90,6 +90,10 @@ export function normalize(client: Client, raw: Raw): Payload {
   if (client === 'opencode') return opencode(raw);
   if (client === 'codex') {
     const p = raw as Payload;
+    // its shell tools run in `workdir` when given (shell, exec_command): relative targets are judged there
+    if (p.tool_name === 'Bash' && p.tool_input && (typeof p.tool_input.workdir === 'string' || typeof p.tool_input.cwd === 'string')) {
+      return { ...p, cwd: shellDir(p.cwd, p.tool_input.workdir ?? p.tool_input.cwd) };
+    }
     if (p.tool_name !== 'apply_patch') return p;
     const patch = p.tool_input?.command;
     return { ...p, tool_name: 'ApplyPatch', tool_input: { file_paths: typeof patch === 'string' ? patchFiles(patch) : [] } };
