@@ -205,6 +205,10 @@ describe('an agent trying to cheat', () => {
     expect(sem.structuredContent).toMatchObject({ error: 'phase_blocked', allowed_tools: expect.arrayContaining(['find_definitions']), next_step: expect.any(String) });
     await expectStill('EXPLORATION');
 
+    // an empty frame sets nothing: it was answered "success" and let submit_understanding through (tr28)
+    const empty = await s.call('set_query_frame', {});
+    expect(empty.structuredContent).toMatchObject({ error: 'validation_failed', validation_errors: [{ slot: 'target_feature', error: expect.stringContaining('no slot given') }] });
+    expect((await s.call('submit_understanding', UNDERSTANDING)).structuredContent!.error).toBe('query_frame_required');
     // forge a quote (and a full-width one that is really there passes)
     const forged = await s.call('set_query_frame', { target_feature: { value: 'ログイン', quote: 'ログイン機能' } });
     expect(forged.structuredContent).toMatchObject({ error: 'validation_failed', validation_errors: [{ slot: 'target_feature' }] });

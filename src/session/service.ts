@@ -266,6 +266,15 @@ export class SessionService implements SessionCore {
 
   setQueryFrame(frame: QueryFrameInput): Record<string, unknown> {
     const s = this.gate('set_query_frame', frame as Record<string, unknown>)!;
+    // an empty call answered "success" and stored an empty frame over nothing (tr28: an args file
+    // that did not reach the call); the agent believed its frame was set
+    if (!Object.values(frame).some((x) => x !== undefined)) {
+      this.record('set_query_frame', {}, undefined, 'no slots');
+      throw new SessionError('validation_failed', 'set_query_frame got no slot: nothing was set.', {
+        success: false,
+        validation_errors: [{ slot: 'target_feature', error: 'no slot given: pass target_feature (and the other slots the request states), each {value, quote}' }],
+      });
+    }
     const { errors, validated } = validateFrame(this.request(s), frame, translateCjk);
     if (errors.length > 0) {
       this.record('set_query_frame', frame as Record<string, unknown>, undefined, 'validation_failed');
