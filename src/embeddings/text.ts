@@ -135,8 +135,9 @@ let synonyms: Map<string, Set<string>> | undefined;
 export function englishSynonyms(word: string): ReadonlySet<string> {
   if (!synonyms) {
     synonyms = new Map();
-    for (const ws of Object.values(loadGlossary().terms)) {
-      const en = ws.map((w) => w.toLowerCase()).filter((w) => /^[a-z]{3,}$/.test(w));
+    for (const { words, source } of lexicon().terms.values()) {
+      if (source !== 'glossary') continue;
+      const en = words.filter((w) => /^[a-z]{3,}$/.test(w));
       for (const w of en) {
         let set = synonyms.get(w);
         if (!set) synonyms.set(w, (set = new Set()));

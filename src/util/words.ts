@@ -68,7 +68,7 @@ export function splitWords(text: string): string[] {
       continue;
     }
     // NaN is one word (isNaN → is, nan; Rust's is_nan says the same), not Na + N
-    const parts = camelSpaces(chunk.replace(NAN, ' nan ')).split(' ');
+    const parts = camelSpaces(chunk.includes('NaN') ? chunk.replace(NAN, ' nan ') : chunk).split(' ');
     for (const p of parts) if (p) out.push(p.toLowerCase());
   }
   return out;
