@@ -12,7 +12,7 @@ import { updateIndex } from '../src/index/indexer.js';
 import { indexProject } from '../src/project/indexing.js';
 import { languageFor } from '../src/index/languages.js';
 import { loadLanguage } from '../src/index/parser.js';
-import { damage, MAX_REPARSES, recoverStatementEnds } from '../src/index/recover.js';
+import { damage, MAX_REPARSES, presumeStatementEnds, recoverStatementEnds } from '../src/index/recover.js';
 import { Project } from '../src/project/project.js';
 import { makeProject, REPO_ROOT, removeProject } from './helpers/project.js';
 
@@ -200,6 +200,52 @@ describe('code without semicolons', () => {
     expect([...r.ends.keys()].map((i) => ISSUE[i])).toEqual([' ']);
     r.tree.delete();
     tree.delete();
+  });
+});
+
+describe('statement ends presumed before the first parse (languages.json `presumeEndsBefore`)', () => {
+  it('the overloads of a type without semicolons parse once, without error, as their semicolon twin', async () => {
+    const { parser } = await loadLanguage(TS);
+    const parse = vi.spyOn(parser, 'parse');
+    // a doc comment between the overloads, as effect writes them
+    const src = ISSUE.replace('  <M extends', '  /**\n   * the generic form\n   */\n  <M extends');
+    const facts = await extractFile(TS, src);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(facts.parseErrors).toBe(0);
+    expect(facts.recovered).toBe(1);
+    const semi = src.replace('(method: string, path: string): E\n', '(method: string, path: string): E;\n');
+    expect(declarations(facts)).toEqual(declarations(await extractFile(TS, semi)));
+    expect(references(facts)).toEqual(references(await extractFile(TS, semi)));
+  });
+
+  it('what recovery still finds is added to the presumed ends (a computed member after a field)', async () => {
+    const src = `${ISSUE}export class K {\n  a = 1\n  [Symbol.iterator]() {}\n}\n`;
+    const semi = src.replace('path: string): E\n', 'path: string): E;\n').replace('a = 1\n', 'a = 1;\n');
+    const facts = await extractFile(TS, src);
+    expect(facts.parseErrors).toBe(0);
+    expect(facts.recovered).toBe(2);
+    expect(declarations(facts)).toEqual(declarations(await extractFile(TS, semi)));
+  });
+
+  it('presumes nothing where the line goes on: deeper indent, an operator or keyword, a control head, a trailing comment, comments, semicolons', () => {
+    const none = [
+      'const x = foo\n  (bar)',
+      'const f = (a: number) =>\n(a)',
+      'const t = a extends\n(b)',
+      'function g() {\n  return\n  (x)\n}',
+      'if (ok)\n(run)()',
+      'const y = a // note\n(b)()',
+      '/*\n  a\n  (b)\n*/',
+      'interface I {\n  (a: A): E;\n  <M>(m: M): E;\n}',
+      'const z = f(\n  a,\n  (b),\n)',
+      'const el = <div>\n  <span />\n</div>',
+      'if (a) {\n  b()\n}\n(c || d).run()',
+    ];
+    for (const text of none) expect(presumeStatementEnds(text, '<('), text).toBeUndefined();
+    // where it does: the indentation of the new line (or a space after the token) becomes the `;`
+    const p = presumeStatementEnds('type T = {\n  (a: A): E\n  <M>(m: M): E\n}\nf() \n(g)()\n', '<(')!;
+    expect(p.text).toBe('type T = {\n  (a: A): E\n; <M>(m: M): E\n}\nf();\n(g)()\n');
+    expect([...p.ends.values()]).toEqual([{ row: 1, column: 11 }, { row: 4, column: 3 }]);
   });
 });
 

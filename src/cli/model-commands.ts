@@ -129,7 +129,7 @@ export async function doctor(root: string, opts: { json?: boolean }): Promise<nu
       };
       const i = report.index as Record<string, number>;
       lines.push(`index         ${i.chunks} chunks (${i.documented_chunks} with doc comments), ${i.embedded_chunks} embedded, ${i.mined_pairs} mined JA/ZH→EN pairs, ${i.cached_matches} cached NL→symbol matches`);
-      lines.push(`parsing       ${i.files} files: ${i.recovered_files} recovered (re-parsed with statement ends made explicit: code without semicolons), ${i.parse_error_files} still with syntax errors (declarations there may be missing)`);
+      lines.push(`parsing       ${i.files} files: ${i.recovered_files} recovered (statement ends made explicit: code without semicolons), ${i.parse_error_files} still with syntax errors (declarations there may be missing)`);
       // what the last indexing passed over: an unreadable directory's files are missing from every answer
       const skipped = skippedPaths(db);
       report.skipped = skipped;

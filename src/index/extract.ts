@@ -8,7 +8,7 @@ import type { Node, Point, QueryCapture } from 'web-tree-sitter';
 import type { FileFacts } from './facts.js';
 import type { LanguageRow } from './languages.js';
 import { loadLanguage } from './parser.js';
-import { type Recovery, recoverStatementEnds } from './recover.js';
+import { presumeStatementEnds, readsSource, type Recovery, recoverStatementEnds } from './recover.js';
 import { ignoreSubtrees, preferMembers, readCaptures } from './extract/captures.js';
 import { FileContext, type Match } from './extract/context.js';
 import { exportDeclarations, exportTopLevel, readExports } from './extract/exports.js';
@@ -26,15 +26,22 @@ const MACRO_DEPTH = 3;
 export async function extractFile(row: LanguageRow, source: string): Promise<FileFacts> {
   const { parser, query } = await loadLanguage(row);
   const parsed = row.blank ? source.replace(blankPattern(row.blank), (m) => ' '.repeat(m.length)) : source;
-  let tree = parser.parse(parsed);
+  // code without semicolons that tree-sitter misreads: its likely statement ends written in first,
+  // and where the tree still has errors, parsed again with more of them written (recover.ts)
+  const presumed = row.asi && row.presumeEndsBefore ? presumeStatementEnds(parsed, row.presumeEndsBefore) : undefined;
+  let tree = parser.parse(presumed?.text ?? parsed);
   if (!tree) throw new Error('parser returned no tree');
-  // code without semicolons that tree-sitter misreads: parsed again with its statement ends written
   let recovery: Recovery | undefined;
+  if (presumed) {
+    readsSource(tree, parsed);
+    recovery = { tree, text: presumed.text, ends: presumed.ends, reparses: 0 };
+  }
   if (row.asi && tree.rootNode.hasError) {
-    recovery = recoverStatementEnds(parser, parsed, tree);
-    if (recovery) {
+    const better = recoverStatementEnds(parser, parsed, tree, presumed);
+    if (better) {
       tree.delete();
-      tree = recovery.tree;
+      tree = better.tree;
+      recovery = better;
     }
   }
   const trees = [tree];

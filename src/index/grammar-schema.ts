@@ -17,6 +17,7 @@ const LANGUAGE_ROW = z.strictObject({
   packageScope: z.enum(['directory', 'declared']).optional(),
   membersInScope: z.boolean().optional(),
   asi: z.boolean().optional(),
+  presumeEndsBefore: z.string().min(1).regex(/^[^\sA-Za-z0-9_$]+$/, 'punctuation characters only').optional(),
   blank: z.string().refine((re) => {
     try {
       new RegExp(re, 'gu');

@@ -28,7 +28,7 @@ export interface IndexStats {
   removed: number;
   symbols: number;
   references: number;
-  /** files of the index whose tree had errors that recovery made fewer (code without semicolons): re-parsed with statement ends written */
+  /** files of the index whose tree had errors that recovery made fewer, or whose likely statement ends were written before parsing (code without semicolons) */
   recovered: number;
   /** files of the index whose tree still has syntax errors (their declarations may be incomplete) */
   parseErrors: number;

@@ -28,6 +28,14 @@ export interface LanguageRow {
    * the tree has errors, the damaged regions are parsed again with them written (recover.ts) */
   asi?: boolean;
   /**
+   * With `asi`: a code line that starts with one of these characters, not indented deeper than the
+   * code line before it, which ends a statement, is presumed to start a new statement, and a `;` is
+   * written before the first parse (recover.ts `presumeStatementEnds`). TypeScript without
+   * semicolons: the generic call signatures of an overloaded type (`(a: A): E` ⏎ `<M>(m: M): E`)
+   * are read as `E<M>(…)` and fail — 117 of effect's 625 files, each then parsed again by recovery.
+   */
+  presumeEndsBefore?: string;
+  /**
    * Syntax the grammar does not know and no fact needs, as a regular expression: each match is
    * written as spaces before parsing (offsets, lines and columns stay the file's own; names and
    * signatures are read from the file as it is). TypeScript's variance annotations (`interface

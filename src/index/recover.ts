@@ -73,12 +73,12 @@ interface Token {
  * Re-parses a damaged tree with statement ends made explicit. Returns the better tree (the caller
  * deletes the old one), or undefined when nothing could be improved.
  */
-export function recoverStatementEnds(parser: Parser, source: string, tree: Tree): Recovery | undefined {
+export function recoverStatementEnds(parser: Parser, source: string, tree: Tree, presumed?: Presumed): Recovery | undefined {
   let best: Recovery | undefined;
   let current = tree;
-  let text = source;
+  let text = presumed?.text ?? source;
   let score = damage(tree.rootNode);
-  const ends = new Map<number, Point>();
+  const ends = new Map<number, Point>(presumed?.ends);
   let reparses = 0;
   const tried = new Set<string>();
   const lineStarts = [0];
@@ -138,10 +138,82 @@ export function recoverStatementEnds(parser: Parser, source: string, tree: Tree)
   }
   if (!best) return undefined;
   best.reparses = reparses;
-  // a node's text is the file's own (the tree keeps how to read it: the parsed text otherwise)
-  const t = best.tree as unknown as { textCallback?: (index: number) => string };
-  if (typeof t.textCallback === 'function') t.textCallback = (index: number) => source.slice(index);
+  readsSource(best.tree, source);
   return best;
+}
+
+/** A node's text is the file's own, not the text with `;` written in (the tree keeps how to read it). */
+export function readsSource(tree: Tree, source: string): void {
+  const t = tree as unknown as { textCallback?: (index: number) => string };
+  if (typeof t.textCallback === 'function') t.textCallback = (index: number) => source.slice(index);
+}
+
+/** A text with statement ends written in before the first parse, and where each really ends. */
+export interface Presumed {
+  text: string;
+  ends: Map<number, Point>;
+}
+
+/** Keywords that, ending a line, expect more on the next one. */
+const CONTINUING_WORD = /(?:^|[^\w$.])(?:extends|keyof|typeof|infer|in|of|as|is|satisfies|instanceof|new|return|throw|await|yield|case|else|do|readonly|const|let|var|function|class|interface|type|enum|export|import|from|unique|asserts|implements|delete|void)$/;
+/** A line ending with `)` that opens a statement's body on the next line (`if (x)` ⏎ `(f)()`). */
+const CONTROL_HEAD = /^(?:\}\s*)?(?:if|for|while|switch|catch|with)\b/;
+
+/**
+ * Statement ends presumed from the text alone, before any parse, so that the common case of code
+ * without semicolons never meets tree-sitter's missing ASI: a code line starting with one of
+ * `before` (`<(` for TypeScript: a generic or plain call signature of an overloaded type) gets a
+ * `;` in front when the code line before it ends with a token that can end a statement and the new
+ * line is not indented deeper. Comment lines are skipped (a doc comment sits between overloads).
+ * The `;` takes the place of one whitespace character, as recovery's do, so offsets, lines and
+ * columns stay the file's own. Returns undefined when there is no such line. A presumption that
+ * leaves errors is corrected by recovery, which starts from it.
+ */
+export function presumeStatementEnds(source: string, before: string): Presumed | undefined {
+  const ends = new Map<number, Point>();
+  const slots: number[] = [];
+  let inBlock = false;
+  let prev: { start: number; code: string; indent: number; raw: number; row: number } | undefined;
+  for (let start = 0, row = 0; start <= source.length; row++) {
+    const nl = source.indexOf('\n', start);
+    const end = nl < 0 ? source.length : nl;
+    const line = source.slice(start, end);
+    const code = line.trim();
+    if (inBlock) {
+      if (code.includes('*/')) inBlock = false;
+    } else if (code.startsWith('/*')) {
+      inBlock = !code.includes('*/', 2);
+    } else if (code !== '' && !code.startsWith('//')) {
+      const indent = line.length - line.trimStart().length;
+      // (`}` ⏎ `(`: a block, or a function expression called on the next line: left to recovery)
+      if (prev && before.includes(code[0]!) && !code.startsWith('</') && indent <= prev.indent && endsStatement(prev.code) && !(code[0] === '(' && prev.code.endsWith('}'))) {
+        const at = indent > 0 ? start : prev.raw > prev.indent + prev.code.length ? prev.start + prev.indent + prev.code.length : -1;
+        if (at >= 0 && (source[at] === ' ' || source[at] === '\t' || source[at] === '\r')) {
+          slots.push(at);
+          ends.set(at, { row: prev.row, column: prev.indent + prev.code.length });
+        }
+      }
+      prev = { start, code, indent, raw: line.length, row };
+    }
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  if (slots.length === 0) return undefined;
+  let text = '';
+  let from = 0;
+  for (const at of slots) {
+    text += source.slice(from, at) + ';';
+    from = at + 1;
+  }
+  return { text: text + source.slice(from), ends };
+}
+
+/** Whether a code line ends with a token that can end a statement (a trailing `//` comment: unknown, no). */
+function endsStatement(code: string): boolean {
+  const last = code[code.length - 1]!;
+  if (!/[\w$)\]}>"'`]/.test(last) || code.endsWith('=>') || CONTINUING_WORD.test(code)) return false;
+  if (last === ')' && CONTROL_HEAD.test(code)) return false;
+  return !code.includes('//');
 }
 
 /**
