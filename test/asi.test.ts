@@ -269,4 +269,25 @@ export function read<in T>(x: T): void {}
     const raw = await extractFile({ ...TS, blank: undefined }, SRC);
     expect(raw.parseErrors).toBeGreaterThan(0);
   });
+
+  it('reads a tagged template with type arguments as the call of its tag; a comparison stays one', async () => {
+    const src = [
+      'import { sql } from "./sql"',
+      'export const count = (t: string) => sql<{ readonly count: number }>`SELECT COUNT(*) FROM ${t}`',
+      'export const rows = sql<',
+      '  { id: string }',
+      '>`SELECT id FROM t`',
+      'const low = 1, high = 2',
+      'export const less = low < high ? `yes` : `no`',
+      'export const codegen = (t: string) => `Promise<${t}>` + `at <${low}>`',
+      '',
+    ].join('\n');
+    const facts = await extractFile(TS, src);
+    expect(facts.parseErrors).toBe(0);
+    expect(facts.refs.filter((r) => r.name === 'sql').map((r) => `${r.line}:${r.role}`)).toEqual(['1:import', '2:call', '3:call']);
+    expect(facts.refs.filter((r) => r.name === 'low').map((r) => r.line)).toEqual([7, 8]);
+    expect(facts.refs.filter((r) => r.name === 'high').map((r) => r.line)).toEqual([7]);
+    expect(facts.symbols.find((s) => s.name === 'count')!.signature).toContain('sql<{ readonly count: number }>');
+    expect((await extractFile({ ...TS, blank: undefined }, src)).parseErrors).toBeGreaterThan(0);
+  });
 });

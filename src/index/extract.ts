@@ -25,7 +25,8 @@ const MACRO_DEPTH = 3;
 
 export async function extractFile(row: LanguageRow, source: string): Promise<FileFacts> {
   const { parser, query } = await loadLanguage(row);
-  const parsed = row.blank ? source.replace(blankPattern(row.blank), (m) => ' '.repeat(m.length)) : source;
+  // (a match may span lines: its line breaks stay, so every line and column is the file's own)
+  const parsed = row.blank ? source.replace(blankPattern(row.blank), (m) => m.replace(/[^\r\n]/g, ' ')) : source;
   // code without semicolons that tree-sitter misreads: its likely statement ends written in first,
   // and where the tree still has errors, parsed again with more of them written (recover.ts)
   const presumed = row.asi && row.presumeEndsBefore ? presumeStatementEnds(parsed, row.presumeEndsBefore) : undefined;

@@ -40,6 +40,12 @@ export interface LanguageRow {
    * written as spaces before parsing (offsets, lines and columns stay the file's own; names and
    * signatures are read from the file as it is). TypeScript's variance annotations (`interface
    * Cache<in out K, out V>`, TS 4.7) are an ERROR to tree-sitter-typescript: 49 of effect's files.
+   * So are the type arguments of a tagged template (sql<{ n: number }>`SELECT …`, TS 2.9), read as
+   * `sql < {…} > !`…``: blanked, the call of the tag and the code around it are read, not the
+   * types inside (on effect: 12 type references lost, ~90 references from misread statements gone,
+   * 3 declarations of the right kind). Bounded (at most three levels, a few hundred characters): a
+   * file of comparisons with no `>` costs one short scan per `<`; a `${` is never blanked (a
+   * template that writes `Promise<${t}>` keeps its substitution).
    */
   blank?: string;
   /** a local variable is visible only after its declaration, not in the whole block (Go, Java) */

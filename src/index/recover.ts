@@ -155,7 +155,7 @@ export interface Presumed {
 }
 
 /** Keywords that, ending a line, expect more on the next one. */
-const CONTINUING_WORD = /(?:^|[^\w$.])(?:extends|keyof|typeof|infer|in|of|as|is|satisfies|instanceof|new|return|throw|await|yield|case|else|do|readonly|const|let|var|function|class|interface|type|enum|export|import|from|unique|asserts|implements|delete|void)$/;
+const CONTINUING_WORD = /(?:^|[^\w$.])(?:extends|keyof|typeof|infer|in|of|as|is|satisfies|instanceof|new|return|throw|await|yield|case|else|do|readonly|const|let|var|function|class|interface|type|enum|export|import|from|unique|asserts|implements|delete)$/;
 /** A line ending with `)` that opens a statement's body on the next line (`if (x)` ⏎ `(f)()`). */
 const CONTROL_HEAD = /^(?:\}\s*)?(?:if|for|while|switch|catch|with)\b/;
 
