@@ -42,9 +42,9 @@ const MAX_TS_FILES = 6;
 const MAX_RELEVANT = 20;
 const N_RANDOM = 20;
 const N_HARD = 20;
-const SUBJECT = /^(feat|fix|perf|refactor)(\([^)]*\))?!?:\s*(.+)$/;
+export const SUBJECT = /^(feat|fix|perf|refactor)(\([^)]*\))?!?:\s*(.+)$/;
 /** subjects about the change's form, not about what the code does */
-const NOT_A_REQUEST = /\b(typos?|lint(ing)?|eslint|prettier|format(ting)?|wip|initial|bump|release|version|merge)\b/i;
+export const NOT_A_REQUEST = /\b(typos?|lint(ing)?|eslint|prettier|format(ting)?|wip|initial|bump|release|version|merge)\b/i;
 
 export interface DeclRef {
   file: string;
@@ -99,7 +99,7 @@ export function requestOf(subject: string): string | undefined {
   return r;
 }
 
-function seedOf(s: string): number {
+export function seedOf(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
   return h;
@@ -107,10 +107,11 @@ function seedOf(s: string): number {
 
 const ref = (file: string, d: Decl, shared?: string[]): DeclRef => ({ file, name: d.name, container: d.container, line: d.line, kind: d.kind, end: d.end, ...(shared ? { shared } : {}) });
 
-interface LogEntry { commit: string; parents: string[]; time: number; subject: string; files: { status: string; paths: string[] }[] }
+export interface LogEntry { commit: string; parents: string[]; time: number; subject: string; files: { status: string; paths: string[] }[] }
 
-function readLog(gitDir: string, head: string): LogEntry[] {
-  const text = git(gitDir, ['log', '--no-merges', '-M', '--name-status', '--format=%x00%H%x09%P%x09%ct%x09%s', head]);
+/** renames = false: no rename detection (a mirror whose largest blobs are absent cannot read them) */
+export function readLog(gitDir: string, head: string, renames = true): LogEntry[] {
+  const text = git(gitDir, ['log', '--no-merges', renames ? '-M' : '--no-renames', '--name-status', '--format=%x00%H%x09%P%x09%ct%x09%s', head]);
   const out: LogEntry[] = [];
   for (const block of text.split('\0')) {
     if (!block.trim()) continue;
