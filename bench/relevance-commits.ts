@@ -26,6 +26,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { semanticEngine } from '../src/embeddings/engine.js';
+import { loadConfig } from '../src/embeddings/config.js';
+import { readCard, STATIC_MODEL_DIR } from '../src/embeddings/static/static-embedder.js';
 import { conceptsOf, identifierWords } from '../src/embeddings/text.js';
 import { queryHybrid } from '../src/query/hybrid-query.js';
 import { Project } from '../src/project/project.js';
@@ -453,7 +455,8 @@ async function main(): Promise<void> {
   console.log(table(repoRows));
   const relItems = results.flatMap((r) => r.langs[0]!.items.filter((i) => i.set === 'relevant'));
   const allItems = results.flatMap((r) => r.langs[0]!.items);
-  console.log(`  backend: ${backend}; ${FRESH ? 'a cold index per commit' : 'one directory per repository, brought to each parent and re-indexed incrementally'}`);
+  const card = readCard();
+  console.log(`  backend: ${backend}${card && backend.includes(card.name) ? ` (${card.name} v${card.version}, sha256 ${card.sha256.slice(0, 8)}…, ${STATIC_MODEL_DIR})` : ''}; vector leg in the gate: ${loadConfig(REPO).gateVector ? 'yes' : 'no'}; ${FRESH ? 'a cold index per commit' : 'one directory per repository, brought to each parent and re-indexed incrementally'}`);
   console.log(`  declarations found in code-intel's index (file, name, line ±2): relevant ${fmtPct(relItems.filter((i) => i.indexed).length / relItems.length)}, all ${fmtPct(allItems.filter((i) => i.indexed).length / allItems.length)}; ` +
     `a relevant declaration's qualified name looked up the gate's way (first row by name) names another declaration: ${fmtPct(relItems.filter((i) => i.resolves_elsewhere).length / relItems.length)}`);
   console.log(`  median per commit: ${median(results.map((r) => r.files))} files, ${median(results.map((r) => r.symbols))} symbols (query), ${median(results.map((r) => r.chunks))} chunks (semantic_search), ${median(results.map((r) => r.bm25_docs))} declarations (BM25)`);

@@ -7,7 +7,13 @@
  * declarations, which do this. Plain TypeScript on the CPU, seeded: the same data and seed give the
  * same model.
  *
+ * With --commits DIR (train/commits.ts) the model also learns change requests: a commit subject
+ * against the declarations the commit changed (one drawn per epoch), in batches of one repository,
+ * with optional hard negatives (same-repository declarations sharing a word with the subject) as
+ * extra columns of the request's softmax.
+ *
  *   node dist/train/train.js [--data DIR] [--out data/model] [--dim 256] [--epochs 5] [--batch 256] [--seed 7] [--doc-share 0.5] [--dropout 0] [--subwords 0]
+ *     [--commits DIR --commit-share 0.1 --hard 0]
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +24,7 @@ import { calibrate } from '../src/embeddings/calibration.js';
 import { identifierWords } from '../src/embeddings/text.js';
 import { prng as rng, shuffle } from '../bench/lib/util.js';
 import type { Pair } from './pairs.js';
+import type { CodeSide, CommitPair } from './commits.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -40,6 +47,13 @@ const SCALE = Number(arg('--scale', '20'));
 const DOC_SHARE = Number(arg('--doc-share', '0.5'));
 const DROPOUT = Number(arg('--dropout', '0'));
 const SUBWORDS = Number(arg('--subwords', '0'));
+const COMMITS = arg('--commits', '');
+/** share of an epoch's examples that are change requests (drawn with replacement from the commit pairs) */
+const COMMIT_SHARE = Number(arg('--commit-share', '0.1'));
+/** hard negatives per change request, as extra columns of its softmax */
+const HARD = Number(arg('--hard', '0'));
+/** how the best epoch is chosen with commits: doc MRR + SELECT_W × commit MRR (validation splits) */
+const SELECT_W = Number(arg('--select-commit-weight', '1'));
 const NAME = 'code-intel-search';
 const VERSION = arg('--version', '1');
 
@@ -53,10 +67,13 @@ function codeWords(p: Pair): string[] {
   return [...identifierWords(p.name), ...identifierWords(p.container ?? ''), ...identifierWords(p.path), ...identifierWords(p.signature), ...p.body.split(' ').filter(Boolean)];
 }
 
-function buildVocab(pairs: Pair[]): Vocab {
+function buildVocab(pairs: Pair[], commits: CommitPair[]): Vocab {
   const count = new Map<string, number>();
   for (const p of pairs) {
     for (const w of new Set([...requestWords(p.doc).map((x) => x.word), ...codeWords(p)])) count.set(w, (count.get(w) ?? 0) + 1);
+  }
+  for (const c of commits) {
+    for (const w of new Set([...requestWords(c.query).map((x) => x.word), ...c.positives.flatMap((p) => codeWords({ ...p, pkg: c.pkg, query: c.query, doc: '' }))])) count.set(w, (count.get(w) ?? 0) + 1);
   }
   const words = [...count.entries()].filter(([w, n]) => n >= MIN_COUNT && w.length >= 2 && w.length <= 40).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_WORDS).map(([w]) => w);
   return new Vocab(words, BUCKETS, SUBWORDS);
@@ -67,7 +84,24 @@ interface Example {
   query: string;
   q: Features;
   c: Features;
+  /** change requests: the key of the declaration drawn as `c`, the keys of all it changed (never a negative
+   * for this request), and its hard negatives */
+  ckey?: string;
+  keys?: Set<string>;
+  hard?: Coded[];
 }
+
+interface Coded { f: Features; key: string }
+
+interface CommitEx {
+  pkg: string;
+  query: string;
+  q: Features;
+  pos: Coded[];
+  hard: Coded[];
+}
+
+const keyOf = (pkg: string, c: CodeSide) => `${pkg}\0${c.path}\0${c.container ?? ''}.${c.name}`;
 
 // ---- parameters and their Adam state -------------------------------------------------------------------
 
@@ -196,51 +230,80 @@ function backprop(P: Params, f: Features, p: Pooled, dx: Float32Array, gw: Float
 }
 
 /**
- * Adds to G the gradient of the mean cross-entropy of a softmax along one axis of S (B×B; targets on
- * the diagonal), scaled for the mean of both directions; returns the summed loss of that axis.
+ * The loss of one batch: S is B×N (requests × declarations: the batch's own B, then the extra hard
+ * negatives); targets on the diagonal; masked entries (another declaration the same commit
+ * changed) take no part. Adds dL/dS to G (mean of the request→code softmax over all N columns
+ * and the code→request softmax over the B requests, per column k < B); returns the summed loss.
  */
-function crossEntropy(S: Float32Array, G: Float32Array, B: number, byRow: boolean): number {
-  const at = (i: number, k: number) => (byRow ? i * B + k : k * B + i);
+function contrastive(S: Float32Array, G: Float32Array, B: number, N: number, mask: Uint8Array | undefined): number {
   let loss = 0;
   for (let i = 0; i < B; i++) {
     let max = -Infinity;
-    for (let k = 0; k < B; k++) max = Math.max(max, S[at(i, k)]!);
+    for (let k = 0; k < N; k++) if (!mask?.[i * N + k]) max = Math.max(max, S[i * N + k]!);
     let z = 0;
-    for (let k = 0; k < B; k++) z += Math.exp(S[at(i, k)]! - max);
-    loss += -(S[at(i, i)]! - max - Math.log(z));
-    for (let k = 0; k < B; k++) G[at(i, k)]! += (Math.exp(S[at(i, k)]! - max) / z - (i === k ? 1 : 0)) / (2 * B);
+    for (let k = 0; k < N; k++) if (!mask?.[i * N + k]) z += Math.exp(S[i * N + k]! - max);
+    loss += -(S[i * N + i]! - max - Math.log(z));
+    for (let k = 0; k < N; k++) if (!mask?.[i * N + k]) G[i * N + k]! += (Math.exp(S[i * N + k]! - max) / z - (i === k ? 1 : 0)) / (2 * B);
+  }
+  for (let k = 0; k < B; k++) {
+    let max = -Infinity;
+    for (let i = 0; i < B; i++) if (!mask?.[i * N + k]) max = Math.max(max, S[i * N + k]!);
+    let z = 0;
+    for (let i = 0; i < B; i++) if (!mask?.[i * N + k]) z += Math.exp(S[i * N + k]! - max);
+    loss += -(S[k * N + k]! - max - Math.log(z));
+    for (let i = 0; i < B; i++) if (!mask?.[i * N + k]) G[i * N + k]! += (Math.exp(S[i * N + k]! - max) / z - (i === k ? 1 : 0)) / (2 * B);
   }
   return loss;
 }
 
-/** dL/dx for one item of a side: its row (a request) or column (a declaration) of G against the other side's vectors. */
-function sideGradient(G: Float32Array, B: number, d: number, i: number, other: Pooled[], byRow: boolean): Float32Array {
-  const out = new Float32Array(d);
-  for (let k = 0; k < B; k++) {
-    const g = SCALE * G[byRow ? i * B + k : k * B + i]!;
-    if (g === 0) continue;
-    const x = other[k]!.x;
-    for (let j = 0; j < d; j++) out[j]! += g * x[j]!;
-  }
-  return out;
-}
-
 function trainBatch(P: Params, batch: Example[]): number {
   const B = batch.length, d = P.d;
+  // hard negatives of the batch's change requests: each declaration once
+  const extra: Coded[] = [];
+  const seenExtra = new Set<string>();
+  for (const e of batch) for (const h of e.hard ?? []) if (!seenExtra.has(h.key)) seenExtra.add(h.key), extra.push(h);
+  const N = B + extra.length;
+  const colKey = [...batch.map((e) => e.ckey), ...extra.map((h) => h.key)];
+  let mask: Uint8Array | undefined;
+  for (let i = 0; i < B; i++) {
+    const keys = batch[i]!.keys;
+    if (!keys) continue;
+    for (let k = 0; k < N; k++) {
+      const ck = colKey[k];
+      if (k !== i && ck !== undefined && keys.has(ck)) (mask ??= new Uint8Array(B * N))[i * N + k] = 1;
+    }
+  }
   const Q = batch.map((e) => pool(P, e.q, P.wq));
-  const C = batch.map((e) => pool(P, e.c, P.wc));
-  const S = new Float32Array(B * B);
-  for (let i = 0; i < B; i++) for (let k = 0; k < B; k++) {
+  const C = [...batch.map((e) => pool(P, e.c, P.wc)), ...extra.map((h) => pool(P, h.f, P.wc))];
+  const S = new Float32Array(B * N);
+  for (let i = 0; i < B; i++) for (let k = 0; k < N; k++) {
     let s = 0;
     const q = Q[i]!.x, c = C[k]!.x;
     for (let j = 0; j < d; j++) s += q[j]! * c[j]!;
-    S[i * B + k] = SCALE * s;
+    S[i * N + k] = SCALE * s;
   }
-  // G = dL/dS for the mean of the row (request → code) and column (code → request) cross-entropies
-  const G = new Float32Array(B * B);
-  const loss = crossEntropy(S, G, B, true) + crossEntropy(S, G, B, false);
-  for (let i = 0; i < B; i++) backprop(P, batch[i]!.q, Q[i]!, sideGradient(G, B, d, i, C, true), P.gwq);
-  for (let k = 0; k < B; k++) backprop(P, batch[k]!.c, C[k]!, sideGradient(G, B, d, k, Q, false), P.gwc);
+  const G = new Float32Array(B * N);
+  const loss = contrastive(S, G, B, N, mask);
+  for (let i = 0; i < B; i++) {
+    const dx = new Float32Array(d);
+    for (let k = 0; k < N; k++) {
+      const g = SCALE * G[i * N + k]!;
+      if (g === 0) continue;
+      const x = C[k]!.x;
+      for (let j = 0; j < d; j++) dx[j]! += g * x[j]!;
+    }
+    backprop(P, batch[i]!.q, Q[i]!, dx, P.gwq);
+  }
+  for (let k = 0; k < N; k++) {
+    const dx = new Float32Array(d);
+    for (let i = 0; i < B; i++) {
+      const g = SCALE * G[i * N + k]!;
+      if (g === 0) continue;
+      const x = Q[i]!.x;
+      for (let j = 0; j < d; j++) dx[j]! += g * x[j]!;
+    }
+    backprop(P, k < B ? batch[k]!.c : extra[k - B]!.f, C[k]!, dx, P.gwc);
+  }
   return loss / (2 * B);
 }
 
@@ -298,11 +361,48 @@ function evaluate(P: Params, examples: Example[]): { mrr: number; r1: number; r1
   return { mrr: mrr / (n || 1), r1: r1 / (n || 1), r10: r10 / (n || 1), n };
 }
 
+/**
+ * Change requests of the validation repositories: each subject against every declaration the
+ * repository's validation commits changed (and their hard negatives); MRR of the first changed one,
+ * and how often a changed declaration outscores a hard negative of the same request (the gate's question).
+ */
+function evaluateCommits(P: Params, commits: CommitEx[]): { cmrr: number; cr10: number; hard_auc: number; cn: number } {
+  const byRepo = new Map<string, CommitEx[]>();
+  for (const c of commits) byRepo.set(c.pkg, [...(byRepo.get(c.pkg) ?? []), c]);
+  let mrr = 0, r10 = 0, n = 0, wins = 0, pairs = 0;
+  const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, v, j) => s + v * b[j]!, 0);
+  for (const list of byRepo.values()) {
+    const universe = new Map<string, Float32Array>();
+    for (const c of list) for (const x of [...c.pos, ...c.hard]) if (!universe.has(x.key)) universe.set(x.key, pool(P, x.f, P.wc).x);
+    const keys = [...universe.keys()], vecs = [...universe.values()];
+    for (const c of list) {
+      const q = pool(P, c.q, P.wq).x;
+      const dots = vecs.map((v) => dot(q, v));
+      const rel = new Set(c.pos.map((x) => x.key));
+      const order = keys.map((k, i) => ({ k, s: dots[i]! })).sort((a, b) => b.s - a.s);
+      const first = order.findIndex((x) => rel.has(x.k));
+      mrr += 1 / (first + 1);
+      r10 += order.slice(0, 10).filter((x) => rel.has(x.k)).length / rel.size;
+      n++;
+      const at = new Map(keys.map((k, i) => [k, dots[i]!]));
+      for (const p of c.pos) for (const h of c.hard) {
+        pairs++;
+        if (at.get(p.key)! > at.get(h.key)!) wins++;
+      }
+    }
+  }
+  return { cmrr: mrr / (n || 1), cr10: r10 / (n || 1), hard_auc: wins / (pairs || 1), cn: n };
+}
+
+const readCommits = (f: string): CommitPair[] => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as CommitPair) : []);
+
 function main(): void {
   const t0 = performance.now();
   const train = readPairs(path.join(DATA, 'train.jsonl'));
   const valid = readPairs(path.join(DATA, 'valid.jsonl'));
-  const vocab = buildVocab(train);
+  const ctrain = COMMITS ? readCommits(path.join(COMMITS, 'train.jsonl')) : [];
+  const cvalid = COMMITS ? readCommits(path.join(COMMITS, 'valid.jsonl')) : [];
+  const vocab = buildVocab(train, ctrain);
   // half the declarations read with the rest of their doc comment (never the sentence that is the
   // request): at run time most code has comments, and the model should read them as well as the code
   const rd = rng(SEED + 2);
@@ -314,28 +414,50 @@ function main(): void {
   const trainEx = train.map((p) => toExample(p, true)).filter((e) => e.q.ids.length > 0 && e.c.ids.length > 0);
   // validation reads the code alone, as the held-out bench does (comments stripped): the harder case
   const validEx = valid.map((p) => toExample(p, false)).filter((e) => e.q.ids.length > 0 && e.c.ids.length > 0);
+  const code = (pkg: string, c: CodeSide): Coded => ({ f: codeFeatures(vocab, c), key: keyOf(pkg, c) });
+  const toCommit = (c: CommitPair): CommitEx => ({ pkg: c.pkg, query: c.query, q: queryFeatures(vocab, c.query), pos: c.positives.map((x) => code(c.pkg, x)), hard: c.hard.map((x) => code(c.pkg, x)) });
+  const ctrainEx = ctrain.map(toCommit).filter((c) => c.q.ids.length > 0 && c.pos.length > 0);
+  const cvalidEx = cvalid.map(toCommit).filter((c) => c.q.ids.length > 0 && c.pos.length > 0);
+  // change requests per epoch: a share of the epoch's examples, each drawn with one of the declarations it changed
+  const perEpoch = ctrainEx.length ? Math.round((COMMIT_SHARE / (1 - COMMIT_SHARE)) * trainEx.length) : 0;
+  const commitExamples = (r: () => number): Example[] => {
+    const out: Example[] = [];
+    const order = shuffle(ctrainEx, r);
+    for (let i = 0; i < perEpoch; i++) {
+      const c = order[i % order.length]!;
+      const p = c.pos[Math.floor(r() * c.pos.length)]!;
+      const hard = HARD > 0 ? shuffle(c.hard, r).slice(0, HARD) : undefined;
+      out.push({ pkg: c.pkg, query: c.query, q: c.q, c: p.f, ckey: p.key, keys: new Set(c.pos.map((x) => x.key)), ...(hard?.length ? { hard } : {}) });
+    }
+    return out;
+  };
+  if (COMMITS) console.error(`change requests: train ${ctrainEx.length} commits (${new Set(ctrainEx.map((c) => c.pkg)).size} repositories), ${perEpoch} per epoch (share ${COMMIT_SHARE}), hard negatives ${HARD} per request; valid ${cvalidEx.length}`);
   console.error(`pairs: train ${trainEx.length} (${new Set(train.map((p) => p.pkg)).size} packages), valid ${validEx.length}; vocabulary ${vocab.words.length} words + ${vocab.buckets} trigram buckets; dim ${DIM}; featurised in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const r = rng(SEED);
   const P = new Params(vocab.size, DIM, r);
   P.field[1] = 0.5; // a name says more than a body word: a head start, then learned
-  const before = evaluate(P, validEx);
-  console.error(`epoch 0: valid MRR ${before.mrr.toFixed(3)} R@1 ${before.r1.toFixed(3)} R@10 ${before.r10.toFixed(3)} (n ${before.n})`);
+  const evalAll = () => ({ ...evaluate(P, validEx), ...(cvalidEx.length ? evaluateCommits(P, cvalidEx) : {}) });
+  const fmt = (ev: ReturnType<typeof evalAll>) => `valid MRR ${ev.mrr.toFixed(3)} R@1 ${ev.r1.toFixed(3)} R@10 ${ev.r10.toFixed(3)}` +
+    ('cmrr' in ev && ev.cmrr !== undefined ? `; commits MRR ${ev.cmrr.toFixed(3)} R@10 ${ev.cr10!.toFixed(3)} changed>hard ${ev.hard_auc!.toFixed(3)}` : '');
+  const selectBy = (ev: ReturnType<typeof evalAll>) => ev.mrr + (ev.cmrr !== undefined ? SELECT_W * ev.cmrr : 0);
+  const before = evalAll();
+  console.error(`epoch 0: ${fmt(before)} (n ${before.n})`);
   const history: Record<string, number>[] = [{ epoch: 0, ...before }];
-  const totalSteps = EPOCHS * Math.ceil(trainEx.length / BATCH);
+  const totalSteps = EPOCHS * Math.ceil((trainEx.length + perEpoch) / BATCH);
   let best = { mrr: -1, epoch: 0, E: new Float32Array(0), wq: new Float32Array(0), wc: new Float32Array(0), field: new Float32Array(0) };
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
     const te = performance.now();
     let loss = 0, nb = 0;
-    for (const b of batches(trainEx, r)) {
+    for (const b of batches(perEpoch ? [...trainEx, ...commitExamples(r)] : trainEx, r)) {
       const lr = LR * Math.max(0.1, 1 - P.step / totalSteps); // linear decay
       loss += trainBatch(P, DROPOUT > 0 ? b.map((e) => ({ ...e, q: dropTokens(e.q, DROPOUT / 2, r), c: dropTokens(e.c, DROPOUT, r) })) : b);
       P.update(lr);
       nb++;
     }
-    const ev = evaluate(P, validEx);
+    const ev = evalAll();
     history.push({ epoch, loss: loss / nb, ...ev, seconds: (performance.now() - te) / 1000 });
-    console.error(`epoch ${epoch}: loss ${(loss / nb).toFixed(3)}, valid MRR ${ev.mrr.toFixed(3)} R@1 ${ev.r1.toFixed(3)} R@10 ${ev.r10.toFixed(3)}; field weights ${[...P.field.slice(0, 6)].map((x) => x.toFixed(2)).join(' ')} (${((performance.now() - te) / 1000).toFixed(0)} s)`);
-    if (ev.mrr > best.mrr) best = { mrr: ev.mrr, epoch, E: P.E.slice(), wq: P.wq.slice(), wc: P.wc.slice(), field: P.field.slice() };
+    console.error(`epoch ${epoch}: loss ${(loss / nb).toFixed(3)}, ${fmt(ev)}; field weights ${[...P.field.slice(0, 6)].map((x) => x.toFixed(2)).join(' ')} (${((performance.now() - te) / 1000).toFixed(0)} s)`);
+    if (selectBy(ev) > best.mrr) best = { mrr: selectBy(ev), epoch, E: P.E.slice(), wq: P.wq.slice(), wc: P.wc.slice(), field: P.field.slice() };
   }
   // the tier curve: validation requests against their own declaration and against 4 others of the same package
   P.E.set(best.E), P.wq.set(best.wq), P.wc.set(best.wc), P.field.set(best.field);
@@ -366,11 +488,12 @@ function main(): void {
       seed: SEED, dim: DIM, subwords: SUBWORDS, doc_share: DOC_SHARE, dropout: DROPOUT, epochs: EPOCHS, best_epoch: best.epoch, batch: BATCH, lr: LR, scale: SCALE, buckets: BUCKETS, min_count: MIN_COUNT,
       vocabulary: vocab.words.length, train_pairs: trainEx.length, valid_pairs: validEx.length,
       train_packages: new Set(train.map((p) => p.pkg)).size, valid_packages: new Set(valid.map((p) => p.pkg)).size,
+      ...(COMMITS ? { commits: { train_commits: ctrainEx.length, valid_commits: cvalidEx.length, train_repos: [...new Set(ctrainEx.map((c) => c.pkg))], valid_repos: [...new Set(cvalidEx.map((c) => c.pkg))], per_epoch: perEpoch, share: COMMIT_SHARE, hard: HARD, select_commit_weight: SELECT_W } } : {}),
       history, seconds: Math.round((performance.now() - t0) / 1000),
     },
   };
   fs.writeFileSync(path.join(OUT, 'code-search.json'), JSON.stringify(card, null, 1) + '\n');
-  console.error(`wrote ${file} (${(written.bytes / 1e6).toFixed(1)} MB, best epoch ${best.epoch}, valid MRR ${best.mrr.toFixed(3)}) in ${card.training.seconds} s`);
+  console.error(`wrote ${file} (${(written.bytes / 1e6).toFixed(1)} MB, best epoch ${best.epoch}, selection score ${best.mrr.toFixed(3)}) in ${card.training.seconds} s`);
 }
 
 main();

@@ -14,7 +14,8 @@ import { codeFeatures, type CodeInput, queryFeatures } from './features.js';
 import { type ModelCard, readModel, type StaticWeights } from './model-file.js';
 
 export const STATIC_MODEL = 'code-intel-search';
-export const STATIC_MODEL_DIR = path.join(PACKAGE_ROOT, 'data', 'model');
+/** data/model/ in the package; CODE_INTEL_BUILTIN_MODEL_DIR measures a candidate in its place (train/README.md), checked against its own card */
+export const STATIC_MODEL_DIR = process.env.CODE_INTEL_BUILTIN_MODEL_DIR ? path.resolve(process.env.CODE_INTEL_BUILTIN_MODEL_DIR) : path.join(PACKAGE_ROOT, 'data', 'model');
 const CARD = 'code-search.json';
 
 export function readCard(dir = STATIC_MODEL_DIR): ModelCard | undefined {
