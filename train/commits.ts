@@ -16,7 +16,7 @@
  * selection from each repository's head with the fixed seed. Output: DIR/{train,valid}.jsonl, one
  * commit per line (CommitPair), valid = the repositories marked `valid` (choosing epochs and mixes).
  *
- *   node dist/train/commits.js [--out train/.cache/commits] [--reselect] [--per-repo 300]
+ *   node dist/train/commits.js [--out train/.cache/commits] [--reselect [--per-repo 800]]
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -167,7 +167,7 @@ function addHard(pairs: (CommitPair & { touched: string[] })[]): void {
 
 async function main(): Promise<void> {
   const out = path.resolve(arg('--out') ?? path.join(REPO, 'train', '.cache', 'commits'));
-  const perRepo = Number(arg('--per-repo') ?? 300);
+  const perRepo = Number(arg('--per-repo') ?? 800);
   const reselect = process.argv.includes('--reselect') || !fs.existsSync(COMMITS_FILE);
   const old = reselect ? undefined : (JSON.parse(fs.readFileSync(COMMITS_FILE, 'utf8')) as CommitManifest);
   const manifest: CommitManifest = {
@@ -191,7 +191,7 @@ async function main(): Promise<void> {
     const pairs: (CommitPair & { touched: string[] })[] = [];
     let examined = 0;
     for (const e of order) {
-      if (pairs.length >= perRepo) break;
+      if (!old && pairs.length >= perRepo) break; // a recorded selection is mined whole
       examined++;
       const tsPaths = [...new Set(e.files.filter((f) => f.paths.some((p) => p.endsWith('.ts'))).flatMap((f) => f.paths))];
       const r = await mineCommit(gitDir, e.commit, e.parents[0]!, tsPaths);
