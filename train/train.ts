@@ -419,7 +419,8 @@ function main(): void {
   const ctrainEx = ctrain.map(toCommit).filter((c) => c.q.ids.length > 0 && c.pos.length > 0);
   const cvalidEx = cvalid.map(toCommit).filter((c) => c.q.ids.length > 0 && c.pos.length > 0);
   // change requests per epoch: a share of the epoch's examples, each drawn with one of the declarations it changed
-  const perEpoch = ctrainEx.length ? Math.round((COMMIT_SHARE / (1 - COMMIT_SHARE)) * trainEx.length) : 0;
+  // (no doc pairs at all: each commit once per epoch, a diagnostic of what the change requests alone teach)
+  const perEpoch = ctrainEx.length ? (trainEx.length ? Math.round((COMMIT_SHARE / (1 - COMMIT_SHARE)) * trainEx.length) : ctrainEx.length) : 0;
   const commitExamples = (r: () => number): Example[] => {
     const out: Example[] = [];
     const order = shuffle(ctrainEx, r);
