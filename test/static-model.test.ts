@@ -139,6 +139,28 @@ describe('the built-in model in the engine (the default install)', () => {
     project.close();
   });
 
+  it('stores its vectors under its checksum: vectors another version left under the name are dropped, not compared', async () => {
+    const project = new Project(dir);
+    await project.refresh();
+    const key = `code-intel-search@${readCard()!.sha256.slice(0, 12)}`;
+    // what an index made by other weights of the same model holds
+    const stale = ['code-intel-search', 'code-intel-search@000000000000'];
+    project.db.exec('CREATE TABLE IF NOT EXISTS embeddings (id INTEGER PRIMARY KEY, model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, at INTEGER NOT NULL, UNIQUE(model, hash))');
+    for (const m of stale) {
+      project.db.prepare('INSERT INTO embeddings(model, hash, vector, at) VALUES (?, ?, ?, 0)').run(m, 'h', Buffer.alloc(16));
+      project.db.prepare('INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)').run(`calibration:${m}:256`, '{}');
+    }
+    project.db.prepare('INSERT INTO embeddings(model, hash, vector, at) VALUES (?, ?, ?, 0)').run('code-intel-search-other', 'h', Buffer.alloc(16));
+    const engine = new SemanticEngine(project);
+    await engine.search({ query: 'delay in milliseconds' });
+    const models = (project.db.prepare('SELECT model, COUNT(*) n FROM embeddings GROUP BY model ORDER BY model').all() as { model: string; n: number }[]);
+    expect(models.map((m) => m.model)).toEqual(['code-intel-search-other', key]);
+    expect(models.find((m) => m.model === key)!.n).toBeGreaterThanOrEqual(3);
+    // (a project this small has too few documented functions to measure its own curve: none stored)
+    expect(project.db.prepare("SELECT key FROM meta WHERE key LIKE 'calibration:code-intel-search%' AND key <> ?").all(`calibration:${key}:256`)).toEqual([]);
+    project.close();
+  });
+
   it('does not count the vector leg in the VALIDATION gate unless configured to', async () => {
     const project = new Project(dir);
     await project.refresh();

@@ -94,7 +94,7 @@ export class SemanticEngine {
 
   /** The backend behind the answers right now: 'lexical', or 'neural(<model>)+lexical'. */
   backendName(): string {
-    return this.store ? `neural(${this.store.model})+lexical` : 'lexical';
+    return this.store ? `neural(${this.store.model.replace(/@.*$/, '')})+lexical` : 'lexical';
   }
 
   // ---- corpus: chunks, keyword index, lexicon with mined pairs --------------------------------------
@@ -142,7 +142,7 @@ export class SemanticEngine {
   private async neural(): Promise<{ embedder: Embedder; store: VectorStore } | undefined> {
     const embedder = await this.provider.get();
     if (!embedder) return undefined;
-    this.store ??= new VectorStore(this.project.db, embedder.name, embedder.dim);
+    this.store ??= new VectorStore(this.project.db, embedder.storeKey ?? embedder.name, embedder.dim);
     return { embedder, store: this.store };
   }
 
@@ -202,7 +202,7 @@ export class SemanticEngine {
   async calibrationFor(embedder: Embedder): Promise<Calibration> {
     if (this.calibration) return this.calibration;
     const db = this.project.db;
-    const metaKey = `calibration:${embedder.name}:${embedder.dim}`;
+    const metaKey = `calibration:${embedder.storeKey ?? embedder.name}:${embedder.dim}`;
     const stored = getMeta(db, metaKey);
     if (stored) return (this.calibration = JSON.parse(stored) as Calibration);
     const fallback = DEFAULT_CALIBRATIONS[embedder.name] ?? embedder.calibration ?? UNCALIBRATED;

@@ -48,6 +48,12 @@ export function inspectModelDir(dir: string): { ok: true; files: ModelFiles } | 
 
 export interface Embedder {
   readonly name: string;
+  /**
+   * What its vectors and calibration are stored under, where one name has had several weights
+   * (the built-in model: name@checksum): vectors of other weights are never mixed with its own.
+   * The name when absent.
+   */
+  readonly storeKey?: string;
   readonly dir: string;
   readonly dim: number;
   readonly dtype: string;

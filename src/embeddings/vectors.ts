@@ -49,7 +49,8 @@ export class VectorStore {
 
   constructor(readonly db: DB, readonly model: string, readonly dim: number) {
     db.exec(VECTOR_SCHEMA);
-    this.table = `vec_${model.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase()}_${dim}`;
+    this.table = vecTable(model, dim);
+    dropOtherWeights(db, model, dim);
     let ok = true;
     try {
       loadVecExtension(db);
@@ -137,6 +138,32 @@ export class VectorStore {
     this.memory = undefined;
     return stale.length;
   }
+}
+
+const vecTable = (model: string, dim: number) => `vec_${model.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase()}_${dim}`;
+
+/**
+ * A model stored as name@checksum replaces the vectors its name held under other weights (an
+ * upgrade of the built-in model): they would sit beside its own as if comparable, and take space.
+ */
+function dropOtherWeights(db: DB, key: string, dim: number): void {
+  const at = key.indexOf('@');
+  if (at <= 0) return;
+  const name = key.slice(0, at);
+  const others = (db.prepare(`SELECT DISTINCT model FROM embeddings WHERE (model = ? OR substr(model, 1, ?) = ?) AND model <> ?`)
+    .all(name, name.length + 1, `${name}@`, key) as { model: string }[]).map((r) => r.model);
+  if (others.length === 0) return;
+  db.transaction(() => {
+    for (const m of others) {
+      db.prepare('DELETE FROM embeddings WHERE model = ?').run(m);
+      db.prepare(`DELETE FROM meta WHERE key = ?`).run(`calibration:${m}:${dim}`);
+      try {
+        db.exec(`DROP TABLE IF EXISTS ${vecTable(m, dim)}`);
+      } catch {
+        // a vec0 table needs the extension to be dropped; without it, it stays (empty of use)
+      }
+    }
+  })();
 }
 
 export function dot(a: Float32Array, b: Float32Array): number {

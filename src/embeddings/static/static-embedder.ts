@@ -56,6 +56,7 @@ export function loadStaticEmbedder(dir: string = STATIC_MODEL_DIR): StaticEmbedd
   const embedCode = (items: CodeInput[]) => items.map((c) => embedFeatures(weights, codeFeatures(weights.vocab, c), 'code'));
   return {
     name: card.name,
+    storeKey: `${card.name}@${card.sha256.slice(0, 12)}`,
     dir,
     dim: weights.dim,
     dtype: 'int8',
