@@ -92,7 +92,11 @@ describe('/code session over MCP', () => {
 
     const write = (file_path: string, allow_new_files = false) => s.call('check_write_target', { file_path, allow_new_files });
     expect((await write('src/cart.ts')).structuredContent).toMatchObject({ allowed: true });
-    expect((await write('src/main.ts')).structuredContent).toMatchObject({ allowed: true }); // find_references showed it
+    // find_references showed one line of it (a use of Cart): named, not explored, until it is opened
+    expect((await write('src/main.ts')).structuredContent).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
+    expect((await s.call('get_session_status')).structuredContent).toMatchObject({ named_files: ['src/main.ts'] });
+    await s.call('get_symbols', { file: 'src/main.ts' });
+    expect((await write('src/main.ts')).structuredContent).toMatchObject({ allowed: true });
     expect((await write('README.md')).structuredContent).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
     expect((await write('src/tax.ts', true)).structuredContent).toMatchObject({ allowed: true, new_file: true });
     expect((await write('docs/tax.ts', true)).structuredContent).toMatchObject({ allowed: false, error: expect.stringContaining('the project root holds no explored file') });
@@ -181,7 +185,8 @@ describe('/code session over MCP', () => {
     server = await startServer(root!);
     const st = await server.call('get_session_status');
     expect(st.structuredContent).toMatchObject({ active: true, session_id: start.structuredContent!.session_id, phase: 'EXPLORATION', risk_level: 'MEDIUM' });
-    expect(st.structuredContent!.explored_files).toEqual(expect.arrayContaining(['src/cart.ts', 'src/util/format.ts', 'src/main.ts']));
+    expect(st.structuredContent!.explored_files).toEqual(['src/cart.ts', 'src/util/format.ts']);
+    expect(st.structuredContent!.named_files).toEqual(['src/main.ts']); // a reference's use: one line of it
     const u = await server.call('submit_understanding', UNDERSTANDING);
     expect(u.structuredContent!.next_phase).toBe('VALIDATION');
     // a second server on the same project sees the same session

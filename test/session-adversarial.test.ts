@@ -723,7 +723,9 @@ describe('Round 2: opposite meanings, text matches as exploration, unseen and em
       run: () => s.call('submit_understanding', { ...UNDERSTANDING, ...patch }),
     });
     await uAttack('files_analyzed: src/notes.ts, seen only in a search_text row', 'seen only in text-match rows',
-      { files_analyzed: ['src/cart.ts', 'src/notes.ts'] }, /only in text-match rows/);
+      { files_analyzed: ['src/cart.ts', 'src/notes.ts'] }, /seen only in rows that show one line/);
+    await uAttack('files_analyzed: src/main.ts, seen only in a find_references use row (round 3)', 'seen only in rows that show one line',
+      { files_analyzed: ['src/cart.ts', 'src/main.ts'] }, /main\.ts' was seen only in rows that show one line/);
     await uAttack('files_analyzed: package.json, whose outline showed nothing', 'not explored',
       { files_analyzed: ['src/cart.ts', 'package.json'] }, /'package\.json' was not explored/);
     await uAttack('entry point naming a member Cart does not have: Cart.wipeEverything()', 'entry point must name one symbol',
@@ -743,9 +745,9 @@ describe('Round 2: opposite meanings, text matches as exploration, unseen and em
     });
     await toValidation(s, SAMPLE_SYMBOLS);
     expect((await ok(s, 'confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase, 'the honest confirm still reaches READY').toBe('READY');
-    for (const f of ['src/notes.ts', 'package.json']) {
+    for (const f of ['src/notes.ts', 'package.json', 'src/main.ts']) {
       await attempt(G, s, {
-        gate: 'check_write_target', attack: `READY: write ${f} (a search row / an empty outline only)`, expected: 'allowed: false',
+        gate: 'check_write_target', attack: `READY: write ${f} (a search row / an empty outline / a reference's use only)`, expected: 'allowed: false',
         refused: (sc) => sc.allowed === false, text: /not explored/, run: () => s.call('check_write_target', { file_path: f }),
       });
     }
@@ -759,6 +761,6 @@ describe('Round 2: opposite meanings, text matches as exploration, unseen and em
       codes: ['semantic_refused'], text: /names nothing/,
       run: () => v.call('submit_semantic', { hypotheses: [{ text: 'the code works', confidence: 'high' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] }),
     });
-    assertNoneLetThrough(G, 14);
+    assertNoneLetThrough(G, 16);
   });
 });

@@ -366,13 +366,15 @@ describe('evidence checks', () => {
   // what a tool's result proves is part of its record
   const resultEvidence = (tool: string, result: Record<string, unknown>) => toolNamed(tool)!.proves!(result);
 
-  it('a reference row shows the declaration it sits in; a ranking shows no file', () => {
+  it('a reference row shows the declaration it sits in and names its file (one line: not explored); a ranking shows no file', () => {
     const refs = resultEvidence('find_references', {
       items: [{ file: 'src/observable.ts', line: 88, name: 'queueForUnobservation', container: 'removeObserver' }, { file: 'src/a.ts', line: 3, name: 'x', container: null }],
       definitions: [{ file: 'src/observable.ts', name: 'queueForUnobservation', container: null }],
     });
     expect(refs.symbols.sort()).toEqual(['queueForUnobservation', 'removeObserver']);
-    expect(refs.files.sort()).toEqual(['src/a.ts', 'src/observable.ts']);
+    // a use shows one line of its file: named, not explored (the definition's file is shown)
+    expect(refs.files.sort()).toEqual(['src/observable.ts']);
+    expect(refs.named).toEqual(['src/a.ts']);
     expect(resultEvidence('query', { items: [{ name: 'total', container: 'Cart', file: 'src/cart.ts' }] })).toEqual({ files: [], symbols: ['total', 'Cart.total', 'Cart'] });
   });
 

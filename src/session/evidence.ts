@@ -5,11 +5,13 @@
  *
  * A file is explored when the agent saw its code: a Read (recorded by the hook), its outline
  * (get_symbols, analyze_structure — one that shows something: an empty outline of package.json
- * shows nothing of it), a definition in it, or a use in it of a symbol the agent looked up
- * (find_references: the index resolved that line to the symbol). A text match (search_text, a
- * Grep) shows one line that holds the pattern — a comment, a string, a sentence of a README — and
- * one `search_text('e')` names nearly every file: its files are named (verification evidence may
- * cite them) but not explored, so they are neither editable in READY nor files_analyzed.
+ * shows nothing of it), or a definition in it. A text match (search_text, a Grep) shows one line
+ * that holds the pattern — a comment, a string, a sentence of a README — and one
+ * `search_text('e')` names nearly every file; a use row of find_references shows one line too (the
+ * index resolved it to the symbol, which tells what the line uses, not what the file is), and one
+ * `find_references('log')` names every file that logs. Such files are named (verification evidence
+ * may cite them, the declaration a use sits in is seen) but not explored: they are neither
+ * editable in READY nor files_analyzed until the agent opens them (a Read, get_symbols).
  */
 import type { LedgerEntry } from './store.js';
 
@@ -21,12 +23,15 @@ const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : und
 export interface Proof {
   files: string[];
   symbols: string[];
+  /** files named by one line each (a reference's use), whose code the result did not show */
+  named?: string[];
 }
 
 /** Collects a result's files and the symbols its rows are about. */
 class Shown {
   readonly files = new Set<string>();
   readonly symbols = new Set<string>();
+  readonly named = new Set<string>();
   file(f: unknown): void {
     if (typeof f === 'string') this.files.add(f);
   }
@@ -40,7 +45,8 @@ class Shown {
     }
   }
   proof(): Proof {
-    return { files: [...this.files], symbols: [...this.symbols] };
+    const named = [...this.named].filter((f) => !this.files.has(f));
+    return { files: [...this.files], symbols: [...this.symbols], ...(named.length ? { named } : {}) };
   }
 }
 
@@ -54,11 +60,11 @@ export function definitionRows(result: Obj): Proof {
   return shown.proof();
 }
 
-/** find_references: the files of the uses, the declarations they sit in, and the definitions. */
+/** find_references: the definitions (file and name), the declarations the uses sit in, and the files of the uses (named, one line each). */
 export function referenceRows(result: Obj): Proof {
   const shown = new Shown();
   for (const r of arr(result.items)) {
-    shown.file(r.file);
+    if (typeof r.file === 'string') shown.named.add(r.file);
     // the row names the declaration the reference sits in (file and line shown): that symbol was seen
     if (str(r.container)) shown.symbols.add(r.container as string);
   }
@@ -119,7 +125,7 @@ export interface Evidence {
   exploredFiles: Set<string>;
   symbolsSeen: Set<string>;
   toolsUsed: Set<string>;
-  /** files only a text match named (not explored): what to open before listing or editing them */
+  /** files only a text match or a reference's use named (not explored): what to open before listing or editing them */
   matchedFiles?: Set<string>;
 }
 
@@ -133,6 +139,7 @@ export function deriveEvidence(ledger: readonly LedgerEntry[], sinceSeq = 0): Ev
     // a call that found nothing did not use the tool for anything
     if (e.files.length > 0 || e.symbols.length > 0) toolsUsed.add(e.tool);
     e.files.forEach((f) => (TEXT_MATCH_TOOLS.has(e.tool) ? matched : exploredFiles).add(f));
+    e.named?.forEach((f) => matched.add(f));
     e.symbols.forEach((s) => symbolsSeen.add(s));
   }
   return { exploredFiles, symbolsSeen, toolsUsed, matchedFiles: new Set([...matched].filter((f) => !exploredFiles.has(f))) };

@@ -156,7 +156,7 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
   if (sameTarget.length === 0) return { ok: false, why: `no ${quote(ev.tool, 60)} call with target '${quote(ev.target, 200)}' was made after submit_semantic` };
   if (ev.files.length === 0) return { ok: false, why: 'evidence.files is empty: name the files the call returned' };
   const files = ev.files.map((f) => f.replace(/^\.\//, ''));
-  const call = sameTarget.find((e) => files.every((f) => e.files.includes(f)));
+  const call = sameTarget.find((e) => files.every((f) => e.files.includes(f) || !!e.named?.includes(f)));
   if (!call) return { ok: false, why: `files [${quote(files.join(', '), 300)}] are not among the results of ${quote(ev.tool, 60)}('${quote(ev.target, 200)}')` };
   return { ok: true };
 }

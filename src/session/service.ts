@@ -117,7 +117,7 @@ export class SessionService implements SessionCore {
       ev.symbols = [...names];
     }
     const seq = this.store.record(s.row.id, {
-      tool, args, phase: this.phaseOf(s), outcome: error ? 'error' : 'ok', files: ev.files, symbols: ev.symbols,
+      tool, args, phase: this.phaseOf(s), outcome: error ? 'error' : 'ok', files: ev.files, symbols: ev.symbols, named: ev.named,
       summary: error ?? summarize(result),
     });
     return seq;
@@ -307,13 +307,16 @@ export class SessionService implements SessionCore {
    * What this session already saw but did not submit: the files and symbols of its own results. A
    * session that is short (one file where two are needed) is pointed at these before SEMANTIC.
    */
-  private candidates(u: UnderstandingInput, ev: Evidence): { files: string[]; symbols: string[]; hint: string } {
-    const files = [...ev.exploredFiles].filter((f) => !u.files_analyzed.map((x) => x.replace(/^\.\//, '')).includes(f)).sort().slice(0, 10);
+  private candidates(u: UnderstandingInput, ev: Evidence): { files: string[]; named_files: string[]; symbols: string[]; hint: string } {
+    const submitted = new Set(u.files_analyzed.map((x) => x.replace(/^\.\//, '')));
+    const files = [...ev.exploredFiles].filter((f) => !submitted.has(f)).sort().slice(0, 10);
+    // the files of references (and matches) it already saw, one line each: open them to list them
+    const named = [...(ev.matchedFiles ?? [])].filter((f) => !submitted.has(f)).sort().slice(0, 10);
     const listed = new Set(u.symbols_identified);
     const symbols = [...ev.symbolsSeen].filter((x) => !listed.has(x) && this.symbolExists(x)).sort().slice(0, 15);
     return {
-      files, symbols,
-      hint: 'These came out of your own tool calls. If some of them belong to the change, explore them (get_symbols, find_references) and submit_understanding again after revert_to_exploration; SEMANTIC is for what exploration could not find.',
+      files, named_files: named, symbols,
+      hint: 'These came out of your own tool calls (named_files: only one line of each was shown, by a reference or a text match: open one before listing it). If some of them belong to the change, explore them (get_symbols, find_references, a Read) and submit_understanding again after revert_to_exploration; SEMANTIC is for what exploration could not find.',
     };
   }
 
@@ -509,6 +512,8 @@ export class SessionService implements SessionCore {
       missing_requirements: ctx.missing,
       explored_files: explored.slice(0, 100),
       explored_count: explored.length,
+      // shown one line each (a text match, a reference's use): open them before listing or editing them
+      named_files: [...(this.evidence(s2).matchedFiles ?? [])].sort().slice(0, 100),
       pending_hypotheses: ctx.hypotheses.filter((h) => h.status === 'pending'),
       mapped_symbols: s2.row.mapped_symbols ? JSON.parse(s2.row.mapped_symbols) : [],
       allowed_tools: allowedTools(phase),

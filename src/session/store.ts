@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS ledger (
   files TEXT NOT NULL,             -- files whose content the result showed (JSON array)
   symbols TEXT NOT NULL,           -- symbol names the result showed (JSON array)
   summary TEXT,
+  named TEXT,                      -- files the result named by one line each (a reference's use), not showing their code (JSON array)
   at INTEGER NOT NULL,
   UNIQUE(session_id, seq)
 );
@@ -80,12 +81,14 @@ export interface LedgerEntry {
   outcome: 'ok' | 'error' | 'blocked' | 'pending';
   files: string[];
   symbols: string[];
+  /** files the result named by one line each (a reference's use): not explored */
+  named?: string[];
   summary: string | null;
   at: number;
 }
 
-type StoredEntry = Omit<LedgerEntry, 'args' | 'files' | 'symbols'> & { args: string; files: string; symbols: string };
-const parseEntry = (r: StoredEntry): LedgerEntry => ({ ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols) });
+type StoredEntry = Omit<LedgerEntry, 'args' | 'files' | 'symbols' | 'named'> & { args: string; files: string; symbols: string; named: string | null };
+const parseEntry = (r: StoredEntry): LedgerEntry => ({ ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols), named: r.named ? JSON.parse(r.named) : [] });
 
 export class SessionStore {
   /** the HMAC over these records (guard/seal.ts): every write below checks it first and renews it */
@@ -105,12 +108,16 @@ export class SessionStore {
 
   /** Columns added since a database was made; the seal is renewed only if it held before. */
   private migrate(): void {
-    const have = new Set((this.db.prepare('PRAGMA table_info(prompts)').all() as { name: string }[]).map((c) => c.name));
-    const add = [['transcript', 'TEXT'], ['verified', 'INTEGER'], ['line', 'TEXT']].filter(([c]) => !have.has(c!));
+    const columns = (table: string) => new Set((this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+    const [prompts, ledger] = [columns('prompts'), columns('ledger')];
+    const add = [
+      ...[['transcript', 'TEXT'], ['verified', 'INTEGER'], ['line', 'TEXT']].filter(([c]) => !prompts.has(c!)).map(([c, t]) => ['prompts', c!, t!]),
+      ...(ledger.has('named') ? [] : [['ledger', 'named', 'TEXT']]),
+    ];
     if (add.length === 0) return;
     this.db.transaction(() => {
       const held = this.seal.problem() === undefined;
-      for (const [c, t] of add) this.db.exec(`ALTER TABLE prompts ADD COLUMN ${c} ${t}`);
+      for (const [table, c, t] of add) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${c} ${t}`);
       if (held) this.seal.write();
     }).immediate();
   }
@@ -188,8 +195,8 @@ export class SessionStore {
   private append(sessionId: string, e: Omit<LedgerEntry, 'seq' | 'at'>): number {
     const seq = ((this.db.prepare('SELECT MAX(seq) AS m FROM ledger WHERE session_id = ?').get(sessionId) as { m: number | null }).m ?? 0) + 1;
     this.db
-      .prepare('INSERT INTO ledger(session_id, seq, tool, args, phase, outcome, files, symbols, summary, at) VALUES (?,?,?,?,?,?,?,?,?,?)')
-      .run(sessionId, seq, e.tool, JSON.stringify(e.args), e.phase, e.outcome, JSON.stringify(e.files), JSON.stringify(e.symbols), e.summary, Date.now());
+      .prepare('INSERT INTO ledger(session_id, seq, tool, args, phase, outcome, files, symbols, summary, at, named) VALUES (?,?,?,?,?,?,?,?,?,?,?)')
+      .run(sessionId, seq, e.tool, JSON.stringify(e.args), e.phase, e.outcome, JSON.stringify(e.files), JSON.stringify(e.symbols), e.summary, Date.now(), e.named?.length ? JSON.stringify(e.named) : null);
     return seq;
   }
 

@@ -105,7 +105,7 @@ export function evaluateUnderstanding(
   }
   for (const f of uniq(files)) {
     if (ctx.evidence.matchedFiles?.has(f))
-      refused.push(`file '${quote(f)}' was seen only in text-match rows (search_text / Grep: one line each), not explored: open it (get_symbols, or read it) before listing it`);
+      refused.push(`file '${quote(f)}' was seen only in rows that show one line of it (search_text / Grep matches, find_references uses), not explored: open it (get_symbols, or read it) before listing it`);
     else if (!ctx.evidence.exploredFiles.has(f))
       refused.push(`file '${quote(f)}' was not explored in this session (no tool result showed its code)`);
   }
