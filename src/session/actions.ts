@@ -14,7 +14,8 @@ interface Side {
   /** Japanese / Chinese forms, matched inside the text */
   cjk: RegExp;
 }
-type Pair = { name: [string, string]; sides: [Side, Side] };
+/** complementary: one side is the other's negation ("not shown" is hidden, "not enabled" disabled); "not add" is no removal */
+type Pair = { name: [string, string]; sides: [Side, Side]; complementary?: true };
 
 const side = (en: string, cjk: RegExp): Side => ({ en: en.split(' '), cjk });
 
@@ -25,15 +26,15 @@ const PAIRS: Pair[] = [
     side('remove delete drop erase exclude strip detach subtract omit', /削除|除く|除き|除外|外す|外し|取り除|消す|消し|删除|移除|去掉|排除/u)] },
   { name: ['show', 'hide'], sides: [
     side('show shown display reveal unhide visible', /(?<!非)表示|显示/u),
-    side('hide hidden conceal invisible', /非表示|隠す|隠し|隐藏/u)] },
-  { name: ['enable', 'disable'], sides: [side('enable activate', /有効|启用/u), side('disable deactivate', /無効|禁用/u)] },
+    side('hide hidden conceal invisible', /非表示|隠す|隠し|隠れ|隐藏/u)], complementary: true },
+  { name: ['enable', 'disable'], sides: [side('enable enabled activate', /有効|启用/u), side('disable disabled deactivate', /無効|禁用/u)], complementary: true },
   { name: ['increase', 'decrease'], sides: [
     side('increase increment raise grow', /増やす|増やし|増加|增加/u),
     side('decrease decrement reduce lower shrink', /減らす|減らし|減少|减少/u)] },
-  { name: ['allow', 'deny'], sides: [side('allow permit', /許可|允许|许可/u), side('deny forbid disallow prohibit reject', /禁止|拒否|拒绝/u)] },
-  { name: ['open', 'close'], sides: [side('open', /開く|開け|打开/u), side('close', /閉じ|关闭/u)] },
+  { name: ['allow', 'deny'], sides: [side('allow permit', /許可|允许|许可/u), side('deny forbid disallow prohibit reject', /禁止|拒否|拒绝/u)], complementary: true },
+  { name: ['open', 'close'], sides: [side('open', /開く|開け|打开/u), side('close', /閉じ|关闭/u)], complementary: true },
   { name: ['start', 'stop'], sides: [side('start begin launch', /開始|启动|开始/u), side('stop halt', /停止|止め|停下/u)] },
-  { name: ['lock', 'unlock'], sides: [side('lock', /(?<!アン)ロック(?!解除)|锁定|加锁/u), side('unlock', /アンロック|ロック解除|解锁/u)] },
+  { name: ['lock', 'unlock'], sides: [side('lock', /(?<!アン)ロック(?!解除)|锁定|加锁/u), side('unlock', /アンロック|ロック解除|解锁/u)], complementary: true },
   { name: ['create', 'destroy'], sides: [side('create generate', /作成|生成|创建/u), side('destroy dispose discard delete', /破棄|销毁/u)] },
 ];
 
@@ -54,18 +55,39 @@ export function actionSides(text: string, translate: (text: string) => string[])
 /**
  * The first action of `value` whose opposite its quote states (and the quote not the action
  * itself), as [the value's word, the quote's]; undefined when the value keeps the quote's actions.
- * `flipped`: exactly one of the two is negated, so the opposite says the same ("not shown" for
- * 非表示): then nothing is opposed.
+ * `flipped`: exactly one of the two is negated. The opposite then says the same only where one
+ * side is the other's negation ("not shown" for 非表示, "hidden" for 表示されない); not doing a
+ * thing is no doing of its opposite ("remove consumption tax" for 消費税を加えない claims a removal).
  */
 export function opposedAction(value: string, quote: string, translate: (text: string) => string[] = () => [], flipped = false): [string, string] | undefined {
-  if (flipped) return undefined;
   const v = actionSides(value, translate);
   const q = actionSides(quote, translate);
   for (const key of v) {
     const [i, j] = key.split(':').map(Number) as [number, number];
-    if (!q.has(key) && q.has(`${i}:${1 - j}`)) return [PAIRS[i]!.name[j]!, PAIRS[i]!.name[1 - j]!];
+    if (q.has(key) || !q.has(`${i}:${1 - j}`)) continue;
+    if (!flipped) return [PAIRS[i]!.name[j]!, PAIRS[i]!.name[1 - j]!];
+    if (!PAIRS[i]!.complementary) return [PAIRS[i]!.name[j]!, `"not ${PAIRS[i]!.name[1 - j]!}" (not doing a thing is not doing its opposite)`];
   }
   return undefined;
+}
+
+/**
+ * The value's words that name the opposite side of a complementary action its quote negates:
+ * "hidden" states 表示されない ("not shown"), "disabled" states "not enabled". `negatedWords`: the
+ * words the quote's negations turn around.
+ */
+export function complementOfNegated(valueWords: readonly string[], negatedWords: readonly string[], translate: (text: string) => string[]): string[] {
+  const negatedSides = new Set(negatedWords.flatMap((w) => [...actionSides(w, translate)]));
+  return valueWords.filter((w) => [...actionSides(w, translate)].some((key) => {
+    const [i, j] = key.split(':').map(Number) as [number, number];
+    return !!PAIRS[i]!.complementary && negatedSides.has(`${i}:${1 - j}`) && !negatedSides.has(key);
+  }));
+}
+
+/** Does a value word name the same action as a word of its quote ("shown" for 表示, "display" for show)? */
+export function sameAction(word: string, quote: string, translate: (text: string) => string[]): boolean {
+  const q = actionSides(quote, translate);
+  return [...actionSides(word, translate)].some((key) => q.has(key));
 }
 
 /** Verbs that say what is done to a thing, not which thing: with PAIRS and the generic words (feature, process). */

@@ -4,7 +4,7 @@
  */
 import type { Intent, Risk } from '../../machines/session.js';
 import { cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
-import { actionSides, opposedAction, thingsOf } from './actions.js';
+import { actionSides, complementOfNegated, opposedAction, sameAction, thingsOf } from './actions.js';
 import { stem } from './stem.js';
 import { camelSpaces, normalize } from '../util/words.js';
 
@@ -108,9 +108,15 @@ export function support(value: string, quote: string, translate: (text: string) 
   const qc = new Set(cjkChars(quote));
   const has = (st: string) => ql.some((x) => stemsMatch(st, x));
   const unsupported: string[] = [];
+  // an action is stated in any of its words ("shown" for 表示), and the complement of a negated
+  // state by its other side ("hidden" for 表示されない); polarity and opposites are judged apart
+  const negatedHere = negatedWords(quote);
+  const actionOk = (w: string) => sameAction(w, quote, translate) || complementOfNegated([w], negatedHere, translate).length > 0 ||
+    // a failure states what the quote's negation does ("login fails" for ログインできない, "cannot log in")
+    (FAIL_SENSE.test(w) && negated(quote) && senseOf(quote).length === 0);
   for (const w of latin) {
     const parts = identifierParts(w);
-    if (!has(stem(w.toLowerCase())) && !(parts.length > 1 && parts.every(has))) unsupported.push(w);
+    if (!has(stem(w.toLowerCase())) && !(parts.length > 1 && parts.every(has)) && !actionOk(w)) unsupported.push(w);
   }
   for (const w of cjk) {
     const chars = [...w].filter((c) => CJK_CHAR.test(c));
@@ -159,6 +165,12 @@ const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効
 const VERB_NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)/iu;
 /** Words that state a failure or an absence: a value may say "login fails" for a quote "cannot log in". */
 const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|unable|undefined|null|nan|absent|skip|ignor|wrong|invalid|incorrect)|失敗|エラー|空|欠|漏れ|抜け|壊れ|落ち|失败|错误|缺/iu;
+
+/** A negation that asks for something not to be done (without, don't, ずに, ないで, ないように, 不要, 别), not one that observes. */
+const INSTRUCTION_NEGATION = /(?:^|[^\p{L}])(?:without|never|don['’]t|do\s+not|must\s+not|should\s+not|shouldn['’]t|mustn['’]t)(?![\p{L}])|ずに|ないで|ないよう|ぬよう|[不别]要|不许|不得|勿/iu;
+
+/** Words that state a failure to do something: the sense of a negated "can" (できない, cannot, 无法). */
+const FAIL_SENSE = /^(?:fail|unable)/i;
 
 /** Does a text state a negation (of a verb it carries)? */
 export function negated(text: string): boolean {
@@ -209,10 +221,27 @@ function statesNegated(value: string, quote: string, translate?: (text: string) 
   });
 }
 
-/** The value states the failure or absence its quote says by a negation ("login fails" for ログインできない) — not when absence is what the quote negates ("JSON null" for null ではない). */
-function failureStated(value: string, quote: string): boolean {
-  return NEGATIVE_SENSE.test(value) && !negatedWords(quote).some((w) => NEGATIVE_SENSE.test(` ${w}`));
+/**
+ * The value states the failure or absence its quote says by a negation ("login fails" for
+ * ログインできない) in a word of its own — not a word the quote has besides its negation ("the error
+ * is displayed" for エラーが表示されない names the error, and drops the negation), and not when absence
+ * is what the quote negates ("JSON null" for null ではない).
+ */
+function failureStated(value: string, quote: string, translate?: (text: string) => string[]): boolean {
+  if (negatedWords(quote).some((w) => NEGATIVE_SENSE.test(` ${w}`))) return false;
+  const quoteSenses = new Set([...quote.normalize('NFKC').split(/[^\p{L}\p{N}]+/u), ...(translate?.(quote) ?? [])].flatMap(senseOf));
+  const words = value.normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean).flatMap((w) => (CJK.test(w) ? cjkContentWords(w) : [w]));
+  return words.some((w) => {
+    const mine = [w, ...(CJK.test(w) ? (translate?.(w) ?? []) : [])].flatMap(senseOf);
+    return mine.length > 0 && !mine.some((x) => quoteSenses.has(x));
+  });
 }
+
+/** The failure or absence a word states (fail of "fails", エラー), as NEGATIVE_SENSE matched it. */
+const senseOf = (word: string): string[] => {
+  const m = NEGATIVE_SENSE.exec(` ${word.toLowerCase()}`);
+  return m ? [m[0].replace(/^[^\p{L}]+/u, '')] : [];
+};
 
 /**
  * A value keeps its quote's sense: it adds no negation, and drops none unless it states the failure
@@ -225,17 +254,24 @@ function failureStated(value: string, quote: string): boolean {
  * states a failure, an absence or a stop (空 "no items", やめる "do not show"), or the value negates
  * the opposite of the quote's action ("not shown" for 非表示).
  */
-function polarityKept(value: string, quote: string, translate?: (text: string) => string[]): boolean {
+function polarityKept(value: string, quote: string, translate?: (text: string) => string[], slot?: Slot): boolean {
   const [v, q] = [negated(value), negated(quote)];
+  // what goes wrong now is what the request asks not to happen: "throws an error" for エラーを投げずに
+  // ("without throwing"), "the cart is emptied" for "do not empty the cart" (tr22) — not for a
+  // quote that observes ("the error is displayed" for エラーが表示されない turns the observation around)
+  if (slot === 'observed_issue' && !v && q && INSTRUCTION_NEGATION.test(quote.normalize('NFKC'))) return true;
   const qn = quote.normalize('NFKC');
   const vn = value.normalize('NFKC');
   if (CJK.test(value) !== CJK.test(quote)) {
     const opposite = !!opposedAction(value, quote, translate);
     if (v) return q || NEGATIVE_SENSE.test(qn) || STOP_SENSE.test(qn) || opposite;
-    // dropped: only a negation a word or an ending states (a kanji prefix is English's un-, left to grounding)
-    return !VERB_NEGATION.test(qn.replace(NOT_NEGATION, ' ')) || failureStated(vn, quote) || STOP_SENSE.test(vn) || opposite || !statesNegated(value, quote, translate);
+    // dropped: only a negation a word or an ending states (a kanji prefix is English's un-, left to
+    // grounding) — or a prefix before an action the value then states (不显示 "not shown" → "shown")
+    const vActions = actionSides(vn, translate ?? (() => []));
+    const actionDropped = negatedWords(quote).some((w) => [...actionSides(w, translate ?? (() => []))].some((a) => vActions.has(a)));
+    return (!VERB_NEGATION.test(qn.replace(NOT_NEGATION, ' ')) && !actionDropped) || failureStated(vn, quote, translate) || STOP_SENSE.test(vn) || opposite || !statesNegated(value, quote, translate);
   }
-  return v === q || (!v && q && (failureStated(vn, quote) || !statesNegated(value, quote, translate)));
+  return v === q || (!v && q && (failureStated(vn, quote, translate) || !statesNegated(value, quote, translate)));
 }
 
 /** A quote that runs from one sentence into the next (". D", "。ユ"): it joins statements the request keeps apart. */
@@ -274,7 +310,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
     else if ((odd = lookAlike(s.value))) errors.push({ slot, error: `value "${s.value}" has a word written with look-alike or invisible characters (${odd}): write it in plain letters` });
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot}` });
-    else if (!polarityKept(s.value, s.quote, translate))
+    else if (!polarityKept(s.value, s.quote, translate, slot))
       errors.push({ slot, error: negated(s.value) ? `value "${s.value}" negates its quote "${s.quote}": the quote states no negation` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite)` });
     else if ((opposed = opposedAction(s.value, s.quote, translate, negated(s.value) !== negated(s.quote))))
       errors.push({ slot, error: `value "${s.value}" says ${opposed[0]} where its quote "${s.quote}" says ${opposed[1]}: the value must state the quote's action, not its opposite` });

@@ -1,0 +1,113 @@
+/**
+ * False claims, round 3 (issue #10): the loose ends of round 2 and new attacks. Each test drives an
+ * honest session in-process to a gate, makes the false claim there, and checks that it is refused
+ * AND what the database holds (phase, frame, ledger, the write guard's verdict, the cache); each
+ * ends with the honest claim still passing.
+ */
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { validateFrame } from '../src/session/queryframe.js';
+import { matchEvidence } from '../src/session/semantic.js';
+import { SessionStore } from '../src/session/store.js';
+import { translateCjk } from '../src/session/validation.js';
+import { explore, setup } from './helpers/claims.js';
+import { SAMPLE } from './helpers/project.js';
+import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
+
+const REQUEST = 'カートの合計に消費税を加える処理を追加して';
+const TARGET = 'カートの合計';
+const FRAME = { target_feature: { value: TARGET, quote: TARGET }, desired_action: { value: '消費税を加える', quote: '消費税を加える' } };
+
+type SC = Record<string, any>;
+
+async function toReady(t: Awaited<ReturnType<typeof setup>>): Promise<void> {
+  expect((await t.call('submit_understanding', SAMPLE_UNDERSTANDING)).next_phase).toBe('VALIDATION');
+  await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+  expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+}
+
+describe('Loose end 1: a file seen only in a find_references use row', () => {
+  it('is named, not explored: neither files_analyzed nor editable in READY, for the session and the guard alike', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call); // find_references('Cart') shows one line of src/main.ts: `const cart = new Cart().add(100);`
+    const refs = t.ledger().find((e) => e.tool === 'find_references')!;
+    expect(refs.files).toEqual(['src/cart.ts']); // the definition's file
+    expect(refs.named).toEqual(['src/main.ts']); // the use's file
+    expect(refs.symbols).toContain('checkout'); // the declaration the use sits in was shown
+    const e = await t.refused('submit_understanding', { ...SAMPLE_UNDERSTANDING, files_analyzed: ['src/cart.ts', 'src/main.ts'] });
+    expect(JSON.stringify(e.extra.consistency_errors)).toMatch(/main\.ts' was seen only in rows that show one line/);
+    expect(t.row()).toMatchObject({ phase: 'EXPLORATION', understanding: null });
+    await toReady(t);
+    expect(await t.call('check_write_target', { file_path: 'src/main.ts' })).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
+    expect(t.guardSays('src/main.ts')).toMatch(/reference's use shows one line/);
+    expect(t.sessions.status()).toMatchObject({ named_files: ['src/main.ts'] });
+    // a verification may still cite the file the call returned
+    expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['src/main.ts'] }, t.ledger())).toEqual({ ok: true });
+    // the honest flow: find_references, then a Read the hook recorded — now it is explored
+    t.sessions.store.record(t.row().id, { tool: 'hook:Read', args: { file_path: 'src/main.ts' }, phase: 'READY', outcome: 'ok', files: ['src/main.ts'], symbols: [], summary: 'read by the agent' });
+    expect(t.guardSays('src/main.ts')).toBeUndefined();
+    expect(await t.call('check_write_target', { file_path: 'src/main.ts' })).toMatchObject({ allowed: true });
+  });
+
+  it('a ledger made before the `named` column gets it, keeps its seal and its entries', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await t.call('get_symbols', { file: 'src/cart.ts' });
+    // the database as an earlier version left it: no `named` column, sealed over the rows it had
+    t.project.db.exec('ALTER TABLE ledger DROP COLUMN named');
+    t.sessions.store.seal.write();
+    const db = new Database(path.join(t.root, '.code-intel', 'index.db'));
+    try {
+      const store = new SessionStore(db);
+      expect(store.problem()).toBeUndefined();
+      expect((db.prepare('PRAGMA table_info(ledger)').all() as { name: string }[]).map((c) => c.name)).toContain('named');
+      expect(store.ledger(t.row().id).find((e) => e.tool === 'get_symbols')).toMatchObject({ files: ['src/cart.ts'], named: [] });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('Loose end 2: English renderings of a negated Japanese/Chinese quote', () => {
+  const frame = (request: string, value: string, quote: string, slot = 'observed_issue') => validateFrame(request, { [slot]: { value, quote } }, translateCjk);
+  const JA = 'ログインに失敗したときにエラーが表示されない';
+  const ZH = '登录失败时不显示错误';
+  it('honest renderings pass: "error hidden", "the error is not displayed / shown", "login fails"', () => {
+    for (const [req, value, quote] of [
+      [JA, 'error hidden', 'エラーが表示されない'], [JA, 'the error is not displayed', 'エラーが表示されない'], [JA, 'the error is not shown', 'エラーが表示されない'],
+      [ZH, 'error hidden', '不显示错误'], [ZH, 'error not shown', '不显示错误'],
+      ['The error is not shown when login fails', 'error hidden', 'The error is not shown'],
+      ['ログインできない', 'login fails', 'ログインできない'], ['ボタンが有効にならない', 'button disabled', 'ボタンが有効にならない'],
+    ] as const) expect(frame(req, value, quote).errors, `${value} for ${quote}`).toEqual([]);
+  });
+  it('the negation is still not dropped, in one language or across two (an error word in both is no stated failure)', () => {
+    for (const [req, value, quote] of [
+      [JA, 'the error is displayed', 'エラーが表示されない'], [JA, 'error shown', 'エラーが表示されない'], [JA, 'エラーが表示される', 'エラーが表示されない'],
+      [ZH, 'error shown', '不显示错误'], [ZH, 'error is displayed', '不显示错误'],
+      ['The error is not shown when login fails', 'error shown', 'The error is not shown'],
+      ['ボタンが有効にならない', 'button is enabled', 'ボタンが有効にならない'],
+    ] as const) expect(frame(req, value, quote).errors, `${value} for ${quote}`).toEqual([expect.objectContaining({ error: expect.stringMatching(/drops the negation/) })]);
+  });
+  it('"not adding" is no removal: the opposite of a negated action is refused unless one side is the other\'s negation', () => {
+    const req = 'カートの合計に消費税を加えないでください';
+    for (const value of ['remove consumption tax', 'consumption tax removed'])
+      expect(frame(req, value, '消費税を加えない', 'desired_action').errors, value).toEqual([expect.objectContaining({ error: expect.stringMatching(/not doing a thing is not doing its opposite/) })]);
+    expect(frame('Do not add tax to the total', 'remove the tax from the total', 'Do not add tax to the total', 'desired_action').errors).not.toEqual([]);
+    // the round-2 attacks stay refused
+    expect(frame(REQUEST, 'remove consumption tax', '消費税を加える', 'desired_action').errors).toEqual([expect.objectContaining({ error: expect.stringMatching(/opposite/) })]);
+    expect(frame(req, 'add consumption tax', '消費税を加えない', 'desired_action').errors).toEqual([expect.objectContaining({ error: expect.stringMatching(/drops the negation/) })]);
+  });
+  it('over the session: the honest value is stored, the dropped negation stores nothing', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'MODIFY', query: 'カートの合計でエラーが表示されない' });
+    const e = await t.refused('set_query_frame', { target_feature: { value: TARGET, quote: TARGET }, observed_issue: { value: 'the error is displayed', quote: 'エラーが表示されない' } });
+    expect(e.code).toBe('validation_failed');
+    expect(t.row().query_frame).toBeNull();
+    expect(t.last()).toMatchObject({ tool: 'set_query_frame', outcome: 'error' });
+    const ok = await t.call('set_query_frame', { target_feature: { value: TARGET, quote: TARGET }, observed_issue: { value: 'error hidden', quote: 'エラーが表示されない' } });
+    expect(ok.success).toBe(true);
+    expect(JSON.parse(t.row().query_frame!)).toMatchObject({ observed_issue: 'error hidden' });
+  });
+});
