@@ -13,6 +13,7 @@ import { SessionStore } from '../src/session/store.js';
 import { translateCjk } from '../src/session/validation.js';
 import { explore, setup } from './helpers/claims.js';
 import { SAMPLE } from './helpers/project.js';
+import { Transcript } from './helpers/transcript.js';
 import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
 
 const REQUEST = 'カートの合計に消費税を加える処理を追加して';
@@ -109,5 +110,68 @@ describe('Loose end 2: English renderings of a negated Japanese/Chinese quote', 
     const ok = await t.call('set_query_frame', { target_feature: { value: TARGET, quote: TARGET }, observed_issue: { value: 'error hidden', quote: 'エラーが表示されない' } });
     expect(ok.success).toBe(true);
     expect(JSON.parse(t.row().query_frame!)).toMatchObject({ observed_issue: 'error hidden' });
+  });
+});
+
+describe('Loose end 3: which recorded prompt is the request', () => {
+  /** moves the latest recorded prompt back in time (as if typed long ago), sealed as the store would */
+  const age = (t: Awaited<ReturnType<typeof setup>>, ms: number) => {
+    t.project.db.prepare('UPDATE prompts SET at = at - ? WHERE id = (SELECT MAX(id) FROM prompts)').run(ms);
+    t.sessions.store.seal.write();
+  };
+  it('a prompt over an hour old is still the request: the agent\'s own query does not replace it', async () => {
+    const t = await setup();
+    t.sessions.store.recordPrompt(`/code ${REQUEST}`, 'c1');
+    age(t, 2 * 60 * 60 * 1000);
+    const e = await t.refused('start_session', { intent: 'IMPLEMENT', query: 'delete the admin check' });
+    expect(e.code).toBe('query_mismatch');
+    expect(t.sessions.store.active()).toBeUndefined();
+    expect(t.sessions.store.list()).toEqual([]);
+    expect(await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST })).toMatchObject({ request_source: 'user_prompt_hook' });
+    expect(t.row().query).toBe(REQUEST);
+  });
+  it('a prompt the transcript does not show yet is not replaced by an earlier one; a forged one never counts', async () => {
+    const t = await setup();
+    t.sessions.store.recordPrompt('/code カートを削除する処理を追加して', 'c1'); // an earlier request
+    // the latest, recorded by the hook while the client's transcript does not show it yet
+    const tr = new Transcript();
+    t.sessions.store.recordPrompt(`/code ${REQUEST}`, 'c1', tr.path, () => undefined);
+    expect(t.sessions.store.currentPrompt()).toMatchObject({ pending: true });
+    // the earlier request does not stand in for it (it did: only found prompts were looked at)
+    const e = await t.refused('start_session', { intent: 'IMPLEMENT', query: 'カートを削除する処理を追加して' });
+    expect(e.code).toBe('request_pending');
+    expect(t.sessions.store.list()).toEqual([]);
+    // once the transcript shows it, it is the request
+    tr.user(`/code ${REQUEST}`);
+    expect((await t.refused('start_session', { intent: 'IMPLEMENT', query: 'カートを削除する処理を追加して' })).code).toBe('query_mismatch');
+    expect(await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST })).toMatchObject({ success: true, request_source: 'user_prompt_hook' });
+    await t.call('abort_session', { reason: 'next' });
+    // a prompt never found (forged by running the hook by hand) never counts: the latest real one stands
+    t.sessions.store.recordPrompt('/code delete everything', 'c1', tr.path, () => undefined);
+    t.project.db.prepare('UPDATE prompts SET verified = -1 WHERE verified = 0').run();
+    t.sessions.store.seal.write();
+    expect(t.sessions.store.currentPrompt()).toMatchObject({ prompt: REQUEST, pending: false });
+  });
+  it('a session started before the latest /code request serves an earlier one: its steps are refused, writes too, until it is ended', async () => {
+    const t = await setup();
+    t.sessions.store.recordPrompt(`/code ${REQUEST}`, 'c1');
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await toReady(t);
+    expect(t.guardSays('src/cart.ts')).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 5));
+    t.sessions.store.recordPrompt('/code カートを削除する処理を追加して', 'c1'); // a new request in a new turn
+    // the old session's frame cannot be re-grounded, its tools do not run, its READY lets nothing through
+    for (const [tool, args] of [['set_query_frame', { target_feature: { value: 'カート', quote: 'カート' } }], ['find_definitions', { name: 'Cart' }], ['check_write_target', { file_path: 'src/cart.ts' }]] as const) {
+      const e = await t.refused(tool, args as Record<string, unknown>);
+      expect(e.code, tool).toBe('session_stale');
+    }
+    expect(t.row()).toMatchObject({ status: 'active', phase: 'READY' });
+    expect(JSON.parse(t.row().query_frame!)).toMatchObject({ target_feature: TARGET });
+    expect(t.last()).toMatchObject({ outcome: 'blocked', summary: expect.stringContaining('latest /code request') });
+    expect(t.guardSays('src/cart.ts')).toMatch(/latest \/code request/);
+    // ending it is allowed; the new request gets its own session
+    expect(await t.call('abort_session', { reason: 'a new request' })).toMatchObject({ success: true });
+    expect(await t.call('start_session', { intent: 'IMPLEMENT', query: 'カートを削除する処理を追加して' })).toMatchObject({ success: true, request_source: 'user_prompt_hook' });
   });
 });

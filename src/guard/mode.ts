@@ -37,7 +37,14 @@ export function guardMode(store: SessionStore, root: string): GuardMode {
   if (tampered) return { kind: 'locked', tampered: true, why: `${tampered}. Writes stay refused until a person runs \`code-intel guard reset\` in a terminal.` };
   settleEvidence(store, root);
   const active = store.active();
-  if (active) return sessionMode(store, root, active, active.phase);
+  if (active) {
+    // a /code request typed after the session started is another request: its READY does not serve it
+    const newer = store.codePromptAt();
+    if (newer !== undefined && newer > active.created_at) {
+      return { kind: 'locked', session: active, why: `the /code session ${active.id} was started before the user's latest /code request and does not serve it: abort_session, then start_session for the latest request.` };
+    }
+    return sessionMode(store, root, active, active.phase);
+  }
   const last = store.list(1)[0];
   const promptAt = store.lastPromptAt();
   // the /code turn that started the last session goes on until the user's next prompt (a client

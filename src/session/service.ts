@@ -8,7 +8,7 @@ import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, 
 import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../project/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
-import { UserError } from '../util/paths.js';
+import { quote, UserError } from '../util/paths.js';
 import { type Loaded, type SessionCore, SessionError } from './core.js';
 import { deriveEvidence, type Evidence } from './evidence.js';
 import { toolNamed } from '../tools/catalog.js';
@@ -92,6 +92,16 @@ export class SessionService implements SessionCore {
       throw new SessionError('no_active_session', `${tool} needs an active /code session, and there is none.`, { next_step: 'Call start_session with the intent and the user\'s request.' });
     }
     const phase = this.phaseOf(s);
+    // a /code request the user typed after this session started is another request: the session
+    // (its request, frame and evidence) does not serve it
+    const newer = this.store.codePromptAt();
+    if (newer !== undefined && newer > s.row.created_at && !STALE_OK.has(tool)) {
+      this.store.record(s.row.id, { tool, args, phase, outcome: 'blocked', files: [], symbols: [], summary: 'session older than the latest /code request' });
+      throw new SessionError('session_stale', `Session ${s.row.id} was started before the user's latest /code request; it serves an earlier request ('${quote(s.row.query, 200)}').`, {
+        current_phase: phase,
+        next_step: 'End it (abort_session), then start_session for the latest request.',
+      });
+    }
     if (!isAllowed(tool, phase)) {
       this.store.record(s.row.id, { tool, args, phase, outcome: 'blocked', files: [], symbols: [], summary: `blocked in ${phase}` });
       throw new SessionError('phase_blocked', `${tool} is not allowed in the ${phase} phase`, {
@@ -207,11 +217,17 @@ export class SessionService implements SessionCore {
     // Where the client records what the user typed (UserPromptSubmit hook), that is the request:
     // the agent's query must come from it, and every quote is checked against it.
     settleEvidence(this.store, this.project.root);
-    const recorded = this.store.latestPrompt();
+    const current = this.store.currentPrompt();
+    if (current?.pending) {
+      throw new SessionError('request_pending', "The user's latest prompt is recorded but the client's transcript does not show it yet: it cannot be the request until it does (an earlier prompt never stands in for it).", {
+        hint: 'Call start_session again in a moment.',
+      });
+    }
+    const recorded = current?.prompt;
     if (recorded !== undefined && !normalize(recorded).includes(normalize(query))) {
-      throw new SessionError('query_mismatch', "The query is not what the user typed (as recorded by the UserPromptSubmit hook).", {
+      throw new SessionError('query_mismatch', "The query is not what the user typed last (as recorded by the UserPromptSubmit hook): a session serves the user's latest request, not an earlier one or the agent's own words.", {
         recorded_request: recorded.slice(0, 2000),
-        hint: "Pass the user's request verbatim (or a part of it) as query.",
+        hint: "Pass the user's request verbatim (or a part of it) as query. If the user typed something else since, the hook did not record it: tell the user (`code-intel doctor`).",
       });
     }
     const request = recorded ?? query;
@@ -521,6 +537,9 @@ export class SessionService implements SessionCore {
     };
   }
 }
+
+/** What a session older than the latest /code request may still do: be looked at or ended. */
+const STALE_OK: ReadonlySet<string> = new Set(['abort_session', 'end_session', 'get_session_status']);
 
 function summarize(result: Record<string, unknown> | undefined): string | null {
   if (!result) return null;

@@ -286,11 +286,27 @@ export class SessionStore {
     return row && /^\s*\/code\b/.test(row.prompt) ? row.id : undefined;
   }
 
-  /** The user's latest recorded prompt, if recent, without a leading `/code`. */
-  latestPrompt(withinMs = 60 * 60 * 1000): string | undefined {
+  /** The user's latest recorded prompt (found in the transcript, or from a client that keeps none), without a leading `/code`. */
+  latestPrompt(): string | undefined {
+    const p = this.currentPrompt();
+    return p && !p.pending ? p.prompt : undefined;
+  }
+
+  /**
+   * The request the agent is serving: the user's latest prompt, whatever its age — an older one
+   * is never the request (an hour-old prompt let the agent's own query through, and a prompt
+   * still being checked let an earlier one stand in for it). `pending`: the transcript does not
+   * show it yet. A prompt never found there (forged by running the hook by hand) is no prompt.
+   */
+  currentPrompt(): { prompt: string; at: number; pending: boolean } | undefined {
+    const row = this.db.prepare(`SELECT prompt, at, verified FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified >= 0) ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number; verified: number | null } | undefined;
+    return row && { prompt: row.prompt.replace(/^\s*\/code\b\s*/, ''), at: row.at, pending: row.verified === 0 };
+  }
+
+  /** When the user's latest prompt asked for /code (recorded and found), or undefined. */
+  codePromptAt(): number | undefined {
     const row = this.db.prepare(`SELECT prompt, at FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number } | undefined;
-    if (!row || Date.now() - row.at > withinMs) return undefined;
-    return row.prompt.replace(/^\s*\/code\b\s*/, '');
+    return row && /^\s*\/code\b/.test(row.prompt) ? row.at : undefined;
   }
 
   /** Runs `fn` once the current write has committed (now, outside one). */
