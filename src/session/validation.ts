@@ -112,6 +112,7 @@ export class ValidationPhase {
     const text = this.core.project.lines(file)[line - 1] ?? '';
     // a use is code: the name in a comment or a string of another declaration is not one
     if (!word.test(codeOf(text))) return false;
+    if (!this.referenceOf(symbol, file, line)) return false;
     // used together with a concept of the target: one of its (translated) words, or a shared CJK unit
     const words = new Set(conceptsOf(target).flatMap((c) => c.words).map((w) => stem(w)));
     const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
@@ -119,6 +120,23 @@ export class ValidationPhase {
     if (lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u))) return true;
     // or used inside the feature's own code: a declaration the target names, or one accepted in this session
     return this.core.declarationsAround(file, line).some((d) => namedScore(target, d.name, d.container_name) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
+  }
+
+  /**
+   * Is the name on this line a reference to the symbol, as the index read the file? A parameter or
+   * a local of the same name (checkout(formatPrice) in main.ts) is recorded as no reference there,
+   * and a name the index resolved to another declaration is that one. A file the index recorded no
+   * reference in at all (a language it does not link) is not judged so.
+   */
+  private referenceOf(symbol: string, file: string, line: number): boolean {
+    const db = this.core.project.db;
+    const linked = db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? LIMIT 1').get(file);
+    if (!linked) return true;
+    const refs = db.prepare('SELECT r.symbol_id AS id, r.confidence FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.name = ?')
+      .all(file, line, symbol.split('.').pop()!) as { id: number | null; confidence: string | null }[];
+    if (refs.length === 0) return false;
+    const own = new Set(this.core.definitionsOf(symbol).map((d) => d.id));
+    return refs.some((r) => r.id === null || r.confidence === 'name_match' || own.has(r.id));
   }
 
   /**
