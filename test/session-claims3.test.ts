@@ -175,3 +175,55 @@ describe('Loose end 3: which recorded prompt is the request', () => {
     expect(await t.call('start_session', { intent: 'IMPLEMENT', query: 'カートを削除する処理を追加して' })).toMatchObject({ success: true, request_source: 'user_prompt_hook' });
   });
 });
+
+describe('New attacks (round 3): code_evidence at a use of another thing of the same name', () => {
+  it('a parameter named like the symbol (checkout(formatPrice) in main.ts) is not a use of it: rejected, nothing stored, READY not reached', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('get_symbols', { file: 'src/main.ts' });
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    // main.ts:5 `return formatPrice(1) + cart.total();` — formatPrice is checkout's parameter there (it was accepted, 0.45 → READY)
+    const r = await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM.map((m) => (m.symbol === 'formatPrice' ? { ...m, code_evidence: 'src/main.ts:5' } : m)) });
+    expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'formatPrice', guidance: expect.objectContaining({ reason: expect.stringContaining('is not about formatPrice') }) })]);
+    expect(r.next_phase).toBe('EXPLORATION');
+    expect(t.row().phase).toBe('EXPLORATION');
+    expect(JSON.parse(t.row().mapped_symbols!).map((a: SC) => a.symbol)).not.toContain('formatPrice');
+    expect(t.guardSays('src/cart.ts')).toMatch(/EXPLORATION/);
+    // the same line is a use of Cart.total (cart.total(): Cart is imported there): still evidence for it
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, mapped_symbols: [{ nl_term: TARGET, symbol: 'Cart.total' }] });
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    const ok = await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM.map((m) => (m.symbol === 'Cart.total' ? { ...m, code_evidence: 'src/main.ts:5' } : m)) });
+    expect(ok.next_phase).toBe('READY');
+  });
+});
+
+describe('New attacks (round 3): an approved new file that reads as another', () => {
+  it('invisible, direction-changing, look-alike, decomposed or case-twin names are refused; `..` and symlinked folders are judged where they land', async () => {
+    const t = await setup({ ...SAMPLE, 'lib/secret.ts': 'export const k = 1;\n' });
+    const fs = await import('node:fs');
+    fs.symlinkSync('../lib', path.join(t.root, 'src', 'lnk'));
+    fs.symlinkSync('.', path.join(t.root, 'src', 'here'));
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await toReady(t);
+    const write = (file_path: string) => t.call('check_write_target', { file_path, allow_new_files: true });
+    for (const [name, why] of [
+      ['src/tax\u200b.ts', /invisible/], ['src/tax\u202Est.ts', /direction-changing|invisible/], ['src/c\u0430rt2.ts', /Cyrillic or Greek/],
+      ['src/cafe\u0301.ts', /NFC/], ['src/Cart.ts', /differs only in case from 'src\/cart\.ts'/], ['SRC/tax.ts', /differs only in case from 'src'/],
+      ['src/../lib/tax.ts', /not beside code/], ['src/lnk/tax.ts', /not beside code/],
+    ] as const) {
+      const r = await write(name);
+      expect(r, name).toMatchObject({ allowed: false, error: expect.stringMatching(why) });
+      expect(t.last(), name).toMatchObject({ tool: 'check_write_target', outcome: 'error' });
+      expect(t.guardSays(name.normalize('NFC').replace('src/../', '').replace('src/lnk/', 'lib/')), name).toMatch(/not explored/);
+    }
+    // an honest new file passes, and the guard lets through the file that was judged, however it was spelled
+    expect(await write('src/tax.ts')).toMatchObject({ allowed: true, new_file: true });
+    expect(await write('src/here/rates.ts')).toMatchObject({ allowed: true, new_file: true, file: 'src/rates.ts' });
+    expect(t.last().args).toMatchObject({ file_path: 'src/here/rates.ts', judged_file: 'src/rates.ts' });
+    expect(t.guardSays('src/rates.ts')).toBeUndefined();
+    expect(t.guardSays('src/tax.ts')).toBeUndefined();
+  });
+});

@@ -438,7 +438,8 @@ export class SessionService implements SessionCore {
       intent === 'INVESTIGATE' || intent === 'QUESTION'
         ? { allowed: false as const, file: null, error: `${intent} sessions never write files`, hint: 'Start an IMPLEMENT or MODIFY session to change code.' }
         : checkWriteTarget(this.project.root, filePath, allowNew, explored);
-    this.record('check_write_target', args, undefined, verdict.allowed ? undefined : 'denied');
+    // the file judged (through symlinks, `..` folded) is the one the guard lets change, whatever spelling asked for it
+    this.record('check_write_target', verdict.file ? { ...args, judged_file: verdict.file } : args, undefined, verdict.allowed ? undefined : 'denied');
     if (verdict.allowed) return { allowed: true, error: null, file: verdict.file, new_file: verdict.new_file };
     return { allowed: false, error: verdict.error, hint: verdict.hint, explored_files: [...explored].sort().slice(0, 50), explored_count: explored.size };
   }

@@ -50,9 +50,40 @@ export function unsafeName(filePath: string): string | undefined {
   return undefined;
 }
 
-/** A new file's name must not be a pattern or a command: `*`, `?`, backquotes and `$(` expand in a shell. */
-function unsafeNewName(filePath: string): string | undefined {
-  if (/[*?`]|\$\(|\$\{/.test(filePath)) return 'contains a shell pattern or substitution (* ? ` $( ${)';
+/**
+ * A new file's name must not be a pattern or a command (`*`, `?`, backquotes and `$(` expand in a
+ * shell), nor read as another name: an invisible or direction-changing character (U+200B, U+202E),
+ * a Cyrillic or Greek letter among Latin ones (src/cаrt.ts), a form Unicode writes another way (NFD
+ * é), or a name that differs only in case from one beside it (src/Cart.ts next to src/cart.ts: one
+ * file on macOS and Windows, two here). Such a name sits beside explored code to a reader and is
+ * another file to the system.
+ */
+function unsafeNewName(root: string, rel: string): string | undefined {
+  if (/[*?`]|\$\(|\$\{/.test(rel)) return 'contains a shell pattern or substitution (* ? ` $( ${)';
+  const invisible = /[\p{Cf}\p{Zl}\p{Zp}\u00a0\u2000-\u200a\u3000]/u.exec(rel);
+  if (invisible) return `contains an invisible or direction-changing character (U+${invisible[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+  if (rel !== rel.normalize('NFC')) return 'is not in the form Unicode composes it (NFC): the same name written another way';
+  const mixed = rel.split('/').find((seg) => /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(seg) && /\p{Script=Latin}/u.test(seg));
+  if (mixed) return `mixes Latin with Cyrillic or Greek letters in '${mixed.slice(0, 80)}' (a look-alike of another name)`;
+  // the new part of the path, segment by segment: none may differ only in case from a name beside it
+  const parts = rel.split('/');
+  let dir = root;
+  for (const part of parts) {
+    const here = path.join(dir, part);
+    if (fs.existsSync(here)) {
+      dir = here;
+      continue;
+    }
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      break;
+    }
+    const twin = names.find((n) => n !== part && n.normalize('NFC').toLowerCase() === part.toLowerCase());
+    if (twin) return `differs only in case from '${path.relative(root, path.join(dir, twin)).split(path.sep).join('/')}' beside it (one file where case is not told apart)`;
+    break;
+  }
   return undefined;
 }
 
@@ -85,7 +116,7 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
       hint: 'Explore it first (get_symbols on it, or read it; a search_text match or a find_references use shows one line and explores nothing) — or revert_to_exploration if the plan changed.',
     };
   }
-  const badNew = unsafeNewName(rel);
+  const badNew = unsafeNewName(root, rel);
   if (badNew) return { allowed: false, file: rel, error: `new file '${rel.slice(0, 200)}' ${badNew}`, hint: 'Name one plain file.' };
   if (!allowNew) {
     return { allowed: false, file: rel, error: `'${rel}' does not exist and allow_new_files is false`, hint: 'Pass allow_new_files: true to create a new file in an explored directory.' };
