@@ -227,3 +227,31 @@ describe('New attacks (round 3): an approved new file that reads as another', ()
     expect(t.guardSays('src/tax.ts')).toBeUndefined();
   });
 });
+
+describe('New attacks (round 3): the cache taught through an honest READY session with a padded target', () => {
+  const ADMIN = 'export class AdminService {\n  resetPassword(user: string): void {\n    console.log(user);\n  }\n}\n';
+  it('a part of the padded term does not bring back what was judged against the whole', async () => {
+    const t = await setup({ ...SAMPLE, 'src/admin.ts': ADMIN });
+    const REQ = 'Add consumption tax to the cart total and reset the admin password';
+    const PAD = 'cart total and reset the admin password';
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQ, query_frame: { target_feature: { value: PAD, quote: PAD } } });
+    await explore(t.call);
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: PAD, symbols: SAMPLE_SYMBOLS });
+    expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+    expect((await t.call('end_session', { outcome: 'success' })).cached_matches_learned).toBeGreaterThan(0);
+    const rows = t.project.db.prepare('SELECT term, symbol FROM nl_cache').all() as { term: string; symbol: string }[];
+    expect(rows).toEqual(expect.arrayContaining([{ term: PAD, symbol: 'Cart.total' }]));
+    // the whole term, or a target stating all of it, still finds what it taught
+    expect(t.sessions.engine.cache.match(PAD).map((e) => e.symbol)).toContain('Cart.total');
+    expect(t.sessions.engine.cache.match(`${PAD} now`).map((e) => e.symbol)).toContain('Cart.total');
+    // the admin half alone matched Cart, Cart.total and formatPrice at 0.6 (score 0.42 in cached_matches and the history leg)
+    expect(t.sessions.engine.cache.match('reset the admin password')).toEqual([]);
+    await t.call('start_session', { intent: 'MODIFY', query: 'Reset the admin password when the user asks', query_frame: { target_feature: { value: 'reset the admin password', quote: 'Reset the admin password' } } });
+    await explore(t.call);
+    await t.call('get_symbols', { file: 'src/admin.ts' });
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['AdminService', 'AdminService.resetPassword', 'Cart'], entry_points: ['AdminService.resetPassword()'], files_analyzed: ['src/admin.ts', 'src/cart.ts'], existing_patterns: ['a service class like AdminService'], mapped_symbols: [{ nl_term: 'admin password', symbol: 'AdminService.resetPassword' }] });
+    const v = await t.call('validate_symbol_relevance', { target_feature: 'reset the admin password', symbols: ['AdminService.resetPassword'] });
+    expect(v.cached_matches).toEqual([]);
+  });
+});

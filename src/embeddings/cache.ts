@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS nl_cache (
 `;
 
 const DAY = 86_400_000;
+/** the share of a cached term's concepts a target must state to match it */
+const TERM_COVER = 0.75;
 /** below this weight an entry is forgotten */
 const FORGET = 0.05;
 
@@ -96,7 +98,10 @@ export class NlCache {
 
   /**
    * Entries whose term matches the target: the same words (1), or sharing concepts (Jaccard of
-   * the concepts' words, 0.5 or more). Strongest first.
+   * the concepts' words, 0.5 or more) with the target stating nearly all of the term's (TERM_COVER).
+   * A symbol was judged against the whole term: a target that states only a part of it is not
+   * what the symbol answered (a padded target "cart total and reset the admin password" taught
+   * Cart.total, which then matched "reset the admin password" at 0.6). Strongest first.
    */
   match(target: string, lex?: Lexicon, exists?: (symbol: string) => boolean): CacheEntry[] {
     this.prune();
@@ -114,7 +119,7 @@ export class NlCache {
         const inter = [...tc].filter((x) => rc.has(x)).length;
         const union = new Set([...tc, ...rc]).size;
         const j = union ? inter / union : 0;
-        sim = j >= 0.5 ? j : 0;
+        sim = j >= 0.5 && rc.size > 0 && inter / rc.size >= TERM_COVER ? j : 0;
       }
       if (sim === 0) continue;
       if (exists && !exists(r.symbol)) continue;
