@@ -255,3 +255,24 @@ describe('New attacks (round 3): the cache taught through an honest READY sessio
     expect(v.cached_matches).toEqual([]);
   });
 });
+
+describe('New attacks (round 3): verification evidence from another symbol of the same name', () => {
+  it('find_definitions(total) citing report.ts (its own total) does not verify a hypothesis about Cart.total; cart.ts does', async () => {
+    const t = await setup({ ...SAMPLE, 'src/report.ts': 'export function total(rows: number[]): number {\n  return rows.length;\n}\n' });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: '価格の整形' });
+    const H = 'Cart.total formats the cart total with formatPrice';
+    expect((await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
+    expect((await t.call('find_definitions', { name: 'total' })).items.map((x: SC) => x.file).sort()).toEqual(['src/cart.ts', 'src/report.ts']);
+    const verify = (files: string[]) => ({ verified: [{ hypothesis: H, status: 'confirmed', evidence: { tool: 'find_definitions', target: 'total', result: 'it formats', files } }] });
+    const e = await t.refused('submit_verification', verify(['src/report.ts']));
+    expect(e.code).toBe('verification_refused');
+    expect(e.message).toMatch(/report\.ts holds another 'total', not Cart\.total/);
+    expect(t.row().phase).toBe('VERIFICATION');
+    expect(t.last()).toMatchObject({ tool: 'submit_verification', outcome: 'error' });
+    expect(t.sessions.status().pending_hypotheses).toEqual([expect.objectContaining({ text: H })]);
+    expect((await t.call('submit_verification', verify(['src/cart.ts']))).next_phase).toBe('VALIDATION');
+  });
+});

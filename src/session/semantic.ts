@@ -66,6 +66,29 @@ export class SemanticPhase {
     };
   }
 
+  /**
+   * The cited files that hold nothing of the symbol the hypothesis names as code by the call's
+   * target: find_definitions('total') lists Cart.total and report.ts's total, and report.ts is no
+   * evidence for a hypothesis about Cart.total. A file counts when it holds the symbol's definition
+   * or a use of the name the index did not resolve elsewhere. Undefined when all count, or when the
+   * hypothesis names nothing as code that the index tells apart.
+   */
+  private filesNotAbout(hypothesis: string, target: string, files: string[]): { named: string; files: string[] } | undefined {
+    const last = (x: string) => x.replace(/#|::/g, '.').replace(/\(.*$/, '').split('.').pop()!;
+    const t = last(target.trim());
+    const named = [...new Set([...hypothesis.matchAll(CODE_NAME)].map((m) => m[0].replace(/#|::/g, '.')))].filter((n) => last(n) === t);
+    if (named.length === 0) return undefined;
+    const defs = named.flatMap((n) => this.core.definitionsOf(n));
+    if (defs.length === 0) return undefined;
+    const ids = defs.map((d) => d.id);
+    const db = this.core.project.db;
+    const holds = (file: string) => defs.some((d) => d.path === file) || !!db.prepare(
+      `SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.name = ? AND (r.symbol_id IS NULL OR r.confidence = 'name_match' OR r.symbol_id IN (${ids.map(() => '?').join(',')})) LIMIT 1`,
+    ).get(file, t, ...ids);
+    const off = files.filter((f) => !holds(f));
+    return off.length > 0 ? { named: named.join(', '), files: off } : undefined;
+  }
+
   submitVerification(verified: { hypothesis: string; status: 'confirmed' | 'rejected'; evidence: { tool: string; target: string; result: string; files: string[] } }[]): Record<string, unknown> {
     const args = { verified };
     const s = this.core.gate('submit_verification', args)!;
@@ -87,6 +110,11 @@ export class SemanticPhase {
       }
       if (!aboutHypothesis(v.evidence.target, h.text)) {
         problems.push(`evidence for '${quote(h.text, 200)}': ${quote(v.evidence.tool, 60)}('${quote(v.evidence.target, 200)}') is not about what the hypothesis names; check it with a call on a symbol, file or word the hypothesis mentions`);
+        continue;
+      }
+      const elsewhere = this.filesNotAbout(h.text, v.evidence.target, v.evidence.files.map((f) => f.replace(/^\.\//, '')));
+      if (elsewhere) {
+        problems.push(`evidence for '${quote(h.text, 200)}': ${quote(elsewhere.files.join(', '), 300)} ${elsewhere.files.length === 1 ? 'holds' : 'hold'} another '${quote(v.evidence.target, 100)}', not ${quote(elsewhere.named, 100)} (neither its definition nor a use of it): cite the file of the result about ${quote(elsewhere.named, 100)}`);
         continue;
       }
       results.push({ id: h.id, status: v.status });
@@ -113,6 +141,9 @@ export class SemanticPhase {
     };
   }
 }
+
+/** A name written as code: qualified (Cart.total, Cart#total, a::b), camelCase or snake_case, or called (total()). */
+const CODE_NAME = /[A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*(?=\()|\b[A-Za-z]+[a-z\d][A-Z][\w$]*|\b[\w$]*_[\w$]+/g;
 
 export function allowedReasons(missing: readonly Missing[]): string[] {
   return SEMANTIC_REASONS.filter((r) => reasonAllowed(r, missing));
