@@ -52,6 +52,12 @@ export interface SessionContext {
   hypotheses: Hypothesis[];
   /** ledger sequence number of the last submit_semantic: verification evidence must come after it */
   semanticMark: number;
+  /**
+   * the shortfall confirmed hypotheses answered (the understanding that led to their SEMANTIC): a
+   * later understanding skips SEMANTIC only when it is no thinner than that. Absent in snapshots
+   * made before it was kept.
+   */
+  covered?: Missing[];
 }
 
 export type SessionEvent =
@@ -83,6 +89,12 @@ export const MIN_SYMBOLS: Record<Intent, number> = { IMPLEMENT: 3, MODIFY: 3, IN
 export const minAccepted = (intent: Intent): number => Math.max(1, MIN_SYMBOLS[intent]);
 
 const pending = (c: SessionContext) => c.hypotheses.filter((h) => h.status === 'pending');
+/** Two shortfalls as one: each requirement at the fewest it had. */
+const deepest = (a: Missing[], b: Missing[]): Missing[] => {
+  const out = new Map<string, Missing>();
+  for (const m of [...a, ...b]) if (!out.has(m.requirement) || out.get(m.requirement)!.have > m.have) out.set(m.requirement, m);
+  return [...out.values()];
+};
 const RISK_ORDER: Risk[] = ['LOW', 'MEDIUM', 'HIGH'];
 const maxRisk = (a: Risk, b: Risk): Risk => (RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b);
 
@@ -93,7 +105,10 @@ export const sessionMachine = setup({
     nothingMissing: ({ event }) => event.type === 'SUBMIT_UNDERSTANDING' && event.missing.length === 0,
     // hypotheses verified in an earlier pass are facts: a return to EXPLORATION does not send the
     // session through SEMANTIC and VERIFICATION again for what they already cover
-    verifiedBefore: ({ context }) => context.hypotheses.some((h) => h.status === 'confirmed'),
+    // for what they cover: a verified hypothesis about a missing file does not excuse an understanding
+    // that later drops its entry points and patterns too
+    verifiedBefore: ({ context, event }) => context.hypotheses.some((h) => h.status === 'confirmed') && event.type === 'SUBMIT_UNDERSTANDING' &&
+      (context.covered === undefined || event.missing.every((m) => context.covered!.some((c) => c.requirement === m.requirement && c.have <= m.have))),
     relevanceRequested: ({ context }) => context.relevanceRequested,
     tooFewAccepted: ({ context, event }) => event.type === 'RELEVANCE_CONFIRMED' && event.accepted < minAccepted(context.intent),
     pendingHypotheses: ({ context }) => pending(context).length > 0,
@@ -132,7 +147,10 @@ export const sessionMachine = setup({
     applyVerification: assign(({ context, event }) => {
       if (event.type !== 'SUBMIT_VERIFICATION') return {};
       const byId = new Map(event.results.map((r) => [r.id, r.status]));
-      return { hypotheses: context.hypotheses.map((h) => (byId.has(h.id) ? { ...h, status: byId.get(h.id)! } : h)) };
+      const confirmed = event.results.some((r) => r.status === 'confirmed');
+      // what they answered: the shortfall that sent the session to SEMANTIC (the deepest, over passes)
+      const covered = confirmed ? deepest(context.covered ?? [], context.missing) : context.covered;
+      return { hypotheses: context.hypotheses.map((h) => (byId.has(h.id) ? { ...h, status: byId.get(h.id)! } : h)), ...(covered ? { covered } : {}) };
     }),
     resetSemantic: assign({ semanticSearched: false }),
     resetForExploration: assign(({ context }) => ({
@@ -155,6 +173,7 @@ export const sessionMachine = setup({
     semanticSearched: false,
     hypotheses: [],
     semanticMark: 0,
+    covered: [],
   }),
   on: {
     END: '.FINISHED',

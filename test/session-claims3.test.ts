@@ -276,3 +276,26 @@ describe('New attacks (round 3): verification evidence from another symbol of th
     expect((await t.call('submit_verification', verify(['src/cart.ts']))).next_phase).toBe('VALIDATION');
   });
 });
+
+describe('New attacks (round 3): a verified hypothesis as a pass for any thin understanding', () => {
+  it('after one verified pass, an understanding that drops its entry points and patterns goes through SEMANTIC; the same shortfall does not', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    const thin = { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] };
+    expect((await t.call('submit_understanding', thin)).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: '価格の整形' });
+    const H = 'Cart.total formats the cart total with formatPrice';
+    await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] });
+    await t.call('find_definitions', { name: 'formatPrice' });
+    expect((await t.call('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: { tool: 'find_definitions', target: 'formatPrice', result: 'defined there', files: ['src/util/format.ts'] } }] })).next_phase).toBe('VALIDATION');
+    await t.call('revert_to_exploration', { reason: 'look again' });
+    // no entry point, no pattern, one file: what the hypothesis answered was two symbols of three (it went straight to VALIDATION)
+    const r = await t.call('submit_understanding', { ...thin, entry_points: [], existing_patterns: [], files_analyzed: ['src/cart.ts'] });
+    expect(r.next_phase).toBe('SEMANTIC');
+    expect(t.row().phase).toBe('SEMANTIC');
+    expect(t.sessions.store.transitions(t.row().id).at(-1)).toMatchObject({ to_phase: 'SEMANTIC', reason: expect.stringContaining('entry_points 0/1') });
+    await t.call('revert_to_exploration', { reason: 'honest again' });
+    expect((await t.call('submit_understanding', thin)).next_phase).toBe('VALIDATION');
+  });
+});

@@ -316,6 +316,16 @@ describe('the session machine (guards and transitions)', () => {
     const back = run(toVerification);
     expect(back.value).toBe('EXPLORATION');
     expect(run([...toVerification, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'files_analyzed', have: 1, need: 2 }] }]).value).toBe('VALIDATION');
+    expect(run([...toVerification, { type: 'SUBMIT_UNDERSTANDING', missing: [] }]).value).toBe('VALIDATION');
+    // only for what they covered: a thinner understanding, or one short of something else, goes through SEMANTIC (#10)
+    expect(run([...toVerification, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'files_analyzed', have: 0, need: 2 }] }]).value).toBe('SEMANTIC');
+    expect(run([...toVerification, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'files_analyzed', have: 1, need: 2 }, { requirement: 'entry_points', have: 0, need: 1 }] }]).value).toBe('SEMANTIC');
+    // a snapshot made before the shortfall was kept keeps the earlier rule
+    const old = run(toVerification);
+    const { covered: _c, ...context } = old.context;
+    const restored = createActor(sessionMachine, { snapshot: { ...JSON.parse(JSON.stringify(createActor(sessionMachine, { snapshot: old, input: { intent: 'IMPLEMENT' } }).getPersistedSnapshot())), context }, input: { intent: 'IMPLEMENT' } }).start();
+    restored.send({ type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'entry_points', have: 0, need: 1 }] });
+    expect(restored.getSnapshot().value).toBe('VALIDATION');
   });
   it('a second QueryFrame never lowers the risk', () => {
     expect(run([{ type: 'SET_QUERY_FRAME', risk: 'HIGH' }, { type: 'SET_QUERY_FRAME', risk: 'LOW' }]).context.risk).toBe('HIGH');
