@@ -299,3 +299,36 @@ describe('New attacks (round 3): a verified hypothesis as a pass for any thin un
     expect((await t.call('submit_understanding', thin)).next_phase).toBe('VALIDATION');
   });
 });
+
+describe('New attacks (round 3): a stop or a prevention dropped from a value', () => {
+  const frame = (request: string, value: string, quote: string, slot = 'desired_action') => validateFrame(request, { [slot]: { value, quote } }, translateCjk);
+  it('"delete users" for "prevent users from being deleted" (and in Japanese, Chinese, across languages) is refused', () => {
+    for (const [req, value, quote] of [
+      ['Prevent users from being deleted', 'delete users', 'Prevent users from being deleted'],
+      ['Stop showing NaN in the total', 'show NaN in the total', 'Stop showing NaN in the total'],
+      ['Avoid sending the email twice', 'send the email twice', 'Avoid sending the email twice'],
+      ['ユーザーの削除を禁止する', 'ユーザーを削除する', 'ユーザーの削除を禁止する'], ['ユーザーの削除を禁止する', 'delete users', 'ユーザーの削除を禁止する'],
+      ['合計に NaN を表示するのをやめる', 'NaN を表示する', 'NaN を表示するのをやめる'], ['禁止删除用户', '删除用户', '禁止删除用户'],
+    ] as const) expect(frame(req, value, quote).errors, `${value} for ${quote}`).toEqual([expect.objectContaining({ error: expect.stringMatching(/stops or prevents it/) })]);
+    expect(frame('Stop adding tax to the total', 'remove tax from the total', 'Stop adding tax to the total').errors).toEqual([expect.objectContaining({ error: expect.stringMatching(/not doing a thing/) })]);
+  });
+  it('honest values keep the stop, negate the action, say its complement, name only the thing, or state the issue', () => {
+    for (const [req, value, quote, slot] of [
+      ['Prevent users from being deleted', 'prevent user deletion', 'Prevent users from being deleted', 'desired_action'],
+      ['合計に NaN を表示するのをやめる', 'stop showing NaN', 'NaN を表示するのをやめる', 'desired_action'],
+      ['合計に NaN を表示するのをやめる', 'do not show NaN', 'NaN を表示するのをやめる', 'desired_action'],
+      ['合計に NaN を表示するのをやめる', 'hide NaN', 'NaN を表示するのをやめる', 'desired_action'],
+      ['Stop showing NaN in the total', 'NaN in the total', 'Stop showing NaN in the total', 'target_feature'],
+      ['Avoid sending the email twice', 'sends the email twice', 'Avoid sending the email twice', 'observed_issue'],
+      ['禁止删除用户', 'prevent deleting users', '禁止删除用户', 'desired_action'],
+    ] as const) expect(frame(req, value, quote, slot).errors, `${value} for ${quote}`).toEqual([]);
+  });
+  it('over the session: the frame is not stored, the risk does not move', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'MODIFY', query: 'カートの合計に NaN を表示するのをやめる' });
+    const e = await t.refused('set_query_frame', { target_feature: { value: TARGET, quote: TARGET }, desired_action: { value: 'show NaN', quote: 'NaN を表示するのをやめる' } });
+    expect(e.code).toBe('validation_failed');
+    expect(t.row().query_frame).toBeNull();
+    expect(t.sessions.status()).toMatchObject({ query_frame: { status: 'pending' } });
+  });
+});

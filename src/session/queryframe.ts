@@ -110,7 +110,7 @@ export function support(value: string, quote: string, translate: (text: string) 
   const unsupported: string[] = [];
   // an action is stated in any of its words ("shown" for 表示), and the complement of a negated
   // state by its other side ("hidden" for 表示されない); polarity and opposites are judged apart
-  const negatedHere = negatedWords(quote);
+  const negatedHere = [...negatedWords(quote), ...stoppedWords(quote)];
   const actionOk = (w: string) => sameAction(w, quote, translate) || complementOfNegated([w], negatedHere, translate).length > 0 ||
     // a failure states what the quote's negation does ("login fails" for ログインできない, "cannot log in")
     (FAIL_SENSE.test(w) && negated(quote) && senseOf(quote).length === 0);
@@ -202,8 +202,7 @@ function negatedWords(quote: string): string[] {
  * grounding judges. A name the quote itself writes (hasNonNull) states nothing. Where no negated word
  * can be told, the negation is taken as dropped.
  */
-function statesNegated(value: string, quote: string, translate?: (text: string) => string[]): boolean {
-  const words = negatedWords(quote);
+function statesNegated(value: string, quote: string, translate?: (text: string) => string[], words = negatedWords(quote)): boolean {
   if (words.length === 0) return true;
   const names = new Set(quote.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => IDENTIFIER_LIKE.test(w)));
   const v = value.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !names.has(w)).join(' ');
@@ -219,6 +218,35 @@ function statesNegated(value: string, quote: string, translate?: (text: string) 
     if (kanji.length > 0 && kanji.every((c) => vChars.has(c))) return true;
     return (translate?.(w) ?? []).map(stem).some((t) => vEnglish.some((x) => stemsMatch(x, t)));
   });
+}
+
+/**
+ * The action a stop or a prevention in a quote governs: showing of "stop showing", deleted of
+ * "prevent users from being deleted", 表示 of 表示するのをやめる, 削除 of 削除を禁止する, 删除 of 禁止删除.
+ */
+function stoppedWords(quote: string): string[] {
+  const q = quote.normalize('NFKC');
+  const out: string[] = [];
+  for (const m of q.matchAll(/(?:^|[^\p{L}])(?:stop|stops|avoid|avoids|prevent|prevents|forbid|forbids|block|blocks|quit)\s+(\p{L}+ing)(?!\p{L})/giu)) out.push(m[1]!);
+  for (const m of q.matchAll(/(?:^|[^\p{L}])(?:prevent|prevents|forbid|forbids|block|blocks|stop|stops|keep|keeps)\s+(?:[\p{L}\p{N}_$'’-]+\s+){0,4}?from\s+(?:being\s+|getting\s+)?(\p{L}+)/giu)) out.push(m[1]!);
+  for (const m of q.matchAll(/([^\s\p{Script=Hiragana}\p{P}\p{S}]+)[\s\p{Script=Hiragana}]{0,5}?(?:やめ|止め|禁止|防|避け|阻止)/gu)) out.push(m[1]!);
+  for (const m of q.matchAll(/(?:禁止|阻止|防止|避免|停止)(\p{Script=Han}{1,2})/gu)) out.push(m[1]!);
+  return out;
+}
+
+/** A text turns its action around: by a negation, or by a stop ("hide NaN" says NaN を表示するのをやめる). */
+const turned = (text: string): boolean => negated(text) || STOP_SENSE.test(text.normalize('NFKC'));
+
+/**
+ * Does a value state the action its quote stops or prevents, without the stop ("delete users" for
+ * "prevent users from being deleted", "show NaN" for NaN を表示するのをやめる)? A value that keeps
+ * the stop, negates the action ("do not show NaN") or says its complement does not.
+ */
+function stopDropped(value: string, quote: string, translate?: (text: string) => string[]): string | undefined {
+  const words = stoppedWords(quote);
+  const v = value.normalize('NFKC');
+  if (words.length === 0 || STOP_SENSE.test(v) || negated(v)) return undefined;
+  return statesNegated(value, quote, translate, words) ? words[0] : undefined;
 }
 
 /**
@@ -302,6 +330,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     if (!s) continue;
     let opposed: [string, string] | undefined;
     let odd: string | undefined;
+    let stopped: string | undefined;
     let foreign: string[];
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
@@ -312,7 +341,10 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot}` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
       errors.push({ slot, error: negated(s.value) ? `value "${s.value}" negates its quote "${s.quote}": the quote states no negation` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite)` });
-    else if ((opposed = opposedAction(s.value, s.quote, translate, negated(s.value) !== negated(s.quote))))
+    else if (slot !== 'observed_issue' && (stopped = stopDropped(s.value, s.quote, translate)))
+      // what goes wrong now may be what the request asks to stop (as with an instruction's negation)
+      errors.push({ slot, error: `value "${s.value}" states '${stopped}' where its quote "${s.quote}" stops or prevents it: keep the stop (the request says the opposite)` });
+    else if ((opposed = opposedAction(s.value, s.quote, translate, turned(s.value) !== turned(s.quote))))
       errors.push({ slot, error: `value "${s.value}" says ${opposed[0]} where its quote "${s.quote}" says ${opposed[1]}: the value must state the quote's action, not its opposite` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
