@@ -332,3 +332,16 @@ describe('New attacks (round 3): a stop or a prevention dropped from a value', (
     expect(t.sessions.status()).toMatchObject({ query_frame: { status: 'pending' } });
   });
 });
+
+describe('New attacks (round 3): the quote\'s action replaced by a verb the opposites did not list', () => {
+  const frame = (request: string, value: string, quote: string) => validateFrame(request, { desired_action: { value, quote } }, translateCjk);
+  it('"wipe / purge / cancel consumption tax" for 消費税を加える and "clear the cart total" for "add … to the cart total" are refused; honest renderings pass', () => {
+    for (const [req, value, quote] of [
+      [REQUEST, 'wipe consumption tax', '消費税を加える'], [REQUEST, 'purge consumption tax', '消費税を加える'], [REQUEST, 'cancel consumption tax', '消費税を加える'],
+      ['Add consumption tax to the cart total', 'clear the cart total', 'Add consumption tax to the cart total'],
+    ] as const) expect(frame(req, value, quote).errors, value).toEqual([expect.objectContaining({ error: expect.stringMatching(/says remove where its quote .* says add/) })]);
+    for (const [req, value, quote] of [
+      [REQUEST, 'add consumption tax', '消費税を加える'], [REQUEST, 'include consumption tax', '消費税を加える'], [REQUEST, 'apply consumption tax', '消費税を加える'],
+    ] as const) expect(frame(req, value, quote).errors, value).toEqual([]);
+  });
+});

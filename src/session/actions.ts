@@ -5,7 +5,7 @@
  * compared as stems; Japanese and Chinese through the JA/ZH→EN glossary, plus the verbs it leaves
  * out (加える, 外す …).
  */
-import { cjkWords, GENERIC_EN } from '../embeddings/text.js';
+import { cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
 import { stem } from './stem.js';
 
 interface Side {
@@ -23,7 +23,7 @@ const side = (en: string, cjk: RegExp): Side => ({ en: en.split(' '), cjk });
 const PAIRS: Pair[] = [
   { name: ['add', 'remove'], sides: [
     side('add append insert attach include', /追加|加え|足す|足し|付け加|添加|加上|插入/u),
-    side('remove delete drop erase exclude strip detach subtract omit', /削除|除く|除き|除外|外す|外し|取り除|消す|消し|删除|移除|去掉|排除/u)] },
+    side('remove delete drop erase exclude strip detach subtract omit wipe purge eliminate discard unset', /削除|除く|除き|除外|外す|外し|取り除|消す|消し|删除|移除|去掉|排除/u)] },
   { name: ['show', 'hide'], sides: [
     side('show shown display reveal unhide visible', /(?<!非)表示|显示/u),
     side('hide hidden conceal invisible', /非表示|隠す|隠し|隠れ|隐藏/u)], complementary: true },
@@ -44,11 +44,23 @@ const STEMS = () => (stems ??= PAIRS.map((p) => p.sides.map((s) => new Set(s.en.
 /** Which side of each pair a text states: [pair index, side 0|1] for every side present. */
 export function actionSides(text: string, translate: (text: string) => string[]): Set<string> {
   const t = text.normalize('NFKC');
-  const words = new Set([...t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w)), ...translate(t)].map((w) => stem(w.toLowerCase())));
+  const latin = t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w));
+  const words = new Set([...latin, ...translate(t)].map((w) => stem(w.toLowerCase())));
   const out = new Set<string>();
   PAIRS.forEach((p, i) => p.sides.forEach((s, j) => {
     if (s.cjk.test(t) || [...words].some((w) => STEMS()[i]![j]!.has(w))) out.add(`${i}:${j}`);
   }));
+  // an English verb the pairs leave out is known by the glossary's near-synonyms (clear: remove,
+  // delete, erase; cancel: remove, stop) — unless they fall on both sides of a pair
+  for (const w of latin) {
+    const own = stem(w.toLowerCase());
+    if (STEMS().some((sides) => sides.some((x) => x.has(own)))) continue;
+    const syn = [...englishSynonyms(w)].map(stem);
+    PAIRS.forEach((_, i) => {
+      const hit = [0, 1].filter((j) => syn.some((x) => STEMS()[i]![j]!.has(x)));
+      if (hit.length === 1) out.add(`${i}:${hit[0]}`);
+    });
+  }
   return out;
 }
 

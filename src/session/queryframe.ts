@@ -111,7 +111,8 @@ export function support(value: string, quote: string, translate: (text: string) 
   // an action is stated in any of its words ("shown" for 表示), and the complement of a negated
   // state by its other side ("hidden" for 表示されない); polarity and opposites are judged apart
   const negatedHere = [...negatedWords(quote), ...stoppedWords(quote)];
-  const actionOk = (w: string) => sameAction(w, quote, translate) || complementOfNegated([w], negatedHere, translate).length > 0 ||
+  // (an action's other words render a CJK quote; an English quote's synonyms are judged as paraphrase, foreignWords)
+  const actionOk = (w: string) => (CJK.test(quote) && sameAction(w, quote, translate)) || complementOfNegated([w], negatedHere, translate).length > 0 ||
     // a failure states what the quote's negation does ("login fails" for ログインできない, "cannot log in")
     (FAIL_SENSE.test(w) && negated(quote) && senseOf(quote).length === 0);
   for (const w of latin) {
