@@ -345,3 +345,19 @@ describe('New attacks (round 3): the quote\'s action replaced by a verb the oppo
     ] as const) expect(frame(req, value, quote).errors, value).toEqual([]);
   });
 });
+
+describe('New attacks (round 3): the intent, past a change the request forbids', () => {
+  it('IMPLEMENT for "Explain … Do not change anything." (and コードは変更しないで, 不要修改代码) is refused; no session is created', async () => {
+    const t = await setup();
+    for (const query of ['Explain how the cart total is computed. Do not change anything.', 'Explain how the cart total is computed, without modifying any code',
+      'カートの合計がどう計算されるか説明して。コードは変更しないで', '解释一下购物车总价是怎么计算的，不要修改代码']) {
+      const e = await t.refused('start_session', { intent: 'IMPLEMENT', query });
+      expect(e.code, query).toBe('intent_mismatch');
+    }
+    expect(t.sessions.store.list()).toEqual([]);
+    // a request that asks for a change beside the question still may
+    expect(await t.call('start_session', { intent: 'MODIFY', query: "Don't just explain how the cart total works, fix it" })).toMatchObject({ success: true });
+    await t.call('abort_session', { reason: 'next' });
+    expect(await t.call('start_session', { intent: 'INVESTIGATE', query: 'Explain how the cart total is computed. Do not change anything.' })).toMatchObject({ success: true });
+  });
+});

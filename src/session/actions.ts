@@ -143,13 +143,26 @@ const INQUIRY = /(?:^|[^\p{L}])(?:why|how|what|which|explain|investigate|find ou
 const CHANGE = /(?:^|[^\p{L}])(?:should|must|need|needs|make|let|rename|refactor|replace|move|convert|rewrite|write|use|return|throw|avoid|prevent|round|format|validate|check|error|fail|fails|failing|crash|crashes|wrong|broken|bug|null|undefined|nan|incorrect|invalid|missing|slow|leak|leaks|hang|hangs|freeze|freezes|twice|duplicate|duplicated)(?![\p{L}])|ように|べき|にする|にして|に変え|置き換|書き換|直し|直す|作成|エラー|失敗|落ちる|壊れ|バグ|不具合|おかしい|間違|遅い|重い|重複|二重|止まる|修改|修复|改成|改为|应该|需要|错误|失败|太慢|重复/iu;
 
 /**
+ * A text without the changes it forbids: "do not change anything", "without modifying the code",
+ * "never touch X", コードは変更しないで, 修正せずに, 不要修改代码, 别改. What is left says what it asks.
+ */
+function withoutForbidden(text: string): string {
+  return text
+    .replace(/(?:^|[^\p{L}])(?:do\s+not|don['’]t|never|without|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|no\s+need\s+to|not)\s+(?:(?:just|yet|any|to|be|the|a|an|make|making)\s+)*[\p{L}]+/giu, ' ')
+    .replace(/[\p{Script=Han}\p{Script=Katakana}ー]+(?:を|は)?\s*(?:し|せ|さ)?(?:ないで|ないよう|ずに|ぬよう|てはいけない|ちゃだめ|ないこと)/gu, ' ')
+    .replace(/(?:不要|别|勿|不用|不必|无需|無需)\s*\p{Script=Han}{1,2}/gu, ' ');
+}
+
+/**
  * Does a request only ask to be told something (an investigation, an explanation, a question), with
  * no word that asks for a change or reports a problem? Then the session that answers it never edits:
  * an agent that starts IMPLEMENT or MODIFY for it claims a change the user did not ask for.
  * Conservative: a request without an explicit question or inquiry word is never judged to ask only.
  */
 export function asksOnly(request: string, translate: (text: string) => string[] = () => []): boolean {
-  const t = request.normalize('NFKC').slice(0, 8192); // a recorded prompt may be long: its start says what it asks
+  // a recorded prompt may be long: its start says what it asks. A change it forbids asks for none
+  // ("Explain how the total is computed. Do not change anything." let IMPLEMENT through)
+  const t = withoutForbidden(request.normalize('NFKC').slice(0, 8192));
   if (!INQUIRY.test(t) || CHANGE.test(t) || DOING_CJK_CHANGE.test(t)) return false;
   if (actionSides(t, translate).size > 0) return false; // an action of PAIRS (add, show, 削除 …)
   const words = new Set([...t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w)), ...translate(t)].map((w) => stem(w.toLowerCase())));
