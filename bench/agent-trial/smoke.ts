@@ -72,6 +72,8 @@ function main(): void {
   trial('call', 'find_references', JSON.stringify({ name: 'UserStore' }));
   trial('call', 'get_symbols', JSON.stringify({ file: 'src/models/user.ts' }));
   trial('read', 'src/models/user.ts');
+  // find_references showed one line of admin.ts (a use of UserStore): an agent that lists it reads it
+  trial('read', 'src/models/admin.ts');
   trial('grep', 'users\\.(set|get)', '--content');
 
   // writes before READY: every one must be refused or put back
