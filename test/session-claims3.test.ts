@@ -361,3 +361,35 @@ describe('New attacks (round 3): the intent, past a change the request forbids',
     expect(await t.call('start_session', { intent: 'INVESTIGATE', query: 'Explain how the cart total is computed. Do not change anything.' })).toMatchObject({ success: true });
   });
 });
+
+describe('New attacks (round 3): a quote the request rules out', () => {
+  const frame = (request: string, slot: string, value: string, quote: string) => validateFrame(request, { [slot]: { value, quote } }, translateCjk);
+  it('the thing it says not to change, or the change quoted without its "do not", is no target or action', () => {
+    for (const [req, slot, value, quote, why] of [
+      ['Add tax to the cart total but do not change the admin report', 'target_feature', 'admin report', 'the admin report', 'do not change'],
+      ['Add tax to the cart total but do not change the admin report', 'desired_action', 'change the admin report', 'change the admin report', 'do not'],
+      ['Add tax to the cart total, not to the admin report', 'target_feature', 'admin report', 'the admin report', 'not to'],
+      ['カートの合計に消費税を加えて。管理レポートは変更しないで', 'target_feature', '管理レポート', '管理レポート', '変更しないで'],
+      ['管理レポートを変更しないで、カートの合計を直して', 'desired_action', '管理レポートを変更', '管理レポートを変更', 'しないで'],
+      ['不要修改管理报告，只修改购物车总价', 'target_feature', '管理报告', '管理报告', '不要修改'],
+    ] as const) expect(frame(req, slot, value, quote).errors, `${quote} in ${req}`).toEqual([{ slot, error: expect.stringContaining(`rules out ("${why}")`) }]);
+  });
+  it('what it asks for, a feature that fails, or a thing a clause merely locates passes', () => {
+    for (const [req, slot, value, quote] of [
+      ['Add tax to the cart total but do not change the admin report', 'target_feature', 'cart total', 'the cart total'],
+      ['Add tax to the cart total but do not change the admin report', 'desired_action', 'do not change the admin report', 'do not change the admin report'],
+      ['ログインできない', 'target_feature', 'login', 'ログイン'], ['I cannot log in', 'target_feature', 'log in', 'log in'],
+      ['The item is not in the cart', 'target_feature', 'cart', 'the cart'], ['不要修改管理报告，只修改购物车总价', 'target_feature', '购物车总价', '购物车总价'],
+    ] as const) expect(frame(req, slot, value, quote).errors, `${quote} in ${req}`).toEqual([]);
+  });
+  it('over the session: nothing is stored, and the frame that quotes what is asked is', async () => {
+    const t = await setup();
+    const req = 'Add tax to the cart total but do not change the admin report';
+    await t.call('start_session', { intent: 'IMPLEMENT', query: req });
+    const e = await t.refused('set_query_frame', { target_feature: { value: 'admin report', quote: 'the admin report' } });
+    expect(e.code).toBe('validation_failed');
+    expect(t.row().query_frame).toBeNull();
+    expect((await t.call('set_query_frame', { target_feature: { value: 'cart total', quote: 'the cart total' } })).success).toBe(true);
+    expect(JSON.parse(t.row().query_frame!)).toMatchObject({ target_feature: 'cart total' });
+  });
+});

@@ -235,6 +235,47 @@ function stoppedWords(quote: string): string[] {
   return out;
 }
 
+/** Verbs of change a request may forbid (English stems, Japanese and Chinese forms). */
+const CHANGE_EN = '(?:chang|modif|edit|touch|updat|alter|delet|remov|add|renam|refactor|rewrit|mov|replac)[a-z]*';
+const CHANGE_JA = '(?:変更|修正|編集|削除|追加|触|変え|書き換|いじ)';
+const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)';
+const RULED_OUT = [
+  // "do not change the admin report", "without modifying the", "never touch"
+  new RegExp(`(?:^|[^\\p{L}])((?:do\\s+not|don['’]t|does\\s+not|doesn['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|not)\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our)\\s+){0,2}$`, 'iu'),
+  // "…, not to the admin report", "except the admin report"
+  /(?:^|[^\p{L}])(not\s+(?:to|for)|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from)\s+(?:(?:the|a|an|any|this|that)\s+)?$/iu,
+  // 不要修改管理报告, 别动
+  new RegExp(`((?:不要|别|勿|不许|不得|禁止|不)\\s*${CHANGE_ZH})\\s*$`, 'u'),
+];
+/** Before a quote that starts with the change itself: "do not | change the admin report". */
+const NEGATION_BEFORE = /(?:^|[^\p{L}])(do\s+not|don['’]t|never|must\s+not|should\s+not|without|not|不要|别|勿|不许|不得)\s*$/iu;
+const RULED_OUT_JA = new RegExp(`^\\s*[はをもにの]?\\s*(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
+const NEGATION_AFTER_JA = /^([\p{Script=Hiragana}]{0,2}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))/u;
+
+/**
+ * The words of the request that rule a quote out of the change: a quote the request says not to
+ * change ("do not change the admin report" → "the admin report", 管理レポートは変更しないで →
+ * 管理レポート), or a change quoted without the negation that forbids it ("change the admin report"
+ * out of "do not change the admin report"). Judged at every place the quote occurs; undefined when
+ * one of them is not ruled out. `req` and `quote` are normalized.
+ */
+export function ruledOut(req: string, quote: string): string | undefined {
+  let found: string | undefined;
+  for (let at = req.indexOf(quote); at >= 0; at = req.indexOf(quote, at + 1)) {
+    const before = req.slice(Math.max(0, at - 80), at);
+    const after = req.slice(at + quote.length, at + quote.length + 40);
+    const startsWithChange = new RegExp(`^(?:${CHANGE_EN}|${CHANGE_ZH}|${CHANGE_JA})`, 'iu').test(quote);
+    const endsWithChange = new RegExp(`${CHANGE_JA}[\\p{Script=Hiragana}]{0,2}$`, 'u').test(quote);
+    const why = RULED_OUT.map((r) => r.exec(before)?.[1]).find(Boolean)
+      ?? (startsWithChange ? NEGATION_BEFORE.exec(before)?.[1] : undefined)
+      ?? RULED_OUT_JA.exec(after)?.[1]
+      ?? (endsWithChange ? NEGATION_AFTER_JA.exec(after)?.[1] : undefined);
+    if (!why) return undefined;
+    found ??= why.trim();
+  }
+  return found;
+}
+
 /** A text turns its action around: by a negation, or by a stop ("hide NaN" says NaN を表示するのをやめる). */
 const turned = (text: string): boolean => negated(text) || STOP_SENSE.test(text.normalize('NFKC'));
 
@@ -332,10 +373,13 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     let opposed: [string, string] | undefined;
     let odd: string | undefined;
     let stopped: string | undefined;
+    let ruled: string | undefined;
     let foreign: string[];
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
     else if (!req.includes(quote)) errors.push({ slot, error: `quote not found in the user's request: "${s.quote}"` });
+    else if ((slot === 'target_feature' || slot === 'desired_action') && (ruled = ruledOut(req, quote)))
+      errors.push({ slot, error: `quote "${s.quote}" is what the request rules out ("${ruled}"): the ${slot} is what it asks for — quote that, or quote the negation with it` });
     else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
     else if ((odd = lookAlike(s.value))) errors.push({ slot, error: `value "${s.value}" has a word written with look-alike or invisible characters (${odd}): write it in plain letters` });
