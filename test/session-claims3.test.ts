@@ -393,3 +393,23 @@ describe('New attacks (round 3): a quote the request rules out', () => {
     expect(JSON.parse(t.row().query_frame!)).toMatchObject({ target_feature: 'cart total' });
   });
 });
+
+describe('New attacks (round 3): a code_evidence fragment that runs into other code', () => {
+  const LOG = 'export function writeLog(line: string): void {\n  console.log(line);\n}\n\nexport function cartTotalLabel(): string {\n  const cart = "cart";\n  const total = "total";\n  return `${cart} ${total} 合計 カート`;\n}\n';
+  it('scores the symbol by the lines of its own definition: writeLog is not lifted by cartTotalLabel\'s words (it was, to 0.45 → accepted)', async () => {
+    const t = await setup({ ...SAMPLE, 'src/log.ts': LOG });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('get_symbols', { file: 'src/log.ts' });
+    const symbols = [...SAMPLE_SYMBOLS, 'writeLog'];
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: symbols });
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols });
+    const fragment = '`export function writeLog(line: string): void {\n  console.log(line);\n}\n\nexport function cartTotalLabel(): string {\n  const cart = "cart";\n  const total = "total";`';
+    const r = await t.call('confirm_symbol_relevance', { mapped_symbols: [...SAMPLE_CONFIRM, { symbol: 'writeLog', approved: true, code_evidence: fragment }] });
+    expect(r.accepted.map((a: SC) => a.symbol)).not.toContain('writeLog');
+    expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'writeLog', similarity: 0 })]);
+    expect(JSON.parse(t.row().mapped_symbols!).map((a: SC) => a.symbol)).not.toContain('writeLog');
+    // the three honest symbols stand: READY, with writeLog refused
+    expect(r.next_phase).toBe('READY');
+  });
+});

@@ -123,6 +123,25 @@ export class ValidationPhase {
   }
 
   /**
+   * The part of verified evidence that is about the symbol, for its score: the lines of the
+   * fragment (or of the window around a cited line) inside the symbol's definition, else the cited
+   * lines alone. A fragment that starts in writeLog and runs into the next function's "cart total"
+   * lifted writeLog to 0.45 for カートの合計 with words that are not its own.
+   */
+  private evidenceAbout(row: SymbolRow, verified: Verified): string {
+    const m = /^(.*):(\d+)$/.exec(verified.where);
+    if (!m) return verified.text;
+    const [file, from] = [m[1]!, Number(m[2])];
+    const to = verified.to ?? from;
+    const ls = this.core.project.lines(file);
+    if (file === row.path) {
+      const [a, b] = [Math.max(row.line, from - 2), Math.min(row.end_line, to + 2)];
+      if (a <= b) return ls.slice(a - 1, b).join('\n');
+    }
+    return ls.slice(from - 1, Math.min(to, from + MAX_SPAN)).join('\n');
+  }
+
+  /**
    * Is the name on this line a reference to the symbol, as the index read the file? A parameter or
    * a local of the same name (checkout(formatPrice) in main.ts) is recorded as no reference there,
    * and a name the index resolved to another declaration is that one. A file the index recorded no
@@ -305,7 +324,7 @@ export class ValidationPhase {
     const judge = async (m: { symbol: string }, verified: Verified) => {
       const row = this.symbolProfile(m.symbol, verified.where);
       const scored = row
-        ? (await this.core.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: verified.text }]))[0]!
+        ? (await this.core.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified) }]))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
       const score = scored.score;
       const tier = tierOf(score);
