@@ -355,6 +355,9 @@ describe('New attacks (round 3): the intent, past a change the request forbids',
       expect(e.code, query).toBe('intent_mismatch');
     }
     expect(t.sessions.store.list()).toEqual([]);
+    // a problem stated with a negation is no forbidden change: it may ask for a fix, as before
+    expect(await t.call('start_session', { intent: 'MODIFY', query: 'Why is the cart total not updated?' })).toMatchObject({ success: true });
+    await t.call('abort_session', { reason: 'next' });
     // a request that asks for a change beside the question still may
     expect(await t.call('start_session', { intent: 'MODIFY', query: "Don't just explain how the cart total works, fix it" })).toMatchObject({ success: true });
     await t.call('abort_session', { reason: 'next' });

@@ -148,7 +148,7 @@ const CHANGE = /(?:^|[^\p{L}])(?:should|must|need|needs|make|let|rename|refactor
  */
 function withoutForbidden(text: string): string {
   return text
-    .replace(/(?:^|[^\p{L}])(?:do\s+not|don['’]t|never|without|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|no\s+need\s+to|not)\s+(?:(?:just|yet|any|to|be|the|a|an|make|making)\s+)*[\p{L}]+/giu, ' ')
+    .replace(/(?:^|[^\p{L}])(?:do\s+not|don['’]t|never|without|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|no\s+need\s+to)\s+(?:(?:just|yet|any|to|be|the|a|an|make|making)\s+)*[\p{L}]+/giu, ' ')
     .replace(/[\p{Script=Han}\p{Script=Katakana}ー]+(?:を|は)?\s*(?:し|せ|さ)?(?:ないで|ないよう|ずに|ぬよう|てはいけない|ちゃだめ|ないこと)/gu, ' ')
     .replace(/(?:不要|别|勿|不用|不必|无需|無需)\s*\p{Script=Han}{1,2}/gu, ' ');
 }
