@@ -383,6 +383,7 @@ describe('New attacks (round 3): a quote the request rules out', () => {
       ['Add tax to the cart total but do not change the admin report', 'desired_action', 'do not change the admin report', 'do not change the admin report'],
       ['ログインできない', 'target_feature', 'login', 'ログイン'], ['I cannot log in', 'target_feature', 'log in', 'log in'],
       ['The item is not in the cart', 'target_feature', 'cart', 'the cart'], ['不要修改管理报告，只修改购物车总价', 'target_feature', '购物车总价', '购物车总价'],
+      ['The cart is not updated in the checkout page', 'target_feature', 'checkout page', 'the checkout page'], // a problem, not a prohibition
     ] as const) expect(frame(req, slot, value, quote).errors, `${quote} in ${req}`).toEqual([]);
   });
   it('over the session: nothing is stored, and the frame that quotes what is asked is', async () => {

@@ -240,15 +240,15 @@ const CHANGE_EN = '(?:chang|modif|edit|touch|updat|alter|delet|remov|add|renam|r
 const CHANGE_JA = '(?:変更|修正|編集|削除|追加|触|変え|書き換|いじ)';
 const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)';
 const RULED_OUT = [
-  // "do not change the admin report", "without modifying the", "never touch"
-  new RegExp(`(?:^|[^\\p{L}])((?:do\\s+not|don['’]t|does\\s+not|doesn['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|not)\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our)\\s+){0,2}$`, 'iu'),
+  // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
+  new RegExp(`(?:^|[^\\p{L}])((?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to)\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our)\\s+){0,2}$`, 'iu'),
   // "…, not to the admin report", "except the admin report"
   /(?:^|[^\p{L}])(not\s+(?:to|for)|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from)\s+(?:(?:the|a|an|any|this|that)\s+)?$/iu,
   // 不要修改管理报告, 别动
   new RegExp(`((?:不要|别|勿|不许|不得|禁止|不)\\s*${CHANGE_ZH})\\s*$`, 'u'),
 ];
 /** Before a quote that starts with the change itself: "do not | change the admin report". */
-const NEGATION_BEFORE = /(?:^|[^\p{L}])(do\s+not|don['’]t|never|must\s+not|should\s+not|without|not|不要|别|勿|不许|不得)\s*$/iu;
+const NEGATION_BEFORE = /(?:^|[^\p{L}])(do\s+not|don['’]t|never|must\s+not|should\s+not|without|不要|别|勿|不许|不得)\s*$/iu;
 const RULED_OUT_JA = new RegExp(`^\\s*[はをもにの]?\\s*(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
 const NEGATION_AFTER_JA = /^([\p{Script=Hiragana}]{0,2}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))/u;
 
