@@ -417,3 +417,28 @@ describe('New attacks (round 3): a code_evidence fragment that runs into other c
     expect(r.next_phase).toBe('READY');
   });
 });
+
+describe('New attacks (round 3): a symbol the request names only to keep it out', () => {
+  const ADMIN = 'export class AdminService {\n  resetPassword(user: string): void {\n    console.log(user);\n  }\n}\n';
+  const drive = async (request: string) => {
+    const t = await setup({ ...SAMPLE, 'src/admin.ts': ADMIN });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: request, query_frame: { target_feature: { value: 'cart total', quote: 'the cart total' } } });
+    await explore(t.call);
+    await t.call('get_symbols', { file: 'src/admin.ts' });
+    const symbols = [...SAMPLE_SYMBOLS, 'AdminService'];
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: symbols, files_analyzed: ['src/cart.ts', 'src/admin.ts'] });
+    await t.call('validate_symbol_relevance', { target_feature: 'cart total', symbols });
+    const r = await t.call('confirm_symbol_relevance', { mapped_symbols: [...SAMPLE_CONFIRM, { symbol: 'AdminService', approved: true, code_evidence: 'src/admin.ts:1' }] });
+    return { t, r };
+  };
+  it('"do not change `AdminService`" does not make AdminService part of the request (it was accepted at 0.45, "the request names it as code")', async () => {
+    const { t, r } = await drive('Add consumption tax to the cart total, but do not change `AdminService`');
+    expect(r.accepted.map((a: SC) => a.symbol)).not.toContain('AdminService');
+    expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'AdminService' })]);
+    expect(JSON.parse(t.row().mapped_symbols!).map((a: SC) => a.symbol)).not.toContain('AdminService');
+  });
+  it('a request that names it as part of the change still does', async () => {
+    const { r } = await drive('Add consumption tax to the cart total, and log it in `AdminService`');
+    expect(r.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'AdminService', via: expect.stringContaining('the request names it') })]));
+  });
+});

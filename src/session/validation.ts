@@ -12,7 +12,7 @@ import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
 import { linkedScore, linkToSeeds, personalizedRank, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
-import { contentUnits, isGrounded, stem } from './queryframe.js';
+import { contentUnits, isGrounded, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { tierOf } from './relevance.js';
 import { quote } from '../util/paths.js';
@@ -332,7 +332,9 @@ export class ValidationPhase {
       const ranked = rankedScore(rank, ranking.total);
       // the user wrote its name as code (`$dispose`, when(), parseConfig) somewhere in the request,
       // outside the target feature: part of the request, accepted with risk HIGH
-      const requestNames = row !== undefined && namedScore(userRequest, row.name, row.container_name) >= NAMED_AS_CODE;
+      // — not where the request rules it out ("do not change `AdminService`" names it to keep it out)
+      const requestNames = row !== undefined && namedScore(userRequest, row.name, row.container_name) >= NAMED_AS_CODE &&
+        !ruledOut(normalize(userRequest).replace(/[`'"“”‘’「」]/g, ''), normalize(row.name));
       if (tier === 'REJECTED' && ranked < 0.3 && requestNames) {
         raiseRisk = true;
         accepted.push({
