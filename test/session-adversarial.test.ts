@@ -700,7 +700,7 @@ describe('Round 2: opposite meanings, text matches as exploration, unseen and em
     await frameAttack('opposite action hidden by a Cyrillic о: "remоve consumption tax"', 'look-alike characters',
       { desired_action: { value: 'rem\u043Eve consumption tax', quote: '消費税を加える' } }, /look-alike/);
     await frameAttack('negation added across languages: "do not add consumption tax" for 消費税を加える', 'value negates its quote',
-      { desired_action: { value: 'do not add consumption tax', quote: '消費税を加える' } }, /negates its quote/);
+      { desired_action: { value: 'do not add consumption tax', quote: '消費税を加える' } }, /states a negation its quote/);
     await frameAttack('target_feature narrowed to the verb: 追加 ("add")', 'target names no feature',
       { target_feature: { value: '追加', quote: '追加' } }, /names no feature/);
     await begin(s, 'IMPLEMENT', 'カートの合計に消費税を加えないでください');

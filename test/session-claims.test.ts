@@ -24,7 +24,7 @@ describe('QueryFrame: a value that says the opposite of its quote', () => {
     const attacks: [string, Record<string, unknown>, RegExp][] = [
       ['remove consumption tax', { desired_action: { value: 'remove consumption tax', quote: '消費税を加える' } }, /says remove where its quote/],
       ['消費税を削除する', { desired_action: { value: '消費税を削除する', quote: '消費税を加える' } }, /opposite|says more/],
-      ['do not add consumption tax', { desired_action: { value: 'do not add consumption tax', quote: '消費税を加える' } }, /negates its quote/],
+      ['do not add consumption tax', { desired_action: { value: 'do not add consumption tax', quote: '消費税を加える' } }, /states a negation its quote/],
       // the same opposite with a Cyrillic о, or a zero-width space, read as "remove" and passed
       ['rem\u043Eve consumption tax', { desired_action: { value: 'rem\u043Eve consumption tax', quote: '消費税を加える' } }, /look-alike/],
       ['re\u200Bmove consumption tax', { desired_action: { value: 're\u200Bmove consumption tax', quote: '消費税を加える' } }, /look-alike/],

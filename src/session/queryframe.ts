@@ -385,7 +385,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if ((odd = lookAlike(s.value))) errors.push({ slot, error: `value "${s.value}" has a word written with look-alike or invisible characters (${odd}): write it in plain letters` });
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot}` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
-      errors.push({ slot, error: negated(s.value) ? `value "${s.value}" negates its quote "${s.quote}": the quote states no negation` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite)` });
+      errors.push({ slot, error: negated(s.value) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite)` });
     else if (slot !== 'observed_issue' && (stopped = stopDropped(s.value, s.quote, translate)))
       // what goes wrong now may be what the request asks to stop (as with an instruction's negation)
       errors.push({ slot, error: `value "${s.value}" states '${stopped}' where its quote "${s.quote}" stops or prevents it: keep the stop (the request says the opposite)` });

@@ -91,7 +91,11 @@ export function evaluateUnderstanding(
     if (ids.size === 0) continue; // not in the index: refused below
     const same = identities.find((other) => [...ids].every((i) => other.has(i)) || [...other].every((i) => ids.has(i)));
     if (same && ids.size > 0) {
-      refused.push(`'${quote(sym)}' is a symbol already listed under another spelling: one symbol counts once`);
+      // a bare name of several declarations may mean another one than the spelling listed (agent
+      // trial tr29: createShikiPrimitive's own getTheme beside Registry.getTheme)
+      refused.push(ids.size > 1 || same.size > 1
+        ? `'${quote(sym)}' names ${Math.max(ids.size, same.size)} declarations, and one of them is already listed under another spelling: one symbol counts once. If you mean another declaration of that name, write it qualified (Container.name, as find_definitions shows it)`
+        : `'${quote(sym)}' is a symbol already listed under another spelling: one symbol counts once`);
       continue;
     }
     identities.push(ids);
