@@ -252,7 +252,7 @@ export class ValidationPhase {
     const cached = this.core.engine.cache.match(target, this.core.engine.corpus().lex, this.core.symbolExists);
     const result = {
       validation_prompt:
-        `For each symbol, decide whether it is part of '${quote(target, 200)}' in this codebase: it implements it, directly supports it, or is directly affected by the requested change (a caller that inherits the behaviour). ` +
+        `For each symbol, decide whether it is part of '${quote(target, 200)}' in this codebase: it implements it, directly supports it, or ${['INVESTIGATE', 'QUESTION'].includes(s.row.intent) ? 'is part of the behaviour asked about (a step of the chain that produces it)' : 'is directly affected by the requested change (a caller that inherits the behaviour)'}. ` +
         'Answer with confirm_symbol_relevance. approved=true requires code_evidence that points at code you saw in this session: ' +
         '"path/to/file.ts:LINE" or a code fragment copied from that file (e.g. `AuthService.login(user)` in src/auth.ts).',
       target_feature: target,
