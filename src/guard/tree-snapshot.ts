@@ -141,7 +141,16 @@ export class TreeSnapshot {
       for (const n of names) {
         if (skipObjects && rel === '' && n === 'objects') continue;
         const abs = path.join(dir, n);
-        const st = fs.lstatSync(abs, { bigint: true });
+        let st: fs.BigIntStats;
+        try {
+          st = fs.lstatSync(abs, { bigint: true });
+        } catch (e) {
+          // gone since the listing (another hook's git lock file: six hooks at once, lstat of
+          // guard-index.lock failed and an honest write was denied): not there. One that stays is
+          // seen, and a stale lock still makes the store differ from its baseline
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+          throw e;
+        }
         h.update(`${rel}/${n}\t${st.mode}\t${st.size}\t${st.ino}\t${st.mtimeNs}\t${st.ctimeNs}\n`);
         if (st.isDirectory()) walk(abs, `${rel}/${n}`, false);
       }
