@@ -383,7 +383,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
     else if ((odd = lookAlike(s.value))) errors.push({ slot, error: `value "${s.value}" has a word written with look-alike or invisible characters (${odd}): write it in plain letters` });
-    else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot}` });
+    else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot} (a request of several parts: the part this slot is about; the code of the other parts can still stand in VALIDATION, cited where it links to the accepted symbols)` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
       errors.push({ slot, error: negated(s.value) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite)` });
     else if (slot !== 'observed_issue' && (stopped = stopDropped(s.value, s.quote, translate)))
