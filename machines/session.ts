@@ -88,6 +88,9 @@ export const MIN_SYMBOLS: Record<Intent, number> = { IMPLEMENT: 3, MODIFY: 3, IN
 /** Accepted symbols READY needs: the intent's minimum, and at least one (a validation accepts something). */
 export const minAccepted = (intent: Intent): number => Math.max(1, MIN_SYMBOLS[intent]);
 
+/** IMPLEMENT and MODIFY change code; INVESTIGATE and QUESTION only answer (they never write a file). */
+export const changesCode = (intent: Intent): boolean => intent === 'IMPLEMENT' || intent === 'MODIFY';
+
 const pending = (c: SessionContext) => c.hypotheses.filter((h) => h.status === 'pending');
 /** Two shortfalls as one: each requirement at the fewest it had. */
 const deepest = (a: Missing[], b: Missing[]): Missing[] => {
@@ -165,7 +168,7 @@ export const sessionMachine = setup({
   initial: 'EXPLORATION',
   context: ({ input }) => ({
     intent: input.intent,
-    risk: input.intent === 'INVESTIGATE' || input.intent === 'QUESTION' ? 'LOW' : 'MEDIUM',
+    risk: changesCode(input.intent) ? 'MEDIUM' : 'LOW',
     frameSet: false,
     missing: [],
     relevanceRequested: false,

@@ -24,7 +24,7 @@ import { coverageOf, KeywordIndex, keywordDoc, type KeywordDoc } from './keyword
 import type { Embedder } from './model.js';
 import { namedScore } from './named.js';
 import { type Concept, conceptsOf, identifierWords, type Lexicon, lexicon, minePairs } from './text.js';
-import { dot, VectorStore } from './vectors.js';
+import { calibrationKey, dot, modelOfKey, VectorStore } from './vectors.js';
 
 export interface Legs {
   vector?: { cosine: number; score: number };
@@ -94,7 +94,7 @@ export class SemanticEngine {
 
   /** The backend behind the answers right now: 'lexical', or 'neural(<model>)+lexical'. */
   backendName(): string {
-    return this.store ? `neural(${this.store.model.replace(/@.*$/, '')})+lexical` : 'lexical';
+    return this.store ? `neural(${modelOfKey(this.store.model)})+lexical` : 'lexical';
   }
 
   // ---- corpus: chunks, keyword index, lexicon with mined pairs --------------------------------------
@@ -202,7 +202,7 @@ export class SemanticEngine {
   async calibrationFor(embedder: Embedder): Promise<Calibration> {
     if (this.calibration) return this.calibration;
     const db = this.project.db;
-    const metaKey = `calibration:${embedder.storeKey ?? embedder.name}:${embedder.dim}`;
+    const metaKey = calibrationKey(embedder.storeKey ?? embedder.name, embedder.dim);
     const stored = getMeta(db, metaKey);
     if (stored) return (this.calibration = JSON.parse(stored) as Calibration);
     const fallback = DEFAULT_CALIBRATIONS[embedder.name] ?? embedder.calibration ?? UNCALIBRATED;

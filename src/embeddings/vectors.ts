@@ -142,21 +142,31 @@ export class VectorStore {
 
 const vecTable = (model: string, dim: number) => `vec_${model.replace(/[^A-Za-z0-9]+/g, '_').toLowerCase()}_${dim}`;
 
+/** The model a store key names: `code-intel-search@e3d440c23170` is code-intel-search's (Embedder.storeKey). */
+export function modelOfKey(key: string): string {
+  const at = key.indexOf('@');
+  return at > 0 ? key.slice(0, at) : key;
+}
+
+/** Where a project keeps a model's measured cosine → tier curve (index meta). */
+export const calibrationKey = (key: string, dim: number): string => `calibration:${key}:${dim}`;
+
 /**
  * A model stored as name@checksum replaces the vectors its name held under other weights (an
  * upgrade of the built-in model): they would sit beside its own as if comparable, and take space.
  */
 function dropOtherWeights(db: DB, key: string, dim: number): void {
-  const at = key.indexOf('@');
-  if (at <= 0) return;
-  const name = key.slice(0, at);
+  const name = modelOfKey(key);
+  if (name === key) return;
   const others = (db.prepare(`SELECT DISTINCT model FROM embeddings WHERE (model = ? OR substr(model, 1, ?) = ?) AND model <> ?`)
     .all(name, name.length + 1, `${name}@`, key) as { model: string }[]).map((r) => r.model);
   if (others.length === 0) return;
+  const delRows = db.prepare('DELETE FROM embeddings WHERE model = ?');
+  const delCurve = db.prepare('DELETE FROM meta WHERE key = ?');
   db.transaction(() => {
     for (const m of others) {
-      db.prepare('DELETE FROM embeddings WHERE model = ?').run(m);
-      db.prepare(`DELETE FROM meta WHERE key = ?`).run(`calibration:${m}:${dim}`);
+      delRows.run(m);
+      delCurve.run(calibrationKey(m, dim));
       try {
         db.exec(`DROP TABLE IF EXISTS ${vecTable(m, dim)}`);
       } catch {

@@ -2,7 +2,7 @@
  * QueryFrame validation (seed 001 v3.6): every slot's quote must be in the user's own words, and
  * every value must be grounded in its quote. Pure functions; Japanese, Chinese and English alike.
  */
-import type { Intent, Risk } from '../../machines/session.js';
+import { changesCode, type Intent, type Risk } from '../../machines/session.js';
 import { cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
 import { actionSides, complementOfNegated, opposedAction, sameAction, thingsOf } from './actions.js';
 import { stem } from './stem.js';
@@ -417,7 +417,7 @@ export const EXPECTED_SLOTS: Record<Intent, readonly Slot[]> = {
 
 /** seed 001: HIGH = MODIFY with the issue unknown; MEDIUM = IMPLEMENT or partly unknown; LOW = INVESTIGATE or all known. */
 export function riskLevel(intent: Intent, missing: readonly Slot[]): Risk {
-  if (intent === 'INVESTIGATE' || intent === 'QUESTION') return 'LOW';
+  if (!changesCode(intent)) return 'LOW';
   if (intent === 'MODIFY' && missing.includes('observed_issue')) return 'HIGH';
   if (intent === 'IMPLEMENT' || missing.length > 0) return 'MEDIUM';
   return 'LOW';

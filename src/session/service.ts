@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
-import { type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
+import { changesCode, type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../project/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { quote, UserError } from '../util/paths.js';
@@ -435,7 +435,7 @@ export class SessionService implements SessionCore {
     const intent = s.row.intent as Intent;
     const explored = this.exploredFiles(s);
     const verdict =
-      intent === 'INVESTIGATE' || intent === 'QUESTION'
+      !changesCode(intent)
         ? { allowed: false as const, file: null, error: `${intent} sessions never write files`, hint: 'Start an IMPLEMENT or MODIFY session to change code.' }
         : checkWriteTarget(this.project.root, filePath, allowNew, explored);
     // the file judged (through symlinks, `..` folded) is the one the guard lets change, whatever spelling asked for it

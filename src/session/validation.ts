@@ -4,7 +4,7 @@
  * words (the hybrid score), its rank among the project's declarations, its links through the code
  * graph — and moves the machine (docs/relevance.md).
  */
-import { type Intent, minAccepted } from '../../machines/session.js';
+import { changesCode, type Intent, minAccepted } from '../../machines/session.js';
 import { NEXT_STEP } from '../../machines/policy.js';
 import { SemanticEngine } from '../embeddings/engine.js';
 import { namedScore } from '../embeddings/named.js';
@@ -252,7 +252,7 @@ export class ValidationPhase {
     const cached = this.core.engine.cache.match(target, this.core.engine.corpus().lex, this.core.symbolExists);
     const result = {
       validation_prompt:
-        `For each symbol, decide whether it is part of '${quote(target, 200)}' in this codebase: it implements it, directly supports it, or ${['INVESTIGATE', 'QUESTION'].includes(s.row.intent) ? 'is part of the behaviour asked about (a step of the chain that produces it)' : 'is directly affected by the requested change (a caller that inherits the behaviour)'}. ` +
+        `For each symbol, decide whether it is part of '${quote(target, 200)}' in this codebase: it implements it, directly supports it, or ${changesCode(s.row.intent as Intent) ? 'is directly affected by the requested change (a caller that inherits the behaviour)' : 'is part of the behaviour asked about (a step of the chain that produces it)'}. ` +
         'Answer with confirm_symbol_relevance. approved=true requires code_evidence that points at code you saw in this session: ' +
         '"path/to/file.ts:LINE" or a code fragment copied from that file (e.g. `AuthService.login(user)` in src/auth.ts).',
       target_feature: target,
