@@ -250,7 +250,7 @@ describe('an agent trying to cheat', () => {
     const elsewhere = await s.call('confirm_symbol_relevance', {
       mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/util/format.ts:2' }, { symbol: 'formatPrice', approved: false }],
     });
-    expect(elsewhere.structuredContent!.rejected[0].guidance.reason).toContain('is not about Cart.total');
+    expect(elsewhere.structuredContent!.rejected[0].guidance.reason).toContain('is neither inside Cart.total\'s definition nor a use of it');
     expect((await s.call('submit_understanding', UNDERSTANDING)).structuredContent!.next_phase).toBe('VALIDATION');
     await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total', 'formatPrice'] });
     const fakeEvidence = await s.call('confirm_symbol_relevance', {

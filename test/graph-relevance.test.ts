@@ -223,8 +223,52 @@ describe('evidence inside a symbol accepted in the same pass', () => {
     });
     const acceptedNames = (r.accepted as { symbol: string }[]).map((a) => a.symbol).sort();
     expect(acceptedNames).toEqual(['CachedValue.suspend', 'clearObserving', 'queueForUnobservation', 'removeObserver']);
-    expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'formatLog', guidance: expect.objectContaining({ reason: expect.stringContaining('is not about formatLog') }) })]);
+    expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'formatLog', guidance: expect.objectContaining({ reason: expect.stringContaining("is neither inside formatLog's definition nor a use of it") }) })]);
     expect(r.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'queueForUnobservation', tier: 'ACCEPTED_HIGH_RISK', via: expect.stringContaining('removeObserver') })]));
+  });
+});
+
+describe('a use cited as evidence (agent trial tr33: a line calling checkArguments was "not about" it)', () => {
+  const files: Record<string, string> = {
+    'src/rules/radix.ts': [
+      'export function isValidRadix(radix: number): boolean {',
+      '  return radix >= 2 && radix <= 36;',
+      '}',
+      'export function create(report: (m: string) => void) {',
+      '  function checkArguments(args: number[]): void {',
+      "    if (args.length === 1) report('missingRadix');",
+      '  }',
+      '  return {',
+      '    onExit(args: number[]): void {',
+      '      checkArguments(args);',
+      "      if (!isValidRadix(args[1] ?? 10)) report('invalidRadix');",
+      '    },',
+      '  };',
+      '}',
+    ].join('\n') + '\n',
+    'src/rules/dot.ts': [
+      "import { getStaticPropertyName } from '../utils/ast';",
+      'export function checkDot(n: { name: string }): string {',
+      '  return getStaticPropertyName(n);',
+      '}',
+    ].join('\n') + '\n',
+    'src/utils/ast.ts': 'export function getStaticPropertyName(n: { name: string }): string {\n  return n.name;\n}\n',
+  };
+  it('counts a use inside the file the target names as the feature\'s code, and says where another use is', async () => {
+    const r = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: 'How does The `radix` rule check the arguments of a call?', target: 'The `radix` rule', lookups: ['checkArguments', 'getStaticPropertyName'],
+      claims: [
+        { symbol: 'isValidRadix', approved: true, code_evidence: 'src/rules/radix.ts:2' },
+        { symbol: 'checkArguments', approved: true, code_evidence: 'src/rules/radix.ts:10' }, // its call, in the rule's file
+        { symbol: 'getStaticPropertyName', approved: true, code_evidence: 'src/rules/dot.ts:3' }, // its call, in another rule
+      ],
+    });
+    const names = (r.accepted as { symbol: string }[]).map((a) => a.symbol).sort();
+    expect(names).toEqual(['checkArguments', 'isValidRadix']);
+    expect(r.rejected).toEqual([expect.objectContaining({
+      symbol: 'getStaticPropertyName',
+      guidance: expect.objectContaining({ reason: expect.stringContaining("uses getStaticPropertyName, but inside checkDot, which is neither named by nor accepted for 'The `radix` rule'") }),
+    })]);
   });
 });
 

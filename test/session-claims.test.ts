@@ -295,7 +295,7 @@ describe('New attacks (round 2): code_evidence over several lines', () => {
     const cheat = { symbol: 'formatPrice', approved: true, code_evidence: '`// formatPrice in a comment is not a reference\n    const label = "formatPrice";`' };
     const c = await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_SYMBOLS.map((x) => (x === 'formatPrice' ? cheat : honest[x]!)) });
     expect(c.rejected.map((r: SC) => r.symbol)).toEqual(['formatPrice']);
-    expect(c.rejected[0].guidance.reason).toMatch(/not about formatPrice/);
+    expect(c.rejected[0].guidance.reason).toMatch(/is neither inside formatPrice's definition nor a use of it/);
     expect(c.next_phase).toBe('EXPLORATION');
     expect((JSON.parse(t.row().mapped_symbols!) as SC[]).map((a) => a.symbol)).not.toContain('formatPrice');
     // a multi-line fragment of its definition, or of code that really uses it, still counts

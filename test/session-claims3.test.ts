@@ -186,7 +186,7 @@ describe('New attacks (round 3): code_evidence at a use of another thing of the 
     await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
     // main.ts:5 `return formatPrice(1) + cart.total();` — formatPrice is checkout's parameter there (it was accepted, 0.45 → READY)
     const r = await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM.map((m) => (m.symbol === 'formatPrice' ? { ...m, code_evidence: 'src/main.ts:5' } : m)) });
-    expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'formatPrice', guidance: expect.objectContaining({ reason: expect.stringContaining('is not about formatPrice') }) })]);
+    expect(r.rejected).toEqual([expect.objectContaining({ symbol: 'formatPrice', guidance: expect.objectContaining({ reason: expect.stringContaining("is neither inside formatPrice's definition nor a use of it") }) })]);
     expect(r.next_phase).toBe('EXPLORATION');
     expect(t.row().phase).toBe('EXPLORATION');
     expect(JSON.parse(t.row().mapped_symbols!).map((a: SC) => a.symbol)).not.toContain('formatPrice');

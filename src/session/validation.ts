@@ -4,6 +4,7 @@
  * words (the hybrid score), its rank among the project's declarations, its links through the code
  * graph — and moves the machine (docs/relevance.md).
  */
+import path from 'node:path';
 import { changesCode, type Intent, minAccepted } from '../../machines/session.js';
 import { NEXT_STEP } from '../../machines/policy.js';
 import { SemanticEngine } from '../embeddings/engine.js';
@@ -118,8 +119,22 @@ export class ValidationPhase {
     const lineWords = text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(stem);
     const units = contentUnits(text);
     if (lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u))) return true;
-    // or used inside the feature's own code: a declaration the target names, or one accepted in this session
-    return this.core.declarationsAround(file, line).some((d) => namedScore(target, d.name, d.container_name) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
+    // or used inside the feature's own code: a declaration the target names, or one accepted in this
+    // session, or a file the target names (`radix` for lib/rules/radix.js: one feature per file)
+    return this.namesFile(target, file) || this.core.declarationsAround(file, line).some((d) => namedScore(target, d.name, d.container_name) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
+  }
+
+  private namesFile(target: string, file: string): boolean {
+    return namedScore(target, path.basename(file).replace(/\.[^.]*$/, ''), null) > 0;
+  }
+
+  /** Why a line of evidence does not concern a symbol, for the rejection (agent trial tr33 was told a line calling the symbol was "not about" it). */
+  private unconcernedWhy(symbol: string, verified: Verified, target: string): string {
+    const m = /^(.*):(\d+)$/.exec(verified.where);
+    const uses = m && this.referenceOf(symbol, m[1]!, Number(m[2]));
+    if (!m || !uses) return `code_evidence (${verified.where}) is neither inside ${quote(symbol, 200)}'s definition nor a use of it the index resolved (a comment, a string or another symbol of that name)`;
+    const around = this.core.declarationsAround(m[1]!, Number(m[2])).map((d) => (d.container_name ? `${d.container_name}.${d.name}` : d.name));
+    return `code_evidence (${verified.where}) uses ${quote(symbol, 200)}, but ${around.length ? `inside ${quote(around.slice(0, 3).join(' / '), 200)}, which is` : 'at the top level of a file'} neither named by nor accepted for '${quote(target, 200)}', and the line carries none of its words: a use is evidence only inside the feature's code. Cite a line inside ${quote(symbol, 200)}'s definition, or confirm it together with the symbol that contains this line`;
   }
 
   /**
@@ -435,7 +450,7 @@ export class ValidationPhase {
       rejected.push({
         symbol: m.symbol, similarity: null,
         guidance: {
-          reason: `code_evidence (${verified.where}) is not about ${quote(m.symbol, 200)}: cite its definition, or a line where it is used together with '${quote(target, 200)}' or inside a symbol accepted for it`,
+          reason: this.unconcernedWhy(m.symbol, verified, target),
           next_actions: [`find_definitions ${quote(m.symbol, 200)}, then cite "file:line" inside it`],
         },
       });
