@@ -78,7 +78,9 @@ only when too few accepted symbols stand. A symbol the words do not reach is sti
 code links it to one that is accepted (it calls, is called by, contains or sits in it), or when it is
 among the project's code closest to them through the graph. IMPLEMENT and MODIFY need at least 3 accepted symbols (accepted
 ones stay accepted across passes): dismissing symbols does not get you there — find the code the
-change will use or touch.
+change will touch and the code linked to it today (its callers, its callees, what contains it). A
+helper your change will only start calling is not linked to the feature yet, so it is judged by its
+words alone.
 
 ## 6. SEMANTIC (only when the server sends you there)
 
