@@ -148,7 +148,7 @@ describe('the graph leg in confirm_symbol_relevance', () => {
  * lookups named, the understanding and the validation, then the claims as given.
  */
 async function confirmOn(files: Record<string, string>, o: {
-  intent: 'IMPLEMENT' | 'INVESTIGATE'; request: string; target: string; lookups: string[];
+  intent: 'IMPLEMENT' | 'INVESTIGATE'; request: string; target: string; quote?: string; lookups: string[];
   claims: { symbol: string; approved: boolean; code_evidence?: string }[]; entry_points?: string[]; patterns?: string[];
 }): Promise<Record<string, unknown>> {
   const { SessionService } = await import('../src/session/service.js');
@@ -161,7 +161,7 @@ async function confirmOn(files: Record<string, string>, o: {
     await p.refresh();
     const sessions = new SessionService(p);
     sessions.start(o.intent, o.request);
-    sessions.setQueryFrame({ target_feature: { value: o.target, quote: o.target } });
+    sessions.setQueryFrame({ target_feature: { value: o.target, quote: o.quote ?? o.target } });
     for (const f of Object.keys(files)) sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
     for (const name of o.lookups) {
       sessions.record('find_definitions', { name }, { ...findDefinitions(p, { name }) });
@@ -269,6 +269,20 @@ describe('a use cited as evidence (agent trial tr33: a line calling checkArgumen
       symbol: 'getStaticPropertyName',
       guidance: expect.objectContaining({ reason: expect.stringContaining("uses getStaticPropertyName, but inside checkDot, which is neither named by nor accepted for 'The `radix` rule'") }),
     })]);
+  });
+});
+
+describe('a name the user wrote as code in the target quote', () => {
+  it('is the thing itself (FACT) when the agent passes its own rendering of the value without the backticks (agent trial tr34)', async () => {
+    const files: Record<string, string> = {
+      'src/map.ts': 'export class Map {\n  entries: [string, number][] = [];\n  values(): number[] {\n    return this.entries.map((e) => e[1]);\n  }\n}\n',
+      'src/other.ts': 'export function other(): number {\n  return 1;\n}\n',
+    };
+    const request = 'Give `Map` an `intoValues` method that consumes the map and returns its values';
+    const claims = [{ symbol: 'Map', approved: true, code_evidence: 'src/map.ts:1' }];
+    const plain = await confirmOn(files, { intent: 'INVESTIGATE', request, target: 'Give `Map` an `intoValues` method', lookups: ['Map'], claims });
+    const rendered = await confirmOn(files, { intent: 'INVESTIGATE', request, target: 'Map intoValues method', quote: 'Give `Map` an `intoValues` method', lookups: ['Map'], claims });
+    for (const r of [plain, rendered]) expect(r.accepted).toEqual([expect.objectContaining({ symbol: 'Map', tier: 'FACT', legs: expect.objectContaining({ named: 0.7 }) })]);
   });
 });
 

@@ -323,7 +323,11 @@ export class SemanticEngine {
   }
 
   /** Scores named symbols against a target (VALIDATION), with verified evidence text where given. */
-  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string })[]): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
+  /**
+   * `namedIn`: more of the user's own words to look for a symbol written as code in — the target's
+   * quote, when the agent passes its own rendering as the target (`Map` in the quote, Map in the value)
+   */
+  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string })[], opts: { namedIn?: readonly string[] } = {}): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
     const corpus = this.corpus();
     const concepts = this.concepts(target);
     const idf = corpus.index.idfFn(concepts);
@@ -352,7 +356,7 @@ export class SemanticEngine {
       }
       const h = history.get(qualified(s)) ?? history.get(s.name);
       if (h !== undefined) legs.history = h;
-      const named = namedScore(target, s.name, s.container);
+      const named = Math.max(...[target, ...(opts.namedIn ?? [])].map((t) => namedScore(t, s.name, s.container)));
       if (named > 0) legs.named = named;
       out.push({ score: Math.max(this.combine(legs), named), backend: SemanticEngine.backendOf(legs), legs, terms });
     }

@@ -334,12 +334,16 @@ export class ValidationPhase {
     const ranking = this.core.engine.textRanking(target);
     const cutoff = rankCutoff(ranking.total);
     const userRequest = this.core.request(s);
+    // the user's own words for the target: a name they wrote as code there is the thing itself,
+    // however the agent rendered the value it passes (agent trial tr34: `Map` in the quote, Map in the value)
+    const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
+    const targetQuote = frame.quotes?.target_feature ? [frame.quotes.target_feature] : [];
     // words first, then the rank leg: its words cover little of the target, but its code answers
     // it better than nearly everything else in the project
     const judge = async (m: { symbol: string }, verified: Verified) => {
       const row = this.symbolProfile(m.symbol, verified.where);
       const scored = row
-        ? (await this.core.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified) }]))[0]!
+        ? (await this.core.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified) }], { namedIn: targetQuote }))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
       const score = scored.score;
       const tier = tierOf(score);
@@ -473,7 +477,6 @@ export class ValidationPhase {
     const kept = before.filter((b) => !accepted.some((a) => a.symbol === b.symbol) && !rejected.some((r) => r.symbol === b.symbol) && !dismissed.includes(String(b.symbol)));
     // each acceptance keeps the target feature (its quote) it was judged against: an earlier pass
     // may have judged another one, and only that one may teach the cache (service.learn)
-    const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const judgedAgainst = frame.quotes?.target_feature ?? target;
     for (const a of accepted) if (typeof a.target !== 'string') a.target = judgedAgainst;
     await this.judgeMappedTerms(s.row.understanding, accepted, userRequest);
