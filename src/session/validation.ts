@@ -530,12 +530,12 @@ type Low = { symbol: string; score: number; scored: { score: number; backend: st
 /** Fewer symbols stand than the intent needs: dismissing is not a way through, finding more is. */
 const SHORT_NEXT = (have: number, need: number, dismissed: string[]) =>
   `Only ${have} of the ${need} symbols this request needs are accepted${dismissed.length ? ` (dismissed: ${dismissed.slice(0, 5).join(', ')})` : ''}. ` +
-  'Explore again for the code the change will use or touch (find_references on the accepted symbols shows their callers and callees; symbols accepted now stay accepted), then submit_understanding and validate them.';
+  'The session is back in EXPLORATION: explore again for the code the change touches and the code linked to it (find_references on the accepted symbols shows their callers and callees; symbols accepted now stay accepted), then submit_understanding, validate_symbol_relevance and confirm_symbol_relevance again.';
 
 /** What to do when too few stand after a rejection, in both languages (localize() picks). */
 export const REJECTED_NEXT = {
-  en: 'Too few symbols stand: some were rejected (each rejection says why). Explore again following its guidance (symbols accepted now stay accepted), then submit_understanding.',
-  ja: '受理されたシンボルが足りません（却下の理由はそれぞれに記載）。ガイダンスに従って再度探索し（受理済みのシンボルは保持されます）、submit_understanding を呼んでください。',
+  en: 'Too few symbols stand: some were rejected (each rejection says why). The session is back in EXPLORATION: explore again following its guidance (symbols accepted now stay accepted), then submit_understanding, validate_symbol_relevance and confirm_symbol_relevance again.',
+  ja: '受理されたシンボルが足りません（却下の理由はそれぞれに記載）。セッションは EXPLORATION に戻りました。ガイダンスに従って再度探索し（受理済みのシンボルは保持されます）、submit_understanding、validate_symbol_relevance、confirm_symbol_relevance をもう一度呼んでください。',
 };
 
 /** The English words the JA/ZH→EN glossary gives for a text's terms (QueryFrame grounding across languages). */
