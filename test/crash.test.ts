@@ -28,9 +28,9 @@ function nextCall(phase: string | undefined, step: number): [string, Record<stri
     case undefined: return ['start_session', { intent: 'IMPLEMENT', query: REQUEST }];
     case 'EXPLORATION':
       return ([
-        ['set_query_frame', FRAME], ['find_definitions', { name: 'formatPrice' }], ['find_references', { name: 'Cart' }],
+        ['set_query_frame', FRAME], ['find_definitions', { name: 'formatPrice' }], ['get_symbols', { file: 'src/util/format.ts' }], ['find_references', { name: 'Cart' }],
         ['get_symbols', { file: 'src/cart.ts' }], ['submit_understanding', MAPPED],
-      ] as [string, Record<string, unknown>][])[step % 5]!;
+      ] as [string, Record<string, unknown>][])[step % 6]!;
     case 'VALIDATION':
       return step % 2 === 0 ? ['validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total'] }]
         : ['confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' }] }];

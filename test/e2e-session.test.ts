@@ -38,6 +38,7 @@ async function phase(s: Server): Promise<string> {
 async function explore(s: Server): Promise<void> {
   expect((await s.call('query', { text: 'cart total' })).isError).toBeFalsy();
   expect((await s.call('find_definitions', { name: 'formatPrice' })).isError).toBeFalsy();
+  expect((await s.call('get_symbols', { file: 'src/util/format.ts' })).isError).toBeFalsy();
   expect((await s.call('find_references', { name: 'Cart' })).isError).toBeFalsy();
   expect((await s.call('get_symbols', { file: 'src/cart.ts' })).isError).toBeFalsy();
 }

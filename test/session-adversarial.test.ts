@@ -145,6 +145,7 @@ async function begin(s: Server, intent: string, query: string, frame?: Record<st
 async function explore(s: Server): Promise<void> {
   await ok(s, 'query', { text: 'cart total' });
   await ok(s, 'find_definitions', { name: 'formatPrice' });
+  await ok(s, 'get_symbols', { file: 'src/util/format.ts' }); // a definition row names its file; the outline shows its code
   await ok(s, 'find_references', { name: 'Cart' });
   await ok(s, 'get_symbols', { file: 'src/cart.ts' });
 }
@@ -290,6 +291,7 @@ describe('Validation gate (validate/confirm_symbol_relevance)', () => {
     // the agent opens the file it cares about first (cart.ts is the first explored file)
     await ok(s, 'get_symbols', { file: 'src/cart.ts' });
     await ok(s, 'find_definitions', { name: 'formatPrice' });
+    await ok(s, 'get_symbols', { file: 'src/util/format.ts' });
     await ok(s, 'find_references', { name: 'Cart' });
     await ok(s, 'query', { text: 'cart total' });
 

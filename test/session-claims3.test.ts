@@ -34,15 +34,15 @@ describe('Loose end 1: a file seen only in a find_references use row', () => {
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
     await explore(t.call); // find_references('Cart') shows one line of src/main.ts: `const cart = new Cart().add(100);`
     const refs = t.ledger().find((e) => e.tool === 'find_references')!;
-    expect(refs.files).toEqual(['src/cart.ts']); // the definition's file
-    expect(refs.named).toEqual(['src/main.ts']); // the use's file
+    expect(refs.files).toEqual([]); // the definition's row shows its signature line: named (round 4)
+    expect(refs.named!.sort()).toEqual(['src/cart.ts', 'src/main.ts']); // the definition's file and the use's
     expect(refs.symbols).toContain('checkout'); // the declaration the use sits in was shown
     const e = await t.refused('submit_understanding', { ...SAMPLE_UNDERSTANDING, files_analyzed: ['src/cart.ts', 'src/main.ts'] });
     expect(JSON.stringify(e.extra.consistency_errors)).toMatch(/main\.ts' was seen only in rows that show one line/);
     expect(t.row()).toMatchObject({ phase: 'EXPLORATION', understanding: null });
     await toReady(t);
     expect(await t.call('check_write_target', { file_path: 'src/main.ts' })).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
-    expect(t.guardSays('src/main.ts')).toMatch(/reference's use shows one line/);
+    expect(t.guardSays('src/main.ts')).toMatch(/a reference row shows one line/);
     expect(t.sessions.status()).toMatchObject({ named_files: ['src/main.ts'] });
     // a verification may still cite the file the call returned
     expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['src/main.ts'] }, t.ledger())).toEqual({ ok: true });

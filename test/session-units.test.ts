@@ -387,10 +387,22 @@ describe('evidence checks', () => {
       definitions: [{ file: 'src/observable.ts', name: 'queueForUnobservation', container: null }],
     });
     expect(refs.symbols.sort()).toEqual(['queueForUnobservation', 'removeObserver']);
-    // a use shows one line of its file: named, not explored (the definition's file is shown)
-    expect(refs.files.sort()).toEqual(['src/observable.ts']);
-    expect(refs.named).toEqual(['src/a.ts']);
+    // a use shows one line of its file, a definition row its signature line: named, not explored
+    expect(refs.files).toEqual([]);
+    expect(refs.named!.sort()).toEqual(['src/a.ts', 'src/observable.ts']);
     expect(resultEvidence('query', { items: [{ name: 'total', container: 'Cart', file: 'src/cart.ts' }] })).toEqual({ files: [], symbols: ['total', 'Cart.total', 'Cart'] });
+  });
+  it('a definition row shows the symbol and names its file (its signature line, not the code: not explored)', () => {
+    const defs = resultEvidence('find_definitions', {
+      items: [{ file: 'src/cart.ts', line: 10, end_line: 14, name: 'total', kind: 'method', container: 'Cart', snippet: 'total(): string' }, { file: 'src/report.ts', line: 2, name: 'total', kind: 'function', container: null }],
+    });
+    expect(defs.symbols.sort()).toEqual(['Cart', 'Cart.total', 'total']);
+    expect(defs.files).toEqual([]);
+    expect(defs.named!.sort()).toEqual(['src/cart.ts', 'src/report.ts']);
+    const ev = deriveEvidence([{ seq: 1, tool: 'find_definitions', args: { name: 'total' }, files: defs.files, named: defs.named, symbols: defs.symbols, phase: 'EXPLORATION', outcome: 'ok', summary: null, at: 0 }]);
+    expect([...ev.exploredFiles]).toEqual([]);
+    expect([...ev.matchedFiles!].sort()).toEqual(['src/cart.ts', 'src/report.ts']);
+    expect(ev.toolsUsed.has('find_definitions')).toBe(true); // it found something: the tool was used
   });
 
   const entry = (seq: number, tool: string, args: Record<string, unknown>, files: string[], outcome: LedgerEntry['outcome'] = 'ok'): LedgerEntry =>

@@ -56,8 +56,8 @@ it before relying on it. Then call \`mcp__code-intel__submit_understanding\` wit
 \`symbols_identified\` (3+ for IMPLEMENT/MODIFY, names as the tools returned them),
 \`entry_points\` (each is exactly one of those symbols, optionally called: \`Cart.total()\`),
 \`existing_patterns\` (each names an example you saw, e.g. "fluent setters returning this, like
-Cart.add"), \`files_analyzed\` (2+ files whose code you saw: read, outlined, or holding a definition or
-reference you found; a search_text match shows one line and does not count), \`notes\`, and
+Cart.add"), \`files_analyzed\` (2+ files whose code you saw: read or outlined; a find_definitions or
+find_references row and a search_text match show one line and do not count — open the file), \`notes\`, and
 \`mapped_symbols\` (\`{nl_term, symbol}\` with the term quoted from the request) when risk is HIGH.
 One symbol counts once however it is spelled. \`understanding_refused\` lists each unbacked claim:
 fix those, do not pad. When the server sends you to SEMANTIC it lists \`candidates\` from your own
@@ -98,7 +98,7 @@ from its results).
 
 ## 8. READY — implement
 
-Edit the files you explored (read, outlined, or holding a definition or reference you found); the hook checks every edit and denies the rest, so they need no call
+Edit the files you explored (read or outlined; a file a result row only named is not); the hook checks every edit and denies the rest, so they need no call
 first. A new file needs approval first: \`mcp__code-intel__check_write_target\`
 \`{file_path, allow_new_files: true}\` (next to code you explored, or in a new folder there); call it without
 \`allow_new_files\` to ask whether an existing file may be edited. Do not build on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.

@@ -78,5 +78,5 @@ export function forbids(mode: GuardMode, rel: string, isGuardOwned: (rel: string
   if (isGuardOwned(rel)) return `'${rel}' belongs to the write guard (client settings, hooks, MCP config, git config, .code-intel/)`;
   if (mode.kind === 'locked') return mode.why;
   if (mode.explored.has(rel) || mode.approvedNew.has(rel)) return undefined;
-  return `'${rel}' was not explored in session ${mode.session.id} (and is not a new file approved by check_write_target): read it or outline it (get_symbols) first — a search match or a reference's use shows one line and explores nothing`;
+  return `'${rel}' was not explored in session ${mode.session.id} (and is not a new file approved by check_write_target): read it or outline it (get_symbols) first — a search match, a definition or a reference row shows one line and explores nothing`;
 }

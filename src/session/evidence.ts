@@ -3,13 +3,15 @@
  * showed, symbol names that appeared in results, and the tools that ran successfully. One module
  * answers for the session and the write guard alike.
  *
- * A file is explored when the agent saw its code: a Read (recorded by the hook), its outline
+ * A file is explored when the agent saw its code: a Read (recorded by the hook) or its outline
  * (get_symbols, analyze_structure — one that shows something: an empty outline of package.json
- * shows nothing of it), or a definition in it. A text match (search_text, a Grep) shows one line
+ * shows nothing of it). A definition row (find_definitions, find_references' definitions) shows
+ * where a symbol is declared and its signature line, not the file's code. A text match (search_text, a Grep) shows one line
  * that holds the pattern — a comment, a string, a sentence of a README — and one
  * `search_text('e')` names nearly every file; a use row of find_references shows one line too (the
  * index resolved it to the symbol, which tells what the line uses, not what the file is), and one
- * `find_references('log')` names every file that logs. Such files are named (verification evidence
+ * `find_references('log')` names every file that logs; `find_definitions('get')` names every file
+ * declaring a get. Such files are named (verification evidence
  * may cite them, the declaration a use sits in is seen) but not explored: they are neither
  * editable in READY nor files_analyzed until the agent opens them (a Read, get_symbols).
  */
@@ -50,17 +52,21 @@ class Shown {
   }
 }
 
-/** find_definitions: each definition's file (a module row shows no code) and name. */
+/**
+ * find_definitions: each definition's name (and container), and its file as named: a row shows
+ * where the symbol is declared and its one-line signature, not the code of the file (nor of the
+ * symbol's body) — no more than a reference's use row shows of its file.
+ */
 export function definitionRows(result: Obj): Proof {
   const shown = new Shown();
   for (const d of arr(result.items)) {
-    if (d.kind !== 'module') shown.file(d.file);
+    if (typeof d.file === 'string') shown.named.add(d.file);
     shown.symbol(d.name, d.container);
   }
   return shown.proof();
 }
 
-/** find_references: the definitions (file and name), the declarations the uses sit in, and the files of the uses (named, one line each). */
+/** find_references: the definitions (name; file named, as find_definitions), the declarations the uses sit in, and the files of the uses (named, one line each). */
 export function referenceRows(result: Obj): Proof {
   const shown = new Shown();
   for (const r of arr(result.items)) {
@@ -69,7 +75,7 @@ export function referenceRows(result: Obj): Proof {
     if (str(r.container)) shown.symbols.add(r.container as string);
   }
   for (const d of arr(result.definitions)) {
-    shown.file(d.file);
+    if (typeof d.file === 'string') shown.named.add(d.file);
     shown.symbol(d.name, d.container);
   }
   return shown.proof();

@@ -148,14 +148,36 @@ export function isGrounded(value: string, quote: string, translate?: (text: stri
  */
 function foreignWords(value: string, quote: string, request: string, translate?: (text: string) => string[]): string[] {
   const outside = support(value, quote, translate).unsupported;
-  if (outside.length < 2) return [];
+  if (outside.length === 0) return [];
   // the request's start: quotes come from it, and a recorded prompt may be 100,000 characters
   const head = request.slice(0, 16_384);
   const inRequest = new Set(support(value, head, translate).unsupported);
   const requestStems = latinStems(head);
   // a synonym the glossary lists with a word of the request (remove for deletes) is a paraphrase
   const paraphrase = (w: string) => [...englishSynonyms(w.toLowerCase())].some((x) => requestStems.some((r) => stemsMatch(stem(x), r)));
-  return outside.filter((w) => inRequest.has(w) && !GENERIC_EN.has(w.toLowerCase()) && !paraphrase(w));
+  // a CJK word the segmenter cut across a particle (时对 of 浮点数时对 NaN) says nothing more than its
+  // characters the request has: the others are function characters
+  const requestChars = new Set(cjkChars(head));
+  const particlesOnly = (w: string) => CJK.test(w) && cjkChars(w).every((c) => requestChars.has(c) || CJK_FUNCTION_CHARS.has(c));
+  return outside.filter((w) => inRequest.has(w) && !GENERIC_EN.has(w.toLowerCase()) && !paraphrase(w) && !particlesOnly(w));
+}
+
+/** Chinese function characters (particles, prepositions, conjunctions): they state no content of their own. */
+const CJK_FUNCTION_CHARS = new Set([...'的地得了着过对在和与及把被给从向以为于之而或並并且也都就']);
+
+/**
+ * May a value carry this one word of the agent's own (in no part of the request)? Not in the
+ * target feature: validation judges symbols against it, so a word there is a claim about which
+ * code is concerned ("login handler bypass"). Elsewhere one word may render the request in the
+ * agent's words ("the given key" for 指定したキー, tr23) — unless it states an action the quote does
+ * not ("delete the user database" for "the user database"): that is a request of its own.
+ */
+function ownWordAllowed(slot: Slot, word: string, quote: string, translate: (text: string) => string[] = () => []): boolean {
+  if (slot === 'target_feature') return false;
+  // an action the quote states itself, in the agent's word ("stop showing NaN" for NaN を表示するのをやめる)
+  if (STOP_SENSE.test(word)) return STOP_SENSE.test(quote.normalize('NFKC'));
+  const quoted = actionSides(quote, translate);
+  return [...actionSides(word, translate)].every((a) => quoted.has(a));
 }
 
 /** Words that turn a statement around: English (not, no, never, n't, without…), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
@@ -394,7 +416,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
-    } else if ((foreign = foreignWords(s.value, s.quote, request, translate)).length >= 2) {
+    } else if ((foreign = foreignWords(s.value, s.quote, request, translate)).length > 1 || (foreign.length === 1 && !ownWordAllowed(slot, foreign[0]!, s.quote, translate))) {
       errors.push({ slot, error: `value "${s.value}" adds claims the request does not make: ${foreign.slice(0, 6).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} in no part of it. Keep the value to what the quote states` });
     } else if (slot === 'target_feature' && (thingsOf(s.value, translate).length === 0 || thingsOf(s.quote, translate).length === 0) && (named ??= thingsOf(request.slice(0, 4096), translate)).length > 0) {
       // validation scores symbols against the target alone: "追加" (add) would accept any add()

@@ -371,6 +371,7 @@ export class SessionService implements SessionCore {
     const verdict = evaluateUnderstanding(u, {
       intent: ctx.intent, risk: ctx.risk, request: this.request(s), evidence, symbolExists: this.symbolExists,
       identify: (name) => this.definitionsOf(name).map((r) => String(r.id)),
+      declaredAt: (file, line) => this.namesDeclaredIn(file, line, line),
     });
     if (verdict.refused.length > 0) {
       this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined, 'refused');

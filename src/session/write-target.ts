@@ -113,7 +113,7 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
     return {
       allowed: false, file: rel,
       error: `File '${rel}' was not explored in this session`,
-      hint: 'Explore it first (get_symbols on it, or read it; a search_text match or a find_references use shows one line and explores nothing) — or revert_to_exploration if the plan changed.',
+      hint: 'Explore it first (get_symbols on it, or read it; a find_definitions or find_references row, or a search_text match, shows one line and explores nothing) — or revert_to_exploration if the plan changed.',
     };
   }
   const badNew = unsafeNewName(root, rel);

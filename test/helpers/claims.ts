@@ -62,6 +62,7 @@ export async function setup(files: Record<string, string> = SAMPLE) {
 export async function explore(call: (n: string, a?: Record<string, unknown>) => Promise<SC>): Promise<void> {
   await call('query', { text: 'cart total' });
   await call('find_definitions', { name: 'formatPrice' });
+  await call('get_symbols', { file: 'src/util/format.ts' }); // a definition row names its file; the outline shows its code
   await call('find_references', { name: 'Cart' });
   await call('get_symbols', { file: 'src/cart.ts' });
 }

@@ -28,6 +28,8 @@ export async function driveToReady(project: Project, sessions: SessionService): 
   sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
   await project.refresh();
   sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
+  // a definition row names its file; its outline shows the code
+  sessions.record('get_symbols', { file: 'src/util/format.ts' }, { ...getSymbols(project, { file: 'src/util/format.ts' }) });
   sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
   sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
   sessions.submitUnderstanding(SAMPLE_UNDERSTANDING);

