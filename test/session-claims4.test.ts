@@ -115,3 +115,76 @@ describe('Loose end 3: a word of the agent\'s own in a QueryFrame value', () => 
     expect(JSON.parse(t.row().query_frame!)).toMatchObject({ target_feature: 'login handler' });
   });
 });
+
+describe('New attacks (round 4): two calls raced, a restart between them', () => {
+  it('two confirms raced: the one the machine no longer takes is refused (phase_changed), and nothing of it is stored', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    // one confirm answers READY, the other (judged at the same time) claimed less; the loser's
+    // RELEVANCE_CONFIRMED was ignored by the machine, yet it answered success and wrote its verdict
+    const weak = SAMPLE_CONFIRM.map((m) => (m.symbol === 'Cart.total' ? m : { symbol: m.symbol, approved: false }));
+    const [a, b] = await Promise.allSettled([
+      t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM }),
+      t.call('confirm_symbol_relevance', { mapped_symbols: weak }),
+    ]);
+    const answers = [a, b].map((x) => (x.status === 'fulfilled' ? x.value : (x.reason as { code: string })));
+    const refusedOne = answers.find((x) => 'code' in x && x.code === 'phase_changed');
+    expect(refusedOne, JSON.stringify(answers).slice(0, 400)).toBeDefined();
+    const won = answers.find((x) => x !== refusedOne) as Record<string, any>;
+    expect(t.row().phase).toBe(won.next_phase);
+    expect(JSON.parse(t.row().mapped_symbols!).map((x: { symbol: string }) => x.symbol).sort()).toEqual(won.accepted.map((x: { symbol: string }) => x.symbol).sort());
+    expect(t.sessions.store.transitions(t.row().id).filter((x) => x.from_phase === 'VALIDATION')).toHaveLength(1);
+    expect(t.ledger().filter((e) => e.tool === 'confirm_symbol_relevance' && e.outcome === 'ok')).toHaveLength(1);
+  });
+
+  it('a second server that wrote in the same millisecond does not leave this one on a stale machine', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    expect(t.sessions.active()!.actor.getSnapshot().value).toBe('VALIDATION'); // this server holds the machine
+    // another server (same database) took the session to EXPLORATION at the same updated_at
+    const { SessionService } = await import('../src/session/service.js');
+    const other = new SessionService(t.project);
+    const at = t.row().updated_at;
+    other.revert('another window');
+    t.project.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(at, t.row().id);
+    t.sessions.store.seal.write();
+    // this server must see EXPLORATION: a confirm is refused, not judged on the stale VALIDATION
+    const e = await t.refused('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM });
+    expect(e.code).toBe('phase_blocked');
+    expect(t.row().phase).toBe('EXPLORATION');
+    expect(t.row().mapped_symbols).toBeNull();
+  });
+});
+
+describe('New attacks (round 4): very long and repeated input is bounded and refused clearly', () => {
+  it('100 claims with 8 KB fragments over large explored files: each rejected with guidance, in bounded time', async () => {
+    const files: Record<string, string> = {
+      'src/util/format.ts': `/** Formats a price. */\nexport function formatPrice(cents: number): string {\n  return (cents / 100).toFixed(2);\n}\n`,
+      'src/util/index.ts': `export * from './format';\nexport { formatPrice as price } from './format';\n`,
+      'src/cart.ts': (await import('./helpers/project.js')).SAMPLE['src/cart.ts'],
+      'src/main.ts': (await import('./helpers/project.js')).SAMPLE['src/main.ts'],
+    };
+    for (let f = 0; f < 20; f++) files[`src/big${f}.ts`] = Array.from({ length: 3000 }, (_, i) => `export function f${f}_${i}(a: number): number { return a + ${i}; }`).join('\n');
+    const t = await setup(files);
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    for (let f = 0; f < 20; f++) await t.call('get_symbols', { file: `src/big${f}.ts` });
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    const frag = '`' + 'y = 1; '.repeat(1150) + '`';
+    const mapped = [...SAMPLE_SYMBOLS.map((symbol) => ({ symbol, approved: true, code_evidence: frag })), ...Array.from({ length: 97 }, () => ({ symbol: 'Cart', approved: true, code_evidence: frag }))];
+    const t0 = Date.now();
+    const r = await t.call('confirm_symbol_relevance', { mapped_symbols: mapped });
+    // every claim was looked for in every explored file (20 × 150 KB): 8 s before the whole-file look
+    expect(Date.now() - t0).toBeLessThan(4000);
+    expect(r.rejected).toHaveLength(100);
+    expect(r.rejected.every((x: { guidance: { reason: string } }) => /code_evidence does not point at code/.test(x.guidance.reason))).toBe(true);
+    expect(t.row()).toMatchObject({ phase: 'EXPLORATION' });
+  }, 120_000);
+});

@@ -58,7 +58,8 @@ export class SessionService implements SessionCore {
       this.loaded = undefined;
       return undefined;
     }
-    if (this.loaded?.row.id !== row.id || this.loaded.row.updated_at !== row.updated_at) {
+    // the persisted snapshot, not only its time: two writes in one millisecond (two servers) must not leave a stale machine here
+    if (this.loaded?.row.id !== row.id || this.loaded.row.updated_at !== row.updated_at || this.loaded.row.snapshot !== row.snapshot) {
       const snapshot = JSON.parse(row.snapshot);
       if (snapshot?.context) snapshot.context.missing = missingFromSnapshot(snapshot.context.missing);
       const actor = createActor(sessionMachine, { snapshot, input: { intent: row.intent as Intent } });
@@ -136,6 +137,15 @@ export class SessionService implements SessionCore {
   /** Sends an event and persists the snapshot and the transition; returns the new phase. */
   send(s: Loaded, event: SessionEvent, reason: string | null = null): Phase {
     const from = this.phaseOf(s);
+    // the machine decides: an event it would ignore (another call moved the session on while this
+    // one was judged — two confirms raced, a second server) is refused, and the caller's write with
+    // it; it never answers "success" for a step that did not happen
+    if (!s.actor.getSnapshot().can(event)) {
+      throw new SessionError('phase_changed', `${event.type} does not apply to session ${s.row.id} in ${from} now: another call changed the session while this one ran. Nothing of this call was applied.`, {
+        current_phase: from,
+        next_step: 'Call get_session_status and continue from the phase it shows.',
+      });
+    }
     s.actor.send(event);
     const to = this.phaseOf(s);
     const snapshot = JSON.stringify(s.actor.getPersistedSnapshot());
