@@ -188,3 +188,48 @@ describe('New attacks (round 4): very long and repeated input is bounded and ref
     expect(t.row()).toMatchObject({ phase: 'EXPLORATION' });
   }, 120_000);
 });
+
+describe('New attacks (round 4): VERIFICATION by a call about another thing of the same name', () => {
+  const REPORT = { 'src/report.ts': 'export function total(rows: number[]): number {\n  return rows.length;\n}\n', 'src/other/format.ts': 'export function shout(s: string): string {\n  return s.toUpperCase();\n}\n' };
+  async function toVerification(H: string): Promise<T> {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const t = await setup({ ...SAMPLE, ...REPORT });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: '価格の整形' });
+    expect((await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
+    return t;
+  }
+  const verify = (H: string, tool: string, target: string, files: string[]) => ({ verified: [{ hypothesis: H, status: 'confirmed', evidence: { tool, target, result: 'seen', files } }] });
+  const stays = (t: T, H: string) => {
+    expect(t.row().phase).toBe('VERIFICATION');
+    expect(t.last()).toMatchObject({ tool: 'submit_verification', outcome: 'error' });
+    expect(t.sessions.status().pending_hypotheses).toEqual([expect.objectContaining({ text: H })]);
+  };
+  it('a hypothesis that says in prose which total (of the cart) is not verified by report.ts\'s total; cart.ts verifies it', async () => {
+    const H = 'the cart total is computed by the total method of the cart';
+    const t = await toVerification(H);
+    await t.call('find_definitions', { name: 'total' });
+    const e = await t.refused('submit_verification', verify(H, 'find_definitions', 'total', ['src/report.ts']));
+    expect(e.message).toMatch(/report\.ts holds another 'total', not Cart\.total/);
+    stays(t, H);
+    expect((await t.call('submit_verification', verify(H, 'find_definitions', 'total', ['src/cart.ts']))).next_phase).toBe('VALIDATION');
+  });
+  it('a hypothesis about src/util/format.ts is not verified by the outline of src/other/format.ts; its own outline verifies it', async () => {
+    const H = 'src/util/format.ts holds the price formatting used for the tax';
+    const t = await toVerification(H);
+    await t.call('get_symbols', { file: 'src/other/format.ts' });
+    const e = await t.refused('submit_verification', verify(H, 'get_symbols', 'src/other/format.ts', ['src/other/format.ts']));
+    expect(e.message).toMatch(/is not about what the hypothesis names/);
+    stays(t, H);
+    await t.call('get_symbols', { file: 'src/util/format.ts' });
+    expect((await t.call('submit_verification', verify(H, 'get_symbols', 'src/util/format.ts', ['src/util/format.ts']))).next_phase).toBe('VALIDATION');
+  });
+  it('honest: a symbol named as code (Cart.total) is checked in its file; a file named by its base name is that file', async () => {
+    const H = 'Cart.total formats the sum with formatPrice from format.ts';
+    const t = await toVerification(H);
+    await t.call('get_symbols', { file: 'src/util/format.ts' });
+    expect((await t.call('submit_verification', verify(H, 'get_symbols', 'src/util/format.ts', ['src/util/format.ts']))).next_phase).toBe('VALIDATION');
+  });
+});

@@ -66,6 +66,13 @@ export class SemanticPhase {
     };
   }
 
+  /** Does the project hold a file by this path (or, for a bare name, by this name in some folder)? */
+  private isFile = (name: string): boolean => {
+    const db = this.core.project.db;
+    if (name.includes('/')) return !!db.prepare('SELECT 1 FROM files WHERE path = ? LIMIT 1').get(name);
+    return !!db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1").get(name, `%/${name.replace(/[\\%_]/g, (c) => `\\${c}`)}`);
+  };
+
   /**
    * The cited files that hold nothing of the symbol the hypothesis names as code by the call's
    * target: find_definitions('total') lists Cart.total and report.ts's total, and report.ts is no
@@ -76,9 +83,17 @@ export class SemanticPhase {
   private filesNotAbout(hypothesis: string, target: string, files: string[]): { named: string; files: string[] } | undefined {
     const last = (x: string) => x.replace(/#|::/g, '.').replace(/\(.*$/, '').split('.').pop()!;
     const t = last(target.trim());
-    const named = [...new Set([...hypothesis.matchAll(CODE_NAME)].map((m) => m[0].replace(/#|::/g, '.')))].filter((n) => last(n) === t);
-    if (named.length === 0) return undefined;
-    const defs = named.flatMap((n) => this.core.definitionsOf(n));
+    let named = [...new Set([...hypothesis.matchAll(CODE_NAME)].map((m) => m[0].replace(/#|::/g, '.')))].filter((n) => last(n) === t);
+    let defs = named.flatMap((n) => this.core.definitionsOf(n));
+    if (named.length === 0 && /^[A-Za-z_$][\w$]*$/.test(t)) {
+      // said in prose ("the total of the cart"): of the declarations of that name, the ones whose
+      // container or file the hypothesis names (Cart.total, not report.ts's total)
+      const words = wordStems(hypothesis);
+      const all = this.core.definitionsOf(t);
+      defs = all.filter((d) => [d.container_name ?? '', d.path.split('/').pop()!.replace(/\.[^.]+$/, '')].some((n) => n !== '' && [...wordStems(n)].every((w) => words.has(w))));
+      if (defs.length === 0 || defs.length === all.length) return undefined;
+      named = [...new Set(defs.map((d) => (d.container_name ? `${d.container_name}.${d.name}` : `${d.name} of ${d.path}`)))];
+    }
     if (defs.length === 0) return undefined;
     const ids = defs.map((d) => d.id);
     const db = this.core.project.db;
@@ -108,7 +123,7 @@ export class SemanticPhase {
         problems.push(`evidence for '${quote(h.text, 200)}': ${match.why}`);
         continue;
       }
-      if (!aboutHypothesis(v.evidence.target, h.text)) {
+      if (!aboutHypothesis(v.evidence.target, h.text, this.isFile)) {
         problems.push(`evidence for '${quote(h.text, 200)}': ${quote(v.evidence.tool, 60)}('${quote(v.evidence.target, 200)}') is not about what the hypothesis names; check it with a call on a symbol, file or word the hypothesis mentions`);
         continue;
       }
@@ -167,8 +182,26 @@ export function hypothesisNamesSomething(hypothesis: string, sources: readonly s
   return sources.slice(0, 5000).some((src) => aboutHypothesis(src, h));
 }
 
-/** Does a call's target concern the hypothesis: a word, identifier (or its parts) or file the hypothesis names? */
-export function aboutHypothesis(target: string, hypothesis: string): boolean {
+/** The content words of a text as stems, identifiers split (Cart.total → cart, total). */
+function wordStems(text: string): Set<string> {
+  return new Set(text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3 && contentUnits(w).size > 0).map(stem));
+}
+
+/** The file paths a text names (src/util/format.ts, format.ts). */
+const FILE_NAMED = /(?:[\w@.-]+\/)*[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,5}\b/g;
+
+/**
+ * Does a call's target concern the hypothesis: a word, identifier (or its parts) or file the
+ * hypothesis names? A target that is a file is about a hypothesis that names files only when it is
+ * one of them (src/other/format.ts is not src/util/format.ts, though both are "format").
+ */
+export function aboutHypothesis(target: string, hypothesis: string, isFile: (name: string) => boolean = () => false): boolean {
+  const path = target.trim().replace(/^\.\//, '').replace(/(:\d+)+$/, '');
+  // a name is a file when the project has one by it (Cart.total is a symbol, format.ts a file)
+  const files = [...hypothesis.matchAll(FILE_NAMED)].map((m) => m[0].replace(/^\.\//, '')).filter(isFile);
+  if (files.length > 0 && isFile(path)) {
+    return files.some((f) => (f.includes('/') ? f === path : f === path.split('/').pop()));
+  }
   const t = contentUnits(target.replace(/\.[A-Za-z]{1,5}(:\d+)*$/, ''));
   const h = contentUnits(hypothesis);
   for (const u of t) if (h.has(u)) return true;
