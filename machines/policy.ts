@@ -54,7 +54,7 @@ export const NEXT_STEP: Record<Phase, string> = {
   VERIFICATION: 'Check each hypothesis with the exploration tools, then submit_verification citing those calls as evidence.',
   READY: 'Edit the files you explored (the hook checks each edit); a new file needs check_write_target with allow_new_files: true first. Call end_session when done.',
   FINISHED: "This session is over: report to the user. Until the user's next message, edits stay limited to what READY allowed; start a new session only for a new request.",
-  ABORTED: "This session was aborted: tell the user why. Edits stay refused until the user's next message; start a new session only for a new request.",
+  ABORTED: "This session was aborted: tell the user why. Until the user's next message, edits stay limited to what READY allowed (none before READY); start a new session only for a new request.",
 };
 
 /** The same next steps in Japanese, added to answers when the user's request was Japanese. */
@@ -66,7 +66,7 @@ export const NEXT_STEP_JA: Record<Phase, string> = {
   VERIFICATION: '各仮説を探索ツールで確認し、その呼び出しを evidence として submit_verification を呼んでください。',
   READY: '探索済みのファイルを編集してください（各編集はフックが確認します）。新しいファイルは先に check_write_target（allow_new_files: true）で承認を得てください。終わったら end_session を呼んでください。',
   FINISHED: 'このセッションは終了しました。ユーザーに報告してください。ユーザーの次のメッセージまでは READY で許された範囲の編集だけが可能です。新しい依頼のときだけ start_session を呼んでください。',
-  ABORTED: 'このセッションは中止されました。理由をユーザーに伝えてください。ユーザーの次のメッセージまで編集はできません。新しい依頼のときだけ start_session を呼んでください。',
+  ABORTED: 'このセッションは中止されました。理由をユーザーに伝えてください。ユーザーの次のメッセージまでは READY で許された範囲の編集だけが可能です（READY 前なら編集不可）。新しい依頼のときだけ start_session を呼んでください。',
 };
 
 /** INVESTIGATE and QUESTION reach READY to answer, never to edit. */

@@ -233,3 +233,68 @@ describe('New attacks (round 4): VERIFICATION by a call about another thing of t
     expect((await t.call('submit_verification', verify(H, 'get_symbols', 'src/util/format.ts', ['src/util/format.ts']))).next_phase).toBe('VALIDATION');
   });
 });
+
+describe('New attacks (round 4): end or abort, then start again', () => {
+  /** an honest session to READY, with the user's /code prompt recorded (the guard holds the turn) */
+  async function ready(): Promise<T> {
+    const t = await setup();
+    t.sessions.store.recordPrompt(`/code ${REQUEST}`, 'c1');
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await toReady(t);
+    return t;
+  }
+  it('the answer of abort_session / end_session says what the guard really holds for the rest of the turn', async () => {
+    for (const how of ['abort_session', 'end_session'] as const) {
+      const t = await ready();
+      const r = await t.call(how, how === 'abort_session' ? { reason: 'stop' } : { outcome: 'abandoned' });
+      // aborted from READY: the guard keeps READY's files for the turn (guard/mode.ts); the answer said "refused"
+      expect(t.guardSays('src/cart.ts'), how).toBeUndefined();
+      expect(r.writes, how).toMatch(/only the files READY allowed/);
+      expect(t.guardSays('src/main.ts'), how).toMatch(/not explored/);
+    }
+    // before READY: refused, and the guard refuses
+    const t = await setup();
+    t.sessions.store.recordPrompt(`/code ${REQUEST}`, 'c1');
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    expect((await t.call('abort_session', { reason: 'stop' })).writes).toMatch(/refused/);
+    expect(t.guardSays('src/cart.ts')).toMatch(/EXPLORATION/);
+  });
+  it('a new session after abort keeps nothing of the old one: no acceptance, no explored file, no hypothesis, no cache', async () => {
+    const t = await ready();
+    const old = t.row().id;
+    await t.call('abort_session', { reason: 'start over' });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    expect(t.row().id).not.toBe(old);
+    expect(t.row()).toMatchObject({ phase: 'EXPLORATION', mapped_symbols: null, understanding: null });
+    expect(t.sessions.status()).toMatchObject({ explored_count: 0, mapped_symbols: [] });
+    expect(t.guardSays('src/cart.ts')).toMatch(/EXPLORATION/); // READY of the aborted session no longer holds
+    // the old understanding's symbols were never shown to this session
+    const e = await t.refused('submit_understanding', SAMPLE_UNDERSTANDING);
+    expect(JSON.stringify(e.extra.consistency_errors)).toMatch(/never appeared in a tool result/);
+    expect(t.project.db.prepare('SELECT COUNT(*) AS n FROM nl_cache').get()).toEqual({ n: 0 }); // an aborted session teaches nothing
+  });
+});
+
+describe('New attacks (round 4): write targets that name no file', () => {
+  it('a symlink loop, an over-long name, a path through a file: refused with a reason (a loop was an internal error)', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await toReady(t);
+    fs.symlinkSync('loopb', path.join(t.root, 'src', 'loopa'));
+    fs.symlinkSync('loopa', path.join(t.root, 'src', 'loopb'));
+    for (const [p, why] of [['src/loopa', /symlink loop/], ['src/loopa/x.ts', /symlink loop/], [`src/${'a'.repeat(300)}.ts`, /longer than 255 bytes/], ['src/cart.ts/x.ts', /which is a file, not a folder/]] as const) {
+      const r = await t.call('check_write_target', { file_path: p, allow_new_files: true });
+      expect(r, p.slice(0, 40)).toMatchObject({ allowed: false, error: expect.stringMatching(why) });
+      expect(t.last(), p.slice(0, 40)).toMatchObject({ tool: 'check_write_target', outcome: 'error' });
+    }
+    expect(t.row().phase).toBe('READY');
+    // nothing was approved: the guard lets none of them through
+    expect(t.guardSays('src/loopa/x.ts')).toMatch(/not explored/);
+    expect(await t.call('check_write_target', { file_path: 'src/tax.ts', allow_new_files: true })).toMatchObject({ allowed: true, file: 'src/tax.ts' });
+  });
+});

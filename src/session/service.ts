@@ -476,7 +476,7 @@ export class SessionService implements SessionCore {
     const learned = outcome === 'success' && from === 'READY' ? this.learn(s.row.id) : 0;
     return {
       success: true, session_id: s.row.id, outcome, phase: 'FINISHED', ...(outcome === 'success' ? { cached_matches_learned: learned } : {}),
-      writes: from === 'READY' ? "until the user's next message, only the files READY allowed" : "refused until the user's next message (READY was not reached)",
+      writes: from === 'READY' && changesCode(s.row.intent as Intent) ? "until the user's next message, only the files READY allowed" : `refused until the user's next message (${from === 'READY' ? `an ${s.row.intent} session never writes` : 'READY was not reached'})`,
     };
   }
 
@@ -510,12 +510,17 @@ export class SessionService implements SessionCore {
 
   abort(reason: string): Record<string, unknown> {
     const s = this.gate('abort_session', { reason })!;
+    const from = this.phaseOf(s);
     this.store.transaction(() => {
       this.record('abort_session', { reason }, undefined);
       this.send(s, { type: 'ABORT' }, reason);
       this.store.update(s.row.id, { outcome: 'aborted' });
     });
-    return { success: true, session_id: s.row.id, phase: 'ABORTED', writes: "refused until the user's next message" };
+    // what the write guard holds for the rest of the turn (guard/mode.ts), said as it is
+    return {
+      success: true, session_id: s.row.id, phase: 'ABORTED',
+      writes: from === 'READY' && changesCode(s.row.intent as Intent) ? "until the user's next message, only the files READY allowed" : "refused until the user's next message",
+    };
   }
 
   status(): Record<string, unknown> {

@@ -47,6 +47,9 @@ export function unsafeName(filePath: string): string | undefined {
   if (filePath.length > 4096) return 'is longer than 4096 characters';
   if (/[\u0000-\u001f\u007f]/.test(filePath)) return 'contains a control character (NUL, newline, …)';
   if (/[/\\]$/.test(filePath)) return 'ends with a slash: name a file, not a folder';
+  // a name no file system here takes (NAME_MAX): approving it approves nothing that can exist
+  const long = filePath.split(/[/\\]/).find((seg) => Buffer.byteLength(seg) > 255);
+  if (long) return `has a name longer than 255 bytes ('${long.slice(0, 40)}…')`;
   return undefined;
 }
 
@@ -95,7 +98,13 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
   if (lexical.startsWith('..') || path.isAbsolute(lexical)) {
     return { allowed: false, file: null, error: `'${quote(filePath, 200)}' is outside the project root`, hint: 'Only files inside the project can be written.' };
   }
-  const real = realpathDeep(abs);
+  let real: string;
+  try {
+    real = realpathDeep(abs);
+  } catch {
+    // symlinks that point at each other: no file lies behind the name (it was an internal_error)
+    return { allowed: false, file: null, error: `'${quote(filePath, 200)}' resolves through a symlink loop: it names no file`, hint: 'Pass the path of a real file inside the project.' };
+  }
   const relReal = path.relative(root, real);
   if (relReal.startsWith('..') || path.isAbsolute(relReal)) {
     return { allowed: false, file: null, error: `'${quote(filePath, 200)}' resolves through a symlink to ${quote(real, 200)}, outside the project`, hint: 'Write the real file inside the project instead.' };
@@ -126,6 +135,9 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
   let dir = path.posix.dirname(rel);
   const made = (d: string) => d !== '.' && !fs.existsSync(path.join(root, d));
   while (made(dir)) dir = path.posix.dirname(dir);
+  if (dir !== '.' && !fs.statSync(path.join(root, dir)).isDirectory()) {
+    return { allowed: false, file: rel, error: `'${rel.slice(0, 200)}' goes through '${dir}', which is a file, not a folder: no file can be made there`, hint: 'Name a file in a folder.' };
+  }
   const dirExplored = [...explored].some((f) => path.posix.dirname(f) === dir);
   if (dirExplored) return { allowed: true, file: rel, new_file: true };
   const where = dir === '.' ? 'the project root' : `'${dir}'`;
