@@ -110,6 +110,7 @@ describe('the graph leg in confirm_symbol_relevance', () => {
     const sessions = new SessionService(p);
     const understand = (extra: Record<string, unknown> = {}) => {
       sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(p, { name: 'formatPrice' }) });
+      sessions.record('get_symbols', { file: 'src/util/format.ts' }, { ...getSymbols(p, { file: 'src/util/format.ts' }) }); // a definition row names its file
       sessions.record('find_references', { name: 'Cart' }, { ...findReferences(p, { name: 'Cart' }) });
       sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(p, { file: 'src/cart.ts' }) });
       sessions.record('get_symbols', { file: 'src/basket.ts' }, { ...getSymbols(p, { file: 'src/basket.ts' }) });

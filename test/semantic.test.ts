@@ -327,6 +327,7 @@ describe('cached_matches across sessions', () => {
       sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
       sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
       sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
+      sessions.record('get_symbols', { file: 'src/util/format.ts' }, { ...getSymbols(project, { file: 'src/util/format.ts' }) }); // a definition row names its file
       sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
       sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(project, { file: 'src/cart.ts' }) });
       sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
@@ -379,6 +380,9 @@ describe('a rejection says which definition it judged', () => {
     sessions.record('find_definitions', { name: 'render' }, { ...findDefinitions(project, { name: 'render' }) });
     sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
     sessions.record('find_definitions', { name: 'Cart' }, { ...findDefinitions(project, { name: 'Cart' }) });
+    // the definition rows name their files; their outlines show the code
+    const { getSymbols } = await import('../src/query/outline.js');
+    for (const file of ['src/cart.ts', 'src/banner.ts']) sessions.record('get_symbols', { file }, { ...getSymbols(project, { file }) });
     sessions.submitUnderstanding({ symbols_identified: ['Cart', 'render'], entry_points: ['Cart.total()'], existing_patterns: [], files_analyzed: ['src/cart.ts', 'src/banner.ts'] });
     await sessions.validateRelevance('カートの合計', ['Cart', 'render']);
     const r = await sessions.confirmRelevance([
