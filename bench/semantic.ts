@@ -19,6 +19,7 @@ import { loadEmbedder } from '../src/embeddings/model.js';
 import type { ChunkRow } from '../src/embeddings/chunks.js';
 import { queryHybrid } from '../src/query/hybrid-query.js';
 import { findDefinitions } from '../src/query/definitions.js';
+import { getSymbols } from '../src/query/outline.js';
 import { Project } from '../src/project/project.js';
 import { findReferences } from '../src/query/references.js';
 import { SessionService } from '../src/session/service.js';
@@ -260,6 +261,8 @@ async function main(): Promise<void> {
     sessions.start('INVESTIGATE', j.q);
     sessions.setQueryFrame({ target_feature: { value: j.q, quote: j.q } });
     sessions.record('find_definitions', { name }, { ...defs });
+    // a definition row names its file; the outline shows its code (as an agent opens it)
+    sessions.record('get_symbols', { file: defs.items[0]!.file }, { ...getSymbols(project, { file: defs.items[0]!.file }) });
     sessions.record('find_references', { name }, { ...findReferences(project, { name }) });
     sessions.submitUnderstanding({ symbols_identified: [name], entry_points: [], existing_patterns: [], files_analyzed: [defs.items[0]!.file] });
     const t = performance.now();

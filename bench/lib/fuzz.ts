@@ -141,6 +141,7 @@ function sessionScript(): FuzzCall[] {
     c('start_session', { intent: 'IMPLEMENT', query: REQUEST }),
     c('set_query_frame', { target_feature: { value: 'カートの合計', quote: 'カートの合計' } }),
     c('find_definitions', { name: 'formatPrice' }),
+    c('get_symbols', { file: 'src/util/format.ts' }),
     c('find_references', { name: 'Cart' }),
     c('get_symbols', { file: 'src/cart.ts' }),
     c('submit_understanding', UNDERSTANDING),
