@@ -530,6 +530,17 @@ describe('UserPromptSubmit and PostToolUse', () => {
     hook('post-tool-use', readPayload(t, 'toolu_read', 'README.md'));
     expect(hook('pre-tool-use', edit('README.md')).decision).toBeUndefined();
   });
+
+  it('a Read of a folder explores nothing: it does not make the folder above it hold explored code (#10)', async () => {
+    await toReady();
+    const t = new Transcript();
+    t.toolUse('toolu_dir', 'Read', { file_path: path.join(root, 'src') });
+    hook('post-tool-use', readPayload(t, 'toolu_dir', 'src'));
+    const id = sessions.store.active()!.id;
+    expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:Read')).toEqual([]);
+    // 'src' explored would have put the project root among the folders that hold explored code
+    expect(sessions.checkWrite('notes.ts', true)).toMatchObject({ allowed: false, error: expect.stringContaining('the project root holds no explored file') });
+  });
 });
 
 describe('the /code command', () => {

@@ -520,6 +520,14 @@ function recordPrompt(store: SessionStore, root: string, p: Payload, client: Cli
   if (t) store.recordPrompt(prompt, p.session_id ?? null, t, (claimed) => transcriptPromptLine(t, prompt, at, claimed));
 }
 
+const isFile = (abs: string): boolean => {
+  try {
+    return fs.statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+};
+
 function recordRead(store: SessionStore, root: string, p: Payload, client: Client): void {
   const s = store.active();
   if (!s || typeof p.tool_name !== 'string') return;
@@ -527,7 +535,8 @@ function recordRead(store: SessionStore, root: string, p: Payload, client: Clien
   const add = (f: unknown) => {
     if (typeof f !== 'string' || f.length > MAX_PATH) return;
     const rel = path.relative(root, path.resolve(root, f)).split(path.sep).join('/');
-    if (!rel.startsWith('..') && !path.isAbsolute(rel) && fs.existsSync(path.join(root, rel))) files.push(rel);
+    // a file: a Read of a folder shows no code (and would make the folder above it hold explored code)
+    if (!rel.startsWith('..') && !path.isAbsolute(rel) && isFile(path.join(root, rel))) files.push(rel);
   };
   if (p.tool_name === 'Read') add(p.tool_input?.file_path);
   else if (p.tool_name === 'Grep') {
