@@ -163,6 +163,27 @@ describe('New attacks (round 4): two calls raced, a restart between them', () =>
 });
 
 describe('New attacks (round 4): very long and repeated input is bounded and refused clearly', () => {
+  it('100 hypotheses of 8 KB that name nothing, after outlines showed 6,000 names: refused with the reason, in bounded time', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const files: Record<string, string> = { ...SAMPLE };
+    for (let f = 0; f < 3; f++) files[`src/big${f}.ts`] = Array.from({ length: 2000 }, (_, i) => `export function f${f}_${i}(a: number): number { return a + ${i}; }`).join('\n');
+    const t = await setup(files);
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    for (let f = 0; f < 3; f++) await t.call('get_symbols', { file: `src/big${f}.ts` });
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: '価格の整形' });
+    const h = Array.from({ length: 1100 }, (_, i) => `zq${i}x`).join(' ').slice(0, 8000);
+    const t0 = Date.now();
+    const e = await t.refused('submit_semantic', { hypotheses: Array.from({ length: 100 }, () => ({ text: h, confidence: 'low' })), semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] });
+    // each hypothesis was compared with every seen name, its words split again each time: 29 s
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(e.code).toBe('semantic_refused');
+    expect(e.message).toMatch(/names nothing of the request or of the code this session saw/);
+    expect(t.row().phase).toBe('SEMANTIC');
+    expect(t.last()).toMatchObject({ tool: 'submit_semantic', outcome: 'error' });
+  }, 120_000);
+
   it('100 claims with 8 KB fragments over large explored files: each rejected with guidance, in bounded time', async () => {
     const files: Record<string, string> = {
       'src/util/format.ts': `/** Formats a price. */\nexport function formatPrice(cents: number): string {\n  return (cents / 100).toFixed(2);\n}\n`,
