@@ -319,3 +319,25 @@ describe('New attacks (round 4): write targets that name no file', () => {
     expect(await t.call('check_write_target', { file_path: 'src/tax.ts', allow_new_files: true })).toMatchObject({ allowed: true, file: 'src/tax.ts' });
   });
 });
+
+describe('New attacks (round 4): one symbol, two verdicts', () => {
+  it('a symbol approved and dismissed in one confirm, or repeated 100 times, is refused; nothing is stored', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    // both went to READY: Cart stood accepted and dismissed at once; the repeated claim was stored 100 times
+    for (const mapped of [
+      [...SAMPLE_CONFIRM, { symbol: 'Cart', approved: false }],
+      [...SAMPLE_CONFIRM, ...Array.from({ length: 97 }, () => SAMPLE_CONFIRM[0]!)],
+    ]) {
+      const e = await t.refused('confirm_symbol_relevance', { mapped_symbols: mapped });
+      expect(e.code).toBe('repeated_symbols');
+      expect(t.row()).toMatchObject({ phase: 'VALIDATION', mapped_symbols: null });
+      expect(t.last()).toMatchObject({ tool: 'confirm_symbol_relevance', outcome: 'error' });
+    }
+    expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+    expect(JSON.parse(t.row().mapped_symbols!)).toHaveLength(3);
+  });
+});

@@ -316,6 +316,16 @@ export class ValidationPhase {
         symbols: listed,
       });
     }
+    // one verdict per symbol: approved and dismissed at once says nothing, and a claim repeated 100
+    // times was stored 100 times (each taught the cache)
+    const names = mapped.map((m) => m.symbol.trim());
+    const repeated = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+    if (repeated.length > 0) {
+      this.core.record('confirm_symbol_relevance', args, undefined, 'repeated symbols');
+      throw new SessionError('repeated_symbols', `Each symbol gets one verdict: ${quote(repeated.join(', '), 300)} ${repeated.length === 1 ? 'is' : 'are'} in mapped_symbols more than once.`, {
+        hint: 'Send each symbol once, approved (with code_evidence) or dismissed.',
+      });
+    }
     if (!mapped.some((m) => m.approved)) {
       this.core.record('confirm_symbol_relevance', args, undefined, 'nothing approved');
       throw new SessionError('nothing_approved', 'At least one symbol must be approved with code_evidence.', {
