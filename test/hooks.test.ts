@@ -531,6 +531,19 @@ describe('UserPromptSubmit and PostToolUse', () => {
     expect(hook('pre-tool-use', edit('README.md')).decision).toBeUndefined();
   });
 
+  it('a Read through a symlinked folder explores the file it lands on, the one the write guard judges (#10)', async () => {
+    fs.symlinkSync('src', path.join(root, 'lib')); // part of the project before the turn (made in READY, the guard would put it back)
+    await toReady();
+    const t = new Transcript();
+    t.toolUse('toolu_lib', 'Read', { file_path: path.join(root, 'lib/main.ts') });
+    hook('post-tool-use', readPayload(t, 'toolu_lib', 'lib/main.ts'));
+    const id = sessions.store.active()!.id;
+    expect(sessions.store.ledger(id).filter((e) => e.tool === 'hook:Read').map((e) => e.files)).toEqual([['src/main.ts']]);
+    // it recorded lib/main.ts, and an edit of the file read (by either name) was denied as not explored
+    expect(hook('pre-tool-use', edit('src/main.ts')).decision).toBeUndefined();
+    expect(hook('pre-tool-use', edit('lib/main.ts')).decision).toBeUndefined();
+  });
+
   it('a Read of a folder explores nothing: it does not make the folder above it hold explored code (#10)', async () => {
     await toReady();
     const t = new Transcript();

@@ -534,9 +534,17 @@ function recordRead(store: SessionStore, root: string, p: Payload, client: Clien
   const files: string[] = [];
   const add = (f: unknown) => {
     if (typeof f !== 'string' || f.length > MAX_PATH) return;
-    const rel = path.relative(root, path.resolve(root, f)).split(path.sep).join('/');
+    // the file read is where the name lands (through symlinks): the write guard judges that file too
+    // (a Read of lib/cart.ts, lib → src, explored a name no write is judged by)
+    const abs = path.resolve(root, f);
+    let rel: string;
+    try {
+      rel = path.relative(fs.realpathSync(root), fs.realpathSync(abs)).split(path.sep).join('/');
+    } catch {
+      return;
+    }
     // a file: a Read of a folder shows no code (and would make the folder above it hold explored code)
-    if (!rel.startsWith('..') && !path.isAbsolute(rel) && isFile(path.join(root, rel))) files.push(rel);
+    if (!rel.startsWith('..') && !path.isAbsolute(rel) && isFile(abs)) files.push(rel);
   };
   if (p.tool_name === 'Read') add(p.tool_input?.file_path);
   else if (p.tool_name === 'Grep') {
@@ -556,7 +564,8 @@ function recordRead(store: SessionStore, root: string, p: Payload, client: Clien
   const t = clientTranscript(store, p, `a ${p.tool_name} of ${files[0]}`);
   if (!t || (client === 'claude-code' && typeof p.tool_use_id !== 'string')) return;
   const id = typeof p.tool_use_id === 'string' ? p.tool_use_id : undefined;
-  const found = p.tool_name === 'Read' && transcriptHasToolUse(t, id, 'Read', path.join(root, files[0]!));
+  // the transcript holds the call as the agent named the file (lib/main.ts), not where it landed
+  const found = p.tool_name === 'Read' && transcriptHasToolUse(t, id, 'Read', path.resolve(root, String(p.tool_input?.file_path)));
   store.record(s.id, {
     tool: `hook:${p.tool_name}`, args: { ...pick(p.tool_input ?? {}), tool_name: p.tool_name, tool_use_id: p.tool_use_id, transcript: t },
     phase: s.phase, outcome: found ? 'ok' : 'pending', files, symbols: [], summary: found ? 'read by the agent (found in the client\'s transcript)' : 'waiting for the client\'s transcript',
