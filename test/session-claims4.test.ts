@@ -102,6 +102,7 @@ describe('Loose end 3: a word of the agent\'s own in a QueryFrame value', () => 
       ['调查一下：serde_json 在序列化浮点数时，NaN 和正负无穷大是怎么处理的？', 'target_feature', 'serde_json 序列化浮点数时对 NaN 和正负无穷大的处理', 'serde_json 在序列化浮点数时，NaN 和正负无穷大是怎么处理的'],
       ['JsonObject に、指定したキーが存在して、その値が JSON の null ではないときだけ true を返す', 'trigger_condition', 'the given key exists and its value is not JSON null', '指定したキーが存在して、その値が JSON の null ではないとき'],
       ['NaN を表示するのをやめる', 'desired_action', 'stop showing NaN', 'NaN を表示するのをやめる'],
+      ['リダイレクトのときに Authorization ヘッダーが削除されるのはどんな場合ですか？どのコードがそれを判断していますか？', 'target_feature', 'Authorization ヘッダーをリダイレクト時に削除する判断', 'リダイレクトのときに Authorization ヘッダーが削除される'],
     ] as const) expect(errors(req, slot, value, quote), value).toEqual([]);
   });
   it('over the session: the refused target stores no frame and the risk stays; the honest one is stored', async () => {

@@ -162,8 +162,12 @@ function foreignWords(value: string, quote: string, request: string, translate?:
   return outside.filter((w) => inRequest.has(w) && !GENERIC_EN.has(w.toLowerCase()) && !paraphrase(w) && !particlesOnly(w));
 }
 
-/** Chinese function characters (particles, prepositions, conjunctions): they state no content of their own. */
-const CJK_FUNCTION_CHARS = new Set([...'的地得了着过对在和与及把被给从向以为于之而或並并且也都就']);
+/**
+ * Characters that state no content of their own: Chinese particles, prepositions and conjunctions,
+ * and the kanji of Japanese formal nouns (時 of のときに, 事, 為, 際): "…削除する判断" rendered "…の
+ * ときに" as 時 (agent trial tr32).
+ */
+const CJK_FUNCTION_CHARS = new Set([...'的地得了着过对在和与及把被给从向以为于之而或並并且也都就时時事物所為際']);
 
 /**
  * May a value carry this one word of the agent's own (in no part of the request)? Not in the
