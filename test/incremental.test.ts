@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { defaultWorkers, updateIndex, workerLimits } from '../src/index/indexer.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { defaultWorkers, updateIndex } from '../src/index/indexer.js';
+import { memoryBudgetMb, MIN_OLD_MB, planWorkers } from '../src/index/worker-budget.js';
 import { Project } from '../src/project/project.js';
 import { setMeta } from '../src/store/db.js';
 import { findReferences } from '../src/query/references.js';
@@ -154,11 +155,22 @@ describe('worker count', () => {
     for (const bad of ['-1', '2.5', 'many', '65']) expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: bad })).toBe(cores);
   });
 
-  it('workers forced past 8 share a young generation budget, and index what one thread indexes', async () => {
-    expect(workerLimits(2)).toBeUndefined();
-    expect(workerLimits(8)).toBeUndefined();
-    expect(workerLimits(16)).toEqual({ maxYoungGenerationSizeMb: 8 });
-    expect(workerLimits(64)).toEqual({ maxYoungGenerationSizeMb: 8 });
+  it('the memory budget bounds each worker\'s heap and how many run at once; they index what one thread indexes', async () => {
+    // two workers (the 2-core default): V8's young generation, an old generation above what they grow to
+    expect(planWorkers(2, 512)).toEqual({ workers: 2, limits: { maxOldGenerationSizeMb: 152 }, capped: false });
+    // more: a small young generation first, then fewer workers, each with room for a large file
+    expect(planWorkers(4, 512)).toEqual({ workers: 4, limits: { maxOldGenerationSizeMb: 72, maxYoungGenerationSizeMb: 8 }, capped: false });
+    expect(planWorkers(16, 512)).toEqual({ workers: 4, limits: { maxOldGenerationSizeMb: 72, maxYoungGenerationSizeMb: 8 }, capped: true });
+    expect(planWorkers(16, 2048).workers).toBe(16);
+    for (const n of [1, 2, 3, 5, 8, 16, 64]) for (const mb of [128, 256, 512, 1024, 4096]) {
+      const p = planWorkers(n, mb);
+      expect(p.workers).toBeGreaterThanOrEqual(1);
+      expect(p.workers).toBeLessThanOrEqual(n);
+      expect(p.limits.maxOldGenerationSizeMb).toBeGreaterThanOrEqual(MIN_OLD_MB);
+    }
+    expect(memoryBudgetMb({})).toEqual({ mb: 512 });
+    expect(memoryBudgetMb({ CODE_INTEL_INDEX_MEMORY_MB: '2048' })).toEqual({ mb: 2048 });
+    expect(memoryBudgetMb({ CODE_INTEL_INDEX_MEMORY_MB: '64' })).toEqual({ mb: 512, bad: '64' });
     const files: Record<string, string> = {};
     for (let i = 0; i < 160; i++) files[`src/m${i}.ts`] = `import { f${(i + 1) % 160} } from './m${(i + 1) % 160}';\nexport function f${i}(): number { return f${(i + 1) % 160}.length; }\n`;
     root = makeProject(files);
@@ -173,6 +185,35 @@ describe('worker count', () => {
     await updateIndex(one.db, one.root, { workers: 0 });
     expect(rows).toEqual(dump(one));
     expect(rows.filter((r) => (r as { confidence: string }).confidence === 'imported').length).toBe(160 * 2);
+    one.close();
+  });
+
+  it('a worker out of memory hands its files back: the indexing thread parses them, and the facts are the same', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 96; i++) {
+      const body = Array.from({ length: 200 }, (_, j) => `export const v${j} = f${(i + 1) % 96}(${j}, { k: v${Math.max(0, j - 1)} });`).join('\n');
+      files[`src/m${i}.ts`] = `import { f${(i + 1) % 96} } from './m${(i + 1) % 96}';\nexport function f${i}(n: number, o: object): number { return n; }\n${body}\n`;
+    }
+    root = makeProject(files);
+    const dump = (p: Project) => p.db.prepare('SELECT f.path, r.name, r.line, r.col, r.role, r.confidence, s.name AS target FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.symbol_id ORDER BY 1, 3, 4').all();
+    const said: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((m) => (said.push(String(m)), true));
+    const small = new Project(root);
+    let stats;
+    try {
+      stats = await updateIndex(small.db, small.root, { workers: 2, workerHeapMb: 8 }); // too small for any file
+    } finally {
+      spy.mockRestore();
+    }
+    expect(stats.parsed).toBe(96);
+    expect(said.some((m) => m.includes('ran out of its 8 MB heap'))).toBe(true);
+    const rows = dump(small);
+    small.close();
+    fs.rmSync(path.join(root, '.code-intel'), { recursive: true, force: true });
+    const one = new Project(root);
+    await updateIndex(one.db, one.root, { workers: 0 });
+    expect(rows).toEqual(dump(one));
+    expect(rows.length).toBeGreaterThan(96 * 200);
     one.close();
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Brings a project's index up to date: stat every file, hash only those whose size or mtime moved,
  * parse only those whose content changed, drop removed ones, then re-link the module graph.
- * A cold index with many files is parsed on worker threads (one per core). Parsed files are
+ * A cold index with many files is parsed on worker threads (one per core, as many as the memory
+ * budget holds: worker-budget.ts). Parsed files are
  * committed in batches as they arrive, so an index that is killed resumes where it stopped: the
  * files already committed are unchanged the next time, and `index_pending` (set before the first
  * batch, cleared once linking and chunks are done) says the link step is still owed.
@@ -20,6 +21,7 @@ import { type LinkStats, linkProject } from './link.js';
 import { type WorkerBatch, unpackBatch } from './packed-refs.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
 import { walkProject } from './walk.js';
+import { memoryBudgetMb, planWorkers } from './worker-budget.js';
 
 export interface IndexStats {
   files: number;
@@ -45,6 +47,8 @@ export interface IndexOptions {
   /** called once parsing is done and every parsed file is committed, before linking: work that
    * reads the files' facts but not their links can start beside it (the files parsed, their bytes) */
   onParsed?: (parsed: { files: number; bytes: number }) => void;
+  /** each worker's old generation in MB instead of the memory budget's (tests: a worker out of memory) */
+  workerHeapMb?: number;
 }
 
 const WORKER_THRESHOLD = 64;
@@ -52,21 +56,11 @@ const BATCH = 16;
 /** batches handed to a worker ahead of its results */
 const IN_FLIGHT = 2;
 /**
- * Each worker holds its own grammars and parse memory (~60–100 MB on effect), and past 8 they buy
- * nothing: on a 16-core machine effect indexed in 5.0 s with 8 workers and 5.2 s with 16 (medians
- * of 3), at 0.89 against 1.35 GB peak. `CODE_INTEL_INDEX_WORKERS` sets the number (0: the main thread).
+ * Past 8, workers buy no speed: on a 16-core machine effect indexed in 5.0 s with 8 workers and
+ * 5.2 s with 16 (medians of 3). `CODE_INTEL_INDEX_WORKERS` sets the number (0: the main thread);
+ * how many run at once, and each one's heap, is then bounded by the memory budget (worker-budget.ts).
  */
 const MAX_WORKERS = 8;
-
-/**
- * Past MAX_WORKERS, workers buy no speed, yet each holds a young generation that grows to 32 MB:
- * 16 workers on effect held 512 MB of it (of a 1.3 GB peak). Those forced beyond share 128 MB
- * (at least 8 MB each): 16 workers on effect peaked at 1.11–1.13 GB against 1.30–1.31 GB, CPU
- * 19.1–19.4 s against 19.3–19.6 s (2 alternating runs each). Up to MAX_WORKERS: V8's defaults.
- */
-export function workerLimits(workers: number): { maxYoungGenerationSizeMb: number } | undefined {
-  return workers > MAX_WORKERS ? { maxYoungGenerationSizeMb: Math.max(8, Math.floor(128 / workers)) } : undefined;
-}
 
 export function defaultWorkers(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.CODE_INTEL_INDEX_WORKERS;
@@ -317,42 +311,68 @@ async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, comm
     take(batch);
     return;
   }
+  const budget = memoryBudgetMb();
+  if (budget.bad !== undefined) log.info(`CODE_INTEL_INDEX_MEMORY_MB=${JSON.stringify(budget.bad)} is not a whole number of MB from 128 to 1048576: using ${budget.mb}`);
+  const plan = planWorkers(nWorkers, budget.mb);
+  if (opts.workerHeapMb !== undefined) plan.limits.maxOldGenerationSizeMb = opts.workerHeapMb;
+  if (plan.capped) {
+    log.info(`${nWorkers} parse workers do not fit the index's memory budget of ${budget.mb} MB (CODE_INTEL_INDEX_MEMORY_MB): parsing with ${plan.workers}, each with a ${plan.limits.maxOldGenerationSizeMb} MB heap`);
+  }
   let next = 0;
   // the rows and node tables checked here: a worker takes them instead of loading zod to check them again
   const grammars = checkedGrammars();
-  const limits = workerLimits(nWorkers);
-  const workers = Array.from({ length: nWorkers }, () => new Worker(workerFile, { workerData: { root, grammars }, resourceLimits: limits }));
+  const workers = new Set<Worker>();
+  // a worker out of memory (a file past what its heap holds) is replaced, as often as there are workers
+  let replacements = plan.workers;
+  const start = () => {
+    const w = new Worker(workerFile, { workerData: { root, grammars }, resourceLimits: plan.limits });
+    workers.add(w);
+    return w;
+  };
+  const drive = (w: Worker): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      // each worker holds IN_FLIGHT batches: it parses the next while this thread writes the last
+      const held: ParseJob[][] = [];
+      const feed = () => {
+        while (held.length < IN_FLIGHT && next < total) {
+          const batch = jobs.slice(next, next + BATCH);
+          next += batch.length;
+          held.push(batch);
+          w.postMessage(batch);
+        }
+        if (held.length === 0) resolve();
+      };
+      w.on('message', (batch: WorkerBatch) => {
+        held.shift();
+        try {
+          take(unpackBatch(batch));
+        } catch (e) {
+          return reject(e);
+        }
+        feed();
+      });
+      w.on('error', (e: Error & { code?: string }) => {
+        if (e.code !== 'ERR_WORKER_OUT_OF_MEMORY') return reject(e);
+        workers.delete(w);
+        // its batches are parsed here (this thread's heap is not limited), the rest by a new worker
+        const files = held.flat();
+        log.info(`a parse worker ran out of its ${plan.limits.maxOldGenerationSizeMb} MB heap on one of ${files.length} files (${files[0]?.rel} …): parsed on the indexing thread`);
+        void (async () => {
+          for (const batch of held) {
+            const results: ParseResult[] = [];
+            for (const job of batch) results.push(await runParseJob(root, job));
+            take(results);
+          }
+          if (next < total && replacements-- > 0) await drive(start());
+        })().then(resolve, reject);
+      });
+      feed();
+    });
   try {
-    await Promise.all(
-      workers.map(
-        (w) =>
-          new Promise<void>((resolve, reject) => {
-            // each worker holds IN_FLIGHT batches: it parses the next while this thread writes the last
-            let outstanding = 0;
-            const feed = () => {
-              while (outstanding < IN_FLIGHT && next < total) {
-                const batch = jobs.slice(next, next + BATCH);
-                next += batch.length;
-                outstanding++;
-                w.postMessage(batch);
-              }
-              if (outstanding === 0) resolve();
-            };
-            w.on('message', (batch: WorkerBatch) => {
-              outstanding--;
-              try {
-                take(unpackBatch(batch));
-              } catch (e) {
-                return reject(e);
-              }
-              feed();
-            });
-            w.on('error', reject);
-            feed();
-          }),
-      ),
-    );
+    await Promise.all(Array.from({ length: plan.workers }, () => drive(start())));
+    // (left by workers out of memory once none may be replaced)
+    for (const job of jobs.slice(next)) take([await runParseJob(root, job)]);
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all([...workers].map((w) => w.terminate()));
   }
 }
