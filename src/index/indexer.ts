@@ -2,10 +2,12 @@
  * Brings a project's index up to date: stat every file, hash only those whose size or mtime moved,
  * parse only those whose content changed, drop removed ones, then re-link the module graph.
  * A cold index with many files is parsed on worker threads (one per core, as many as the memory
- * budget holds: worker-budget.ts). Parsed files are
- * committed in batches as they arrive, so an index that is killed resumes where it stopped: the
- * files already committed are unchanged the next time, and `index_pending` (set before the first
- * batch, cleared once linking and chunks are done) says the link step is still owed.
+ * budget holds: worker-budget.ts). Parsed files are committed in batches as they arrive, so an
+ * index that is killed resumes where it stopped: the files already committed are unchanged the
+ * next time, and `index_pending` (set before the first batch, cleared once linking and chunks are
+ * done) says the link step is still owed. The indexing thread holds no facts beyond the batch it
+ * is writing (a 27–30 MB heap while workers parse effect 4.1); after them, linking and the chunk
+ * worker beside it (project/indexing.ts) hold 300–350 MB, below the parse's peak.
  */
 import fs from 'node:fs';
 import os from 'node:os';
