@@ -302,17 +302,18 @@ async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, comm
     done += batch.length;
     opts.onProgress?.(done, total, 'parse');
   };
-  const workerFile = path.join(PACKAGE_ROOT, 'dist', 'src', 'index', 'worker.js');
-  const nWorkers = Math.min(opts.workers ?? defaultWorkers(), Math.ceil(total / BATCH));
-  if (total < WORKER_THRESHOLD || nWorkers < 2 || !fs.existsSync(workerFile)) {
+  /** parses on this thread, committing in batches */
+  const parseHere = async (list: ParseJob[]) => {
     let batch: ParseResult[] = [];
-    for (const job of jobs) {
+    for (const job of list) {
       batch.push(await runParseJob(root, job));
       if (batch.length >= BATCH) take(batch.splice(0));
     }
     take(batch);
-    return;
-  }
+  };
+  const workerFile = path.join(PACKAGE_ROOT, 'dist', 'src', 'index', 'worker.js');
+  const nWorkers = Math.min(opts.workers ?? defaultWorkers(), Math.ceil(total / BATCH));
+  if (total < WORKER_THRESHOLD || nWorkers < 2 || !fs.existsSync(workerFile)) return parseHere(jobs);
   const budget = memoryBudgetMb();
   if (budget.bad !== undefined) log.info(`CODE_INTEL_INDEX_MEMORY_MB=${JSON.stringify(budget.bad)} is not a whole number of MB from 128 to 1048576: using ${budget.mb}`);
   const plan = planWorkers(nWorkers, budget.mb);
@@ -360,11 +361,7 @@ async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, comm
         const files = held.flat();
         log.info(`a parse worker ran out of its ${plan.limits.maxOldGenerationSizeMb} MB heap on one of ${files.length} files (${files[0]?.rel} …): parsed on the indexing thread`);
         void (async () => {
-          for (const batch of held) {
-            const results: ParseResult[] = [];
-            for (const job of batch) results.push(await runParseJob(root, job));
-            take(results);
-          }
+          await parseHere(files);
           if (next < total && replacements-- > 0) await drive(start());
         })().then(resolve, reject);
       });
@@ -372,8 +369,7 @@ async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, comm
     });
   try {
     await Promise.all(Array.from({ length: plan.workers }, () => drive(start())));
-    // (left by workers out of memory once none may be replaced)
-    for (const job of jobs.slice(next)) take([await runParseJob(root, job)]);
+    await parseHere(jobs.slice(next)); // (left by workers out of memory once none may be replaced)
   } finally {
     await Promise.all([...workers].map((w) => w.terminate()));
   }
