@@ -168,9 +168,12 @@ describe('worker count', () => {
       expect(p.workers).toBeLessThanOrEqual(n);
       expect(p.limits.maxOldGenerationSizeMb).toBeGreaterThanOrEqual(MIN_OLD_MB);
     }
-    expect(memoryBudgetMb({})).toEqual({ mb: 512 });
-    expect(memoryBudgetMb({ CODE_INTEL_INDEX_MEMORY_MB: '2048' })).toEqual({ mb: 2048 });
-    expect(memoryBudgetMb({ CODE_INTEL_INDEX_MEMORY_MB: '64' })).toEqual({ mb: 512, bad: '64' });
+    // 512 MB up to 4 cores, 128 MB more for each core up to 8: 8 cores keep their 8 workers
+    expect([1, 2, 4, 6, 8, 16, 64].map((cores) => memoryBudgetMb({}, cores).mb)).toEqual([512, 512, 512, 768, 1024, 1024, 1024]);
+    expect(planWorkers(8, memoryBudgetMb({}, 8).mb)).toMatchObject({ workers: 8, capped: false });
+    expect(planWorkers(16, memoryBudgetMb({}, 2).mb)).toMatchObject({ workers: 4, capped: true });
+    expect(memoryBudgetMb({ CODE_INTEL_INDEX_MEMORY_MB: '2048' }, 2)).toEqual({ mb: 2048 });
+    expect(memoryBudgetMb({ CODE_INTEL_INDEX_MEMORY_MB: '64' }, 2)).toEqual({ mb: 512, bad: '64' });
     const files: Record<string, string> = {};
     for (let i = 0; i < 160; i++) files[`src/m${i}.ts`] = `import { f${(i + 1) % 160} } from './m${(i + 1) % 160}';\nexport function f${i}(): number { return f${(i + 1) % 160}.length; }\n`;
     root = makeProject(files);
