@@ -127,6 +127,10 @@ describe('/code session over MCP', () => {
     expect(bad.isError).toBeFalsy();
     expect(bad.structuredContent).toMatchObject({ success: true, phase: 'EXPLORATION', query_frame: { status: 'refused', validation_errors: [expect.anything()] } });
     expect((await s.call('set_query_frame', FRAME)).structuredContent).toMatchObject({ success: true });
+    // the slots nested as start_session takes them (agent trials tr28, tr36, tr37 sent them so, and set nothing)
+    const nested = await s.call('set_query_frame', { query_frame: { target_feature: { value: 'カートの合計', quote: 'カートの合計' } } });
+    expect(nested.structuredContent).toMatchObject({ success: true, query_frame: { target_feature: 'カートの合計', validated_slots: ['target_feature'] } });
+    expect((await s.call('get_session_status')).structuredContent!.query_frame).toMatchObject({ target_feature: 'カートの合計' });
   });
 
   it('an INVESTIGATE session never gets a write', async () => {

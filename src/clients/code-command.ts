@@ -37,8 +37,8 @@ session (\`get_session_status\`) or ask the user before \`abort_session\`.
 The slots the request states (\`target_feature\`, \`trigger_condition\`, \`observed_issue\`,
 \`desired_action\`), each \`{"value": ..., "quote": ...}\`. The quote must be copied from the request;
 the value must come from its quote. Omit slots the request does not state. Pass them as
-\`query_frame\` to \`start_session\` (or afterwards to \`mcp__code-intel__set_query_frame\`, following
-the \`extraction_prompt\` it returns). If \`query_frame.status\` is \`refused\` (or
+\`query_frame\` to \`start_session\` (or afterwards, as top-level arguments, to
+\`mcp__code-intel__set_query_frame\`, following the \`extraction_prompt\` it returns). If \`query_frame.status\` is \`refused\` (or
 \`set_query_frame\` answers \`validation_failed\`), fix the listed slots with \`set_query_frame\`.
 Read \`risk_level\`, \`missing_slots\` and \`investigation_guidance\`.
 

@@ -45,11 +45,17 @@ export const setQueryFrameTool = tool({
   description:
     "Structure the request into slots, each {value, quote}: the quote must be copied from the user's request (full-width/half-width and case are normalised), " +
     'the value must come from its quote. Omit slots the request does not state. Returns risk_level, missing_slots and investigation_guidance.',
-  input: { target_feature: slot, trigger_condition: slot, observed_issue: slot, desired_action: slot },
+  input: {
+    target_feature: slot, trigger_condition: slot, observed_issue: slot, desired_action: slot,
+    // agents pass the slots nested as start_session takes them (agent trials tr28, tr36, tr37): the
+    // call then set nothing; the nesting is taken as the same slots
+    query_frame: z.object({ target_feature: slot, trigger_condition: slot, observed_issue: slot, desired_action: slot }).optional()
+      .describe('the same slots nested, as start_session takes them (top-level slots win)'),
+  },
   output: answer({ ...step, query_frame: z.record(z.string(), z.unknown()), risk_level: risk, missing_slots: z.array(z.string()), investigation_guidance: z.object({ hints: z.array(z.string()), recommended_tools: z.array(z.string()) }).loose().optional() }),
   annotations: { title: 'Set QueryFrame', readOnlyHint: false, idempotentHint: true, ...ANNOTATE },
   role: 'session',
-  run: (ctx, args) => sessionsOf(ctx).setQueryFrame(args),
+  run: (ctx, { query_frame: nested, ...slots }) => sessionsOf(ctx).setQueryFrame({ ...nested, ...Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined)) }),
 });
 
 export const submitUnderstandingTool = tool({
