@@ -22,6 +22,14 @@ describe('QueryFrame validation', () => {
   it('normalises full-width, half-width, case and whitespace', () => {
     expect(normalize('ＡＰＩ　Ｋｅｙ  ｶﾀｶﾅ')).toBe('api key カタカナ');
     expect(validateFrame('Fix the ＬＯＧＩＮ  page', { target_feature: { value: 'login page', quote: 'login page' } }).validated).toEqual(['target_feature']);
+    // English renderings of a Japanese request (agent trial tr36): 今は is "now", ではなく keeps its negation as "instead of"
+    const form = 'ヘッダーの Content-Type が application/x-www-form-urlencoded のときは、オブジェクトの body を JSON ではなく URLSearchParams でシリアライズして送ってほしい。今は JSON.stringify されてしまう。';
+    const quote = 'オブジェクトの body を JSON ではなく URLSearchParams でシリアライズして送ってほしい';
+    expect(validateFrame(form, {
+      observed_issue: { value: 'currently JSON.stringify is used', quote: '今は JSON.stringify されてしまう' },
+      desired_action: { value: 'serialize the object body with URLSearchParams instead of JSON', quote },
+    }, translateCjk).validated).toEqual(['observed_issue', 'desired_action']);
+    expect(validateFrame(form, { desired_action: { value: 'serialize the object body as JSON', quote } }, translateCjk).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
   });
   it('accepts quotes from the request and grounded values (Japanese)', () => {
     const r = validateFrame(request, {
