@@ -176,6 +176,18 @@ describe('PreToolUse (the write guard)', () => {
         // honest: build output in the git-ignored node_modules, scratch files in /tmp
         expect(hook('pre-tool-use', bash('echo x > node_modules/.cache-note')).decision, phase).toBeUndefined();
         expect(hook('pre-tool-use', bash(`echo x > /tmp/code-intel-note-${process.pid}`)).decision, phase).toBeUndefined();
+        // removing the git-ignored link removes the link, not what it points to (agent trial tr37 was
+        // denied `rm node_modules`, its own link to /tmp); through the link, nothing
+        for (const cmd of ['rm -r node_modules/linked/', 'rm node_modules/linked/theirs.ts', 'unlink node_modules/linked/theirs.ts', 'rm -f node_modules/linked/']) {
+          const r = hook('pre-tool-use', bash(cmd));
+          if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root });
+          expect(fs.readFileSync(path.join(other, 'theirs.ts'), 'utf8'), `${phase}: ${cmd}`).toBe('theirs\n');
+          expect(r.decision, `${phase}: ${cmd}`).toBe('deny');
+        }
+        for (const cmd of ['rm node_modules/linked', 'unlink node_modules/linked', 'rm -f node_modules/linked']) expect(hook('pre-tool-use', bash(cmd)).reason, `${phase}: ${cmd}`).toBeUndefined();
+        spawnSync('rm', ['node_modules/linked'], { cwd: root });
+        expect(fs.readFileSync(path.join(other, 'theirs.ts'), 'utf8'), phase).toBe('theirs\n');
+        fs.symlinkSync(other, path.join(root, 'node_modules', 'linked'));
       }
     } finally {
       for (const f of [other, scratchLink, probe, `/tmp/code-intel-l2-${process.pid}`]) fs.rmSync(f, { recursive: true, force: true });

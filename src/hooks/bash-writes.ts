@@ -18,6 +18,8 @@ export interface BashWrite {
    * `cd -`, `popd`, `env -C`); absent: where the command starts
    */
   dir?: string | null;
+  /** rm/unlink: a target named without a trailing slash is removed itself — a symlink, not what it points to */
+  unlinks?: true;
 }
 
 export interface BashAnalysis {
@@ -419,7 +421,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
       : operands;
-    writes.push({ what: text, targets: targets.length && !targets.some((t) => UNKNOWABLE.test(t)) ? targets : null });
+    writes.push({ what: text, targets: targets.length && !targets.some((t) => UNKNOWABLE.test(t)) ? targets : null, ...(cmd === 'rm' || cmd === 'unlink' ? { unlinks: true as const } : {}) });
     if (cmd === 'mv' && operands.length > 1) writes.push({ what: `${text} (removes its source)`, targets: operands.slice(0, -1).some((t) => UNKNOWABLE.test(t)) ? null : operands.slice(0, -1) });
     return xargs;
   }

@@ -278,7 +278,10 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     }
     // where each write lands: a relative target after `cd DIR` is written in DIR
     const base = (w: BashWrite) => (w.dir ? path.resolve(cwd, w.dir) : cwd);
-    const ignored = ignoredTargets(root, a.writes.flatMap((w) => (w.targets ?? []).map((t) => path.resolve(base(w), t))));
+    // `rm link` removes the link, not what it points to (`rm link/` goes through it)
+    const removesItself = (w: BashWrite, t: string) => w.unlinks === true && !t.endsWith('/');
+    const itself = new Set(a.writes.flatMap((w) => (w.targets ?? []).filter((t) => removesItself(w, t)).map((t) => path.resolve(base(w), t))));
+    const ignored = ignoredTargets(root, a.writes.flatMap((w) => (w.targets ?? []).map((t) => path.resolve(base(w), t))), itself);
     // each named target is judged in every folder the command reaches: bounded, so the hook answers in time
     const checks = a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0) * (1 + (a.reached?.length ?? 0));
     if (checks > MAX_TARGET_CHECKS) return `the command names ${a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0)} files to write across ${a.reached?.length ?? 1} folders it moves to: too many for the write guard to check in time; split it into smaller commands`;
@@ -295,7 +298,7 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
           return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd, env -C), then writes '${t.slice(0, 120)}' by a relative path. Name the file by its full path, or cd to a plain path.`;
         }
         if (ignored.has(path.resolve(base(w), t))) continue; // build output and the like: not the project's files
-        const why = checkPath(root, base(w), mode, t, locked);
+        const why = checkPath(root, base(w), mode, t, locked, removesItself(w, t));
         if (why) return `${w.what.slice(0, 160)}: ${why}`;
         // the other folders the command reaches: a write there inside the project is checked by its
         // effect; one outside it (or into the guard's files) only here
@@ -348,7 +351,7 @@ function namedPaths(input: Record<string, unknown>, depth = 0): string[] {
 }
 
 /** The targets (absolute) that are inside the project, not the guard's, and ignored by git. */
-function ignoredTargets(root: string, targets: string[]): Set<string> {
+function ignoredTargets(root: string, targets: string[], itself: ReadonlySet<string> = new Set()): Set<string> {
   const rels = new Map<string, string>();
   for (const t of targets) {
     if (t.length > MAX_PATH || unsafeName(t)) continue;
@@ -356,21 +359,25 @@ function ignoredTargets(root: string, targets: string[]): Set<string> {
     if (!rel || rel.startsWith('..') || path.isAbsolute(rel) || isGuardOwned(rel)) continue;
     // an ignored path is build output only where the write lands in the project (not through a
     // symlink out of it, not in code-intel's own program)
-    const real = landing(t);
+    const real = landing(t, itself.has(t));
     const realRel = path.relative(fs.realpathSync(root), real);
     if (realRel.startsWith('..') || path.isAbsolute(realRel) || inOwnCode(root, real) || isGuardOwned(realRel.split(path.sep).join('/'))) continue;
     rels.set(rel, t);
   }
   if (rels.size === 0) return new Set();
-  // a folder pattern (`dist/`) matches a path git knows is a folder: ask for both spellings
-  const ignored = new TreeSnapshot(root).ignored([...rels.keys()].flatMap((r) => [r, r + '/']));
+  // a folder pattern (`dist/`) matches a path git knows is a folder: ask for both spellings (not for
+  // a link removed itself: git refuses a path beyond a symbolic link)
+  const ignored = new TreeSnapshot(root).ignored([...rels].flatMap(([r, t]) => (itself.has(t) ? [r] : [r, r + '/'])));
   return new Set([...rels].filter(([rel]) => ignored.has(rel) || ignored.has(rel + '/')).map(([, t]) => t));
 }
 
-/** Where a write to `abs` lands: through every symlink on the way, dangling ones included. */
-function landing(abs: string): string {
+/**
+ * Where a write to `abs` lands: through every symlink on the way, dangling ones included; with
+ * `itself` (removing it), the last name is not followed: the link itself is what changes.
+ */
+function landing(abs: string, itself = false): string {
   try {
-    return realpathDeep(abs);
+    return itself && abs !== path.dirname(abs) ? path.join(realpathDeep(path.dirname(abs)), path.basename(abs)) : realpathDeep(abs);
   } catch {
     return abs; // a symlink loop: the write fails
   }
@@ -404,7 +411,7 @@ function inOwnCode(root: string, real: string): boolean {
   return within(own, real) && !within(own, realRoot);
 }
 
-function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: 'off' }>, file: string, locked: string | undefined): string | undefined {
+function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: 'off' }>, file: string, locked: string | undefined, itself = false): string | undefined {
   if (file.length > MAX_PATH) return `the path is longer than ${MAX_PATH} characters`;
   // a folder in the scratch area (`cp -r src /tmp/x/`): writing there is allowed, slash or not
   const folder = file.replace(/\/+$/, '');
@@ -417,7 +424,7 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   if (bad) return `'${file.slice(0, 120)}' ${bad}`;
   if (file.startsWith('~')) return `'${file.slice(0, 120)}' starts with ~: name the file by its full path`;
   const abs = path.resolve(cwd, file);
-  const real = landing(abs);
+  const real = landing(abs, itself);
   if (inOwnCode(root, real)) return `'${file.slice(0, 120)}' is part of code-intel itself (${real.slice(0, 200)}), which runs the write guard`;
   const rel = path.relative(root, abs);
   const realRel = path.relative(fs.realpathSync(root), real);
