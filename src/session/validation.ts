@@ -475,7 +475,7 @@ export class ValidationPhase {
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}), ...(l.judged ? { judged_as: l.judged } : {}),
         guidance: {
-          reason: `'${quote(target, 200)}' and '${quote(l.symbol, 200)}'${l.judged ? ` (${l.judged})` : ''} are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), it does not call, is not called by, does not contain and is not contained in a symbol the target reaches by its words or that was accepted in this session (${[...seeds.labels].slice(0, 6).join(', ') || 'none'}), and it is not among the ${propagationCutoff(ranking.total)} declarations closest to them through the code`,
+          reason: `'${quote(target, 200)}' and '${quote(l.symbol, 200)}'${l.judged ? ` (${l.judged})` : ''} are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'}), and it is not among the ${propagationCutoff(ranking.total)} declarations closest to them through the code`,
           next_actions: [
             `if it really is part of '${quote(target, 200)}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
             `search_text or query for other symbols related to '${quote(target, 200)}'`,
