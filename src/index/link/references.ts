@@ -8,12 +8,16 @@ import type { LinkContext } from './context.js';
 import { findMember, unionMemberSymbols } from './members.js';
 import { isSubmodule, resolveIn, valueType } from './resolve.js';
 
-export type MemberRef = { id: number; name: string; role: string; import_id: number; args: number | null; access: string | null };
+export type MemberRef = {
+  id: number; name: string; role: string; import_id: number; args: number | null; access: string | null;
+  /** what the last link wrote (a re-link rewrites only the rows whose answer changed) */
+  symbol_id: number | null; confidence: string | null;
+};
 
 /** `ns.name`, `x.m` through an import (read before linking writes any reference) */
 export function readMemberRefs(ctx: LinkContext): MemberRef[] {
   return ctx.db.prepare(
-    `SELECT r.id, r.name, r.role, r.import_id, r.args, r.access FROM refs r WHERE r.target_kind = 'member_of_import' AND r.derived = 0`,
+    `SELECT r.id, r.name, r.role, r.import_id, r.args, r.access, r.symbol_id, r.confidence FROM refs r WHERE r.target_kind = 'member_of_import' AND r.derived = 0`,
   ).all() as MemberRef[];
 }
 
@@ -107,7 +111,8 @@ export function resolveMemberRefs(ctx: LinkContext, memberRefs: MemberRef[]): vo
       if (typeof m === 'number' && searched != null) others = unionMemberSymbols(ctx, searched, r.name, r.role === 'call', r.args).filter((o) => o !== m);
     }
     const confidence = symbol == null ? (external ? null : 'name_match') : scopeVia.get(r.import_id) === 'package' ? 'resolved' : 'imported';
-    updRef.run(symbol, confidence, r.id);
+    // one file changed: nearly every other row keeps its answer, and writing it again is most of the cost
+    if (symbol !== r.symbol_id || confidence !== r.confidence) updRef.run(symbol, confidence, r.id);
     for (const other of others) addDerived.run(other, r.id);
   }
 }
