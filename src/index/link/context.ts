@@ -6,7 +6,11 @@ import type { Statement } from 'better-sqlite3';
 import type { DB } from '../../store/db.js';
 import { createResolvers } from '../resolvers/index.js';
 
-export interface ImportRow { id: number; file_id: number; source: string; imported: string; kind: string; scope: string | null; base_import_id: number | null }
+export interface ImportRow {
+  id: number; file_id: number; source: string; imported: string; kind: string; scope: string | null; base_import_id: number | null;
+  /** what the last link stored (a re-link writes only what changed) */
+  status: string | null; resolved_file_id: number | null; resolved_symbol_id: number | null;
+}
 export interface ExportRow { file_id: number; name: string; kind: string; symbol_id: number | null; import_id: number | null; source: string | null; hidden: number }
 export interface FileRow { id: number; path: string; package: string | null }
 /** a symbol, a module (one file), or a package (files that share one scope) */
@@ -64,7 +68,7 @@ export class LinkContext {
     // (in path order, not in the order parse workers stored the files: a package's files are listed
     // in it, and a package import names the first of them)
     this.resolvers = createResolvers(root, new Set([...this.idByPath.keys()].sort()));
-    this.imports = db.prepare('SELECT id, file_id, source, imported, kind, scope, base_import_id FROM imports').all() as ImportRow[];
+    this.imports = db.prepare('SELECT id, file_id, source, imported, kind, scope, base_import_id, status, resolved_file_id, resolved_symbol_id FROM imports').all() as ImportRow[];
     this.importById = new Map(this.imports.map((i) => [i.id, i]));
     for (const e of db.prepare('SELECT file_id, name, kind, symbol_id, import_id, source, hidden FROM exports').all() as ExportRow[]) {
       let list = this.exportsByFile.get(e.file_id);

@@ -9,7 +9,12 @@ export type ImportCounts = { resolved: number; external: number; unresolved: num
 
 export function storeImportStatus(ctx: LinkContext): ImportCounts {
   let resolved = 0, external = 0, unresolved = 0;
-  const { updImport, fileOf } = ctx;
+  const { fileOf } = ctx;
+  const updImport = { run: (status: string, file: number | null, symbol: number | null, id: number) => {
+    // a re-link after one file changed leaves nearly every import as it was: write only what changed
+    const imp = ctx.importById.get(id)!;
+    if (imp.status !== status || imp.resolved_file_id !== file || imp.resolved_symbol_id !== symbol) ctx.updImport.run(status, file, symbol, id);
+  } };
   for (const imp of ctx.imports) {
     const t = resolveImport(ctx, imp, new Set());
     const via = ctx.scopeVia.get(imp.id);
@@ -21,7 +26,7 @@ export function storeImportStatus(ctx: LinkContext): ImportCounts {
       updImport.run(status, modFile ?? (fileOf.get(t.symbol) as { id: number }).id, t.symbol, imp.id);
     } else if (t) {
       status = 'module';
-      updImport.run(status, 'module' in t ? t.module : t.files[0], null, imp.id);
+      updImport.run(status, ('module' in t ? t.module : t.files[0]) ?? null, null, imp.id);
     } else {
       status = via === 'missing' || mod === 'external' ? 'external' : 'unresolved';
       updImport.run(status, modFile, null, imp.id);
