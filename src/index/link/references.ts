@@ -24,12 +24,11 @@ export function readMemberRefs(ctx: LinkContext): MemberRef[] {
 /** references through an import: the import's symbol, or nothing outside the project */
 export function pointImportRefs(ctx: LinkContext): void {
   const { db } = ctx;
-  // (rows that already hold the answer are not written again: after one file changed, nearly all)
-  db.exec(`UPDATE refs SET
-        symbol_id = (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id),
-        confidence = CASE WHEN (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id) IS NULL THEN NULL ELSE 'imported' END
-      WHERE target_kind = 'import' AND (symbol_id IS NOT (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id)
-        OR confidence IS NOT (CASE WHEN (SELECT resolved_symbol_id FROM imports i WHERE i.id = refs.import_id) IS NULL THEN NULL ELSE 'imported' END))`);
+  // (one look-up of the import per row; rows that already hold the answer are not written again:
+  // after one file changed, nearly all)
+  db.exec(`UPDATE refs SET symbol_id = i.resolved_symbol_id, confidence = IIF(i.resolved_symbol_id IS NULL, NULL, 'imported')
+      FROM imports i WHERE i.id = refs.import_id AND refs.target_kind = 'import'
+        AND (refs.symbol_id IS NOT i.resolved_symbol_id OR refs.confidence IS NOT IIF(i.resolved_symbol_id IS NULL, NULL, 'imported'))`);
   // a name of the file's own package is resolved by scope, as in the file itself; a name declared
   // twice in the package (build variants) is a guess between them
   const byScope = db.prepare(`UPDATE refs SET confidence = ? WHERE import_id = ? AND target_kind = 'import'`);
