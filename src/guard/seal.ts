@@ -93,6 +93,14 @@ export class Seal {
     // read before the records: an accept commits first and writes the anchor after, so records read
     // later are never behind an anchor read earlier
     const anchor = readAnchor(this.root);
+    // the seal and the records it covers from one snapshot: read one by one, another process's write
+    // could commit in between, and an honest session was told its records were changed (a CI run
+    // of 24 hooks and 24 server calls at once)
+    if (!this.db.inTransaction) return this.db.transaction(() => this.judge(anchor)).deferred();
+    return this.judge(anchor);
+  }
+
+  private judge(anchor: ReturnType<typeof readAnchor>): string | undefined {
     const stored = this.stored();
     if (stored === undefined) {
       if (fs.existsSync(markerFile(this.root)) || anchor) return 'the seal over the guard\'s records is missing (the database was replaced or its seal deleted)';
