@@ -476,7 +476,7 @@ export class SessionService implements SessionCore {
     const learned = outcome === 'success' && from === 'READY' ? this.learn(s.row.id) : 0;
     return {
       success: true, session_id: s.row.id, outcome, phase: 'FINISHED', ...(outcome === 'success' ? { cached_matches_learned: learned } : {}),
-      writes: from === 'READY' && changesCode(s.row.intent as Intent) ? "until the user's next message, only the files READY allowed" : `refused until the user's next message (${from === 'READY' ? `an ${s.row.intent} session never writes` : 'READY was not reached'})`,
+      writes: writesAfter(from, s.row.intent as Intent),
     };
   }
 
@@ -516,11 +516,7 @@ export class SessionService implements SessionCore {
       this.send(s, { type: 'ABORT' }, reason);
       this.store.update(s.row.id, { outcome: 'aborted' });
     });
-    // what the write guard holds for the rest of the turn (guard/mode.ts), said as it is
-    return {
-      success: true, session_id: s.row.id, phase: 'ABORTED',
-      writes: from === 'READY' && changesCode(s.row.intent as Intent) ? "until the user's next message, only the files READY allowed" : "refused until the user's next message",
-    };
+    return { success: true, session_id: s.row.id, phase: 'ABORTED', writes: writesAfter(from, s.row.intent as Intent) };
   }
 
   status(): Record<string, unknown> {
@@ -564,3 +560,8 @@ function summarize(result: Record<string, unknown> | undefined): string | null {
   return total !== undefined ? `${total} results` : null;
 }
 
+/** What the write guard holds for the rest of the turn once a session ends or is aborted (guard/mode.ts), said as it is. */
+function writesAfter(from: Phase, intent: Intent): string {
+  if (from === 'READY' && changesCode(intent)) return "until the user's next message, only the files READY allowed";
+  return `refused until the user's next message (${from === 'READY' ? `an ${intent} session never writes` : 'READY was not reached'})`;
+}

@@ -565,9 +565,12 @@ export function codeOf(line: string, strings = true): string {
   return at < 0 ? code : code.slice(0, at + (code[at] === '/' ? 0 : 1));
 }
 
-/** A file's text with whitespace folded, kept with its (cached) lines. */
+/** Whitespace folded: a fragment copied across lines matches however it was wrapped. */
+const fold = (x: string) => x.replace(/\s+/g, ' ').trim();
+
+/** A file's text folded, kept with its (cached) lines. */
 const folds = new WeakMap<string[], string>();
-function foldedFile(ls: string[], fold: (x: string) => string): string {
+function foldedFile(ls: string[]): string {
   let f = folds.get(ls);
   if (f === undefined) folds.set(ls, (f = fold(ls.join('\n'))));
   return f;
@@ -578,7 +581,7 @@ function foldedFile(ls: string[], fold: (x: string) => string): string {
  * whitespace folded: the first line where the text up to it holds the fragment, and the last start
  * from which it still does. Binary searches: a few folds of the file, not one per line.
  */
-function fragmentSpan(ls: string[], f: string, fold: (x: string) => string): [number, number] | undefined {
+function fragmentSpan(ls: string[], f: string): [number, number] | undefined {
   const has = (from: number, to: number) => fold(ls.slice(from, to).join('\n')).includes(f);
   if (!has(0, ls.length)) return undefined;
   let [lo, hi] = [1, ls.length]; // the fewest lines from the top that hold it
@@ -615,7 +618,6 @@ export function verifyCodeEvidence(
     if (line >= 1 && line <= ls.length && !/[\p{L}\p{N}_$]/u.test(codeOf(ls[line - 1]!, false))) continue;
     if (line >= 1 && line <= ls.length) return { where: `${file}:${line}`, text: ls.slice(Math.max(0, line - 3), line + 2).join('\n') };
   }
-  const fold = (x: string) => x.replace(/\s+/g, ' ').trim();
   const fragments = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
   if (fragments.length === 0) fragments.push(text);
   for (const frag of fragments) {
@@ -625,10 +627,10 @@ export function verifyCodeEvidence(
       const ls = lines(file);
       // most files do not hold it: one look at the whole file (folded once while its lines are cached)
       // spares the line-by-line search — 100 claims × 8 KB fragments over every explored file took seconds
-      if (!foldedFile(ls, fold).includes(f)) continue;
+      if (!foldedFile(ls).includes(f)) continue;
       const idx = ls.findIndex((l) => fold(l).includes(f));
       if (idx >= 0) return { where: `${file}:${idx + 1}`, text: ls.slice(Math.max(0, idx - 2), idx + 3).join('\n') };
-      const span = fragmentSpan(ls, f, fold);
+      const span = fragmentSpan(ls, f);
       if (span) return { where: `${file}:${span[0]}`, to: span[1], text: f };
     }
   }

@@ -1,7 +1,7 @@
 /**
  * Every import's resolution stored (its status, file and symbol), and counted.
  */
-import type { LinkContext } from './context.js';
+import type { ImportRow, LinkContext } from './context.js';
 import { resolveModule } from './modules.js';
 import { resolveImport } from './resolve.js';
 
@@ -10,11 +10,10 @@ export type ImportCounts = { resolved: number; external: number; unresolved: num
 export function storeImportStatus(ctx: LinkContext): ImportCounts {
   let resolved = 0, external = 0, unresolved = 0;
   const { fileOf } = ctx;
-  const updImport = { run: (status: string, file: number | null, symbol: number | null, id: number) => {
-    // a re-link after one file changed leaves nearly every import as it was: write only what changed
-    const imp = ctx.importById.get(id)!;
-    if (imp.status !== status || imp.resolved_file_id !== file || imp.resolved_symbol_id !== symbol) ctx.updImport.run(status, file, symbol, id);
-  } };
+  // a re-link after one file changed leaves nearly every import as it was: write only what changed
+  const store = (imp: ImportRow, status: string, file: number | null, symbol: number | null) => {
+    if (imp.status !== status || imp.resolved_file_id !== file || imp.resolved_symbol_id !== symbol) ctx.updImport.run(status, file, symbol, imp.id);
+  };
   for (const imp of ctx.imports) {
     const t = resolveImport(ctx, imp, new Set());
     const via = ctx.scopeVia.get(imp.id);
@@ -23,13 +22,13 @@ export function storeImportStatus(ctx: LinkContext): ImportCounts {
     let status: string;
     if (t && 'symbol' in t) {
       status = 'symbol';
-      updImport.run(status, modFile ?? (fileOf.get(t.symbol) as { id: number }).id, t.symbol, imp.id);
+      store(imp, status, modFile ?? (fileOf.get(t.symbol) as { id: number }).id, t.symbol);
     } else if (t) {
       status = 'module';
-      updImport.run(status, ('module' in t ? t.module : t.files[0]) ?? null, null, imp.id);
+      store(imp, status, ('module' in t ? t.module : t.files[0]) ?? null, null);
     } else {
       status = via === 'missing' || mod === 'external' ? 'external' : 'unresolved';
-      updImport.run(status, modFile, null, imp.id);
+      store(imp, status, modFile, null);
     }
     // names taken from the package scope, or members reached through another import, are not
     // imports anyone wrote: they are not counted
