@@ -11,7 +11,7 @@ import { validateFrame } from '../src/session/queryframe.js';
 import { matchEvidence } from '../src/session/semantic.js';
 import { SessionStore } from '../src/session/store.js';
 import { translateCjk } from '../src/session/validation.js';
-import { explore, setup } from './helpers/claims.js';
+import { explore, setup, toReady } from './helpers/claims.js';
 import { SAMPLE } from './helpers/project.js';
 import { Transcript } from './helpers/transcript.js';
 import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
@@ -22,11 +22,6 @@ const FRAME = { target_feature: { value: TARGET, quote: TARGET }, desired_action
 
 type SC = Record<string, any>;
 
-async function toReady(t: Awaited<ReturnType<typeof setup>>): Promise<void> {
-  expect((await t.call('submit_understanding', SAMPLE_UNDERSTANDING)).next_phase).toBe('VALIDATION');
-  await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
-  expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
-}
 
 describe('Loose end 1: a file seen only in a find_references use row', () => {
   it('is named, not explored: neither files_analyzed nor editable in READY, for the session and the guard alike', async () => {
@@ -40,7 +35,7 @@ describe('Loose end 1: a file seen only in a find_references use row', () => {
     const e = await t.refused('submit_understanding', { ...SAMPLE_UNDERSTANDING, files_analyzed: ['src/cart.ts', 'src/main.ts'] });
     expect(JSON.stringify(e.extra.consistency_errors)).toMatch(/main\.ts' was seen only in rows that show one line/);
     expect(t.row()).toMatchObject({ phase: 'EXPLORATION', understanding: null });
-    await toReady(t);
+    await toReady(t, TARGET);
     expect(await t.call('check_write_target', { file_path: 'src/main.ts' })).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
     expect(t.guardSays('src/main.ts')).toMatch(/a reference row shows one line/);
     expect(t.sessions.status()).toMatchObject({ named_files: ['src/main.ts'] });
@@ -157,7 +152,7 @@ describe('Loose end 3: which recorded prompt is the request', () => {
     t.sessions.store.recordPrompt(`/code ${REQUEST}`, 'c1');
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
     await explore(t.call);
-    await toReady(t);
+    await toReady(t, TARGET);
     expect(t.guardSays('src/cart.ts')).toBeUndefined();
     await new Promise((r) => setTimeout(r, 5));
     t.sessions.store.recordPrompt('/code カートを削除する処理を追加して', 'c1'); // a new request in a new turn
@@ -207,7 +202,7 @@ describe('New attacks (round 3): an approved new file that reads as another', ()
     fs.symlinkSync('.', path.join(t.root, 'src', 'here'));
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
     await explore(t.call);
-    await toReady(t);
+    await toReady(t, TARGET);
     const write = (file_path: string) => t.call('check_write_target', { file_path, allow_new_files: true });
     for (const [name, why] of [
       ['src/tax\u200b.ts', /invisible/], ['src/tax\u202Est.ts', /direction-changing|invisible/], ['src/c\u0430rt2.ts', /Cyrillic or Greek/],

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateFrame } from '../src/session/queryframe.js';
 import { translateCjk } from '../src/session/validation.js';
-import { explore, setup } from './helpers/claims.js';
+import { explore, setup, toReady } from './helpers/claims.js';
 import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
 
 const REQUEST = 'カートの合計に消費税を加える処理を追加して';
@@ -20,11 +20,6 @@ type T = Awaited<ReturnType<typeof setup>>;
 const read = (t: T, file: string) =>
   t.sessions.store.record(t.row().id, { tool: 'hook:Read', args: { file_path: file }, phase: t.row().phase, outcome: 'ok', files: [file], symbols: [], summary: 'read by the agent' });
 
-async function toReady(t: T, understanding: Record<string, unknown> = SAMPLE_UNDERSTANDING): Promise<void> {
-  expect((await t.call('submit_understanding', understanding)).next_phase).toBe('VALIDATION');
-  await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
-  expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
-}
 
 describe('Loose end 1: a find_definitions row names its file, it does not explore it', () => {
   it('a file only a definition row showed is neither files_analyzed nor editable in READY; a Read opens it', async () => {
@@ -44,7 +39,7 @@ describe('Loose end 1: a find_definitions row names its file, it does not explor
     read(t, 'src/util/format.ts');
     // and looks up checkout: its row names main.ts, whose code the agent never opens
     await t.call('find_definitions', { name: 'checkout' });
-    await toReady(t);
+    await toReady(t, TARGET);
     expect(t.guardSays('src/util/format.ts')).toBeUndefined();
     expect(await t.call('check_write_target', { file_path: 'src/main.ts' })).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
     expect(t.guardSays('src/main.ts')).toMatch(/was not explored .*definition/);
@@ -265,7 +260,7 @@ describe('New attacks (round 4): end or abort, then start again', () => {
     t.sessions.store.recordPrompt(`/code ${REQUEST}`, 'c1');
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
     await explore(t.call);
-    await toReady(t);
+    await toReady(t, TARGET);
     return t;
   }
   it('the answer of abort_session / end_session says what the guard really holds for the rest of the turn', async () => {
@@ -308,7 +303,7 @@ describe('New attacks (round 4): write targets that name no file', () => {
     const t = await setup();
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
     await explore(t.call);
-    await toReady(t);
+    await toReady(t, TARGET);
     fs.symlinkSync('loopb', path.join(t.root, 'src', 'loopa'));
     fs.symlinkSync('loopa', path.join(t.root, 'src', 'loopb'));
     for (const [p, why] of [['src/loopa', /symlink loop/], ['src/loopa/x.ts', /symlink loop/], [`src/${'a'.repeat(300)}.ts`, /longer than 255 bytes/], ['src/cart.ts/x.ts', /which is a file, not a folder/]] as const) {

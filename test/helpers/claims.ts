@@ -3,7 +3,7 @@
  * session service, its tools run as the MCP wrapper runs them (gate → run → record), and views of
  * what the database holds (session row, ledger, the write guard's verdict).
  */
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { guardMode, forbids } from '../../src/guard/mode.js';
 import { Project } from '../../src/project/project.js';
 import { SessionError } from '../../src/session/core.js';
@@ -12,6 +12,7 @@ import { toolNamed } from '../../src/tools/catalog.js';
 import { Deadline } from '../../src/util/deadline.js';
 import { relInsideRoot } from '../../src/util/paths.js';
 import { makeProject, removeProject, SAMPLE } from './project.js';
+import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './session.js';
 
 type SC = Record<string, any>;
 let open: { root: string; project: Project }[] = [];
@@ -67,3 +68,9 @@ export async function explore(call: (n: string, a?: Record<string, unknown>) => 
   await call('get_symbols', { file: 'src/cart.ts' });
 }
 
+/** The sample session (started, explored) taken honestly through VALIDATION to READY against `target`. */
+export async function toReady(t: Awaited<ReturnType<typeof setup>>, target: string): Promise<void> {
+  expect((await t.call('submit_understanding', SAMPLE_UNDERSTANDING)).next_phase).toBe('VALIDATION');
+  await t.call('validate_symbol_relevance', { target_feature: target, symbols: SAMPLE_SYMBOLS });
+  expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
+}
