@@ -79,6 +79,31 @@ describe('linear splitters', () => {
   });
 });
 
+describe('a minified bundle', () => {
+  it('reads each declaration on a long line from its own column: signatures and chunks are its own, not the line\'s', async () => {
+    // 2,000 functions on one 80,000-character line, as a minifier writes them
+    const line = Array.from({ length: 2000 }, (_, i) => `function fn${i}(alpha${i}){return alpha${i}+${i}}`).join(';');
+    const dir = makeProject({ 'vendor.js': `${line}\n` });
+    const project = new Project(dir);
+    try {
+      await project.refresh();
+      const sig = project.db.prepare(`SELECT name, signature FROM symbols WHERE name IN ('fn0', 'fn1500')`).all() as { name: string; signature: string }[];
+      expect(sig).toHaveLength(2);
+      for (const s of sig) {
+        expect(s.signature.startsWith(`function ${s.name}(`), s.signature).toBe(true);
+        expect(s.signature.length).toBeLessThanOrEqual(160);
+      }
+      const chunk = project.db.prepare(`SELECT text, body FROM chunks WHERE name = 'fn1500'`).get() as { text: string; body: string };
+      expect(chunk.text).toContain('fn1500(alpha1500)');
+      expect(chunk.body).toContain('alpha1500');
+      expect(chunk.body).not.toContain('alpha0');
+    } finally {
+      project.close();
+      removeProject(dir);
+    }
+  });
+});
+
 describe('answers within the size cap', () => {
   const item = (i: number) => ({ file: `src/file${i}.ts`, line: i, snippet: 'x'.repeat(300) });
 

@@ -92,7 +92,7 @@ async function chunksOf(file: string, text: string): Promise<NewChunk[]> {
   const facts = await extractFile(row, text);
   const syms = facts.symbols.filter((s) => !s.local).map((s) => ({
     name: s.name, kind: s.kind, container_name: s.container !== null ? facts.symbols[s.container]?.name ?? null : null,
-    line: s.line, end_line: s.endLine, name_line: s.nameLine, signature: s.signature,
+    line: s.line, col: s.column, end_line: s.endLine, end_col: s.endColumn, name_line: s.nameLine, signature: s.signature,
   }));
   return chunksOfCode(file, text.split("\n"), syms, row.id);
 }

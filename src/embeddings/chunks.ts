@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { splitWords } from '../util/words.js';
+import { LONG_LINE, splitWords } from '../util/words.js';
 import { type DB, getMeta, setMeta } from '../store/db.js';
 
 export const CHUNK_SCHEMA = `
@@ -164,9 +164,26 @@ interface SymRow {
   kind: string;
   container_name: string | null;
   line: number;
+  col: number;
   end_line: number;
+  end_col: number;
   name_line: number;
   signature: string;
+}
+
+/** what a declaration on a bundle's long lines contributes to its chunk, at most */
+const LONG_CODE = 8000;
+
+/** A declaration's source lines; on a bundle's long lines (LONG_LINE) only its own columns. */
+function sourceOf(lines: string[], s: SymRow): string {
+  const rows = lines.slice(s.line - 1, Math.min(s.end_line, s.line + MAX_SYMBOL_LINES));
+  if (!rows.some((l) => l.length > LONG_LINE)) return rows.join('\n');
+  const last = rows.length - 1;
+  const endsHere = s.end_line - s.line === last;
+  return rows.map((l, i) => {
+    const from = i === 0 ? s.col - 1 : 0;
+    return l.slice(from, Math.min(i === last && endsHere ? s.end_col - 1 : l.length, from + LONG_CODE));
+  }).join('\n').slice(0, LONG_CODE);
 }
 
 export type NewChunk = Omit<ChunkRow, 'id'>;
@@ -177,7 +194,7 @@ export function chunksOfCode(file: string, lines: string[], symbols: SymRow[], l
     if (!CHUNK_KINDS.has(s.kind)) continue;
     const row = s.line - 1;
     const doc = language === 'python' ? docstringBelow(lines, row, s.end_line - 1) ?? docAbove(lines, row) : docAbove(lines, row);
-    const code = stripComments(lines.slice(row, Math.min(s.end_line, s.line + MAX_SYMBOL_LINES)).join('\n'));
+    const code = stripComments(sourceOf(lines, s));
     const body = bodyWords(code);
     const qualified = s.container_name ? `${s.container_name}.${s.name}` : s.name;
     const excerpt = code.replace(/\n\s*\n/g, '\n').replace(/[ \t]+/g, ' ');
@@ -260,7 +277,7 @@ export function planChunks(db: DB, root: string, only?: Set<string>): ChunkPlan 
   const files = db.prepare('SELECT id, path, hash, language FROM files').all() as { id: number; path: string; hash: string; language: string | null }[];
   const built = new Map((db.prepare('SELECT path, hash FROM chunk_files').all() as { path: string; hash: string }[]).map((r) => [r.path, r.hash]));
   const symbolsOf = db.prepare(
-    'SELECT name, kind, container_name, line, end_line, name_line, signature FROM symbols WHERE file_id = ? AND local = 0 ORDER BY line, col',
+    'SELECT name, kind, container_name, line, col, end_line, end_col, name_line, signature FROM symbols WHERE file_id = ? AND local = 0 ORDER BY line, col',
   );
   const seen = new Set<string>();
   const work: ChunkPlan['work'] = [];

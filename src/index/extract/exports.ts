@@ -18,7 +18,7 @@ function syntheticDefault(ctx: FileContext, node: Node): void {
     line: node.startPosition.row + 1, column: node.startPosition.column + 1,
     endLine: endOf(ctx, node).row + 1, endColumn: endOf(ctx, node).column + 1,
     nameLine: node.startPosition.row + 1, nameColumn: node.startPosition.column + 1,
-    exported: true, isDefault: true, local: false, signature: signatureAt(ctx.lines, node.startPosition.row),
+    exported: true, isDefault: true, local: false, signature: signatureAt(ctx.lines, node.startPosition.row, node.startPosition.column),
   });
   ctx.exportsOut.push({ name: 'default', kind: 'symbol', symbol: index });
 }

@@ -97,7 +97,7 @@ export function declareAssignedMembers(ctx: FileContext): void {
       line: d.node.startPosition.row + 1, column: d.node.startPosition.column + 1,
       endLine: endOf(ctx, d.node).row + 1, endColumn: endOf(ctx, d.node).column + 1,
       nameLine: d.name.startPosition.row + 1, nameColumn: d.name.startPosition.column + 1,
-      exported: false, isDefault: false, local: false, signature: signatureAt(ctx.lines, d.node.startPosition.row),
+      exported: false, isDefault: false, local: false, signature: signatureAt(ctx.lines, d.node.startPosition.row, d.node.startPosition.column),
     });
   }
 }

@@ -6,11 +6,13 @@ import { NodeRanges } from '../ancestry.js';
 import { type Def, type FileContext, endOf } from './context.js';
 import { CONTAINER_KINDS, NAMESPACE_KINDS, NAMESPACE_OF_KIND } from './rules.js';
 import { bind, isNamespaceScope, scopeOf } from './scopes.js';
+import { LONG_LINE } from '../../util/words.js';
 
 const SIGNATURE_MAX = 160;
-
-export function signatureAt(lines: string[], row: number): string {
-  const text = (lines[row] ?? '').trim().replace(/\s+/g, ' ');
+/** A declaration's signature: its line, whitespace folded, cut at SIGNATURE_MAX; on a bundle's long line, from the declaration's column. */
+export function signatureAt(lines: string[], row: number, column: number): string {
+  const line = lines[row] ?? '';
+  const text = (line.length > LONG_LINE ? line.slice(column, column + 4 * SIGNATURE_MAX) : line).trim().replace(/\s+/g, ' ');
   return text.length > SIGNATURE_MAX ? text.slice(0, SIGNATURE_MAX - 1) + '…' : text;
 }
 
@@ -110,7 +112,7 @@ export function storeSymbols(ctx: FileContext): void {
         exported: false,
         isDefault: false,
         local: d.rule.binding !== 'member' && insideFunction(ctx, d),
-        signature: signatureAt(lines, start.row),
+        signature: signatureAt(lines, start.row, start.column),
         ...(d.rule.binding === 'member' && d.node.children.some((c) => c?.type === 'static') ? { isStatic: true } : {}),
       });
     }
