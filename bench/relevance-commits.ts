@@ -499,22 +499,22 @@ async function main(): Promise<void> {
   console.log('  reachable: share of them the system can return at all (semantic_search ranks chunks: no constants, variables or fields).');
 
   // ---- examples ----
-  heading('Examples (EN, code-intel gate with evidence)');
+  heading('Examples (EN, the code-intel gate as confirm_symbol_relevance: words + rank + graph + propagation)');
   const flat = results.flatMap((r) => r.langs.filter((l) => l.lang === 'en').flatMap((l) => l.items.map((i) => ({ r, i }))));
   const oncePerCommit = <T extends { r: CommitResult }>(xs: T[], n: number) => {
     const seen = new Set<string>();
     return xs.filter((x) => !seen.has(x.r.commit) && seen.add(x.r.commit)).slice(0, n);
   };
   const rejected = oncePerCommit(
-    flat.filter((x) => x.i.set === 'relevant' && x.i.tiers.gate === 'R' && x.i.indexed && x.i.bm25_rank !== null && x.i.bm25_rank <= 3)
+    flat.filter((x) => x.i.set === 'relevant' && x.i.tiers.gate_ppr === 'R' && x.i.indexed && x.i.bm25_rank !== null && x.i.bm25_rank <= 3)
       .sort((a, b) => a.i.bm25_rank! - b.i.bm25_rank! || a.i.score - b.i.score || a.r.commit.localeCompare(b.r.commit)),
     10,
   );
   console.log('  relevant, rejected, although textbook BM25 ranks them in the top 3 of the project:');
-  console.log(table([['repo', 'commit', 'request', 'declaration (changed)', 'kind', 'score', 'no ev.', 'BM25 rank'], ...rejected.map((x) => [x.r.repo, x.r.commit.slice(0, 8), x.r.request_en.slice(0, 60), `${x.i.symbol} (${x.i.file}:${x.i.line})`.slice(0, 90), x.i.kind, x.i.score.toFixed(3), x.i.score_noev.toFixed(3), x.i.bm25_rank!])]));
-  const accepted = oncePerCommit(flat.filter((x) => x.i.set === 'hard' && x.i.tiers.gate !== 'R').sort((a, b) => b.i.score - a.i.score || a.r.commit.localeCompare(b.r.commit)), 10);
+  console.log(table([['repo', 'commit', 'request', 'declaration (changed)', 'kind', 'words', 'no ev.', 'BM25 rank'], ...rejected.map((x) => [x.r.repo, x.r.commit.slice(0, 8), x.r.request_en.slice(0, 60), `${x.i.symbol} (${x.i.file}:${x.i.line})`.slice(0, 90), x.i.kind, x.i.score.toFixed(3), x.i.score_noev.toFixed(3), x.i.bm25_rank!])]));
+  const accepted = oncePerCommit(flat.filter((x) => x.i.set === 'hard' && x.i.tiers.gate_ppr !== 'R').sort((a, b) => b.i.score - a.i.score || a.r.commit.localeCompare(b.r.commit)), 10);
   console.log('  hard negatives (untouched, sharing a word), accepted:');
-  console.log(table([['repo', 'commit', 'request', 'declaration (not changed)', 'shared', 'score'], ...accepted.map((x) => [x.r.repo, x.r.commit.slice(0, 8), x.r.request_en.slice(0, 60), `${x.i.symbol} (${x.i.file}:${x.i.line})`.slice(0, 90), x.i.shared.join(','), x.i.score.toFixed(3)])]));
+  console.log(table([['repo', 'commit', 'request', 'declaration (not changed)', 'shared', 'words', 'tier'], ...accepted.map((x) => [x.r.repo, x.r.commit.slice(0, 8), x.r.request_en.slice(0, 60), `${x.i.symbol} (${x.i.file}:${x.i.line})`.slice(0, 90), x.i.shared.join(','), x.i.score.toFixed(3), x.i.tiers.gate_ppr])]));
 
   const total = (performance.now() - t0) / 1000;
   fs.mkdirSync(CACHE, { recursive: true });
