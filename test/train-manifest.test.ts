@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXCLUDED, excluded, licenseAllowed, readManifest } from '../train/manifest.js';
+import { EXCLUDED, excluded, licenseAllowed, readHeldOut, readManifest } from '../train/manifest.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 
@@ -36,6 +36,17 @@ describe('training manifest', () => {
     for (const held of ['effect', 'hono', 'zod', 'three', 'mobx', 'immer', '@tanstack/query-core', 'rxjs']) expect(EXCLUDED).toContain(held);
     const leaked = manifest.filter((e) => excluded(e.name)).map((e) => e.name);
     expect(leaked).toEqual([]);
+  });
+
+  it('holds out the packages of the doc-sentence set (bench/semantic-packages.ts): excluded, never in the manifest', () => {
+    const held = readHeldOut();
+    expect(held.length).toBeGreaterThanOrEqual(20);
+    const inManifest = new Set(manifest.map((e) => e.name));
+    for (const p of held) {
+      expect(excluded(p.name), p.name).toBe(true);
+      expect(inManifest.has(p.name), `${p.name} is held out but in train/packages.json`).toBe(false);
+      expect(p.version, p.name).toMatch(/^\d+\.\d+\.\d+$/);
+    }
   });
 
   it('reads licence expressions', () => {

@@ -25,8 +25,9 @@ export function licenseAllowed(expr: string): boolean {
 
 /**
  * Never trained on: the benchmarks' code (bench/run.ts, semantic.ts, startup.ts, polyglot.ts,
- * relevance-commits.ts and the agent trials' repositories) and the held-out packages named by the
- * project. A name matches exactly or, for an entry ending in '/', by scope.
+ * relevance-commits.ts and the agent trials' repositories), the held-out packages named by the
+ * project, and the packages of bench/data/heldout-packages.json (excluded() reads them). A name
+ * matches exactly or, for an entry ending in '/', by scope.
  */
 export const EXCLUDED = [
   'rxjs', 'effect', 'mobx', 'immer', '@tanstack/query-core', 'hono', 'zod', 'three',
@@ -34,11 +35,23 @@ export const EXCLUDED = [
   'jotai', 'react-use', 'unocss', '@unocss/', '@vueuse/', 'pyright',
 ];
 
-export function excluded(name: string): boolean {
-  return EXCLUDED.some((x) => (x.endsWith('/') ? name.startsWith(x) : name === x));
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** bench/data/heldout-packages.json: the doc-sentence retrieval set of packages the model never sees (bench/semantic-packages.ts) */
+export const HELDOUT_FILE = [path.join(HERE, '..', 'bench', 'data', 'heldout-packages.json'), path.join(HERE, '..', '..', 'bench', 'data', 'heldout-packages.json')].find((f) => fs.existsSync(f)) ?? path.join(HERE, '..', 'bench', 'data', 'heldout-packages.json');
+
+export interface HeldOutPackage { name: string; version: string; license: string }
+
+export function readHeldOut(): HeldOutPackage[] {
+  return (JSON.parse(fs.readFileSync(HELDOUT_FILE, 'utf8')) as { packages: HeldOutPackage[] }).packages;
 }
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
+let heldOutNames: Set<string> | undefined;
+
+export function excluded(name: string): boolean {
+  heldOutNames ??= new Set(readHeldOut().map((p) => p.name));
+  return heldOutNames.has(name) || EXCLUDED.some((x) => (x.endsWith('/') ? name.startsWith(x) : name === x));
+}
+
 /** train/packages.json, from the source tree (dist/train/… reads ../../train). */
 export const MANIFEST_FILE = [path.join(HERE, 'packages.json'), path.join(HERE, '..', '..', 'train', 'packages.json')].find((f) => fs.existsSync(f)) ?? path.join(HERE, 'packages.json');
 
