@@ -92,6 +92,12 @@ describe('Japanese and Chinese input', () => {
     // a conjugated verb finds its dictionary form, a particle left on a word is not part of it
     expect(terms('state に渡された ref')).toEqual(['state', '渡す', 'ref']);
     expect(terms('storeToRefs の戻り値の型を直す')).toEqual(['戻り値', 'store', 'refs', '型']);
+    // a particle after a one-character noun (値に: value, not a word of its own)
+    expect(heads('同じ proxy を値に設定したときはトリガーしない')).toContain('value');
+    expect(heads('値が変わったときに通知する')).toEqual(expect.arrayContaining(['value', 'notify']));
+    // "the problem of …" is no concept, as 機能/功能 is none
+    expect(terms('修复监听包含 shallowRef 的多个源时的问题')).not.toContain('问题');
+    expect(heads('扫描公共资源时处理路径的排除规则').sort()).toEqual(['exclude', 'path', 'public', 'resource', 'rule', 'scan']);
     // a word the glossary does not know stays a concept of its own, in Japanese and in Chinese
     expect(terms('猫舌モードを追加する')).toEqual(['モード', '猫舌']);
     expect(terms('支持熊猫主题')).toEqual(expect.arrayContaining(['熊猫', '主题']));

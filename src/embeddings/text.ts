@@ -220,11 +220,12 @@ function conceptsWith(text: string, lex: Lexicon, namesCode: ((word: string) => 
   // after the terms (为什么 is no 什么 once 为 … is cut; 时候 stays inside a term that has it)
   for (const w of lex.stop) cutter.cut(w);
   for (const word of chinese ? chineseWords(cutter.rest) : identifierWords(cutter.rest, true)) {
-    // the segmenter leaves a particle on some words (に渡さ, の型)
+    // the segmenter leaves a particle on some words (に渡さ, の型, 値に)
     const w = word.replace(LEADING_PARTICLE, '');
     if (seen.has(w)) continue;
     if (CJK.test(w)) {
-      const k = lex.terms.has(w) ? w : dictionaryForm(w, lex);
+      const bare = w.replace(TRAILING_PARTICLE, '');
+      const k = lex.terms.has(w) ? w : bare !== w && lex.terms.has(bare) ? bare : dictionaryForm(w, lex);
       if (k) addTerm(k);
       else if ([...w].length >= 2) add(w, [w], 'query');
       else seen.add(w);
@@ -242,6 +243,8 @@ function conceptsWith(text: string, lex: Lexicon, namesCode: ((word: string) => 
 export const untranslated = (c: Concept): boolean => c.source === 'query' && CJK.test(c.term);
 
 const LEADING_PARTICLE = /^\p{Script=Hiragana}+(?=\p{Script=Han})/u;
+/** a case particle after a noun (値に, 型を, キーが): the noun is the word */
+const TRAILING_PARTICLE = /(?<=[\p{Script=Han}\p{Script=Katakana}ー])(?:から|まで|より|には|では|とは|への|に|を|が|は|の|で|と|も|へ|や)$/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const KATAKANA = /[\p{Script=Katakana}ー]/u;
 const KATAKANA_RUN = /[\p{Script=Katakana}ー]{2,}/gu;
