@@ -80,10 +80,11 @@ describe('linear splitters', () => {
 });
 
 describe('a minified bundle', () => {
+  // 2,000 functions on one 80,000-character line, as a minifier writes them
+  const line = Array.from({ length: 2000 }, (_, i) => `function fn${i}(alpha${i}){return alpha${i}+${i}}`).join(';');
+
   it('reads each declaration on a long line from its own column: signatures and chunks are its own, not the line\'s', async () => {
-    // 2,000 functions on one 80,000-character line, as a minifier writes them
-    const line = Array.from({ length: 2000 }, (_, i) => `function fn${i}(alpha${i}){return alpha${i}+${i}}`).join(';');
-    const dir = makeProject({ 'vendor.js': `${line}\n` });
+    const dir = makeProject({ 'generated.ts': `${line}\n` });
     const project = new Project(dir);
     try {
       await project.refresh();
@@ -97,6 +98,25 @@ describe('a minified bundle', () => {
       expect(chunk.text).toContain('fn1500(alpha1500)');
       expect(chunk.body).toContain('alpha1500');
       expect(chunk.body).not.toContain('alpha0');
+    } finally {
+      project.close();
+      removeProject(dir);
+    }
+  });
+
+  it('a minified JavaScript file stays a file (searchable) without its symbols, and the index says why; written JavaScript is extracted', async () => {
+    const written = Array.from({ length: 400 }, (_, i) => `export function handler${i}(request) {\n  return request.id + ${i};\n}\n`).join('\n');
+    const dir = makeProject({ 'vendor/bundle.js': `${line}\n`, 'src/handlers.js': written });
+    const project = new Project(dir);
+    try {
+      await project.refresh();
+      const count = (file: string) => (project.db.prepare(`SELECT COUNT(*) n FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ?`).get(file) as { n: number }).n;
+      expect(count('vendor/bundle.js')).toBe(0);
+      expect(count('src/handlers.js')).toBe(400);
+      expect(project.db.prepare(`SELECT COUNT(*) n FROM files WHERE path = 'vendor/bundle.js'`).get()).toEqual({ n: 1 });
+      const skipped = JSON.parse((project.db.prepare(`SELECT value FROM meta WHERE key = 'skipped'`).get() as { value: string }).value) as { file: string; reason: string }[];
+      expect(skipped).toEqual([expect.objectContaining({ file: 'vendor/bundle.js', reason: expect.stringContaining('minified or bundled') })]);
+      expect([...new Set(searchText(project, { pattern: 'alpha1999' }).items.map((m) => m.file))]).toEqual(['vendor/bundle.js']);
     } finally {
       project.close();
       removeProject(dir);

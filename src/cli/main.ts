@@ -270,7 +270,7 @@ function skippedBreakdown(skipped: { reason: string }[]): string {
   if (skipped.length === 0) return '';
   const by = new Map<string, number>();
   for (const s of skipped) {
-    const kind = s.reason.startsWith('unreadable') ? 'unreadable' : s.reason.startsWith('parse failed') ? 'parse failed' : s.reason;
+    const kind = /^[^:(]*/.exec(s.reason)![0].trim(); // 'unreadable: EACCES', 'minified or bundled (lines of …'
     by.set(kind, (by.get(kind) ?? 0) + 1);
   }
   return ` (${[...by].map(([k, n]) => `${n} ${k}`).join(', ')})`;

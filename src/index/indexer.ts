@@ -116,6 +116,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
       } else {
         parsed++;
         parsedBytes += res.size;
+        if (res.note) skipped.push({ file: res.rel, reason: res.note });
         if (row) deleteFile(db, row.id);
         insertFile(db, res.rel, res.hash, res.size, res.mtimeMs, now, res.facts);
       }

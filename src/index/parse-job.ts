@@ -14,7 +14,7 @@ export interface ParseJob {
 
 export type ParseResult =
   | { rel: string; status: 'unchanged'; hash: string; size: number; mtimeMs: number }
-  | { rel: string; status: 'parsed'; hash: string; size: number; mtimeMs: number; facts: FileFacts | null }
+  | { rel: string; status: 'parsed'; hash: string; size: number; mtimeMs: number; facts: FileFacts | null; note?: string }
   | { rel: string; status: 'skipped'; reason: string };
 
 /** Reads, hashes and (for a known language) extracts one file. Runs in a worker or in-process. */
@@ -40,6 +40,12 @@ export async function runParseJob(root: string, job: ParseJob): Promise<ParseRes
     if (nestingDepth(text, MAX_NESTING) > MAX_NESTING) {
       return { rel: job.rel, status: 'skipped', reason: `nested deeper than ${MAX_NESTING} brackets (a generated or hostile file): not parsed` };
     }
+    const width = minifiedWidth(job.rel, text);
+    if (width !== undefined) {
+      // kept as a file (searchable, readable), without the thousands of one-letter symbols a bundle holds
+      const note = `minified or bundled (lines of ${width} characters on average): its symbols are not extracted`;
+      return { rel: job.rel, status: 'parsed', hash, size: st.size, mtimeMs: st.mtimeMs, facts: null, note };
+    }
     try {
       facts = await extractFile(row, text);
     } catch (e) {
@@ -47,6 +53,20 @@ export async function runParseJob(root: string, job: ParseJob): Promise<ParseRes
     }
   }
   return { rel: job.rel, status: 'parsed', hash, size: st.size, mtimeMs: st.mtimeMs, facts };
+}
+
+/**
+ * A JavaScript file a minifier or bundler wrote: at least 10 KB with lines of more than 110
+ * characters on average (GitHub Linguist's rule for generated JavaScript). Its average line length,
+ * or undefined for code a person writes. A committed bundle (a yarn plugin, a vendored library)
+ * otherwise doubled a project's symbols with `e`, `t`, `n` and its chunks with unreadable code.
+ */
+export function minifiedWidth(rel: string, text: string): number | undefined {
+  if (text.length < 10 * 1024 || !/\.[cm]?jsx?$/i.test(rel)) return undefined;
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  const width = Math.round(text.length / lines);
+  return width > 110 ? width : undefined;
 }
 
 /** Deepest bracket nesting a file may have to be parsed. */
