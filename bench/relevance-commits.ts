@@ -32,6 +32,7 @@ import { conceptsOf, identifierWords } from '../src/embeddings/text.js';
 import { queryHybrid } from '../src/query/hybrid-query.js';
 import { Project } from '../src/project/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
+import { chunkable } from '../src/embeddings/chunks.js';
 import { verifyCodeEvidence } from '../src/session/validation.js';
 import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
 import { tierOf } from '../src/session/relevance.js';
@@ -284,10 +285,9 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     };
     const sem = await engine.rank(request, { kinds: (k) => k !== 'section' });
     const semList = sem.items.map((x) => ({ file: x.chunk.path, name: x.chunk.name, line: x.chunk.name_line }));
-    const chunkKinds = new Set(['function', 'method', 'class', 'interface', 'type', 'enum', 'namespace']);
     const reachableSem = rel.filter((d) => {
       const r = rowOf(d);
-      return r && chunkKinds.has(r.kind);
+      return r && chunkable({ kind: r.kind, container_name: r.container_name, line: r.line, end_line: r.end_line });
     }).length;
     let qList: { file: string; name: string; line: number }[] = [];
     try {

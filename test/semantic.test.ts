@@ -145,6 +145,47 @@ describe('Japanese and Chinese input', () => {
   });
 });
 
+describe('chunks: the units semantic_search ranks', () => {
+  it('a module-level constant whose initializer spans lines is one; a one-line constant, a local or a member is not', async () => {
+    const root = makeProject({
+      'presets.ts': [
+        'export const MAX = 10;',
+        "export const vercelEdge = definePreset({",
+        "  name: 'vercel-edge',",
+        "  entry: './edge',",
+        '});',
+        'export function build() {',
+        '  const local = {',
+        '    a: 1,',
+        '  };',
+        '  return local;',
+        '}',
+        'export class Registry {',
+        '  static table = {',
+        '    a: 1,',
+        '  };',
+        '}',
+        'declare function definePreset(x: object): object;',
+        '',
+      ].join('\n'),
+    });
+    const p = new Project(root);
+    try {
+      await p.refresh();
+      const rows = p.db.prepare(`SELECT name, kind FROM chunks WHERE path = 'presets.ts' ORDER BY start_line`).all();
+      expect(rows).toEqual([
+        { name: 'vercelEdge', kind: 'constant' },
+        { name: 'build', kind: 'function' },
+        { name: 'Registry', kind: 'class' },
+        { name: 'definePreset', kind: 'function' },
+      ]);
+    } finally {
+      p.close();
+      removeProject(root);
+    }
+  });
+});
+
 describe('tier calibration', () => {
   it('maps random p95 to 0.3 and the relevant median to 0.6, monotonically', () => {
     const random = Array.from({ length: 200 }, (_, i) => 0.70 + (i / 200) * 0.1); // 0.70..0.80

@@ -188,10 +188,19 @@ function sourceOf(lines: string[], s: SymRow): string {
 
 export type NewChunk = Omit<ChunkRow, 'id'>;
 
+/**
+ * A declaration that is a unit of code to search: a function, class, type… and a module-level
+ * constant or variable whose initializer spans lines (a preset object, a component, a table of
+ * handlers: a fifth of the declarations real commits change), not `const MAX = 10`.
+ */
+export function chunkable(s: { kind: string; container_name: string | null; line: number; end_line: number }): boolean {
+  return CHUNK_KINDS.has(s.kind) || ((s.kind === 'constant' || s.kind === 'variable') && s.container_name === null && s.end_line - s.line >= 2);
+}
+
 export function chunksOfCode(file: string, lines: string[], symbols: SymRow[], language: string | null): NewChunk[] {
   const out: NewChunk[] = [];
   for (const s of symbols) {
-    if (!CHUNK_KINDS.has(s.kind)) continue;
+    if (!chunkable(s)) continue;
     const row = s.line - 1;
     const doc = language === 'python' ? docstringBelow(lines, row, s.end_line - 1) ?? docAbove(lines, row) : docAbove(lines, row);
     const code = stripComments(sourceOf(lines, s));
@@ -237,7 +246,7 @@ export function chunksOfMarkdown(file: string, lines: string[]): NewChunk[] {
 }
 
 /** bumped when chunk contents change meaning */
-const CHUNKER_VERSION = '3';
+const CHUNKER_VERSION = '4';
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 
 export interface ChunkStats {
