@@ -189,7 +189,7 @@ async function main(argv: string[]): Promise<number> {
         `  symbols     ${stats.symbols}`,
         `  references  ${stats.references}`,
         `  recovered   ${stats.recovered} files (statement ends made explicit: code without semicolons); ${stats.parseErrors} still with syntax errors`,
-        `  time        ${Math.round(stats.ms)} ms${stats.link ? ` (linking ${stats.link.imports} imports: ${Math.round(stats.link.ms)} ms)` : ''}`,
+        `  time        ${Math.round(stats.ms)} ms${stats.link ? ` (linking ${stats.link.imports} imports of ${stats.link.files} files: ${Math.round(stats.link.ms)} ms)` : ''}`,
         `  skipped     ${stats.skipped.length}${skippedBreakdown(stats.skipped)}${stats.skipped.slice(0, 10).map((s) => `\n    ${s.file}: ${s.reason}`).join('')}${stats.skipped.length > 10 ? `\n    … ${stats.skipped.length - 10} more` : ''}`,
       ].join('\n'),
     );

@@ -19,8 +19,10 @@ import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import type { FileFacts } from './facts.js';
 import { checkedGrammars, extractorFingerprint } from './languages.js';
+import { linkInterfaceDigest } from './link-interface.js';
 import { type LinkStats, linkProject } from './link.js';
 import { type WorkerBatch, unpackBatch } from './packed-refs.js';
+import { RESOLVER_INPUTS } from './resolvers/index.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
 import { walkProject } from './walk.js';
 import { memoryBudgetMb, planWorkers } from './worker-budget.js';
@@ -74,7 +76,13 @@ export function defaultWorkers(env: NodeJS.ProcessEnv = process.env): number {
   return Math.min(os.availableParallelism(), MAX_WORKERS);
 }
 
-interface FileRow { id: number; path: string; hash: string; size: number; mtime_ms: number }
+interface FileRow { id: number; path: string; hash: string; size: number; mtime_ms: number; language: string | null; link_digest: string | null }
+
+/**
+ * Re-linking only the changed files' own rows: past this many files, the whole link costs about
+ * as much (it reads every table once instead of row by row).
+ */
+const RELINK_FILES_MAX = 64;
 
 export async function updateIndex(db: DB, root: string, opts: IndexOptions = {}): Promise<IndexStats> {
   const t0 = performance.now();
@@ -88,7 +96,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
       setMeta(db, 'extractor', extractor);
     })();
   }
-  const known = new Map((db.prepare('SELECT id, path, hash, size, mtime_ms FROM files').all() as FileRow[]).map((r) => [r.path, r]));
+  const known = new Map((db.prepare('SELECT id, path, hash, size, mtime_ms, language, link_digest FROM files').all() as FileRow[]).map((r) => [r.path, r]));
   const seen = new Set<string>();
   const jobs: ParseJob[] = [];
   for (const f of walk.files) {
@@ -103,13 +111,20 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   let parsed = 0, parsedBytes = 0, unchanged = 0;
   const pending = getMeta(db, 'index_pending') === '1';
   if (jobs.length + removed.length > 0) setMeta(db, 'index_pending', '1');
+  // what the link must do: the files whose own rows are new, and whether any other file's answers
+  // may have changed (a file's link interface changed, a file came or went)
+  const relink = new Set<number>();
+  let interfaceChanged = removed.length > 0;
   const writeBatch = db.transaction((batch: ParseResult[]) => {
     const now = Date.now();
     for (const res of batch) {
       const row = known.get(res.rel);
       if (res.status === 'skipped') {
         skipped.push({ file: res.rel, reason: res.reason });
-        if (row) deleteFile(db, row.id);
+        if (row) {
+          deleteFile(db, row.id);
+          interfaceChanged = true;
+        }
       } else if (res.status === 'unchanged') {
         unchanged++;
         stmt(db, 'UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?').run(res.size, res.mtimeMs, row!.id);
@@ -117,8 +132,18 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
         parsed++;
         parsedBytes += res.size;
         if (res.note) skipped.push({ file: res.rel, reason: res.note });
+        const digest = res.facts ? linkInterfaceDigest(res.facts) : null;
+        // the same interface: the file and its symbols keep their ids, so that every other file's
+        // answers (which point at them) stay right
+        let keep: Kept | undefined;
+        if (row && digest !== null && row.link_digest === digest) {
+          const ids = (stmt(db, 'SELECT id FROM symbols WHERE file_id = ? ORDER BY id').all(row.id) as { id: number }[]).map((r) => r.id);
+          if (ids.length === res.facts!.symbols.length) keep = { fileId: row.id, symbolIds: ids };
+        }
+        if (keep) relink.add(keep.fileId);
+        else if (!(row && row.language === null && !res.facts && !RESOLVER_INPUTS.has(path.posix.basename(res.rel)))) interfaceChanged = true;
         if (row) deleteFile(db, row.id);
-        insertFile(db, res.rel, res.hash, res.size, res.mtimeMs, now, res.facts);
+        insertFile(db, res.rel, res.hash, res.size, res.mtimeMs, now, res.facts, digest, keep);
       }
     }
   });
@@ -144,7 +169,11 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     if (changed > 0 || pending) {
       opts.onProgress?.(jobs.length, jobs.length, 'link');
       opts.onParsed?.({ files: parsed, bytes: parsedBytes });
-      link = linkProject(db, root);
+      // only the changed files' own rows are new, and nothing another file reads of them changed:
+      // resolving those rows is the whole re-link (a text file no resolver reads needs none)
+      const only = !pending && !interfaceChanged && relink.size <= RELINK_FILES_MAX;
+      if (!only) link = linkProject(db, root);
+      else if (relink.size > 0) link = linkProject(db, root, relink);
     }
   } finally {
     createIndexes(afterLink);
@@ -210,22 +239,25 @@ function deleteFile(db: DB, id: number): void {
   stmt(db, 'DELETE FROM files WHERE id = ?').run(id);
 }
 
-function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: number, now: number, facts: FileFacts | null): void {
+/** the ids a re-indexed file keeps: its own, and its symbols' in order */
+interface Kept { fileId: number; symbolIds: number[] }
+
+function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: number, now: number, facts: FileFacts | null, digest: string | null, keep?: Kept): void {
   const fileId = Number(
     stmt(db, 
-      'INSERT INTO files(path, language, hash, size, mtime_ms, indexed_at, is_module, parse_errors, recovered, package) VALUES (?,?,?,?,?,?,?,?,?,?)',
-    ).run(rel, facts?.language ?? null, hash, size, mtimeMs, now, facts?.isModule ? 1 : 0, facts?.parseErrors ?? 0, facts?.recovered ?? 0, facts?.package ?? null).lastInsertRowid,
+      'INSERT INTO files(id, path, language, hash, size, mtime_ms, indexed_at, is_module, parse_errors, recovered, package, link_digest) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)',
+    ).run(keep?.fileId ?? null, rel, facts?.language ?? null, hash, size, mtimeMs, now, facts?.isModule ? 1 : 0, facts?.parseErrors ?? 0, facts?.recovered ?? 0, facts?.package ?? null, digest).lastInsertRowid,
   );
   if (!facts) return;
   const symIds: number[] = [];
   const insSym = stmt(db, 
-    `INSERT INTO symbols(file_id, name, kind, container_id, container_name, line, col, end_line, end_col, name_line, name_col,
-       exported, is_default, local, is_static, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO symbols(id, file_id, name, kind, container_id, container_name, line, col, end_line, end_col, name_line, name_col,
+       exported, is_default, local, is_static, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
-  for (const s of facts.symbols) {
+  for (const [i, s] of facts.symbols.entries()) {
     const container = s.container != null ? facts.symbols[s.container] : undefined;
     symIds.push(Number(insSym.run(
-      fileId, s.name, s.kind, s.container != null ? symIds[s.container] ?? null : null,
+      keep?.symbolIds[i] ?? null, fileId, s.name, s.kind, s.container != null ? symIds[s.container] ?? null : null,
       container?.name ?? (s.containerImport != null ? facts.imports[s.containerImport]?.source ?? null : null),
       s.line, s.column, s.endLine, s.endColumn, s.nameLine, s.nameColumn,
       s.exported ? 1 : 0, s.isDefault ? 1 : 0, s.local ? 1 : 0, s.isStatic ? 1 : 0, s.signature,

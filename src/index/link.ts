@@ -11,11 +11,16 @@ import { storeImportStatus } from './link/imports.js';
 import { readPackages, readWildcards } from './link/packages.js';
 import { pickOverloads, pointImportRefs, readMemberRefs, resolveInheritedNames, resolveMemberRefs, splitMergedMeanings } from './link/references.js';
 
-export interface LinkStats { imports: number; resolved: number; external: number; unresolved: number; ms: number }
+/** `files`: the files whose rows were resolved; the import counts are theirs */
+export interface LinkStats { files: number; imports: number; resolved: number; external: number; unresolved: number; ms: number }
 
-export function linkProject(db: DB, root: string): LinkStats {
+/**
+ * `only`: resolve only these files' rows — their facts are new, and nothing any other file's
+ * answers depend on changed (their link interface is the same, their symbols kept their ids).
+ */
+export function linkProject(db: DB, root: string, only?: ReadonlySet<number>): LinkStats {
   const t0 = performance.now();
-  const ctx = new LinkContext(db, root);
+  const ctx = new LinkContext(db, root, only);
   readPackages(ctx);
   readWildcards(ctx);
   const memberRefs = readMemberRefs(ctx);
@@ -39,5 +44,5 @@ export function linkProject(db: DB, root: string): LinkStats {
     return counts;
   })();
   const { resolved, external, unresolved } = counts;
-  return { imports: resolved + external + unresolved, resolved, external, unresolved, ms: performance.now() - t0 };
+  return { files: only?.size ?? ctx.files.length, imports: resolved + external + unresolved, resolved, external, unresolved, ms: performance.now() - t0 };
 }

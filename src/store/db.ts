@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type DB = Database.Database;
 
 /** Bumped whenever the schema or the meaning of extracted facts changes: an old index is rebuilt. */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -20,7 +20,8 @@ CREATE TABLE IF NOT EXISTS files (
   is_module INTEGER NOT NULL DEFAULT 0,
   parse_errors INTEGER NOT NULL DEFAULT 0,  -- 1: the tree (after any recovery) still has ERROR or MISSING nodes
   recovered INTEGER NOT NULL DEFAULT 0,     -- statement ends recovery made explicit (code without semicolons that tree-sitter misread)
-  package TEXT              -- the package the file declares (Go, Java): files of one package share a scope
+  package TEXT,             -- the package the file declares (Go, Java): files of one package share a scope
+  link_digest TEXT          -- what other files' links can read of it (link-interface.ts): unchanged, a re-link resolves only its own rows
 );
 CREATE TABLE IF NOT EXISTS symbols (
   id INTEGER PRIMARY KEY,

@@ -23,20 +23,35 @@ export type Module = { module: number | { files: number[] }; rest: string[] };
 /** kinds of symbols that hold a value: their members are those of the type they declare */
 export const VALUE_KINDS = new Set(['variable', 'constant', 'property']);
 
+/** A map whose missing keys are read on first use (a re-link of a few files reads only the rows it reaches). */
+export class LazyMap<K, V> extends Map<K, V> {
+  constructor(private readonly load: (key: K) => V) {
+    super();
+  }
+  override get(key: K): V {
+    if (!super.has(key)) super.set(key, this.load(key));
+    return super.get(key)!;
+  }
+}
+
+const IMPORT_COLUMNS = 'id, file_id, source, imported, kind, scope, base_import_id, status, resolved_file_id, resolved_symbol_id';
+const EXPORT_COLUMNS = 'file_id, name, kind, symbol_id, import_id, source, hidden';
+
 export class LinkContext {
   readonly files: FileRow[];
   readonly idByPath: Map<string, number>;
   readonly pathById: Map<number, string>;
   readonly resolvers: ReturnType<typeof createResolvers>;
+  /** the imports of the files whose rows this run resolves */
   readonly imports: ImportRow[];
-  readonly importById: Map<number, ImportRow>;
-  readonly exportsByFile = new Map<number, ExportRow[]>();
+  readonly importById: Map<number, ImportRow | undefined>;
+  readonly exportsByFile: Map<number, ExportRow[] | undefined>;
 
   // ---- packages (packages.ts) ------------------------------------------------------------------
   readonly packageKey = new Map<number, string>();
   readonly packageFiles = new Map<string, number[]>();
   readonly packageNames = new Map<string, Map<string, number[]>>();
-  readonly wildcards = new Map<number, ImportRow[]>();
+  readonly wildcards: Map<number, ImportRow[] | undefined>;
 
   // ---- what is resolved so far (modules.ts, members.ts, resolve.ts) -----------------------------
   readonly moduleCache = new Map<string, Module | 'external' | 'unresolved'>();
@@ -61,19 +76,37 @@ export class LinkContext {
   readonly elementsOf: Statement;
   readonly callbackOf: Statement;
 
-  constructor(readonly db: DB, root: string) {
+  /**
+   * `scope`: the files whose rows this run resolves (a re-link after they changed and nothing
+   * another file reads of them did); the rows of other files are read only as resolving reaches
+   * them. Without it, every file's: the tables are read whole, once.
+   */
+  constructor(readonly db: DB, root: string, readonly scope?: ReadonlySet<number>) {
     this.files = db.prepare('SELECT id, path, package FROM files').all() as FileRow[];
     this.idByPath = new Map(this.files.map((f) => [f.path, f.id]));
     this.pathById = new Map(this.files.map((f) => [f.id, f.path]));
     // (in path order, not in the order parse workers stored the files: a package's files are listed
     // in it, and a package import names the first of them)
     this.resolvers = createResolvers(root, new Set([...this.idByPath.keys()].sort()));
-    this.imports = db.prepare('SELECT id, file_id, source, imported, kind, scope, base_import_id, status, resolved_file_id, resolved_symbol_id FROM imports').all() as ImportRow[];
-    this.importById = new Map(this.imports.map((i) => [i.id, i]));
-    for (const e of db.prepare('SELECT file_id, name, kind, symbol_id, import_id, source, hidden FROM exports').all() as ExportRow[]) {
-      let list = this.exportsByFile.get(e.file_id);
-      if (!list) this.exportsByFile.set(e.file_id, (list = []));
-      list.push(e);
+    if (scope) {
+      this.imports = db.prepare(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE file_id IN (${[...scope].join(',')}) ORDER BY id`).all() as ImportRow[];
+      const importOf = db.prepare(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`);
+      this.importById = new LazyMap((id) => importOf.get(id) as ImportRow | undefined);
+      for (const i of this.imports) this.importById.set(i.id, i);
+      const exportsOf = db.prepare(`SELECT ${EXPORT_COLUMNS} FROM exports WHERE file_id = ? ORDER BY id`);
+      this.exportsByFile = new LazyMap((file) => exportsOf.all(file) as ExportRow[]);
+      const wildcardsOf = db.prepare(`SELECT ${IMPORT_COLUMNS} FROM imports WHERE file_id = ? AND kind = 'wildcard' ORDER BY id`);
+      this.wildcards = new LazyMap((file) => wildcardsOf.all(file) as ImportRow[]);
+    } else {
+      this.imports = db.prepare(`SELECT ${IMPORT_COLUMNS} FROM imports`).all() as ImportRow[];
+      this.importById = new Map(this.imports.map((i) => [i.id, i]));
+      this.exportsByFile = new Map();
+      for (const e of db.prepare(`SELECT ${EXPORT_COLUMNS} FROM exports`).all() as ExportRow[]) {
+        let list = this.exportsByFile.get(e.file_id);
+        if (!list) this.exportsByFile.set(e.file_id, (list = []));
+        list.push(e);
+      }
+      this.wildcards = new Map();
     }
     this.topLevelOf = db.prepare(
       'SELECT id, name FROM symbols WHERE file_id = ? AND container_id IS NULL AND container_import_id IS NULL AND local = 0',
@@ -98,5 +131,10 @@ export class LinkContext {
     this.callbackOf = db.prepare(`SELECT c.type_symbol_id AS type, c.type_import_id AS imp FROM symbols f
     JOIN symbols o ON o.file_id = f.file_id AND o.name = f.name AND o.container_id IS f.container_id
     JOIN callbacks c ON c.symbol_id = o.id AND c.arg = ? AND c.param = ? WHERE f.id = ? ORDER BY o.id LIMIT 1`);
+  }
+
+  /** `AND <column> IN (the files in scope)`, or nothing when every file's rows are resolved */
+  inScope(column: string): string {
+    return this.scope ? ` AND ${column} IN (${[...this.scope].join(',')})` : '';
   }
 }

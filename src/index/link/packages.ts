@@ -39,6 +39,7 @@ export function inPackage(ctx: LinkContext, fileId: number, name: string): numbe
 
 export function readWildcards(ctx: LinkContext): void {
   const { wildcards } = ctx;
+  if (ctx.scope) return; // (read per file as they are reached)
   for (const i of ctx.imports) {
     if (i.kind !== 'wildcard') continue;
     let list = wildcards.get(i.file_id);

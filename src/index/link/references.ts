@@ -17,7 +17,7 @@ export type MemberRef = {
 /** `ns.name`, `x.m` through an import (read before linking writes any reference) */
 export function readMemberRefs(ctx: LinkContext): MemberRef[] {
   return ctx.db.prepare(
-    `SELECT r.id, r.name, r.role, r.import_id, r.args, r.access, r.symbol_id, r.confidence FROM refs r WHERE r.target_kind = 'member_of_import' AND r.derived = 0`,
+    `SELECT r.id, r.name, r.role, r.import_id, r.args, r.access, r.symbol_id, r.confidence FROM refs r WHERE r.target_kind = 'member_of_import' AND r.derived = 0${ctx.inScope('r.file_id')}`,
   ).all() as MemberRef[];
 }
 
@@ -28,11 +28,12 @@ export function pointImportRefs(ctx: LinkContext): void {
   // after one file changed, nearly all)
   db.exec(`UPDATE refs SET symbol_id = i.resolved_symbol_id, confidence = IIF(i.resolved_symbol_id IS NULL, NULL, 'imported')
       FROM imports i WHERE i.id = refs.import_id AND refs.target_kind = 'import'
-        AND (refs.symbol_id IS NOT i.resolved_symbol_id OR refs.confidence IS NOT IIF(i.resolved_symbol_id IS NULL, NULL, 'imported'))`);
+        AND (refs.symbol_id IS NOT i.resolved_symbol_id OR refs.confidence IS NOT IIF(i.resolved_symbol_id IS NULL, NULL, 'imported'))${ctx.inScope('refs.file_id')}`);
   // a name of the file's own package is resolved by scope, as in the file itself; a name declared
   // twice in the package (build variants) is a guess between them
   const byScope = db.prepare(`UPDATE refs SET confidence = ? WHERE import_id = ? AND target_kind = 'import'`);
-  for (const [id, via] of ctx.scopeVia) {
+  for (const { id } of ctx.imports) {
+    const via = ctx.scopeVia.get(id);
     if (via === 'package') byScope.run('resolved', id);
     else if (via === 'unknown') byScope.run('name_match', id);
   }
@@ -47,12 +48,13 @@ export function splitMergedMeanings(ctx: LinkContext): void {
   const merged = db.prepare(`SELECT t.id, t.kind FROM symbols s JOIN symbols t ON t.file_id = s.file_id AND t.name = s.name
       AND t.container_id IS s.container_id AND t.local = 0 WHERE s.id = ? ORDER BY t.id`);
   const byMeaning = db.prepare(`UPDATE refs SET symbol_id = ? WHERE import_id = ? AND target_kind = 'import' AND (role = 'type') = ?`);
-  // (`+t.container_id`: not through the container index, which holds every top-level symbol under NULL)
-  const mergedIds = new Set((db.prepare(`SELECT s.id FROM symbols s WHERE s.local = 0 AND EXISTS (SELECT 1 FROM symbols t
+  // (`+t.container_id`: not through the container index, which holds every top-level symbol under NULL;
+  // a re-link of a few files asks about each of their imports instead)
+  const mergedIds = ctx.scope ? undefined : new Set((db.prepare(`SELECT s.id FROM symbols s WHERE s.local = 0 AND EXISTS (SELECT 1 FROM symbols t
       WHERE t.file_id = s.file_id AND t.name = s.name AND +t.container_id IS s.container_id AND t.local = 0 AND t.id <> s.id)`).all() as { id: number }[]).map((r) => r.id));
   for (const imp of ctx.imports) {
     const t = ctx.importTargets.get(imp.id);
-    if (!t || !('symbol' in t) || !mergedIds.has(t.symbol)) continue;
+    if (!t || !('symbol' in t) || (mergedIds && !mergedIds.has(t.symbol))) continue;
     const decls = merged.all(t.symbol) as { id: number; kind: string }[];
     if (decls.length < 2) continue;
     const typeDecl = decls.find((d) => ['interface', 'type', 'class', 'enum', 'namespace'].includes(d.kind));
@@ -68,7 +70,7 @@ export function splitMergedMeanings(ctx: LinkContext): void {
  */
 export function pickOverloads(ctx: LinkContext): void {
   const overloaded = ctx.db.prepare(`SELECT r.id, r.args, s.container_id AS container, s.name FROM refs r JOIN symbols s ON s.id = r.symbol_id
-      WHERE r.target_kind = 'import' AND r.args IS NOT NULL AND s.kind = 'method' AND s.container_id IS NOT NULL AND s.arity IS NOT NULL`)
+      WHERE r.target_kind = 'import' AND r.args IS NOT NULL AND s.kind = 'method' AND s.container_id IS NOT NULL AND s.arity IS NOT NULL${ctx.inScope('r.file_id')}`)
     .all() as { id: number; args: number; container: number; name: string }[];
   for (const r of overloaded) {
     const m = findMember(ctx, r.container, r.name, true, r.args);
@@ -84,7 +86,7 @@ export function pickOverloads(ctx: LinkContext): void {
 export function resolveMemberRefs(ctx: LinkContext, memberRefs: MemberRef[]): void {
   const { db, importTargets, enumOf, updRef, scopeVia, addDerived } = ctx;
   const status = db.prepare('SELECT status FROM imports WHERE id = ?');
-  db.exec('DELETE FROM refs WHERE derived = 1');
+  db.exec(`DELETE FROM refs WHERE derived = 1${ctx.inScope('file_id')}`);
   for (const r of memberRefs) {
     const t = importTargets.get(r.import_id);
     let symbol: number | null = null;
@@ -127,7 +129,7 @@ export function resolveInheritedNames(ctx: LinkContext): void {
   const inClass = ctx.files.filter((f) => languageFor(f.path)?.membersInScope).map((f) => f.id);
   if (inClass.length > 0) {
     const rows = db.prepare(`SELECT r.id, r.file_id, r.name, r.role, r.target_kind, r.enclosing_id, r.args, i.source FROM refs r JOIN imports i ON i.id = r.import_id
-        WHERE i.kind = 'scope' AND i.status = 'external' AND r.target_kind IN ('import', 'member_of_import') AND r.enclosing_id IS NOT NULL`)
+        WHERE i.kind = 'scope' AND i.status = 'external' AND r.target_kind IN ('import', 'member_of_import') AND r.enclosing_id IS NOT NULL${ctx.inScope('r.file_id')}`)
       .all() as { id: number; file_id: number; name: string; role: string; target_kind: string; enclosing_id: number; args: number | null; source: string }[];
     const inClassFiles = new Set(inClass);
     // (a name that is not called is a field: in Java a method is only ever called)

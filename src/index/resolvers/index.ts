@@ -14,6 +14,9 @@ const FACTORIES: Record<string, (root: string, files: ReadonlySet<string>) => Mo
   rust: createRustResolver,
 };
 
+/** the files whose content a resolver reads (by name): a change to one may move any import */
+export const RESOLVER_INPUTS: ReadonlySet<string> = new Set(['tsconfig.json', 'package.json', 'go.mod', 'Cargo.toml']);
+
 export function createResolvers(root: string, files: ReadonlySet<string>): Map<string, ModuleResolver> {
   const out = new Map<string, ModuleResolver>();
   for (const [name, make] of Object.entries(FACTORIES)) out.set(name, make(root, files));

@@ -1,0 +1,123 @@
+/**
+ * The re-link after an incremental update resolves only what the change can reach (#14): after
+ * every edit, the incremental index must hold exactly the facts a cold index of the same tree
+ * holds — compared as sorted dumps joined to paths and target names, never raw ids.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type IndexStats, updateIndex } from '../src/index/indexer.js';
+import { type DB, openDb } from '../src/store/db.js';
+import { copyFixture, makeProject, removeProject } from './helpers/project.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeProject(d);
+});
+
+/** every fact of the index, by path, position and name (what a cold index of the tree must equal) */
+export function dumpFacts(db: DB): string[] {
+  const rows = (sql: string) => (db.prepare(sql).raw().all() as unknown[][]).map((r) => JSON.stringify(r));
+  return [
+    ...rows(`SELECT 'ref', f.path, r.line, r.col, r.end_col, r.name, r.role, r.target_kind, sf.path, s.name, s.line, s.col, r.confidence, e.name, e.line, r.args, r.access, r.derived
+      FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.id = r.symbol_id LEFT JOIN files sf ON sf.id = s.file_id LEFT JOIN symbols e ON e.id = r.enclosing_id`),
+    ...rows(`SELECT 'symbol', f.path, s.line, s.col, s.end_line, s.end_col, s.name, s.kind, s.container_name, s.signature, s.arity, s.exported, s.local,
+        c.name, c.line, rf.path, rt.name, rt.line, ef.path, el.name, el.line
+      FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols c ON c.id = s.container_id
+      LEFT JOIN symbols rt ON rt.id = s.returns_symbol_id LEFT JOIN files rf ON rf.id = rt.file_id
+      LEFT JOIN symbols el ON el.id = s.elements_symbol_id LEFT JOIN files ef ON ef.id = el.file_id`),
+    ...rows(`SELECT 'import', f.path, i.line, i.col, i.local_name, i.source, i.imported, i.kind, i.status, rf.path, sf.path, s.name, s.line
+      FROM imports i JOIN files f ON f.id = i.file_id LEFT JOIN files rf ON rf.id = i.resolved_file_id
+      LEFT JOIN symbols s ON s.id = i.resolved_symbol_id LEFT JOIN files sf ON sf.id = s.file_id`),
+    ...rows(`SELECT 'base', f.path, d.name, d.line, bf.path, b.name, b.line, x.is_union
+      FROM bases x JOIN files f ON f.id = x.file_id LEFT JOIN symbols d ON d.id = x.symbol_id LEFT JOIN symbols b ON b.id = x.base_symbol_id LEFT JOIN files bf ON bf.id = b.file_id`),
+    ...rows(`SELECT 'export', f.path, e.name, e.kind, s.name, s.line, e.source, e.hidden FROM exports e JOIN files f ON f.id = e.file_id LEFT JOIN symbols s ON s.id = e.symbol_id`),
+    ...rows(`SELECT 'callback', f.path, s.name, s.line, c.arg, c.param, tf.path, t.name, t.line FROM callbacks c JOIN files f ON f.id = c.file_id
+      JOIN symbols s ON s.id = c.symbol_id LEFT JOIN symbols t ON t.id = c.type_symbol_id LEFT JOIN files tf ON tf.id = t.file_id`),
+    ...rows(`SELECT 'file', path, language, hash, is_module, parse_errors, package FROM files`),
+  ].sort();
+}
+
+/** a cold index of a copy of the tree, in a fresh database */
+async function coldFacts(root: string): Promise<string[]> {
+  const copy = makeProject({});
+  dirs.push(copy);
+  fs.cpSync(root, copy, { recursive: true, filter: (src) => !src.includes(`${path.sep}.code-intel`) });
+  const db = openDb(copy);
+  try {
+    await updateIndex(db, copy, { workers: 0 });
+    return dumpFacts(db);
+  } finally {
+    db.close();
+  }
+}
+
+type Edit = { what: string; apply: (root: string) => void; /** files whose rows the re-link resolves at most (the whole link: undefined) */ relinked?: number };
+
+let clock = Date.now() + 10_000;
+function write(root: string, rel: string, text: string): void {
+  const file = path.join(root, rel);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  const t = new Date((clock += 5000)); // mtime must move even on coarse clocks
+  fs.utimesSync(file, t, t);
+}
+function edit(root: string, rel: string, from: string | RegExp, to: string): void {
+  const text = fs.readFileSync(path.join(root, rel), 'utf8');
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`edit of ${rel} did not apply: ${String(from)}`);
+  write(root, rel, next);
+}
+
+async function replay(fixture: string, edits: Edit[]): Promise<IndexStats[]> {
+  const root = copyFixture(fixture);
+  dirs.push(root);
+  const db = openDb(root);
+  const all: IndexStats[] = [];
+  try {
+    await updateIndex(db, root, { workers: 0 });
+    for (const e of edits) {
+      e.apply(root);
+      const stats = await updateIndex(db, root, { workers: 0 });
+      all.push(stats);
+      expect(stats.parsed + stats.removed, e.what).toBeGreaterThan(0);
+      const incremental = dumpFacts(db);
+      const cold = await coldFacts(root);
+      // (the differing rows, not two arrays of thousands)
+      expect(incremental.filter((r) => !cold.includes(r)), `${e.what}: rows only the incremental index holds`).toEqual([]);
+      expect(cold.filter((r) => !incremental.includes(r)), `${e.what}: rows only the cold index holds`).toEqual([]);
+      expect(incremental.length, e.what).toBe(cold.length);
+      if (e.relinked !== undefined) expect(stats.link?.files ?? 0, `${e.what}: files re-linked`).toBeLessThanOrEqual(e.relinked);
+    }
+  } finally {
+    db.close();
+  }
+  return all;
+}
+
+describe('incremental re-link equals a cold index', () => {
+  it('TypeScript: bodies, comments, renames, re-exports, members, types, removed and added files', async () => {
+    const edits: Edit[] = [
+      { what: 'a body-only edit', relinked: 1, apply: (r) => edit(r, 'src/utils/format.ts', `text.padStart(width, ' ')`, `text.padStart(width, '-').trim()`) },
+      { what: 'a comment', relinked: 1, apply: (r) => edit(r, 'src/models/user.ts', /$/, '\n// a comment\n') },
+      { what: 'a new local in a body', apply: (r) => edit(r, 'src/models/admin.ts', 'return this.list()', 'const all = this.list();\n    return all') },
+      { what: 'an exported function renamed (importers through a barrel and a namespace)', apply: (r) => edit(r, 'src/utils/strings.ts', 'export function capitalize', 'export function capitalise') },
+      { what: 'an export added that an unresolved import now finds', apply: (r) => edit(r, 'src/utils/strings.ts', /$/, '\nexport const capitalize = capitalise;\n') },
+      { what: 'a named re-export renamed', apply: (r) => edit(r, 'src/models/index.ts', 'export { AdminStore }', 'export { AdminStore as Admins }') },
+      { what: 'an `export *` removed', apply: (r) => edit(r, 'src/utils/index.ts', `export * from './strings';\n`, '') },
+      { what: 'an `export *` back', apply: (r) => edit(r, 'src/utils/index.ts', /$/, `export * from './strings';\n`) },
+      { what: 'a method renamed that other files call through instances', apply: (r) => edit(r, 'src/models/user.ts', /\blist\(\): User\[\]/, 'all(): User[]') },
+      { what: 'a method added under the old name', apply: (r) => edit(r, 'src/models/user.ts', '  count(): number {', '  list(): User[] {\n    return this.all();\n  }\n\n  count(): number {') },
+      { what: 'a declared result type changed (another file\'s `x.m()` moves)', apply: (r) => edit(r, 'src/streams/sink.ts', 'all(): Array<Sink<number>>', 'all(): Array<Cursor>') },
+      { what: 'a field type changed', apply: (r) => edit(r, 'src/streams/sink.ts', 'sinks: Sink<number>[] = [];', 'sinks: Cursor[] = [];') },
+      { what: 'a base class changed', apply: (r) => edit(r, 'src/models/admin.ts', 'extends UserStore', 'extends Object') },
+      { what: 'a file removed', apply: (r) => fs.rmSync(path.join(r, 'src/streams/target.ts')) },
+      { what: 'a file added that an import resolves to again', apply: (r) => write(r, 'src/streams/target.ts', `import { Sink } from './sink';\nexport type Target = Sink<number> | undefined;\n`) },
+      { what: 'a new file importing through the barrels', apply: (r) => write(r, 'src/extra.ts', `import { UserStore, Admins } from './models';\nexport const n = UserStore.create().count() + new Admins().admins().length;\n`) },
+      { what: 'an import of a file edited to another name', apply: (r) => edit(r, 'src/extra.ts', 'Admins }', 'Admins as A }') },
+      { what: 'a body edit in a file others import through a barrel', relinked: 1, apply: (r) => edit(r, 'src/models/user.ts', 'return this.list().length;', 'return this.list().length + 0;') },
+    ];
+    const stats = await replay('ts-app', edits);
+    expect(stats.length).toBe(edits.length);
+  }, 120_000);
+});
