@@ -100,24 +100,49 @@ describe('incremental re-link equals a cold index', () => {
     const edits: Edit[] = [
       { what: 'a body-only edit', relinked: 1, apply: (r) => edit(r, 'src/utils/format.ts', `text.padStart(width, ' ')`, `text.padStart(width, '-').trim()`) },
       { what: 'a comment', relinked: 1, apply: (r) => edit(r, 'src/models/user.ts', /$/, '\n// a comment\n') },
-      { what: 'a new local in a body', apply: (r) => edit(r, 'src/models/admin.ts', 'return this.list()', 'const all = this.list();\n    return all') },
-      { what: 'an exported function renamed (importers through a barrel and a namespace)', apply: (r) => edit(r, 'src/utils/strings.ts', 'export function capitalize', 'export function capitalise') },
-      { what: 'an export added that an unresolved import now finds', apply: (r) => edit(r, 'src/utils/strings.ts', /$/, '\nexport const capitalize = capitalise;\n') },
-      { what: 'a named re-export renamed', apply: (r) => edit(r, 'src/models/index.ts', 'export { AdminStore }', 'export { AdminStore as Admins }') },
-      { what: 'an `export *` removed', apply: (r) => edit(r, 'src/utils/index.ts', `export * from './strings';\n`, '') },
-      { what: 'an `export *` back', apply: (r) => edit(r, 'src/utils/index.ts', /$/, `export * from './strings';\n`) },
-      { what: 'a method renamed that other files call through instances', apply: (r) => edit(r, 'src/models/user.ts', /\blist\(\): User\[\]/, 'all(): User[]') },
-      { what: 'a method added under the old name', apply: (r) => edit(r, 'src/models/user.ts', '  count(): number {', '  list(): User[] {\n    return this.all();\n  }\n\n  count(): number {') },
-      { what: 'a declared result type changed (another file\'s `x.m()` moves)', apply: (r) => edit(r, 'src/streams/sink.ts', 'all(): Array<Sink<number>>', 'all(): Array<Cursor>') },
-      { what: 'a field type changed', apply: (r) => edit(r, 'src/streams/sink.ts', 'sinks: Sink<number>[] = [];', 'sinks: Cursor[] = [];') },
-      { what: 'a base class changed', apply: (r) => edit(r, 'src/models/admin.ts', 'extends UserStore', 'extends Object') },
+      { what: 'a new local in a body', relinked: 1, apply: (r) => edit(r, 'src/models/admin.ts', 'return this.list()', 'const all = this.list();\n    return all') },
+      { what: 'an exported function renamed (importers through a barrel and a namespace)', relinked: 5, apply: (r) => edit(r, 'src/utils/strings.ts', 'export function capitalize', 'export function capitalise') },
+      { what: 'an export added that an unresolved import now finds', relinked: 5, apply: (r) => edit(r, 'src/utils/strings.ts', /$/, '\nexport const capitalize = capitalise;\n') },
+      { what: 'a named re-export renamed', relinked: 5, apply: (r) => edit(r, 'src/models/index.ts', 'export { AdminStore }', 'export { AdminStore as Admins }') },
+      { what: 'an `export *` removed', relinked: 3, apply: (r) => edit(r, 'src/utils/index.ts', `export * from './strings';\n`, '') },
+      { what: 'an `export *` back', relinked: 3, apply: (r) => edit(r, 'src/utils/index.ts', /$/, `export * from './strings';\n`) },
+      { what: 'a method renamed that other files call through instances', relinked: 7, apply: (r) => edit(r, 'src/models/user.ts', /\blist\(\): User\[\]/, 'all(): User[]') },
+      { what: 'a method added under the old name', relinked: 7, apply: (r) => edit(r, 'src/models/user.ts', '  count(): number {', '  list(): User[] {\n    return this.all();\n  }\n\n  count(): number {') },
+      { what: 'a declared result type changed (another file\'s `x.m()` moves)', relinked: 4, apply: (r) => edit(r, 'src/streams/sink.ts', 'all(): Array<Sink<number>>', 'all(): Array<Cursor>') },
+      { what: 'a field type changed', relinked: 4, apply: (r) => edit(r, 'src/streams/sink.ts', 'sinks: Sink<number>[] = [];', 'sinks: Cursor[] = [];') },
+      { what: 'a base class changed', relinked: 6, apply: (r) => edit(r, 'src/models/admin.ts', 'extends UserStore', 'extends Object') },
       { what: 'a file removed', apply: (r) => fs.rmSync(path.join(r, 'src/streams/target.ts')) },
       { what: 'a file added that an import resolves to again', apply: (r) => write(r, 'src/streams/target.ts', `import { Sink } from './sink';\nexport type Target = Sink<number> | undefined;\n`) },
       { what: 'a new file importing through the barrels', apply: (r) => write(r, 'src/extra.ts', `import { UserStore, Admins } from './models';\nexport const n = UserStore.create().count() + new Admins().admins().length;\n`) },
-      { what: 'an import of a file edited to another name', apply: (r) => edit(r, 'src/extra.ts', 'Admins }', 'Admins as A }') },
+      { what: 'an import of a file edited to another name', relinked: 1, apply: (r) => edit(r, 'src/extra.ts', 'Admins }', 'Admins as A }') },
       { what: 'a body edit in a file others import through a barrel', relinked: 1, apply: (r) => edit(r, 'src/models/user.ts', 'return this.list().length;', 'return this.list().length + 0;') },
     ];
     const stats = await replay('ts-app', edits);
-    expect(stats.length).toBe(edits.length);
+    // (the whole link: files came or went)
+    expect(stats.slice(-5, -2).map((s) => s.link?.files)).toEqual([18, 19, 20]);
+  }, 120_000);
+
+  // elsewhere a changed interface re-links the whole project (answers flow through package
+  // scopes and members declared apart from their type); an unchanged one, the file's own rows
+  it('Go, Java, Python and Rust: bodies, comments and renamed declarations', async () => {
+    await replay('go-app', [
+      { what: 'go: a body edit', relinked: 1, apply: (r) => edit(r, 'geometry/circle.go', 'return 3.14 * c.Radius', 'return 3.1416 * c.Radius') },
+      { what: 'go: a function renamed', apply: (r) => edit(r, 'geometry/circle.go', 'func Format(s Shape)', 'func Describe(s Shape)') },
+      { what: 'go: a method added', apply: (r) => edit(r, 'geometry/shape.go', /$/, '\nfunc (s Square) Area() float64 { return s.Side * s.Side }\n') },
+      { what: 'go: a comment', relinked: 1, apply: (r) => edit(r, 'geometry/shape.go', /$/, '\n// a comment\n') },
+    ]);
+    await replay('java-app', [
+      { what: 'java: a body edit', relinked: 1, apply: (r) => edit(r, 'src/main/java/com/example/util/Strings.java', 'return "[" + value + "]";', 'return "<" + value + ">";') },
+      { what: 'java: an overload removed', apply: (r) => edit(r, 'src/main/java/com/example/util/Strings.java', 'return pad(value, 8);', 'return value;') },
+      { what: 'java: a method renamed', apply: (r) => edit(r, 'src/main/java/com/example/util/Strings.java', 'public static String format(', 'public static String render(') },
+    ]);
+    await replay('py-app', [
+      { what: 'python: a body edit', relinked: 1, apply: (r) => edit(r, 'src/shop/models.py', 'return f"{self.kind}: {self.name}"', 'return f"{self.kind} - {self.name}"') },
+      { what: 'python: a method renamed', apply: (r) => edit(r, 'src/shop/models.py', 'def describe(self)', 'def explain(self)') },
+    ]);
+    await replay('rust-app', [
+      { what: 'rust: a body edit', relinked: 1, apply: (r) => edit(r, 'src/util.rs', 'items.join(", ")', 'items.join("; ")') },
+      { what: 'rust: a function renamed', apply: (r) => edit(r, 'src/util.rs', 'pub(crate) fn format(', 'pub(crate) fn render(') },
+    ]);
   }, 120_000);
 });

@@ -22,6 +22,7 @@ import { checkedGrammars, extractorFingerprint } from './languages.js';
 import { linkInterfaceDigest } from './link-interface.js';
 import { type LinkStats, linkProject } from './link.js';
 import { type WorkerBatch, unpackBatch } from './packed-refs.js';
+import { reachOf } from './link/affected.js';
 import { RESOLVER_INPUTS } from './resolvers/index.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
 import { walkProject } from './walk.js';
@@ -79,10 +80,12 @@ export function defaultWorkers(env: NodeJS.ProcessEnv = process.env): number {
 interface FileRow { id: number; path: string; hash: string; size: number; mtime_ms: number; language: string | null; link_digest: string | null }
 
 /**
- * Re-linking only the changed files' own rows: past this many files, the whole link costs about
- * as much (it reads every table once instead of row by row).
+ * A re-link of some files reads their rows one by one, the whole link every table once: in effect
+ * (657 files) one costs about 1 ms a file, the other ~450 ms, and 578 files re-linked took longer
+ * than all. Up to this many files, or this share of the project, only they are re-linked.
  */
-const RELINK_FILES_MAX = 64;
+const RELINK_FILES = 64;
+const RELINK_SHARE = 0.4;
 
 export async function updateIndex(db: DB, root: string, opts: IndexOptions = {}): Promise<IndexStats> {
   const t0 = performance.now();
@@ -114,7 +117,11 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   // what the link must do: the files whose own rows are new, and whether any other file's answers
   // may have changed (a file's link interface changed, a file came or went)
   const relink = new Set<number>();
-  let interfaceChanged = removed.length > 0;
+  // files whose interface changed (their symbols have new ids: the old ones, to check none is left
+  // pointed at), and whether files came or went (imports anywhere may resolve elsewhere)
+  const reshaped = new Set<number>();
+  const oldSymbols: number[] = [];
+  let filesMoved = removed.length > 0;
   const writeBatch = db.transaction((batch: ParseResult[]) => {
     const now = Date.now();
     for (const res of batch) {
@@ -123,7 +130,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
         skipped.push({ file: res.rel, reason: res.reason });
         if (row) {
           deleteFile(db, row.id);
-          interfaceChanged = true;
+          filesMoved = true;
         }
       } else if (res.status === 'unchanged') {
         unchanged++;
@@ -136,12 +143,20 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
         // the same interface: the file and its symbols keep their ids, so that every other file's
         // answers (which point at them) stay right
         let keep: Kept | undefined;
-        if (row && digest !== null && row.link_digest === digest) {
+        if (row && row.language !== null && digest !== null) {
           const ids = (stmt(db, 'SELECT id FROM symbols WHERE file_id = ? ORDER BY id').all(row.id) as { id: number }[]).map((r) => r.id);
-          if (ids.length === res.facts!.symbols.length) keep = { fileId: row.id, symbolIds: ids };
-        }
-        if (keep) relink.add(keep.fileId);
-        else if (!(row && row.language === null && !res.facts && !RESOLVER_INPUTS.has(path.posix.basename(res.rel)))) interfaceChanged = true;
+          if (row.link_digest === digest && ids.length === res.facts!.symbols.length) keep = { fileId: row.id, symbolIds: ids };
+          else {
+            // the file keeps its id (imports elsewhere that resolved to it still say so); its
+            // symbols get ids never used before, so that nothing left pointing at an old one
+            // can name a new one by chance
+            const top = (stmt(db, 'SELECT max(id) AS top FROM symbols').get() as { top: number | null }).top ?? 0;
+            keep = { fileId: row.id, symbolIds: res.facts!.symbols.map((_, i) => top + 1 + i) };
+            reshaped.add(row.id);
+            oldSymbols.push(...ids);
+          }
+          relink.add(row.id);
+        } else if (!(row && row.language === null && !res.facts && !RESOLVER_INPUTS.has(path.posix.basename(res.rel)))) filesMoved = true;
         if (row) deleteFile(db, row.id);
         insertFile(db, res.rel, res.hash, res.size, res.mtimeMs, now, res.facts, digest, keep);
       }
@@ -169,11 +184,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     if (changed > 0 || pending) {
       opts.onProgress?.(jobs.length, jobs.length, 'link');
       opts.onParsed?.({ files: parsed, bytes: parsedBytes });
-      // only the changed files' own rows are new, and nothing another file reads of them changed:
-      // resolving those rows is the whole re-link (a text file no resolver reads needs none)
-      const only = !pending && !interfaceChanged && relink.size <= RELINK_FILES_MAX;
-      if (!only) link = linkProject(db, root);
-      else if (relink.size > 0) link = linkProject(db, root, relink);
+      link = relinkProject(db, root, { pending: pending || filesMoved, relink, reshaped, oldSymbols });
     }
   } finally {
     createIndexes(afterLink);
@@ -196,6 +207,44 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     ms: performance.now() - t0,
     link,
   };
+}
+
+/**
+ * The link after an update: of the changed files' own rows when nothing another file reads of
+ * them changed (their link interface is the same, their symbols kept their ids); of every file
+ * a changed interface can reach (link/affected.ts) when they are few; else of the whole project.
+ * A text file no resolver reads needs none.
+ */
+function relinkProject(db: DB, root: string, c: { pending: boolean; relink: Set<number>; reshaped: Set<number>; oldSymbols: number[] }): LinkStats | undefined {
+  if (c.pending) return linkProject(db, root);
+  if (c.relink.size === 0) return undefined;
+  const t0 = performance.now();
+  let scope: Set<number> | undefined = c.relink;
+  if (c.reshaped.size > 0) {
+    const reach = reachOf(db, root, c.reshaped);
+    scope = reach && new Set([...reach, ...c.relink]);
+  }
+  const files = (db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n;
+  if (!scope || (scope.size > RELINK_FILES && scope.size > files * RELINK_SHARE)) return linkProject(db, root);
+  const link = linkProject(db, root, scope);
+  link.ms = performance.now() - t0; // (with finding the reach)
+  // every answer that named a symbol the changed files no longer have was in the reach: if one
+  // is left, the reach missed a way answers flow (a bug), and the whole link puts it right
+  if (c.oldSymbols.length > 0 && pointsAtAny(db, c.oldSymbols)) {
+    log.info(`re-link of ${scope.size} files left answers naming symbols of the old version of ${[...c.reshaped].length} changed files: linking the whole project`);
+    return linkProject(db, root);
+  }
+  return link;
+}
+
+function pointsAtAny(db: DB, ids: number[]): boolean {
+  const old = 'SELECT value FROM json_each(?)';
+  const row = db.prepare(`SELECT EXISTS (SELECT 1 FROM refs WHERE symbol_id IN (${old}))
+      OR EXISTS (SELECT 1 FROM imports WHERE resolved_symbol_id IN (${old}))
+      OR EXISTS (SELECT 1 FROM bases WHERE base_symbol_id IN (${old}) OR symbol_id IN (${old}))
+      OR EXISTS (SELECT 1 FROM symbols WHERE returns_symbol_id IN (${old}) OR container_id IN (${old}) OR elements_symbol_id IN (${old})) AS hit`)
+    .get(...Array(7).fill(JSON.stringify(ids))) as { hit: number };
+  return row.hit === 1;
 }
 
 /** Prepared statements of a database, by their SQL: writing a file runs a dozen, thousands of files run them again. */

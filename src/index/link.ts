@@ -1,12 +1,13 @@
 /**
  * Cross-file binding: resolves every import through the module graph (re-exports, `export *`,
  * default and namespace exports) to the symbol it names, then points the references that go
- * through those imports at that symbol. Runs after every index update; it works on whole tables
- * in memory, which costs milliseconds even for thousands of files. The phases are in link/.
+ * through those imports at that symbol. Runs after every index update: on whole tables in memory
+ * after a cold index, or on the rows of the files a change can reach (indexer.ts, link/affected.ts).
+ * The phases are in link/.
  */
 import type { DB } from '../store/db.js';
 import { LinkContext } from './link/context.js';
-import { attachImportedContainers, pointBasesAtImports, resolveImportedTypes } from './link/declarations.js';
+import { attachImportedContainers, pointBasesAtImports, resetLinks, resolveImportedTypes } from './link/declarations.js';
 import { storeImportStatus } from './link/imports.js';
 import { readPackages, readWildcards } from './link/packages.js';
 import { pickOverloads, pointImportRefs, readMemberRefs, resolveInheritedNames, resolveMemberRefs, splitMergedMeanings } from './link/references.js';
@@ -26,6 +27,9 @@ export function linkProject(db: DB, root: string, only?: ReadonlySet<number>): L
   const memberRefs = readMemberRefs(ctx);
 
   const counts = db.transaction(() => {
+    // the files re-linked answer as if new (a cold index's first pass), not from what the last
+    // link found through a version of the changed files that is gone
+    if (only) resetLinks(ctx);
     // containers, bases and declared results in other files: before anything looks members up through them
     attachImportedContainers(ctx);
     resolveImportedTypes(ctx);

@@ -5,6 +5,15 @@
 import type { LinkContext } from './context.js';
 import { resolveImport } from './resolve.js';
 
+/** the containers, bases and declared results found in other files, cleared (the files in scope) */
+export function resetLinks(ctx: LinkContext): void {
+  const { db } = ctx;
+  db.exec(`UPDATE symbols SET container_id = NULL WHERE container_import_id IS NOT NULL${ctx.inScope('file_id')}`);
+  db.exec(`UPDATE symbols SET returns_symbol_id = NULL WHERE returns_import_id IS NOT NULL${ctx.inScope('file_id')}`);
+  db.exec(`UPDATE bases SET symbol_id = NULL WHERE symbol_import_id IS NOT NULL${ctx.inScope('file_id')}`);
+  db.exec(`UPDATE bases SET base_symbol_id = NULL WHERE base_import_id IS NOT NULL${ctx.inScope('file_id')}`);
+}
+
 /** Go methods declared in another file than their receiver's type: first, so that members are found through them */
 export function attachImportedContainers(ctx: LinkContext): void {
   const { db } = ctx;
