@@ -219,13 +219,14 @@ function relinkProject(db: DB, root: string, c: { pending: boolean; relink: Set<
   if (c.pending) return linkProject(db, root);
   if (c.relink.size === 0) return undefined;
   const t0 = performance.now();
+  const files = (db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n;
+  const limit = Math.max(RELINK_FILES, Math.floor(files * RELINK_SHARE));
   let scope: Set<number> | undefined = c.relink;
   if (c.reshaped.size > 0) {
-    const reach = reachOf(db, root, c.reshaped);
+    const reach = reachOf(db, root, c.reshaped, limit);
     scope = reach && new Set([...reach, ...c.relink]);
   }
-  const files = (db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n;
-  if (!scope || (scope.size > RELINK_FILES && scope.size > files * RELINK_SHARE)) return linkProject(db, root);
+  if (!scope || scope.size > limit) return linkProject(db, root);
   const link = linkProject(db, root, scope);
   link.ms = performance.now() - t0; // (with finding the reach)
   // every answer that named a symbol the changed files no longer have was in the reach: if one

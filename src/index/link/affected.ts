@@ -28,7 +28,8 @@ const INTERFACE_EDGES = `WITH RECURSIVE named(id) AS (
   SELECT DISTINCT i.file_id AS file, i.resolved_file_id AS target FROM imports i JOIN named n ON n.id = i.id
   WHERE i.resolved_file_id IS NOT NULL AND i.resolved_file_id <> i.file_id`;
 
-export function reachOf(db: DB, root: string, changed: ReadonlySet<number>): Set<number> | undefined {
+/** `limit`: past this many files, undefined (the whole link is cheaper) */
+export function reachOf(db: DB, root: string, changed: ReadonlySet<number>, limit = Infinity): Set<number> | undefined {
   const files = db.prepare('SELECT id, path FROM files').all() as { id: number; path: string }[];
   const pathById = new Map(files.map((f) => [f.id, f.path]));
   for (const id of changed) {
@@ -67,6 +68,7 @@ export function reachOf(db: DB, root: string, changed: ReadonlySet<number>): Set
       if (!seen.has(f)) {
         seen.add(f);
         queue.push(f);
+        if (seen.size > limit) return undefined;
       }
     }
   }
@@ -74,5 +76,5 @@ export function reachOf(db: DB, root: string, changed: ReadonlySet<number>): Set
   const reach = new Set(seen);
   const edges = db.prepare('SELECT DISTINCT file_id AS file, resolved_file_id AS target FROM imports WHERE resolved_file_id IS NOT NULL').all() as { file: number; target: number }[];
   for (const e of [...edges, ...stars]) if (seen.has(e.target)) reach.add(e.file);
-  return reach;
+  return reach.size > limit ? undefined : reach;
 }
