@@ -39,14 +39,14 @@ export function dumpFacts(db: DB): string[] {
 }
 
 /** a cold index of a copy of the tree, in a fresh database */
-async function coldFacts(root: string): Promise<string[]> {
+async function coldFacts(root: string): Promise<{ facts: string[]; stats: IndexStats }> {
   const copy = makeProject({});
   dirs.push(copy);
   fs.cpSync(root, copy, { recursive: true, filter: (src) => !src.includes(`${path.sep}.code-intel`) });
   const db = openDb(copy);
   try {
-    await updateIndex(db, copy, { workers: 0 });
-    return dumpFacts(db);
+    const stats = await updateIndex(db, copy, { workers: 0 });
+    return { facts: dumpFacts(db), stats };
   } finally {
     db.close();
   }
@@ -82,7 +82,9 @@ async function replay(fixture: string, edits: Edit[]): Promise<IndexStats[]> {
       all.push(stats);
       expect(stats.parsed + stats.removed, e.what).toBeGreaterThan(0);
       const incremental = dumpFacts(db);
-      const cold = await coldFacts(root);
+      const { facts: cold, stats: coldStats } = await coldFacts(root);
+      // (counted from what the re-link changed, not from every row)
+      expect({ symbols: stats.symbols, references: stats.references }, e.what).toEqual({ symbols: coldStats.symbols, references: coldStats.references });
       // (the differing rows, not two arrays of thousands)
       expect(incremental.filter((r) => !cold.includes(r)), `${e.what}: rows only the incremental index holds`).toEqual([]);
       expect(cold.filter((r) => !incremental.includes(r)), `${e.what}: rows only the cold index holds`).toEqual([]);

@@ -122,6 +122,8 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   const reshaped = new Set<number>();
   const oldSymbols: number[] = [];
   let filesMoved = removed.length > 0;
+  // the references with an answer that the re-linked files held before (see `references` below)
+  let resolvedBefore = 0;
   const writeBatch = db.transaction((batch: ParseResult[]) => {
     const now = Date.now();
     for (const res of batch) {
@@ -157,7 +159,10 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
           }
           relink.add(row.id);
         } else if (!(row && row.language === null && !res.facts && !RESOLVER_INPUTS.has(path.posix.basename(res.rel)))) filesMoved = true;
-        if (row) deleteFile(db, row.id);
+        if (row) {
+          resolvedBefore += countResolved(db, [row.id]);
+          deleteFile(db, row.id);
+        }
         insertFile(db, res.rel, res.hash, res.size, res.mtimeMs, now, res.facts, digest, keep);
       }
     }
@@ -173,6 +178,8 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     if (list.length > 0) db.transaction(() => { for (const i of list) db.exec(i.sql); })();
   };
   let link: LinkStats | undefined;
+  /** the files a partial re-link resolved (their references are the only ones it changed) */
+  let scope: ReadonlySet<number> | undefined;
   let changed = 0;
   try {
     try {
@@ -184,7 +191,10 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     if (changed > 0 || pending) {
       opts.onProgress?.(jobs.length, jobs.length, 'link');
       opts.onParsed?.({ files: parsed, bytes: parsedBytes });
-      link = relinkProject(db, root, { pending: pending || filesMoved, relink, reshaped, oldSymbols });
+      ({ link, scope } = relinkProject(db, root, { pending: pending || filesMoved, relink, reshaped, oldSymbols }, (files) => {
+        // (the files re-linked that were not parsed again: their rows are the ones from before)
+        resolvedBefore += countResolved(db, [...files].filter((f) => !relink.has(f)));
+      }));
     }
   } finally {
     createIndexes(afterLink);
@@ -192,15 +202,24 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   setMeta(db, 'indexed_at', new Date().toISOString());
   if (changed > 0) setMeta(db, 'changed_at', new Date().toISOString());
   setMeta(db, 'skipped', JSON.stringify(skipped.slice(0, 200)));
-  setMeta(db, 'index_pending', '0');
   const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+  // counting the references with an answer reads every row of refs (40 ms in effect, most of what
+  // one changed file costs): after a partial re-link, the count before, less what the files it
+  // resolved held before, plus what they hold now
+  const before = Number(getMeta(db, 'resolved_refs') ?? NaN);
+  const references = link && !scope ? count('SELECT COUNT(*) n FROM refs WHERE confidence IS NOT NULL')
+    : scope && Number.isInteger(before) ? before - resolvedBefore + countResolved(db, [...scope])
+    : !link && Number.isInteger(before) ? before // (no reference changed)
+    : count('SELECT COUNT(*) n FROM refs WHERE confidence IS NOT NULL');
+  setMeta(db, 'resolved_refs', String(references));
+  setMeta(db, 'index_pending', '0');
   return {
     files: count('SELECT COUNT(*) n FROM files'),
     parsed,
     unchanged,
     removed: removed.length,
     symbols: count('SELECT COUNT(*) n FROM symbols'),
-    references: count('SELECT COUNT(*) n FROM refs WHERE confidence IS NOT NULL'),
+    references,
     recovered: count('SELECT COUNT(*) n FROM files WHERE recovered > 0'),
     parseErrors: count('SELECT COUNT(*) n FROM files WHERE parse_errors > 0'),
     skipped,
@@ -215,9 +234,13 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
  * a changed interface can reach (link/affected.ts) when they are few; else of the whole project.
  * A text file no resolver reads needs none.
  */
-function relinkProject(db: DB, root: string, c: { pending: boolean; relink: Set<number>; reshaped: Set<number>; oldSymbols: number[] }): LinkStats | undefined {
-  if (c.pending) return linkProject(db, root);
-  if (c.relink.size === 0) return undefined;
+function relinkProject(
+  db: DB, root: string, c: { pending: boolean; relink: Set<number>; reshaped: Set<number>; oldSymbols: number[] },
+  beforeLink: (scope: ReadonlySet<number>) => void,
+): { link?: LinkStats; scope?: ReadonlySet<number> } {
+  const whole = () => ({ link: linkProject(db, root) });
+  if (c.pending) return whole();
+  if (c.relink.size === 0) return {};
   const t0 = performance.now();
   const files = (db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n;
   const limit = Math.max(RELINK_FILES, Math.floor(files * RELINK_SHARE));
@@ -226,16 +249,25 @@ function relinkProject(db: DB, root: string, c: { pending: boolean; relink: Set<
     const reach = reachOf(db, root, c.reshaped, limit);
     scope = reach && new Set([...reach, ...c.relink]);
   }
-  if (!scope || scope.size > limit) return linkProject(db, root);
+  if (!scope || scope.size > limit) return whole();
+  beforeLink(scope);
   const link = linkProject(db, root, scope);
   link.ms = performance.now() - t0; // (with finding the reach)
   // every answer that named a symbol the changed files no longer have was in the reach: if one
   // is left, the reach missed a way answers flow (a bug), and the whole link puts it right
   if (c.oldSymbols.length > 0 && pointsAtAny(db, c.oldSymbols)) {
     log.info(`re-link of ${scope.size} files left answers naming symbols of the old version of ${[...c.reshaped].length} changed files: linking the whole project`);
-    return linkProject(db, root);
+    return whole();
   }
-  return link;
+  return { link, scope };
+}
+
+/** references with an answer (a confidence) in some files, through the index by file */
+function countResolved(db: DB, files: number[]): number {
+  const one = stmt(db, 'SELECT COUNT(*) AS n FROM refs WHERE file_id = ? AND confidence IS NOT NULL');
+  let n = 0;
+  for (const f of files) n += (one.get(f) as { n: number }).n;
+  return n;
 }
 
 function pointsAtAny(db: DB, ids: number[]): boolean {
