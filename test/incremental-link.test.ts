@@ -118,10 +118,15 @@ describe('incremental re-link equals a cold index', () => {
       { what: 'a new file importing through the barrels', apply: (r) => write(r, 'src/extra.ts', `import { UserStore, Admins } from './models';\nexport const n = UserStore.create().count() + new Admins().admins().length;\n`) },
       { what: 'an import of a file edited to another name', relinked: 1, apply: (r) => edit(r, 'src/extra.ts', 'Admins }', 'Admins as A }') },
       { what: 'a body edit in a file others import through a barrel', relinked: 1, apply: (r) => edit(r, 'src/models/user.ts', 'return this.list().length;', 'return this.list().length + 0;') },
+      { what: 'merged declarations added (a type and a value of one name)', apply: (r) => edit(r, 'src/utils/strings.ts', /$/, '\nexport interface Separator { text: string }\nexport const Separator = { text: SEPARATOR };\n') },
+      { what: 'an importer using both meanings', relinked: 1, apply: (r) => edit(r, 'src/extra.ts', /$/, `import { Separator } from './utils/strings';\nexport const sep: Separator = Separator;\n`) },
+      { what: 'a body edit beside them', relinked: 1, apply: (r) => edit(r, 'src/utils/strings.ts', 'return format + word.slice(1);', 'return format + word.slice(1).trim();') },
+      { what: 'the merged declarations in the other order', apply: (r) => edit(r, 'src/utils/strings.ts', 'export interface Separator { text: string }\nexport const Separator = { text: SEPARATOR };', 'export const Separator = { text: SEPARATOR };\nexport interface Separator { text: string }') },
     ];
     const stats = await replay('ts-app', edits);
     // (the whole link: files came or went)
-    expect(stats.slice(-5, -2).map((s) => s.link?.files)).toEqual([18, 19, 20]);
+    const at = (what: string) => stats[edits.findIndex((e) => e.what.startsWith(what))]!.link?.files;
+    expect([at('a file removed'), at('a file added'), at('a new file')]).toEqual([18, 19, 20]);
   }, 120_000);
 
   // elsewhere a changed interface re-links the whole project (answers flow through package

@@ -56,7 +56,8 @@ export function splitMergedMeanings(ctx: LinkContext): void {
     const t = ctx.importTargets.get(imp.id);
     if (!t || !('symbol' in t) || (mergedIds && !mergedIds.has(t.symbol))) continue;
     const decls = merged.all(t.symbol) as { id: number; kind: string }[];
-    if (decls.length < 2) continue;
+    // (the symbol itself among them: it is not local, as the whole link's list requires)
+    if (decls.length < 2 || !decls.some((d) => d.id === t.symbol)) continue;
     const typeDecl = decls.find((d) => ['interface', 'type', 'class', 'enum', 'namespace'].includes(d.kind));
     const valueDecl = decls.find((d) => !['interface', 'type'].includes(d.kind));
     if (typeDecl) byMeaning.run(typeDecl.id, imp.id, 1);
