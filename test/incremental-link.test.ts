@@ -121,12 +121,17 @@ describe('incremental re-link equals a cold index', () => {
       { what: 'merged declarations added (a type and a value of one name)', apply: (r) => edit(r, 'src/utils/strings.ts', /$/, '\nexport interface Separator { text: string }\nexport const Separator = { text: SEPARATOR };\n') },
       { what: 'an importer using both meanings', relinked: 1, apply: (r) => edit(r, 'src/extra.ts', /$/, `import { Separator } from './utils/strings';\nexport const sep: Separator = Separator;\n`) },
       { what: 'a body edit beside them', relinked: 1, apply: (r) => edit(r, 'src/utils/strings.ts', 'return format + word.slice(1);', 'return format + word.slice(1).trim();') },
+      { what: 'an import through a path alias tsconfig does not have yet', relinked: 1, apply: (r) => edit(r, 'src/extra.ts', /$/, `import { UserStore as Users } from '@models';\nexport const users = Users.create().count();\n`) },
+      { what: 'the alias added to tsconfig.json (a file a resolver reads: the whole link)', apply: (r) => edit(r, 'tsconfig.json', '"strict": true,', '"strict": true,\n    "baseUrl": "src",\n    "paths": { "@models": ["models/index.ts"] },') },
+      { what: 'a text file added', apply: (r) => write(r, 'NOTES.md', 'Notes on UserStore.\n') },
+      { what: 'a text file no resolver reads, edited (no link)', relinked: 0, apply: (r) => edit(r, 'NOTES.md', /$/, 'More on Greeter.\n') },
       { what: 'the merged declarations in the other order', apply: (r) => edit(r, 'src/utils/strings.ts', 'export interface Separator { text: string }\nexport const Separator = { text: SEPARATOR };', 'export const Separator = { text: SEPARATOR };\nexport interface Separator { text: string }') },
     ];
     const stats = await replay('ts-app', edits);
     // (the whole link: files came or went)
     const at = (what: string) => stats[edits.findIndex((e) => e.what.startsWith(what))]!.link?.files;
-    expect([at('a file removed'), at('a file added'), at('a new file')]).toEqual([18, 19, 20]);
+    expect([at('a file removed'), at('a file added'), at('a new file'), at('the alias added'), at('a text file added')]).toEqual([18, 19, 20, 20, 21]);
+    expect(at('a text file no resolver reads')).toBeUndefined();
   }, 120_000);
 
   // elsewhere a changed interface re-links the whole project (answers flow through package
