@@ -22,6 +22,7 @@ import { anchoredRoot, readAnchor } from '../guard/anchor.js';
 import { asAccepted, describeUndo, enforceEffects, undoToAnchor } from '../guard/effects.js';
 import { guardMode, type GuardMode } from '../guard/mode.js';
 import { isGuardOwned } from '../guard/protected.js';
+import { readShown, type ReadShown } from '../guard/read-shown.js';
 import { isMarked } from '../guard/seal.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasToolUse, transcriptPromptLine, validTranscript } from '../guard/transcript.js';
@@ -197,7 +198,7 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
       if (p.tool_name === 'Bash') {
         const f = inFlight(store);
         if (f && (f.id === null || f.id === (p.tool_use_id ?? null))) store.setGuardValues({ inflight: '{}' });
-      } else recordRead(store, root, p, client);
+      } else recordRead(db, store, root, p, client);
     } else if (event === 'stop') {
       if (inFlight(store)) store.setGuardValues({ inflight: '{}' }); // the agent's turn is over: nothing of it runs
     } else if (event === 'user-prompt-submit') {
@@ -535,10 +536,11 @@ const isFile = (abs: string): boolean => {
   }
 };
 
-function recordRead(store: SessionStore, root: string, p: Payload, client: Client): void {
+function recordRead(db: Database.Database, store: SessionStore, root: string, p: Payload, client: Client): void {
   const s = store.active();
   if (!s || typeof p.tool_name !== 'string') return;
   const files: string[] = [];
+  let blank: { rel: string; shown: ReadShown } | undefined;
   const add = (f: unknown) => {
     if (typeof f !== 'string' || f.length > MAX_PATH) return;
     // the file read is where the name lands (through symlinks): the write guard judges that file too
@@ -551,13 +553,31 @@ function recordRead(store: SessionStore, root: string, p: Payload, client: Clien
       return;
     }
     // a file: a Read of a folder shows no code (and would make the folder above it hold explored code)
-    if (!rel.startsWith('..') && !path.isAbsolute(rel) && isFile(abs)) files.push(rel);
+    if (rel.startsWith('..') || path.isAbsolute(rel) || !isFile(abs)) return;
+    if (p.tool_name === 'Read') {
+      // the lines it showed: none of the file's code (past its end, only its imports) explores nothing
+      const shown = readShown(db, rel, abs, p.tool_input?.offset, p.tool_input?.limit, client !== 'claude-code');
+      if (!shown.code) {
+        blank = { rel, shown };
+        return;
+      }
+    }
+    files.push(rel);
   };
   if (p.tool_name === 'Read') add(p.tool_input?.file_path);
   else if (p.tool_name === 'Grep') {
     // in content mode the agent saw matching lines of these files
     const r = p.tool_response as { mode?: string; filenames?: unknown[] } | undefined;
     if (r?.mode === 'content' && Array.isArray(r.filenames)) r.filenames.slice(0, 1000).forEach(add);
+  }
+  if (blank) {
+    const { rel, shown } = blank;
+    const what = shown.last < shown.first ? `nothing (line ${shown.first} is past its end, line ${shown.total})` : `lines ${shown.first}–${shown.last} of ${shown.total}, outside every declaration the index holds for it (imports, comments)`;
+    store.record(s.id, {
+      tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'blocked', files: [], symbols: [],
+      summary: `a Read of ${rel} that showed ${what}: it explores nothing; read the code you mean to change`,
+    });
+    return;
   }
   if (files.length === 0) return;
   if (forgedWhileInFlight(store, `a ${p.tool_name} of ${files[0]}`)) return;

@@ -1,0 +1,66 @@
+/**
+ * Which lines of a file a Read showed, and whether they were any of its code. A Read explores a
+ * file only when it showed some: one past the file's end (`offset: 100000`) shows nothing, and
+ * one that shows only lines outside every declaration the index holds for the file (its imports,
+ * a licence header: `limit: 1`) shows no more of it than a search match does, which explores
+ * nothing either (session/evidence.ts). A file the index holds no declaration of (a README, a
+ * config, a script) is seen by any line of it, an empty file by any Read.
+ */
+import fs from 'node:fs';
+import type Database from 'better-sqlite3';
+
+/** Claude Code's Read shows 2000 lines unless told otherwise */
+const DEFAULT_LIMIT = 2000;
+/** past this the file's lines are not counted (the Read's own range is taken as shown) */
+const MAX_COUNTED_BYTES = 64 << 20;
+
+export interface ReadShown {
+  /** first and last line shown (1-based); last < first when nothing was shown */
+  first: number;
+  last: number;
+  /** the file's lines, as it is now */
+  total: number;
+  /** whether the lines shown hold code of the file (see above) */
+  code: boolean;
+}
+
+/**
+ * `offset`/`limit` as the client passed them: Claude Code counts the offset from line 1, Gemini
+ * CLI and OpenCode from 0 (`zeroBased`). `rel` is the project-relative file, `abs` its real path.
+ */
+export function readShown(db: Database.Database, rel: string, abs: string, offset: unknown, limit: unknown, zeroBased: boolean): ReadShown {
+  const off = typeof offset === 'number' && Number.isFinite(offset) && offset > 0 ? Math.floor(offset) : 0;
+  const first = zeroBased ? off + 1 : Math.max(off, 1);
+  const count = typeof limit === 'number' && Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : DEFAULT_LIMIT;
+  const total = lineCount(abs);
+  // an empty file is shown whole by any Read of it
+  if (total === 0) return { first, last: first, total, code: true };
+  const last = Math.min(first + count - 1, total);
+  if (last < first) return { first, last, total, code: false };
+  let code = true;
+  try {
+    const declared = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 LIMIT 1').get(rel) !== undefined;
+    if (declared) {
+      code = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line <= ? AND s.end_line >= ? LIMIT 1').get(rel, last, first) !== undefined;
+    }
+  } catch {
+    // an index without its tables (still being built): the range decides alone
+  }
+  return { first, last, total, code };
+}
+
+/** Lines of a file as a reader numbers them (a last line without a newline counts). */
+function lineCount(abs: string): number {
+  let size: number;
+  try {
+    size = fs.statSync(abs).size;
+  } catch {
+    return 0;
+  }
+  if (size > MAX_COUNTED_BYTES) return Number.MAX_SAFE_INTEGER;
+  const buf = fs.readFileSync(abs);
+  if (buf.length === 0) return 0;
+  let n = 0;
+  for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
+  return buf[buf.length - 1] === 10 ? n : n + 1;
+}

@@ -1,0 +1,93 @@
+/**
+ * Red team round 4 (#10): holes found by acting as the agent through the agent-trial harness
+ * (bench/agent-trial: Claude Code's payloads, a real transcript, real commands), each replayed here
+ * with the hooks as real processes and checked on the disk and in the database.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyInit, planInit } from '../src/clients/init.js';
+import { Project } from '../src/project/project.js';
+import { SessionService } from '../src/session/service.js';
+import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
+import { driveToReady } from './helpers/session.js';
+import { Transcript } from './helpers/transcript.js';
+
+const HOOK = path.join(REPO_ROOT, 'dist', 'src', 'hooks', 'main.js');
+
+let root: string;
+let project: Project;
+let sessions: SessionService;
+let t: Transcript;
+let ids = 0;
+
+interface Answer { decision?: string; reason?: string; feedback?: string }
+function hook(event: string, payload: Record<string, unknown>): Answer {
+  const r = spawnSync(process.execPath, [HOOK, event], {
+    input: JSON.stringify({ cwd: root, session_id: t.sessionId, transcript_path: t.path, ...payload }),
+    cwd: root, env: { ...process.env, CLAUDE_PROJECT_DIR: root }, encoding: 'utf8',
+  });
+  const out = r.stdout.trim() ? (JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string }; reason?: string }) : {};
+  return { decision: out.hookSpecificOutput?.permissionDecision, reason: out.hookSpecificOutput?.permissionDecisionReason, feedback: out.reason };
+}
+
+/** Claude Code's Read: the call in the transcript, then PostToolUse (the tool's range as Claude Code passes it). */
+function read(file: string, range: { offset?: number; limit?: number } = {}): void {
+  const id = `toolu_r${++ids}`;
+  const input = { file_path: path.join(root, file), ...range };
+  t.toolUse(id, 'Read', input);
+  hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: id, tool_input: input, tool_response: {} });
+}
+
+/** Claude Code's Bash: PreToolUse, the command really runs when allowed, PostToolUse. */
+function bash(command: string): Answer {
+  const id = `toolu_b${++ids}`;
+  const pre = hook('pre-tool-use', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: { command } });
+  if (pre.decision === 'deny') return pre;
+  spawnSync('bash', ['-c', command], { cwd: root });
+  return hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: { command }, tool_response: { stdout: '', stderr: '', interrupted: false } });
+}
+
+const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
+const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
+
+beforeEach(() => {
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '' });
+  applyInit(planInit(root, ['claude-code']));
+  project = new Project(root);
+  sessions = new SessionService(project);
+  t = new Transcript();
+});
+afterEach(() => {
+  project.close();
+  removeProject(root);
+});
+
+describe('A Read explores a file only when it showed some of its code', () => {
+  it('a Read past the end of a file, or of its import line only, explores nothing: the write in READY is undone', async () => {
+    await driveToReady(project, sessions);
+    const main = disk('src/main.ts');
+    // past the end: Claude Code answers "the file is shorter than the provided offset" and shows no line
+    read('src/main.ts', { offset: 100_000 });
+    // its first line only: `import { Cart } from './cart';`, outside every declaration of the file
+    read('src/main.ts', { offset: 1, limit: 1 });
+    expect(explored().has('src/main.ts')).toBe(false);
+    const ledger = sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read');
+    expect(ledger.map((e) => e.summary)).toEqual([expect.stringMatching(/showed nothing .*past its end/), expect.stringMatching(/lines 1–1 of 6, outside every declaration/)]);
+    expect(bash("echo '// written unseen' >> src/main.ts").decision).toBe('deny');
+    bash(`python3 -c "open('src/main.ts','a').write('// written unseen')"`);
+    expect(disk('src/main.ts')).toBe(main);
+    expect(sessions.status()).toMatchObject({ explored_files: expect.not.arrayContaining(['src/main.ts']) });
+  });
+
+  it('honest reads still explore: a range inside a declaration, a whole file, a file the index declares nothing in, an empty file', async () => {
+    await driveToReady(project, sessions);
+    read('src/main.ts', { offset: 4, limit: 1 }); // inside checkout()
+    read('README.md', { offset: 2, limit: 1 }); // no declarations: any line of it
+    read('src/empty.ts'); // nothing to show but nothing hidden either
+    expect([...explored()].sort()).toEqual(['README.md', 'src/empty.ts', 'src/main.ts']);
+    bash(`python3 -c "open('src/main.ts','a').write('// seen')"`);
+    expect(disk('src/main.ts')).toMatch(/\/\/ seen$/);
+  });
+});
