@@ -91,3 +91,20 @@ describe('A Read explores a file only when it showed some of its code', () => {
     expect(disk('src/main.ts')).toMatch(/\/\/ seen$/);
   });
 });
+
+describe('A new file check_write_target approved stays writable once made (honest work)', () => {
+  it('the Edit after the Write that made it is allowed; a file beside it that was never approved is not', async () => {
+    await driveToReady(project, sessions);
+    expect(sessions.checkWrite('src/tax.ts', true)).toMatchObject({ allowed: true, new_file: true });
+    const write = { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: path.join(root, 'src/tax.ts'), content: 'export const rate = 0.1;\n' } };
+    expect(hook('pre-tool-use', write).decision).toBeUndefined();
+    fs.writeFileSync(path.join(root, 'src/tax.ts'), 'export const rate = 0.1;\n');
+    hook('post-tool-use', { ...write, hook_event_name: 'PostToolUse', tool_response: { filePath: path.join(root, 'src/tax.ts') } });
+    const edit = { hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(root, 'src/tax.ts'), old_string: '0.1', new_string: '0.08' } };
+    expect(hook('pre-tool-use', edit).decision).toBeUndefined();
+    fs.writeFileSync(path.join(root, 'src/tax.ts'), 'export const rate = 0.08;\n');
+    hook('post-tool-use', { ...edit, hook_event_name: 'PostToolUse', tool_response: { filePath: path.join(root, 'src/tax.ts') } });
+    expect(disk('src/tax.ts')).toBe('export const rate = 0.08;\n');
+    expect(hook('pre-tool-use', { ...write, tool_input: { file_path: path.join(root, 'src/vat.ts'), content: 'x' } })).toMatchObject({ decision: 'deny', reason: expect.stringContaining('check_write_target') });
+  });
+});

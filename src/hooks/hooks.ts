@@ -440,7 +440,8 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   if (locked) return locked;
   if (mode.kind !== 'ready') return undefined;
   // named outside, lands inside: judged as the project file it is
-  const v = checkWriteTarget(root, namedOutside ? realRel : rel, true, mode.explored);
+  // a new file check_write_target approved is the agent's own once made: writable again, as the effect check lets it be
+  const v = checkWriteTarget(root, namedOutside ? realRel : rel, true, new Set([...mode.explored, ...mode.approvedNew]));
   if (!v.allowed) return `${v.error}. ${v.hint}`;
   if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
   return undefined;
