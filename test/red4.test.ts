@@ -108,3 +108,38 @@ describe('A new file check_write_target approved stays writable once made (hones
     expect(hook('pre-tool-use', { ...write, tool_input: { file_path: path.join(root, 'src/vat.ts'), content: 'x' } })).toMatchObject({ decision: 'deny', reason: expect.stringContaining('check_write_target') });
   });
 });
+
+describe('A .gitignore the turn may change hides no new file', () => {
+  it('files an explored .gitignore (or an approved new one) makes git ignore are judged by the rules the turn began with', async () => {
+    await driveToReady(project, sessions);
+    read('.gitignore'); // explored: READY may change it
+    expect(sessions.checkWrite('src/.gitignore', true)).toMatchObject({ allowed: true, new_file: true });
+    bash(`python3 -c "
+open('.gitignore','a').write('src/evil.ts\\nlib/\\n')
+open('src/.gitignore','w').write('*.local.ts\\n')
+import os
+os.makedirs('lib/deep', exist_ok=True)
+open('lib/deep/hook.js','w').write('pwned')
+open('src/evil.ts','w').write('export const evil = 1')
+open('src/cart.local.ts','w').write('export const evil = 2')
+os.makedirs('generated', exist_ok=True)
+open('generated/out.js','w').write('build output')
+"`);
+    // the rules changed as READY allows; the files they would hide are undone; build output the user's rules ignore stays
+    expect(disk('.gitignore')).toBe('generated/\nsrc/evil.ts\nlib/\n');
+    expect(disk('src/.gitignore')).toBe('*.local.ts\n');
+    for (const f of ['src/evil.ts', 'src/cart.local.ts', 'lib/deep/hook.js']) expect(fs.existsSync(path.join(root, f)), f).toBe(false);
+    expect(disk('generated/out.js')).toBe('build output');
+    // a hidden file made after the call (by a process left behind) is found at the next event, however quiet the tree is
+    fs.writeFileSync(path.join(root, 'src/late.local.ts'), 'x');
+    hook('stop', { hook_event_name: 'Stop', stop_hook_active: false });
+    expect(fs.existsSync(path.join(root, 'src/late.local.ts'))).toBe(false);
+    expect(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:undo').flatMap((e) => e.args.files as string[]).sort())
+      .toEqual(['lib/deep/hook.js', 'src/cart.local.ts', 'src/evil.ts', 'src/late.local.ts']);
+    // honest work under the changed rules: an approved new file that the new rules ignore is made
+    expect(sessions.checkWrite('src/notes.local.ts', true)).toMatchObject({ allowed: true });
+    bash(`python3 -c "open('src/notes.local.ts','w').write('ok')"`);
+    hook('stop', { hook_event_name: 'Stop', stop_hook_active: false });
+    expect(disk('src/notes.local.ts')).toBe('ok');
+  });
+});

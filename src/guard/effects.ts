@@ -41,6 +41,10 @@ const EXCLUDES = 'excludes';
 const TURN = 'turn';
 /** how many states the guard has accepted: the anchor (anchor.ts) holds the latest */
 const SEQ = 'seq';
+/** the tree the turn began with: its .gitignore files say what is the project's (hiddenSince) */
+const RULES = 'rules';
+/** '1' while the accepted tree's .gitignore files differ from RULES' (then every event looks for hidden files) */
+const RULES_CHANGED = 'rules_changed';
 /** how many times an undo may reveal further changes (a reverted .gitignore shows what it hid) */
 const MAX_ROUNDS = 8;
 
@@ -54,6 +58,7 @@ export function acceptBaseline(store: SessionStore, root: string): void {
     snap.trackIgnored();
     const tree = snap.capture();
     const manifest = new ProtectedFiles(root).capture();
+    store.setGuardValues({ [RULES]: tree });
     recordAccepted(store, root, snap, tree, snap.accept(tree), manifest);
   });
 }
@@ -79,7 +84,9 @@ export function sessionBaseline(store: SessionStore, root: string, before: Guard
 function recordAccepted(store: SessionStore, root: string, snap: TreeSnapshot, tree: string, commit: string, manifest: Manifest): void {
   const seq = Number(store.guardValue(SEQ) ?? 0) + 1;
   const anchor: Anchor = { root: path.resolve(root), seq, commit, tree, excludes: snap.excludes(), store: snap.fingerprint(), protected: manifest };
-  store.setGuardValues({ [TREE]: tree, [COMMIT]: commit, [PROTECTED]: JSON.stringify(manifest), [STORE]: anchor.store, [EXCLUDES]: anchor.excludes, [SEQ]: String(seq) });
+  const rules = store.guardValue(RULES);
+  const rulesChanged = rules !== undefined && snap.rulesDiffer(rules, tree) ? '1' : '0';
+  store.setGuardValues({ [TREE]: tree, [COMMIT]: commit, [PROTECTED]: JSON.stringify(manifest), [STORE]: anchor.store, [EXCLUDES]: anchor.excludes, [SEQ]: String(seq), [RULES_CHANGED]: rulesChanged });
   store.afterCommit(() => writeAnchor(anchor));
 }
 
@@ -144,7 +151,8 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
   const snap0 = new TreeSnapshot(root);
   // the store is trusted only as the guard left it: its index, config or ignore rules changed by
   // another process could hide a change (assume-unchanged, an exclude line, core.trustctime)
-  if (commit && snap0.fingerprint() === store.guardValue(STORE) && snap0.unchangedSince(commit) && new ProtectedFiles(root).changed(manifest0).length === 0) return report;
+  // (while a .gitignore differs from the turn's, a file it hides changes nothing git sees: the slow path looks for them)
+  if (commit && store.guardValue(RULES_CHANGED) !== '1' && snap0.fingerprint() === store.guardValue(STORE) && snap0.unchangedSince(commit) && new ProtectedFiles(root).changed(manifest0).length === 0) return report;
   return store.transaction(() => {
     const snap = new TreeSnapshot(root);
     const prot = new ProtectedFiles(root);
@@ -163,7 +171,9 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
       report.rebuilt = true;
     }
     const keepDir = freshKeepDir(root);
-    const current = putBack(root, snap, prot, baseline, manifest, (rel) => forbids(mode, rel, isGuardOwned), report, keepDir);
+    const forbid = (rel: string) => forbids(mode, rel, isGuardOwned);
+    const current = putBack(root, snap, prot, baseline, manifest, forbid, report, keepDir);
+    putBackHidden(snap, store.guardValue(RULES), current, baseline, forbid, report, keepDir);
     if (report.failed.length > 0) {
       // what could not be put back is never accepted: the baseline stays, every later event tries
       // again, and the hooks refuse writes meanwhile
@@ -247,6 +257,26 @@ function putBack(root: string, snap: TreeSnapshot, prot: ProtectedFiles, baselin
     }
   }
   return current;
+}
+
+/**
+ * New files that a .gitignore changed or added in this turn hides (an explored or approved one, in
+ * READY): by the ignore rules the turn began with they are the project's, so they are judged like any
+ * new file, and moved aside where the turn may not make them. Without this, one line in an explored
+ * .gitignore would let a file appear anywhere in the project, unseen by the guard and by `git status`.
+ */
+function putBackHidden(snap: TreeSnapshot, rules: string | undefined, current: string, baseline: string, forbid: (rel: string) => string | undefined, report: EffectReport, keepDir: string): void {
+  if (rules === undefined || report.failed.length > 0 || !snap.rulesDiffer(rules, current)) return;
+  for (const rel of snap.hiddenSince(rules)) {
+    const why = forbid(rel);
+    if (!why) continue;
+    try {
+      const { kept } = snap.restore(baseline, rel, keepDir, 'A');
+      report.undone.push({ path: rel, why: `${why.replace(/\.$/, '')} (a .gitignore changed in this turn hides it; by the rules the turn began with it is a new file of the project)`, kept: kept && path.relative(snap.root, kept) });
+    } catch (e) {
+      report.failed.push(`${rel}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
 }
 
 /**

@@ -13,6 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { stateDir } from './state-dir.js';
 
@@ -380,6 +381,54 @@ export class TreeSnapshot {
     return new Set(hits.filter((h) => !tracked.has(h.replace(/\/$/, ''))));
   }
 
+  /** Whether the .gitignore files of two trees differ (which ones there are, or what they say). */
+  rulesDiffer(a: string, b: string): boolean {
+    if (a === b) return false;
+    return this.git(['diff-tree', '-r', '--name-only', a || EMPTY_TREE, b, '--', ':(glob).gitignore', ':(glob)**/.gitignore']).trim().length > 0;
+  }
+
+  /**
+   * Files git ignores now that the ignore rules of `rulesTree` (the .gitignore files the turn began
+   * with) would not: hidden by a .gitignore changed or added since, which READY may allow (an
+   * explored one, an approved new one). Such a file is the project's by the rules the user left, and
+   * new: under those rules it would have been seen. Ignored folders come as one entry each; a hidden
+   * one is listed file by file (up to MAX_HIDDEN).
+   */
+  hiddenSince(rulesTree: string): string[] {
+    const now = this.git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']).split('\0').filter(Boolean);
+    if (now.length === 0) return [];
+    // the old rules, alone in a scratch repository: check-ignore judges names, no file need exist there
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-rules-'));
+    try {
+      execFileSync('git', ['init', '-q', scratch], { env: scratchEnv(), timeout: gitTimeout(GIT_TIMEOUT_MS), stdio: 'ignore' });
+      const listed = this.git(['ls-tree', '-r', '-z', rulesTree || EMPTY_TREE]).split('\0').filter(Boolean);
+      for (const entry of listed) {
+        const [meta, rel] = [entry.slice(0, entry.indexOf('\t')), entry.slice(entry.indexOf('\t') + 1)];
+        if (!isGitignore(rel) || !meta.includes(' blob ')) continue;
+        const oid = meta.split(' ')[2]!;
+        fs.mkdirSync(path.join(scratch, path.dirname(rel)), { recursive: true });
+        fs.writeFileSync(path.join(scratch, rel), this.run(['cat-file', 'blob', oid]));
+      }
+      let out = '';
+      try {
+        out = execFileSync('git', ['-c', `core.excludesFile=${path.join(this.gitDir, 'info', 'exclude')}`, '-C', scratch, 'check-ignore', '--no-index', '-z', '--stdin'],
+          { env: scratchEnv(), input: now.join('\0') + '\0', encoding: 'utf8', timeout: gitTimeout(GIT_TIMEOUT_MS), maxBuffer: 64 * 1024 * 1024, stdio: ['pipe', 'pipe', 'ignore'] });
+      } catch (e) {
+        if ((e as { status?: number }).status !== 1) throw e; // 1: none ignored
+      }
+      const before = new Set(out.split('\0').filter(Boolean));
+      const hidden: string[] = [];
+      for (const entry of now.filter((e) => !before.has(e))) {
+        if (!entry.endsWith('/')) hidden.push(entry);
+        else for (const f of filesUnder(this.root, entry.replace(/\/$/, ''), MAX_HIDDEN - hidden.length)) hidden.push(f);
+        if (hidden.length >= MAX_HIDDEN) break;
+      }
+      return hidden.filter((h) => !h.startsWith('.code-intel/'));
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+
   /** Whether the tree holds `rel` (as a file or symlink). */
   has(tree: string, rel: string): boolean {
     return this.git(['ls-tree', '-z', '--name-only', tree, '--', rel]).length > 0;
@@ -562,4 +611,35 @@ function globalExcludesFile(): string | undefined {
   }
   const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, '.config') : undefined);
   return xdg ? path.join(xdg, 'git', 'ignore') : undefined;
+}
+
+/** how many files hidden by changed ignore rules one check lists (the rest are found at the next event) */
+const MAX_HIDDEN = 2000;
+
+/** git for a scratch repository: none of the user's or the environment's settings */
+function scratchEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
+  return { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
+}
+
+/** The files (and links) under a project folder, project-relative, up to `max`. */
+function filesUnder(root: string, rel: string, max: number): string[] {
+  const out: string[] = [];
+  const walk = (r: string): void => {
+    let names: fs.Dirent[];
+    try {
+      names = fs.readdirSync(path.join(root, r), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const d of names.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (out.length >= max) return;
+      const child = `${r}/${d.name}`;
+      if (d.isDirectory()) walk(child);
+      else out.push(child);
+    }
+  };
+  walk(rel);
+  return out;
 }
