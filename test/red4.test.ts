@@ -143,3 +143,54 @@ open('generated/out.js','w').write('build output')
     expect(disk('src/notes.local.ts')).toBe('ok');
   });
 });
+
+describe('A .git below the root is the guard\'s: a folder is never made to use another repository', () => {
+  /** a repository outside the project whose config runs a command in any git process that reads it */
+  function evilRepo(): { dir: string; marker: string } {
+    const dir = fs.mkdtempSync(path.join(path.dirname(root), 'red4-evil-'));
+    const marker = path.join(dir, 'ran');
+    spawnSync('bash', ['-c', `git init -q . && git -c user.name=x -c user.email=x@x commit -q --allow-empty -m x && git config core.fsmonitor 'touch ${marker}; false'`], { cwd: dir });
+    return { dir, marker };
+  }
+  const gitStatusIn = (rel: string) => spawnSync('git', ['status', '--short'], { cwd: path.join(root, rel), encoding: 'utf8' });
+
+  it('EXPLORATION: a gitfile written into a tracked folder, or a new folder, by a script is moved aside; git there runs nothing of another repository', async () => {
+    fs.writeFileSync(path.join(root, 'vendor.git'), 'gitdir: vendor-repo\n'); // a file named like one, not a .git: untouched
+    const evil = evilRepo();
+    sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+    bash(`python3 -c "
+import os
+open('src/util/.git','w').write('gitdir: ${evil.dir}/.git')
+os.makedirs('later/deep')
+open('later/deep/.git','w').write('gitdir: /tmp/red4-not-made-yet/.git')
+"`);
+    expect(fs.existsSync(path.join(root, 'src/util/.git'))).toBe(false);
+    expect(fs.existsSync(path.join(root, 'later/deep/.git'))).toBe(false);
+    expect(disk('vendor.git')).toBe('gitdir: vendor-repo\n');
+    gitStatusIn('src/util');
+    expect(fs.existsSync(evil.marker)).toBe(false);
+    const undone = sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:undo').flatMap((e) => e.args.files as string[]);
+    expect(undone).toEqual(expect.arrayContaining(['src/util/.git', 'later/deep/.git']));
+    // one made after the call's last event (a process left behind) is found at the next one
+    fs.mkdirSync(path.join(root, 'src/util/.git'));
+    fs.writeFileSync(path.join(root, 'src/util/.git/config'), '[core]\n\tfsmonitor = touch /tmp/x\n');
+    hook('stop', { hook_event_name: 'Stop', stop_hook_active: false });
+    expect(fs.existsSync(path.join(root, 'src/util/.git'))).toBe(false);
+    fs.rmSync(evil.dir, { recursive: true, force: true });
+  });
+
+  it('READY: check_write_target and a named write refuse a .git; a gitfile there before the turn stays, and is put back when changed', async () => {
+    fs.mkdirSync(path.join(root, 'vendor/lib'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'vendor/lib/a.ts'), 'export const a = 1;\n');
+    fs.writeFileSync(path.join(root, 'vendor/lib/.git'), 'gitdir: ../../.git/modules/lib\n'); // a submodule's gitfile, the user's
+    await driveToReady(project, sessions);
+    expect(sessions.checkWrite('src/.git', true)).toMatchObject({ allowed: false, error: expect.stringContaining('write guard') });
+    expect(bash("echo 'gitdir: /tmp/x' > src/.git").decision).toBe('deny');
+    expect(fs.existsSync(path.join(root, 'src/.git'))).toBe(false);
+    bash(`python3 -c "open('vendor/lib/.git','w').write('gitdir: /tmp/elsewhere')"`);
+    expect(disk('vendor/lib/.git')).toBe('gitdir: ../../.git/modules/lib\n');
+    // honest work goes on: an explored file is written
+    bash(`python3 -c "open('src/cart.ts','a').write('// ok')"`);
+    expect(disk('src/cart.ts')).toMatch(/\/\/ ok$/);
+  });
+});

@@ -12,6 +12,7 @@ import type { SessionStore } from '../session/store.js';
 import { type Anchor, readAnchor, writeAnchor } from './anchor.js';
 import { forbids, type GuardMode } from './mode.js';
 import { hashOf, isGuardOwned, type Manifest, ProtectedFiles } from './protected.js';
+import { changedGitMarks, type GitMarks, scanGitMarks, undoGitMark } from './nested-git.js';
 import { isRawPath, shownPath, TreeSnapshot } from './tree-snapshot.js';
 
 export interface Undo {
@@ -45,6 +46,8 @@ const SEQ = 'seq';
 const RULES = 'rules';
 /** '1' while the accepted tree's .gitignore files differ from RULES' (then every event looks for hidden files) */
 const RULES_CHANGED = 'rules_changed';
+/** the `.git` entries below the root and the folders watched for them (nested-git.ts) */
+const GIT_MARKS = 'git_marks';
 /** how many times an undo may reveal further changes (a reverted .gitignore shows what it hid) */
 const MAX_ROUNDS = 8;
 
@@ -58,7 +61,7 @@ export function acceptBaseline(store: SessionStore, root: string): void {
     snap.trackIgnored();
     const tree = snap.capture();
     const manifest = new ProtectedFiles(root).capture();
-    store.setGuardValues({ [RULES]: tree });
+    store.setGuardValues({ [RULES]: tree, [GIT_MARKS]: JSON.stringify(scanGitMarks(root, undefined, (r) => snap.ignored(r))) });
     recordAccepted(store, root, snap, tree, snap.accept(tree), manifest);
   });
 }
@@ -152,7 +155,9 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
   // the store is trusted only as the guard left it: its index, config or ignore rules changed by
   // another process could hide a change (assume-unchanged, an exclude line, core.trustctime)
   // (while a .gitignore differs from the turn's, a file it hides changes nothing git sees: the slow path looks for them)
-  if (commit && store.guardValue(RULES_CHANGED) !== '1' && snap0.fingerprint() === store.guardValue(STORE) && snap0.unchangedSince(commit) && new ProtectedFiles(root).changed(manifest0).length === 0) return report;
+  const marks0 = gitMarks(store);
+  if (commit && store.guardValue(RULES_CHANGED) !== '1' && snap0.fingerprint() === store.guardValue(STORE) && snap0.unchangedSince(commit) && new ProtectedFiles(root).changed(manifest0).length === 0
+    && (!marks0 || changedGitMarks(marks0, scanGitMarks(root, marks0, (r) => snap0.ignored(r))).length === 0)) return report;
   return store.transaction(() => {
     const snap = new TreeSnapshot(root);
     const prot = new ProtectedFiles(root);
@@ -174,12 +179,14 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
     const forbid = (rel: string) => forbids(mode, rel, isGuardOwned);
     const current = putBack(root, snap, prot, baseline, manifest, forbid, report, keepDir);
     putBackHidden(snap, store.guardValue(RULES), current, baseline, forbid, report, keepDir);
+    const marks = putBackGitMarks(root, snap, gitMarks(store), report, keepDir);
     if (report.failed.length > 0) {
       // what could not be put back is never accepted: the baseline stays, every later event tries
       // again, and the hooks refuse writes meanwhile
       store.setGuardValues({ [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes() });
     } else {
       recordAccepted(store, root, snap, current, snap.accept(current), prot.capture(manifest, false));
+      if (marks) store.setGuardValues({ [GIT_MARKS]: JSON.stringify(marks) });
     }
     try {
       fs.rmdirSync(keepDir); // nothing was kept
@@ -277,6 +284,33 @@ function putBackHidden(snap: TreeSnapshot, rules: string | undefined, current: s
       report.failed.push(`${rel}: ${(e as Error).message.split('\n')[0]}`);
     }
   }
+}
+
+function gitMarks(store: SessionStore): GitMarks | undefined {
+  const raw = store.guardValue(GIT_MARKS);
+  return raw === undefined ? undefined : (JSON.parse(raw) as GitMarks);
+}
+
+/**
+ * A `.git` below the root that the turn began without, or a gitfile changed since: moved aside (a
+ * gitfile that stood there is written back). Returns the marks to accept (none before the first
+ * baseline that took them: a session from an older version).
+ */
+function putBackGitMarks(root: string, snap: TreeSnapshot, before: GitMarks | undefined, report: EffectReport, keepDir: string): GitMarks | undefined {
+  if (!before) return undefined;
+  const ignored = (r: string[]) => snap.ignored(r);
+  const now = scanGitMarks(root, before, ignored);
+  const changed = changedGitMarks(before, now);
+  if (changed.length === 0) return now;
+  for (const rel of changed) {
+    try {
+      const kept = undoGitMark(root, rel, before, keepDir);
+      report.undone.push({ path: rel, why: `'${rel}' would make git commands run in ${path.posix.dirname(rel)}/ use another repository, its config and hooks: it belongs to the write guard`, kept: kept && path.relative(root, kept) });
+    } catch (e) {
+      report.failed.push(`${rel}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  return scanGitMarks(root, before, ignored);
 }
 
 /**

@@ -20,6 +20,9 @@ const PROJECT_OWNED = [
 /** Is this project-relative path one of the guard's own files? */
 export function isGuardOwned(rel: string): boolean {
   const p = rel.replace(/^\.\//, '');
+  // a `.git` below the root makes git commands run there use the repository it names, with its
+  // config and hooks: as much the guard's as the root's .git/config (nested-git.ts)
+  if (p.split('/').indexOf('.git') > 0) return true;
   return PROJECT_OWNED.some((o) => (o.endsWith('/') ? p === o.slice(0, -1) || p.startsWith(o) : p === o));
 }
 

@@ -1,0 +1,129 @@
+/**
+ * `.git` entries below the project's root. git never lists one, so the snapshot cannot see a `.git`
+ * file or folder written into a folder whose files the guard tracks: and one there makes every git
+ * command run in that folder (the person's, their editor's, their shell prompt's) use the repository
+ * it names, with that repository's config and hooks (`core.fsmonitor` runs a command). A gitfile
+ * naming a repository that does not exist yet is as bad: one made later outside the project fills
+ * it. So they are watched here: every folder of the project (but `node_modules/`, the guard's, the
+ * root's `.git` and folders git ignores) with its change time, which changes whenever an entry is
+ * added or removed and which no process can set back; only a folder whose change time moved is
+ * listed again. A `.git` that was not there when the turn began, or a gitfile that changed, is a
+ * change to the guard's own files (protected.ts) and is undone.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface GitMarks {
+  /** project-relative folder ('' the root) → its change time (ms) when last listed */
+  dirs: Record<string, number>;
+  /** project-relative `.git` path → what stood there: `file:<base64>` (small gitfile), `file#<sha256>`, `dir`, `link:<target>`, `other` */
+  gits: Record<string, string>;
+}
+
+/** a gitfile is one line; past this its content is kept by hash only */
+const MAX_KEPT = 4096;
+/** folders listed at most per look (a deeper tree is listed at the next event) */
+const MAX_DIRS = 200_000;
+
+const skipDir = (rel: string, name: string): boolean => name === 'node_modules' || (rel === '' && (name === '.git' || name === '.code-intel'));
+
+function mark(abs: string): string | undefined {
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  if (st.isSymbolicLink()) return `link:${fs.readlinkSync(abs)}`;
+  if (st.isDirectory()) return 'dir';
+  if (!st.isFile()) return 'other';
+  const data = fs.readFileSync(abs);
+  return data.length <= MAX_KEPT ? `file:${data.toString('base64')}` : `file#${crypto.createHash('sha256').update(data).digest('hex')}`;
+}
+
+/**
+ * Looks again from `prev` (all folders when there is none): folders whose change time moved are
+ * listed, new subfolders found there are listed whole unless `ignored` says git ignores them.
+ */
+export function scanGitMarks(root: string, prev: GitMarks | undefined, ignored: (rels: string[]) => Set<string>): GitMarks {
+  const dirs: Record<string, number> = {};
+  const gits: Record<string, string> = {};
+  // what `prev` said of folders whose listing did not change stays
+  const unchanged = new Set<string>();
+  if (prev) {
+    for (const [rel, ctime] of Object.entries(prev.dirs)) {
+      const st = fs.lstatSync(path.join(root, rel), { throwIfNoEntry: false });
+      if (!st?.isDirectory()) continue;
+      dirs[rel] = st.ctimeMs;
+      if (st.ctimeMs === ctime) unchanged.add(rel);
+    }
+    for (const [g, m] of Object.entries(prev.gits)) {
+      const parent = path.posix.dirname(g) === '.' ? '' : path.posix.dirname(g);
+      // a gitfile's content can change without its folder's listing changing
+      if (unchanged.has(parent)) {
+        const now = m.startsWith('file') ? mark(path.join(root, g)) : m;
+        if (now) gits[g] = now;
+      }
+    }
+  }
+  const queue = Object.keys(dirs).filter((d) => !unchanged.has(d));
+  if (!prev) {
+    queue.push('');
+    dirs[''] = fs.lstatSync(root).ctimeMs;
+  }
+  let listed = 0;
+  while (queue.length > 0 && listed++ < MAX_DIRS) {
+    const rel = queue.shift()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const fresh: string[] = [];
+    for (const e of entries) {
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.name === '.git' && rel !== '') {
+        const m = mark(path.join(root, child));
+        if (m) gits[child] = m;
+        continue;
+      }
+      if (!e.isDirectory() || skipDir(rel, e.name) || child in dirs) continue;
+      fresh.push(child);
+    }
+    if (fresh.length === 0) continue;
+    // a folder seen for the first time: listed unless git ignores it (build output, a virtualenv)
+    const skip = ignored(fresh.map((f) => `${f}/`));
+    for (const f of fresh) {
+      if (skip.has(`${f}/`) || skip.has(f)) continue;
+      const st = fs.lstatSync(path.join(root, f), { throwIfNoEntry: false });
+      if (!st?.isDirectory()) continue;
+      dirs[f] = st.ctimeMs;
+      queue.push(f);
+    }
+  }
+  return { dirs, gits };
+}
+
+/** `.git` paths that are new or changed in `now` against `before`. */
+export function changedGitMarks(before: GitMarks | undefined, now: GitMarks): string[] {
+  return Object.keys(now.gits).filter((g) => before?.gits[g] !== now.gits[g]).sort();
+}
+
+/**
+ * Puts a `.git` back as `before` held it: moved aside into `keepDir`, and a small gitfile that stood
+ * there written again. Returns where the moved copy went.
+ */
+export function undoGitMark(root: string, rel: string, before: GitMarks | undefined, keepDir: string): string | undefined {
+  const abs = path.join(root, rel);
+  let kept: string | undefined;
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (st) {
+    kept = path.join(keepDir, rel);
+    fs.mkdirSync(path.dirname(kept), { recursive: true });
+    if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(abs), { flag: 'wx' });
+    else if (st.isDirectory()) fs.cpSync(abs, kept, { recursive: true, verbatimSymlinks: true });
+    else if (st.isFile()) fs.copyFileSync(abs, kept, fs.constants.COPYFILE_EXCL);
+    fs.rmSync(abs, { recursive: true, force: true });
+  }
+  const was = before?.gits[rel];
+  if (was?.startsWith('file:')) fs.writeFileSync(abs, Buffer.from(was.slice('file:'.length), 'base64'), { flag: 'wx' });
+  return kept;
+}
