@@ -194,3 +194,22 @@ open('later/deep/.git','w').write('gitdir: /tmp/red4-not-made-yet/.git')
     expect(disk('src/cart.ts')).toMatch(/\/\/ ok$/);
   });
 });
+
+describe('git\'s XDG global config is kept like ~/.gitconfig', () => {
+  it('a script that writes $XDG_CONFIG_HOME/git/config before READY has it put back', () => {
+    const xdg = fs.mkdtempSync(path.join(path.dirname(root), 'red4-xdg-'));
+    const before = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = xdg; // for the hooks and the command alike (never the developer's own)
+    try {
+      fs.mkdirSync(path.join(xdg, 'git'));
+      fs.writeFileSync(path.join(xdg, 'git', 'config'), '[user]\n\tname = someone\n');
+      sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+      bash(`python3 -c "open('${xdg}/git/config','a').write('[core]\\n\\tfsmonitor = touch /tmp/red4-pwned\\n')"`);
+      expect(fs.readFileSync(path.join(xdg, 'git', 'config'), 'utf8')).toBe('[user]\n\tname = someone\n');
+    } finally {
+      if (before === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = before;
+      fs.rmSync(xdg, { recursive: true, force: true });
+    }
+  });
+});

@@ -34,6 +34,8 @@ function userFiles(): string[] {
     ...claude.flatMap((dir) => [path.join(dir, 'settings.json'), path.join(dir, 'settings.local.json')]),
     path.join(home, '.gemini', 'settings.json'), path.join(home, '.cursor', 'hooks.json'),
     path.join(home, '.codex', 'config.toml'), path.join(home, '.codex', 'hooks.json'), path.join(home, '.gitconfig'),
+    // git's other global config file, read as much as ~/.gitconfig (core.fsmonitor, core.hooksPath run commands)
+    path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'),
     // managed (system-wide) settings outrank the user's: `disableAllHooks` there switches the hooks off
     '/etc/claude-code/managed-settings.json', '/Library/Application Support/ClaudeCode/managed-settings.json', '/etc/gemini-cli/settings.json',
     // OpenCode's user config can list plugins (ours is in the project's .opencode/, guarded above)
