@@ -213,3 +213,15 @@ describe('git\'s XDG global config is kept like ~/.gitconfig', () => {
     }
   });
 });
+
+describe('An undo keeps the file\'s permissions', () => {
+  it('a 0600 file and a 0664 file written before READY come back with their own modes, not the hook\'s umask', () => {
+    fs.chmodSync(path.join(root, 'src/main.ts'), 0o600);
+    fs.chmodSync(path.join(root, 'README.md'), 0o664);
+    sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+    bash(`python3 -c "open('src/main.ts','a').write('x'); open('README.md','a').write('x')"`);
+    expect(disk('src/main.ts')).toBe(SAMPLE['src/main.ts']);
+    expect(fs.statSync(path.join(root, 'src/main.ts')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(root, 'README.md')).mode & 0o777).toBe(0o664);
+  });
+});

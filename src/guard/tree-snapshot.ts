@@ -459,6 +459,9 @@ export class TreeSnapshot {
       // a parent that became a file (or a symlink) is moved aside too
       this.clearParents(rel, keepDir);
       this.git(['checkout', tree, '--', rel], undefined, { GIT_LITERAL_PATHSPECS: '1' }); // a name like `*` is that file only
+      // git writes with the hook's umask and knows only 644/755: the permissions that stood there
+      // stay (a 0600 file put back as 0644 would be readable by everyone), the executable bit is the tree's
+      if (st?.isFile()) keepPermissions(abs, st.mode);
     } else {
       this.removeEmptyParents(path.dirname(abs));
     }
@@ -611,6 +614,14 @@ function globalExcludesFile(): string | undefined {
   }
   const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, '.config') : undefined);
   return xdg ? path.join(xdg, 'git', 'ignore') : undefined;
+}
+
+/** Gives the file written at `abs` the read/write bits of `mode` (the file that stood there), executable where git made it so. */
+function keepPermissions(abs: string, mode: number): void {
+  const now = lstatOrUndefined(abs);
+  if (!now?.isFile()) return;
+  const rw = mode & 0o666;
+  fs.chmodSync(abs, now.mode & 0o100 ? rw | ((rw & 0o444) >> 2) : rw);
 }
 
 /** how many files hidden by changed ignore rules one check lists (the rest are found at the next event) */
