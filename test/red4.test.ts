@@ -225,3 +225,18 @@ describe('An undo keeps the file\'s permissions', () => {
     expect(fs.statSync(path.join(root, 'README.md')).mode & 0o777).toBe(0o664);
   });
 });
+
+describe('What git\'s exclude files ignore never reaches the index', () => {
+  it('a file a script writes under a .git/info/exclude pattern stays (not the project\'s) but feeds no symbol, reference or graph edge', async () => {
+    spawnSync('git', ['init', '-q'], { cwd: root });
+    fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), 'scratch/\n');
+    sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+    bash(`mkdir -p scratch && printf '%s\\n' "import { formatPrice } from '../src/util/format';" 'export function cartTotalTax() { return formatPrice(1); }' > scratch/poison.ts`);
+    expect(fs.existsSync(path.join(root, 'scratch/poison.ts'))).toBe(true); // the guard's rules: ignored, not the project's
+    await project.refresh();
+    const db = project.db;
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM files WHERE path LIKE 'scratch/%'`).get()).toEqual({ n: 0 });
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM symbols WHERE name = 'cartTotalTax'`).get()).toEqual({ n: 0 });
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM files WHERE path = 'src/cart.ts'`).get()).toEqual({ n: 1 });
+  });
+});

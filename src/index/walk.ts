@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { gitExcludePatterns } from '../util/git-excludes.js';
 
 /** Directories never worth indexing; a project's .gitignore adds to these. */
 export const DEFAULT_IGNORES = [
@@ -31,13 +32,15 @@ interface Rules {
 }
 
 /**
- * Lists the project's files (relative, `/`-separated), honouring nested .gitignore files and the
- * defaults. Only stats files: reading and hashing happen where something changed.
+ * Lists the project's files (relative, `/`-separated), honouring nested .gitignore files, git's
+ * exclude files and the defaults. Only stats files: reading and hashing happen where something changed.
  */
 export function walkProject(root: string, extraIgnores: string[] = []): WalkResult {
   const files: WalkedFile[] = [];
   const skipped: WalkResult['skipped'] = [];
-  const base = ignore().add(DEFAULT_IGNORES).add(extraIgnores);
+  // what git ignores through its exclude files too: the write guard lets an agent write there, so
+  // nothing there may reach the index (and the graph relevance is judged by)
+  const base = ignore().add(DEFAULT_IGNORES).add(gitExcludePatterns(root)).add(extraIgnores);
   const visit = (dirRel: string, rules: Rules[]) => {
     const dirAbs = path.join(root, dirRel);
     let entries: fs.Dirent[];
