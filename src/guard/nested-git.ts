@@ -34,7 +34,12 @@ function mark(abs: string): string | undefined {
   if (st.isSymbolicLink()) return `link:${fs.readlinkSync(abs)}`;
   if (st.isDirectory()) return 'dir';
   if (!st.isFile()) return 'other';
-  const data = fs.readFileSync(abs);
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(abs);
+  } catch {
+    return `unreadable:${st.size}:${st.ctimeMs}`; // seen as changed whenever it is touched
+  }
   return data.length <= MAX_KEPT ? `file:${data.toString('base64')}` : `file#${crypto.createHash('sha256').update(data).digest('hex')}`;
 }
 
@@ -116,12 +121,10 @@ export function undoGitMark(root: string, rel: string, before: GitMarks | undefi
   let kept: string | undefined;
   const st = fs.lstatSync(abs, { throwIfNoEntry: false });
   if (st) {
+    // moved, not copied: whatever it is (a folder, a link, an unreadable file), nothing is read or followed
     kept = path.join(keepDir, rel);
     fs.mkdirSync(path.dirname(kept), { recursive: true });
-    if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(abs), { flag: 'wx' });
-    else if (st.isDirectory()) fs.cpSync(abs, kept, { recursive: true, verbatimSymlinks: true });
-    else if (st.isFile()) fs.copyFileSync(abs, kept, fs.constants.COPYFILE_EXCL);
-    fs.rmSync(abs, { recursive: true, force: true });
+    fs.renameSync(abs, kept);
   }
   const was = before?.gits[rel];
   if (was?.startsWith('file:')) fs.writeFileSync(abs, Buffer.from(was.slice('file:'.length), 'base64'), { flag: 'wx' });
