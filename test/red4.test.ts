@@ -65,16 +65,18 @@ afterEach(() => {
 });
 
 describe('A Read explores a file only when it showed some of its code', () => {
-  it('a Read past the end of a file, or of its import line only, explores nothing: the write in READY is undone', async () => {
+  it('a Read past the end of a file, of its import line, or of one line of a function explores nothing: the write in READY is undone', async () => {
     await driveToReady(project, sessions);
     const main = disk('src/main.ts');
     // past the end: Claude Code answers "the file is shorter than the provided offset" and shows no line
     read('src/main.ts', { offset: 100_000 });
     // its first line only: `import { Cart } from './cart';`, outside every declaration of the file
     read('src/main.ts', { offset: 1, limit: 1 });
+    // one line inside checkout(): a search match's worth
+    read('src/main.ts', { offset: 4, limit: 1 });
     expect(explored().has('src/main.ts')).toBe(false);
     const ledger = sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read');
-    expect(ledger.map((e) => e.summary)).toEqual([expect.stringMatching(/showed nothing .*past its end/), expect.stringMatching(/lines 1–1 of 6, outside every declaration/)]);
+    expect(ledger.map((e) => e.summary)).toEqual([expect.stringMatching(/showed nothing .*past its end/), expect.stringMatching(/lines 1–1 of 6/), expect.stringMatching(/lines 4–4 of 6/)]);
     expect(bash("echo '// written unseen' >> src/main.ts").decision).toBe('deny');
     bash(`python3 -c "open('src/main.ts','a').write('// written unseen')"`);
     expect(disk('src/main.ts')).toBe(main);
@@ -83,10 +85,11 @@ describe('A Read explores a file only when it showed some of its code', () => {
 
   it('honest reads still explore: a range inside a declaration, a whole file, a file the index declares nothing in, an empty file', async () => {
     await driveToReady(project, sessions);
-    read('src/main.ts', { offset: 4, limit: 1 }); // inside checkout()
-    read('README.md', { offset: 2, limit: 1 }); // no declarations: any line of it
+    read('src/cart.ts', { offset: 6, limit: 4 }); // Cart.add, whole
+    read('src/main.ts', { offset: 2, limit: 10 }); // enough lines, checkout() among them
+    read('README.md', { offset: 1, limit: 2 }); // no declarations: all of it
     read('src/empty.ts'); // nothing to show but nothing hidden either
-    expect([...explored()].sort()).toEqual(['README.md', 'src/empty.ts', 'src/main.ts']);
+    expect([...explored()].sort()).toEqual(['README.md', 'src/cart.ts', 'src/empty.ts', 'src/main.ts']);
     bash(`python3 -c "open('src/main.ts','a').write('// seen')"`);
     expect(disk('src/main.ts')).toMatch(/\/\/ seen$/);
   });

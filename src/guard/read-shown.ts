@@ -1,16 +1,19 @@
 /**
- * Which lines of a file a Read showed, and whether they were any of its code. A Read explores a
- * file only when it showed some: one past the file's end (`offset: 100000`) shows nothing, and
- * one that shows only lines outside every declaration the index holds for the file (its imports,
- * a licence header: `limit: 1`) shows no more of it than a search match does, which explores
- * nothing either (session/evidence.ts). A file the index holds no declaration of (a README, a
- * config, a script) is seen by any line of it, an empty file by any Read.
+ * Which lines of a file a Read showed, and whether they were its code. A Read explores a file
+ * only when it showed some: one past the file's end (`offset: 100000`) shows nothing; one that
+ * shows only lines outside every declaration the index holds for the file (its imports, a licence
+ * header) or a line or two of one (`limit: 1`) shows no more of it than a search match does, which
+ * explores nothing either (session/evidence.ts). Enough is MIN_LINES lines, the whole file, or one
+ * whole declaration; for a file the index holds no declaration of (a README, a config) any lines
+ * of it; an empty file is seen by any Read.
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 
 /** Claude Code's Read shows 2000 lines unless told otherwise */
 const DEFAULT_LIMIT = 2000;
+/** fewer lines than this show no more than a search match does (unless they are the whole file, or a whole declaration) */
+const MIN_LINES = 10;
 /** past this the file's lines are not counted (the Read's own range is taken as shown) */
 const MAX_COUNTED_BYTES = 64 << 20;
 
@@ -37,11 +40,16 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
   if (total === 0) return { first, last: first, total, code: true };
   const last = Math.min(first + count - 1, total);
   if (last < first) return { first, last, total, code: false };
-  let code = true;
+  // a few lines (a search match's worth) are not the file's code, unless they are all of it
+  const enough = last - first + 1 >= Math.min(total, MIN_LINES);
+  let code = enough;
   try {
     const declared = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 LIMIT 1').get(rel) !== undefined;
     if (declared) {
-      code = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line <= ? AND s.end_line >= ? LIMIT 1').get(rel, last, first) !== undefined;
+      // lines of a declaration: enough of them, or one whole declaration (a short function read on its own)
+      const touches = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line <= ? AND s.end_line >= ? LIMIT 1').get(rel, last, first) !== undefined;
+      const whole = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? LIMIT 1').get(rel, first, last) !== undefined;
+      code = touches && (enough || whole);
     }
   } catch {
     // an index without its tables (still being built): the range decides alone

@@ -573,7 +573,7 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
   }
   if (blank) {
     const { rel, shown } = blank;
-    const what = shown.last < shown.first ? `nothing (line ${shown.first} is past its end, line ${shown.total})` : `lines ${shown.first}–${shown.last} of ${shown.total}, outside every declaration the index holds for it (imports, comments)`;
+    const what = shown.last < shown.first ? `nothing (line ${shown.first} is past its end, line ${shown.total})` : `lines ${shown.first}–${shown.last} of ${shown.total}: a search match's worth, or none of its declarations (imports, comments)`;
     store.record(s.id, {
       tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'blocked', files: [], symbols: [],
       summary: `a Read of ${rel} that showed ${what}: it explores nothing; read the code you mean to change`,
