@@ -73,35 +73,40 @@ export function scanGitMarks(root: string, prev: GitMarks | undefined, ignored: 
     queue.push('');
     dirs[''] = fs.lstatSync(root).ctimeMs;
   }
+  // level by level: the new folders of a level are judged by git in one call (a script that makes
+  // thousands of folders must not cost a git process each)
+  let level = queue;
   let listed = 0;
-  while (queue.length > 0 && listed++ < MAX_DIRS) {
-    const rel = queue.shift()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
-    } catch {
-      continue;
-    }
+  while (level.length > 0 && listed < MAX_DIRS) {
     const fresh: string[] = [];
-    for (const e of entries) {
-      const child = rel ? `${rel}/${e.name}` : e.name;
-      if (e.name === '.git' && rel !== '') {
-        const m = mark(path.join(root, child));
-        if (m) gits[child] = m;
+    for (const rel of level) {
+      if (listed++ >= MAX_DIRS) break;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+      } catch {
         continue;
       }
-      if (!e.isDirectory() || skipDir(rel, e.name) || child in dirs) continue;
-      fresh.push(child);
+      for (const e of entries) {
+        const child = rel ? `${rel}/${e.name}` : e.name;
+        if (e.name === '.git' && rel !== '') {
+          const m = mark(path.join(root, child));
+          if (m) gits[child] = m;
+          continue;
+        }
+        if (!e.isDirectory() || skipDir(rel, e.name) || child in dirs) continue;
+        fresh.push(child);
+      }
     }
-    if (fresh.length === 0) continue;
     // a folder seen for the first time: listed unless git ignores it (build output, a virtualenv)
-    const skip = ignored(fresh.map((f) => `${f}/`));
+    const skip = fresh.length > 0 ? ignored(fresh.map((f) => `${f}/`)) : new Set<string>();
+    level = [];
     for (const f of fresh) {
       if (skip.has(`${f}/`) || skip.has(f)) continue;
       const st = fs.lstatSync(path.join(root, f), { throwIfNoEntry: false });
       if (!st?.isDirectory()) continue;
       dirs[f] = st.ctimeMs;
-      queue.push(f);
+      level.push(f);
     }
   }
   return { dirs, gits };
