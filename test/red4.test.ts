@@ -243,3 +243,55 @@ describe('What git\'s exclude files ignore never reaches the index', () => {
     expect(db.prepare(`SELECT COUNT(*) AS n FROM files WHERE path = 'src/cart.ts'`).get()).toEqual({ n: 1 });
   });
 });
+
+describe('The root .git cannot be pointed at another repository', () => {
+  function evilRepo(): { dir: string; marker: string } {
+    const dir = fs.mkdtempSync(path.join(path.dirname(root), 'red4-evil-'));
+    const marker = path.join(dir, 'ran');
+    spawnSync('bash', ['-c', `git init -q . && git -c user.name=x -c user.email=x@x commit -q --allow-empty -m x && git config core.fsmonitor 'touch ${marker}; false'`], { cwd: dir });
+    return { dir, marker };
+  }
+  beforeEach(() => {
+    spawnSync('bash', ['-c', 'git init -q && git add -A && git -c user.name=x -c user.email=x@x commit -qm base'], { cwd: root });
+  });
+
+  it('.git/commondir written by a script is removed: git at the root reads only the project\'s own config', () => {
+    const evil = evilRepo();
+    sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+    bash(`python3 -c "open('.git/commondir','w').write('${evil.dir}/.git')"`);
+    expect(fs.existsSync(path.join(root, '.git/commondir'))).toBe(false);
+    spawnSync('git', ['status', '--short'], { cwd: root });
+    expect(fs.existsSync(evil.marker)).toBe(false);
+    fs.rmSync(evil.dir, { recursive: true, force: true });
+  });
+
+  it('.git replaced by a gitfile (or a link) is moved aside and the guard goes on checking; git there runs nothing of the other repository', () => {
+    const evil = evilRepo();
+    sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+    const config = fs.readFileSync(path.join(root, '.git/config'), 'utf8');
+    const r = bash(`python3 -c "import os; os.rename('.git','.git-moved'); open('.git','w').write('gitdir: ${evil.dir}/.git')"`);
+    expect(r.feedback ?? '').toMatch(/Undid/);
+    expect(fs.lstatSync(path.join(root, '.git')).isDirectory()).toBe(true);
+    expect(fs.readFileSync(path.join(root, '.git/config'), 'utf8')).toBe(config);
+    spawnSync('git', ['status', '--short'], { cwd: root });
+    expect(fs.existsSync(evil.marker)).toBe(false);
+    // the guard still works: a write is undone, not let through with the check failing
+    bash(`python3 -c "open('src/main.ts','a').write('x')"`);
+    expect(disk('src/main.ts')).toBe(SAMPLE['src/main.ts']);
+    fs.rmSync(evil.dir, { recursive: true, force: true });
+  });
+
+  it('a worktree\'s gitfile at the root, rewritten by a script, is written back', () => {
+    // the project is a linked worktree: its .git is a file naming the repository's worktree folder
+    const main = fs.mkdtempSync(path.join(path.dirname(root), 'red4-main-'));
+    spawnSync('bash', ['-c', `git init -q . && git -c user.name=x -c user.email=x@x commit -q --allow-empty -m x`], { cwd: main });
+    fs.rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    fs.writeFileSync(path.join(root, '.git'), `gitdir: ${main}/.git/worktrees/w\n`);
+    const evil = evilRepo();
+    sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+    bash(`python3 -c "open('.git','w').write('gitdir: ${evil.dir}/.git')"`);
+    expect(disk('.git')).toBe(`gitdir: ${main}/.git/worktrees/w\n`);
+    fs.rmSync(evil.dir, { recursive: true, force: true });
+    fs.rmSync(main, { recursive: true, force: true });
+  });
+});

@@ -8,7 +8,9 @@
  * root's `.git` and folders git ignores) with its change time, which changes whenever an entry is
  * added or removed and which no process can set back; only a folder whose change time moved is
  * listed again. A `.git` that was not there when the turn began, or a gitfile that changed, is a
- * change to the guard's own files (protected.ts) and is undone.
+ * change to the guard's own files (protected.ts) and is undone. The root's own `.git` is marked too:
+ * a worktree's gitfile rewritten, or the folder replaced by a gitfile (its config, hooks and info are
+ * put back by protected.ts, which moves the gitfile aside first).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -89,7 +91,7 @@ export function scanGitMarks(root: string, prev: GitMarks | undefined, ignored: 
       }
       for (const e of entries) {
         const child = rel ? `${rel}/${e.name}` : e.name;
-        if (e.name === '.git' && rel !== '') {
+        if (e.name === '.git') {
           const m = mark(path.join(root, child));
           if (m) gits[child] = m;
           continue;

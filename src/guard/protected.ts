@@ -14,6 +14,8 @@ import { freeName } from './tree-snapshot.js';
 /** Project-relative files and folders (a trailing '/') owned by the guard. */
 const PROJECT_OWNED = [
   '.code-intel/', '.mcp.json', '.claude/', '.cursor/', '.gemini/', '.codex/', 'opencode.json', '.opencode/',
+  // the files in .git that say where git's config is (commondir: another repository's)
+  '.git/commondir', '.git/config.worktree',
   '.git/config', '.git/hooks/', '.git/info/', '.gitmodules',
 ];
 
@@ -22,7 +24,8 @@ export function isGuardOwned(rel: string): boolean {
   const p = rel.replace(/^\.\//, '');
   // a `.git` below the root makes git commands run there use the repository it names, with its
   // config and hooks: as much the guard's as the root's .git/config (nested-git.ts)
-  if (p.split('/').indexOf('.git') > 0) return true;
+  // (the root's .git itself, replaced by a gitfile, is watched there too)
+  if (p === '.git' || p.split('/').indexOf('.git') > 0) return true;
   return PROJECT_OWNED.some((o) => (o.endsWith('/') ? p === o.slice(0, -1) || p.startsWith(o) : p === o));
 }
 
@@ -144,6 +147,9 @@ export class ProtectedFiles {
 
   /** Puts a file back as the manifest says, keeping what stands there now under keepDir. */
   restore(m: Manifest, file: string, keepDir: string): { kept?: string; restored: boolean } {
+    // a folder on the way that became a file or a link (.git replaced by a gitfile) is moved aside
+    // first: the file is put back where the project has it, never written through the link
+    this.clearParents(file, keepDir);
     let kept: string | undefined;
     const st = (() => {
       try {
@@ -156,7 +162,9 @@ export class ProtectedFiles {
       const named = path.join(keepDir, '_outside', file.replace(/^[/\\]+/, '').replace(/:/g, ''));
       fs.mkdirSync(path.dirname(named), { recursive: true });
       kept = freeName(named);
-      if (st.isFile()) fs.copyFileSync(file, kept, fs.constants.COPYFILE_EXCL);
+      // a folder is moved whole, never removed: nothing that stood there is lost
+      if (st.isDirectory()) fs.renameSync(file, kept);
+      else if (st.isFile()) fs.copyFileSync(file, kept, fs.constants.COPYFILE_EXCL);
       else if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(file), { flag: 'wx' });
       fs.rmSync(file, { recursive: true, force: true });
     }
@@ -175,5 +183,26 @@ export class ProtectedFiles {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.copyFileSync(copy, file);
     return { kept, restored: hashOf(file) === want };
+  }
+
+  /** Moves aside the project folders above `file` that are no longer folders (a file or a link stands there). */
+  private clearParents(file: string, keepDir: string): void {
+    const rel = path.relative(this.root, file);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) return;
+    const segs = rel.split(path.sep);
+    for (let i = 1; i < segs.length; i++) {
+      const abs = path.join(this.root, ...segs.slice(0, i));
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(abs);
+      } catch {
+        return; // missing: made when the file is put back
+      }
+      if (st.isDirectory()) continue;
+      const kept = freeName(path.join(keepDir, ...segs.slice(0, i)));
+      fs.mkdirSync(path.dirname(kept), { recursive: true });
+      fs.renameSync(abs, kept);
+      return;
+    }
   }
 }
