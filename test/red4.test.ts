@@ -295,3 +295,19 @@ describe('The root .git cannot be pointed at another repository', () => {
     fs.rmSync(main, { recursive: true, force: true });
   });
 });
+
+describe('The hooks git runs where core.hooksPath sends it are kept like .git/hooks/', () => {
+  it('husky\'s git-ignored .husky/_/ rewritten by a script before READY is put back; a commit runs nothing of it', () => {
+    spawnSync('bash', ['-c', 'git init -q && git add -A && git -c user.name=x -c user.email=x@x commit -qm base && git config core.hooksPath .husky/_'], { cwd: root });
+    fs.mkdirSync(path.join(root, '.husky/_'), { recursive: true });
+    fs.writeFileSync(path.join(root, '.husky/_/.gitignore'), '*\n'); // husky 9 ignores its own folder
+    fs.writeFileSync(path.join(root, '.husky/_/pre-commit'), '#!/bin/sh\n. "$(dirname "$0")/h"\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(root, '.husky/_/h'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const marker = path.join(path.dirname(root), `red4-husky-${path.basename(root)}`);
+    sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+    bash(`python3 -c "open('.husky/_/h','w').write('#!/bin/sh\\ntouch ${marker}\\nexit 0\\n')"`);
+    expect(disk('.husky/_/h')).toBe('#!/bin/sh\nexit 0\n');
+    spawnSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-q', '--allow-empty', '-m', 't'], { cwd: root });
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+});

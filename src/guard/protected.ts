@@ -58,9 +58,44 @@ function watchedFiles(root: string): string[] {
     }
     for (const f of listFiles(abs, 200)) files.add(f);
   }
+  // the hooks git runs where core.hooksPath sends it (husky: `.husky/_`, which the project ignores):
+  // kept like .git/hooks/
+  for (const dir of hooksPaths(root)) for (const f of listFiles(dir, 200)) files.add(f);
   files.add(path.join(root, '.code-intel', 'config.json'));
   files.add(path.join(root, '.claude', 'settings.local.json'));
   return [...files];
+}
+
+/**
+ * The folders core.hooksPath names in the config files git reads for this project (its .git/config,
+ * ~/.gitconfig, the XDG one: each kept here), resolved as git does (relative: from the project's root).
+ */
+function hooksPaths(root: string): string[] {
+  const home = os.homedir();
+  const configs = [path.join(root, '.git', 'config'), path.join(home, '.gitconfig'), path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config')];
+  const out = new Set<string>();
+  for (const file of configs) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    let core = false;
+    for (const raw of text.split('\n')) {
+      const line = raw.trim();
+      const section = /^\[\s*([^\]\s"]+)\s*(?:"[^"]*")?\s*\]/.exec(line);
+      if (section) core = section[1]!.toLowerCase() === 'core';
+      const m = core ? /^(?:\[[^\]]*\]\s*)?hookspath\s*=\s*(.*)$/i.exec(line) : null;
+      if (!m) continue;
+      let v = m[1]!.replace(/\s[#;].*$/, '').trim().replace(/^"(.*)"$/, '$1');
+      if (!v) continue;
+      if (v.startsWith('~/')) v = path.join(home, v.slice(2));
+      out.add(path.resolve(root, v));
+    }
+  }
+  // .git/hooks is kept already; the root itself is never a hooks folder to copy whole
+  return [...out].filter((d) => d !== path.resolve(root) && d !== path.join(root, '.git', 'hooks'));
 }
 
 function listFiles(dir: string, cap: number): string[] {
