@@ -311,3 +311,32 @@ describe('The hooks git runs where core.hooksPath sends it are kept like .git/ho
     expect(fs.existsSync(marker)).toBe(false);
   });
 });
+
+describe('A session begun under an older watch list keeps the files watched since', () => {
+  it('the XDG git config, absent from an older manifest, is not moved aside as if made during the turn', () => {
+    const xdg = fs.mkdtempSync(path.join(path.dirname(root), 'red4-xdg-'));
+    const before = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = xdg;
+    try {
+      fs.mkdirSync(path.join(xdg, 'git'));
+      const config = path.join(xdg, 'git', 'config');
+      fs.writeFileSync(config, '[user]\n\tname = someone\n');
+      sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+      // the manifest as a version before round 4 took it: no watch version, no XDG config
+      const m = JSON.parse(sessions.store.guardValue('protected')!) as Record<string, string | null>;
+      delete m['#watch'];
+      delete m[config];
+      sessions.store.setGuardValues({ protected: JSON.stringify(m) });
+      bash(`python3 -c "open('src/main.ts','a').write('x')"`); // an undo: the slow path, a new manifest
+      expect(disk('src/main.ts')).toBe(SAMPLE['src/main.ts']);
+      expect(fs.readFileSync(config, 'utf8')).toBe('[user]\n\tname = someone\n');
+      // from then on it is watched: a script's change is put back
+      bash(`python3 -c "open('${config}','a').write('[core]\\n\\tfsmonitor = x\\n')"`);
+      expect(fs.readFileSync(config, 'utf8')).toBe('[user]\n\tname = someone\n');
+    } finally {
+      if (before === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = before;
+      fs.rmSync(xdg, { recursive: true, force: true });
+    }
+  });
+});

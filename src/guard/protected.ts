@@ -119,8 +119,16 @@ function listFiles(dir: string, cap: number): string[] {
   return out;
 }
 
-/** path → sha256 of its content, or null when absent. */
+/** path → sha256 of its content, or null when absent; WATCH_KEY → the WATCH_VERSION it was taken with. */
 export type Manifest = Record<string, string | null>;
+
+/**
+ * Which set of paths a manifest was taken over: raised whenever watchedFiles watches more (2: git's
+ * XDG config, core.hooksPath, .git/commondir). A session that began under an older set would
+ * otherwise see the newly watched files as made during the turn, and move them aside.
+ */
+const WATCH_KEY = '#watch';
+const WATCH_VERSION = '2';
 
 const MAX_COPY = 4 * 1024 * 1024;
 
@@ -154,9 +162,12 @@ export class ProtectedFiles {
    * beyond the listing's cap, behind files that were just put back, is found at the next look.
    */
   capture(previous: Manifest = {}, admitNew = true): Manifest {
-    const m: Manifest = {};
+    const m: Manifest = { [WATCH_KEY]: WATCH_VERSION };
+    // a manifest an older version took watched fewer paths: the ones added since are taken as they stand
+    const older = previous[WATCH_KEY] !== WATCH_VERSION;
     for (const f of new Set([...watchedFiles(this.root), ...Object.keys(previous)])) {
-      const h = admitNew || f in previous ? hashOf(f) : null;
+      if (f === WATCH_KEY) continue;
+      const h = admitNew || f in previous || older ? hashOf(f) : null;
       if (h === null && !(f in previous) && admitNew) continue;
       m[f] = h;
       if (h && /^[0-9a-f]{64}$/.test(h)) {
@@ -173,7 +184,9 @@ export class ProtectedFiles {
   /** Files whose content differs from the manifest. */
   changed(m: Manifest): string[] {
     const out: string[] = [];
+    const older = m[WATCH_KEY] !== WATCH_VERSION;
     for (const f of new Set([...watchedFiles(this.root), ...Object.keys(m)])) {
+      if (f === WATCH_KEY || (older && !(f in m))) continue; // a path an older version did not watch: not a change
       const was = f in m ? m[f]! : null;
       if (hashOf(f) !== was) out.push(f);
     }
