@@ -109,6 +109,10 @@ describe('A new file check_write_target approved stays writable once made (hones
     hook('post-tool-use', { ...edit, hook_event_name: 'PostToolUse', tool_response: { filePath: path.join(root, 'src/tax.ts') } });
     expect(disk('src/tax.ts')).toBe('export const rate = 0.08;\n');
     expect(hook('pre-tool-use', { ...write, tool_input: { file_path: path.join(root, 'src/vat.ts'), content: 'x' } })).toMatchObject({ decision: 'deny', reason: expect.stringContaining('check_write_target') });
+    // the server says what the guard holds: the file it approved, now made, is writable (it said "not explored")
+    expect(sessions.checkWrite('src/tax.ts', false)).toMatchObject({ allowed: true, file: 'src/tax.ts', new_file: false });
+    fs.writeFileSync(path.join(root, 'src/vat.ts'), 'x');
+    expect(sessions.checkWrite('src/vat.ts', false)).toMatchObject({ allowed: false, error: expect.stringContaining('not explored') });
   });
 });
 

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { deriveEvidence } from '../session/evidence.js';
+import { approvedWrites, deriveEvidence } from '../session/evidence.js';
 import { settleEvidence } from './evidence-check.js';
 import type { SessionRow, SessionStore } from '../session/store.js';
 
@@ -66,10 +66,7 @@ function sessionMode(store: SessionStore, root: string, s: SessionRow, phase: st
   if (phase !== 'READY') return { kind: 'locked', session: s, why: `the /code session ${s.id} is in ${phase}; edits are allowed only in READY.${endedNote}` };
   const ledger = store.ledger(s.id);
   const explored = deriveEvidence(ledger).exploredFiles;
-  // the file check_write_target judged (its real path), not the spelling that asked for it
-  const approvedNew = new Set(ledger.filter((e) => e.tool === 'check_write_target' && e.outcome === 'ok' && typeof e.args.file_path === 'string')
-    .map((e) => (typeof e.args.judged_file === 'string' ? e.args.judged_file : path.relative(root, path.resolve(root, String(e.args.file_path))).split(path.sep).join('/'))));
-  return { kind: 'ready', session: s, explored, approvedNew };
+  return { kind: 'ready', session: s, explored, approvedNew: approvedWrites(ledger, root) };
 }
 
 /** May `rel` (project-relative) change in this mode? A reason when it may not. */

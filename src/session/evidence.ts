@@ -15,6 +15,7 @@
  * may cite them, the declaration a use sits in is seen) but not explored: they are neither
  * editable in READY nor files_analyzed until the agent opens them (a Read, get_symbols).
  */
+import path from 'node:path';
 import type { LedgerEntry } from './store.js';
 
 type Obj = Record<string, unknown>;
@@ -133,6 +134,16 @@ export interface Evidence {
   toolsUsed: Set<string>;
   /** files only a text match or a reference's use named (not explored): what to open before listing or editing them */
   matchedFiles?: Set<string>;
+}
+
+/**
+ * The files check_write_target allowed in a session: the real path it judged (`judged_file`), not
+ * the spelling that asked. A new file it approved stays writable once it is made (it was never read:
+ * nothing else would count it as explored), for the write guard and check_write_target alike.
+ */
+export function approvedWrites(ledger: readonly LedgerEntry[], root: string): Set<string> {
+  return new Set(ledger.filter((e) => e.tool === 'check_write_target' && e.outcome === 'ok' && typeof e.args.file_path === 'string')
+    .map((e) => (typeof e.args.judged_file === 'string' ? e.args.judged_file : path.relative(root, path.resolve(root, String(e.args.file_path))).split(path.sep).join('/'))));
 }
 
 export function deriveEvidence(ledger: readonly LedgerEntry[], sinceSeq = 0): Evidence {

@@ -10,7 +10,7 @@ import type { Project } from '../project/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { quote, UserError } from '../util/paths.js';
 import { type Loaded, type SessionCore, SessionError } from './core.js';
-import { deriveEvidence, type Evidence } from './evidence.js';
+import { approvedWrites, deriveEvidence, type Evidence } from './evidence.js';
 import { toolNamed } from '../tools/catalog.js';
 import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, type Slot, validateFrame } from './queryframe.js';
 import { normalize } from '../util/words.js';
@@ -448,7 +448,8 @@ export class SessionService implements SessionCore {
     const verdict =
       !changesCode(intent)
         ? { allowed: false as const, file: null, error: `${intent} sessions never write files`, hint: 'Start an IMPLEMENT or MODIFY session to change code.' }
-        : checkWriteTarget(this.project.root, filePath, allowNew, explored);
+        // a new file approved earlier and made since stays writable, as the write guard holds
+        : checkWriteTarget(this.project.root, filePath, allowNew, new Set([...explored, ...approvedWrites(this.store.ledger(s.row.id), this.project.root)]));
     // the file judged (through symlinks, `..` folded) is the one the guard lets change, whatever spelling asked for it
     this.record('check_write_target', verdict.file ? { ...args, judged_file: verdict.file } : args, undefined, verdict.allowed ? undefined : 'denied');
     if (verdict.allowed) return { allowed: true, error: null, file: verdict.file, new_file: verdict.new_file };
