@@ -246,6 +246,17 @@ describe('What git\'s exclude files ignore never reaches the index', () => {
     expect(db.prepare(`SELECT COUNT(*) AS n FROM symbols WHERE name = 'cartTotalTax'`).get()).toEqual({ n: 0 });
     expect(db.prepare(`SELECT COUNT(*) AS n FROM files WHERE path = 'src/cart.ts'`).get()).toEqual({ n: 1 });
   });
+
+  it('a file git tracks is the project\'s even where an exclude pattern matches it (a broad `util` rule and a tracked src/util/), as git and the guard hold', async () => {
+    spawnSync('bash', ['-c', 'git init -q && git add -A && git -c user.name=x -c user.email=x@x commit -qm base'], { cwd: root });
+    fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), 'util\n');
+    fs.writeFileSync(path.join(root, 'src/util/untracked.ts'), 'export function notTracked() {}\n');
+    await project.refresh();
+    const paths = (project.db.prepare(`SELECT path FROM files WHERE path LIKE 'src/util/%' ORDER BY path`).all() as { path: string }[]).map((r) => r.path);
+    expect(paths).toEqual(['src/util/format.ts', 'src/util/index.ts']);
+    expect(project.db.prepare(`SELECT COUNT(*) AS n FROM symbols WHERE name = 'formatPrice'`).get()).toEqual({ n: 1 });
+    expect(project.db.prepare(`SELECT COUNT(*) AS n FROM symbols WHERE name = 'notTracked'`).get()).toEqual({ n: 0 });
+  });
 });
 
 describe('The root .git cannot be pointed at another repository', () => {

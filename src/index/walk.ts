@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -38,9 +39,12 @@ interface Rules {
 export function walkProject(root: string, extraIgnores: string[] = []): WalkResult {
   const files: WalkedFile[] = [];
   const skipped: WalkResult['skipped'] = [];
+  const base = ignore().add(DEFAULT_IGNORES).add(extraIgnores);
   // what git ignores through its exclude files too: the write guard lets an agent write there, so
-  // nothing there may reach the index (and the graph relevance is judged by)
-  const base = ignore().add(DEFAULT_IGNORES).add(gitExcludePatterns(root)).add(extraIgnores);
+  // nothing there may reach the index (and the graph relevance is judged by) — unless git tracks it:
+  // then it is the project's, as git and the guard hold (a global `build` rule and a tracked src/build/)
+  const excludes = ignore().add(gitExcludePatterns(root));
+  const excluded: { rel: string; isDir: boolean }[] = [];
   const visit = (dirRel: string, rules: Rules[]) => {
     const dirAbs = path.join(root, dirRel);
     let entries: fs.Dirent[];
@@ -67,28 +71,63 @@ export function walkProject(root: string, extraIgnores: string[] = []): WalkResu
     for (const e of entries) {
       const rel = dirRel ? `${dirRel}/${e.name}` : e.name;
       if (e.isDirectory()) {
-        if (!ignored(rel, true)) visit(rel, rules);
+        if (ignored(rel, true)) continue;
+        if (excludes.ignores(rel + '/')) excluded.push({ rel, isDir: true });
+        else visit(rel, rules);
       } else if (e.isFile()) {
         if (ignored(rel, false)) continue;
-        let st: fs.Stats;
-        try {
-          st = fs.statSync(path.join(root, rel));
-        } catch (e) {
-          skipped.push({ file: rel, reason: `unreadable: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
-          continue;
-        }
-        if (st.size > MAX_FILE_BYTES) {
-          skipped.push({ file: rel, reason: `larger than ${MAX_FILE_BYTES / 1024} KiB` });
-          continue;
-        }
-        files.push({ rel, size: st.size, mtimeMs: st.mtimeMs });
+        if (excludes.ignores(rel)) excluded.push({ rel, isDir: false });
+        else addFile(rel);
       }
       // symlinks are not followed: they may point outside the project
     }
   };
+  const addFile = (rel: string) => {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(path.join(root, rel));
+    } catch (e) {
+      skipped.push({ file: rel, reason: `unreadable: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+      return;
+    }
+    if (!st.isFile()) return;
+    if (st.size > MAX_FILE_BYTES) {
+      skipped.push({ file: rel, reason: `larger than ${MAX_FILE_BYTES / 1024} KiB` });
+      return;
+    }
+    files.push({ rel, size: st.size, mtimeMs: st.mtimeMs });
+  };
   visit('', [{ base: '', ig: base }]);
+  for (const rel of trackedUnder(root, excluded)) if (!base.ignores(rel)) addFile(rel);
   files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   return { files, skipped };
+}
+
+/** the last answer of `git ls-files` per project, kept while git's index file is unchanged (a walk runs on every refresh) */
+const trackedCache = new Map<string, { key: string; files: string[] }>();
+
+/** The files git tracks at or under the given paths (none outside a repository, or when git cannot answer). */
+function trackedUnder(root: string, paths: { rel: string; isDir: boolean }[]): string[] {
+  if (paths.length === 0) return [];
+  let indexMtime = 0;
+  try {
+    indexMtime = fs.statSync(path.join(root, '.git', 'index')).mtimeMs;
+  } catch {
+    return []; // no repository here (or a worktree's gitfile: left as excluded)
+  }
+  const specs = paths.slice(0, 1000).map((p) => `:(literal)${p.rel}`);
+  const key = `${indexMtime}\0${specs.join('\0')}`;
+  const hit = trackedCache.get(root);
+  if (hit?.key === key) return hit.files;
+  let out: string[] = [];
+  try {
+    out = execFileSync('git', ['-C', root, 'ls-files', '-z', '--cached', '--', ...specs], { encoding: 'utf8', timeout: 5000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\0').filter(Boolean);
+  } catch {
+    out = [];
+  }
+  trackedCache.set(root, { key, files: out });
+  return out;
 }
 
 /** True when the buffer looks binary (a NUL byte in the first 8 KiB). */
