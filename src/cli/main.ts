@@ -185,7 +185,7 @@ async function main(argv: string[]): Promise<number> {
     out(stats, () =>
       [
         `${project.root}`,
-        `  files       ${stats.files} (${stats.parsed} parsed, ${stats.unchanged} unchanged, ${stats.removed} removed)`,
+        `  files       ${stats.files} (${stats.parsed} parsed, ${stats.files - stats.parsed} unchanged, ${stats.removed} removed)`,
         `  symbols     ${stats.symbols}`,
         `  references  ${stats.references}`,
         `  recovered   ${stats.recovered} files (statement ends made explicit: code without semicolons); ${stats.parseErrors} still with syntax errors`,
