@@ -126,6 +126,16 @@ describe('what counts as only reading', () => {
     }
     for (const cmd of ['git log', 'rg total src', 'less README.md', 'git -C src log -1']) expect((await analyzeBash(cmd)).readOnly, cmd).toBe(true);
   });
+
+  it('reads the read actions of git subcommands that can write, and only those', async () => {
+    for (const cmd of ['git stash list', 'git stash show -p', 'git worktree list', 'git -C src stash list']) {
+      const a = await analyzeBash(cmd);
+      expect(a.writes, cmd).toEqual([]);
+    }
+    for (const cmd of ['git stash', 'git stash pop', 'git stash drop', 'git worktree add ../w', 'git -c core.pager=x stash list']) {
+      expect((await analyzeBash(cmd)).writes.length, cmd).toBeGreaterThan(0);
+    }
+  });
 });
 
 describe('the folder a write lands in', () => {

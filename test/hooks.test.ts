@@ -205,6 +205,8 @@ describe('PreToolUse (the write guard)', () => {
       'git diff --output=/tmp/code-intel-d.patch', 'tar czf /tmp/code-intel-src.tgz src', 'cat src/cart.ts | sort | uniq -c > /tmp/code-intel-out.txt',
       'mkdir -p generated && echo x > generated/out.js', '(cd src && grep -c total cart.ts)', 'cd src; cat cart.ts > /tmp/code-intel-c.ts',
       'CI=1 npm test', 'NODE_ENV=test npx tsc --noEmit', 'GIT_PAGER=cat git log -1 || true', 'cd src && npm test',
+      // read actions of subcommands that can write (agent trial tr41: `git stash list` was denied as changing the repository)
+      'git status --short | head; git stash list | head -3', 'git stash show -p stash@{0} || true', 'git worktree list',
     ];
     const check = (phase: string) => {
       for (const cmd of honest) expect(hook('pre-tool-use', bash(cmd)).reason, `${phase}: ${cmd}`).toBeUndefined();

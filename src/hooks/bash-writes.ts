@@ -294,7 +294,7 @@ function readsOnly(cmd: string, args: string[]): boolean {
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */
 function isGitRead(args: string[]): boolean {
   const sub = gitSubcommand(args);
-  return !!sub && !gitConfigured(args) && GIT_READ_ONLY.has(sub) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && outputFiles('git', args).length === 0;
+  return !!sub && !gitConfigured(args) && gitSubReads(args) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && outputFiles('git', args).length === 0;
 }
 
 /** `git -c name=value …` (or --config-env) can make any git command run a program (core.pager, diff.external …) */
@@ -302,12 +302,31 @@ const gitConfigured = (args: string[]) => args.some((a) => a.startsWith('-c') ||
 
 /** git's subcommand, past the global options (`-C DIR`, `--git-dir DIR`, `-c name=value` …). */
 function gitSubcommand(args: string[]): string | undefined {
+  return gitWords(args)[0];
+}
+
+/** git's subcommand and the words after it, its global options (-C DIR …) left out */
+function gitWords(args: string[]): string[] {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env'].includes(a)) i++;
-    else if (!a.startsWith('-')) return a;
+    else if (!a.startsWith('-')) return args.slice(i);
   }
-  return undefined;
+  return [];
+}
+
+/** subcommands that change the repository but only read with these actions: `git stash list`, `git worktree list` */
+const GIT_READ_ACTIONS: Record<string, ReadonlySet<string>> = {
+  stash: new Set(['list', 'show']),
+  worktree: new Set(['list']),
+  notes: new Set(['list', 'show']),
+  submodule: new Set(['status']),
+};
+
+/** a git subcommand that only reads: one of GIT_READ_ONLY, or a read action of another */
+function gitSubReads(args: string[]): boolean {
+  const [sub, action] = gitWords(args);
+  return !!sub && (GIT_READ_ONLY.has(sub) || (action !== undefined && GIT_READ_ACTIONS[sub]?.has(action) === true));
 }
 
 function nestedNone(command: string): boolean {
@@ -443,7 +462,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   }
   if (cmd === 'git') {
     const sub = gitSubcommand(args);
-    if (gitConfigured(args) || (sub && !GIT_READ_ONLY.has(sub))) writes.push({ what: text, targets: null });
+    if (gitConfigured(args) || (sub && !gitSubReads(args))) writes.push({ what: text, targets: null });
     return xargs;
   }
   if (PKG_MANAGERS.has(cmd)) {
