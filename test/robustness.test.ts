@@ -14,7 +14,7 @@ import { splitWords } from '../src/util/words.js';
 import { searchTextGuarded } from '../src/query/search-pool.js';
 import { searchText } from '../src/query/search-text.js';
 import { LIMITS, measureArgs } from '../src/server/limits.js';
-import { answerBytes, fitAnswer, ok, toolError } from '../src/server/respond.js';
+import { answerBytes, fitAnswer, fromException, ok, toolError } from '../src/server/respond.js';
 import { GuardedStdioTransport } from '../src/server/stdio.js';
 import { support } from '../src/session/queryframe.js';
 import { Deadline, runWithDeadline } from '../src/util/deadline.js';
@@ -121,6 +121,19 @@ describe('a minified bundle', () => {
       project.close();
       removeProject(dir);
     }
+  });
+});
+
+describe('a database another process holds', () => {
+  it('is no internal_error: the call is told to retry (agent trial tr41 met "database is locked" while an index ran in a terminal)', () => {
+    const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    const answer = fromException('submit_understanding', busy);
+    const body = JSON.parse((answer.content[0] as { text: string }).text) as { error: string; hint: string };
+    expect(answer.isError).toBe(true);
+    expect(body.error).toBe('index_busy');
+    expect(body.hint).toMatch(/again/);
+    const bug = JSON.parse((fromException('x', new Error('boom')).content[0] as { text: string }).text) as { error: string };
+    expect(bug.error).toBe('internal_error');
   });
 });
 

@@ -45,6 +45,15 @@ export function toolError(error: string, message: string, extra: Record<string, 
 /** Turns a thrown error into a tool error; unexpected ones are logged to stderr, never to stdout. */
 export function fromException(tool: string, e: unknown): CallToolResult {
   if (e instanceof UserError) return toolError(e.code, e.message, e.hint ? { hint: e.hint } : {});
+  // another process (an index run from a terminal, a hook) held the database past the busy timeout:
+  // nothing is wrong with the call, and nothing was written
+  const code = (e as { code?: unknown })?.code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') {
+    log.info(`${tool}: the index database was busy (${String(code)})`);
+    return toolError('index_busy', `${tool} could not read or write the index: another process held the database (${String(code)}); nothing changed`, {
+      hint: 'Call the same tool again in a few seconds (a `code-intel index` run in a terminal, or a hook, was writing).',
+    });
+  }
   log.error(`${tool} failed`, e);
   return toolError('internal_error', `${tool} failed: ${quote((e as Error)?.message ?? String(e), 300)}`, {
     hint: 'This is a bug in code-intel; the details are in the server log (stderr).',
