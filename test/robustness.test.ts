@@ -124,6 +124,26 @@ describe('a minified bundle', () => {
   });
 });
 
+describe('a refresh that changes nothing', () => {
+  it('leaves the caches keyed on the index generation alone, binaries in the tree or not (every call rebuilt the search corpus)', async () => {
+    const dir = makeProject({ ...SAMPLE, 'assets/logo.png': '\u0089PNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR', 'fixtures/archive.tgz': '\u001f\u008b\u0008\u0000\u0000' });
+    const project = new Project(dir);
+    try {
+      await project.refresh();
+      const before = project.generation;
+      await project.refresh();
+      await project.refresh();
+      expect(project.generation).toBe(before);
+      fs.appendFileSync(`${dir}/src/cart.ts`, '\n// changed\n');
+      await project.refresh();
+      expect(project.generation).toBeGreaterThan(before);
+    } finally {
+      project.close();
+      removeProject(dir);
+    }
+  });
+});
+
 describe('a database another process holds', () => {
   it('is no internal_error: the call is told to retry (agent trial tr41 met "database is locked" while an index ran in a terminal)', () => {
     const busy = Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });

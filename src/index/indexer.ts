@@ -46,7 +46,8 @@ export interface IndexStats {
 
 export interface IndexOptions {
   /** files parsed so far of those to parse; `stage` 'link' once parsing is done */
-  onProgress?: (done: number, total: number, stage?: 'parse' | 'link') => void;
+  /** `wrote`: the step changed facts (false for a batch of files that were skipped or unchanged) */
+  onProgress?: (done: number, total: number, stage?: 'parse' | 'link', wrote?: boolean) => void;
   /** worker threads to use for large batches; 0 parses in-process */
   workers?: number;
   /** called once parsing is done and every parsed file is committed, before linking: work that
@@ -124,10 +125,14 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   let filesMoved = removed.length > 0;
   // the references with an answer that the re-linked files held before (see `references` below)
   let resolvedBefore = 0;
-  const writeBatch = db.transaction((batch: ParseResult[]) => {
+  // true when the batch changed a fact (a file parsed, or one indexed before now skipped): a batch of
+  // files that are skipped every time (binaries the walk lists) or unchanged changes no answer
+  const writeBatch = db.transaction((batch: ParseResult[]): boolean => {
     const now = Date.now();
+    let wrote = false;
     for (const res of batch) {
       const row = known.get(res.rel);
+      if (res.status === 'skipped' || res.status === 'parsed') wrote ||= res.status === 'parsed' || row !== undefined;
       if (res.status === 'skipped') {
         skipped.push({ file: res.rel, reason: res.reason });
         if (row) {
@@ -166,6 +171,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
         insertFile(db, res.rel, res.hash, res.size, res.mtimeMs, now, res.facts, digest, keep);
       }
     }
+    return wrote;
   });
   db.transaction(() => {
     for (const r of removed) deleteFile(db, r.id);
@@ -408,14 +414,14 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
 }
 
 /** Parses every job, handing results to `commit` in batches as they arrive (on worker threads when many). */
-async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, commit: (batch: ParseResult[]) => void): Promise<void> {
+async function parseAll(root: string, jobs: ParseJob[], opts: IndexOptions, commit: (batch: ParseResult[]) => boolean): Promise<void> {
   const total = jobs.length;
   let done = 0;
   const take = (batch: ParseResult[]) => {
     if (batch.length === 0) return;
-    commit(batch);
+    const wrote = commit(batch);
     done += batch.length;
-    opts.onProgress?.(done, total, 'parse');
+    opts.onProgress?.(done, total, 'parse', wrote);
   };
   /** parses on this thread, committing in batches */
   const parseHere = async (list: ParseJob[]) => {
