@@ -178,10 +178,21 @@ export class SemanticEngine {
     return n.store.counts();
   }
 
-  /** Starts embedding in the background (the server calls this after indexing). */
+  /**
+   * Readies the engine in the background (the server calls this after indexing): embeds what has
+   * no vector yet, then builds the keyword corpus and loads the vectors, so that the first search
+   * does not pay for them inside its budget (29k chunks of a 5,800-file monorepo: 1.2 s of corpus
+   * and 0.4 s of vectors; agent trial tr41's query ran out of its 2 s).
+   */
   warm(): void {
-    if (!this.provider.available) return;
-    this.ensureEmbedded().catch((e) => log.error('background embedding failed', e));
+    const ready = async () => {
+      if (this.provider.available) await this.ensureEmbedded();
+      await new Promise((r) => setImmediate(r));
+      this.corpus();
+      const n = this.provider.available ? await this.neural() : undefined;
+      if (n) this.vectors(n.store);
+    };
+    ready().catch((e) => log.error('background embedding failed', e));
   }
 
   private vectors(store: VectorStore): Map<string, Float32Array> {
