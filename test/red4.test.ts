@@ -64,6 +64,14 @@ afterEach(() => {
   removeProject(root);
 });
 
+/** a repository outside the project whose config runs a command in any git process that reads it */
+function evilRepo(): { dir: string; marker: string } {
+  const dir = fs.mkdtempSync(path.join(path.dirname(root), 'red4-evil-'));
+  const marker = path.join(dir, 'ran');
+  spawnSync('bash', ['-c', `git init -q . && git -c user.name=x -c user.email=x@x commit -q --allow-empty -m x && git config core.fsmonitor 'touch ${marker}; false'`], { cwd: dir });
+  return { dir, marker };
+}
+
 describe('A Read explores a file only when it showed some of its code', () => {
   it('a Read past the end of a file, of its import line, or of one line of a function explores nothing: the write in READY is undone', async () => {
     await driveToReady(project, sessions);
@@ -152,13 +160,6 @@ open('generated/out.js','w').write('build output')
 });
 
 describe('A .git below the root is the guard\'s: a folder is never made to use another repository', () => {
-  /** a repository outside the project whose config runs a command in any git process that reads it */
-  function evilRepo(): { dir: string; marker: string } {
-    const dir = fs.mkdtempSync(path.join(path.dirname(root), 'red4-evil-'));
-    const marker = path.join(dir, 'ran');
-    spawnSync('bash', ['-c', `git init -q . && git -c user.name=x -c user.email=x@x commit -q --allow-empty -m x && git config core.fsmonitor 'touch ${marker}; false'`], { cwd: dir });
-    return { dir, marker };
-  }
   const gitStatusIn = (rel: string) => spawnSync('git', ['status', '--short'], { cwd: path.join(root, rel), encoding: 'utf8' });
 
   it('EXPLORATION: a gitfile written into a tracked folder, or a new folder, by a script is moved aside; git there runs nothing of another repository', async () => {
@@ -260,12 +261,6 @@ describe('What git\'s exclude files ignore never reaches the index', () => {
 });
 
 describe('The root .git cannot be pointed at another repository', () => {
-  function evilRepo(): { dir: string; marker: string } {
-    const dir = fs.mkdtempSync(path.join(path.dirname(root), 'red4-evil-'));
-    const marker = path.join(dir, 'ran');
-    spawnSync('bash', ['-c', `git init -q . && git -c user.name=x -c user.email=x@x commit -q --allow-empty -m x && git config core.fsmonitor 'touch ${marker}; false'`], { cwd: dir });
-    return { dir, marker };
-  }
   beforeEach(() => {
     spawnSync('bash', ['-c', 'git init -q && git add -A && git -c user.name=x -c user.email=x@x commit -qm base'], { cwd: root });
   });
