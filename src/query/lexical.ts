@@ -35,6 +35,11 @@ interface IndexCache {
 
 const caches = new WeakMap<Project, IndexCache>();
 
+/** Builds the symbol index `query` ranks by ahead of the first call (the server, after indexing: pnpm's 46k symbols take ~0.7 s). */
+export function warmQueryIndex(p: Project): void {
+  buildCache(p);
+}
+
 function buildCache(p: Project): IndexCache {
   const cached = caches.get(p);
   if (cached && cached.generation === p.generation) return cached;

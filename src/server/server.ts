@@ -6,6 +6,7 @@ import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import { SessionService } from '../session/service.js';
 import { semanticEngine } from '../embeddings/engine.js';
+import { warmQueryIndex } from '../query/lexical.js';
 import { z } from 'zod';
 import { expandCodeCommand } from '../clients/code-command.js';
 import { collectTools, installDispatcher } from './dispatch.js';
@@ -91,6 +92,7 @@ export async function serveStdio(root: string, opts: ServerOptions = {}): Promis
     .then((f) => {
       log.info(`indexed ${f.files} files in ${Math.round(performance.now() - t0)} ms (${f.reindexed_now} re-indexed); serving ${project.root} over stdio`);
       semanticEngine(project).warm(); // embeds changed chunks in the background, batch by batch, once the index is there
+      setImmediate(() => warmQueryIndex(project)); // and the first `query` does not build its symbol index in its budget
       project.watch(); // from now on an edit is re-indexed as it happens, not when the next call checks
     })
     .catch((e) => log.error('background indexing failed', e));
