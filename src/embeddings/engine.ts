@@ -265,7 +265,9 @@ export class SemanticEngine {
     let vectorNote: Record<string, unknown> | undefined;
     const n = this.provider.available ? await this.neural() : undefined;
     if (n) {
-      const coverage = await this.ensureEmbedded(opts.budgetMs ?? 3000);
+      // while the background pass embeds, wait at most half a call's budget, then answer with the
+      // coverage so far: waiting 3 s ran a cold 5,800-file project's first search out of its 2 s
+      const coverage = await this.ensureEmbedded(opts.budgetMs ?? 1000);
       const cal = await this.calibrationFor(n.embedder);
       const [q] = await n.embedder.embed([query], 'query');
       const vectors = this.vectors(n.store);
@@ -346,7 +348,7 @@ export class SemanticEngine {
     const n = this.provider.available && this.config.gateVector ? await this.neural() : undefined;
     let q: Float32Array | undefined, cal: Calibration | undefined, vectors: Map<string, Float32Array> | undefined;
     if (n) {
-      await this.ensureEmbedded(2000);
+      await this.ensureEmbedded(1000);
       cal = await this.calibrationFor(n.embedder);
       [q] = await n.embedder.embed([target], 'query');
       vectors = this.vectors(n.store);
