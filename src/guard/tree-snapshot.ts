@@ -15,6 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { globalExcludesFile, readIf } from '../util/git-excludes.js';
 import { stateDir } from './state-dir.js';
 
 export interface TreeChange {
@@ -99,7 +100,7 @@ export class TreeSnapshot {
     fs.mkdirSync(this.objectDir, { recursive: true });
     this.git(['init', '-q']);
     // dependencies are never the project's files, even in a project that forgot to ignore them
-    excludes ??= ['/.code-intel/', 'node_modules/', readIf(path.join(this.root, '.git', 'info', 'exclude')), readIf(globalExcludesFile())].join('\n') + '\n';
+    excludes ??= ['/.code-intel/', 'node_modules/', readIf(path.join(this.root, '.git', 'info', 'exclude')), readIf(globalExcludesFile(gitTimeout(5000)))].join('\n') + '\n';
     fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
     fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), excludes);
     fs.writeFileSync(path.join(this.gitDir, 'info', 'attributes'), RAW_ATTRIBUTES);
@@ -587,14 +588,6 @@ export function freeName(p: string): string {
   }
 }
 
-function readIf(file: string | undefined): string {
-  if (!file) return '';
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
 
 function lstatOrUndefined(p: string): fs.Stats | undefined {
   try {
@@ -602,18 +595,6 @@ function lstatOrUndefined(p: string): fs.Stats | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The user's global excludes file as git would find it (core.excludesFile, else XDG's git/ignore). */
-function globalExcludesFile(): string | undefined {
-  try {
-    const named = execFileSync('git', ['config', '--global', '--path', 'core.excludesFile'], { encoding: 'utf8', timeout: gitTimeout(5000), stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    if (named) return named;
-  } catch {
-    // not set
-  }
-  const xdg = process.env.XDG_CONFIG_HOME || (process.env.HOME ? path.join(process.env.HOME, '.config') : undefined);
-  return xdg ? path.join(xdg, 'git', 'ignore') : undefined;
 }
 
 /** Gives the file written at `abs` the read/write bits of `mode` (the file that stood there), executable where git made it so. */

@@ -10,12 +10,15 @@ import path from 'node:path';
 
 let globalFile: { value: string | undefined } | undefined;
 
-/** The user's global excludes file as git would find it (core.excludesFile, else XDG's git/ignore); looked up once per process. */
-export function globalExcludesFile(): string | undefined {
+/**
+ * The user's global excludes file as git would find it (core.excludesFile, else XDG's git/ignore);
+ * looked up once per process. `timeoutMs`: the hook passes what is left of its own budget.
+ */
+export function globalExcludesFile(timeoutMs = 5000): string | undefined {
   if (globalFile) return globalFile.value;
   let value: string | undefined;
   try {
-    value = execFileSync('git', ['config', '--global', '--path', 'core.excludesFile'], { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+    value = execFileSync('git', ['config', '--global', '--path', 'core.excludesFile'], { encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
   } catch {
     // not set, or no git
   }
@@ -27,7 +30,8 @@ export function globalExcludesFile(): string | undefined {
   return value;
 }
 
-const readIf = (file: string | undefined): string => {
+/** a file's text, or '' where there is none */
+export const readIf = (file: string | undefined): string => {
   if (!file) return '';
   try {
     return fs.readFileSync(file, 'utf8');
