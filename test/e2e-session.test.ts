@@ -129,8 +129,9 @@ describe('/code session over MCP', () => {
     expect((await s.call('set_query_frame', FRAME)).structuredContent).toMatchObject({ success: true });
     // the slots nested as start_session takes them (agent trials tr28, tr36, tr37 sent them so, and set nothing)
     const nested = await s.call('set_query_frame', { query_frame: { target_feature: { value: 'カートの合計', quote: 'カートの合計' } } });
-    expect(nested.structuredContent).toMatchObject({ success: true, query_frame: { target_feature: 'カートの合計', validated_slots: ['target_feature'] } });
-    expect((await s.call('get_session_status')).structuredContent!.query_frame).toMatchObject({ target_feature: 'カートの合計' });
+    // a call that gives one slot fixes that slot and keeps the others (it used to drop them silently)
+    expect(nested.structuredContent).toMatchObject({ success: true, query_frame: { target_feature: 'カートの合計', validated_slots: ['target_feature', 'desired_action'] }, kept_from_before: ['desired_action'], missing_slots: [] });
+    expect((await s.call('get_session_status')).structuredContent!.query_frame).toMatchObject({ target_feature: 'カートの合計', desired_action: '消費税を加える', quotes: { desired_action: '消費税を加える' } });
   });
 
   it('an INVESTIGATE session never gets a write', async () => {

@@ -12,7 +12,10 @@ import { quote, UserError } from '../util/paths.js';
 import { type Loaded, type SessionCore, SessionError } from './core.js';
 import { approvedWrites, deriveEvidence, type Evidence } from './evidence.js';
 import { toolNamed } from '../tools/catalog.js';
-import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, type Slot, validateFrame } from './queryframe.js';
+import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, type Slot, SLOTS, validateFrame } from './queryframe.js';
+
+/** The validated QueryFrame as a session row keeps it. */
+type StoredFrame = Partial<Record<Slot, string>> & { quotes?: Record<string, string>; validated_slots?: Slot[] };
 import { normalize } from '../util/words.js';
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
 import { allowedReasons, SemanticPhase } from './semantic.js';
@@ -309,11 +312,20 @@ export class SessionService implements SessionCore {
         validation_errors: errors,
       });
     }
+    // a call fixes the slots it gives and keeps the others: the prompt says "fix the listed slots", and
+    // replacing the frame silently dropped the slots an agent did not repeat (risk then rose to HIGH)
+    const before = s.row.query_frame ? (JSON.parse(s.row.query_frame) as StoredFrame) : undefined;
+    const kept = (before?.validated_slots ?? []).filter((k) => !validated.includes(k) && before![k] !== undefined);
+    const all = SLOTS.filter((k) => validated.includes(k) || kept.includes(k));
     const intent = s.row.intent as Intent;
-    const missing = EXPECTED_SLOTS[intent].filter((slot) => !validated.includes(slot)) as Slot[];
+    const missing = EXPECTED_SLOTS[intent].filter((slot) => !all.includes(slot)) as Slot[];
     const qf: Record<string, unknown> = {};
-    for (const slot of validated) qf[slot] = frame[slot]!.value;
-    const stored = { ...qf, quotes: Object.fromEntries(validated.map((k) => [k, frame[k]!.quote])), validated_slots: validated, missing_slots: missing };
+    const quotes: Record<string, string> = {};
+    for (const slot of all) {
+      qf[slot] = kept.includes(slot) ? before![slot] : frame[slot]!.value;
+      quotes[slot] = kept.includes(slot) ? before!.quotes?.[slot] ?? '' : frame[slot]!.quote;
+    }
+    const stored = { ...qf, quotes, validated_slots: all, missing_slots: missing };
     this.store.transaction(() => {
       this.store.update(s.row.id, { query_frame: JSON.stringify(stored) });
       this.record('set_query_frame', frame as Record<string, unknown>, undefined);
@@ -321,7 +333,8 @@ export class SessionService implements SessionCore {
     });
     return {
       success: true,
-      query_frame: { ...qf, validated_slots: validated, slot_sources: Object.fromEntries(validated.map((k) => [k, 'FACT'])) },
+      query_frame: { ...qf, validated_slots: all, slot_sources: Object.fromEntries(all.map((k) => [k, 'FACT'])) },
+      ...(kept.length ? { kept_from_before: kept, kept_note: 'Slots this call did not give keep the values set before; give a slot again to change it.' } : {}),
       risk_level: this.require().actor.getSnapshot().context.risk,
       missing_slots: missing,
       investigation_guidance: investigationGuidance(missing),

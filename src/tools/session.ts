@@ -44,7 +44,7 @@ export const setQueryFrameTool = tool({
   title: 'Set the QueryFrame',
   description:
     "Structure the request into slots, each {value, quote}: the quote must be copied from the user's request (full-width/half-width and case are normalised), " +
-    'the value must come from its quote. Omit slots the request does not state. Returns risk_level, missing_slots and investigation_guidance.',
+    'the value must come from its quote. Omit slots the request does not state. A later call changes the slots it gives and keeps the others (kept_from_before). Returns risk_level, missing_slots and investigation_guidance.',
   input: {
     target_feature: slot, trigger_condition: slot, observed_issue: slot, desired_action: slot,
     // agents pass the slots nested as start_session takes them (agent trials tr28, tr36, tr37): the
