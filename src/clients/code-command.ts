@@ -36,7 +36,10 @@ session (\`get_session_status\`) or ask the user before \`abort_session\`.
 
 The slots the request states (\`target_feature\`, \`trigger_condition\`, \`observed_issue\`,
 \`desired_action\`), each \`{"value": ..., "quote": ...}\`. The quote must be copied from the request;
-the value must come from its quote. Omit slots the request does not state. Pass them as
+the value must come from its quote. Omit slots the request does not state. \`target_feature\` is what the change
+or question is about, in the few words of the request that name it (\`cart total\`, not \`checkout page crash on an empty
+cart total\`): VALIDATION judges the code against it alone, and the symptom, the trigger and
+where it shows have slots of their own. Pass them as
 \`query_frame\` to \`start_session\` (or afterwards, as top-level arguments, to
 \`mcp__code-intel__set_query_frame\`, following the \`extraction_prompt\` it returns). If \`query_frame.status\` is \`refused\` (or
 \`set_query_frame\` answers \`validation_failed\`), fix the listed slots with \`set_query_frame\`.
@@ -53,7 +56,8 @@ count): use them on the symbols of the change. If the server answers \`index_not
 again in a few seconds.
 Results carry \`confidence\`: \`resolved\` and \`imported\` are facts; \`name_match\` is a guess — check
 it before relying on it. Then call \`mcp__code-intel__submit_understanding\` with
-\`symbols_identified\` (3+ for IMPLEMENT/MODIFY, names as the tools returned them),
+\`symbols_identified\` (3+ for IMPLEMENT/MODIFY, names as the code declares them: a symbol declared in the lines
+you Read, or named by a result row, counts as seen; no lookup is needed just to make it count),
 \`entry_points\` (each is exactly one of those symbols, optionally called: \`Cart.total()\`),
 \`existing_patterns\` (each names an example you saw, e.g. "fluent setters returning this, like
 Cart.add"), \`files_analyzed\` (2+ files whose code you saw: read or outlined; a find_definitions or
