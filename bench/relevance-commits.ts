@@ -245,13 +245,28 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
       const r = (rowsOf.all(x.chunk.path, x.chunk.name) as SymbolRow[]).find((y) => y.name_line === x.chunk.name_line);
       if (r) seedScore.set(r.id, Math.max(seedScore.get(r.id) ?? 0, x.score));
     }
-    const seedIds = new Set(seedScore.keys());
-    const pprK = propagationCutoff(ranking.total);
-    const pprTop = new Set(personalizedRank(db, seedScore).slice(0, pprK).map((x) => x.id));
-    const graphLinked = (id: number): boolean => {
-      const link = linkToSeeds(db, id, seedIds, Number(process.env.GRAPH_HOPS ?? 1));
-      return !!link && link.hops > 0 && linkedScore(seedScore.get(link.seed)!, link.hops) >= 0.3;
+    // confirm links to a fixed point: a changed declaration one step from one a link accepted in the
+    // same confirm is accepted too, and the link-accepted ones seed propagation (validation.ts)
+    const hops = Number(process.env.GRAPH_HOPS ?? 1);
+    const linkScore = (id: number, seeds: ReadonlyMap<number, number>): number => {
+      const link = linkToSeeds(db, id, new Set(seeds.keys()), hops);
+      return link && link.hops > 0 ? linkedScore(seeds.get(link.seed)!, link.hops) : 0;
     };
+    const chained = new Map(seedScore);
+    for (let round = 0; round < 6; round++) {
+      const grown = all.flatMap(({ set, row }) => {
+        if (set !== 'relevant' || !row || chained.has(row.id)) return [];
+        const sc = linkScore(row.id, chained);
+        return sc >= 0.3 ? [[row.id, sc] as const] : [];
+      });
+      if (grown.length === 0) break;
+      for (const [id, sc] of grown) chained.set(id, sc);
+    }
+    const pprK = propagationCutoff(ranking.total);
+    const pprTop = new Set(personalizedRank(db, chained).slice(0, pprK).map((x) => x.id));
+    // a changed declaration the chain accepted is a seed now (hops 0 to itself): it stays accepted
+    const graphLinked = (id: number): boolean => (chained.has(id) && !seedScore.has(id)) || linkScore(id, chained) >= 0.3;
+    const graphLinkedOnce = (id: number): boolean => linkScore(id, seedScore) >= 0.3;
     const reqWords = new Set(words(request));
     const items: ScoredItem[] = all.map(({ set, d, row }, i) => {
       const s = scoreAt.get(i);
@@ -265,8 +280,8 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
         score, score_noev: scoreNoev, legs: s?.ev.legs ?? null, bm25_rank: rank, shared,
         tiers: {
           gate_ppr: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || (row && (graphLinked(row.id) || pprTop.has(row.id))) ? 'A' : 'R',
-          gate_trail: tier(trailAt.get(i) ?? 0) !== 'R' ? tier(trailAt.get(i) ?? 0) : rankScore[i]! >= 0.3 || (row && graphLinked(row.id)) ? 'A' : 'R',
-          gate_graph: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || (row && graphLinked(row.id)) ? 'A' : 'R',
+          gate_trail: tier(trailAt.get(i) ?? 0) !== 'R' ? tier(trailAt.get(i) ?? 0) : rankScore[i]! >= 0.3 || (row && graphLinkedOnce(row.id)) ? 'A' : 'R',
+          gate_graph: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || (row && graphLinkedOnce(row.id)) ? 'A' : 'R',
           gate_rank: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 ? 'A' : 'R',
           gate: tier(score), gate_noev: tier(scoreNoev),
           bm25_gate: rank !== null && rank <= BM25_FACT ? 'F' : rank !== null && rank <= BM25_ACCEPT ? 'A' : 'R',
