@@ -54,6 +54,8 @@ const MIN_CALIBRATION_PAIRS = 12;
  * cosine + 0.35 BM25F 0.263). 0.5 keeps real requests where they were and gains on described ones.
  */
 const FUSION_COSINE = 0.5;
+/** Building the keyword corpus, per chunk, in µs (measured on pnpm, 2 cores, with some margin). */
+const CORPUS_US_PER_CHUNK = 75;
 
 interface Corpus {
   key: string;
@@ -99,9 +101,25 @@ export class SemanticEngine {
 
   // ---- corpus: chunks, keyword index, lexicon with mined pairs --------------------------------------
 
+  private corpusKey(): string {
+    const db = this.project.db;
+    return `${this.project.generation}:${getMeta(db, 'changed_at') ?? ''}:${getMeta(db, 'indexed_at') ? 1 : 0}`;
+  }
+
+  /**
+   * What building the corpus would cost now, in ms (0 when it is built): a caller with less time
+   * than that answers without the engine rather than run out of its budget. ~50-75 µs a chunk on
+   * the 2-core machine (pnpm's 29k chunks: 1.5-2.2 s).
+   */
+  corpusCostMs(): number {
+    if (this.corpusCache?.key === this.corpusKey()) return 0;
+    const { n } = this.project.db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number };
+    return n * CORPUS_US_PER_CHUNK / 1000;
+  }
+
   corpus(): Corpus {
     const db = this.project.db;
-    const key = `${this.project.generation}:${getMeta(db, 'changed_at') ?? ''}:${getMeta(db, 'indexed_at') ? 1 : 0}`;
+    const key = this.corpusKey();
     if (this.corpusCache?.key === key) return this.corpusCache;
     const chunks = db.prepare('SELECT * FROM chunks ORDER BY path, start_line').all() as ChunkRow[];
     const docs = chunks.map((c) => keywordDoc({ name: c.name, container: c.container, path: c.path, doc: c.doc, signature: c.signature, body: c.body }));
@@ -116,7 +134,11 @@ export class SemanticEngine {
     })();
     const byName = new Map<string, number[]>();
     chunks.forEach((c, i) => {
-      for (const k of [c.name, qualified(c)]) byName.set(k, [...(byName.get(k) ?? []), i]);
+      for (const k of [c.name, qualified(c)]) {
+        const same = byName.get(k);
+        if (same) same.push(i); // not a copy per chunk: thousands of `constructor`s were quadratic
+        else byName.set(k, [i]);
+      }
     });
     this.corpusCache = { key, chunks, docs, index: new KeywordIndex(docs), lex: lexicon(mined), byName };
     this.memory = undefined;
@@ -185,10 +207,12 @@ export class SemanticEngine {
    * and 0.4 s of vectors; agent trial tr41's query ran out of its 2 s).
    */
   warm(): void {
+    // the corpus first: every search needs it, and it needs no vector (embedding a fresh project's
+    // chunks first kept `query` waiting on it for as long as the model took)
     const ready = async () => {
-      if (this.provider.available) await this.ensureEmbedded();
       await new Promise((r) => setImmediate(r));
       this.corpus();
+      if (this.provider.available) await this.ensureEmbedded();
       const n = this.provider.available ? await this.neural() : undefined;
       if (n) this.vectors(n.store);
     };
@@ -272,7 +296,11 @@ export class SemanticEngine {
       const [q] = await n.embedder.embed([query], 'query');
       const vectors = this.vectors(n.store);
       const byHash = new Map<string, number[]>();
-      corpus.chunks.forEach((c, i) => byHash.set(c.hash, [...(byHash.get(c.hash) ?? []), i]));
+      corpus.chunks.forEach((c, i) => {
+        const same = byHash.get(c.hash);
+        if (same) same.push(i);
+        else byHash.set(c.hash, [i]);
+      });
       for (const hit of n.store.knn(q!, 200)) for (const i of byHash.get(hit.hash) ?? []) legsOf.set(i, { keyword: 0 });
       for (const i of keyword.keys()) legsOf.set(i, { keyword: 0 });
       for (const [i, legs] of legsOf) {

@@ -89,7 +89,9 @@ export class KeywordIndex {
         if (!p) {
           this.postings.set(w, (p = new Map()));
           const k = w.slice(0, 3);
-          this.byPrefix.set(k, [...(this.byPrefix.get(k) ?? []), w]);
+          const same = this.byPrefix.get(k);
+          if (same) same.push(w); // not a copy per new word: a prefix shared by thousands of words was quadratic
+          else this.byPrefix.set(k, [w]);
         }
         p.set(i, (p.get(i) ?? 0) | MASK[f]);
       }

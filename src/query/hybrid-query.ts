@@ -36,9 +36,15 @@ export async function queryHybrid(p: Project, args: { text: string; kind?: strin
     if (!(e instanceof UserError) || e.code !== 'no_searchable_words') throw e;
   }
   const deadline = currentDeadline();
-  const budgetMs = deadline && Number.isFinite(deadline.ms) ? Math.max(100, Math.min(1500, deadline.remaining() / 2)) : 1500;
+  const remaining = deadline && Number.isFinite(deadline.ms) ? deadline.remaining() : Infinity;
+  const budgetMs = Math.max(100, Math.min(1500, remaining / 2));
   const engine = semanticEngine(p);
-  const ranked = await engine.rank(args.text, { kinds: (k) => k !== 'section' && (!args.kind || k === args.kind), budgetMs });
+  // a cold engine on a large project (a fresh server, pnpm's 29k chunks: ~2 s to build, synchronously)
+  // would run the call out of its budget: answer from the names, and build it for the next call
+  const cost = engine.corpusCostMs();
+  const cold = cost > 0 && cost > remaining - 300;
+  if (cold) setImmediate(() => engine.warm());
+  const ranked = cold ? undefined : await engine.rank(args.text, { kinds: (k) => k !== 'section' && (!args.kind || k === args.kind), budgetMs });
   const fused = new Map<string, { row: Row; score: number }>();
   const key = (file: string, name: string, line: number) => `${file}\0${name}\0${line}`;
   const add = (row: Row, rank: number, weight = 1) => {
@@ -53,10 +59,13 @@ export async function queryHybrid(p: Project, args: { text: string; kind?: strin
     const full = r.container ? `${r.container}.${r.name}` : r.name;
     if (r.name.toLowerCase() === exact || full.toLowerCase() === exact) fused.get(key(r.file, r.name, r.line))!.score += EXACT;
   });
-  ranked.items.slice(0, DEPTH).forEach((x, i) => {
+  (ranked?.items ?? []).slice(0, DEPTH).forEach((x, i) => {
     const c = x.chunk;
     add({ name: c.name, kind: c.kind, container: c.container, file: c.path, line: c.name_line, column: 0, score: 0, matched: x.matched, snippet: c.signature }, i + 1);
   });
+  if (fused.size === 0 && !lexical && cold) {
+    throw new UserError('the search engine is still being built for this project, and the query has no English word the name index could match', 'Call again in a few seconds, or name symbols, e.g. "session lock" or "parseConfig".', 'index_not_ready');
+  }
   if (fused.size === 0 && !lexical) {
     throw new UserError('the query matched nothing: no searchable words, and nothing the engine understood', 'Describe the feature in other words, or name symbols, e.g. "session lock" or "parseConfig".', 'no_searchable_words');
   }
@@ -74,7 +83,7 @@ export async function queryHybrid(p: Project, args: { text: string; kind?: strin
   const col = p.db.prepare('SELECT s.name_col AS c FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.name_line = ?');
   for (const { row } of page.items) if (row.column === 0) row.column = (col.get(row.file, row.name, row.line) as { c: number } | undefined)?.c ?? 1;
   return {
-    terms: lexical?.terms ?? [...new Set(ranked.concepts.flatMap((c) => c.words))].slice(0, 30),
+    terms: lexical?.terms ?? [...new Set((ranked?.concepts ?? []).flatMap((c) => c.words))].slice(0, 30),
     symbols: page.items.map(({ row, score }) => ({ ...row, score: Math.round((score / max) * 1000) / 1000 })),
     files: [...byFile.entries()].sort((a, b) => b[1].score - a[1].score).slice(0, 10)
       .map(([file, f]) => ({ file, score: Math.round((f.score / (max * 3)) * 1000) / 1000, top_symbols: f.top })),
@@ -82,6 +91,7 @@ export async function queryHybrid(p: Project, args: { text: string; kind?: strin
     offset: page.offset,
     limit: page.limit,
     next_offset: page.next_offset,
-    backend: `names+${ranked.backend}`,
+    backend: ranked ? `names+${ranked.backend}` : 'names',
+    ...(cold ? { engine: 'warming: the code-text ranking (doc comments, bodies, the model) is being built for this project and was left out of this answer; the next query includes it' } : {}),
   };
 }
