@@ -175,6 +175,7 @@ export const queryTool = tool({
     files: z.array(z.object({ file: z.string(), score: z.number() }).loose()).optional(),
     ...paging,
     backend: z.string().optional(),
+    engine: z.string().optional().describe('set when the code-text ranking was left out (still being built): the next query includes it'),
   }),
   annotations: { title: 'Query', ...READ_ONLY },
   role: 'explore',
