@@ -62,6 +62,21 @@ for (const g of [0.1, 0.25, 0.5, 1]) { // semantic_search's order (FUSION_COSINE
   };
 }
 
+// adaptive: the model weighs more where the words reach the code less (the best tier-scale keyword
+// coverage of any declaration for this request: a doc paraphrase of stripped code has little)
+const topCov = (xs: Scored[]) => Math.max(0, ...xs.map((x) => x.coverage));
+for (const [lo, hi] of [[0.5, 2], [0.5, 3], [0.25, 3], [0.5, 5]] as const) {
+  ORDERINGS[`adaptive ${lo}..${hi}`] = (xs) => {
+    const max = Math.max(1e-9, ...xs.map((x) => x.bm25));
+    const g = hi - (hi - lo) * Math.min(1, topCov(xs));
+    return rankBy(xs, (x) => x.bm25 / max + g * x.cos);
+  };
+}
+for (const k of [1, 3, 10]) { // BM25F saturated on its own scale instead of relative to the best
+  ORDERINGS[`cos+bm25/(bm25+${k})`] = (xs) => rankBy(xs, (x) => x.cos + x.bm25 / (x.bm25 + k));
+}
+const COVS: number[] = [];
+
 async function main(): Promise<void> {
   const cache = path.resolve(arg('--cache') ?? path.join(REPO, 'train', '.cache'));
   process.env.CODE_INTEL_STATE_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-tune-state-'));
@@ -102,6 +117,7 @@ async function main(): Promise<void> {
         const xs: Scored[] = corpus.chunks.map((ch, i) => ({
           i, bm25: kw.get(i)?.bm25 ?? 0, coverage: kw.get(i)?.coverage ?? 0, cos: ch.kind === 'section' ? -1 : vecs[i]!.reduce((s2, v, j) => s2 + v * q[j]!, 0),
         })).filter((x) => corpus.chunks[x.i]!.kind !== 'section');
+        COVS.push(topCov(xs));
         for (const [name, order] of Object.entries(ORDERINGS)) {
           const list = order(xs).slice(0, 100);
           const r = list.findIndex((i) => c.targets.has(keys[i]!));
@@ -122,6 +138,8 @@ async function main(): Promise<void> {
       s.cleanup();
     }
   }
+  COVS.sort((a, b) => a - b);
+  console.log(`top coverage quartiles: ${[0.1, 0.25, 0.5, 0.75, 0.9].map((q) => COVS[Math.floor(q * (COVS.length - 1))]!.toFixed(2)).join(' ')}`);
   console.log('\nordering                     MRR    R@10   (all validation requests)');
   for (const [k, t] of totals) console.log(`${k.padEnd(28)} ${(t.rr / t.n).toFixed(3)}  ${(t.r10 / t.n).toFixed(3)}  n=${t.n}`);
 }
