@@ -461,7 +461,8 @@ export function investigationGuidance(missing: readonly Slot[]): { hints: string
   const tools = new Set<string>();
   const hints: string[] = [];
   for (const slot of missing) {
-    hints.push(`${slot}: ${SLOT_GUIDANCE[slot].hint}`);
+    // the request does not state it: the code has to (a slot is never set from a guess)
+    hints.push(`${slot} (not stated in the request; leave the slot unset): ${SLOT_GUIDANCE[slot].hint}`);
     SLOT_GUIDANCE[slot].tools.forEach((t) => tools.add(t));
   }
   return { hints, recommended_tools: [...tools] };
