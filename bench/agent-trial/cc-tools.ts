@@ -98,9 +98,18 @@ function candidateFiles(s: TrialState, target: string, glob?: string): string[] 
     files = files.filter((f) => { try { return fs.statSync(f).isFile(); } catch { return false; } });
   }
   if (glob) {
+    // as ripgrep: `!g` excludes what g matches, the others include (a list of them: any one); picomatch
+    // given both in one list let every file through a negation (tr44: `--glob '!…'` filtered nothing)
     const globs = splitGlobs(glob);
-    const isMatch = picomatch(globs, { dot: true, basename: !globs.some((g) => g.includes('/')) });
-    files = files.filter((f) => isMatch(path.relative(target, f) || path.basename(f)));
+    const basename = !globs.some((g) => g.includes('/'));
+    const plus = globs.filter((g) => !g.startsWith('!'));
+    const minus = globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1));
+    const included = plus.length ? picomatch(plus, { dot: true, basename }) : () => true;
+    const excluded = minus.length ? picomatch(minus, { dot: true, basename }) : () => false;
+    files = files.filter((f) => {
+      const rel = path.relative(target, f) || path.basename(f);
+      return included(rel) && !excluded(rel);
+    });
   }
   return files;
 }
