@@ -273,6 +273,40 @@ describe('a use cited as evidence (agent trial tr33: a line calling checkArgumen
   });
 });
 
+describe('evidence inside a local function accepted in the same pass', () => {
+  it('counts a call inside an accepted local function (a rule\'s checkForShadows inside create()) as the feature\'s code (agent trial tr45)', async () => {
+    const files: Record<string, string> = {
+      'src/rules/rule.ts': [
+        'function isDuplicatedEnumNameVariable(v: { name: string }): boolean {',
+        "  return v.name === '';",
+        '}',
+        'export default {',
+        '  create(context: { variables: { name: string }[] }) {',
+        '    function checkForShadows(variables: { name: string }[]): void {',
+        '      for (const v of variables) {',
+        '        if (isDuplicatedEnumNameVariable(v)) continue;',
+        '        console.log(v.name);',
+        '      }',
+        '    }',
+        '    return { Program: () => checkForShadows(context.variables) };',
+        '  },',
+        '};',
+        '',
+      ].join('\n'),
+      'src/other.ts': 'export function unrelated(): number {\n  return 1;\n}\n',
+    };
+    const r = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: 'How does the check for shadows skip a variable?', target: 'check for shadows', lookups: ['checkForShadows', 'isDuplicatedEnumNameVariable'],
+      claims: [
+        { symbol: 'checkForShadows', approved: true, code_evidence: 'src/rules/rule.ts:6' },
+        { symbol: 'isDuplicatedEnumNameVariable', approved: true, code_evidence: 'src/rules/rule.ts:8' }, // its call, inside checkForShadows
+      ],
+    });
+    const names = (r.accepted as { symbol: string }[]).map((a) => a.symbol).sort();
+    expect(names).toEqual(['checkForShadows', 'isDuplicatedEnumNameVariable']);
+  });
+});
+
 describe('a name the user wrote as code in the target quote', () => {
   it('is the thing itself (FACT) when the agent passes its own rendering of the value without the backticks (agent trial tr34)', async () => {
     const files: Record<string, string> = {

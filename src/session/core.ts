@@ -48,6 +48,7 @@ export interface SessionCore {
   /** Every definition of a name, locals included; a name the index cannot look up has none. */
   definitionsOf(name: string): SymbolRow[];
   /** The (non-local) declarations whose span holds a line of a file. */
-  declarationsAround(file: string, line: number): { name: string; container_name: string | null }[];
+  /** The declarations whose span holds the line, innermost first, locals included (`local`). */
+  declarationsAround(file: string, line: number): { name: string; container_name: string | null; local: boolean }[];
   symbolExists(name: string): boolean;
 }

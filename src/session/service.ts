@@ -378,9 +378,12 @@ export class SessionService implements SessionCore {
   }
 
   /** The (non-local) declarations whose span holds a line of a file. */
-  declarationsAround(file: string, line: number): { name: string; container_name: string | null }[] {
-    return this.project.db.prepare('SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? AND s.local = 0')
-      .all(file, line, line) as { name: string; container_name: string | null }[];
+  declarationsAround(file: string, line: number): { name: string; container_name: string | null; local: boolean }[] {
+    // innermost first; locals too (a function declared in a body, such as a rule's checkForShadows
+    // inside create(): tr45 had a call there judged as "inside default")
+    const rows = this.project.db.prepare('SELECT s.name, s.container_name, s.local FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? ORDER BY s.end_line - s.line, s.line DESC')
+      .all(file, line, line) as { name: string; container_name: string | null; local: number }[];
+    return rows.map((r) => ({ name: r.name, container_name: r.container_name, local: r.local === 1 }));
   }
 
   submitUnderstanding(u: UnderstandingInput): Record<string, unknown> {

@@ -121,7 +121,9 @@ export class ValidationPhase {
     if (lineWords.some((w) => words.has(w)) || [...contentUnits(target)].some((u) => units.has(u))) return true;
     // or used inside the feature's own code: a declaration the target names, or one accepted in this
     // session, or a file the target names (`radix` for lib/rules/radix.js: one feature per file)
-    return this.namesFile(target, file) || this.core.declarationsAround(file, line).some((d) => namedScore(target, d.name, d.container_name) > 0 || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
+    // (a local counts only once accepted: a local named like the target inside unrelated code is not the feature)
+    return this.namesFile(target, file) || this.core.declarationsAround(file, line).some((d) =>
+      (!d.local && namedScore(target, d.name, d.container_name) > 0) || accepted.has(d.name) || (d.container_name !== null && accepted.has(`${d.container_name}.${d.name}`)));
   }
 
   private namesFile(target: string, file: string): boolean {
