@@ -471,7 +471,8 @@ export function investigationGuidance(missing: readonly Slot[]): { hints: string
 export function extractionPrompt(request: string): string {
   return [
     'Extract a QueryFrame from the user request below. For each slot you can fill, give a short `value` and a `quote`:',
-    'an exact substring of the request that supports it. Leave out slots the request does not state; do not guess.',
+    'an exact substring of the request that supports it, and a value in the quote\'s own words and language (not a translation).',
+    'Leave out slots the request does not state; do not guess.',
     '- target_feature: the feature or component concerned, in the few words of the request that name it; not the symptom, the\n' +
     '  trigger or where it shows (those are the other slots): VALIDATION judges the code against this slot alone',
     '- trigger_condition: when or under what input it happens',
