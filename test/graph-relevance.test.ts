@@ -15,6 +15,18 @@ beforeAll(async () => {
     'src/helper.ts': `import { deep } from './deep';\nexport function helper(): void {\n  deep();\n}\n`,
     'src/deep.ts': `export function deep(): number {\n  return 1;\n}\n`,
     'src/other.ts': `export class Unrelated {\n  run(): number {\n    return 2;\n  }\n}\n`,
+    'src/keys.ts': `export function escapeKey(k: string): string {\n  return k;\n}\n`,
+    'src/cached.ts': [
+      `import { escapeKey } from './keys';`,
+      `export function defineCached(handler: () => string) {`,
+      `  const cacheOpts = {`,
+      `    getCacheKey: (path: string) => escapeKey(path),`,
+      `    validateEntry: () => true,`,
+      `  };`,
+      `  return () => handler() + cacheOpts.getCacheKey('x');`,
+      `}`,
+      ``,
+    ].join('\n'),
     'src/track.ts': [
       `import { deep } from './deep';`,
       `export class Reaction {`,
@@ -78,6 +90,13 @@ describe('graph relevance', () => {
     expect(linkToSeeds(project.db, id('runner'), new Set([id('Reaction.dispose')]), 1)).toBeUndefined();
     const order = personalizedRank(project.db, new Map([[id('Reaction.track'), 1]])).map((x) => x.id);
     expect(order.indexOf(id('deep'))).toBeGreaterThanOrEqual(0);
+  });
+  it('counts what a method of an object built in a body calls as called by the function that builds it (agent trial tr46)', () => {
+    // escapeKey is called only in getCacheKey, a method of the object literal cacheOpts inside defineCached
+    expect(linkToSeeds(project.db, id('escapeKey'), new Set([id('defineCached')]), 1)).toMatchObject({ seed: id('defineCached'), hops: 1 });
+    expect(linkToSeeds(project.db, id('defineCached'), new Set([id('escapeKey')]), 1)).toMatchObject({ hops: 1 });
+    const order = personalizedRank(project.db, new Map([[id('defineCached'), 1]])).map((x) => x.id);
+    expect(order.indexOf(id('escapeKey'))).toBeGreaterThanOrEqual(0);
   });
   it('propagates from the seeds over every path: nearer first, nothing where no path leads', () => {
     const order = personalizedRank(project.db, new Map([[id('resetStore'), 1]])).map((x) => x.id);

@@ -78,7 +78,13 @@ export interface GraphLink {
   path: number[];
 }
 
-const SPAN = 'id, file_id AS file, local, line, col, end_line AS endLine, end_col AS endCol';
+/**
+ * A declaration is local when it is declared in a body, or is a member of something that is (a
+ * method of an object literal built inside a function: nitro's `getKey` in `_opts` inside
+ * `defineCachedEventHandler`, whose calls agent trial tr46 found unlinked from it).
+ */
+const LOCAL = '(local = 1 OR EXISTS (SELECT 1 FROM symbols c WHERE c.id = symbols.container_id AND c.local = 1))';
+const SPAN = `id, file_id AS file, ${LOCAL} AS local, line, col, end_line AS endLine, end_col AS endCol`;
 
 /**
  * The code graph, defined once: a declaration is linked to what its body references and to who
@@ -94,7 +100,7 @@ const EDGE_SQL = {
   container: 'SELECT container_id AS n FROM symbols WHERE id = ? AND local = 0',
   members: 'SELECT id AS n FROM symbols WHERE container_id = ? AND local = 0 LIMIT 400',
   /** the locals that reference it (their owners do too) */
-  referencedByLocals: 'SELECT DISTINCT r.enclosing_id AS n FROM refs r JOIN symbols l ON l.id = r.enclosing_id WHERE r.symbol_id = ? AND l.local = 1 LIMIT 400',
+  referencedByLocals: 'SELECT DISTINCT r.enclosing_id AS n FROM refs r JOIN symbols l ON l.id = r.enclosing_id LEFT JOIN symbols c ON c.id = l.container_id WHERE r.symbol_id = ? AND (l.local = 1 OR c.local = 1) LIMIT 400',
   allReferences: 'SELECT DISTINCT enclosing_id AS a, symbol_id AS b FROM refs WHERE enclosing_id IS NOT NULL AND symbol_id IS NOT NULL',
   /**
    * Writing a data member changes the type that holds it (`rctx.routeParams.Values = append(…)`
