@@ -337,79 +337,82 @@ function insertFile(db: DB, rel: string, hash: string, size: number, mtimeMs: nu
     ).run(keep?.fileId ?? null, rel, facts?.language ?? null, hash, size, mtimeMs, now, facts?.isModule ? 1 : 0, facts?.parseErrors ?? 0, facts?.recovered ?? 0, facts?.package ?? null, digest).lastInsertRowid,
   );
   if (!facts) return;
-  const symIds: number[] = [];
-  const insSym = stmt(db, 
-    `INSERT INTO symbols(id, file_id, name, kind, container_id, container_name, line, col, end_line, end_col, name_line, name_col,
-       exported, is_default, local, is_static, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-  );
-  for (const [i, s] of facts.symbols.entries()) {
+  // the ids the rows get, known before they are written (SQLite gives a new row the largest id + 1):
+  // a symbol's columns that name a later symbol or an import are then written with the row itself,
+  // instead of by an UPDATE per symbol afterwards
+  const impTop = (stmt(db, 'SELECT max(id) AS top FROM imports').get() as { top: number | null }).top ?? 0;
+  const impIds = facts.imports.map((_, i) => impTop + 1 + i);
+  const symTop = keep ? 0 : (stmt(db, 'SELECT max(id) AS top FROM symbols').get() as { top: number | null }).top ?? 0;
+  const symIds = keep ? keep.symbolIds : facts.symbols.map((_, i) => symTop + 1 + i);
+  const symbolOf = (t: { symbol: number } | { importIndex: number } | undefined) => (t && 'symbol' in t ? symIds[t.symbol] ?? null : null);
+  const importOf = (t: { symbol: number } | { importIndex: number } | undefined) => (t && 'importIndex' in t ? impIds[t.importIndex] ?? null : null);
+  insertRows(db, 'imports', ['id', 'file_id', 'local_name', 'source', 'imported', 'line', 'col', 'kind', 'scope', 'base_import_id'], facts.imports, (i, k, v) => {
+    v.push(impIds[k]!, fileId, i.localName, i.source, i.imported, i.line, i.column, i.kind ?? 'import', i.scope ? i.scope.join('::') : null, i.base != null ? impIds[i.base] ?? null : null);
+  });
+  insertRows(db, 'symbols', ['id', 'file_id', 'name', 'kind', 'container_id', 'container_name', 'line', 'col', 'end_line', 'end_col', 'name_line', 'name_col',
+    'exported', 'is_default', 'local', 'is_static', 'signature', 'container_import_id', 'returns_symbol_id', 'returns_import_id', 'arity', 'variadic',
+    'elements_symbol_id', 'elements_import_id'], facts.symbols, (s, i, v) => {
     const container = s.container != null ? facts.symbols[s.container] : undefined;
-    symIds.push(Number(insSym.run(
-      keep?.symbolIds[i] ?? null, fileId, s.name, s.kind, s.container != null ? symIds[s.container] ?? null : null,
+    v.push(
+      symIds[i]!, fileId, s.name, s.kind, s.container != null ? symIds[s.container] ?? null : null,
       container?.name ?? (s.containerImport != null ? facts.imports[s.containerImport]?.source ?? null : null),
       s.line, s.column, s.endLine, s.endColumn, s.nameLine, s.nameColumn,
       s.exported ? 1 : 0, s.isDefault ? 1 : 0, s.local ? 1 : 0, s.isStatic ? 1 : 0, s.signature,
-    ).lastInsertRowid));
-  }
-  // a container declared after its member (a Rust `impl` above its struct)
-  const setContainer = stmt(db, 'UPDATE symbols SET container_id = ? WHERE id = ?');
-  facts.symbols.forEach((s, i) => {
-    if (s.container != null && s.container > i) setContainer.run(symIds[s.container] ?? null, symIds[i]);
-  });
-  const impIds: number[] = [];
-  const insImp = stmt(db, 'INSERT INTO imports(file_id, local_name, source, imported, line, col, kind, scope, base_import_id) VALUES (?,?,?,?,?,?,?,?,?)');
-  for (const i of facts.imports) {
-    impIds.push(Number(insImp.run(fileId, i.localName, i.source, i.imported, i.line, i.column, i.kind ?? 'import',
-      i.scope ? i.scope.join('::') : null, i.base != null ? impIds[i.base] ?? null : null).lastInsertRowid));
-  }
-  const setReturns = stmt(db, 'UPDATE symbols SET returns_symbol_id = ?, returns_import_id = ? WHERE id = ?');
-  const setArity = stmt(db, 'UPDATE symbols SET arity = ?, variadic = ? WHERE id = ?');
-  const setElements = stmt(db, 'UPDATE symbols SET elements_symbol_id = ?, elements_import_id = ? WHERE id = ?');
-  facts.symbols.forEach((s, i) => {
-    if (s.returns) setReturns.run('symbol' in s.returns ? symIds[s.returns.symbol] ?? null : null, 'importIndex' in s.returns ? impIds[s.returns.importIndex] ?? null : null, symIds[i]);
-    if (s.arity !== undefined) setArity.run(s.arity, s.variadic ? 1 : 0, symIds[i]);
-    if (s.elements) setElements.run('symbol' in s.elements ? symIds[s.elements.symbol] ?? null : null, 'importIndex' in s.elements ? impIds[s.elements.importIndex] ?? null : null, symIds[i]);
+      s.containerImport != null ? impIds[s.containerImport] ?? null : null, symbolOf(s.returns), importOf(s.returns),
+      s.arity ?? null, s.arity !== undefined && s.variadic ? 1 : 0, symbolOf(s.elements), importOf(s.elements),
+    );
   });
   const insCallback = stmt(db, 'INSERT INTO callbacks(symbol_id, file_id, arg, param, type_symbol_id, type_import_id) VALUES (?,?,?,?,?,?)');
   facts.symbols.forEach((s, i) => {
-    for (const c of s.callbacks ?? []) {
-      insCallback.run(symIds[i], fileId, c.arg, c.param, 'symbol' in c.type ? symIds[c.type.symbol] ?? null : null, 'importIndex' in c.type ? impIds[c.type.importIndex] ?? null : null);
-    }
-  });
-  const setContainerImport = stmt(db, 'UPDATE symbols SET container_import_id = ? WHERE id = ?');
-  facts.symbols.forEach((s, i) => {
-    if (s.containerImport != null) setContainerImport.run(impIds[s.containerImport] ?? null, symIds[i]);
+    for (const c of s.callbacks ?? []) insCallback.run(symIds[i], fileId, c.arg, c.param, symbolOf(c.type), importOf(c.type));
   });
   const insBase = stmt(db, 'INSERT INTO bases(symbol_id, symbol_import_id, file_id, base_symbol_id, base_import_id) VALUES (?,?,?,?,?)');
   facts.symbols.forEach((s, i) => {
-    for (const b of s.bases ?? []) {
-      insBase.run(symIds[i], null, fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
-    }
+    for (const b of s.bases ?? []) insBase.run(symIds[i], null, fileId, symbolOf(b), importOf(b));
   });
   const insUnion = stmt(db, 'INSERT INTO bases(symbol_id, symbol_import_id, file_id, base_symbol_id, base_import_id, is_union) VALUES (?,?,?,?,?,1)');
   facts.symbols.forEach((s, i) => {
-    for (const b of s.union ?? []) insUnion.run(symIds[i], null, fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
+    for (const b of s.union ?? []) insUnion.run(symIds[i], null, fileId, symbolOf(b), importOf(b));
   });
-  for (const { derivedImport, base: b } of facts.importBases ?? []) {
-    insBase.run(null, impIds[derivedImport] ?? null, fileId, 'symbol' in b ? symIds[b.symbol] ?? null : null, 'importIndex' in b ? impIds[b.importIndex] ?? null : null);
-  }
+  for (const { derivedImport, base: b } of facts.importBases ?? []) insBase.run(null, impIds[derivedImport] ?? null, fileId, symbolOf(b), importOf(b));
   const insExp = stmt(db, 'INSERT INTO exports(file_id, name, kind, symbol_id, import_id, source, hidden) VALUES (?,?,?,?,?,?,?)');
   for (const e of facts.exports) {
     if (e.kind === 'symbol') insExp.run(fileId, e.name, 'symbol', symIds[e.symbol] ?? null, null, null, e.hidden ? 1 : 0);
     else if (e.kind === 'import') insExp.run(fileId, e.name, 'import', null, impIds[e.importIndex] ?? null, null, e.hidden ? 1 : 0);
     else insExp.run(fileId, '*', 'star', null, null, e.source, 0);
   }
-  const insRef = stmt(db, 
-    `INSERT INTO refs(file_id, name, line, col, end_col, role, target_kind, symbol_id, import_id, enclosing_id, confidence, args, access)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-  );
-  for (const r of facts.refs) {
+  insertRows(db, 'refs', ['file_id', 'name', 'line', 'col', 'end_col', 'role', 'target_kind', 'symbol_id', 'import_id', 'enclosing_id', 'confidence', 'args', 'access'], facts.refs, (r, _, v) => {
     const t = r.target;
     const symbolId = t.kind === 'symbol' ? symIds[t.symbol] ?? null : null;
     const importId = t.kind === 'import' || t.kind === 'member_of_import' ? impIds[t.importIndex] ?? null : null;
     const confidence = t.kind === 'symbol' ? 'resolved' : t.kind === 'member' || t.kind === 'unbound' ? 'name_match' : null;
-    insRef.run(fileId, r.name, r.line, r.column, r.endColumn, r.role, t.kind, symbolId, importId,
+    v.push(fileId, r.name, r.line, r.column, r.endColumn, r.role, t.kind, symbolId, importId,
       r.enclosing != null ? symIds[r.enclosing] ?? null : null, confidence, r.args ?? null, t.kind === 'member_of_import' ? t.access ?? null : null);
+  });
+}
+
+/** the multi-row INSERT of a table (by its head) for each number of rows */
+const insertSql = new Map<string, string[]>();
+/** rows a multi-row INSERT writes at once */
+const ROWS_PER_INSERT = 64;
+
+/**
+ * Inserts rows in order, ROWS_PER_INSERT to a statement: a file's hundreds of references cost a
+ * few statements instead of one each (each run crosses into SQLite and binds anew).
+ * `values` pushes one row's values, in `columns` order.
+ */
+function insertRows<T>(db: DB, table: string, columns: string[], rows: readonly T[], values: (row: T, i: number, out: unknown[]) => void): void {
+  const head = `INSERT INTO ${table}(${columns.join(', ')}) VALUES `;
+  let bySize = insertSql.get(head);
+  if (!bySize) insertSql.set(head, (bySize = []));
+  const row = `(${columns.map(() => '?').join(',')})`;
+  const sql = (n: number) => (bySize[n] ??= head + Array(n).fill(row).join(','));
+  const out: unknown[] = [];
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    const n = Math.min(ROWS_PER_INSERT, rows.length - at);
+    out.length = 0;
+    for (let i = at; i < at + n; i++) values(rows[i]!, i, out);
+    stmt(db, sql(n)).run(out);
   }
 }
 
