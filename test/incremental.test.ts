@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultWorkers, updateIndex } from '../src/index/indexer.js';
+import { defaultWorkers, updateIndex, workersFor } from '../src/index/indexer.js';
 import { memoryBudgetMb, MIN_OLD_MB, planWorkers } from '../src/index/worker-budget.js';
 import { Project } from '../src/project/project.js';
 import { setMeta } from '../src/store/db.js';
@@ -74,6 +74,26 @@ describe('incremental index', () => {
     const stats = await updateIndex(p.db, p.root);
     expect(stats.skipped).toEqual([{ file: 'logo.png', reason: 'binary' }]);
     p.close();
+  });
+
+  it('a cold index parsed on this thread lets the event loop run between its files', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 80; i++) files[`src/m${i}.ts`] = `export function f${i}(x: number) { return x + ${i}; }\n`;
+    root = makeProject(files);
+    const p = new Project(root);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    const seen: number[] = [];
+    try {
+      // (the first batch may wait on loading the parser: the ticks are counted from its end)
+      const stats = await updateIndex(p.db, p.root, { workers: 0, onProgress: (_d, _t, stage) => { if (stage === 'parse') seen.push(ticks); } });
+      expect(stats.parsed).toBe(80);
+    } finally {
+      clearInterval(timer);
+      p.close();
+    }
+    expect(seen).toHaveLength(5); // 80 files, batches of 16
+    expect(seen.at(-1)! - seen[0]!).toBeGreaterThanOrEqual(3);
   });
 
   it('a cold index on worker threads gives the same facts as in-process', async () => {
@@ -153,6 +173,26 @@ describe('worker count', () => {
     expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: '16' })).toBe(16);
     expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: '0' })).toBe(0);
     for (const bad of ['-1', '2.5', 'many', '65']) expect(defaultWorkers({ CODE_INTEL_INDEX_WORKERS: bad })).toBe(cores);
+  });
+
+  it('by default, workers only for enough bytes to pay for starting them; a number asked for is kept', () => {
+    const cores = Math.min(os.availableParallelism(), 8);
+    // rxjs-sized (1.1 MB): parsed on the indexing thread
+    expect(workersFor(1_100_000, undefined, {})).toBe(0);
+    // effect-sized (21.8 MB): one per core where there are two or more
+    expect(workersFor(21_800_000, undefined, {})).toBe(cores >= 2 ? cores : 0);
+    // on two cores, two workers from 5 MB: each parses half, saving the 2.5 MB one thread parses while they start
+    if (cores === 2) {
+      expect(workersFor(4_900_000, undefined, {})).toBe(0);
+      expect(workersFor(5_000_000, undefined, {})).toBe(2);
+    }
+    // asked for (an option, CODE_INTEL_INDEX_WORKERS): kept whatever the size
+    expect(workersFor(1_000, 2, {})).toBe(2);
+    expect(workersFor(1_000, undefined, { CODE_INTEL_INDEX_WORKERS: '3' })).toBe(3);
+    expect(workersFor(50_000_000, undefined, { CODE_INTEL_INDEX_WORKERS: '0' })).toBe(0);
+    expect(workersFor(50_000_000, 0, { CODE_INTEL_INDEX_WORKERS: '4' })).toBe(0);
+    // a bad value is the default, bytes and all
+    expect(workersFor(1_000, undefined, { CODE_INTEL_INDEX_WORKERS: 'many' })).toBe(0);
   });
 
   it('the memory budget bounds each worker\'s heap and how many run at once; they index what one thread indexes', async () => {
