@@ -126,11 +126,25 @@ describe('incremental re-link equals a cold index', () => {
       { what: 'a text file added', apply: (r) => write(r, 'NOTES.md', 'Notes on UserStore.\n') },
       { what: 'a text file no resolver reads, edited (no link)', relinked: 0, apply: (r) => edit(r, 'NOTES.md', /$/, 'More on Greeter.\n') },
       { what: 'the merged declarations in the other order', apply: (r) => edit(r, 'src/utils/strings.ts', 'export interface Separator { text: string }\nexport const Separator = { text: SEPARATOR };', 'export const Separator = { text: SEPARATOR };\nexport interface Separator { text: string }') },
+      // added files: only what now imports them, and what their interfaces reach, is re-linked
+      { what: 'a module added that ./models now leads to instead of the folder\'s index', relinked: 6, apply: (r) => write(r, 'src/models.ts', `export { UserStore } from './models/user';\nexport class Admins {\n  admins(): string[] {\n    return [];\n  }\n}\n`) },
+      { what: 'an `export *` and an import of a file not there yet', relinked: 4, apply: (r) => {
+        edit(r, 'src/utils/index.ts', /$/, `export * from './later';\n`);
+        edit(r, 'src/extra.ts', /$/, `import { laterFn } from './utils';\nexport const later = laterFn();\n`);
+      } },
+      { what: 'the file added that the `export *` leads to', relinked: 5, apply: (r) => write(r, 'src/utils/later.ts', `export function laterFn(): number {\n  return 1;\n}\n`) },
+      { what: 'a JSON file an import names, added', relinked: 1, apply: (r) => {
+        edit(r, 'src/extra.ts', /$/, `import data from './data.json';\nexport const d = data;\n`);
+      } },
+      { what: 'the JSON file', relinked: 1, apply: (r) => write(r, 'src/data.json', '{ "a": 1 }\n') },
+      { what: 'a script added (no import or export: its declarations are global; the whole link)', apply: (r) => write(r, 'src/globals.ts', 'function globalHelper(): number {\n  return 1;\n}\n') },
     ];
     const stats = await replay('ts-app', edits);
     // (the whole link: files came or went)
     const at = (what: string) => stats[edits.findIndex((e) => e.what.startsWith(what))]!.link?.files;
-    expect([at('a file removed'), at('a file added'), at('a new file'), at('the alias added'), at('a text file added')]).toEqual([18, 19, 20, 20, 21]);
+    expect([at('a file removed'), at('the alias added'), at('a script added')]).toEqual([18, 20, 25]);
+    // a file added: what imports it, not the whole project; a text file nothing imports, no link
+    expect([at('a file added'), at('a new file'), at('a text file added')]).toEqual([2, 1, undefined]);
     expect(at('a text file no resolver reads')).toBeUndefined();
   }, 120_000);
 

@@ -18,11 +18,11 @@ import { type DB, getMeta, setMeta } from '../store/db.js';
 import { log } from '../util/log.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import type { FileFacts } from './facts.js';
-import { checkedGrammars, extractorFingerprint } from './languages.js';
+import { checkedGrammars, extractorFingerprint, languageFor } from './languages.js';
 import { linkInterfaceDigest } from './link-interface.js';
 import { type LinkStats, linkProject } from './link.js';
 import { type WorkerBatch, unpackBatch } from './packed-refs.js';
-import { reachOf } from './link/affected.js';
+import { importersOfAdded, reachOf } from './link/affected.js';
 import { RESOLVER_INPUTS } from './resolvers/index.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
 import { walkProject } from './walk.js';
@@ -153,6 +153,9 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   const reshaped = new Set<number>();
   const oldSymbols: number[] = [];
   let filesMoved = removed.length > 0;
+  // files new to the index whose reach can be found (link/affected.ts importersOfAdded): the files
+  // whose imports now lead to them are re-linked, not the whole project
+  const added: string[] = [];
   // the references with an answer that the re-linked files held before (see `references` below)
   let resolvedBefore = 0;
   // true when the batch changed a fact (a file parsed, or one indexed before now skipped): a batch of
@@ -193,7 +196,8 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
             oldSymbols.push(...ids);
           }
           relink.add(row.id);
-        } else if (!(row && row.language === null && !res.facts && !RESOLVER_INPUTS.has(path.posix.basename(res.rel)))) filesMoved = true;
+        } else if (!row && !RESOLVER_INPUTS.has(path.posix.basename(res.rel)) && addable(res.rel, res.facts)) added.push(res.rel);
+        else if (!(row && row.language === null && !res.facts && !RESOLVER_INPUTS.has(path.posix.basename(res.rel)))) filesMoved = true;
         if (row) {
           resolvedBefore += countResolved(db, [row.id]);
           deleteFile(db, row.id);
@@ -227,7 +231,9 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     if (changed > 0 || pending) {
       opts.onProgress?.(jobs.length, jobs.length, 'link');
       opts.onParsed?.({ files: parsed, bytes: parsedBytes });
-      ({ link, scope } = relinkProject(db, root, { pending: pending || filesMoved, relink, reshaped, oldSymbols }, (files) => {
+      const addedIds = added.map((rel) => (stmt(db, 'SELECT id FROM files WHERE path = ?').get(rel) as { id: number }).id);
+      for (const [i, rel] of added.entries()) if (languageFor(rel)) relink.add(addedIds[i]!);
+      ({ link, scope } = relinkProject(db, root, { pending: pending || filesMoved, relink, reshaped, oldSymbols, added: new Set(addedIds) }, (files) => {
         // (the files re-linked that were not parsed again: their rows are the ones from before)
         resolvedBefore += countResolved(db, [...files].filter((f) => !relink.has(f)));
       }));
@@ -265,25 +271,40 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
 }
 
 /**
+ * A new file whose reach importersOfAdded can find: a JavaScript or TypeScript module (a script's
+ * declarations are global, a .d.ts may declare modules and globals: those reach every file), or a
+ * file of no language that such a module may import by name. Any other language: the whole link.
+ */
+function addable(rel: string, facts: FileFacts | null): boolean {
+  const lang = languageFor(rel);
+  if (!lang) return true;
+  return lang.resolver === 'ecmascript' && !!facts?.isModule && !/\.d\.[cm]?ts$/.test(rel);
+}
+
+/**
  * The link after an update: of the changed files' own rows when nothing another file reads of
  * them changed (their link interface is the same, their symbols kept their ids); of every file
  * a changed interface can reach (link/affected.ts) when they are few; else of the whole project.
  * A text file no resolver reads needs none.
  */
 function relinkProject(
-  db: DB, root: string, c: { pending: boolean; relink: Set<number>; reshaped: Set<number>; oldSymbols: number[] },
+  db: DB, root: string, c: { pending: boolean; relink: Set<number>; reshaped: Set<number>; oldSymbols: number[]; added: ReadonlySet<number> },
   beforeLink: (scope: ReadonlySet<number>) => void,
 ): { link?: LinkStats; scope?: ReadonlySet<number> } {
   const whole = () => ({ link: linkProject(db, root) });
   if (c.pending) return whole();
-  if (c.relink.size === 0) return {};
   const t0 = performance.now();
+  // an added file: what now imports it changes its answers, and so does every file its interface reaches
+  const importers = c.added.size > 0 ? importersOfAdded(db, root, c.added) : new Set<number>();
+  if (!importers) return whole();
+  const changedInterface = new Set([...c.reshaped, ...importers]);
+  if (c.relink.size === 0 && importers.size === 0) return {};
   const files = (db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n;
   const limit = Math.max(RELINK_FILES, Math.floor(files * RELINK_SHARE));
-  let scope: Set<number> | undefined = c.relink;
-  if (c.reshaped.size > 0) {
-    const reach = reachOf(db, root, c.reshaped, limit);
-    scope = reach && new Set([...reach, ...c.relink]);
+  let scope: Set<number> | undefined = new Set([...c.relink, ...importers]);
+  if (changedInterface.size > 0) {
+    const reach = reachOf(db, root, changedInterface, limit);
+    scope = reach && new Set([...reach, ...scope]);
   }
   if (!scope || scope.size > limit) return whole();
   beforeLink(scope);

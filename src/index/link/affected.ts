@@ -78,3 +78,39 @@ export function reachOf(db: DB, root: string, changed: ReadonlySet<number>, limi
   for (const e of [...edges, ...stars]) if (seen.has(e.target)) reach.add(e.file);
   return reach.size > limit ? undefined : reach;
 }
+
+/**
+ * The files whose imports lead to a file that was just added (and led elsewhere, or nowhere,
+ * before): an added JavaScript or TypeScript module, or a file such a module imports by its name
+ * (`./data.json`). Every import and `export *` of those languages is resolved again against the
+ * files as they are now; undefined where one cannot tell (an added file of another language,
+ * which a package scope shares; see reachOf).
+ */
+export function importersOfAdded(db: DB, root: string, added: ReadonlySet<number>): Set<number> | undefined {
+  const files = db.prepare('SELECT id, path FROM files').all() as { id: number; path: string }[];
+  const pathById = new Map(files.map((f) => [f.id, f.path]));
+  const idByPath = new Map(files.map((f) => [f.path, f.id]));
+  const addedPaths = new Set<string>();
+  for (const id of added) {
+    const p = pathById.get(id);
+    if (p === undefined) return undefined;
+    const lang = languageFor(p);
+    if (lang && lang.resolver !== 'ecmascript') return undefined;
+    addedPaths.add(p);
+  }
+  const resolve = createResolvers(root, new Set([...idByPath.keys()].sort())).get('ecmascript');
+  if (!resolve) return undefined;
+  const out = new Set<number>();
+  // (a file that did not exist led nowhere before: leading to it now is the change)
+  const check = ({ file, source }: { file: number; source: string }) => {
+    const importer = pathById.get(file);
+    if (importer === undefined || added.has(file) || languageFor(importer)?.resolver !== 'ecmascript') return;
+    const r = resolve(importer, source);
+    if (r && 'file' in r && addedPaths.has(r.file)) out.add(file);
+  };
+  for (const i of db.prepare('SELECT DISTINCT file_id AS file, source FROM imports WHERE source IS NOT NULL').iterate() as Iterable<{ file: number; source: string }>) check(i);
+  // and the sources of `export *`, which are no import rows
+  for (const e of db.prepare(`SELECT DISTINCT file_id AS file, source FROM exports WHERE kind = 'star' AND source IS NOT NULL`).iterate() as Iterable<{ file: number; source: string }>) check(e);
+  return out;
+}
+
