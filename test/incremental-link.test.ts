@@ -98,7 +98,7 @@ async function replay(fixture: string, edits: Edit[]): Promise<IndexStats[]> {
 }
 
 describe('incremental re-link equals a cold index', () => {
-  it('TypeScript: bodies, comments, renames, re-exports, members, types, removed and added files', async () => {
+  it('TypeScript: bodies, comments, renames, re-exports, members, types, removed and added files (only what leads to them re-linked)', async () => {
     const edits: Edit[] = [
       { what: 'a body-only edit', relinked: 1, apply: (r) => edit(r, 'src/utils/format.ts', `text.padStart(width, ' ')`, `text.padStart(width, '-').trim()`) },
       { what: 'a comment', relinked: 1, apply: (r) => edit(r, 'src/models/user.ts', /$/, '\n// a comment\n') },
@@ -138,13 +138,19 @@ describe('incremental re-link equals a cold index', () => {
       } },
       { what: 'the JSON file', relinked: 1, apply: (r) => write(r, 'src/data.json', '{ "a": 1 }\n') },
       { what: 'a script added (no import or export: its declarations are global; the whole link)', apply: (r) => write(r, 'src/globals.ts', 'function globalHelper(): number {\n  return 1;\n}\n') },
+      // removed files: what led to them
+      { what: 'the module removed that ./models led to (back to the folder\'s index)', relinked: 5, apply: (r) => fs.rmSync(path.join(r, 'src/models.ts')) },
+      { what: 'the file an `export *` leads to, removed', relinked: 4, apply: (r) => fs.rmSync(path.join(r, 'src/utils/later.ts')) },
+      { what: 'the JSON file, removed', relinked: 1, apply: (r) => fs.rmSync(path.join(r, 'src/data.json')) },
+      { what: 'a module nothing imports, removed (no link)', relinked: 0, apply: (r) => fs.rmSync(path.join(r, 'src/extra.ts')) },
+      { what: 'the script removed (the whole link)', apply: (r) => fs.rmSync(path.join(r, 'src/globals.ts')) },
     ];
     const stats = await replay('ts-app', edits);
     // (the whole link: files came or went)
     const at = (what: string) => stats[edits.findIndex((e) => e.what.startsWith(what))]!.link?.files;
-    expect([at('a file removed'), at('the alias added'), at('a script added')]).toEqual([18, 20, 25]);
-    // a file added: what imports it, not the whole project; a text file nothing imports, no link
-    expect([at('a file added'), at('a new file'), at('a text file added')]).toEqual([2, 1, undefined]);
+    expect([at('the alias added'), at('a script added'), at('the script removed')]).toEqual([20, 25, 20]);
+    // a file added or removed: what leads to it, not the whole project; what nothing imports, no link
+    expect([at('a file removed'), at('a file added'), at('a new file'), at('a text file added'), at('a module nothing imports')]).toEqual([1, 2, 1, undefined, undefined]);
     expect(at('a text file no resolver reads')).toBeUndefined();
   }, 120_000);
 

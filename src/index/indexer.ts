@@ -22,7 +22,7 @@ import { checkedGrammars, extractorFingerprint, languageFor } from './languages.
 import { linkInterfaceDigest } from './link-interface.js';
 import { type LinkStats, linkProject } from './link.js';
 import { type WorkerBatch, unpackBatch } from './packed-refs.js';
-import { importersOfAdded, reachOf } from './link/affected.js';
+import { importersOfAdded, importersOfRemoved, reachOf } from './link/affected.js';
 import { RESOLVER_INPUTS } from './resolvers/index.js';
 import { type ParseJob, type ParseResult, runParseJob } from './parse-job.js';
 import { walkProject } from './walk.js';
@@ -105,7 +105,7 @@ function workersSet(env: NodeJS.ProcessEnv): number | undefined {
   return undefined;
 }
 
-interface FileRow { id: number; path: string; hash: string; size: number; mtime_ms: number; language: string | null; link_digest: string | null }
+interface FileRow { id: number; path: string; hash: string; size: number; mtime_ms: number; language: string | null; link_digest: string | null; is_module: number }
 
 /**
  * A re-link of some files reads their rows one by one, the whole link every table once: in effect
@@ -127,7 +127,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
       setMeta(db, 'extractor', extractor);
     })();
   }
-  const known = new Map((db.prepare('SELECT id, path, hash, size, mtime_ms, language, link_digest FROM files').all() as FileRow[]).map((r) => [r.path, r]));
+  const known = new Map((db.prepare('SELECT id, path, hash, size, mtime_ms, language, link_digest, is_module FROM files').all() as FileRow[]).map((r) => [r.path, r]));
   const seen = new Set<string>();
   const jobs: ParseJob[] = [];
   let jobBytes = 0;
@@ -152,7 +152,9 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   // pointed at), and whether files came or went (imports anywhere may resolve elsewhere)
   const reshaped = new Set<number>();
   const oldSymbols: number[] = [];
-  let filesMoved = removed.length > 0;
+  // a removed JavaScript/TypeScript module (or a file of no language such a module may import)
+  // re-links what led to it; a removed script, .d.ts or file of another language, the whole project
+  let filesMoved = removed.some((r) => !removable(r));
   // files new to the index whose reach can be found (link/affected.ts importersOfAdded): the files
   // whose imports now lead to them are re-linked, not the whole project
   const added: string[] = [];
@@ -207,8 +209,16 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
     }
     return wrote;
   });
+  // what led to the removed files, found before their rows go (`export *` sources resolve by path)
+  const removedIds = new Set(removed.map((r) => r.id));
+  const leadingToRemoved = !filesMoved && removed.length > 0 ? importersOfRemoved(db, root, removed.map((r) => r.path)) : new Set<number>();
+  if (leadingToRemoved === undefined) filesMoved = true;
   db.transaction(() => {
-    for (const r of removed) deleteFile(db, r.id);
+    for (const r of removed) {
+      oldSymbols.push(...(stmt(db, 'SELECT id FROM symbols WHERE file_id = ?').all(r.id) as { id: number }[]).map((x) => x.id));
+      resolvedBefore += countResolved(db, [r.id]); // (its answers leave the count with it)
+      deleteFile(db, r.id);
+    }
   })();
   // a cold index (nothing indexed yet): the fact tables' indexes are built once, after the rows are
   // in; those of refs that linking does not read, once it has updated the rows
@@ -233,7 +243,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
       opts.onParsed?.({ files: parsed, bytes: parsedBytes });
       const addedIds = added.map((rel) => (stmt(db, 'SELECT id FROM files WHERE path = ?').get(rel) as { id: number }).id);
       for (const [i, rel] of added.entries()) if (languageFor(rel)) relink.add(addedIds[i]!);
-      ({ link, scope } = relinkProject(db, root, { pending: pending || filesMoved, relink, reshaped, oldSymbols, added: new Set(addedIds) }, (files) => {
+      ({ link, scope } = relinkProject(db, root, { pending: pending || filesMoved, relink, reshaped, oldSymbols, added: new Set(addedIds), leadingToRemoved: leadingToRemoved ?? new Set(), removed: removedIds }, (files) => {
         // (the files re-linked that were not parsed again: their rows are the ones from before)
         resolvedBefore += countResolved(db, [...files].filter((f) => !relink.has(f)));
       }));
@@ -251,7 +261,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   const before = Number(getMeta(db, 'resolved_refs') ?? NaN);
   const references = link && !scope ? count('SELECT COUNT(*) n FROM refs WHERE confidence IS NOT NULL')
     : scope && Number.isInteger(before) ? before - resolvedBefore + countResolved(db, [...scope])
-    : !link && Number.isInteger(before) ? before // (no reference changed)
+    : !link && Number.isInteger(before) ? before - resolvedBefore // (no reference changed, but a removed file's left with it)
     : count('SELECT COUNT(*) n FROM refs WHERE confidence IS NOT NULL');
   setMeta(db, 'resolved_refs', String(references));
   setMeta(db, 'index_pending', '0');
@@ -281,6 +291,14 @@ function addable(rel: string, facts: FileFacts | null): boolean {
   return lang.resolver === 'ecmascript' && !!facts?.isModule && !/\.d\.[cm]?ts$/.test(rel);
 }
 
+/** The same for a removed file, from what the index held of it. */
+function removable(r: FileRow): boolean {
+  if (RESOLVER_INPUTS.has(path.posix.basename(r.path))) return false;
+  const lang = languageFor(r.path);
+  if (!lang) return true;
+  return lang.resolver === 'ecmascript' && r.is_module === 1 && !/\.d\.[cm]?ts$/.test(r.path);
+}
+
 /**
  * The link after an update: of the changed files' own rows when nothing another file reads of
  * them changed (their link interface is the same, their symbols kept their ids); of every file
@@ -288,17 +306,23 @@ function addable(rel: string, facts: FileFacts | null): boolean {
  * A text file no resolver reads needs none.
  */
 function relinkProject(
-  db: DB, root: string, c: { pending: boolean; relink: Set<number>; reshaped: Set<number>; oldSymbols: number[]; added: ReadonlySet<number> },
+  db: DB, root: string, c: {
+    pending: boolean; relink: Set<number>; reshaped: Set<number>; oldSymbols: number[];
+    added: ReadonlySet<number>; leadingToRemoved: ReadonlySet<number>; removed: ReadonlySet<number>;
+  },
   beforeLink: (scope: ReadonlySet<number>) => void,
 ): { link?: LinkStats; scope?: ReadonlySet<number> } {
   const whole = () => ({ link: linkProject(db, root) });
   if (c.pending) return whole();
   const t0 = performance.now();
   // an added file: what now imports it changes its answers, and so does every file its interface reaches
-  const importers = c.added.size > 0 ? importersOfAdded(db, root, c.added) : new Set<number>();
-  if (!importers) return whole();
+  const found = c.added.size > 0 ? importersOfAdded(db, root, c.added) : new Set<number>();
+  if (!found) return whole();
+  const importers = new Set([...found, ...[...c.leadingToRemoved].filter((f) => !c.removed.has(f))]);
   const changedInterface = new Set([...c.reshaped, ...importers]);
-  if (c.relink.size === 0 && importers.size === 0) return {};
+  // nothing leads to what went: no link, unless an answer still names it (then the reach missed a way)
+  const dangling = () => (c.oldSymbols.length > 0 && pointsAtAny(db, c.oldSymbols)) || (c.removed.size > 0 && leadsToAny(db, [...c.removed]));
+  if (c.relink.size === 0 && importers.size === 0) return dangling() ? whole() : {};
   const files = (db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n;
   const limit = Math.max(RELINK_FILES, Math.floor(files * RELINK_SHARE));
   let scope: Set<number> | undefined = new Set([...c.relink, ...importers]);
@@ -312,7 +336,7 @@ function relinkProject(
   link.ms = performance.now() - t0; // (with finding the reach)
   // every answer that named a symbol the changed files no longer have was in the reach: if one
   // is left, the reach missed a way answers flow (a bug), and the whole link puts it right
-  if (c.oldSymbols.length > 0 && pointsAtAny(db, c.oldSymbols)) {
+  if (dangling()) {
     log.info(`re-link of ${scope.size} files left answers naming symbols of the old version of ${[...c.reshaped].length} changed files: linking the whole project`);
     return whole();
   }
@@ -335,6 +359,11 @@ function pointsAtAny(db: DB, ids: number[]): boolean {
       OR EXISTS (SELECT 1 FROM symbols WHERE returns_symbol_id IN (${old}) OR container_id IN (${old}) OR elements_symbol_id IN (${old})) AS hit`)
     .get(...Array(7).fill(JSON.stringify(ids))) as { hit: number };
   return row.hit === 1;
+}
+
+/** True when an import row still leads to one of these files (removed: a re-link missed it). */
+function leadsToAny(db: DB, files: number[]): boolean {
+  return (db.prepare('SELECT EXISTS (SELECT 1 FROM imports WHERE resolved_file_id IN (SELECT value FROM json_each(?))) AS hit').get(JSON.stringify(files)) as { hit: number }).hit === 1;
 }
 
 /** Prepared statements of a database, by their SQL: writing a file runs a dozen, thousands of files run them again. */

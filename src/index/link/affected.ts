@@ -114,3 +114,34 @@ export function importersOfAdded(db: DB, root: string, added: ReadonlySet<number
   return out;
 }
 
+/**
+ * The files whose imports or `export *` led to files about to be removed (read before their rows
+ * go): the import rows that resolved to them, and the `export *` sources that resolve to them
+ * against the files as they were. Undefined where one cannot tell (see importersOfAdded).
+ */
+export function importersOfRemoved(db: DB, root: string, removed: readonly string[]): Set<number> | undefined {
+  const files = db.prepare('SELECT id, path FROM files').all() as { id: number; path: string }[];
+  const pathById = new Map(files.map((f) => [f.id, f.path]));
+  const idByPath = new Map(files.map((f) => [f.path, f.id]));
+  const gone = new Set<number>();
+  for (const p of removed) {
+    const id = idByPath.get(p);
+    const lang = languageFor(p);
+    if (id === undefined || (lang && lang.resolver !== 'ecmascript')) return undefined;
+    gone.add(id);
+  }
+  const out = new Set<number>();
+  const ids = JSON.stringify([...gone]);
+  for (const r of db.prepare('SELECT DISTINCT file_id AS file FROM imports WHERE resolved_file_id IN (SELECT value FROM json_each(?))').all(ids) as { file: number }[]) out.add(r.file);
+  const resolve = createResolvers(root, new Set([...idByPath.keys()].sort())).get('ecmascript');
+  if (!resolve) return undefined;
+  const gonePaths = new Set(removed);
+  for (const e of db.prepare(`SELECT DISTINCT file_id AS file, source FROM exports WHERE kind = 'star' AND source IS NOT NULL`).iterate() as Iterable<{ file: number; source: string }>) {
+    const importer = pathById.get(e.file);
+    if (importer === undefined || gone.has(e.file) || languageFor(importer)?.resolver !== 'ecmascript') continue;
+    const r = resolve(importer, e.source);
+    if (r && 'file' in r && gonePaths.has(r.file)) out.add(e.file);
+  }
+  return out;
+}
+
