@@ -30,14 +30,12 @@ const INTERFACE_EDGES = `WITH RECURSIVE named(id) AS (
 
 /** `limit`: past this many files, undefined (the whole link is cheaper) */
 export function reachOf(db: DB, root: string, changed: ReadonlySet<number>, limit = Infinity): Set<number> | undefined {
-  const files = db.prepare('SELECT id, path FROM files').all() as { id: number; path: string }[];
-  const pathById = new Map(files.map((f) => [f.id, f.path]));
+  const { pathById, idByPath } = fileIndex(db);
   for (const id of changed) {
     const p = pathById.get(id);
     if (p === undefined || languageFor(p)?.resolver !== 'ecmascript') return undefined;
   }
   // `export *` sources: not import rows, resolved here as the link resolves them
-  const idByPath = new Map(files.map((f) => [f.path, f.id]));
   const resolvers = createResolvers(root, new Set([...idByPath.keys()].sort()));
   const stars: { file: number; target: number }[] = [];
   for (const e of db.prepare(`SELECT file_id AS file, source FROM exports WHERE kind = 'star' AND source IS NOT NULL`).all() as { file: number; source: string }[]) {
@@ -79,39 +77,58 @@ export function reachOf(db: DB, root: string, changed: ReadonlySet<number>, limi
   return reach.size > limit ? undefined : reach;
 }
 
-/**
- * The files whose imports lead to a file that was just added (and led elsewhere, or nowhere,
- * before): an added JavaScript or TypeScript module, or a file such a module imports by its name
- * (`./data.json`). Every import and `export *` of those languages is resolved again against the
- * files as they are now; undefined where one cannot tell (an added file of another language,
- * which a package scope shares; see reachOf).
- */
-export function importersOfAdded(db: DB, root: string, added: ReadonlySet<number>): Set<number> | undefined {
+/** The project's files by id and by path. */
+function fileIndex(db: DB): { pathById: Map<number, string>; idByPath: Map<string, number> } {
   const files = db.prepare('SELECT id, path FROM files').all() as { id: number; path: string }[];
-  const pathById = new Map(files.map((f) => [f.id, f.path]));
-  const idByPath = new Map(files.map((f) => [f.path, f.id]));
-  const addedPaths = new Set<string>();
-  for (const id of added) {
-    const p = pathById.get(id);
+  return { pathById: new Map(files.map((f) => [f.id, f.path])), idByPath: new Map(files.map((f) => [f.path, f.id])) };
+}
+
+const IMPORT_SOURCES = 'SELECT DISTINCT file_id AS file, source FROM imports WHERE source IS NOT NULL';
+/** the sources of `export *`, which are no import rows */
+const STAR_SOURCES = `SELECT DISTINCT file_id AS file, source FROM exports WHERE kind = 'star' AND source IS NOT NULL`;
+
+/**
+ * Adds to `out` the JavaScript/TypeScript files (other than `skip`) whose rows of `sql` (file,
+ * source) resolve to one of `targets` against the files the index holds now; false when there is
+ * no resolver to ask.
+ */
+function resolvingTo(db: DB, root: string, idx: ReturnType<typeof fileIndex>, targets: ReadonlySet<string>, skip: ReadonlySet<number>, sqls: string[], out: Set<number>): boolean {
+  const resolve = createResolvers(root, new Set([...idx.idByPath.keys()].sort())).get('ecmascript');
+  if (!resolve) return false;
+  for (const sql of sqls) {
+    for (const { file, source } of db.prepare(sql).iterate() as Iterable<{ file: number; source: string }>) {
+      const importer = idx.pathById.get(file);
+      if (importer === undefined || skip.has(file) || languageFor(importer)?.resolver !== 'ecmascript') continue;
+      const r = resolve(importer, source);
+      if (r && 'file' in r && targets.has(r.file)) out.add(file);
+    }
+  }
+  return true;
+}
+
+/** The paths of these files when every one is JavaScript/TypeScript or of no language (the others share package scopes: see reachOf). */
+function ecmascriptOnly(paths: Iterable<string | undefined>): Set<string> | undefined {
+  const out = new Set<string>();
+  for (const p of paths) {
     if (p === undefined) return undefined;
     const lang = languageFor(p);
     if (lang && lang.resolver !== 'ecmascript') return undefined;
-    addedPaths.add(p);
+    out.add(p);
   }
-  const resolve = createResolvers(root, new Set([...idByPath.keys()].sort())).get('ecmascript');
-  if (!resolve) return undefined;
-  const out = new Set<number>();
-  // (a file that did not exist led nowhere before: leading to it now is the change)
-  const check = ({ file, source }: { file: number; source: string }) => {
-    const importer = pathById.get(file);
-    if (importer === undefined || added.has(file) || languageFor(importer)?.resolver !== 'ecmascript') return;
-    const r = resolve(importer, source);
-    if (r && 'file' in r && addedPaths.has(r.file)) out.add(file);
-  };
-  for (const i of db.prepare('SELECT DISTINCT file_id AS file, source FROM imports WHERE source IS NOT NULL').iterate() as Iterable<{ file: number; source: string }>) check(i);
-  // and the sources of `export *`, which are no import rows
-  for (const e of db.prepare(`SELECT DISTINCT file_id AS file, source FROM exports WHERE kind = 'star' AND source IS NOT NULL`).iterate() as Iterable<{ file: number; source: string }>) check(e);
   return out;
+}
+
+/**
+ * The files whose imports lead to a file that was just added: an added JavaScript or TypeScript
+ * module, or a file such a module imports by its name (`./data.json`). Every import and `export *`
+ * of those languages is resolved again against the files as they are now (a file that did not
+ * exist led nowhere before: leading to it now is the change); undefined where one cannot tell.
+ */
+export function importersOfAdded(db: DB, root: string, added: ReadonlySet<number>): Set<number> | undefined {
+  const idx = fileIndex(db);
+  const targets = ecmascriptOnly([...added].map((id) => idx.pathById.get(id)));
+  const out = new Set<number>();
+  return targets && resolvingTo(db, root, idx, targets, added, [IMPORT_SOURCES, STAR_SOURCES], out) ? out : undefined;
 }
 
 /**
@@ -120,28 +137,13 @@ export function importersOfAdded(db: DB, root: string, added: ReadonlySet<number
  * against the files as they were. Undefined where one cannot tell (see importersOfAdded).
  */
 export function importersOfRemoved(db: DB, root: string, removed: readonly string[]): Set<number> | undefined {
-  const files = db.prepare('SELECT id, path FROM files').all() as { id: number; path: string }[];
-  const pathById = new Map(files.map((f) => [f.id, f.path]));
-  const idByPath = new Map(files.map((f) => [f.path, f.id]));
-  const gone = new Set<number>();
-  for (const p of removed) {
-    const id = idByPath.get(p);
-    const lang = languageFor(p);
-    if (id === undefined || (lang && lang.resolver !== 'ecmascript')) return undefined;
-    gone.add(id);
-  }
+  const idx = fileIndex(db);
+  const targets = ecmascriptOnly(removed);
+  const gone = new Set(removed.map((p) => idx.idByPath.get(p)).filter((id): id is number => id !== undefined));
+  if (!targets || gone.size !== removed.length) return undefined;
   const out = new Set<number>();
-  const ids = JSON.stringify([...gone]);
-  for (const r of db.prepare('SELECT DISTINCT file_id AS file FROM imports WHERE resolved_file_id IN (SELECT value FROM json_each(?))').all(ids) as { file: number }[]) out.add(r.file);
-  const resolve = createResolvers(root, new Set([...idByPath.keys()].sort())).get('ecmascript');
-  if (!resolve) return undefined;
-  const gonePaths = new Set(removed);
-  for (const e of db.prepare(`SELECT DISTINCT file_id AS file, source FROM exports WHERE kind = 'star' AND source IS NOT NULL`).iterate() as Iterable<{ file: number; source: string }>) {
-    const importer = pathById.get(e.file);
-    if (importer === undefined || gone.has(e.file) || languageFor(importer)?.resolver !== 'ecmascript') continue;
-    const r = resolve(importer, e.source);
-    if (r && 'file' in r && gonePaths.has(r.file)) out.add(e.file);
+  for (const r of db.prepare('SELECT DISTINCT file_id AS file FROM imports WHERE resolved_file_id IN (SELECT value FROM json_each(?))').all(JSON.stringify([...gone])) as { file: number }[]) {
+    if (!gone.has(r.file)) out.add(r.file);
   }
-  return out;
+  return resolvingTo(db, root, idx, targets, gone, [STAR_SOURCES], out) ? out : undefined;
 }
-
