@@ -31,6 +31,18 @@ describe('QueryFrame validation', () => {
     }, translateCjk).validated).toEqual(['observed_issue', 'desired_action']);
     expect(validateFrame(form, { desired_action: { value: 'serialize the object body as JSON', quote } }, translateCjk).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
   });
+  it('accepts faithful English values for Japanese quotes (agent trials tr43, tr45), and not an added claim', () => {
+    const keys = 'useFetch や useAsyncData にキーを渡さなかったとき、キーがどこでどうやって自動で作られるのか調べてください。キーが衝突したときに何が起きるのかも教えてください。';
+    expect(validateFrame(keys, {
+      target_feature: { value: 'key auto-generation', quote: 'キーがどこでどうやって自動で作られるのか' },
+      trigger_condition: { value: 'no key passed', quote: 'キーを渡さなかったとき' }, // passed meets pass (a double s is the word's own)
+      observed_issue: { value: 'keys collide', quote: 'キーが衝突したとき' },
+    }, translateCjk).validated).toEqual(['target_feature', 'trigger_condition', 'observed_issue']);
+    const shadow = 'no-shadow ルールで、enum のメンバーが enum 自身の名前を隠しているときのメッセージを直して';
+    expect(validateFrame(shadow, { trigger_condition: { value: 'an enum member shadows its own enum name', quote: 'enum のメンバーが enum 自身の名前を隠しているとき' } }, translateCjk).validated).toEqual(['trigger_condition']);
+    // a word the quote does not state is still refused
+    expect(validateFrame(keys, { observed_issue: { value: 'keys collide and the database is deleted', quote: 'キーが衝突したとき' } }, translateCjk).validated).toEqual([]);
+  });
   it('accepts quotes from the request and grounded values (Japanese)', () => {
     const r = validateFrame(request, {
       target_feature: { value: 'ログイン機能', quote: 'ログイン機能で' },
