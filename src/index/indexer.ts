@@ -154,7 +154,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
   const oldSymbols: number[] = [];
   // a removed JavaScript/TypeScript module (or a file of no language such a module may import)
   // re-links what led to it; a removed script, .d.ts or file of another language, the whole project
-  let filesMoved = removed.some((r) => !removable(r));
+  let filesMoved = removed.some((r) => !linksInPart(r.path, r.is_module === 1));
   // files new to the index whose reach can be found (link/affected.ts importersOfAdded): the files
   // whose imports now lead to them are re-linked, not the whole project
   const added: string[] = [];
@@ -198,7 +198,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
             oldSymbols.push(...ids);
           }
           relink.add(row.id);
-        } else if (!row && !RESOLVER_INPUTS.has(path.posix.basename(res.rel)) && addable(res.rel, res.facts)) added.push(res.rel);
+        } else if (!row && linksInPart(res.rel, !!res.facts?.isModule)) added.push(res.rel);
         else if (!(row && row.language === null && !res.facts && !RESOLVER_INPUTS.has(path.posix.basename(res.rel)))) filesMoved = true;
         if (row) {
           resolvedBefore += countResolved(db, [row.id]);
@@ -281,22 +281,16 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
 }
 
 /**
- * A new file whose reach importersOfAdded can find: a JavaScript or TypeScript module (a script's
- * declarations are global, a .d.ts may declare modules and globals: those reach every file), or a
- * file of no language that such a module may import by name. Any other language: the whole link.
+ * Whether a file that comes or goes re-links only what leads to it (link/affected.ts): a
+ * JavaScript or TypeScript module, or a file of no language such a module may import by name
+ * (`./data.json`). A script's declarations are global and a .d.ts may declare modules and globals
+ * (they reach every file); a file a resolver reads, or one of another language (package scopes):
+ * the whole link.
  */
-function addable(rel: string, facts: FileFacts | null): boolean {
+function linksInPart(rel: string, isModule: boolean): boolean {
+  if (RESOLVER_INPUTS.has(path.posix.basename(rel))) return false;
   const lang = languageFor(rel);
-  if (!lang) return true;
-  return lang.resolver === 'ecmascript' && !!facts?.isModule && !/\.d\.[cm]?ts$/.test(rel);
-}
-
-/** The same for a removed file, from what the index held of it. */
-function removable(r: FileRow): boolean {
-  if (RESOLVER_INPUTS.has(path.posix.basename(r.path))) return false;
-  const lang = languageFor(r.path);
-  if (!lang) return true;
-  return lang.resolver === 'ecmascript' && r.is_module === 1 && !/\.d\.[cm]?ts$/.test(r.path);
+  return !lang || (lang.resolver === 'ecmascript' && isModule && !/\.d\.[cm]?ts$/.test(rel));
 }
 
 /**
@@ -315,6 +309,10 @@ function relinkProject(
   const whole = () => ({ link: linkProject(db, root) });
   if (c.pending) return whole();
   const t0 = performance.now();
+  const files = (db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n;
+  const limit = Math.max(RELINK_FILES, Math.floor(files * RELINK_SHARE));
+  // more files added than a partial link covers (a cold index adds them all): no reach to look for
+  if (c.added.size > limit) return whole();
   // an added file: what now imports it changes its answers, and so does every file its interface reaches
   const found = c.added.size > 0 ? importersOfAdded(db, root, c.added) : new Set<number>();
   if (!found) return whole();
@@ -323,8 +321,6 @@ function relinkProject(
   // nothing leads to what went: no link, unless an answer still names it (then the reach missed a way)
   const dangling = () => (c.oldSymbols.length > 0 && pointsAtAny(db, c.oldSymbols)) || (c.removed.size > 0 && leadsToAny(db, [...c.removed]));
   if (c.relink.size === 0 && importers.size === 0) return dangling() ? whole() : {};
-  const files = (db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n;
-  const limit = Math.max(RELINK_FILES, Math.floor(files * RELINK_SHARE));
   let scope: Set<number> | undefined = new Set([...c.relink, ...importers]);
   if (changedInterface.size > 0) {
     const reach = reachOf(db, root, changedInterface, limit);

@@ -14,8 +14,6 @@ import { approvedWrites, deriveEvidence, type Evidence } from './evidence.js';
 import { toolNamed } from '../tools/catalog.js';
 import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, type Slot, SLOTS, validateFrame } from './queryframe.js';
 
-/** The validated QueryFrame as a session row keeps it. */
-type StoredFrame = Partial<Record<Slot, string>> & { quotes?: Record<string, string>; validated_slots?: Slot[] };
 import { normalize } from '../util/words.js';
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
 import { allowedReasons, SemanticPhase } from './semantic.js';
@@ -28,6 +26,9 @@ import { describeUndo, sessionBaseline } from '../guard/effects.js';
 import { guardMode } from '../guard/mode.js';
 import { settleEvidence } from '../guard/evidence-check.js';
 import { log } from '../util/log.js';
+
+/** The validated QueryFrame as a session row keeps it. */
+type StoredFrame = Partial<Record<Slot, string>> & { quotes?: Record<string, string>; validated_slots?: Slot[] };
 
 /**
  * The session's own steps (start, QueryFrame, understanding, the end) and the machine; VALIDATION
@@ -377,10 +378,10 @@ export class SessionService implements SessionCore {
     return rows.flatMap((r) => (r.container_name ? [r.name, `${r.container_name}.${r.name}`] : [r.name]));
   }
 
-  /** The (non-local) declarations whose span holds a line of a file. */
+  /** The declarations whose span holds a line of a file, innermost first, locals included. */
   declarationsAround(file: string, line: number): { name: string; container_name: string | null; local: boolean }[] {
-    // innermost first; locals too (a function declared in a body, such as a rule's checkForShadows
-    // inside create(): tr45 had a call there judged as "inside default")
+    // (a function declared in a body, such as a rule's checkForShadows inside create(): tr45 had a
+    // call there judged as "inside default")
     const rows = this.project.db.prepare('SELECT s.name, s.container_name, s.local FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? ORDER BY s.end_line - s.line, s.line DESC')
       .all(file, line, line) as { name: string; container_name: string | null; local: number }[];
     return rows.map((r) => ({ name: r.name, container_name: r.container_name, local: r.local === 1 }));
