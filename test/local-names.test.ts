@@ -1,6 +1,7 @@
 /**
  * A function declared inside another one is found by name (and by Container.name), and said to be
  * local; so is an object built there that holds methods, and its methods are found like any member.
+ * The object a declared function returns holds that function's members (a driver factory's methods).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinitions } from '../src/query/definitions.js';
@@ -36,6 +37,28 @@ beforeAll(async () => {
       '  };',
       '  partialStore.$subscribe(() => {});',
       '  return partialStore;',
+      '}',
+      '',
+    ].join('\n'),
+    'src/driver.ts': [
+      'export const redisDriver = (opts: { base: string }) => {',
+      '  const p = (key: string) => opts.base + key;',
+      '  return {',
+      '    name: "redis",',
+      '    async getItem(key: string) { return p(key); },',
+      '    setItem: async (key: string) => p(key),',
+      '  };',
+      '};',
+      'export function memoryDriver() {',
+      '  const xs = [1].map((x) => ({ notAMember() { return x; } }));',
+      '  return { hasItem: function (key: string) { return xs.length > key.length; } };',
+      '}',
+      'export const tiny = () => ({ clear() {} });',
+      'export class Factory {',
+      '  make() { return { fromAMethod() {} }; }',
+      '}',
+      'export function useDriver() {',
+      '  return redisDriver({ base: "" }).getItem("k");',
       '}',
       '',
     ].join('\n'),
@@ -77,5 +100,19 @@ describe('an object built inside a function that holds methods', () => {
     expect(refs.items.filter((r) => r.kind === 'call').map((r) => r.line)).toEqual([22]);
     expect(findDefinitions(project, { name: 'options' }).items).toEqual([]);
     expect(findDefinitions(project, { name: 'retries' }).items).toEqual([]);
+  });
+});
+
+describe('the object a declared function returns', () => {
+  it('holds the function\'s methods, written either way; its data properties are not symbols', () => {
+    expect(findDefinitions(project, { name: 'redisDriver.getItem' }).items).toEqual([expect.objectContaining({ kind: 'method', container: 'redisDriver', line: 5 })]);
+    expect(findDefinitions(project, { name: 'redisDriver.setItem' }).items).toEqual([expect.objectContaining({ kind: 'method', line: 6 })]);
+    expect(findDefinitions(project, { name: 'memoryDriver.hasItem' }).items).toEqual([expect.objectContaining({ kind: 'method', line: 11 })]);
+    expect(findDefinitions(project, { name: 'tiny.clear' }).items).toEqual([expect.objectContaining({ kind: 'method', line: 13 })]);
+  });
+  it('not an object returned by a callback or by a method: those belong to nothing', () => {
+    expect(findDefinitions(project, { name: 'notAMember' }).items).toEqual([]);
+    expect(findDefinitions(project, { name: 'fromAMethod' }).items).toEqual([]);
+    expect(findDefinitions(project, { name: 'redisDriver.name' }).items).toEqual([]);
   });
 });

@@ -54,6 +54,13 @@
 (variable_declarator value: (object (pair key: (property_identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
 (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.property))
+; … and methods of the object a function returns: `return { getItem: async (k) => … }`, `() => ({ clear() {} })`
+; (whether they belong to a declared function is decided with their container, symbols.ts); its
+; data properties stay keys of an object literal
+(return_statement (object (pair key: (property_identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
+(arrow_function body: (parenthesized_expression (object (pair key: (property_identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)))
 
 ; members declared apart, at the top of a module (CommonJS-era code): `Fixer.applyFixes =
 ; function () {}` is a member of the function or object Fixer, `Foo.prototype.bar = function () {}`

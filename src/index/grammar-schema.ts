@@ -57,6 +57,7 @@ const fieldOf = z.record(z.string().min(1), z.string().min(1));
 const TABLES_FILE = z.strictObject({
   $comment: z.string().optional(),
   memberPath: types.optional(),
+  returnStatements: types.optional(),
   requireBindingParents: types.optional(),
   thisRebinders: types.optional(),
   memberAccess: fieldOf.optional(),

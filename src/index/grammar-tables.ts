@@ -20,6 +20,8 @@ const schema = GIVEN ? undefined : await import('./grammar-schema.js');
 export interface GrammarTables {
   /** node types between a member declaration and its container's declaration (bodies, wrappers) */
   memberPath: ReadonlySet<string>;
+  /** statements that hand a value out of their function (an object a factory returns holds its members) */
+  returnStatements: ReadonlySet<string>;
   /** parents of the local name of a `require` binding (import statements never have these) */
   requireBindingParents: ReadonlySet<string>;
   /** nodes that give `this` a new meaning inside them (a non-arrow function, a class) */
@@ -108,7 +110,7 @@ export function mergeTables(files: { file: string; tables: TablesFile }[]): Gram
   const map = <T>(r: string): ReadonlyMap<string, T> => (maps.get(r) as Map<string, T> | undefined) ?? new Map();
   const object = <T>(r: string): Record<string, T> => (objects.get(r) as Record<string, T> | undefined) ?? {};
   return {
-    memberPath: set('memberPath'), requireBindingParents: set('requireBindingParents'), thisRebinders: set('thisRebinders'),
+    memberPath: set('memberPath'), returnStatements: set('returnStatements'), requireBindingParents: set('requireBindingParents'), thisRebinders: set('thisRebinders'),
     memberAccess: map('memberAccess'), callees: map('callees'), assignments: map('assignments'), qualifiedTypes: map('qualifiedTypes'),
     constructions: map('constructions'), typeWrappers: map('typeWrappers'), elementAccess: map('elementAccess'), elementTypes: map('elementTypes'),
     initializers: set('initializers'), calls: set('calls'), callMembers: set('callMembers'), functionValues: set('functionValues'),

@@ -3,6 +3,7 @@
  * all), each with its container; every definition is bound in its scope here.
  */
 import { NodeRanges } from '../ancestry.js';
+import type { Node } from 'web-tree-sitter';
 import { type Def, type FileContext, endOf } from './context.js';
 import { CONTAINER_KINDS, NAMESPACE_KINDS, NAMESPACE_OF_KIND } from './rules.js';
 import { bind, isNamespaceScope, scopeOf } from './scopes.js';
@@ -25,14 +26,26 @@ export function containerOf(ctx: FileContext, d: Def): Def | undefined {
     const near = ctx.containerRanges.nearest(d.node);
     if (near !== undefined) return near ? defByNode.get(near.id) : undefined;
   }
-  for (let n = ctx.parentOf(d.node); n; n = ctx.parentOf(n)) {
+  for (let n = ctx.parentOf(d.node), from = d.node; n; from = n, n = ctx.parentOf(n)) {
     const c = defByNode.get(n.id);
     if (c && c !== d && CONTAINER_KINDS.has(c.rule.kind)) return c;
+    if (d.rule.binding !== 'member') continue;
+    // the object a factory returns: its methods are what the factory's callers reach
+    // (`const driver = (opts) => { …; return { getItem() {…} } }` → driver.getItem)
+    if (ctx.tables.returnStatements.has(n.type)) return returnedBy(ctx, ctx.parentOf(ctx.parentOf(n) ?? n), ctx.parentOf(n));
+    if (ctx.tables.functionValues.has(n.type)) return returnedBy(ctx, n, from);
     // a member belongs only to the declaration whose body holds it: a property of an inline
     // type literal in a parameter, or of an object passed as an argument, belongs to nothing
-    if (d.rule.binding === 'member' && !ctx.tables.memberPath.has(n.type)) return undefined;
+    if (!ctx.tables.memberPath.has(n.type)) return undefined;
   }
   return undefined;
+}
+
+/** The declared function whose body is `body` (a block whose return it is, or an arrow's expression). */
+function returnedBy(ctx: FileContext, fn: Node | null, body: Node | null): Def | undefined {
+  if (!fn || !body || !ctx.tables.parameterHolders.has(fn.type) || fn.childForFieldName('body')?.id !== body.id) return undefined;
+  const own = ctx.defByNode.get(fn.id) ?? (ctx.tables.declarationHolders.has(ctx.up(fn)?.type ?? '') ? ctx.defByNode.get(ctx.up(fn)!.id) : undefined);
+  return own?.rule.kind === 'function' ? own : undefined;
 }
 
 function insideFunction(ctx: FileContext, d: Def): boolean {
