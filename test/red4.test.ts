@@ -49,11 +49,42 @@ function bash(command: string): Answer {
   return hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: { command }, tool_response: { stdout: '', stderr: '', interrupted: false } });
 }
 
+/** a test file: a licence header and an import (lines 1–10), one helper, then tests, which are calls (lines 16–25) */
+const CART_TEST = [
+  '// Copyright the authors. Licensed under the MIT licence.',
+  '// Tests of the cart: adding items and their total.',
+  '//',
+  '// Permission is hereby granted, free of charge, to any person obtaining a copy',
+  '// of this software, to deal in the software without restriction.',
+  '// The above notice shall be included in all copies.',
+  '//',
+  '//',
+  "import { Cart } from '../src/cart';",
+  '',
+  'function filled(n: number): Cart {',
+  '  const c = new Cart();',
+  '  for (let i = 0; i < n; i++) c.add(i);',
+  '  return c;',
+  '}',
+  "describe('a cart', () => {",
+  "  it('adds', () => {",
+  '    const c = filled(2);',
+  '    expect(c.total()).toBe(1);',
+  '  });',
+  "  it('starts empty', () => {",
+  '    const c = new Cart();',
+  '    expect(c.total()).toBe(0);',
+  '  });',
+  '});',
+  '',
+  '',
+].join('\n');
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '' });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -82,9 +113,12 @@ describe('A Read explores a file only when it showed some of its code', () => {
     read('src/main.ts', { offset: 1, limit: 1 });
     // one line inside checkout(): a search match's worth
     read('src/main.ts', { offset: 4, limit: 1 });
+    // a test file's licence header and import: 10 lines, no code among them
+    read('test/cart.test.ts', { offset: 1, limit: 10 });
     expect(explored().has('src/main.ts')).toBe(false);
+    expect(explored().has('test/cart.test.ts')).toBe(false);
     const ledger = sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read');
-    expect(ledger.map((e) => e.summary)).toEqual([expect.stringMatching(/showed nothing .*past its end/), expect.stringMatching(/lines 1–1 of 6/), expect.stringMatching(/lines 4–4 of 6/)]);
+    expect(ledger.map((e) => e.summary)).toEqual([expect.stringMatching(/showed nothing .*past its end/), expect.stringMatching(/lines 1–1 of 6/), expect.stringMatching(/lines 4–4 of 6/), expect.stringMatching(/lines 1–10 of 26/)]);
     expect(bash("echo '// written unseen' >> src/main.ts").decision).toBe('deny');
     bash(`python3 -c "open('src/main.ts','a').write('// written unseen')"`);
     expect(disk('src/main.ts')).toBe(main);
@@ -97,7 +131,9 @@ describe('A Read explores a file only when it showed some of its code', () => {
     read('src/main.ts', { offset: 2, limit: 10 }); // enough lines, checkout() among them
     read('README.md', { offset: 1, limit: 2 }); // no declarations: all of it
     read('src/empty.ts'); // nothing to show but nothing hidden either
-    expect([...explored()].sort()).toEqual(['README.md', 'src/cart.ts', 'src/empty.ts', 'src/main.ts']);
+    // a test file's tests: top-level calls outside its one declaration (agent trial tr49)
+    read('test/cart.test.ts', { offset: 16, limit: 10 });
+    expect([...explored()].sort()).toEqual(['README.md', 'src/cart.ts', 'src/empty.ts', 'src/main.ts', 'test/cart.test.ts']);
     bash(`python3 -c "open('src/main.ts','a').write('// seen')"`);
     expect(disk('src/main.ts')).toMatch(/\/\/ seen$/);
   });

@@ -5,7 +5,10 @@
  * header) or a line or two of one (`limit: 1`) shows no more of it than a search match does, which
  * explores nothing either (session/evidence.ts). Enough is MIN_LINES lines, the whole file, or one
  * whole declaration; for a file the index holds no declaration of (a README, a config) any lines
- * of it; an empty file is seen by any Read.
+ * of it; an empty file is seen by any Read. Top-level code outside declarations is code too: a
+ * test file's `test("…", () => {…})` blocks, a script's statements (agent trial tr49: 110 lines of
+ * a test file's tests were judged to show nothing); what tells it from an import block or a
+ * licence header is the uses of names the index holds there (calls, reads, writes), not imports.
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
@@ -49,7 +52,8 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
       // lines of a declaration: enough of them, or one whole declaration (a short function read on its own)
       const touches = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line <= ? AND s.end_line >= ? LIMIT 1').get(rel, last, first) !== undefined;
       const whole = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? LIMIT 1').get(rel, first, last) !== undefined;
-      code = touches && (enough || whole);
+      const statements = () => db.prepare("SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role <> 'import' LIMIT 1").get(rel, first, last) !== undefined;
+      code = (touches && (enough || whole)) || (enough && statements());
     }
   } catch {
     // an index without its tables (still being built): the range decides alone
