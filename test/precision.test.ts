@@ -426,3 +426,45 @@ describe('an overloaded function is one symbol', () => {
     }
   });
 });
+
+describe('a variable narrowed by instanceof', () => {
+  let dir = '';
+  let p: Project;
+  beforeAll(async () => {
+    dir = makeProject({
+      'src/values.ts': 'export class Computed { suspend_() {} }\nexport class Atom { report() {} suspend_() {} }\n',
+      'src/batch.ts': [
+        "import { Atom, Computed } from './values';",
+        'export function drain(list: unknown[], other: unknown) {',
+        '  for (const o of list) {',
+        '    if (o instanceof Computed) {',
+        '      o.suspend_();',
+        '      other.suspend_();',
+        '    }',
+        '    o instanceof Atom && o.report();',
+        '  }',
+        '  const o = list[0];',
+        '  o.suspend_();',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    p = new ProjectClass(dir);
+    await p.refresh();
+  });
+  afterAll(() => {
+    p.close();
+    removeProject(dir);
+  });
+
+  it('holds the class it was tested against where the test holds, as the compiler narrows it (agent trial tr51)', () => {
+    const at = (line: number, column: number) => findDefinitions(p, { from: { file: 'src/batch.ts', line, column } }).items.map((d) => `${d.file}:${d.line} ${d.confidence}`);
+    expect(at(5, 9)).toEqual(['src/values.ts:1 imported']);
+    expect(at(8, 28)).toEqual(['src/values.ts:2 imported']);
+  });
+  it('not another variable, nor the same name declared again outside the test', () => {
+    const at = (line: number, column: number) => findDefinitions(p, { from: { file: 'src/batch.ts', line, column } }).items.map((d) => d.confidence);
+    expect(at(6, 13)).not.toContain('imported');
+    expect(at(11, 5)).not.toContain('imported');
+  });
+});

@@ -76,6 +76,17 @@
   right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
   (#eq? @_prototype "prototype"))
 
+; ---------- narrowing ----------
+; inside `if (x instanceof C) { … }` and after `x instanceof C &&`, x holds a C
+(if_statement
+  condition: (parenthesized_expression (binary_expression
+    left: (identifier) @narrowed.name operator: "instanceof" right: [(identifier) (member_expression)] @narrowed.type))
+  consequence: (_) @narrowed.scope)
+(binary_expression
+  left: (binary_expression left: (identifier) @narrowed.name operator: "instanceof" right: [(identifier) (member_expression)] @narrowed.type)
+  operator: "&&"
+  right: (_) @narrowed.scope)
+
 ; ---------- references ----------
 ; keys of object literals: members of the type the object is written for, when it is evident
 (object (pair key: (property_identifier) @object.key))

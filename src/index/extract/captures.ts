@@ -55,6 +55,8 @@ export function readCaptures(ctx: FileContext, matches: Match[]): void {
         if (!declaredTypes.has(caps['name'].id)) declaredTypes.set(caps['name'].id, c.node);
       } else if (n === 'declared.result' && caps['name']) {
         if (!declaredResults.has(caps['name'].id)) declaredResults.set(caps['name'].id, c.node);
+      } else if (n === 'narrowed.scope' && caps['narrowed.name'] && caps['narrowed.type']) {
+        ctx.narrowings.push({ name: caps['narrowed.name'], type: caps['narrowed.type'], scope: c.node });
       } else if (n === 'member.of' && caps['name']) receivers.set(caps['name'].id, c.node);
       else if (n === 'declared.element' && caps['name']) declaredElements.set(caps['name'].id, c.node);
       else if (n === 'class.extends' && caps['class.derived']) baseClasses.push({ derived: caps['class.derived'], base: c.node });

@@ -45,6 +45,8 @@ export class FileContext {
   readonly exportMatches: Record<string, Node>[] = [];
   packageName: string | undefined = undefined;
   readonly declaredTypes = new Map<number, Node>(); // name node id → the type its declaration states
+  /** `if (x instanceof C) {…}`: inside `scope`, the variable `name` holds a `type` (captures.ts) */
+  readonly narrowings: { name: Node; type: Node; scope: Node }[] = [];
   readonly declaredResults = new Map<number, Node>(); // function name node id → the type calling it gives (TS return type)
   readonly receivers = new Map<number, Node>(); // method name node id → the type it is declared on (Go)
   readonly declaredElements = new Map<number, Node>(); // name node id → the collection it ranges over (Go `for _, x := range xs`)

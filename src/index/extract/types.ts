@@ -309,9 +309,11 @@ export function ownersOf(ctx: FileContext, object: Node, depth: number): Owner[]
       const bound = asOwner(b);
       const own = bound?.type === 'symbol' && THIS_KINDS.has(ctx.symbols[bound.index]!.kind) ? { ...bound, access: 'static' as const } : bound;
       const typed = instance(declaredType(ctx, defOf(ctx, b)));
+      // narrowed where it is used (`if (x instanceof C) x.m()`): C first, as the compiler sees it
+      const narrowed = ctx.narrowings.length > 0 && b ? instance(narrowedType(ctx, object, b, depth)) : undefined;
       // a value with a type (`const p: T = { ... }`) is seen through its type, as the compiler
       // sees it; its own members (an object literal's) come after
-      return [typed, own].filter((o): o is Owner => o !== undefined);
+      return [narrowed, typed, own].filter((o): o is Owner => o !== undefined);
     }
     case 'parenthesized_expression':
     case 'non_null_expression':
@@ -527,4 +529,22 @@ export function destructuredType(ctx: FileContext, d: Def): Owner | undefined {
   const t = src ? destructuredMember(ctx, src.key, src.owners) : undefined;
   if (t?.kind === 'member_of_import') return { type: 'import', index: memberImport(ctx, t.importIndex, src!.key.text, src!.key) };
   return t?.kind === 'symbol' ? declaredType(ctx, ctx.symbolDefs[t.symbol]) : undefined;
+}
+
+/** The type the innermost `x instanceof C` around `use` narrows the same variable to (a scope that holds the use). */
+function narrowedType(ctx: FileContext, use: Node, b: Bound, depth: number): Owner | undefined {
+  let best: FileContext['narrowings'][number] | undefined;
+  for (const n of ctx.narrowings) {
+    if (n.name.text !== use.text || n.scope.startIndex > use.startIndex || n.scope.endIndex < use.endIndex) continue;
+    if (best && best.scope.startIndex >= n.scope.startIndex) continue;
+    if (!sameBinding(resolveName(ctx, n.name, n.name.text, 'value'), b)) continue;
+    best = n;
+  }
+  return best ? typeOwner(ctx, best.type, depth + 1) : undefined;
+}
+
+/** Two uses bound to the same declaration (a local's own definition, not just its name). */
+function sameBinding(a: Bound | undefined, b: Bound): boolean {
+  if (!a || a.type !== b.type) return false;
+  return a.type === 'local' ? a.def !== undefined && a.def === (b as typeof a).def : a.index === (b as typeof a).index;
 }
