@@ -35,7 +35,8 @@ session (\`get_session_status\`) or ask the user before \`abort_session\`.
 ## 3. QueryFrame
 
 The slots the request states (\`target_feature\`, \`trigger_condition\`, \`observed_issue\`,
-\`desired_action\`), each \`{"value": ..., "quote": ...}\`. The quote must be copied from the request;
+\`desired_action\`), each \`{"value": ..., "quote": ...}\`. The quote must be copied from the request, from one
+sentence of it (what the slots leave out, such as "add tests", is still part of the work);
 the value must come from its quote, in its words and language (a Japanese quote, a Japanese value: a translation is checked word by
 word against a glossary and refused where it lacks a word). Omit slots the request does not state. \`target_feature\` is what the change
 or question is about, in the few words of the request that name it (\`cart total\`, not \`checkout page crash on an empty
