@@ -468,3 +468,44 @@ describe('a variable narrowed by instanceof', () => {
     expect(at(11, 5)).not.toContain('imported');
   });
 });
+
+describe('this in a method of an object literal', () => {
+  let dir = '';
+  let p: Project;
+  beforeAll(async () => {
+    dir = makeProject({
+      'src/driver.ts': [
+        'export const driver = (opts: { ttl: number }) => {',
+        '  return {',
+        '    async setItem(key: string) { return this.setItemRaw(key); },',
+        '    async setItemRaw(key: string) { return key + opts.ttl; },',
+        '    bound: () => this,',
+        '  };',
+        '};',
+        'export const api = {',
+        '  a() { return this.b(); },',
+        '  b() { return 1; },',
+        '  c: function () { return this.a(); },',
+        '  d: () => this.b(),',
+        '};',
+        '',
+      ].join('\n'),
+    });
+    p = new ProjectClass(dir);
+    await p.refresh();
+  });
+  afterAll(() => {
+    p.close();
+    removeProject(dir);
+  });
+
+  it('is the object, named by its holder: a variable, or the function that returns it (agent trial tr52)', () => {
+    const at = (line: number, column: number) => findDefinitions(p, { from: { file: 'src/driver.ts', line, column } }).items.map((d) => `${d.line} ${d.confidence}`);
+    expect(at(3, 46)).toEqual(['4 resolved']);
+    expect(at(9, 21)).toEqual(['10 resolved']);
+    expect(at(11, 32)).toEqual(['9 resolved']);
+  });
+  it('not in an arrow function, whose this is the one around the object', () => {
+    expect(findDefinitions(p, { from: { file: 'src/driver.ts', line: 12, column: 17 } }).items.map((d) => d.confidence)).not.toContain('resolved');
+  });
+});

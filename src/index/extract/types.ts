@@ -13,7 +13,7 @@ import { type Bound, type Def, type FileContext, upq } from './context.js';
 import { jsdocDeclared, jsdocResult } from './jsdoc.js';
 import { implicitImport, memberImport, moduleImport, resolveName } from './imports.js';
 import { importedMember, memberIn } from './member-lookup.js';
-import { containerOwnerAt, enclosingClass } from './members.js';
+import { containerOwnerAt, enclosingClass, enclosingObject } from './members.js';
 import { type Owner, asOwner, instance } from './owner.js';
 import { THIS_KINDS, VALUE_KINDS } from './rules.js';
 import { lookup } from './scopes.js';
@@ -295,7 +295,9 @@ export function ownersOf(ctx: FileContext, object: Node, depth: number): Owner[]
       if (c != null) return [{ type: 'symbol', index: c, access: 'instance' }];
       // `function (this: T, ...)`: a function that states what `this` is
       const t = thisParameterType(ctx, object);
-      return t ? [instance(t)] : [];
+      if (t) return [instance(t)];
+      const o = enclosingObject(ctx, object);
+      return o != null ? [{ type: 'symbol', index: o }] : [];
     }
     case 'super': {
       const c = enclosingClass(ctx, object);
