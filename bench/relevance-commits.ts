@@ -36,6 +36,7 @@ import { chunkable } from '../src/embeddings/chunks.js';
 import { verifyCodeEvidence } from '../src/session/validation.js';
 import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
 import { tierOf } from '../src/session/relevance.js';
+import { minAccepted } from '../machines/session.js';
 import { Bm25, words } from './lib/bm25.js';
 import { type Decl, declarations, qualifiedName } from './lib/decls.js';
 import { type FileDiff, findGitDir, hasCommit, lsTree, parentHunks, readBlobs } from './lib/git.js';
@@ -365,6 +366,21 @@ function gateMetrics(ls: LangResult[], s: Scorer) {
     random_false_accept: share(rand, (t) => t !== 'R'),
     fact_precision: factAll ? fact(rel) / factAll : NaN,
     honest_passes: ls.length ? ls.filter((l) => l.items.filter((i) => i.set === 'relevant').every((i) => i.tiers[s] !== 'R')).length / ls.length : NaN,
+    validation_passes: ls.length ? ls.filter(validationPasses(s)).length / ls.length : NaN,
+  };
+}
+
+/**
+ * The product's own rule for the honest submission (the changed declarations): VALIDATION passes
+ * when the intent's minimum stand (a rejected claim is not credited, the session goes on), or all
+ * of them where the commit changed fewer (an agent would add the code beside them; not measured).
+ * Every commit changes code: MODIFY's minimum (IMPLEMENT's is the same).
+ */
+function validationPasses(s: Scorer) {
+  const need = minAccepted('MODIFY');
+  return (l: LangResult): boolean => {
+    const rel = l.items.filter((i) => i.set === 'relevant');
+    return rel.filter((i) => i.tiers[s] !== 'R').length >= Math.min(need, rel.length);
   };
 }
 
@@ -481,7 +497,7 @@ async function main(): Promise<void> {
   for (const split of splits) {
     const rs = results.filter((r) => r.split === split);
     heading(`Gate (confirm_symbol_relevance tiers) — ${split}: ${[...new Set(rs.map((r) => r.repo))].join(', ')}`);
-    const rows: (string | number)[][] = [['scorer', 'lang', 'commits', 'relevant', 'false refusal <0.3', 'relevant FACT', 'hard', 'hard: accepted ≥0.3', 'random: accepted ≥0.3', 'FACT precision', 'honest submission passes']];
+    const rows: (string | number)[][] = [['scorer', 'lang', 'commits', 'relevant', 'false refusal <0.3', 'relevant FACT', 'hard', 'hard: accepted ≥0.3', 'random: accepted ≥0.3', 'FACT precision', 'honest: all accepted', 'honest: VALIDATION passes']];
     const gs: Record<string, unknown> = {};
     for (const v of VARIANTS) {
       const ls = select(rs, v);
@@ -489,7 +505,7 @@ async function main(): Promise<void> {
       for (const s of SCORERS) {
         const m = gateMetrics(ls, s);
         gs[`${v.label}|${s}`] = m;
-        rows.push([s === 'gate' ? SCORER_LABEL[s] : `  ${SCORER_LABEL[s]}`, v.label, m.commits, m.relevant, fmtPct(m.false_refusal), s === 'overlap' ? '—' : fmtPct(m.relevant_fact), m.hard, fmtPct(m.hard_false_accept), fmtPct(m.random_false_accept), s === 'overlap' ? '—' : fmtPct(m.fact_precision), fmtPct(m.honest_passes)]);
+        rows.push([s === 'gate' ? SCORER_LABEL[s] : `  ${SCORER_LABEL[s]}`, v.label, m.commits, m.relevant, fmtPct(m.false_refusal), s === 'overlap' ? '—' : fmtPct(m.relevant_fact), m.hard, fmtPct(m.hard_false_accept), fmtPct(m.random_false_accept), s === 'overlap' ? '—' : fmtPct(m.fact_precision), fmtPct(m.honest_passes), fmtPct(m.validation_passes)]);
       }
     }
     console.log(table(rows));
@@ -509,8 +525,9 @@ async function main(): Promise<void> {
     summary[split] = { gate: gs, ranking: rk };
   }
   console.log('  false refusal: relevant declarations scored < 0.3; hard/random accepted: negatives scored ≥ 0.3; FACT precision: relevant among all');
-  console.log('  declarations > 0.6 (relevant + hard + random: depends on that mix); honest submission passes: commits whose changed declarations');
-  console.log('  all score ≥ 0.3 (confirm_symbol_relevance succeeds on the first call). R@10: share of the changed declarations in the top 10;');
+  console.log('  declarations > 0.6 (relevant + hard + random: depends on that mix); honest, all accepted: commits whose changed declarations');
+  console.log(`  all score ≥ 0.3; honest, VALIDATION passes: the first confirm passes by the product's rule (${minAccepted('MODIFY')} of them stand, or all where the`);
+  console.log('  commit changed fewer; rejected claims are not credited). R@10: share of the changed declarations in the top 10;');
   console.log('  reachable: share of them the system can return at all (semantic_search ranks chunks: no constants, variables or fields).');
 
   // ---- examples ----
