@@ -17,7 +17,9 @@
  *   hard      up to 20 declarations of untouched source files whose name or container shares a
  *             word with the request (identifier words, lower-cased, stop words removed; seeded).
  * Japanese and Chinese versions of requests (request_ja / request_zh) are written by hand in the
- * manifest; a rebuild keeps them (by repo and commit). The head of each repository is kept from
+ * manifest; a rebuild keeps them (by repo and commit), and so does it the target_feature of each
+ * (target_en / target_ja / target_zh: the few words of the request naming its subject, as an agent
+ * sets the slot from the request alone before exploring). The head of each repository is kept from
  * the previous manifest so that a rebuild gives the same selection (RELEVANCE_NEW_HEAD=1 takes
  * the repository's current HEAD instead).
  */
@@ -68,6 +70,10 @@ export interface ManifestCommit {
   request_en: string;
   request_ja?: string;
   request_zh?: string;
+  /** the QueryFrame's target_feature for each request: a span of it, written from the request alone */
+  target_en?: string;
+  target_ja?: string;
+  target_zh?: string;
   relevant: DeclRef[];
   random: DeclRef[];
   hard: DeclRef[];
@@ -222,6 +228,9 @@ function buildRepo(repo: string, split: 'tune' | 'eval', head: string, gitDir: s
       request_en: request,
       ...(prev?.request_ja ? { request_ja: prev.request_ja } : {}),
       ...(prev?.request_zh ? { request_zh: prev.request_zh } : {}),
+      ...(prev?.target_en && prev.request_en === request ? { target_en: prev.target_en } : {}),
+      ...(prev?.target_ja ? { target_ja: prev.target_ja } : {}),
+      ...(prev?.target_zh ? { target_zh: prev.target_zh } : {}),
       relevant: [...relevant.values()].sort(order2), random: random.sort(order2), hard: hard.sort(order2),
     });
   }
@@ -245,7 +254,7 @@ function main(): void {
   const keep = new Map((old?.commits ?? []).map((c) => [`${c.repo}@${c.commit}`, c]));
   const manifest: Manifest = {
     description:
-      'Relevance benchmark (bench/relevance-commits.ts): real commits; request = the conventional-commit subject without type(scope); relevant = declarations of the parent tree the commit changes; random/hard = declarations of untouched files (hard: sharing a word with the request). Built by bench/relevance-build.ts; request_ja/request_zh written by hand.',
+      'Relevance benchmark (bench/relevance-commits.ts): real commits; request = the conventional-commit subject without type(scope); relevant = declarations of the parent tree the commit changes; random/hard = declarations of untouched files (hard: sharing a word with the request). Built by bench/relevance-build.ts; request_ja/request_zh written by hand; target_en/target_ja/target_zh: the target_feature an agent would set from the request alone (a span of it naming its subject), written by a helper given only the requests and the /code prompt\'s rule for the slot.',
     seed: SEED,
     repos: [],
     commits: [],

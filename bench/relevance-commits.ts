@@ -3,7 +3,9 @@
  * bench/relevance-build.ts). For every commit, the parent tree is materialised from a local copy
  * of the repository and indexed in-process with code-intel's own engine, then:
  *   1. the VALIDATION gate: every relevant, random and hard declaration is scored against
- *      target = the request with the scorer confirm_symbol_relevance uses
+ *      target = the frame's target_feature where the manifest has one (the few words of the
+ *      request naming its subject, written from the request alone), else the request
+ *      (TARGET=request: always the request), with the scorer confirm_symbol_relevance uses
  *      (semanticEngine(project).scoreSymbols), with evidence = what the gate reads for an agent
  *      citing "file:line" of the definition (verifyCodeEvidence) and without evidence; tiers
  *      < 0.3 rejected, 0.3–0.6 accepted (risk HIGH), > 0.6 FACT. Baselines in the same run: a gate
@@ -33,7 +35,7 @@ import { queryHybrid } from '../src/query/hybrid-query.js';
 import { Project } from '../src/project/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { chunkable } from '../src/embeddings/chunks.js';
-import { verifyCodeEvidence } from '../src/session/validation.js';
+import { REQUEST_NAMED_SCORE, requestNamesAsCode, verifyCodeEvidence } from '../src/session/validation.js';
 import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
 import { tierOf } from '../src/session/relevance.js';
 import { minAccepted } from '../machines/session.js';
@@ -82,6 +84,11 @@ interface ScoredItem {
   score_noev: number;
   legs: unknown;
   bm25_rank: number | null;
+  /** its rank among the project's declarations for the target (the gate's rank leg), of `ranked` */
+  text_rank?: number | null;
+  ranked?: number;
+  /** the words leg against the whole request (where the target is the frame's) */
+  score_request?: number;
   shared: string[];
   tiers: Record<Scorer, TierCode>;
 }
@@ -98,6 +105,8 @@ interface Ranks {
 interface LangResult {
   lang: Lang;
   request: string;
+  /** what the gate judged against: the frame's target_feature, or the request */
+  target: string;
   items: ScoredItem[];
   ranks: Record<'semantic' | 'text' | 'query' | 'bm25', Ranks>;
 }
@@ -210,19 +219,23 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     return best;
   };
   const langs: LangResult[] = [];
-  const requests: [Lang, string | undefined][] = [['en', c.request_en], ['ja', c.request_ja], ['zh', c.request_zh]];
-  for (const [lang, request] of requests) {
+  const requests: [Lang, string | undefined, string | undefined][] = [['en', c.request_en, c.target_en], ['ja', c.request_ja, c.target_ja], ['zh', c.request_zh, c.target_zh]];
+  for (const [lang, request, frameTarget] of requests) {
     if (!request) continue;
+    // what confirm judges against: the frame's target_feature where the manifest has one (its value
+    // is its quote, as the prompt asks), else the whole request (TARGET=request: always the request)
+    const target = process.env.TARGET !== 'request' && frameTarget ? frameTarget : request;
+    const namedIn = target === request ? {} : { namedIn: [target] };
     const present = profiles.map((p, i) => ({ p, i })).filter((x) => x.p);
     const want = new Set(conceptsOf(request).flatMap((k) => k.words));
-    const trail = await engine.scoreSymbols(request, present.map((x) => {
+    const trail = await engine.scoreSymbols(target, present.map((x) => {
       const { set, d } = all[x.i]!;
       const evidence = verifyCodeEvidence(`${d.file}:${bestLine(d, set, want)}`, new Set([d.file]), (f) => project.lines(f))?.text;
       return { ...x.p!, evidence };
-    }));
+    }), namedIn);
     const trailAt = new Map(present.map((x, k) => [x.i, trail[k]!.score]));
-    const withEv = await engine.scoreSymbols(request, present.map((x) => x.p!));
-    const noEv = await engine.scoreSymbols(request, present.map((x) => ({ ...x.p!, evidence: undefined })));
+    const withEv = await engine.scoreSymbols(target, present.map((x) => x.p!), namedIn);
+    const noEv = await engine.scoreSymbols(target, present.map((x) => ({ ...x.p!, evidence: undefined })), namedIn);
     const scoreAt = new Map(present.map((x, k) => [x.i, { ev: withEv[k]!, noev: noEv[k]! }]));
     const hits = bm25.search(request);
     const bmRank = new Map(hits.map((h, i) => [docKey(h.item.file, h.item.d.name, h.item.d.line), i + 1]));
@@ -233,15 +246,20 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     // judged against the same seeds (a cheater padding an honest submission).
     // words first; a symbol the words reject is accepted by the rank leg when its code ranks among
     // the project's best for the request
-    const ranking = engine.textRanking(request);
-    const rankScore = all.map(({ row }) => (row ? rankedScore(engine.textRankOf(request, row.path, row.name, row.name_line), ranking.total) : 0));
+    const ranking = engine.textRanking(target);
+    const textRanks = all.map(({ row }) => (row ? engine.textRankOf(target, row.path, row.name, row.name_line) ?? null : null));
+    const requestScores = target === request ? undefined : await engine.scoreSymbols(request, present.map((x) => x.p!));
+    const requestScoreAt = new Map(present.map((x, k) => [x.i, requestScores?.[k]?.score]));
+    const rankScore = textRanks.map((r) => rankedScore(r ?? undefined, ranking.total));
+    // the request names it as code outside the target feature: accepted with risk HIGH (confirm)
+    const namedScore = all.map(({ row }) => (row && requestNamesAsCode(request, row.name, row.container_name) ? REQUEST_NAMED_SCORE : 0));
     const seedScore = new Map<number, number>();
     all.forEach(({ set, row }, i) => {
-      const sc = Math.max(scoreAt.get(i)?.ev.score ?? 0, rankScore[i]!);
+      const sc = Math.max(scoreAt.get(i)?.ev.score ?? 0, rankScore[i]!, namedScore[i]!);
       if (set === 'relevant' && row && sc >= 0.3) seedScore.set(row.id, Math.max(seedScore.get(row.id) ?? 0, sc));
     });
     for (const [id, sc] of rankAnchors(db, ranking)) seedScore.set(id, Math.max(seedScore.get(id) ?? 0, sc));
-    const suggestions = await engine.rank(request, { kinds: (k) => k !== 'section', budgetMs: 2000 });
+    const suggestions = await engine.rank(target, { kinds: (k) => k !== 'section', budgetMs: 2000 });
     for (const x of suggestions.items.filter((y) => y.score > 0.6).slice(0, 5)) {
       const r = (rowsOf.all(x.chunk.path, x.chunk.name) as SymbolRow[]).find((y) => y.name_line === x.chunk.name_line);
       if (r) seedScore.set(r.id, Math.max(seedScore.get(r.id) ?? 0, x.score));
@@ -279,8 +297,9 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
         set, file: d.file, symbol: qualifiedName(d), kind: d.kind, line: d.line, indexed: !!row,
         resolves_elsewhere: !!row && !!first && first.id !== row.id,
         score, score_noev: scoreNoev, legs: s?.ev.legs ?? null, bm25_rank: rank, shared,
+        text_rank: textRanks[i], ranked: ranking.total, score_request: requestScoreAt.get(i),
         tiers: {
-          gate_ppr: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || (row && (graphLinked(row.id) || pprTop.has(row.id))) ? 'A' : 'R',
+          gate_ppr: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || namedScore[i]! > 0 || (row && (graphLinked(row.id) || pprTop.has(row.id))) ? 'A' : 'R',
           gate_trail: tier(trailAt.get(i) ?? 0) !== 'R' ? tier(trailAt.get(i) ?? 0) : rankScore[i]! >= 0.3 || (row && graphLinkedOnce(row.id)) ? 'A' : 'R',
           gate_graph: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 || (row && graphLinkedOnce(row.id)) ? 'A' : 'R',
           gate_rank: tier(score) !== 'R' ? tier(score) : rankScore[i]! >= 0.3 ? 'A' : 'R',
@@ -313,7 +332,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     }
     const bmList = hits.map((h) => ({ file: h.item.file, name: h.item.d.name, line: h.item.d.line }));
     langs.push({
-      lang, request, items,
+      lang, request, target, items,
       ranks: {
         semantic: ranksOf(semList, reachableSem),
         text: ranksOf(ranking.order.map((c) => ({ file: c.path, name: c.name, line: c.name_line })), reachableSem),
@@ -497,6 +516,8 @@ async function main(): Promise<void> {
   for (const split of splits) {
     const rs = results.filter((r) => r.split === split);
     heading(`Gate (confirm_symbol_relevance tiers) — ${split}: ${[...new Set(rs.map((r) => r.repo))].join(', ')}`);
+    const framed = rs.flatMap((r) => r.langs).filter((l) => l.target !== l.request).length;
+    console.log(`  judged against: the frame's target_feature for ${framed} of ${rs.flatMap((r) => r.langs).length} requests, the whole request for the rest`);
     const rows: (string | number)[][] = [['scorer', 'lang', 'commits', 'relevant', 'false refusal <0.3', 'relevant FACT', 'hard', 'hard: accepted ≥0.3', 'random: accepted ≥0.3', 'FACT precision', 'honest: all accepted', 'honest: VALIDATION passes']];
     const gs: Record<string, unknown> = {};
     for (const v of VARIANTS) {

@@ -364,8 +364,7 @@ export class ValidationPhase {
       // the user wrote its name as code (`$dispose`, when(), parseConfig) somewhere in the request,
       // outside the target feature: part of the request, accepted with risk HIGH
       // — not where the request rules it out ("do not change `AdminService`" names it to keep it out)
-      const requestNames = row !== undefined && namedScore(userRequest, row.name, row.container_name) >= NAMED_AS_CODE &&
-        !ruledOut(normalize(userRequest).replace(/[`'"“”‘’「」]/g, ''), normalize(row.name));
+      const requestNames = row !== undefined && requestNamesAsCode(userRequest, row.name, row.container_name);
       if (tier === 'REJECTED' && ranked < 0.3 && requestNames) {
         raiseRisk = true;
         accepted.push({
@@ -531,7 +530,12 @@ const MAX_SPAN = 200;
 /** namedScore of a name the writer marked as code (`x`, x(), a $, camelCase, snake_case, digits) */
 const NAMED_AS_CODE = 0.7;
 /** a symbol the request names as code outside the target feature: accepted, never FACT */
-const REQUEST_NAMED_SCORE = 0.45;
+export const REQUEST_NAMED_SCORE = 0.45;
+
+/** The user wrote the symbol's name as code in the request (`$dispose`, when(), parseConfig), not to rule it out ("do not change `AdminService`"). */
+export function requestNamesAsCode(userRequest: string, name: string, container: string | null): boolean {
+  return namedScore(userRequest, name, container) >= NAMED_AS_CODE && !ruledOut(normalize(userRequest).replace(/[`'"“”‘’「」]/g, ''), normalize(name));
+}
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
 type Seeds = { ids: Map<number, number>; labels: Set<string> };
