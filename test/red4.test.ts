@@ -49,7 +49,7 @@ function bash(command: string): Answer {
   return hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: { command }, tool_response: { stdout: '', stderr: '', interrupted: false } });
 }
 
-/** a test file: a licence header and an import (lines 1–10), one helper, then tests, which are calls (lines 16–25) */
+/** a test file: a licence header and an import (lines 1–10), one helper, tests, which are calls (lines 16–26), an export list (27–37) */
 const CART_TEST = [
   '// Copyright the authors. Licensed under the MIT licence.',
   '// Tests of the cart: adding items and their total.',
@@ -76,7 +76,18 @@ const CART_TEST = [
   '    expect(c.total()).toBe(0);',
   '  });',
   '});',
-  '',
+  'export {',
+  '  filled,',
+  '  filled as fill,',
+  '  filled as fillCart,',
+  '  filled as cartOf,',
+  '  filled as many,',
+  '  filled as some,',
+  '  filled as few,',
+  '  filled as none,',
+  '  filled as all,',
+  '  filled as each,',
+  '};',
   '',
 ].join('\n');
 
@@ -115,10 +126,12 @@ describe('A Read explores a file only when it showed some of its code', () => {
     read('src/main.ts', { offset: 4, limit: 1 });
     // a test file's licence header and import: 10 lines, no code among them
     read('test/cart.test.ts', { offset: 1, limit: 10 });
+    // its export list: names, no code
+    read('test/cart.test.ts', { offset: 27, limit: 10 });
     expect(explored().has('src/main.ts')).toBe(false);
     expect(explored().has('test/cart.test.ts')).toBe(false);
     const ledger = sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read');
-    expect(ledger.map((e) => e.summary)).toEqual([expect.stringMatching(/showed nothing .*past its end/), expect.stringMatching(/lines 1–1 of 6/), expect.stringMatching(/lines 4–4 of 6/), expect.stringMatching(/lines 1–10 of 26/)]);
+    expect(ledger.map((e) => e.summary)).toEqual([expect.stringMatching(/showed nothing .*past its end/), expect.stringMatching(/lines 1–1 of 6/), expect.stringMatching(/lines 4–4 of 6/), expect.stringMatching(/lines 1–10 of 37/), expect.stringMatching(/lines 27–36 of 37/)]);
     expect(bash("echo '// written unseen' >> src/main.ts").decision).toBe('deny');
     bash(`python3 -c "open('src/main.ts','a').write('// written unseen')"`);
     expect(disk('src/main.ts')).toBe(main);

@@ -8,7 +8,8 @@
  * of it; an empty file is seen by any Read. Top-level code outside declarations is code too: a
  * test file's `test("…", () => {…})` blocks, a script's statements (agent trial tr49: 110 lines of
  * a test file's tests were judged to show nothing); what tells it from an import block or a
- * licence header is the uses of names the index holds there (calls, reads, writes), not imports.
+ * licence header is the uses of names the index holds there (calls, reads, writes), not imports
+ * or an export list.
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
@@ -52,7 +53,7 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
       // lines of a declaration: enough of them, or one whole declaration (a short function read on its own)
       const touches = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line <= ? AND s.end_line >= ? LIMIT 1').get(rel, last, first) !== undefined;
       const whole = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? LIMIT 1').get(rel, first, last) !== undefined;
-      const statements = () => db.prepare("SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role <> 'import' LIMIT 1").get(rel, first, last) !== undefined;
+      const statements = () => db.prepare("SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role NOT IN ('import', 'export') LIMIT 1").get(rel, first, last) !== undefined;
       code = (touches && (enough || whole)) || (enough && statements());
     }
   } catch {
