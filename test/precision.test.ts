@@ -44,6 +44,22 @@ function defsFrom(p: Project, file: string, at: string, offset = 0): string[] {
   return findDefinitions(p, { from: locate(p, { file, at, offset }) }).items.map((d) => `${d.file}:${d.line}:${d.column} ${d.confidence}`);
 }
 
+/** A small project of these files, indexed before the describe's tests and removed after them. */
+function projectOf(files: Record<string, string>): () => Project {
+  let dir = '';
+  let p: Project | undefined;
+  beforeAll(async () => {
+    dir = makeProject(files);
+    p = new ProjectClass(dir);
+    await p.refresh();
+  });
+  afterAll(() => {
+    p?.close();
+    removeProject(dir);
+  });
+  return () => p!;
+}
+
 describe('ts-app: homonyms in different modules', () => {
   it('the number format and the template format keep their own callers', () => {
     const numberFormat = refsOf(ts, 'src/utils/format.ts', 'format(value');
@@ -428,84 +444,65 @@ describe('an overloaded function is one symbol', () => {
 });
 
 describe('a variable narrowed by instanceof', () => {
-  let dir = '';
-  let p: Project;
-  beforeAll(async () => {
-    dir = makeProject({
-      'src/values.ts': 'export class Computed { suspend_() {} }\nexport class Atom { report() {} suspend_() {} }\n',
-      'src/batch.ts': [
-        "import { Atom, Computed } from './values';",
-        'export function drain(list: unknown[], other: unknown) {',
-        '  for (const o of list) {',
-        '    if (o instanceof Computed) {',
-        '      o.suspend_();',
-        '      other.suspend_();',
-        '    }',
-        '    o instanceof Atom && o.report();',
-        '  }',
-        '  const o = list[0];',
-        '  o.suspend_();',
-        '}',
-        '',
-      ].join('\n'),
-    });
-    p = new ProjectClass(dir);
-    await p.refresh();
-  });
-  afterAll(() => {
-    p.close();
-    removeProject(dir);
+  const p = projectOf({
+    'src/values.ts': 'export class Computed { suspend_() {} }\nexport class Atom { report() {} suspend_() {} }\n',
+    'src/batch.ts': [
+      "import { Atom, Computed } from './values';",
+      'export function drain(list: unknown[], other: unknown) {',
+      '  for (const o of list) {',
+      '    if (o instanceof Computed) {',
+      '      o.suspend_();',
+      '      other.suspend_();',
+      '    }',
+      '    o instanceof Atom && o.report();',
+      '  }',
+      '  const o = list[0];',
+      '  o.suspend_();',
+      '}',
+      '',
+    ].join('\n'),
   });
 
+  const at = (line: number, column: number) => findDefinitions(p(), { from: { file: 'src/batch.ts', line, column } }).items.map((d) => `${d.file}:${d.line} ${d.confidence}`);
+
   it('holds the class it was tested against where the test holds, as the compiler narrows it (agent trial tr51)', () => {
-    const at = (line: number, column: number) => findDefinitions(p, { from: { file: 'src/batch.ts', line, column } }).items.map((d) => `${d.file}:${d.line} ${d.confidence}`);
     expect(at(5, 9)).toEqual(['src/values.ts:1 imported']);
     expect(at(8, 28)).toEqual(['src/values.ts:2 imported']);
   });
   it('not another variable, nor the same name declared again outside the test', () => {
-    const at = (line: number, column: number) => findDefinitions(p, { from: { file: 'src/batch.ts', line, column } }).items.map((d) => d.confidence);
-    expect(at(6, 13)).not.toContain('imported');
-    expect(at(11, 5)).not.toContain('imported');
+    expect(at(6, 13).join()).not.toContain('imported');
+    expect(at(11, 5).join()).not.toContain('imported');
   });
 });
 
 describe('this in a method of an object literal', () => {
-  let dir = '';
-  let p: Project;
-  beforeAll(async () => {
-    dir = makeProject({
-      'src/driver.ts': [
-        'export const driver = (opts: { ttl: number }) => {',
-        '  return {',
-        '    async setItem(key: string) { return this.setItemRaw(key); },',
-        '    async setItemRaw(key: string) { return key + opts.ttl; },',
-        '    bound: () => this,',
-        '  };',
-        '};',
-        'export const api = {',
-        '  a() { return this.b(); },',
-        '  b() { return 1; },',
-        '  c: function () { return this.a(); },',
-        '  d: () => this.b(),',
-        '};',
-        '',
-      ].join('\n'),
-    });
-    p = new ProjectClass(dir);
-    await p.refresh();
-  });
-  afterAll(() => {
-    p.close();
-    removeProject(dir);
+  const p = projectOf({
+    'src/driver.ts': [
+      'export const driver = (opts: { ttl: number }) => {',
+      '  return {',
+      '    async setItem(key: string) { return this.setItemRaw(key); },',
+      '    async setItemRaw(key: string) { return key + opts.ttl; },',
+      '    bound: () => this,',
+      '  };',
+      '};',
+      'export const api = {',
+      '  a() { return this.b(); },',
+      '  b() { return 1; },',
+      '  c: function () { return this.a(); },',
+      '  d: () => this.b(),',
+      '};',
+      '',
+    ].join('\n'),
   });
 
+  const at = (line: number, column: number) => findDefinitions(p(), { from: { file: 'src/driver.ts', line, column } }).items.map((d) => `${d.line} ${d.confidence}`);
+
   it('is the object, named by its holder: a variable, or the function that returns it (agent trial tr52)', () => {
-    const at = (line: number, column: number) => findDefinitions(p, { from: { file: 'src/driver.ts', line, column } }).items.map((d) => `${d.line} ${d.confidence}`);
     expect(at(3, 46)).toEqual(['4 resolved']);
     expect(at(9, 21)).toEqual(['10 resolved']);
     expect(at(11, 32)).toEqual(['9 resolved']);
   });
   it('not in an arrow function, whose this is the one around the object', () => {
-    expect(findDefinitions(p, { from: { file: 'src/driver.ts', line: 12, column: 17 } }).items.map((d) => d.confidence)).not.toContain('resolved');
+    expect(at(12, 17).join()).not.toContain('resolved');
   });
 });
