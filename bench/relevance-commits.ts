@@ -37,7 +37,7 @@ import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { chunkable } from '../src/embeddings/chunks.js';
 import { REQUEST_NAMED_SCORE, requestNamesAsCode, verifyCodeEvidence } from '../src/session/validation.js';
 import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
-import { tierOf } from '../src/session/relevance.js';
+import { factCap, tierOf } from '../src/session/relevance.js';
 import { minAccepted } from '../machines/session.js';
 import { Bm25, words } from './lib/bm25.js';
 import { type Decl, declarations, qualifiedName } from './lib/decls.js';
@@ -233,9 +233,12 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
       const evidence = verifyCodeEvidence(`${d.file}:${bestLine(d, set, want)}`, new Set([d.file]), (f) => project.lines(f))?.text;
       return { ...x.p!, evidence };
     }), namedIn);
-    const trailAt = new Map(present.map((x, k) => [x.i, trail[k]!.score]));
-    const withEv = await engine.scoreSymbols(target, present.map((x) => x.p!), namedIn);
-    const noEv = await engine.scoreSymbols(target, present.map((x) => ({ ...x.p!, evidence: undefined })), namedIn);
+    // a name that says more than the target is at most accepted (confirm's factCap)
+    const cap = present.map((x) => factCap(target, x.p!.name));
+    const capped = (rs: Awaited<ReturnType<typeof engine.scoreSymbols>>) => rs.map((r, k) => ({ ...r, score: Math.min(r.score, cap[k]!) }));
+    const trailAt = new Map(present.map((x, k) => [x.i, Math.min(trail[k]!.score, cap[k]!)]));
+    const withEv = capped(await engine.scoreSymbols(target, present.map((x) => x.p!), namedIn));
+    const noEv = capped(await engine.scoreSymbols(target, present.map((x) => ({ ...x.p!, evidence: undefined })), namedIn));
     const scoreAt = new Map(present.map((x, k) => [x.i, { ev: withEv[k]!, noev: noEv[k]! }]));
     const hits = bm25.search(request);
     const bmRank = new Map(hits.map((h, i) => [docKey(h.item.file, h.item.d.name, h.item.d.line), i + 1]));

@@ -9,6 +9,7 @@ import { createEcmascriptResolver } from '../src/index/resolvers/ecmascript.js';
 import { makeProject, removeProject } from './helpers/project.js';
 import { extractFile } from '../src/index/extract.js';
 import { languageFor } from '../src/index/languages.js';
+import { factCap, TIER } from '../src/session/relevance.js';
 
 describe('splitWords', () => {
   it('splits camelCase, PascalCase, acronyms, snake_case and kebab-case', () => {
@@ -92,5 +93,22 @@ describe('extraction details', () => {
   it('properties of inline type literals belong to no symbol', async () => {
     const f = await facts(`export function App({ onSave }: { onSave: () => void }) {}\ntype T = { a: number };\n`);
     expect(f.symbols.map((s) => `${s.name}:${s.container === null ? '-' : f.symbols[s.container]!.name}`)).toEqual(['App:-', 'T:-', 'a:T']);
+  });
+});
+
+describe('factCap: a FACT is a symbol whose name says the target and nothing more', () => {
+  it('caps a name with words of its own at the FACT line; the thing itself stays uncapped', () => {
+    expect(factCap('ref', 'ComputedRef')).toBe(TIER.fact);
+    expect(factCap('ref', 'hasScopeRef')).toBe(TIER.fact);
+    expect(factCap('ObservableSet', 'makeObservable')).toBe(TIER.fact);
+    expect(factCap('ref', 'ref')).toBe(1);
+    expect(factCap('getters', 'getters')).toBe(1);
+    expect(factCap('ObservableSet.replace', 'replace')).toBe(1);
+    expect(factCap('the cart total', 'total')).toBe(1);
+  });
+  it('reads a Japanese target through the glossary', () => {
+    expect(factCap('JsonPrimitive の hashCode', 'hashCode')).toBe(1);
+    expect(factCap('JsonPrimitive の hashCode', 'hashCodeOf')).toBe(1);
+    expect(factCap('JsonPrimitive の hashCode', 'equalsIgnoreCase')).toBe(TIER.fact);
   });
 });

@@ -15,7 +15,7 @@ import { type SessionCore, SessionError } from './core.js';
 import { linkedScore, linkToSeeds, personalizedRank, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
 import { contentUnits, isGrounded, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
-import { tierOf } from './relevance.js';
+import { factCap, tierOf } from './relevance.js';
 import { quote } from '../util/paths.js';
 
 export class ValidationPhase {
@@ -357,7 +357,7 @@ export class ValidationPhase {
       const scored = row
         ? (await this.core.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified) }], { namedIn: targetQuote }))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
-      const score = scored.score;
+      const score = row ? Math.min(scored.score, factCap(target, row.name)) : scored.score;
       const tier = tierOf(score);
       const rank = row ? this.core.engine.textRankOf(target, row.path, row.name, row.name_line) : undefined;
       const ranked = rankedScore(rank, ranking.total);
@@ -387,7 +387,9 @@ export class ValidationPhase {
         } else pending.push(l);
       } else {
         if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
-        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs: scored.legs, evidence: verified.where, file: row?.path });
+        // (a name that says more than the feature is at most accepted: `fact_cap` says so)
+        const legs = score < scored.score ? { ...scored.legs, fact_cap: score } : scored.legs;
+        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs, evidence: verified.where, file: row?.path });
       }
     };
     let pending: Low[] = [];
