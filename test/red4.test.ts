@@ -91,11 +91,26 @@ const CART_TEST = [
   '',
 ].join('\n');
 
+/** a one-line constant, a function (2–6), a comment block (7–14), another function (15–17) */
+const GRAZED = [
+  'export const NAME = "memory";',
+  'export function fill(n: number) {',
+  '  const xs: number[] = [];',
+  '  for (let i = 0; i < n; i++) xs.push(i);',
+  '  return xs;',
+  '}',
+  ...Array.from({ length: 8 }, (_, i) => `// note ${i + 1}: words about the code, none of it`),
+  'export function later() {',
+  '  return 1;',
+  '}',
+  '',
+].join('\n');
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -149,6 +164,18 @@ describe('A Read explores a file only when it showed some of its code', () => {
     expect([...explored()].sort()).toEqual(['README.md', 'src/cart.ts', 'src/empty.ts', 'src/main.ts', 'test/cart.test.ts']);
     bash(`python3 -c "open('src/main.ts','a').write('// seen')"`);
     expect(disk('src/main.ts')).toMatch(/\/\/ seen$/);
+  });
+});
+
+describe('A Read that only grazes declarations explores nothing (red team adv8)', () => {
+  it('a one-line constant alone, or 10 lines of closing braces and comments, do not explore; a short function read whole does', async () => {
+    await driveToReady(project, sessions);
+    read('src/grazed.ts', { offset: 1, limit: 1 }); // `export const NAME = "memory";`
+    read('src/grazed.ts', { offset: 6, limit: 10 }); // `}`, 8 comment lines, a signature
+    expect(explored().has('src/grazed.ts')).toBe(false);
+    expect(bash("echo '// unseen' >> src/grazed.ts").decision).toBe('deny');
+    read('src/grazed.ts', { offset: 2, limit: 5 }); // fill(), whole
+    expect(explored().has('src/grazed.ts')).toBe(true);
   });
 });
 

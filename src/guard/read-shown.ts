@@ -3,8 +3,8 @@
  * only when it showed some: one past the file's end (`offset: 100000`) shows nothing; one that
  * shows only lines outside every declaration the index holds for the file (its imports, a licence
  * header) or a line or two of one (`limit: 1`) shows no more of it than a search match does, which
- * explores nothing either (session/evidence.ts). Enough is MIN_LINES lines, the whole file, or one
- * whole declaration; for a file the index holds no declaration of (a README, a config) any lines
+ * explores nothing either (session/evidence.ts). Enough is MIN_LINES lines of which MIN_INSIDE lie in
+ * one declaration, the whole file, or one whole declaration of MIN_WHOLE lines or more; for a file the index holds no declaration of (a README, a config) any lines
  * of it; an empty file is seen by any Read. Top-level code outside declarations is code too: a
  * test file's `test("…", () => {…})` blocks, a script's statements (agent trial tr49: 110 lines of
  * a test file's tests were judged to show nothing); what tells it from an import block or a
@@ -18,6 +18,12 @@ import type Database from 'better-sqlite3';
 const DEFAULT_LIMIT = 2000;
 /** fewer lines than this show no more than a search match does (unless they are the whole file, or a whole declaration) */
 const MIN_LINES = 10;
+/** lines of one declaration a Read must show for them to be its code (unless it shows all of it) */
+const MIN_INSIDE = 5;
+/** uses of names in top-level code a Read must show (a line or two of it is a search match's worth) */
+const MIN_STATEMENTS = 3;
+/** a whole declaration read on its own shows its code from this many lines (a short function, not a one-line constant) */
+const MIN_WHOLE = 3;
 /** past this the file's lines are not counted (the Read's own range is taken as shown) */
 const MAX_COUNTED_BYTES = 64 << 20;
 
@@ -51,10 +57,18 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
     const declared = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 LIMIT 1').get(rel) !== undefined;
     if (declared) {
       // lines of a declaration: enough of them, or one whole declaration (a short function read on its own)
-      const touches = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line <= ? AND s.end_line >= ? LIMIT 1').get(rel, last, first) !== undefined;
-      const whole = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? LIMIT 1').get(rel, first, last) !== undefined;
-      const statements = () => db.prepare("SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role NOT IN ('import', 'export') LIMIT 1").get(rel, first, last) !== undefined;
-      code = (touches && (enough || whole)) || (enough && statements());
+      // (the lines shown inside the file's declarations: a window that only grazes one — its closing
+      // braces, or its signature line under a comment block — shows none of its code; red team adv8)
+      const inside = (db.prepare('SELECT sum(min(s.end_line, ?) - max(s.line, ?) + 1) AS n FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.container_id IS NULL AND s.line <= ? AND s.end_line >= ?')
+        .get(last, first, rel, last, first) as { n: number | null }).n ?? 0;
+      const touches = inside >= Math.min(MIN_INSIDE, total);
+      // a whole declaration of a few lines at least: a one-line constant is a search match's worth
+      const whole = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? AND s.end_line - s.line + 1 >= ? LIMIT 1').get(rel, first, last, MIN_WHOLE) !== undefined;
+      // top-level code outside every declaration (a test file's tests): uses of names there, a few
+      const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') LIMIT ?)")
+        .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS;
+      const all = first <= 1 && last >= total;
+      code = all || (enough && touches) || whole || (enough && statements());
     }
   } catch {
     // an index without its tables (still being built): the range decides alone
