@@ -106,11 +106,30 @@ const GRAZED = [
   '',
 ].join('\n');
 
+/** a test file that declares nothing: a licence line, imports (1–10), then tests (11–20) */
+const BARE_TEST = [
+  '// Licensed under the MIT licence.',
+  "import { Cart } from '../src/cart';",
+  "import { checkout } from '../src/main';",
+  ...Array.from({ length: 7 }, (_, i) => `// setup note ${i + 1}`),
+  "describe('checkout', () => {",
+  "  it('totals', () => {",
+  '    const c = new Cart();',
+  '    c.add(2);',
+  '    expect(checkout(c)).toBe(2);',
+  '  });',
+  "  it('starts at zero', () => {",
+  '    expect(new Cart().total()).toBe(0);',
+  '  });',
+  '});',
+  '',
+].join('\n');
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -168,7 +187,7 @@ describe('A Read explores a file only when it showed some of its code', () => {
 });
 
 describe('A Read that only grazes declarations explores nothing (red team adv8)', () => {
-  it('a one-line constant alone, or 10 lines of closing braces and comments, do not explore; a short function read whole does', async () => {
+  it('a one-line constant alone, 10 lines of closing braces and comments, or a test file\'s imports do not explore; a short function read whole, or its tests, do', async () => {
     await driveToReady(project, sessions);
     read('src/grazed.ts', { offset: 1, limit: 1 }); // `export const NAME = "memory";`
     read('src/grazed.ts', { offset: 6, limit: 10 }); // `}`, 8 comment lines, a signature
@@ -176,6 +195,11 @@ describe('A Read that only grazes declarations explores nothing (red team adv8)'
     expect(bash("echo '// unseen' >> src/grazed.ts").decision).toBe('deny');
     read('src/grazed.ts', { offset: 2, limit: 5 }); // fill(), whole
     expect(explored().has('src/grazed.ts')).toBe(true);
+    // a test file that declares nothing: its imports explore nothing, its tests do
+    read('test/bare.test.ts', { offset: 1, limit: 10 });
+    expect(explored().has('test/bare.test.ts')).toBe(false);
+    read('test/bare.test.ts', { offset: 11, limit: 10 });
+    expect(explored().has('test/bare.test.ts')).toBe(true);
   });
 });
 

@@ -55,6 +55,13 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
   let code = enough;
   try {
     const declared = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 LIMIT 1').get(rel) !== undefined;
+    // top-level code outside every declaration (a test file's tests): uses of names there, a few
+    const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') LIMIT ?)")
+      .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS;
+    const all = first <= 1 && last >= total;
+    // code that declares nothing (a test file of test blocks only): its code is its statements, not
+    // its import lines (red team adv8); a file without code (a README, a config) shows any lines
+    if (!declared && db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? LIMIT 1').get(rel) !== undefined) code = all || (enough && statements());
     if (declared) {
       // lines of a declaration: enough of them, or one whole declaration (a short function read on its own)
       // (the lines shown inside the file's declarations: a window that only grazes one — its closing
@@ -64,10 +71,6 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
       const touches = inside >= Math.min(MIN_INSIDE, total);
       // a whole declaration of a few lines at least: a one-line constant is a search match's worth
       const whole = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? AND s.end_line - s.line + 1 >= ? LIMIT 1').get(rel, first, last, MIN_WHOLE) !== undefined;
-      // top-level code outside every declaration (a test file's tests): uses of names there, a few
-      const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') LIMIT ?)")
-        .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS;
-      const all = first <= 1 && last >= total;
       code = all || (enough && touches) || whole || (enough && statements());
     }
   } catch {
