@@ -3,13 +3,12 @@
  * only when it showed some: one past the file's end (`offset: 100000`) shows nothing; one that
  * shows only lines outside every declaration the index holds for the file (its imports, a licence
  * header) or a line or two of one (`limit: 1`) shows no more of it than a search match does, which
- * explores nothing either (session/evidence.ts). Enough is MIN_LINES lines of which MIN_INSIDE lie in
- * one declaration, the whole file, or one whole declaration of MIN_WHOLE lines or more; for a file the index holds no declaration of (a README, a config) any lines
- * of it; an empty file is seen by any Read. Top-level code outside declarations is code too: a
- * test file's `test("…", () => {…})` blocks, a script's statements (agent trial tr49: 110 lines of
- * a test file's tests were judged to show nothing); what tells it from an import block or a
- * licence header is the uses of names the index holds there (calls, reads, writes), not imports
- * or an export list.
+ * explores nothing either (session/evidence.ts). Enough is the whole file, MIN_LINES lines of which
+ * MIN_INSIDE lie in its declarations, or one whole declaration of MIN_WHOLE lines or more. Top-level
+ * code outside declarations is code too — a test file's `test("…", () => {…})` blocks, a script's
+ * statements (agent trial tr49) — told from an import block, an export list or a licence header by
+ * MIN_STATEMENTS uses of names there. A file the index holds no code of (a README, a config) shows
+ * any lines; an empty file is seen by any Read.
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
@@ -18,7 +17,7 @@ import type Database from 'better-sqlite3';
 const DEFAULT_LIMIT = 2000;
 /** fewer lines than this show no more than a search match does (unless they are the whole file, or a whole declaration) */
 const MIN_LINES = 10;
-/** lines of one declaration a Read must show for them to be its code (unless it shows all of it) */
+/** lines inside the file's declarations a Read of MIN_LINES must show for them to be its code */
 const MIN_INSIDE = 5;
 /** uses of names in top-level code a Read must show (a line or two of it is a search match's worth) */
 const MIN_STATEMENTS = 3;
@@ -55,23 +54,21 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
   let code = enough;
   try {
     const declared = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 LIMIT 1').get(rel) !== undefined;
+    const all = first <= 1 && last >= total;
     // top-level code outside every declaration (a test file's tests): uses of names there, a few
     const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') LIMIT ?)")
       .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS;
-    const all = first <= 1 && last >= total;
-    // code that declares nothing (a test file of test blocks only): its code is its statements, not
-    // its import lines (red team adv8); a file without code (a README, a config) shows any lines
-    if (!declared && db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? LIMIT 1').get(rel) !== undefined) code = all || (enough && statements());
     if (declared) {
-      // lines of a declaration: enough of them, or one whole declaration (a short function read on its own)
-      // (the lines shown inside the file's declarations: a window that only grazes one — its closing
-      // braces, or its signature line under a comment block — shows none of its code; red team adv8)
+      // lines inside the file's declarations: a window that only grazes one (its closing braces, or
+      // its signature line under a comment block) shows none of its code (red team adv8)
       const inside = (db.prepare('SELECT sum(min(s.end_line, ?) - max(s.line, ?) + 1) AS n FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.container_id IS NULL AND s.line <= ? AND s.end_line >= ?')
         .get(last, first, rel, last, first) as { n: number | null }).n ?? 0;
-      const touches = inside >= Math.min(MIN_INSIDE, total);
-      // a whole declaration of a few lines at least: a one-line constant is a search match's worth
+      // a whole declaration of a few lines at least (a short function read on its own; a one-line constant is a search match's worth)
       const whole = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? AND s.end_line - s.line + 1 >= ? LIMIT 1').get(rel, first, last, MIN_WHOLE) !== undefined;
-      code = all || (enough && touches) || whole || (enough && statements());
+      code = all || (enough && inside >= Math.min(MIN_INSIDE, total)) || whole || (enough && statements());
+    } else if (db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? LIMIT 1').get(rel) !== undefined) {
+      // code that declares nothing (a test file of test blocks only): its statements, not its imports
+      code = all || (enough && statements());
     }
   } catch {
     // an index without its tables (still being built): the range decides alone

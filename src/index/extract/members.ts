@@ -118,31 +118,31 @@ export function countParameters(ctx: FileContext): void {
   }
 }
 
-/** The class whose instance `this` is at `n`, if nothing rebinds it in between. */
 /**
  * `this` in a method of an object literal (`{ m() { this.n() } }`, `{ m: function () {…} }`): the
  * object, named by what holds it (a variable, or the function that returns it), as the compiler
  * types it; not in an arrow function's value (`m: () => this.n()` is the `this` around the object).
  */
 export function enclosingObject(ctx: FileContext, n: Node): number | null {
+  const memberMethod = (x: Node | null) => {
+    const d = x ? ctx.defByNode.get(x.id) : undefined;
+    return d?.rule.kind === 'method' && d.rule.binding === 'member' ? d : undefined;
+  };
   for (let p = ctx.up(n); p; p = ctx.up(p)) {
-    const d = ctx.defByNode.get(p.id);
-    if (d?.rule.kind === 'method' && d.rule.binding === 'member') {
+    const d = memberMethod(p);
+    if (d) {
       const value = d.node.childForFieldName('value');
       if (d.symbol == null || (value && !ctx.tables.thisRebinders.has(value.type))) return null;
       const holder = ctx.symbols[d.symbol]!.container;
       return holder != null && !THIS_KINDS.has(ctx.symbols[holder]!.kind) ? holder : null;
     }
     // a function rebinds `this`, unless it is the value of such a method
-    if (ctx.tables.thisRebinders.has(p.type)) {
-      const owner = ctx.up(p);
-      const od = owner ? ctx.defByNode.get(owner.id) : undefined;
-      if (!(od?.rule.kind === 'method' && od.rule.binding === 'member')) return null;
-    }
+    if (ctx.tables.thisRebinders.has(p.type) && !memberMethod(ctx.up(p))) return null;
   }
   return null;
 }
 
+/** The class whose instance `this` is at `n`, if nothing rebinds it in between. */
 export function enclosingClass(ctx: FileContext, n: Node): number | null {
   for (let p = ctx.up(n); p; p = ctx.up(p)) {
     const d = ctx.defByNode.get(p.id);
