@@ -36,6 +36,7 @@ import { Project } from '../src/project/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { chunkable } from '../src/embeddings/chunks.js';
 import { REQUEST_NAMED_SCORE, requestNamesAsCode, verifyCodeEvidence } from '../src/session/validation.js';
+import { targetMeansAnother } from '../src/session/which-definition.js';
 import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
 import { factCap, tierOf } from '../src/session/relevance.js';
 import { minAccepted } from '../machines/session.js';
@@ -187,6 +188,8 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
   const docs: { file: string; d: Decl }[] = [];
   for (const [file, ds] of decls) for (const d of ds) docs.push({ file, d });
   const bm25 = new Bm25(docs, (x) => project.lines(x.file).slice(x.d.start - 1, x.d.end).join('\n'));
+  // the agent the bench stands for has read the whole file it cites
+  const wholeFile = (f: string) => new Map([[f, [[1, Number.MAX_SAFE_INTEGER] as [number, number]]]]);
   const docKey = (file: string, name: string, line: number) => `${file}\0${name}\0${line}`;
 
   const sets: [Set3, DeclRef[]][] = [['relevant', c.relevant], ['random', c.random], ['hard', c.hard]];
@@ -194,7 +197,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
   const profiles = all.map(({ d, row }) => {
     const r = row ?? lookup(d);
     if (!r) return undefined;
-    const evidence = verifyCodeEvidence(`${d.file}:${d.line}`, new Set([d.file]), (f) => project.lines(f))?.text;
+    const evidence = verifyCodeEvidence(`${d.file}:${d.line}`, new Set([d.file]), wholeFile(d.file), (f) => project.lines(f))?.text;
     return { name: r.name, container: r.container_name, file: r.path, signature: r.signature, evidence };
   });
 
@@ -226,11 +229,12 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     // is its quote, as the prompt asks), else the whole request (TARGET=request: always the request)
     const target = process.env.TARGET !== 'request' && frameTarget ? frameTarget : request;
     const namedIn = target === request ? {} : { namedIn: [target] };
-    const present = profiles.map((p, i) => ({ p, i })).filter((x) => x.p);
+    // a name the target says of another definition of it gets no credit from the name (confirm)
+    const present = profiles.map((p, i) => ({ p: p && { ...p, namesAnother: targetMeansAnother(db, target, p.name, p.file, p.container) }, i })).filter((x) => x.p);
     const want = new Set(conceptsOf(request).flatMap((k) => k.words));
     const trail = await engine.scoreSymbols(target, present.map((x) => {
       const { set, d } = all[x.i]!;
-      const evidence = verifyCodeEvidence(`${d.file}:${bestLine(d, set, want)}`, new Set([d.file]), (f) => project.lines(f))?.text;
+      const evidence = verifyCodeEvidence(`${d.file}:${bestLine(d, set, want)}`, new Set([d.file]), wholeFile(d.file), (f) => project.lines(f))?.text;
       return { ...x.p!, evidence };
     }), namedIn);
     // a name that says more than the target is at most accepted (confirm's factCap)
@@ -264,6 +268,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     for (const [id, sc] of rankAnchors(db, ranking)) seedScore.set(id, Math.max(seedScore.get(id) ?? 0, sc));
     const suggestions = await engine.rank(target, { kinds: (k) => k !== 'section', budgetMs: 2000 });
     for (const x of suggestions.items.filter((y) => y.score > 0.6).slice(0, 5)) {
+      if (targetMeansAnother(db, target, x.chunk.name, x.chunk.path, x.chunk.container ?? null)) continue;
       const r = (rowsOf.all(x.chunk.path, x.chunk.name) as SymbolRow[]).find((y) => y.name_line === x.chunk.name_line);
       if (r) seedScore.set(r.id, Math.max(seedScore.get(r.id) ?? 0, x.score));
     }

@@ -4,6 +4,7 @@ import { Project } from '../src/project/project.js';
 import { symbolsByName } from '../src/query/symbols.js';
 import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, symbolLabel } from '../src/session/graph-relevance.js';
 import { makeProject, removeProject } from './helpers/project.js';
+import { readWhole } from './helpers/session.js';
 
 let root: string;
 let project: Project;
@@ -129,10 +130,10 @@ describe('the graph leg in confirm_symbol_relevance', () => {
     const sessions = new SessionService(p);
     const understand = (extra: Record<string, unknown> = {}) => {
       sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(p, { name: 'formatPrice' }) });
-      sessions.record('get_symbols', { file: 'src/util/format.ts' }, { ...getSymbols(p, { file: 'src/util/format.ts' }) }); // a definition row names its file
+      sessions.record('get_symbols', { file: 'src/util/format.ts' }, { ...getSymbols(p, { file: 'src/util/format.ts' }) }); readWhole(sessions, 'src/util/format.ts'); // a definition row names its file
       sessions.record('find_references', { name: 'Cart' }, { ...findReferences(p, { name: 'Cart' }) });
-      sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(p, { file: 'src/cart.ts' }) });
-      sessions.record('get_symbols', { file: 'src/basket.ts' }, { ...getSymbols(p, { file: 'src/basket.ts' }) });
+      sessions.record('get_symbols', { file: 'src/cart.ts' }, { ...getSymbols(p, { file: 'src/cart.ts' }) }); readWhole(sessions, 'src/cart.ts');
+      sessions.record('get_symbols', { file: 'src/basket.ts' }, { ...getSymbols(p, { file: 'src/basket.ts' }) }); readWhole(sessions, 'src/basket.ts');
       return sessions.submitUnderstanding({
         symbols_identified: ['Cart.total', 'formatPrice', 'Basket'], entry_points: ['Cart.total()'],
         existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'], ...extra,
@@ -182,7 +183,10 @@ async function confirmOn(files: Record<string, string>, o: {
     const sessions = new SessionService(p);
     sessions.start(o.intent, o.request);
     sessions.setQueryFrame({ target_feature: { value: o.target, quote: o.quote ?? o.target } });
-    for (const f of Object.keys(files)) sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
+    for (const f of Object.keys(files)) {
+      sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
+      readWhole(sessions, f);
+    }
     for (const name of o.lookups) {
       sessions.record('find_definitions', { name }, { ...findDefinitions(p, { name }) });
       sessions.record('find_references', { name }, { ...findReferences(p, { name }) });
@@ -470,8 +474,8 @@ describe('the rank leg', () => {
     const sessions = new SessionService(p);
     sessions.start('IMPLEMENT', 'retry the request after a timeout, three times at most');
     sessions.setQueryFrame({ target_feature: { value: 'retry after a timeout', quote: 'retry the request after a timeout' } });
-    sessions.record('get_symbols', { file: 'src/client.ts' }, { ...getSymbols(p, { file: 'src/client.ts' }) });
-    sessions.record('get_symbols', { file: 'src/colors.ts' }, { ...getSymbols(p, { file: 'src/colors.ts' }) });
+    sessions.record('get_symbols', { file: 'src/client.ts' }, { ...getSymbols(p, { file: 'src/client.ts' }) }); readWhole(sessions, 'src/client.ts');
+    sessions.record('get_symbols', { file: 'src/colors.ts' }, { ...getSymbols(p, { file: 'src/colors.ts' }) }); readWhole(sessions, 'src/colors.ts');
     sessions.record('find_definitions', { name: 'dispatch' }, { ...findDefinitions(p, { name: 'dispatch' }) });
     sessions.record('find_references', { name: 'fetchText' }, { ...findReferences(p, { name: 'fetchText' }) });
     sessions.submitUnderstanding({
@@ -506,7 +510,10 @@ async function investigating(files: string[], defined: string) {
   const sessions = new SessionService(project);
   sessions.start('INVESTIGATE', 'How does resetStore reset the store?');
   sessions.setQueryFrame({ target_feature: { value: 'resetStore', quote: 'resetStore' } });
-  for (const f of files) sessions.record('get_symbols', { file: f }, { ...getSymbols(project, { file: f }) });
+  for (const f of files) {
+      sessions.record('get_symbols', { file: f }, { ...getSymbols(project, { file: f }) });
+      readWhole(sessions, f);
+    }
   sessions.record('find_definitions', { name: defined }, { ...findDefinitions(project, { name: defined }) });
   return sessions;
 }

@@ -201,6 +201,20 @@ describe('A Read that only grazes declarations explores nothing (red team adv8)'
     read('test/bare.test.ts', { offset: 11, limit: 10 });
     expect(explored().has('test/bare.test.ts')).toBe(true);
   });
+
+  it('records the lines each Read showed, and only those are what code_evidence may cite (red team adv8: any line of an explored file was citable)', async () => {
+    await project.refresh();
+    sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+    read('src/grazed.ts', { offset: 2, limit: 5 }); // fill(), lines 2-6
+    read('src/grazed.ts', { offset: 15, limit: 500 }); // later(), to the end: 15-17
+    const s = sessions.store.active()!;
+    expect(sessions.store.ledger(s.id).filter((e) => e.tool === 'hook:Read').map((e) => e.lines)).toEqual([{ 'src/grazed.ts': [[2, 6]] }, { 'src/grazed.ts': [[15, 17]] }]);
+    const ev = sessions.evidence(sessions.active()!);
+    expect(ev.shownLines.get('src/grazed.ts')).toEqual([[2, 6], [15, 17]]);
+    // the notes between them (7-14) were never shown, and the names declared there are seen only where read
+    expect(ev.symbolsSeen.has('fill')).toBe(true);
+    expect(ev.symbolsSeen.has('NAME')).toBe(false);
+  });
 });
 
 describe('A new file check_write_target approved stays writable once made (honest work)', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Project } from '../src/project/project.js';
 import { explore, setup } from './helpers/claims.js';
 import { SAMPLE } from './helpers/project.js';
-import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
+import { readWhole, SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
 
 const REQUEST = 'カートの合計に消費税を加える処理を追加して';
 const TARGET = 'カートの合計';
@@ -288,6 +288,9 @@ describe('New attacks (round 2): code_evidence over several lines', () => {
     const t = await setup();
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
     await explore(t.call);
+    // the agent has read both files: what it cites was shown to it
+    readWhole(t.sessions, 'src/cart.ts');
+    readWhole(t.sessions, 'src/util/format.ts');
     await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
     await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
     const honest = Object.fromEntries(SAMPLE_CONFIRM.map((m) => [m.symbol, m]));
@@ -329,5 +332,94 @@ describe('New attacks (round 2): an outline that shows nothing', () => {
     // an outline that shows declarations explores its file (src/cart.ts by explore(), and format.ts here)
     await t.call('get_symbols', { file: 'src/util/format.ts' });
     expect(t.guardSays('src/util/format.ts')).toBeUndefined();
+  });
+});
+
+describe('Red team adv8: code_evidence from a line the session was never shown', () => {
+  it('an outline explores cart.ts but shows no body: a line inside total() is refused until the code is shown (find_definitions include_body)', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call); // outlines of format.ts and cart.ts: signature lines only
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    // cart.ts:13 is the body of total() (`return formatPrice(…)`): never shown, however well it fits
+    const unseen = SAMPLE_CONFIRM.map((m) => (m.symbol === 'Cart.total' ? { ...m, code_evidence: 'src/cart.ts:13' } : m));
+    const r = await t.call('confirm_symbol_relevance', { mapped_symbols: unseen });
+    const refused = r.rejected.find((x: { symbol: string }) => x.symbol === 'Cart.total');
+    expect(refused?.guidance.reason).toMatch(/line 13 of src\/cart\.ts was never shown in this session; lines shown: 4-6, 10\)/);
+    expect(r.accepted.map((x: { symbol: string }) => x.symbol)).not.toContain('Cart.total');
+    // shown now: the body of total(), and the file's code with it
+    const defs = await t.call('find_definitions', { name: 'Cart.total', include_body: true });
+    expect(defs.items[0]).toMatchObject({ line: 10, end_line: 14, body: expect.stringContaining('return formatPrice(') });
+    expect(t.last().lines).toEqual({ 'src/cart.ts': [[10, 14]] });
+  });
+
+  it('a fragment copied from lines never shown is refused as well', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    const frag = SAMPLE_CONFIRM.map((m) => (m.symbol === 'Cart.total' ? { ...m, code_evidence: '`return formatPrice(this.items.reduce((a, b) => a + b, 0))`' } : m));
+    const r = await t.call('confirm_symbol_relevance', { mapped_symbols: frag });
+    expect(r.rejected.map((x: { symbol: string }) => x.symbol)).toContain('Cart.total');
+    expect(r.accepted.map((x: { symbol: string }) => x.symbol)).not.toContain('Cart.total');
+  });
+
+  it('with the body shown by find_definitions, the line is taken and the session reaches READY', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    await t.call('find_definitions', { name: 'Cart.total', include_body: true });
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    const cited = SAMPLE_CONFIRM.map((m) => (m.symbol === 'Cart.total' ? { ...m, code_evidence: 'src/cart.ts:13' } : m));
+    const r = await t.call('confirm_symbol_relevance', { mapped_symbols: cited });
+    expect(r.accepted.map((x: { symbol: string }) => x.symbol)).toContain('Cart.total');
+    expect(r.next_phase).toBe('READY');
+  });
+});
+
+describe('Red team adv8: a plain name every driver shares', () => {
+  const driverOf = (body: string) => `export interface Driver { getKeys(): string[] }\nexport function driver(): Driver {\n  ${body}\n  return {\n    getKeys() {\n      return keys();\n    },\n  };\n}\n`;
+  const FILES = {
+    'src/drivers/memory.ts': driverOf('const data = new Map<string, string>(); const keys = () => [...data.keys()];'),
+    'src/drivers/cloudflare-kv-http.ts': driverOf('const keys = () => fetchKeys();'),
+    'src/drivers/utils.ts': 'export function fetchKeys(): string[] {\n  return [];\n}\n',
+  };
+
+  it('the target\'s other words say which driver it means: the one in memory.ts, not cloudflare-kv-http.ts', async () => {
+    const { targetMeansAnother } = await import('../src/session/which-definition.js');
+    const t = await setup(FILES);
+    const target = "memory driver's getKeys";
+    expect(targetMeansAnother(t.project.db, target, 'driver', 'src/drivers/cloudflare-kv-http.ts', null)).toBe(true);
+    expect(targetMeansAnother(t.project.db, target, 'driver', 'src/drivers/memory.ts', null)).toBe(false);
+    // words that no definition's place says tell none apart: each is still named
+    expect(targetMeansAnother(t.project.db, "the driver's getKeys", 'driver', 'src/drivers/cloudflare-kv-http.ts', null)).toBe(false);
+    // the name is unique: nothing to tell apart
+    expect(targetMeansAnother(t.project.db, 'memory fetchKeys', 'fetchKeys', 'src/drivers/utils.ts', null)).toBe(false);
+  });
+
+  const confirmDriver = async (evidence: string) => {
+    const t = await setup(FILES);
+    const request = "The memory driver's getKeys returns keys in insertion order; make it return them sorted.";
+    await t.call('start_session', { intent: 'INVESTIGATE', query: request, query_frame: { target_feature: { value: "memory driver's getKeys", quote: "The memory driver's getKeys returns keys in insertion order" } } });
+    for (const f of Object.keys(FILES)) {
+      await t.call('get_symbols', { file: f });
+      readWhole(t.sessions, f);
+    }
+    await t.call('find_definitions', { name: 'driver' });
+    await t.call('submit_understanding', { symbols_identified: ['driver', 'fetchKeys'], entry_points: ['driver()'], existing_patterns: ['drivers return an object of methods, like driver in src/drivers/memory.ts'], files_analyzed: ['src/drivers/memory.ts', 'src/drivers/cloudflare-kv-http.ts'] });
+    await t.call('validate_symbol_relevance', { target_feature: "memory driver's getKeys", symbols: ['driver'] });
+    const r = await t.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'driver', approved: true, code_evidence: evidence }] });
+    return { r, judged: [...r.accepted, ...r.rejected].find((x: { symbol: string }) => x.symbol === 'driver') };
+  };
+
+  it('confirm: the cloudflare driver gets no credit from the word "driver", nor from the getKeys the target means (memory.ts\'s); the memory one does', async () => {
+    const other = await confirmDriver('src/drivers/cloudflare-kv-http.ts:2');
+    expect(other.judged.legs?.named).toBeUndefined();
+    expect(other.r.accepted.map((x: { symbol: string }) => x.symbol)).not.toContain('driver');
+    const memory = await confirmDriver('src/drivers/memory.ts:2');
+    expect(memory.judged).toMatchObject({ tier: 'ACCEPTED_HIGH_RISK', legs: { named: 0.45 } });
   });
 });

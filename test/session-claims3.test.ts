@@ -14,7 +14,7 @@ import { translateCjk } from '../src/session/validation.js';
 import { explore, setup, toReady } from './helpers/claims.js';
 import { SAMPLE } from './helpers/project.js';
 import { Transcript } from './helpers/transcript.js';
-import { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
+import { readWhole, SAMPLE_CONFIRM, SAMPLE_SYMBOLS, SAMPLE_UNDERSTANDING } from './helpers/session.js';
 
 const REQUEST = 'カートの合計に消費税を加える処理を追加して';
 const TARGET = 'カートの合計';
@@ -177,6 +177,7 @@ describe('New attacks (round 3): code_evidence at a use of another thing of the 
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
     await explore(t.call);
     await t.call('get_symbols', { file: 'src/main.ts' });
+    readWhole(t.sessions, 'src/main.ts'); // the agent read it: what it cites was shown to it
     await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
     await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
     // main.ts:5 `return formatPrice(1) + cart.total();` — formatPrice is checkout's parameter there (it was accepted, 0.45 → READY)
@@ -400,6 +401,7 @@ describe('New attacks (round 3): a code_evidence fragment that runs into other c
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
     await explore(t.call);
     await t.call('get_symbols', { file: 'src/log.ts' });
+    readWhole(t.sessions, 'src/log.ts'); // the agent read it: what it cites was shown to it
     const symbols = [...SAMPLE_SYMBOLS, 'writeLog'];
     await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: symbols });
     await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols });

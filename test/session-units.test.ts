@@ -198,7 +198,7 @@ describe('QueryFrame validation', () => {
 });
 
 const evidence = (files: string[], symbols: string[], tools: string[]) => ({
-  exploredFiles: new Set(files), symbolsSeen: new Set(symbols), toolsUsed: new Set(tools),
+  exploredFiles: new Set(files), shownLines: new Map(), symbolsSeen: new Set(symbols), toolsUsed: new Set(tools),
 });
 
 describe('submit_understanding evaluation', () => {
@@ -465,15 +465,34 @@ describe('evidence checks', () => {
     const files: Record<string, string[]> = { 'src/a.ts': ['import x;', 'export function login(user) {', '  return auth.check(user);', '}'] };
     const lines = (f: string) => files[f] ?? [];
     const explored = new Set(['src/a.ts']);
-    expect(verifyCodeEvidence('src/a.ts:2', explored, lines)?.where).toBe('src/a.ts:2');
-    expect(verifyCodeEvidence('src/a.ts:99', explored, lines)).toBeUndefined();
-    expect(verifyCodeEvidence('src/b.ts:2', explored, lines)).toBeUndefined();
-    expect(verifyCodeEvidence('calls `return auth.check(user)` there', explored, lines)?.where).toBe('src/a.ts:3');
-    expect(verifyCodeEvidence('`auth.verify(user)`', explored, lines)).toBeUndefined();
-    expect(verifyCodeEvidence('関連あり', explored, lines)).toBeUndefined();
+    const shown = new Map([['src/a.ts', [[1, 4]] as [number, number][]]]);
+    expect(verifyCodeEvidence('src/a.ts:2', explored, shown, lines)?.where).toBe('src/a.ts:2');
+    expect(verifyCodeEvidence('src/a.ts:99', explored, shown, lines)).toBeUndefined();
+    expect(verifyCodeEvidence('src/b.ts:2', explored, shown, lines)).toBeUndefined();
+    expect(verifyCodeEvidence('calls `return auth.check(user)` there', explored, shown, lines)?.where).toBe('src/a.ts:3');
+    expect(verifyCodeEvidence('`auth.verify(user)`', explored, shown, lines)).toBeUndefined();
+    expect(verifyCodeEvidence('関連あり', explored, shown, lines)).toBeUndefined();
     // a fragment over several lines is placed on the lines it spans, so that each is judged as a line
-    expect(verifyCodeEvidence('`export function login(user) {\n  return auth.check(user);`', explored, lines)).toMatchObject({ where: 'src/a.ts:2', to: 3 });
-    expect(verifyCodeEvidence('`auth.check(user); }`', explored, lines)).toMatchObject({ where: 'src/a.ts:3', to: 4 });
+    expect(verifyCodeEvidence('`export function login(user) {\n  return auth.check(user);`', explored, shown, lines)).toMatchObject({ where: 'src/a.ts:2', to: 3 });
+    expect(verifyCodeEvidence('`auth.check(user); }`', explored, shown, lines)).toMatchObject({ where: 'src/a.ts:3', to: 4 });
+  });
+  it('takes code_evidence only from lines the session was shown (red team adv8: any line of an explored file was taken)', () => {
+    const files: Record<string, string[]> = { 'src/a.ts': ['import x;', 'export function login(user) {', '  return auth.check(user);', '}', 'export function logout(user) {', '  return auth.drop(user);', '}'] };
+    const lines = (f: string) => files[f] ?? [];
+    const explored = new Set(['src/a.ts']);
+    // a Read of lines 1-4: login is seen, logout is not
+    const shown = new Map([['src/a.ts', [[1, 4]] as [number, number][]]]);
+    expect(verifyCodeEvidence('src/a.ts:3', explored, shown, lines)?.where).toBe('src/a.ts:3');
+    expect(verifyCodeEvidence('src/a.ts:6', explored, shown, lines)).toBeUndefined();
+    expect(verifyCodeEvidence('`return auth.drop(user);`', explored, shown, lines)).toBeUndefined();
+    // a fragment must lie wholly in what was shown: one that runs on past line 4 is not taken
+    expect(verifyCodeEvidence('`auth.check(user); } export function logout(user) {`', explored, shown, lines)).toBeUndefined();
+    // a row that showed line 5 (a signature in an outline) makes that line citable, and only it
+    const row = new Map([['src/a.ts', [[1, 4], [5, 5]] as [number, number][]]]);
+    expect(verifyCodeEvidence('src/a.ts:5', explored, row, lines)?.where).toBe('src/a.ts:5');
+    expect(verifyCodeEvidence('src/a.ts:6', explored, row, lines)).toBeUndefined();
+    // nothing shown of an explored file: nothing of it is citable
+    expect(verifyCodeEvidence('src/a.ts:3', explored, new Map(), lines)).toBeUndefined();
   });
 });
 

@@ -50,7 +50,7 @@ Read \`risk_level\`, \`missing_slots\` and \`investigation_guidance\`.
 ## 4. EXPLORATION
 
 Use the recommended tools for each missing slot: \`query\` \`{text}\` (start here),
-\`find_definitions\` \`{name}\` or \`{from: {file, line, column}}\`, \`find_references\` \`{name}\` or
+\`find_definitions\` \`{name}\` or \`{from: {file, line, column}}\` (\`include_body: true\` shows each definition's code), \`find_references\` \`{name}\` or
 \`{file, line}\`, \`search_text\` \`{pattern}\`, \`get_symbols\` \`{file}\`, \`analyze_structure\` \`{path}\`.
 Before \`submit_understanding\`, \`find_definitions\` must have found something in this session, and
 for IMPLEMENT/MODIFY \`find_references\` too (the server checks; a call that found nothing does not
@@ -78,7 +78,8 @@ symbols. Use \`cached_matches\` and \`embedding_suggestions\`. Then call
 \`approved\` (true or false — say what is true) and — when approved — \`code_evidence\` about that
 symbol: a line inside its definition (\`"src/auth/service.ts:42"\`), or a line that uses it for the
 target feature or inside another symbol you confirm (its call in an accepted method), or a fragment
-of its code in backticks. Scores > 0.6 are FACT, 0.3–0.6 are accepted with risk HIGH, < 0.3 are
+of its code in backticks — always a line you were shown (by a Read, a result row, or
+\`find_definitions\` with \`include_body\`): an outline does not show a body. Scores > 0.6 are FACT, 0.3–0.6 are accepted with risk HIGH, < 0.3 are
 rejected with guidance: a rejected claim is not credited, and the session goes back to EXPLORATION
 only when too few accepted symbols stand. A symbol the words do not reach is still accepted when the
 code links it to one that is accepted (it calls, is called by, contains or sits in it), or when it is

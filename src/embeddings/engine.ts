@@ -363,12 +363,12 @@ export class SemanticEngine {
     return this.textRanking(target).position.get(chunkKey(file, name, nameLine));
   }
 
-  /** Scores named symbols against a target (VALIDATION), with verified evidence text where given. */
   /**
+   * Scores named symbols against a target (VALIDATION), with verified evidence text where given.
    * `namedIn`: more of the user's own words to look for a symbol written as code in — the target's
    * quote, when the agent passes its own rendering as the target (`Map` in the quote, Map in the value)
    */
-  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string })[], opts: { namedIn?: readonly string[] } = {}): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
+  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string; namesAnother?: boolean })[], opts: { namedIn?: readonly string[] } = {}): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
     const corpus = this.corpus();
     const concepts = this.concepts(target);
     const idf = corpus.index.idfFn(concepts);
@@ -397,7 +397,8 @@ export class SemanticEngine {
       }
       const h = history.get(qualified(s)) ?? history.get(s.name);
       if (h !== undefined) legs.history = h;
-      const named = Math.max(...[target, ...(opts.namedIn ?? [])].map((t) => namedScore(t, s.name, s.container)));
+      // `namesAnother`: the target's name is this symbol's, but its other words say another definition of it
+      const named = s.namesAnother ? 0 : Math.max(...[target, ...(opts.namedIn ?? [])].map((t) => namedScore(t, s.name, s.container)));
       if (named > 0) legs.named = named;
       out.push({ score: Math.max(this.combine(legs), named), backend: SemanticEngine.backendOf(legs), legs, terms });
     }

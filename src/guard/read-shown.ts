@@ -22,7 +22,7 @@ const MIN_INSIDE = 5;
 /** uses of names in top-level code a Read must show (a line or two of it is a search match's worth) */
 const MIN_STATEMENTS = 3;
 /** a whole declaration read on its own shows its code from this many lines (a short function, not a one-line constant) */
-const MIN_WHOLE = 3;
+export const MIN_WHOLE = 3;
 /** past this the file's lines are not counted (the Read's own range is taken as shown) */
 const MAX_COUNTED_BYTES = 64 << 20;
 

@@ -26,7 +26,7 @@ import { readShown, type ReadShown } from '../guard/read-shown.js';
 import { isMarked } from '../guard/seal.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasToolUse, transcriptPromptLine, validTranscript } from '../guard/transcript.js';
-import { SessionStore } from '../session/store.js';
+import { SessionStore, type ShownLines } from '../session/store.js';
 import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
 import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js';
 import { OPENCODE_PLUGIN_FILE } from '../clients/opencode-plugin.js';
@@ -541,6 +541,7 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
   const s = store.active();
   if (!s || typeof p.tool_name !== 'string') return;
   const files: string[] = [];
+  const lines: ShownLines = {};
   let blank: { rel: string; shown: ReadShown } | undefined;
   const add = (f: unknown) => {
     if (typeof f !== 'string' || f.length > MAX_PATH) return;
@@ -562,6 +563,7 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
         blank = { rel, shown };
         return;
       }
+      lines[rel] = [[shown.first, Math.max(shown.first, shown.last)]];
     }
     files.push(rel);
   };
@@ -584,7 +586,7 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
   if (forgedWhileInFlight(store, `a ${p.tool_name} of ${files[0]}`)) return;
   if (!TRANSCRIPT_CLIENTS.has(client)) {
     if (foreignClient(store, root, client, true, `a ${p.tool_name} of ${files[0]}`)) return;
-    store.record(s.id, { tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'ok', files, symbols: [], summary: 'read by the agent' });
+    store.record(s.id, { tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'ok', files, symbols: [], lines, summary: 'read by the agent' });
     return;
   }
   // counted once the transcript shows the call (settled at the next decision if not yet written);
@@ -596,6 +598,6 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
   const found = p.tool_name === 'Read' && transcriptHasToolUse(t, id, 'Read', path.resolve(root, String(p.tool_input?.file_path)));
   store.record(s.id, {
     tool: `hook:${p.tool_name}`, args: { ...pick(p.tool_input ?? {}), tool_name: p.tool_name, tool_use_id: p.tool_use_id, transcript: t },
-    phase: s.phase, outcome: found ? 'ok' : 'pending', files, symbols: [], summary: found ? 'read by the agent (found in the client\'s transcript)' : 'waiting for the client\'s transcript',
+    phase: s.phase, outcome: found ? 'ok' : 'pending', files, symbols: [], lines, summary: found ? 'read by the agent (found in the client\'s transcript)' : 'waiting for the client\'s transcript',
   });
 }

@@ -5,7 +5,8 @@
  *
  * A file is explored when the agent saw its code: a Read (recorded by the hook) or its outline
  * (get_symbols, analyze_structure — one that shows something: an empty outline of package.json
- * shows nothing of it). A definition row (find_definitions, find_references' definitions) shows
+ * shows nothing of it), or a definition's whole code (find_definitions with include_body, as a Read
+ * of a whole declaration). A definition row (find_definitions, find_references' definitions) shows
  * where a symbol is declared and its signature line, not the file's code. A text match (search_text, a Grep) shows one line
  * that holds the pattern — a comment, a string, a sentence of a README — and one
  * `search_text('e')` names nearly every file; a use row of find_references shows one line too (the
@@ -14,9 +15,14 @@
  * declaring a get. Such files are named (verification evidence
  * may cite them, the declaration a use sits in is seen) but not explored: they are neither
  * editable in READY nor files_analyzed until the agent opens them (a Read, get_symbols).
+ *
+ * code_evidence may cite only lines the session was shown (`shownLines`): a Read's range, a row's
+ * line (a signature, a use, a match), a definition's body. An outline explores a file, but a line
+ * of a body it never showed is no evidence of having looked (red team adv8).
  */
 import path from 'node:path';
-import type { LedgerEntry } from './store.js';
+import type { LedgerEntry, ShownLines } from './store.js';
+import { MIN_WHOLE } from '../guard/read-shown.js';
 
 type Obj = Record<string, unknown>;
 const arr = (x: unknown): Obj[] => (Array.isArray(x) ? (x as Obj[]) : []);
@@ -28,6 +34,8 @@ export interface Proof {
   symbols: string[];
   /** files named by one line each (a reference's use), whose code the result did not show */
   named?: string[];
+  /** the lines of files the rows showed (a row shows one line: a signature, a use, a match) */
+  lines?: ShownLines;
 }
 
 /** Collects a result's files and the symbols its rows are about. */
@@ -35,6 +43,7 @@ class Shown {
   readonly files = new Set<string>();
   readonly symbols = new Set<string>();
   readonly named = new Set<string>();
+  readonly lines = new Map<string, number[]>();
   file(f: unknown): void {
     if (typeof f === 'string') this.files.add(f);
   }
@@ -47,22 +56,40 @@ class Shown {
       this.symbols.add(container);
     }
   }
+  /** a row shows one line of a file (its text: a signature, a use, a match) */
+  line(f: unknown, line: unknown): void {
+    if (typeof f !== 'string' || typeof line !== 'number' || !Number.isInteger(line) || line < 1) return;
+    const ls = this.lines.get(f) ?? [];
+    ls.push(line);
+    this.lines.set(f, ls);
+  }
   proof(): Proof {
     const named = [...this.named].filter((f) => !this.files.has(f));
-    return { files: [...this.files], symbols: [...this.symbols], ...(named.length ? { named } : {}) };
+    const lines: ShownLines = {};
+    for (const [f, ls] of this.lines) lines[f] = rangesOf(ls.map((l) => [l, l]));
+    return { files: [...this.files], symbols: [...this.symbols], ...(named.length ? { named } : {}), ...(this.lines.size ? { lines } : {}) };
   }
 }
 
 /**
  * find_definitions: each definition's name (and container), and its file as named: a row shows
  * where the symbol is declared and its one-line signature, not the code of the file (nor of the
- * symbol's body) — no more than a reference's use row shows of its file.
+ * symbol's body) — no more than a reference's use row shows of its file. A row with its `body`
+ * (include_body) shows the symbol's code.
  */
 export function definitionRows(result: Obj): Proof {
   const shown = new Shown();
   for (const d of arr(result.items)) {
     if (typeof d.file === 'string') shown.named.add(d.file);
+    shown.line(d.file, d.line);
     shown.symbol(d.name, d.container);
+    // with include_body the row shows the definition's code: its lines, and — a whole declaration of
+    // MIN_WHOLE lines, as a Read of it — the file's code
+    const body = str(d.body);
+    if (body === undefined || typeof d.line !== 'number') continue;
+    const n = body.split('\n').length;
+    for (let i = 1; i < n; i++) shown.line(d.file, d.line + i);
+    if (d.body_truncated !== true && n >= MIN_WHOLE) shown.file(d.file);
   }
   return shown.proof();
 }
@@ -72,11 +99,13 @@ export function referenceRows(result: Obj): Proof {
   const shown = new Shown();
   for (const r of arr(result.items)) {
     if (typeof r.file === 'string') shown.named.add(r.file);
+    shown.line(r.file, r.line);
     // the row names the declaration the reference sits in (file and line shown): that symbol was seen
     if (str(r.container)) shown.symbols.add(r.container as string);
   }
   for (const d of arr(result.definitions)) {
     if (typeof d.file === 'string') shown.named.add(d.file);
+    shown.line(d.file, d.line);
     shown.symbol(d.name, d.container);
   }
   return shown.proof();
@@ -85,7 +114,10 @@ export function referenceRows(result: Obj): Proof {
 /** search_text: a text match names files and shows lines, not symbols (the service adds the symbols declared on them); its files are not explored (deriveEvidence). */
 export function textMatchRows(result: Obj): Proof {
   const shown = new Shown();
-  for (const m of arr(result.items)) shown.file(m.file);
+  for (const m of arr(result.items)) {
+    shown.file(m.file);
+    shown.line(m.file, m.line);
+  }
   return shown.proof();
 }
 
@@ -100,6 +132,7 @@ export function outlineRows(result: Obj): Proof {
   const walk = (nodes: Obj[], container?: string) => {
     for (const n of nodes) {
       shown.symbol(n.name, container);
+      shown.line(result.file, n.line); // its signature
       walk(arr(n.children), str(n.name));
     }
   };
@@ -130,6 +163,8 @@ export const TEXT_MATCH_TOOLS: ReadonlySet<string> = new Set(['search_text', 'ho
 
 export interface Evidence {
   exploredFiles: Set<string>;
+  /** the lines of each file the session was shown (a Read's range, the line of a row): what code_evidence may cite */
+  shownLines: Map<string, [number, number][]>;
   symbolsSeen: Set<string>;
   toolsUsed: Set<string>;
   /** files only a text match or a reference's use named (not explored): what to open before listing or editing them */
@@ -151,13 +186,44 @@ export function deriveEvidence(ledger: readonly LedgerEntry[], sinceSeq = 0): Ev
   const matched = new Set<string>();
   const symbolsSeen = new Set<string>();
   const toolsUsed = new Set<string>();
+  const shown = new Map<string, [number, number][]>();
   for (const e of ledger) {
     if (e.seq <= sinceSeq || e.outcome !== 'ok') continue;
+    for (const [f, rs] of Object.entries(linesOf(e))) shown.set(f, [...(shown.get(f) ?? []), ...rs]);
     // a call that found nothing did not use the tool for anything
     if (e.files.length > 0 || e.symbols.length > 0) toolsUsed.add(e.tool);
     e.files.forEach((f) => (TEXT_MATCH_TOOLS.has(e.tool) ? matched : exploredFiles).add(f));
     e.named?.forEach((f) => matched.add(f));
     e.symbols.forEach((s) => symbolsSeen.add(s));
   }
-  return { exploredFiles, symbolsSeen, toolsUsed, matchedFiles: new Set([...matched].filter((f) => !exploredFiles.has(f))) };
+  for (const [f, rs] of shown) shown.set(f, rangesOf(rs));
+  return { exploredFiles, shownLines: shown, symbolsSeen, toolsUsed, matchedFiles: new Set([...matched].filter((f) => !exploredFiles.has(f))) };
+}
+
+/**
+ * The lines an entry showed. A Read recorded before its lines were (an older version's ledger): the
+ * range its offset and limit name, as Claude Code counts them.
+ */
+export function linesOf(e: LedgerEntry): ShownLines {
+  if (e.lines) return e.lines;
+  if (e.tool !== 'hook:Read' || e.files.length !== 1) return {};
+  const from = typeof e.args.offset === 'number' && e.args.offset > 0 ? Math.floor(e.args.offset) : 1;
+  const count = typeof e.args.limit === 'number' && e.args.limit > 0 ? Math.floor(e.args.limit) : 2000;
+  return { [e.files[0]!]: [[from, from + count - 1]] };
+}
+
+/** Line ranges sorted and merged (adjacent ones joined). */
+export function rangesOf(rs: readonly (readonly [number, number])[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [a, b] of [...rs].sort((x, y) => x[0] - y[0])) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/** Whether every line from `first` to `last` lies in the ranges. */
+export function linesShown(ranges: readonly [number, number][] | undefined, first: number, last = first): boolean {
+  return (ranges ?? []).some(([a, b]) => a <= first && last <= b);
 }

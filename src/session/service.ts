@@ -10,7 +10,7 @@ import type { Project } from '../project/project.js';
 import { type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { quote, UserError } from '../util/paths.js';
 import { type Loaded, type SessionCore, SessionError } from './core.js';
-import { approvedWrites, deriveEvidence, type Evidence } from './evidence.js';
+import { approvedWrites, deriveEvidence, type Evidence, linesOf } from './evidence.js';
 import { toolNamed } from '../tools/catalog.js';
 import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, type Slot, SLOTS, validateFrame } from './queryframe.js';
 
@@ -132,7 +132,7 @@ export class SessionService implements SessionCore {
       ev.symbols = [...names];
     }
     const seq = this.store.record(s.row.id, {
-      tool, args, phase: this.phaseOf(s), outcome: error ? 'error' : 'ok', files: ev.files, symbols: ev.symbols, named: ev.named,
+      tool, args, phase: this.phaseOf(s), outcome: error ? 'error' : 'ok', files: ev.files, symbols: ev.symbols, named: ev.named, lines: ev.lines,
       summary: error ?? summarize(result),
     });
     return seq;
@@ -177,12 +177,10 @@ export class SessionService implements SessionCore {
     settleEvidence(this.store, this.project.root); // reads the hooks recorded count once the client's transcript shows them
     const ledger = this.store.ledger(s.row.id);
     const ev = deriveEvidence(ledger, sinceSeq);
-    // a symbol whose declaration lies in the lines a Read returned was seen (Claude Code reads 2000 lines by default)
+    // a symbol whose declaration lies in the lines a Read returned was seen
     for (const e of ledger) {
       if (e.seq <= sinceSeq || e.outcome !== 'ok' || e.tool !== 'hook:Read' || e.files.length !== 1) continue;
-      const from = typeof e.args.offset === 'number' && e.args.offset > 0 ? e.args.offset : 1;
-      const count = typeof e.args.limit === 'number' && e.args.limit > 0 ? e.args.limit : 2000;
-      this.namesDeclaredIn(e.files[0]!, from, from + count - 1).forEach((n) => ev.symbolsSeen.add(n));
+      for (const [from, to] of linesOf(e)[e.files[0]!] ?? []) this.namesDeclaredIn(e.files[0]!, from, to).forEach((n) => ev.symbolsSeen.add(n));
     }
     return ev;
   }

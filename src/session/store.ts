@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS ledger (
   symbols TEXT NOT NULL,           -- symbol names the result showed (JSON array)
   summary TEXT,
   named TEXT,                      -- files the result named by one line each (a reference's use), not showing their code (JSON array)
+  lines TEXT,                      -- the lines of files the result showed: {file: [[first, last], …]} (JSON)
   at INTEGER NOT NULL,
   UNIQUE(session_id, seq)
 );
@@ -83,12 +84,19 @@ export interface LedgerEntry {
   symbols: string[];
   /** files the result named by one line each (a reference's use): not explored */
   named?: string[];
+  /** the lines (1-based, inclusive ranges) of each file the result showed: what code_evidence may cite */
+  lines?: ShownLines;
   summary: string | null;
   at: number;
 }
 
-type StoredEntry = Omit<LedgerEntry, 'args' | 'files' | 'symbols' | 'named'> & { args: string; files: string; symbols: string; named: string | null };
-const parseEntry = (r: StoredEntry): LedgerEntry => ({ ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols), named: r.named ? JSON.parse(r.named) : [] });
+/** file → the line ranges (1-based, inclusive) shown of it */
+export type ShownLines = Record<string, [number, number][]>;
+
+type StoredEntry = Omit<LedgerEntry, 'args' | 'files' | 'symbols' | 'named' | 'lines'> & { args: string; files: string; symbols: string; named: string | null; lines: string | null };
+const parseEntry = (r: StoredEntry): LedgerEntry => ({
+  ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols), named: r.named ? JSON.parse(r.named) : [], lines: r.lines ? JSON.parse(r.lines) : undefined,
+});
 
 export class SessionStore {
   /** the HMAC over these records (guard/seal.ts): every write below checks it first and renews it */
@@ -112,7 +120,7 @@ export class SessionStore {
     const [prompts, ledger] = [columns('prompts'), columns('ledger')];
     const add = [
       ...[['transcript', 'TEXT'], ['verified', 'INTEGER'], ['line', 'TEXT']].filter(([c]) => !prompts.has(c!)).map(([c, t]) => ['prompts', c!, t!]),
-      ...(ledger.has('named') ? [] : [['ledger', 'named', 'TEXT']]),
+      ...['named', 'lines'].filter((c) => !ledger.has(c)).map((c) => ['ledger', c, 'TEXT']),
     ];
     if (add.length === 0) return;
     this.db.transaction(() => {
@@ -195,8 +203,11 @@ export class SessionStore {
   private append(sessionId: string, e: Omit<LedgerEntry, 'seq' | 'at'>): number {
     const seq = ((this.db.prepare('SELECT MAX(seq) AS m FROM ledger WHERE session_id = ?').get(sessionId) as { m: number | null }).m ?? 0) + 1;
     this.db
-      .prepare('INSERT INTO ledger(session_id, seq, tool, args, phase, outcome, files, symbols, summary, at, named) VALUES (?,?,?,?,?,?,?,?,?,?,?)')
-      .run(sessionId, seq, e.tool, JSON.stringify(e.args), e.phase, e.outcome, JSON.stringify(e.files), JSON.stringify(e.symbols), e.summary, Date.now(), e.named?.length ? JSON.stringify(e.named) : null);
+      .prepare('INSERT INTO ledger(session_id, seq, tool, args, phase, outcome, files, symbols, summary, at, named, lines) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)')
+      .run(
+        sessionId, seq, e.tool, JSON.stringify(e.args), e.phase, e.outcome, JSON.stringify(e.files), JSON.stringify(e.symbols), e.summary, Date.now(),
+        e.named?.length ? JSON.stringify(e.named) : null, e.lines && Object.keys(e.lines).length ? JSON.stringify(e.lines) : null,
+      );
     return seq;
   }
 

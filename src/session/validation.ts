@@ -16,6 +16,8 @@ import { linkedScore, linkToSeeds, personalizedRank, PROPAGATED_SCORE, propagati
 import { contentUnits, isGrounded, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { factCap, tierOf } from './relevance.js';
+import { type Evidence, linesShown } from './evidence.js';
+import { targetMeansAnother } from './which-definition.js';
 import { quote } from '../util/paths.js';
 
 export class ValidationPhase {
@@ -29,7 +31,12 @@ export class ValidationPhase {
   private async targetSeeds(target: string): Promise<Seeds> {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
-    for (const x of await this.suggest(target, 5)) if (x.similarity > 0.6) this.addSeed(ids, labels, x.symbol, x.similarity);
+    // each suggestion is the one definition it ranked — not every one of its name — and not one whose
+    // name the target says of another definition (the memory driver's getKeys, not every getKeys)
+    for (const x of await this.suggest(target, 5)) {
+      if (x.similarity <= 0.6 || targetMeansAnother(this.core.project.db, target, x.name, x.file, x.container)) continue;
+      this.addSeed(ids, labels, x.symbol, x.similarity, `${x.file}:${x.line}`);
+    }
     for (const [id, score] of rankAnchors(this.core.project.db, this.core.engine.textRanking(target))) {
       if ((ids.get(id) ?? 0) < score) ids.set(id, score);
       labels.add(symbolLabel(this.core.project.db, id));
@@ -275,7 +282,7 @@ export class ValidationPhase {
       target_feature: target,
       symbols,
       cached_matches: cached.slice(0, 10),
-      embedding_suggestions: suggestions,
+      embedding_suggestions: suggestions.map(({ name: _n, container: _c, ...x }) => x),
       backend: this.core.engine.backendName(),
       schema: { mapped_symbols: [{ symbol: 'string (symbol name)', approved: 'boolean (relevant?)', code_evidence: 'string (required when approved=true)' }] },
     };
@@ -288,13 +295,13 @@ export class ValidationPhase {
   }
 
   /** The top symbols of the whole index for a target feature (hybrid ranking over code chunks). */
-  async suggest(target: string, limit: number): Promise<{ symbol: string; file: string; line: number; similarity: number; rank: number; backend: string }[]> {
+  async suggest(target: string, limit: number): Promise<{ symbol: string; name: string; container: string | null; file: string; line: number; similarity: number; rank: number; backend: string }[]> {
     const r = await this.core.engine.rank(target, { kinds: (k) => k !== 'section', budgetMs: 2000 });
     return r.items
       .filter((x) => x.score > 0 && x.score >= Math.min(this.core.engine.config.minConfidence, 0.3))
       .slice(0, limit)
       .map((x, i) => ({
-        symbol: x.chunk.container ? `${x.chunk.container}.${x.chunk.name}` : x.chunk.name, file: x.chunk.path, line: x.chunk.name_line,
+        symbol: x.chunk.container ? `${x.chunk.container}.${x.chunk.name}` : x.chunk.name, name: x.chunk.name, container: x.chunk.container ?? null, file: x.chunk.path, line: x.chunk.name_line,
         similarity: x.score, rank: i + 1, backend: SemanticEngine.backendOf(x.legs),
       }));
   }
@@ -355,7 +362,10 @@ export class ValidationPhase {
     const judge = async (m: { symbol: string }, verified: Verified) => {
       const row = this.symbolProfile(m.symbol, verified.where);
       const scored = row
-        ? (await this.core.engine.scoreSymbols(target, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified) }], { namedIn: targetQuote }))[0]!
+        ? (await this.core.engine.scoreSymbols(target, [{
+          name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified),
+          namesAnother: targetMeansAnother(this.core.project.db, target, row.name, row.path, row.container_name),
+        }], { namedIn: targetQuote }))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
       const score = row ? Math.min(scored.score, factCap(target, row.name)) : scored.score;
       const tier = tierOf(score);
@@ -407,13 +417,13 @@ export class ValidationPhase {
         dismissed.push(m.symbol);
         continue;
       }
-      const verified = verifyCodeEvidence(m.code_evidence ?? '', evidence.exploredFiles, (f) => this.core.project.lines(f));
+      const verified = verifyCodeEvidence(m.code_evidence ?? '', evidence.exploredFiles, evidence.shownLines, (f) => this.core.project.lines(f));
       if (!verified) {
         rejected.push({
           symbol: m.symbol, similarity: null,
           guidance: {
-            reason: 'code_evidence does not point at code this session has seen: give "file:line" of an explored file, or a fragment copied from one',
-            next_actions: ['Open the code with get_symbols / find_definitions, then cite it.'],
+            reason: `code_evidence does not point at code this session has seen: give "file:line" of a line you were shown in an explored file, or a fragment copied from one${unseenWhy(m.code_evidence ?? '', evidence)}`,
+            next_actions: ['Read the code you mean (the lines of the symbol), then cite a line of it.'],
           },
         });
         continue;
@@ -573,6 +583,29 @@ export function codeOf(line: string, strings = true): string {
   return at < 0 ? code : code.slice(0, at + (code[at] === '/' ? 0 : 1));
 }
 
+/** Why a "file:line" citation was not taken: the file not explored, or the line never shown of it. */
+function unseenWhy(evidence: string, ev: Evidence): string {
+  const m = /([\w@./-]+\.[A-Za-z]{1,5}):(\d+)/.exec(evidence);
+  if (!m) return '';
+  const file = m[1]!.replace(/^\.\//, '');
+  if (!ev.exploredFiles.has(file)) return ` (${quote(file, 200)} is not explored in this session)`;
+  const rs = ev.shownLines.get(file) ?? [];
+  const list = rs.slice(0, 8).map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
+  return ` (line ${m[2]} of ${quote(file, 200)} was never shown in this session${list ? `; lines shown: ${list}${rs.length > 8 ? ', …' : ''}` : ''})`;
+}
+
+/** Stands for a line the session was not shown: no fragment holds it, and no fragment spans it. */
+const UNSEEN = '\u0000';
+const seenViews = new WeakMap<string[], { shown: readonly [number, number][] | undefined; view: string[] }>();
+/** A file's lines with every line the session was not shown replaced by UNSEEN (numbering kept; cached per file and ranges). */
+function seenLines(ls: string[], shown: readonly [number, number][] | undefined): string[] {
+  const hit = seenViews.get(ls);
+  if (hit && hit.shown === shown) return hit.view;
+  const view = ls.map((l, i) => (linesShown(shown, i + 1) ? l : UNSEEN));
+  seenViews.set(ls, { shown, view });
+  return view;
+}
+
 /** Whitespace folded: a fragment copied across lines matches however it was wrapped. */
 const fold = (x: string) => x.replace(/\s+/g, ' ').trim();
 
@@ -613,14 +646,16 @@ function fragmentSpan(ls: string[], f: string): [number, number] | undefined {
  * that really occurs in an explored file. Returns the verified code text around it.
  */
 export function verifyCodeEvidence(
-  evidence: string, explored: ReadonlySet<string>, lines: (file: string) => string[],
+  evidence: string, explored: ReadonlySet<string>, shown: ReadonlyMap<string, [number, number][]>, fileLines: (file: string) => string[],
 ): Verified | undefined {
   const text = evidence.trim();
   if (!text) return undefined;
+  // the file as the session saw it: a line never shown (by a Read's range, a row) is no line of it
+  const lines = (file: string) => seenLines(fileLines(file), shown.get(file));
   for (const m of text.matchAll(/([\w@./-]+\.[A-Za-z]{1,5}):(\d+)/g)) {
     const file = m[1]!.replace(/^\.\//, '');
     const line = Number(m[2]);
-    if (!explored.has(file)) continue;
+    if (!explored.has(file) || !linesShown(shown.get(file), line)) continue;
     const ls = lines(file);
     // a blank line, a brace or a comment shows no code: it says nothing of a symbol
     if (line >= 1 && line <= ls.length && !/[\p{L}\p{N}_$]/u.test(codeOf(ls[line - 1]!, false))) continue;

@@ -49,6 +49,9 @@ export const definitionRow = z
     exported: z.boolean().optional(),
     confidence: confidence.optional(),
     snippet: z.string().optional(),
+    /** with include_body: the definition's code, from `line` on */
+    body: z.string().optional(),
+    body_truncated: z.boolean().optional(),
   })
   .loose();
 

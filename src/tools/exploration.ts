@@ -10,6 +10,7 @@ import { definitionRows, outlineRows, rankingRows, referenceRows, structureRows,
 import { LIMITS, list, MAX_POSITION, pathArg, text } from '../server/limits.js';
 import { answer, confidence, count, definitionRow, line, matchRow, paging } from './answers.js';
 import { stringArgs, tool } from './record.js';
+import type { Project } from '../project/project.js';
 
 export const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -25,6 +26,23 @@ const filePath = pathArg('file', 1).describe('file path relative to the project 
 const symbolName = text(LIMITS.name, 'name').min(1);
 const kindArg = text(64, 'kind');
 
+/** The most lines of one definition's body, and of all bodies of a page: a class of 3,000 lines is not a page. */
+const BODY_LINES = 200;
+const BODY_TOTAL = 600;
+
+/** Each definition with its code (`body`, lines `line`..`end_line`), cut at BODY_LINES and BODY_TOTAL (`body_truncated`). */
+function withBodies<T extends { file: string; line: number; end_line?: number; kind: string }>(project: Project, items: T[]): T[] {
+  let left = BODY_TOTAL;
+  return items.map((d) => {
+    if (d.kind === 'module' || !d.end_line || d.end_line < d.line || left <= 0) return d;
+    const want = d.end_line - d.line + 1;
+    const take = Math.min(want, BODY_LINES, left);
+    left -= take;
+    const body = project.lines(d.file).slice(d.line - 1, d.line - 1 + take).join('\n');
+    return { ...d, body, ...(take < want ? { body_truncated: true } : {}) };
+  });
+}
+
 export const findDefinitionsTool = tool({
   name: 'find_definitions',
   title: 'Find definitions',
@@ -36,6 +54,7 @@ export const findDefinitionsTool = tool({
     name: symbolName.optional().describe('symbol name, e.g. "parseConfig" or "Server.start"'),
     from: z.object({ file: filePath, ...position }).optional().describe('a usage site to resolve'),
     kind: kindArg.optional().describe('only this kind: function, class, method, interface, type, enum, variable, constant, property, namespace'),
+    include_body: z.boolean().optional().describe(`with the code of each definition (\`body\`, from its name's line to its end; at most ${BODY_LINES} lines, ${BODY_TOTAL} per page): code a session was shown can be cited as evidence`),
     ...page,
   },
   output: answer({ items: z.array(definitionRow), ...paging, resolution: z.string().optional() }),
@@ -49,7 +68,8 @@ export const findDefinitionsTool = tool({
   },
   run: ({ project, inside }, args) => {
     const from = args.from ? { ...args.from, file: inside(args.from.file) } : undefined;
-    return { ...findDefinitions(project, { ...args, from }) };
+    const found = findDefinitions(project, { ...args, from });
+    return args.include_body ? { ...found, items: withBodies(project, found.items) } : { ...found };
   },
 });
 

@@ -37,3 +37,10 @@ export async function driveToReady(project: Project, sessions: SessionService): 
   await sessions.confirmRelevance(SAMPLE_CONFIRM);
   expect(sessions.status().phase).toBe('READY');
 }
+
+/** The agent Read the whole file, recorded as the PostToolUse hook records a Read (the lines it showed included). */
+export function readWhole(sessions: SessionService, file: string): void {
+  const s = sessions.store.active()!;
+  const n = Math.max(1, sessions.project.lines(file).length);
+  sessions.store.record(s.id, { tool: 'hook:Read', args: { file_path: file }, phase: s.phase, outcome: 'ok', files: [file], symbols: [], lines: { [file]: [[1, n]] }, summary: 'read by the agent' });
+}

@@ -1,0 +1,42 @@
+/**
+ * Which of a name's definitions the target means. A plain word of the target that is a symbol's whole
+ * name ("the memory driver" → `driver`) names every `driver` of the project alike; the target's other
+ * words tell them apart where a definition's place says them (src/drivers/memory.ts, a container
+ * `MemoryDriver`). A definition whose place says fewer of them than another one of the same name is
+ * not the one the target names (red team adv8: the `driver` of cloudflare-kv-http.ts was accepted for
+ * "the memory driver's getKeys", and the code linked to it came in with it).
+ */
+import type Database from 'better-sqlite3';
+import { identifierWords, STOP_EN, translationsOf } from '../embeddings/text.js';
+import { stem } from './stem.js';
+
+/** More definitions than this are not compared (a name that common says nothing of its own). */
+const MAX_DEFINITIONS = 500;
+
+/** The words (stemmed, 3+ letters, no stop words) of a text, the translations of its CJK terms included. */
+function wordsOf(text: string): Set<string> {
+  const ws = [...identifierWords(text), ...translationsOf(text).flatMap((t) => identifierWords(t))];
+  return new Set(ws.filter((w) => /^[a-z]/.test(w) && w.length >= 3 && !STOP_EN.has(w)).map(stem));
+}
+
+/** The words of a definition's place: its file's folders and name, and its container. */
+const placeWords = (path: string, container: string | null) => wordsOf(`${path.replace(/\.[^./]+$/, '')} ${container ?? ''}`);
+
+/**
+ * Whether another definition of the name sits where more of the target's other words (not the
+ * name's own) are said than where `path`/`container` is: then the target names that one.
+ */
+export function targetMeansAnother(db: Database.Database, target: string, name: string, path: string, container: string | null): boolean {
+  const own = wordsOf(name);
+  const wanted = [...wordsOf(target)].filter((w) => !own.has(w));
+  if (wanted.length === 0) return false;
+  const said = (p: string, c: string | null) => {
+    const ws = placeWords(p, c);
+    return wanted.filter((w) => ws.has(w)).length;
+  };
+  const mine = said(path, container);
+  const others = db.prepare('SELECT f.path AS path, s.container_name AS container FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.local = 0 LIMIT ?')
+    .all(name, MAX_DEFINITIONS + 1) as { path: string; container: string | null }[];
+  if (others.length > MAX_DEFINITIONS) return false;
+  return others.some((o) => (o.path !== path || o.container !== container) && said(o.path, o.container) > mine);
+}
