@@ -506,3 +506,29 @@ describe('this in a method of an object literal', () => {
     expect(at(12, 17).join()).not.toContain('resolved');
   });
 });
+
+describe('export default of an expression encloses its code (agent trial tr59: an ESLint rule)', () => {
+  const p = projectOf({
+    'src/helper.ts': 'export function check(n: number): boolean {\n  return n > 0;\n}\n',
+    'src/rule.ts': [
+      "import { check } from './helper';",
+      'declare function createRule<T>(x: T): T;',
+      'export default createRule({',
+      '  create(context: { n: number }) {',
+      '    return {',
+      '      CallExpression() {',
+      '        check(context.n);',
+      '      },',
+      '    };',
+      '  },',
+      '});',
+      'check(1);',
+      '',
+    ].join('\n'),
+  });
+
+  it('a call inside the rule is the default\'s; one after it is top-level', () => {
+    const rows = findReferences(p(), { name: 'check' }).items.filter((r) => r.file === 'src/rule.ts' && r.kind === 'call');
+    expect(rows.map((r) => `${r.line} ${r.container ?? '-'}`)).toEqual(['7 default', '12 -']);
+  });
+});

@@ -366,6 +366,17 @@ describe('Red team adv8: code_evidence from a line the session was never shown',
     expect(r.accepted.map((x: { symbol: string }) => x.symbol)).not.toContain('Cart.total');
   });
 
+  it('the body of a local (a closure inside a function) is citable but does not explore its file, as a Read of it would not (red team adv9)', async () => {
+    const t = await setup({ ...SAMPLE, 'src/big.ts': ['export function outer(n: number): number {', '  const inner = (x: number) => {', '    return x + 1;', '  };', '  return inner(n);', '}', 'export function other(): number {', '  return 2;', '}', ''].join('\n') });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    const defs = await t.call('find_definitions', { name: 'inner', include_body: true });
+    expect(defs.items[0]).toMatchObject({ local: true, body: expect.stringContaining('return x + 1;') });
+    expect(t.last()).toMatchObject({ files: [], lines: { 'src/big.ts': [[2, 4]] } });
+    // a top-level function's whole body does explore it
+    await t.call('find_definitions', { name: 'other', include_body: true });
+    expect(t.last().files).toEqual(['src/big.ts']);
+  });
+
   it('with the body shown by find_definitions, the line is taken and the session reaches READY', async () => {
     const t = await setup();
     await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
@@ -400,17 +411,17 @@ describe('Red team adv8: a plain name every driver shares', () => {
     expect(targetMeansAnother(t.project.db, 'memory fetchKeys', 'fetchKeys', 'src/drivers/utils.ts', null)).toBe(false);
   });
 
-  const confirmDriver = async (evidence: string) => {
+  const confirmDriver = async (evidence: string, value = "memory driver's getKeys") => {
     const t = await setup(FILES);
     const request = "The memory driver's getKeys returns keys in insertion order; make it return them sorted.";
-    await t.call('start_session', { intent: 'INVESTIGATE', query: request, query_frame: { target_feature: { value: "memory driver's getKeys", quote: "The memory driver's getKeys returns keys in insertion order" } } });
+    await t.call('start_session', { intent: 'INVESTIGATE', query: request, query_frame: { target_feature: { value, quote: "The memory driver's getKeys returns keys in insertion order" } } });
     for (const f of Object.keys(FILES)) {
       await t.call('get_symbols', { file: f });
       readWhole(t.sessions, f);
     }
     await t.call('find_definitions', { name: 'driver' });
     await t.call('submit_understanding', { symbols_identified: ['driver', 'fetchKeys'], entry_points: ['driver()'], existing_patterns: ['drivers return an object of methods, like driver in src/drivers/memory.ts'], files_analyzed: ['src/drivers/memory.ts', 'src/drivers/cloudflare-kv-http.ts'] });
-    await t.call('validate_symbol_relevance', { target_feature: "memory driver's getKeys", symbols: ['driver'] });
+    await t.call('validate_symbol_relevance', { target_feature: value, symbols: ['driver'] });
     const r = await t.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'driver', approved: true, code_evidence: evidence }] });
     return { r, judged: [...r.accepted, ...r.rejected].find((x: { symbol: string }) => x.symbol === 'driver') };
   };
@@ -421,5 +432,12 @@ describe('Red team adv8: a plain name every driver shares', () => {
     expect(other.r.accepted.map((x: { symbol: string }) => x.symbol)).not.toContain('driver');
     const memory = await confirmDriver('src/drivers/memory.ts:2');
     expect(memory.judged).toMatchObject({ tier: 'ACCEPTED_HIGH_RISK', legs: { named: 0.45 } });
+  });
+
+  it('a value that leaves out the qualifier its quote has ("driver\'s getKeys") still means the memory driver (red team adv9)', async () => {
+    const other = await confirmDriver('src/drivers/cloudflare-kv-http.ts:2', "driver's getKeys");
+    // no credit from the name (it was FACT at 1.0 for redis.ts's getKeys); what its words share with the narrower value is all it has
+    expect(other.judged.legs?.named).toBeUndefined();
+    expect(other.judged.tier).not.toBe('FACT');
   });
 });

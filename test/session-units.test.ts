@@ -493,6 +493,9 @@ describe('evidence checks', () => {
     expect(verifyCodeEvidence('src/a.ts:6', explored, row, lines)).toBeUndefined();
     // nothing shown of an explored file: nothing of it is citable
     expect(verifyCodeEvidence('src/a.ts:3', explored, new Map(), lines)).toBeUndefined();
+    // NULs in a fragment matched the lines never shown (red team adv9): no code holds a control character
+    expect(verifyCodeEvidence('`export function logout(user) {\n\u0000\n\u0000`', explored, row, lines)).toBeUndefined();
+    expect(verifyCodeEvidence(Array.from({ length: 3 }, () => '\u0000').join('\n'), explored, shown, lines)).toBeUndefined();
   });
 });
 

@@ -92,7 +92,7 @@ words alone.
 ## 6. SEMANTIC (only when the server sends you there)
 
 Call \`mcp__code-intel__semantic_search\` for what exploration could not find, then
-\`mcp__code-intel__submit_semantic\` with \`hypotheses\` (\`{text, confidence}\`), a \`semantic_reason\`
+\`mcp__code-intel__submit_semantic\` with \`hypotheses\` (\`{text, confidence}\`, confidence: high, medium or low), a \`semantic_reason\`
 from \`allowed_semantic_reasons\`, and the \`search_queries\` you actually ran. Findings are HYPOTHESIS.
 
 ## 7. VERIFICATION

@@ -84,12 +84,13 @@ export function definitionRows(result: Obj): Proof {
     shown.line(d.file, d.line);
     shown.symbol(d.name, d.container);
     // with include_body the row shows the definition's code: its lines, and — a whole declaration of
-    // MIN_WHOLE lines, as a Read of it — the file's code
+    // MIN_WHOLE lines, as a Read of it — the file's code; a local's (a closure inside a function) is
+    // not the file's, as a Read of it is not (red team adv9: 3 lines of a closure unlocked 354)
     const body = str(d.body);
     if (body === undefined || typeof d.line !== 'number') continue;
     const n = body.split('\n').length;
     for (let i = 1; i < n; i++) shown.line(d.file, d.line + i);
-    if (d.body_truncated !== true && n >= MIN_WHOLE) shown.file(d.file);
+    if (d.body_truncated !== true && n >= MIN_WHOLE && d.local !== true) shown.file(d.file);
   }
   return shown.proof();
 }

@@ -28,13 +28,13 @@ export class ValidationPhase {
    * level and its best ranked declarations with a specific neighbourhood. Computed once per confirm
    * (it ranks the whole index); the accepted symbols are added to it as they come (seedsWith).
    */
-  private async targetSeeds(target: string): Promise<Seeds> {
+  private async targetSeeds(target: string, quotes: readonly string[] = []): Promise<Seeds> {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
     // each suggestion is the one definition it ranked — not every one of its name — and not one whose
     // name the target says of another definition (the memory driver's getKeys, not every getKeys)
     for (const x of await this.suggest(target, 5)) {
-      if (x.similarity <= 0.6 || targetMeansAnother(this.core.project.db, target, x.name, x.file, x.container)) continue;
+      if (x.similarity <= 0.6 || targetMeansAnother(this.core.project.db, [target, ...quotes].join(' '), x.name, x.file, x.container)) continue;
       this.addSeed(ids, labels, x.symbol, x.similarity, `${x.file}:${x.line}`);
     }
     for (const [id, score] of rankAnchors(this.core.project.db, this.core.engine.textRanking(target))) {
@@ -152,12 +152,13 @@ export class ValidationPhase {
    * lines alone. A fragment that starts in writeLog and runs into the next function's "cart total"
    * lifted writeLog to 0.45 for カートの合計 with words that are not its own.
    */
-  private evidenceAbout(row: SymbolRow, verified: Verified): string {
+  private evidenceAbout(row: SymbolRow, verified: Verified, shown: ReadonlyMap<string, [number, number][]>): string {
     const m = /^(.*):(\d+)$/.exec(verified.where);
     if (!m) return verified.text;
     const [file, from] = [m[1]!, Number(m[2])];
     const to = verified.to ?? from;
-    const ls = this.core.project.lines(file);
+    // the lines around it the session was shown, and no others (red team adv9)
+    const ls = this.core.project.lines(file).map((l, i) => (linesShown(shown.get(file), i + 1) ? l : ''));
     if (file === row.path) {
       const [a, b] = [Math.max(row.line, from - 2), Math.min(row.end_line, to + 2)];
       if (a <= b) return ls.slice(a - 1, b).join('\n');
@@ -363,8 +364,9 @@ export class ValidationPhase {
       const row = this.symbolProfile(m.symbol, verified.where);
       const scored = row
         ? (await this.core.engine.scoreSymbols(target, [{
-          name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified),
-          namesAnother: targetMeansAnother(this.core.project.db, target, row.name, row.path, row.container_name),
+          name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified, evidence.shownLines),
+          // the quote's words too: a value that leaves out a qualifier its quote has (red team adv9) still means the same one
+          namesAnother: targetMeansAnother(this.core.project.db, [target, ...targetQuote].join(' '), row.name, row.path, row.container_name),
         }], { namedIn: targetQuote }))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
       const score = row ? Math.min(scored.score, factCap(target, row.name)) : scored.score;
@@ -435,7 +437,7 @@ export class ValidationPhase {
     // contain or sit in a symbol the request does reach). Links through the code, to a fixed point:
     // a symbol linked to one that a link accepted in this same pass would be accepted by the next
     // pass anyway — the agent is spared the round trip
-    const reached = await this.targetSeeds(target);
+    const reached = await this.targetSeeds(target, targetQuote);
     const seedsNow = () => this.seedsWith(reached, [...accepted, ...before] as { symbol: string; similarity?: number; evidence?: unknown }[]);
     let seeds = seedsNow();
     for (let round = 0; round < 6 && (pending.length > 0 || waiting.length > 0); round++) {
@@ -649,7 +651,8 @@ export function verifyCodeEvidence(
   evidence: string, explored: ReadonlySet<string>, shown: ReadonlyMap<string, [number, number][]>, fileLines: (file: string) => string[],
 ): Verified | undefined {
   const text = evidence.trim();
-  if (!text) return undefined;
+  // no code holds a control character (a NUL would match the lines never shown: red team adv9)
+  if (!text || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return undefined;
   // the file as the session saw it: a line never shown (by a Read's range, a row) is no line of it
   const lines = (file: string) => seenLines(fileLines(file), shown.get(file));
   for (const m of text.matchAll(/([\w@./-]+\.[A-Za-z]{1,5}):(\d+)/g)) {
@@ -674,7 +677,7 @@ export function verifyCodeEvidence(
       const idx = ls.findIndex((l) => fold(l).includes(f));
       if (idx >= 0) return { where: `${file}:${idx + 1}`, text: ls.slice(Math.max(0, idx - 2), idx + 3).join('\n') };
       const span = fragmentSpan(ls, f);
-      if (span) return { where: `${file}:${span[0]}`, to: span[1], text: f };
+      if (span && linesShown(shown.get(file), span[0], span[1])) return { where: `${file}:${span[0]}`, to: span[1], text: f };
     }
   }
   return undefined;

@@ -109,6 +109,8 @@ export class FileContext {
   /** the declarations stored as symbols, by range: built at the first reference, when all are
    * known (again if an assignment leaves defByNode) */
   symbolRanges: NodeRanges | undefined = undefined;
+  /** symbols no definition stands for that still enclose code: `export default <expression>` (node id → symbol) */
+  readonly enclosers = new Map<number, { node: Node; symbol: number }>();
   /** imports the file does not write, by what they import */
   readonly implicitImports = new Map<string, number>();
   /** a name the file does not declare may come from a wildcard import (`from m import *`, `use m::*`) */

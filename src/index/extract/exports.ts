@@ -21,6 +21,10 @@ function syntheticDefault(ctx: FileContext, node: Node): void {
     exported: true, isDefault: true, local: false, signature: signatureAt(ctx.lines, node.startPosition.row, node.startPosition.column),
   });
   ctx.exportsOut.push({ name: 'default', kind: 'symbol', symbol: index });
+  // the code of the expression is the default's: `export default createRule({ create() { … } })`
+  // holds a whole ESLint rule, whose calls the graph links to it (agent trial tr59)
+  ctx.enclosers.set(node.id, { node, symbol: index });
+  ctx.symbolRanges = undefined;
 }
 
 function exportBinding(ctx: FileContext, exportedName: string, localNode: Node): void {

@@ -7,15 +7,16 @@ import { NodeRanges } from '../ancestry.js';
 import type { FileContext } from './context.js';
 
 export function enclosingSymbol(ctx: FileContext, n: Node): number | null {
-  const { defByNode } = ctx;
+  const { defByNode, enclosers } = ctx;
+  const symbolOf = (node: Node) => defByNode.get(node.id)?.symbol ?? enclosers.get(node.id)?.symbol ?? null;
   if (ctx.macroRoots.length === 0) {
-    ctx.symbolRanges ??= new NodeRanges([...defByNode.values()].filter((d) => d.symbol != null).map((d) => d.node));
+    ctx.symbolRanges ??= new NodeRanges([...[...defByNode.values()].filter((d) => d.symbol != null).map((d) => d.node), ...[...enclosers.values()].map((e) => e.node)]);
     const near = ctx.symbolRanges.nearest(n);
-    if (near !== undefined) return near && defByNode.get(near.id)!.symbol;
+    if (near !== undefined) return near && symbolOf(near);
   }
   for (let p = ctx.parentOf(n); p; p = ctx.parentOf(p)) {
-    const d = defByNode.get(p.id);
-    if (d?.symbol != null) return d.symbol;
+    const s = symbolOf(p);
+    if (s != null) return s;
   }
   return null;
 }
