@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import type Database from 'better-sqlite3';
 
 /** Claude Code's Read shows 2000 lines unless told otherwise */
-const DEFAULT_LIMIT = 2000;
+export const DEFAULT_LIMIT = 2000;
 /** fewer lines than this show no more than a search match does (unless they are the whole file, or a whole declaration) */
 const MIN_LINES = 10;
 /** lines inside the file's declarations a Read of MIN_LINES must show for them to be its code */

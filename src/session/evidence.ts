@@ -22,7 +22,7 @@
  */
 import path from 'node:path';
 import type { LedgerEntry, ShownLines } from './store.js';
-import { MIN_WHOLE } from '../guard/read-shown.js';
+import { DEFAULT_LIMIT, MIN_WHOLE } from '../guard/read-shown.js';
 
 type Obj = Record<string, unknown>;
 const arr = (x: unknown): Obj[] => (Array.isArray(x) ? (x as Obj[]) : []);
@@ -43,7 +43,7 @@ class Shown {
   readonly files = new Set<string>();
   readonly symbols = new Set<string>();
   readonly named = new Set<string>();
-  readonly lines = new Map<string, number[]>();
+  readonly lines = new Map<string, [number, number][]>();
   file(f: unknown): void {
     if (typeof f === 'string') this.files.add(f);
   }
@@ -56,17 +56,17 @@ class Shown {
       this.symbols.add(container);
     }
   }
-  /** a row shows one line of a file (its text: a signature, a use, a match) */
-  line(f: unknown, line: unknown): void {
-    if (typeof f !== 'string' || typeof line !== 'number' || !Number.isInteger(line) || line < 1) return;
-    const ls = this.lines.get(f) ?? [];
-    ls.push(line);
-    this.lines.set(f, ls);
+  /** a row shows a line of a file (its text: a signature, a use, a match), or a body its lines */
+  line(f: unknown, line: unknown, last = line): void {
+    if (typeof f !== 'string' || typeof line !== 'number' || !Number.isInteger(line) || line < 1 || typeof last !== 'number' || last < line) return;
+    const rs = this.lines.get(f) ?? [];
+    rs.push([line, last]);
+    this.lines.set(f, rs);
   }
   proof(): Proof {
     const named = [...this.named].filter((f) => !this.files.has(f));
     const lines: ShownLines = {};
-    for (const [f, ls] of this.lines) lines[f] = rangesOf(ls.map((l) => [l, l]));
+    for (const [f, rs] of this.lines) lines[f] = rangesOf(rs);
     return { files: [...this.files], symbols: [...this.symbols], ...(named.length ? { named } : {}), ...(this.lines.size ? { lines } : {}) };
   }
 }
@@ -81,16 +81,14 @@ export function definitionRows(result: Obj): Proof {
   const shown = new Shown();
   for (const d of arr(result.items)) {
     if (typeof d.file === 'string') shown.named.add(d.file);
-    shown.line(d.file, d.line);
     shown.symbol(d.name, d.container);
     // with include_body the row shows the definition's code: its lines, and — a whole declaration of
     // MIN_WHOLE lines, as a Read of it — the file's code; a local's (a closure inside a function) is
     // not the file's, as a Read of it is not (red team adv9: 3 lines of a closure unlocked 354)
     const body = str(d.body);
-    if (body === undefined || typeof d.line !== 'number') continue;
-    const n = body.split('\n').length;
-    for (let i = 1; i < n; i++) shown.line(d.file, d.line + i);
-    if (d.body_truncated !== true && n >= MIN_WHOLE && d.local !== true) shown.file(d.file);
+    const n = body === undefined ? 1 : body.split('\n').length;
+    shown.line(d.file, d.line, typeof d.line === 'number' ? d.line + n - 1 : d.line);
+    if (body !== undefined && d.body_truncated !== true && n >= MIN_WHOLE && d.local !== true) shown.file(d.file);
   }
   return shown.proof();
 }
@@ -190,7 +188,10 @@ export function deriveEvidence(ledger: readonly LedgerEntry[], sinceSeq = 0): Ev
   const shown = new Map<string, [number, number][]>();
   for (const e of ledger) {
     if (e.seq <= sinceSeq || e.outcome !== 'ok') continue;
-    for (const [f, rs] of Object.entries(linesOf(e))) shown.set(f, [...(shown.get(f) ?? []), ...rs]);
+    for (const [f, rs] of Object.entries(linesOf(e))) {
+      if (!shown.has(f)) shown.set(f, []);
+      shown.get(f)!.push(...rs);
+    }
     // a call that found nothing did not use the tool for anything
     if (e.files.length > 0 || e.symbols.length > 0) toolsUsed.add(e.tool);
     e.files.forEach((f) => (TEXT_MATCH_TOOLS.has(e.tool) ? matched : exploredFiles).add(f));
@@ -209,7 +210,7 @@ export function linesOf(e: LedgerEntry): ShownLines {
   if (e.lines) return e.lines;
   if (e.tool !== 'hook:Read' || e.files.length !== 1) return {};
   const from = typeof e.args.offset === 'number' && e.args.offset > 0 ? Math.floor(e.args.offset) : 1;
-  const count = typeof e.args.limit === 'number' && e.args.limit > 0 ? Math.floor(e.args.limit) : 2000;
+  const count = typeof e.args.limit === 'number' && e.args.limit > 0 ? Math.floor(e.args.limit) : DEFAULT_LIMIT;
   return { [e.files[0]!]: [[from, from + count - 1]] };
 }
 

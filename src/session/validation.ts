@@ -28,13 +28,13 @@ export class ValidationPhase {
    * level and its best ranked declarations with a specific neighbourhood. Computed once per confirm
    * (it ranks the whole index); the accepted symbols are added to it as they come (seedsWith).
    */
-  private async targetSeeds(target: string, quotes: readonly string[] = []): Promise<Seeds> {
+  private async targetSeeds(target: string, said: string): Promise<Seeds> {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
     // each suggestion is the one definition it ranked — not every one of its name — and not one whose
     // name the target says of another definition (the memory driver's getKeys, not every getKeys)
     for (const x of await this.suggest(target, 5)) {
-      if (x.similarity <= 0.6 || targetMeansAnother(this.core.project.db, [target, ...quotes].join(' '), x.name, x.file, x.container)) continue;
+      if (x.similarity <= 0.6 || targetMeansAnother(this.core.project.db, said, x.name, x.file, x.container)) continue;
       this.addSeed(ids, labels, x.symbol, x.similarity, `${x.file}:${x.line}`);
     }
     for (const [id, score] of rankAnchors(this.core.project.db, this.core.engine.textRanking(target))) {
@@ -158,7 +158,7 @@ export class ValidationPhase {
     const [file, from] = [m[1]!, Number(m[2])];
     const to = verified.to ?? from;
     // the lines around it the session was shown, and no others (red team adv9)
-    const ls = this.core.project.lines(file).map((l, i) => (linesShown(shown.get(file), i + 1) ? l : ''));
+    const ls = seenLines(this.core.project.lines(file), shown.get(file));
     if (file === row.path) {
       const [a, b] = [Math.max(row.line, from - 2), Math.min(row.end_line, to + 2)];
       if (a <= b) return ls.slice(a - 1, b).join('\n');
@@ -358,6 +358,9 @@ export class ValidationPhase {
     // however the agent rendered the value it passes (agent trial tr34: `Map` in the quote, Map in the value)
     const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const targetQuote = frame.quotes?.target_feature ? [frame.quotes.target_feature] : [];
+    // what the target says, value and quote: a value that leaves out a qualifier its quote has (red
+    // team adv9) still means the same definition of a name (which-definition.ts)
+    const said = [target, ...targetQuote].join(' ');
     // words first, then the rank leg: its words cover little of the target, but its code answers
     // it better than nearly everything else in the project
     const judge = async (m: { symbol: string }, verified: Verified) => {
@@ -365,8 +368,7 @@ export class ValidationPhase {
       const scored = row
         ? (await this.core.engine.scoreSymbols(target, [{
           name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified, evidence.shownLines),
-          // the quote's words too: a value that leaves out a qualifier its quote has (red team adv9) still means the same one
-          namesAnother: targetMeansAnother(this.core.project.db, [target, ...targetQuote].join(' '), row.name, row.path, row.container_name),
+          namesAnother: targetMeansAnother(this.core.project.db, said, row.name, row.path, row.container_name),
         }], { namedIn: targetQuote }))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
       const score = row ? Math.min(scored.score, factCap(target, row.name)) : scored.score;
@@ -437,7 +439,7 @@ export class ValidationPhase {
     // contain or sit in a symbol the request does reach). Links through the code, to a fixed point:
     // a symbol linked to one that a link accepted in this same pass would be accepted by the next
     // pass anyway — the agent is spared the round trip
-    const reached = await this.targetSeeds(target, targetQuote);
+    const reached = await this.targetSeeds(target, said);
     const seedsNow = () => this.seedsWith(reached, [...accepted, ...before] as { symbol: string; similarity?: number; evidence?: unknown }[]);
     let seeds = seedsNow();
     for (let round = 0; round < 6 && (pending.length > 0 || waiting.length > 0); round++) {
