@@ -125,11 +125,33 @@ const BARE_TEST = [
   '',
 ].join('\n');
 
+/** a test file whose cases are strings and object literals inside one long call (agent trial tr62): lines 9–48 hold no use of a name */
+const CASES_TEST = [
+  "import { RuleTester } from '../src/tester';",
+  "import rule from '../src/rule';",
+  '',
+  'const ruleTester = new RuleTester();',
+  '',
+  "ruleTester.run('prefer-total', rule, {",
+  '  valid: [',
+  '    `const a = cart.total();`,',
+  ...Array.from({ length: 10 }, (_, i) => [
+    '    {',
+    `      code: \`const t${i} = cart.total() ?? ${i};\`,`,
+    `      options: [{ ignore: { string: ${i % 2 === 0} } }],`,
+    '    },',
+  ]).flat(),
+  '  ],',
+  '  invalid: [],',
+  '});',
+  '',
+].join('\n');
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -181,6 +203,12 @@ describe('A Read explores a file only when it showed some of its code', () => {
     // a test file's tests: top-level calls outside its one declaration (agent trial tr49)
     read('test/cart.test.ts', { offset: 16, limit: 10 });
     expect([...explored()].sort()).toEqual(['README.md', 'src/cart.ts', 'src/empty.ts', 'src/main.ts', 'test/cart.test.ts']);
+    // the middle of a test file whose cases are strings and object literals: lines of code, no use of a name (agent trial tr62)
+    read('test/cases.test.ts', { offset: 1, limit: 3 }); // its imports
+    read('test/cases.test.ts', { offset: 30, limit: 4 }); // a case: a search match's worth
+    expect(explored().has('test/cases.test.ts')).toBe(false);
+    read('test/cases.test.ts', { offset: 20, limit: 20 });
+    expect(explored().has('test/cases.test.ts')).toBe(true);
     bash(`python3 -c "open('src/main.ts','a').write('// seen')"`);
     expect(disk('src/main.ts')).toMatch(/\/\/ seen$/);
   });

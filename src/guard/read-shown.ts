@@ -7,8 +7,10 @@
  * MIN_INSIDE lie in its declarations, or one whole declaration of MIN_WHOLE lines or more. Top-level
  * code outside declarations is code too — a test file's `test("…", () => {…})` blocks, a script's
  * statements (agent trial tr49) — told from an import block, an export list or a licence header by
- * MIN_STATEMENTS uses of names there. A file the index holds no code of (a README, a config) shows
- * any lines; an empty file is seen by any Read.
+ * MIN_STATEMENTS uses of names there, or by MIN_LINES lines of code there: a line with a word on it
+ * once comments are cut, that imports or exports nothing (the middle of a test file whose cases are
+ * strings and object literals in one long call, agent trial tr62). A file the index holds no code of
+ * (a README, a config) shows any lines; an empty file is seen by any Read.
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
@@ -25,6 +27,8 @@ const MIN_STATEMENTS = 3;
 export const MIN_WHOLE = 3;
 /** past this the file's lines are not counted (the Read's own range is taken as shown) */
 const MAX_COUNTED_BYTES = 64 << 20;
+/** past this a Read's lines are not read for code (the index's declarations and uses decide) */
+const MAX_SCANNED_BYTES = 8 << 20;
 
 export interface ReadShown {
   /** first and last line shown (1-based); last < first when nothing was shown */
@@ -44,7 +48,8 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
   const off = typeof offset === 'number' && Number.isFinite(offset) && offset > 0 ? Math.floor(offset) : 0;
   const first = zeroBased ? off + 1 : Math.max(off, 1);
   const count = typeof limit === 'number' && Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : DEFAULT_LIMIT;
-  const total = lineCount(abs);
+  const text = fileText(abs);
+  const total = text === undefined ? Number.MAX_SAFE_INTEGER : lineCount(text);
   // an empty file is shown whole by any Read of it
   if (total === 0) return { first, last: first, total, code: true };
   const last = Math.min(first + count - 1, total);
@@ -57,7 +62,7 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
     const all = first <= 1 && last >= total;
     // top-level code outside every declaration (a test file's tests): uses of names there, a few
     const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') LIMIT ?)")
-      .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS;
+      .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS || codeLines(db, rel, text, first, last) >= MIN_LINES;
     if (declared) {
       // lines inside the file's declarations: a window that only grazes one (its closing braces, or
       // its signature line under a comment block) shows none of its code (red team adv8)
@@ -76,18 +81,39 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
   return { first, last, total, code };
 }
 
-/** Lines of a file as a reader numbers them (a last line without a newline counts). */
-function lineCount(abs: string): number {
-  let size: number;
+/** The file's bytes; empty when it cannot be read, undefined when it is too large to count. */
+function fileText(abs: string): Buffer | undefined {
   try {
-    size = fs.statSync(abs).size;
+    if (fs.statSync(abs).size > MAX_COUNTED_BYTES) return undefined;
+    return fs.readFileSync(abs);
   } catch {
-    return 0;
+    return Buffer.alloc(0);
   }
-  if (size > MAX_COUNTED_BYTES) return Number.MAX_SAFE_INTEGER;
-  const buf = fs.readFileSync(abs);
+}
+
+/** Lines of a file as a reader numbers them (a last line without a newline counts). */
+function lineCount(buf: Buffer): number {
   if (buf.length === 0) return 0;
   let n = 0;
   for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
   return buf[buf.length - 1] === 10 ? n : n + 1;
+}
+
+/**
+ * Lines first..last that are code: a word left once comments are cut (a closing brace, a licence
+ * header, a blank line are not), and no import or export of the file's on it (an import block or
+ * an export list is names, not code).
+ */
+function codeLines(db: Database.Database, rel: string, buf: Buffer | undefined, first: number, last: number): number {
+  if (buf === undefined || buf.length > MAX_SCANNED_BYTES) return 0;
+  // block comments blanked in place, so line numbers hold
+  const lines = buf.toString('utf8').replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).split('\n');
+  const listed = new Set((db.prepare("SELECT DISTINCT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role IN ('import', 'export')")
+    .all(rel, first, last) as { line: number }[]).map((r) => r.line));
+  let n = 0;
+  for (let i = first; i <= Math.min(last, lines.length); i++) {
+    const line = lines[i - 1]!.replace(/(^|[^:'"`\\])\/\/.*$/, '$1').replace(/^\s*#(?![[!]).*$/, '');
+    if (/[\p{L}\p{N}_$]/u.test(line) && !listed.has(i)) n++;
+  }
+  return n;
 }
