@@ -527,8 +527,49 @@ describe('export default of an expression encloses its code (agent trial tr59: a
     ].join('\n'),
   });
 
-  it('a call inside the rule is the default\'s; one after it is top-level', () => {
+  it('a call inside the rule is its create method\'s, a member of the default; one after it is top-level', () => {
     const rows = findReferences(p(), { name: 'check' }).items.filter((r) => r.file === 'src/rule.ts' && r.kind === 'call');
-    expect(rows.map((r) => `${r.line} ${r.container ?? '-'}`)).toEqual(['7 default', '12 -']);
+    expect(rows.map((r) => `${r.line} ${r.container ?? '-'}`)).toEqual(['7 default.create', '12 -']);
+  });
+});
+
+describe('the methods of an object passed to a call are members of the declaration the call is the value of (agent trial tr59)', () => {
+  const p = projectOf({
+    'src/rules.ts': [
+      'declare function createRule<T>(x: T): T;',
+      'declare function defineComponent<T>(x: T): T;',
+      'declare function run(name: string, x: object): void;',
+      'export const noThing = createRule({',
+      "  name: 'no-thing',",
+      '  create(context: { n: number }) {',
+      '    return context.n;',
+      '  },',
+      '  check: (n: number) => n > 0,',
+      '});',
+      'export default defineComponent({',
+      '  setup() {',
+      '    return {};',
+      '  },',
+      '  methods: {',
+      '    submit() {',
+      '      return 1;',
+      '    },',
+      '  },',
+      '});',
+      "run('cases', { valid() { return []; } });",
+      'const later = noThing.create({ n: 1 });',
+      '',
+    ].join('\n'),
+  });
+
+  it('create is noThing\'s, setup and submit the default\'s; an object passed to a call nothing holds declares nothing', () => {
+    const outline = getSymbols(p(), { file: 'src/rules.ts' }).items.flatMap((s) => [`${s.name}:${s.line}`, ...s.children.map((c) => `${s.name}.${c.name}:${c.line}`)]);
+    expect(outline).toEqual(['createRule:1', 'defineComponent:2', 'run:3', 'noThing:4', 'noThing.create:6', 'default:11', 'default.setup:12', 'default.submit:16', 'later:22']);
+  });
+
+  it('find_definitions finds them by name, and a use through the holder resolves to them', () => {
+    expect(findDefinitions(p(), { name: 'submit' }).items.map((d) => `${d.container}.${d.name}:${d.line}`)).toEqual(['default.submit:16']);
+    const use = findReferences(p(), { name: 'create' }).items.filter((r) => r.line === 22);
+    expect(use.map((r) => `${r.confidence} ${r.definition}`)).toEqual(['resolved src/rules.ts:6']);
   });
 });

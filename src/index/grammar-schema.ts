@@ -70,6 +70,7 @@ const TABLES_FILE = z.strictObject({
   elementTypes: fieldOf.optional(),
   initializers: types.optional(),
   calls: types.optional(),
+  argumentLists: types.optional(),
   callMembers: types.optional(),
   functionValues: types.optional(),
   parameterHolders: types.optional(),

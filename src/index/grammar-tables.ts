@@ -46,6 +46,8 @@ export interface GrammarTables {
   initializers: ReadonlySet<string>;
   /** calls: their result is what the callee declares it returns */
   calls: ReadonlySet<string>;
+  /** argument lists of calls: an object literal passed in one is the value of the declaration the call is the value of (`const rule = createRule({ create() {…} })`) */
+  argumentLists: ReadonlySet<string>;
   /** member accesses that are calls themselves (Java `a.m()`): a chain through them is typed by the result */
   callMembers: ReadonlySet<string>;
   /** function values that can be passed as arguments (their untyped parameters are typed by the callee) */
@@ -113,7 +115,7 @@ export function mergeTables(files: { file: string; tables: TablesFile }[]): Gram
     memberPath: set('memberPath'), returnStatements: set('returnStatements'), requireBindingParents: set('requireBindingParents'), thisRebinders: set('thisRebinders'),
     memberAccess: map('memberAccess'), callees: map('callees'), assignments: map('assignments'), qualifiedTypes: map('qualifiedTypes'),
     constructions: map('constructions'), typeWrappers: map('typeWrappers'), elementAccess: map('elementAccess'), elementTypes: map('elementTypes'),
-    initializers: set('initializers'), calls: set('calls'), callMembers: set('callMembers'), functionValues: set('functionValues'),
+    initializers: set('initializers'), calls: set('calls'), argumentLists: set('argumentLists'), callMembers: set('callMembers'), functionValues: set('functionValues'),
     parameterHolders: set('parameterHolders'), declarationHolders: set('declarationHolders'), sequenceTypes: set('sequenceTypes'),
     mapTypes: set('mapTypes'), elementCallbacks: object('elementCallbacks'), collectionAccessors: object('collectionAccessors'),
     objectWrappers: set('objectWrappers'),

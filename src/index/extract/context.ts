@@ -111,6 +111,8 @@ export class FileContext {
   symbolRanges: NodeRanges | undefined = undefined;
   /** symbols no definition stands for that still enclose code: `export default <expression>` (node id → symbol) */
   readonly enclosers = new Map<number, { node: Node; symbol: number }>();
+  /** members of an object passed to a call no declaration holds, by the call's node id: the file's default holds them if that call is it */
+  readonly passedMembers = new Map<number, Def[]>();
   /** imports the file does not write, by what they import */
   readonly implicitImports = new Map<string, number>();
   /** a name the file does not declare may come from a wildcard import (`from m import *`, `use m::*`) */

@@ -7,7 +7,7 @@ import { type FileContext, endOf } from './context.js';
 import { stripQuotes } from './imports.js';
 import { pushRef } from './ref-fact.js';
 import { lookup } from './scopes.js';
-import { signatureAt } from './symbols.js';
+import { signatureAt, storeSymbol } from './symbols.js';
 
 /** `export default <expression>`: a symbol of its own, named `default` */
 function syntheticDefault(ctx: FileContext, node: Node): void {
@@ -25,6 +25,8 @@ function syntheticDefault(ctx: FileContext, node: Node): void {
   // holds a whole ESLint rule, whose calls the graph links to it (agent trial tr59)
   ctx.enclosers.set(node.id, { node, symbol: index });
   ctx.symbolRanges = undefined;
+  // and the methods of an object it passes are the default's (`create` of an ESLint rule)
+  for (const d of ctx.passedMembers.get(node.id) ?? []) storeSymbol(ctx, d, index);
 }
 
 function exportBinding(ctx: FileContext, exportedName: string, localNode: Node): void {

@@ -20,6 +20,16 @@ export function signatureAt(lines: string[], row: number, column: number): strin
 // the declarations that can hold members, by range: for a declaration that is not a member, its
 // container is the nearest one around it
 export function containerOf(ctx: FileContext, d: Def): Def | undefined {
+  const h = holderOf(ctx, d);
+  return h && 'rule' in h ? h : undefined;
+}
+
+/**
+ * A declaration's container, or for a member of an object passed to a call that is no
+ * declaration's value (`export default createRule({ create() {…} })`) that call: the default
+ * exports.ts makes of it holds the member.
+ */
+function holderOf(ctx: FileContext, d: Def): Def | Node | undefined {
   const { defByNode } = ctx;
   if (d.rule.binding !== 'member' && ctx.macroRoots.length === 0) {
     ctx.containerRanges ??= new NodeRanges([...defByNode.values()].filter((c) => CONTAINER_KINDS.has(c.rule.kind)).map((c) => c.node));
@@ -34,11 +44,24 @@ export function containerOf(ctx: FileContext, d: Def): Def | undefined {
     // (`const driver = (opts) => { …; return { getItem() {…} } }` → driver.getItem)
     if (ctx.tables.returnStatements.has(n.type)) return returnedBy(ctx, ctx.parentOf(ctx.parentOf(n) ?? n), ctx.parentOf(n));
     if (ctx.tables.functionValues.has(n.type)) return returnedBy(ctx, n, from);
+    // an object passed to a call that is a declaration's value holds the declaration's members
+    // (`const rule = createRule({ create() {…} })`: rule.create; agent trial tr59)
+    if (ctx.tables.argumentLists.has(n.type)) return valueOfCall(ctx, n);
     // a member belongs only to the declaration whose body holds it: a property of an inline
-    // type literal in a parameter, or of an object passed as an argument, belongs to nothing
+    // type literal in a parameter belongs to nothing
     if (!ctx.tables.memberPath.has(n.type)) return undefined;
   }
   return undefined;
+}
+
+/** The declaration whose value is the call `args` belongs to, or that call when no declaration holds it. */
+function valueOfCall(ctx: FileContext, args: Node): Def | Node | undefined {
+  const call = ctx.parentOf(args);
+  if (!call || !ctx.tables.calls.has(call.type)) return undefined;
+  const holder = ctx.parentOf(call);
+  const own = holder ? ctx.defByNode.get(holder.id) : undefined;
+  if (!own) return call;
+  return CONTAINER_KINDS.has(own.rule.kind) ? own : undefined;
 }
 
 /** The declared function whose body is `body` (a block whose return it is, or an arrow's expression). */
@@ -86,7 +109,7 @@ export function findMethodHolders(ctx: FileContext): void {
 }
 
 export function storeSymbols(ctx: FileContext): void {
-  const { outsideNames, bindings, importedIn, dropped, symbolDefs, reassigned, requireNames, receivers, root, methodHolders, symbols, lines } = ctx;
+  const { outsideNames, bindings, importedIn, dropped, symbolDefs, reassigned, requireNames, receivers, root, methodHolders } = ctx;
   for (const d of ctx.defs) {
     if (d.rule.assigned) continue; // `self.x = v`: decided once the receiver's class is known (members.ts)
     const name = d.name.text;
@@ -100,36 +123,43 @@ export function storeSymbols(ctx: FileContext): void {
       if (firstDef) reassigned.add(firstDef);
       continue;
     }
-    const container = containerOf(ctx, d);
+    const holder = holderOf(ctx, d);
+    const container = holder && 'rule' in holder ? holder : undefined;
+    const call = holder && !('rule' in holder) ? holder : undefined;
+    // held by a call no declaration holds: stored if that call is the file's default (exports.ts)
+    if (call && d.rule.store !== 'never') ctx.passedMembers.set(call.id, [...(ctx.passedMembers.get(call.id) ?? []), d]);
     let stored: boolean;
     if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
     // a Go method's type may be declared after it, or in another file: its container is set in members.ts
     else if (d.rule.binding === 'member') stored = container?.symbol != null || receivers.has(d.name.id);
     else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(ctx, d.scope) || methodHolders.has(d));
     else stored = true;
-    if (stored) {
-      d.symbol = symbols.length;
-      symbolDefs.push(d);
-      const start = d.node.startPosition;
-      const end = endOf(ctx, d.node);
-      symbols.push({
-        name: d.name.text,
-        kind: d.rule.kind,
-        container: container?.symbol ?? null,
-        line: start.row + 1,
-        column: start.column + 1,
-        endLine: end.row + 1,
-        endColumn: end.column + 1,
-        nameLine: d.name.startPosition.row + 1,
-        nameColumn: d.name.startPosition.column + 1,
-        exported: false,
-        isDefault: false,
-        local: d.rule.binding !== 'member' && insideFunction(ctx, d),
-        signature: signatureAt(lines, start.row, start.column),
-        ...(d.rule.binding === 'member' && d.node.children.some((c) => c?.type === 'static') ? { isStatic: true } : {}),
-      });
-    }
+    if (stored) storeSymbol(ctx, d, container?.symbol ?? null);
     if (d.scope)
       bind(ctx, d.scope, d.name.text, d.symbol != null ? { type: 'symbol', index: d.symbol } : { type: 'local', def: d }, NAMESPACE_OF_KIND[d.rule.kind] ?? 'value');
   }
+}
+
+/** `d` as a symbol of the file, inside `container` (a symbol's index) or at the top. */
+export function storeSymbol(ctx: FileContext, d: Def, container: number | null): void {
+  d.symbol = ctx.symbols.length;
+  ctx.symbolDefs.push(d);
+  const start = d.node.startPosition;
+  const end = endOf(ctx, d.node);
+  ctx.symbols.push({
+    name: d.name.text,
+    kind: d.rule.kind,
+    container,
+    line: start.row + 1,
+    column: start.column + 1,
+    endLine: end.row + 1,
+    endColumn: end.column + 1,
+    nameLine: d.name.startPosition.row + 1,
+    nameColumn: d.name.startPosition.column + 1,
+    exported: false,
+    isDefault: false,
+    local: d.rule.binding !== 'member' && insideFunction(ctx, d),
+    signature: signatureAt(ctx.lines, start.row, start.column),
+    ...(d.rule.binding === 'member' && d.node.children.some((c) => c?.type === 'static') ? { isStatic: true } : {}),
+  });
 }
