@@ -562,9 +562,20 @@ describe('the methods of an object passed to a call are members of the declarati
     ].join('\n'),
   });
 
+  const q = projectOf({
+    'src/comp.js': ['export default {', "  name: 'Comp',", '  data() {', '    return { n: 1 };', '  },', '  methods: {', '    submit() {', '      this.n++;', '    },', '  },', '};', ''].join('\n'),
+    'lib/rule.js': ['module.exports = {', "  meta: { type: 'problem' },", '  create(context) {', '    function check(node) {', '      context.report(node);', '    }', '    return { CallExpression: check };', '  },', '};', ''].join('\n'),
+  });
+
   it('create is noThing\'s, setup and submit the default\'s; an object passed to a call nothing holds declares nothing', () => {
     const outline = getSymbols(p(), { file: 'src/rules.ts' }).items.flatMap((s) => [`${s.name}:${s.line}`, ...s.children.map((c) => `${s.name}.${c.name}:${c.line}`)]);
     expect(outline).toEqual(['createRule:1', 'defineComponent:2', 'run:3', 'noThing:4', 'noThing.create:6', 'default:11', 'default.setup:12', 'default.submit:16', 'later:22']);
+  });
+
+  it('an object of methods that is the default (`export default { … }`, `module.exports = { … }`) holds them, and what they declare', () => {
+    const tree = (file: string) => getSymbols(q(), { file }).items.map(function show(s): string { return s.children.length ? `${s.name}(${s.children.map(show).join(' ')})` : s.name; });
+    expect(tree('src/comp.js')).toEqual(['default(data submit)']);
+    expect(tree('lib/rule.js')).toEqual(['default(create(check))']);
   });
 
   it('find_definitions finds them by name, and a use through the holder resolves to them', () => {

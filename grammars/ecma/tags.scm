@@ -131,3 +131,9 @@
   right: (object [(shorthand_property_identifier) @export.local
                   (pair key: (property_identifier) @export.alias value: (identifier) @export.local)])
   (#eq? @_module "module") (#eq? @_exports "exports"))
+; … and an object of methods assigned there is the module's default, its methods the default's:
+; `module.exports = { meta: {…}, create(context) {…} }` (an ESLint rule)
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (object (method_definition)) @export.default_value
+  (#eq? @_module "module") (#eq? @_exports "exports"))

@@ -3,6 +3,7 @@
  * language exports every top-level name, those names.
  */
 import type { Node } from 'web-tree-sitter';
+import type { SymbolFact } from '../facts.js';
 import { type FileContext, endOf } from './context.js';
 import { stripQuotes } from './imports.js';
 import { pushRef } from './ref-fact.js';
@@ -25,8 +26,17 @@ function syntheticDefault(ctx: FileContext, node: Node): void {
   // holds a whole ESLint rule, whose calls the graph links to it (agent trial tr59)
   ctx.enclosers.set(node.id, { node, symbol: index });
   ctx.symbolRanges = undefined;
-  // and the methods of an object it passes are the default's (`create` of an ESLint rule)
-  for (const d of ctx.passedMembers.get(node.id) ?? []) storeSymbol(ctx, d, index);
+  // and the methods of an object it is, or passes, are the default's (`create` of an ESLint rule)
+  const members = ctx.passedMembers.get(node.id) ?? [];
+  for (const d of members) storeSymbol(ctx, d, index);
+  // the declarations inside them, stored before them without a container, are theirs
+  const held = members.map((d) => d.symbol!);
+  for (const s of ctx.symbols) {
+    if (s.container !== null || s.isDefault) continue;
+    // the innermost member around it
+    const around = held.filter((m) => ctx.symbols[m] !== s && encloses(ctx.symbols[m]!, s)).sort((a, b) => (encloses(ctx.symbols[a]!, ctx.symbols[b]!) ? 1 : -1))[0];
+    if (around !== undefined) s.container = around;
+  }
 }
 
 function exportBinding(ctx: FileContext, exportedName: string, localNode: Node): void {
@@ -53,6 +63,7 @@ export function readExports(ctx: FileContext): void {
       } else syntheticDefault(ctx, n);
     } else if (caps['export.default_value']) {
       const n = caps['export.default_value'];
+      if (ctx.enclosers.has(n.id)) continue; // matched once per method (`module.exports = { a() {}, b() {} }`)
       if (n.type === 'identifier') exportBinding(ctx, 'default', n);
       else syntheticDefault(ctx, n);
     } else if (caps['export.declaration']) {
@@ -129,4 +140,10 @@ export function exportTopLevel(ctx: FileContext): void {
     // names a wildcard import brings in are the module's too (a package `__init__` re-exporting)
     for (const i of ctx.imports) if (i.kind === 'wildcard' && !i.scope) exportsOut.push({ name: '*', kind: 'star', source: i.source });
   }
+}
+
+const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
+/** whether `outer`'s range holds `inner`'s */
+function encloses(outer: SymbolFact, inner: SymbolFact): boolean {
+  return before(outer.line, outer.column, inner.line, inner.column) && before(inner.endLine, inner.endColumn, outer.endLine, outer.endColumn);
 }

@@ -25,9 +25,10 @@ export function containerOf(ctx: FileContext, d: Def): Def | undefined {
 }
 
 /**
- * A declaration's container, or for a member of an object passed to a call that is no
- * declaration's value (`export default createRule({ create() {…} })`) that call: the default
- * exports.ts makes of it holds the member.
+ * A declaration's container; for a member no declaration holds, the node that would hold it —
+ * the call it is passed to (`export default createRule({ create() {…} })`) or the outermost object
+ * or class around it (`export default { setup() {…} }`): the default exports.ts makes of that
+ * node holds the member.
  */
 function holderOf(ctx: FileContext, d: Def): Def | Node | undefined {
   const { defByNode } = ctx;
@@ -49,7 +50,7 @@ function holderOf(ctx: FileContext, d: Def): Def | Node | undefined {
     if (ctx.tables.argumentLists.has(n.type)) return valueOfCall(ctx, n);
     // a member belongs only to the declaration whose body holds it: a property of an inline
     // type literal in a parameter belongs to nothing
-    if (!ctx.tables.memberPath.has(n.type)) return undefined;
+    if (!ctx.tables.memberPath.has(n.type)) return from;
   }
   return undefined;
 }
@@ -125,8 +126,8 @@ export function storeSymbols(ctx: FileContext): void {
     }
     const holder = holderOf(ctx, d);
     const container = holder && 'rule' in holder ? holder : undefined;
-    const call = holder && !('rule' in holder) ? holder : undefined;
-    // held by a call no declaration holds: stored if that call is the file's default (exports.ts)
+    const call = holder && !('rule' in holder) ? holder : undefined; // a call, an object or a class
+    // held by a node no declaration holds: stored if that node is the file's default (exports.ts)
     if (call && d.rule.store !== 'never') ctx.passedMembers.set(call.id, [...(ctx.passedMembers.get(call.id) ?? []), d]);
     let stored: boolean;
     if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
