@@ -134,6 +134,19 @@ describe('/code session over MCP', () => {
     expect((await s.call('get_session_status')).structuredContent!.query_frame).toMatchObject({ target_feature: 'カートの合計', desired_action: '消費税を加える', quotes: { desired_action: '消費税を加える' } });
   });
 
+  it('a frame refused in one slot sets the others and says so; the refused slot is fixed alone (agent trial tr64)', async () => {
+    const s = await open();
+    const start = await s.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: { ...FRAME, target_feature: { value: 'ログイン', quote: 'ログイン機能' } } });
+    expect(start.structuredContent).toMatchObject({ success: true, query_frame: { status: 'partly set', set_slots: ['desired_action'], validation_errors: [expect.objectContaining({ slot: 'target_feature' })] } });
+    expect((await s.call('get_session_status')).structuredContent!.query_frame).toMatchObject({ desired_action: '消費税を加える' });
+    const fixed = await s.call('set_query_frame', { target_feature: FRAME.target_feature });
+    expect(fixed.structuredContent).toMatchObject({ success: true, query_frame: { validated_slots: ['target_feature', 'desired_action'] }, kept_from_before: ['desired_action'], missing_slots: [] });
+    // over set_query_frame itself: the error names the slots it set
+    const again = await s.call('set_query_frame', { target_feature: { value: 'ログイン', quote: 'ログイン機能' }, desired_action: FRAME.desired_action });
+    expect(again.isError).toBe(true);
+    expect(JSON.stringify(again.content)).toMatch(/desired_action set; fix the others/);
+  });
+
   it('an INVESTIGATE session never gets a write', async () => {
     const s = await open();
     await s.call('start_session', { intent: 'INVESTIGATE', query: 'How is the cart total formatted?' });

@@ -31,6 +31,15 @@ describe('QueryFrame validation', () => {
     }, translateCjk).validated).toEqual(['observed_issue', 'desired_action']);
     expect(validateFrame(form, { desired_action: { value: 'serialize the object body as JSON', quote } }, translateCjk).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
   });
+  it('a quoted literal (an option\'s value "never") negates nothing; a negation beside it still counts (agent trial tr64)', () => {
+    const req = 'eqeqeq の null オプションを "never" にすると、a >= null まで報告されてしまう。=== と !== 以外は報告しないように直して';
+    expect(validateFrame(req, { target_feature: { value: 'eqeqeq の null オプション', quote: 'eqeqeq の null オプションを "never" にすると' } }, translateCjk).validated).toEqual(['target_feature']);
+    expect(validateFrame(req, { desired_action: { value: '=== と !== 以外も報告する', quote: '=== と !== 以外は報告しないように直して' } }, translateCjk).errors)
+      .toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
+    const en = "With the null option set to 'never', do not report a >= null";
+    expect(validateFrame(en, { target_feature: { value: "the null option set to 'never'", quote: "the null option set to 'never'" } }).validated).toEqual(['target_feature']);
+    expect(validateFrame(en, { desired_action: { value: 'report a >= null', quote: 'do not report a >= null' } }).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
+  });
   it('accepts faithful English values for Japanese quotes (agent trials tr43, tr45), and not an added claim', () => {
     const keys = 'useFetch や useAsyncData にキーを渡さなかったとき、キーがどこでどうやって自動で作られるのか調べてください。キーが衝突したときに何が起きるのかも教えてください。';
     expect(validateFrame(keys, {

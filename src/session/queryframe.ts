@@ -199,9 +199,12 @@ const INSTRUCTION_NEGATION = /(?:^|[^\p{L}])(?:without|never|don['’]t|do\s+not
 /** Words that state a failure to do something: the sense of a negated "can" (できない, cannot, 无法). */
 const FAIL_SENSE = /^(?:fail|unable)/i;
 
+/** A literal written in quotes or backticks (an option's value `"never"`, `'none'`): it names a value, it negates nothing. */
+const LITERAL = /"[^"\n]*"|“[^”\n]*”|`[^`\n]*`|(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu;
+
 /** Does a text state a negation (of a verb it carries)? */
 export function negated(text: string): boolean {
-  const t = text.normalize('NFKC').replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' '));
+  const t = text.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' '));
   return NEGATION.test(t);
 }
 
@@ -210,7 +213,7 @@ const STOP_SENSE = /(?:^|[^\p{L}])(?:stop|prevent|avoid|forbid|block)|やめ|止
 
 /** The word a negation in a quote turns around: 加え of 加えない, 渡され of 渡されなかった, null of null ではない, 返回 of 不返回, delete of "do not delete". */
 function negatedWords(quote: string): string[] {
-  const q = quote.normalize('NFKC').replace(NOT_NEGATION, ' ');
+  const q = quote.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, ' ');
   const out: string[] = [];
   // Japanese: the content nearest before the ending (a verb's kana, particles and spaces between are
   // skipped: 投げずに → 投, 渡されなかった → 渡, null ではない → null, ログインできない → ログイン)
@@ -462,7 +465,7 @@ export function investigationGuidance(missing: readonly Slot[]): { hints: string
   const hints: string[] = [];
   for (const slot of missing) {
     // the request does not state it: the code has to (a slot is never set from a guess)
-    hints.push(`${slot} (not stated in the request; leave the slot unset): ${SLOT_GUIDANCE[slot].hint}`);
+    hints.push(`${slot} (not set: set it only with a quote of the request that states it; otherwise find it in the code): ${SLOT_GUIDANCE[slot].hint}`);
     SLOT_GUIDANCE[slot].tools.forEach((t) => tools.add(t));
   }
   return { hints, recommended_tools: [...tools] };

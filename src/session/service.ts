@@ -204,13 +204,15 @@ export class SessionService implements SessionCore {
       return { ...started, query_frame: { status: 'set', ...rest }, next_step: NEXT_STEP.EXPLORATION };
     } catch (e) {
       if (!(e instanceof SessionError) || e.code !== 'validation_failed') throw e;
+      const partly = Array.isArray(e.extra.set_slots);
       return {
         ...started,
         query_frame: {
           ...(started.query_frame as Record<string, unknown>),
-          status: 'refused',
+          status: partly ? 'partly set' : 'refused',
           validation_errors: e.extra.validation_errors,
-          next_step: 'The session is started. Fix the listed slots (each quote copied from the request, each value from its quote), then call set_query_frame.',
+          ...(partly ? { set_slots: e.extra.set_slots, query_frame: e.extra.query_frame, risk_level: e.extra.risk_level } : {}),
+          next_step: `The session is started${partly ? ` and ${(e.extra.set_slots as string[]).join(', ')} set` : ''}. Fix the listed slots (each quote copied from the request, each value from its quote), then call set_query_frame with them alone.`,
         },
       };
     }
@@ -305,12 +307,27 @@ export class SessionService implements SessionCore {
     }
     const { errors, validated } = validateFrame(this.request(s), frame, translateCjk);
     if (errors.length > 0) {
-      this.record('set_query_frame', frame as Record<string, unknown>, undefined, 'validation_failed');
-      throw new SessionError('validation_failed', 'Some slot validations failed. Each quote must be copied from the user\'s request, and each value must come from its quote.', {
+      // the slots that passed are set all the same: each is judged against the request on its own, and
+      // dropping them sent an agent that fixed only the refused slot on with the others "missing" (tr64)
+      const set = validated.length > 0 ? this.storeFrame(s, frame, validated, 'validation_failed') : undefined;
+      if (!set) this.record('set_query_frame', frame as Record<string, unknown>, undefined, 'validation_failed');
+      throw new SessionError('validation_failed', `Some slot validations failed${set ? ` (${validated.join(', ')} set; fix the others and give only them again)` : ' (nothing was set)'}. Each quote must be copied from the user's request, and each value must come from its quote.`, {
         success: false,
         validation_errors: errors,
+        ...(set ? { set_slots: validated, query_frame: set.query_frame, risk_level: set.risk_level } : {}),
       });
     }
+    const set = this.storeFrame(s, frame, validated);
+    return {
+      success: true,
+      ...set,
+      investigation_guidance: investigationGuidance(set.missing_slots),
+      next_step: NEXT_STEP.EXPLORATION,
+    };
+  }
+
+  /** Stores the validated slots of `frame` over the session's frame, records the call, and tells the machine the risk. */
+  private storeFrame(s: Loaded, frame: QueryFrameInput, validated: Slot[], outcome?: string) {
     // a call fixes the slots it gives and keeps the others: the prompt says "fix the listed slots", and
     // replacing the frame silently dropped the slots an agent did not repeat (risk then rose to HIGH)
     const before = s.row.query_frame ? (JSON.parse(s.row.query_frame) as StoredFrame) : undefined;
@@ -327,17 +344,14 @@ export class SessionService implements SessionCore {
     const stored = { ...qf, quotes, validated_slots: all, missing_slots: missing };
     this.store.transaction(() => {
       this.store.update(s.row.id, { query_frame: JSON.stringify(stored) });
-      this.record('set_query_frame', frame as Record<string, unknown>, undefined);
+      this.record('set_query_frame', frame as Record<string, unknown>, undefined, outcome);
       this.send(this.require(), { type: 'SET_QUERY_FRAME', risk: riskLevel(intent, missing) });
     });
     return {
-      success: true,
       query_frame: { ...qf, validated_slots: all, slot_sources: Object.fromEntries(all.map((k) => [k, 'FACT'])) },
       ...(kept.length ? { kept_from_before: kept, kept_note: 'Slots this call did not give keep the values set before; give a slot again to change it.' } : {}),
       risk_level: this.require().actor.getSnapshot().context.risk,
       missing_slots: missing,
-      investigation_guidance: investigationGuidance(missing),
-      next_step: NEXT_STEP.EXPLORATION,
     };
   }
 
