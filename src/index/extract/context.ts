@@ -113,6 +113,8 @@ export class FileContext {
   readonly enclosers = new Map<number, { node: Node; symbol: number }>();
   /** members of an object passed to a call no declaration holds, by the call's node id: the file's default holds them if that call is it */
   readonly passedMembers = new Map<number, Def[]>();
+  /** members whose container was not stored when they were met: stored with it, if it is later */
+  readonly awaitingContainer = new Map<Def, Def[]>();
   /** imports the file does not write, by what they import */
   readonly implicitImports = new Map<string, number>();
   /** a name the file does not declare may come from a wildcard import (`from m import *`, `use m::*`) */

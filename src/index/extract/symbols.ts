@@ -65,11 +65,15 @@ function valueOfCall(ctx: FileContext, args: Node): Def | Node | undefined {
   return CONTAINER_KINDS.has(own.rule.kind) ? own : undefined;
 }
 
-/** The declared function whose body is `body` (a block whose return it is, or an arrow's expression). */
+/**
+ * The declared function or method whose body is `body` (a block whose return it is, or an arrow's
+ * expression): an ESLint rule's `create(context) { return { CallExpression(node) {…} } }` hands out
+ * its visitors (agent trial tr64).
+ */
 function returnedBy(ctx: FileContext, fn: Node | null, body: Node | null): Def | undefined {
   if (!fn || !body || !ctx.tables.parameterHolders.has(fn.type) || fn.childForFieldName('body')?.id !== body.id) return undefined;
   const own = ctx.defByNode.get(fn.id) ?? (ctx.tables.declarationHolders.has(ctx.up(fn)?.type ?? '') ? ctx.defByNode.get(ctx.up(fn)!.id) : undefined);
-  return own?.rule.kind === 'function' ? own : undefined;
+  return own?.rule.kind === 'function' || own?.rule.kind === 'method' ? own : undefined;
 }
 
 function insideFunction(ctx: FileContext, d: Def): boolean {
@@ -132,7 +136,11 @@ export function storeSymbols(ctx: FileContext): void {
     let stored: boolean;
     if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
     // a Go method's type may be declared after it, or in another file: its container is set in members.ts
-    else if (d.rule.binding === 'member') stored = container?.symbol != null || receivers.has(d.name.id);
+    else if (d.rule.binding === 'member') {
+      stored = container?.symbol != null || receivers.has(d.name.id);
+      // a container stored later (a method of the default, exports.ts) stores it then
+      if (!stored && container) ctx.awaitingContainer.set(container, [...(ctx.awaitingContainer.get(container) ?? []), d]);
+    }
     else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(ctx, d.scope) || methodHolders.has(d));
     else stored = true;
     if (stored) storeSymbol(ctx, d, container?.symbol ?? null);
@@ -148,7 +156,8 @@ export function storeSymbol(ctx: FileContext, d: Def, container: number | null):
   const start = d.node.startPosition;
   const end = endOf(ctx, d.node);
   ctx.symbols.push({
-    name: d.name.text,
+    // a method named by a string (`"Program:exit"() {}`) is named by what the string says
+    name: d.name.type === 'string' ? d.name.text.slice(1, -1) : d.name.text,
     kind: d.rule.kind,
     container,
     line: start.row + 1,
@@ -163,4 +172,5 @@ export function storeSymbol(ctx: FileContext, d: Def, container: number | null):
     signature: signatureAt(ctx.lines, start.row, start.column),
     ...(d.rule.binding === 'member' && d.node.children.some((c) => c?.type === 'static') ? { isStatic: true } : {}),
   });
+  for (const m of ctx.awaitingContainer.get(d) ?? []) if (m.symbol == null) storeSymbol(ctx, m, d.symbol);
 }
