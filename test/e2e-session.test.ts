@@ -289,7 +289,9 @@ describe('an agent trying to cheat', () => {
     // honest again → READY (the graph link raised the risk to HIGH: mapped_symbols are now required); then writes outside the root
     await s.call('submit_understanding', { ...UNDERSTANDING, mapped_symbols: [{ nl_term: 'カートの合計', symbol: 'Cart.total' }] });
     await s.call('validate_symbol_relevance', { target_feature: 'カートの合計', symbols: ['Cart.total', 'Cart'] });
-    await s.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM.slice(0, 2) });
+    const onward = await s.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM.slice(0, 2) });
+    // the answer says why the risk is HIGH though every symbol was accepted (agent trials tr61, tr63)
+    expect(onward.structuredContent).toMatchObject({ success: true, risk_level: 'HIGH', risk_note: expect.stringContaining('accepted below FACT') });
     await expectStill('READY');
     fs.symlinkSync(path.dirname(root!), path.join(root!, 'src', 'escape'));
     for (const p of ['../outside.ts', '/etc/passwd', 'src/escape/x.ts', 'src/../../x.ts']) {

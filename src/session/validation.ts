@@ -529,7 +529,10 @@ export class ValidationPhase {
       risk_level: this.core.require().actor.getSnapshot().context.risk,
       ...(to === 'EXPLORATION' && this.core.require().actor.getSnapshot().context.risk === 'HIGH'
         ? { risk_note: 'risk_level is HIGH now: the next submit_understanding needs mapped_symbols (nl_term quoted from the request → a symbol of symbols_identified)' }
-        : {}),
+        : raiseRisk && this.core.require().actor.getSnapshot().context.risk === 'HIGH'
+          // (agents asked why the risk rose when every symbol was accepted: tr61, tr63)
+          ? { risk_note: 'risk_level is HIGH: some symbols were accepted below FACT (score 0.3–0.6: their code does not state the target feature in its own words, or they are accepted through a link). It is recorded in the session; it asks nothing more of you now (a return to EXPLORATION would need mapped_symbols).' }
+          : {}),
       next_step: !short ? this.core.nextStep(to) : rejected.length ? REJECTED_NEXT.en : SHORT_NEXT(distinct, need, dismissed),
       ...(!short && rejected.length
         ? { rejected_note: `${rejected.length} claim(s) were not backed and are not credited (each rejection says why). The session goes on with the ${distinct} symbols that stand.` }
