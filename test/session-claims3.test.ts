@@ -100,7 +100,10 @@ describe('Loose end 2: English renderings of a negated Japanese/Chinese quote', 
     await t.call('start_session', { intent: 'MODIFY', query: 'カートの合計でエラーが表示されない' });
     const e = await t.refused('set_query_frame', { target_feature: { value: TARGET, quote: TARGET }, observed_issue: { value: 'the error is displayed', quote: 'エラーが表示されない' } });
     expect(e.code).toBe('validation_failed');
-    expect(t.row().query_frame).toBeNull();
+    // the slot that passed is set (tr64: dropping it sent the agent on with it "missing"); the refused one is not
+    expect(e.extra).toMatchObject({ set_slots: ['target_feature'] });
+    expect(JSON.parse(t.row().query_frame!)).toMatchObject({ target_feature: TARGET, validated_slots: ['target_feature'] });
+    expect(JSON.parse(t.row().query_frame!).observed_issue).toBeUndefined();
     expect(t.last()).toMatchObject({ tool: 'set_query_frame', outcome: 'error' });
     const ok = await t.call('set_query_frame', { target_feature: { value: TARGET, quote: TARGET }, observed_issue: { value: 'error hidden', quote: 'エラーが表示されない' } });
     expect(ok.success).toBe(true);
@@ -319,13 +322,19 @@ describe('New attacks (round 3): a stop or a prevention dropped from a value', (
       ['禁止删除用户', 'prevent deleting users', '禁止删除用户', 'desired_action'],
     ] as const) expect(frame(req, value, quote, slot).errors, `${value} for ${quote}`).toEqual([]);
   });
-  it('over the session: the frame is not stored, the risk does not move', async () => {
+  it('over the session: the refused slot is not stored; the risk is that of the slots that passed', async () => {
     const t = await setup();
     await t.call('start_session', { intent: 'MODIFY', query: 'カートの合計に NaN を表示するのをやめる' });
     const e = await t.refused('set_query_frame', { target_feature: { value: TARGET, quote: TARGET }, desired_action: { value: 'show NaN', quote: 'NaN を表示するのをやめる' } });
     expect(e.code).toBe('validation_failed');
-    expect(t.row().query_frame).toBeNull();
-    expect(t.sessions.status()).toMatchObject({ query_frame: { status: 'pending' } });
+    expect(JSON.parse(t.row().query_frame!).desired_action).toBeUndefined();
+    expect(t.sessions.status()).toMatchObject({ risk_level: 'HIGH', query_frame: { target_feature: TARGET, missing_slots: expect.arrayContaining(['desired_action', 'observed_issue']) } });
+    // nothing at all passed: nothing is stored
+    const t2 = await setup();
+    await t2.call('start_session', { intent: 'MODIFY', query: 'カートの合計に NaN を表示するのをやめる' });
+    await t2.refused('set_query_frame', { desired_action: { value: 'show NaN', quote: 'NaN を表示するのをやめる' } });
+    expect(t2.row().query_frame).toBeNull();
+    expect(t2.sessions.status()).toMatchObject({ query_frame: { status: 'pending' } });
   });
 });
 
