@@ -147,11 +147,37 @@ const CASES_TEST = [
   '',
 ].join('\n');
 
+/** a Python script: a module docstring (1–12), an import, one function (15–16), then top-level statements (18–29) */
+const SCRIPT_PY = [
+  '"""Command line entry of the cart.',
+  '',
+  ...Array.from({ length: 9 }, (_, i) => `Usage note ${i + 1}: words about the script, none of it code.`),
+  '"""',
+  'import sys',
+  '',
+  'def total(xs):',
+  '    return sum(xs)',
+  '',
+  'if __name__ == "__main__":',
+  '    args = sys.argv[1:]',
+  '    values = [int(a) for a in args]',
+  '    result = total(values)',
+  '    print(result)',
+  '    if result > 10:',
+  '        print("large")',
+  '    else:',
+  '        print("small")',
+  '    sys.exit(0)',
+  '    print("unreached")',
+  '    print("unreached too")',
+  '',
+].join('\n');
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -209,6 +235,11 @@ describe('A Read explores a file only when it showed some of its code', () => {
     expect(explored().has('test/cases.test.ts')).toBe(false);
     read('test/cases.test.ts', { offset: 20, limit: 20 });
     expect(explored().has('test/cases.test.ts')).toBe(true);
+    // a Python module's docstring is prose, not code; its top-level statements are code
+    read('src/script.py', { offset: 1, limit: 14 });
+    expect(explored().has('src/script.py')).toBe(false);
+    read('src/script.py', { offset: 18, limit: 12 });
+    expect(explored().has('src/script.py')).toBe(true);
     bash(`python3 -c "open('src/main.ts','a').write('// seen')"`);
     expect(disk('src/main.ts')).toMatch(/\/\/ seen$/);
   });

@@ -100,14 +100,15 @@ function lineCount(buf: Buffer): number {
 }
 
 /**
- * Lines first..last that are code: a word left once comments are cut (a closing brace, a licence
- * header, a blank line are not), and no import or export of the file's on it (an import block or
- * an export list is names, not code).
+ * Lines first..last that are code: a word left once comments and docstrings are cut (a closing
+ * brace, a licence header, a blank line are not), and no import or export of the file's on it (an
+ * import block or an export list is names, not code).
  */
 function codeLines(db: Database.Database, rel: string, buf: Buffer | undefined, first: number, last: number): number {
   if (buf === undefined || buf.length > MAX_SCANNED_BYTES) return 0;
-  // block comments blanked in place, so line numbers hold
-  const lines = buf.toString('utf8').replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).split('\n');
+  // block comments and triple-quoted strings (a Python module's docstring: prose, not code) blanked
+  // in place, so line numbers hold
+  const lines = buf.toString('utf8').replace(/\/\*[\s\S]*?\*\/|"""[\s\S]*?"""|'''[\s\S]*?'''/g, (c) => c.replace(/[^\n]/g, ' ')).split('\n');
   const listed = new Set((db.prepare("SELECT DISTINCT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role IN ('import', 'export')")
     .all(rel, first, last) as { line: number }[]).map((r) => r.line));
   let n = 0;
