@@ -43,8 +43,8 @@ or question is about, in the few words of the request that name it (\`cart total
 cart total\`): VALIDATION judges the code against it alone, and the symptom, the trigger and
 where it shows have slots of their own. Pass them as
 \`query_frame\` to \`start_session\` (or afterwards, as top-level arguments, to
-\`mcp__code-intel__set_query_frame\`, following the \`extraction_prompt\` it returns). If \`query_frame.status\` is \`refused\` (or
-\`set_query_frame\` answers \`validation_failed\`), fix the listed slots with \`set_query_frame\`.
+\`mcp__code-intel__set_query_frame\`, following the \`extraction_prompt\` it returns). If \`query_frame.status\` is \`refused\` or \`partly set\` (or
+\`set_query_frame\` answers \`validation_failed\`), fix the listed slots with \`set_query_frame\` (the slots that passed are set: send only the fixed ones).
 Read \`risk_level\`, \`missing_slots\` and \`investigation_guidance\`.
 
 ## 4. EXPLORATION
