@@ -39,6 +39,9 @@ describe('QueryFrame validation', () => {
     const en = "With the null option set to 'never', do not report a >= null";
     expect(validateFrame(en, { target_feature: { value: "the null option set to 'never'", quote: "the null option set to 'never'" } }).validated).toEqual(['target_feature']);
     expect(validateFrame(en, { desired_action: { value: 'report a >= null', quote: 'do not report a >= null' } }).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
+    // a phrase in quotes is no literal: its negation stands
+    const scare = 'Please "do not delete" the cart when the user logs out';
+    expect(validateFrame(scare, { desired_action: { value: 'delete the cart', quote: 'Please "do not delete" the cart' } }).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
   });
   it('accepts faithful English values for Japanese quotes (agent trials tr43, tr45), and not an added claim', () => {
     const keys = 'useFetch や useAsyncData にキーを渡さなかったとき、キーがどこでどうやって自動で作られるのか調べてください。キーが衝突したときに何が起きるのかも教えてください。';

@@ -199,8 +199,11 @@ const INSTRUCTION_NEGATION = /(?:^|[^\p{L}])(?:without|never|don['’]t|do\s+not
 /** Words that state a failure to do something: the sense of a negated "can" (できない, cannot, 无法). */
 const FAIL_SENSE = /^(?:fail|unable)/i;
 
-/** A literal written in quotes or backticks (an option's value `"never"`, `'none'`): it names a value, it negates nothing. */
-const LITERAL = /"[^"\n]*"|“[^”\n]*”|`[^`\n]*`|(?<![\p{L}\p{N}])'[^'\n]*'(?![\p{L}\p{N}])/gu;
+/**
+ * A literal: one word in quotes (an option's value `"never"`, `'none'`) or code in backticks. It
+ * names a value and negates nothing; a phrase in quotes ("don't delete") still says what it says.
+ */
+const LITERAL = /"[^"\s]*"|“[^”\s]*”|`[^`\n]*`|(?<![\p{L}\p{N}])'[^'\s]*'(?![\p{L}\p{N}])/gu;
 
 /** Does a text state a negation (of a verb it carries)? */
 export function negated(text: string): boolean {
