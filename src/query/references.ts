@@ -52,7 +52,9 @@ export function findReferences(
   if (targets.length === 0) {
     throw new UserError(
       args.name ? `no definition named '${quote(args.name)}' in the index` : 'no symbol at that position',
-      'Check the spelling with `query` or `find_definitions`; names are case-sensitive.',
+      args.name
+        ? 'Check the spelling with `query` or `find_definitions` (names are case-sensitive); a variable declared inside a function is not indexed by name: `search_text` in its file finds its uses.'
+        : 'Pass the position of a definition\'s name as find_definitions returns it.',
       'unknown_symbol',
     );
   }
