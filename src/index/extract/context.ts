@@ -111,7 +111,7 @@ export class FileContext {
   symbolRanges: NodeRanges | undefined = undefined;
   /** symbols no definition stands for that still enclose code: `export default <expression>` (node id → symbol) */
   readonly enclosers = new Map<number, { node: Node; symbol: number }>();
-  /** members of an object passed to a call no declaration holds, by the call's node id: the file's default holds them if that call is it */
+  /** members no declaration holds, by the node that would hold them (a call they are passed to, an object, a class): the file's default holds them if that node is it */
   readonly passedMembers = new Map<number, Def[]>();
   /** members whose container was not stored when they were met: stored with it, if it is later */
   readonly awaitingContainer = new Map<Def, Def[]>();

@@ -27,7 +27,8 @@ function syntheticDefault(ctx: FileContext, node: Node): void {
   ctx.enclosers.set(node.id, { node, symbol: index });
   ctx.symbolRanges = undefined;
   // and the methods of an object it is, or passes, are the default's (`create` of an ESLint rule)
-  const members = ctx.passedMembers.get(node.id) ?? [];
+  const members = ctx.passedMembers.get(node.id);
+  if (!members) return;
   for (const d of members) storeSymbol(ctx, d, index);
   // the declarations inside them, stored before them without a container, are theirs
   const held = members.map((d) => d.symbol!);

@@ -130,16 +130,15 @@ export function storeSymbols(ctx: FileContext): void {
     }
     const holder = holderOf(ctx, d);
     const container = holder && 'rule' in holder ? holder : undefined;
-    const call = holder && !('rule' in holder) ? holder : undefined; // a call, an object or a class
-    // held by a node no declaration holds: stored if that node is the file's default (exports.ts)
-    if (call && d.rule.store !== 'never') ctx.passedMembers.set(call.id, [...(ctx.passedMembers.get(call.id) ?? []), d]);
+    // held by a node no declaration holds (a call, an object, a class): stored if that node is the file's default (exports.ts)
+    if (holder && !('rule' in holder) && d.rule.store !== 'never') listAt(ctx.passedMembers, holder.id, d);
     let stored: boolean;
     if (d.rule.store === 'never' || requireNames.has(d.name.id)) stored = false;
     // a Go method's type may be declared after it, or in another file: its container is set in members.ts
     else if (d.rule.binding === 'member') {
       stored = container?.symbol != null || receivers.has(d.name.id);
       // a container stored later (a method of the default, exports.ts) stores it then
-      if (!stored && container) ctx.awaitingContainer.set(container, [...(ctx.awaitingContainer.get(container) ?? []), d]);
+      if (!stored && container) listAt(ctx.awaitingContainer, container, d);
     }
     else if (d.rule.store === 'toplevel') stored = d.scope != null && (d.scope.id === root.id || isNamespaceScope(ctx, d.scope) || methodHolders.has(d));
     else stored = true;
@@ -173,4 +172,10 @@ export function storeSymbol(ctx: FileContext, d: Def, container: number | null):
     ...(d.rule.binding === 'member' && d.node.children.some((c) => c?.type === 'static') ? { isStatic: true } : {}),
   });
   for (const m of ctx.awaitingContainer.get(d) ?? []) if (m.symbol == null) storeSymbol(ctx, m, d.symbol);
+}
+
+function listAt<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
