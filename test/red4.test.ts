@@ -173,11 +173,29 @@ const SCRIPT_PY = [
   '',
 ].join('\n');
 
+/** a Go file: its import block (1–14), then a function (16–22) */
+const SERVER_GO = [
+  'package main',
+  '',
+  'import (',
+  ...['bufio', 'errors', 'fmt', 'io', 'net', 'net/http', 'os', 'strings', 'sync', 'time'].map((p) => `\t"${p}"`),
+  ')',
+  '',
+  'func serve(w http.ResponseWriter) error {',
+  '\tfmt.Fprintln(w, "ok")',
+  '\tif strings.HasPrefix("a", "b") {',
+  '\t\treturn errors.New("no")',
+  '\t}',
+  '\treturn nil',
+  '}',
+  '',
+].join('\n');
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY, 'src/server.go': SERVER_GO });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -240,6 +258,11 @@ describe('A Read explores a file only when it showed some of its code', () => {
     expect(explored().has('src/script.py')).toBe(false);
     read('src/script.py', { offset: 18, limit: 12 });
     expect(explored().has('src/script.py')).toBe(true);
+    // a Go file's import block is names (imports without a reference on their lines), not code
+    read('src/server.go', { offset: 1, limit: 15 });
+    expect(explored().has('src/server.go')).toBe(false);
+    read('src/server.go', { offset: 16, limit: 7 });
+    expect(explored().has('src/server.go')).toBe(true);
     bash(`python3 -c "open('src/main.ts','a').write('// seen')"`);
     expect(disk('src/main.ts')).toMatch(/\/\/ seen$/);
   });

@@ -109,8 +109,9 @@ function codeLines(db: Database.Database, rel: string, buf: Buffer | undefined, 
   // block comments and triple-quoted strings (a Python module's docstring: prose, not code) blanked
   // in place, so line numbers hold
   const lines = buf.toString('utf8').replace(/\/\*[\s\S]*?\*\/|"""[\s\S]*?"""|'''[\s\S]*?'''/g, (c) => c.replace(/[^\n]/g, ' ')).split('\n');
-  const listed = new Set((db.prepare("SELECT DISTINCT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role IN ('import', 'export')")
-    .all(rel, first, last) as { line: number }[]).map((r) => r.line));
+  // (a Go import block's paths are imports with no reference on their lines)
+  const listed = new Set((db.prepare("SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role IN ('import', 'export') UNION SELECT i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.line BETWEEN ? AND ?")
+    .all(rel, first, last, rel, first, last) as { line: number }[]).map((r) => r.line));
   let n = 0;
   for (let i = first; i <= Math.min(last, lines.length); i++) {
     const line = lines[i - 1]!.replace(/(^|[^:'"`\\])\/\/.*$/, '$1').replace(/^\s*#(?![[!]).*$/, '');
