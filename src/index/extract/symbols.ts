@@ -148,6 +148,9 @@ export function storeSymbols(ctx: FileContext): void {
   }
 }
 
+/** a name written as a string literal (no grammar names an identifier so) */
+const QUOTED = /^(["'`]).*\1$/s;
+
 /** `d` as a symbol of the file, inside `container` (a symbol's index) or at the top. */
 export function storeSymbol(ctx: FileContext, d: Def, container: number | null): void {
   d.symbol = ctx.symbols.length;
@@ -156,7 +159,7 @@ export function storeSymbol(ctx: FileContext, d: Def, container: number | null):
   const end = endOf(ctx, d.node);
   ctx.symbols.push({
     // a method named by a string (`"Program:exit"() {}`) is named by what the string says
-    name: d.name.type === 'string' ? d.name.text.slice(1, -1) : d.name.text,
+    name: QUOTED.test(d.name.text) ? d.name.text.slice(1, -1) : d.name.text,
     kind: d.rule.kind,
     container,
     line: start.row + 1,
