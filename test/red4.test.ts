@@ -191,11 +191,42 @@ const SERVER_GO = [
   '',
 ].join('\n');
 
+/** an ESLint rule: the module's default holds create (1–19); lines 6–15 are a brace, a blank line, a JSDoc and one signature */
+const RULE_JS = [
+  'module.exports = {',
+  "  meta: { type: 'problem' },",
+  '  create(context) {',
+  '    function a(node) {',
+  '      context.report(node);',
+  '    }',
+  '',
+  '    /**',
+  ...Array.from({ length: 5 }, (_, i) => `     * note ${i + 1} about b, words only`),
+  '     */',
+  '    function b(node) { return a(node); }',
+  '    return { Identifier: b };',
+  '  },',
+  '};',
+  '',
+].join('\n');
+
+/** a test of expected messages (lines 3–22 hold strings only) and a table of keywords (25–44) */
+const STRINGS_JS = [
+  "const assert = require('assert');",
+  "test('messages', () => { assert.deepStrictEqual(check(), [",
+  ...Array.from({ length: 20 }, (_, i) => `  "- 'option${i}' must be a boolean.",`),
+  ']); });',
+  'module.exports.keywords = [',
+  ...Array.from({ length: 20 }, (_, i) => `  "keyword${i}",`),
+  '];',
+  '',
+].join('\n');
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY, 'src/server.go': SERVER_GO });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY, 'src/server.go': SERVER_GO, 'lib/rule.js': RULE_JS, 'lib/strings.js': STRINGS_JS });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -282,6 +313,18 @@ describe('A Read that only grazes declarations explores nothing (red team adv8)'
     expect(explored().has('test/bare.test.ts')).toBe(false);
     read('test/bare.test.ts', { offset: 11, limit: 10 });
     expect(explored().has('test/bare.test.ts')).toBe(true);
+  });
+
+  it('braces and a doc comment inside a default as long as the file, or lines that are only strings, explore nothing (red team adv10); the code beside them does', async () => {
+    await driveToReady(project, sessions);
+    read('lib/rule.js', { offset: 6, limit: 10 }); // `}`, blank, a JSDoc, one signature
+    read('lib/strings.js', { offset: 3, limit: 10 }); // expected messages
+    read('lib/strings.js', { offset: 26, limit: 10 }); // a keyword table
+    expect(explored().has('lib/rule.js')).toBe(false);
+    expect(explored().has('lib/strings.js')).toBe(false);
+    expect(bash("echo '// unseen' >> lib/rule.js").decision).toBe('deny');
+    read('lib/rule.js', { offset: 1, limit: 10 });
+    expect(explored().has('lib/rule.js')).toBe(true);
   });
 
   it('records the lines each Read showed, and only those are what code_evidence may cite (red team adv8: any line of an explored file was citable)', async () => {

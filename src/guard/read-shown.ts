@@ -61,13 +61,20 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
     const declared = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 LIMIT 1').get(rel) !== undefined;
     const all = first <= 1 && last >= total;
     // top-level code outside every declaration (a test file's tests): uses of names there, a few
+    // the window's code lines (undefined: a file too large to read for them)
+    const shown = codeLines(db, rel, text, first, last);
     const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') LIMIT ?)")
-      .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS || codeLines(db, rel, text, first, last) >= MIN_LINES;
+      .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS || (shown?.length ?? 0) >= MIN_LINES;
     if (declared) {
-      // lines inside the file's declarations: a window that only grazes one (its closing braces, or
-      // its signature line under a comment block) shows none of its code (red team adv8)
-      const inside = (db.prepare('SELECT sum(min(s.end_line, ?) - max(s.line, ?) + 1) AS n FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.container_id IS NULL AND s.line <= ? AND s.end_line >= ?')
-        .get(last, first, rel, last, first) as { n: number | null }).n ?? 0;
+      // code lines inside the file's declarations: a window that only grazes one (its closing
+      // braces, or its signature line under a comment block: red team adv8), or that holds only
+      // braces and a doc comment inside a declaration as long as the file (a module's `default`:
+      // red team adv10), shows none of its code
+      const spans = db.prepare('SELECT s.line AS a, s.end_line AS b FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.container_id IS NULL AND s.line <= ? AND s.end_line >= ?')
+        .all(rel, last, first) as { a: number; b: number }[];
+      const inside = shown
+        ? shown.filter((l) => spans.some((x) => x.a <= l && l <= x.b)).length
+        : spans.reduce((n, x) => n + Math.min(x.b, last) - Math.max(x.a, first) + 1, 0);
       // a whole declaration of a few lines at least (a short function read on its own; a one-line constant is a search match's worth)
       const whole = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? AND s.end_line - s.line + 1 >= ? LIMIT 1').get(rel, first, last, MIN_WHOLE) !== undefined;
       code = all || (enough && inside >= Math.min(MIN_INSIDE, total)) || whole || (enough && statements());
@@ -100,22 +107,25 @@ function lineCount(buf: Buffer): number {
 }
 
 /**
- * Lines first..last that are code: a word left once comments and docstrings are cut (a closing
- * brace, a licence header, a blank line are not), and no import or export of the file's on it (an
- * import block or an export list is names, not code).
+ * The lines first..last that are code: a word left once comments, docstrings and string literals
+ * are cut (a closing brace, a licence header, a list of strings — a table of keywords, a test's
+ * expected messages: red team adv10 — are not), and no import or export of the file's on it (an
+ * import block or an export list is names, not code). Undefined for a file too large to read.
  */
-function codeLines(db: Database.Database, rel: string, buf: Buffer | undefined, first: number, last: number): number {
-  if (buf === undefined || buf.length > MAX_SCANNED_BYTES) return 0;
-  // block comments and triple-quoted strings (a Python module's docstring: prose, not code) blanked
-  // in place, so line numbers hold
-  const lines = buf.toString('utf8').replace(/\/\*[\s\S]*?\*\/|"""[\s\S]*?"""|'''[\s\S]*?'''/g, (c) => c.replace(/[^\n]/g, ' ')).split('\n');
+function codeLines(db: Database.Database, rel: string, buf: Buffer | undefined, first: number, last: number): number[] | undefined {
+  if (buf === undefined || buf.length > MAX_SCANNED_BYTES) return undefined;
+  const blank = (c: string) => c.replace(/[^\n]/g, ' ');
+  // block comments and triple-quoted strings (a Python module's docstring: prose, not code), then
+  // line comments, then template literals (they may span lines), then quoted strings, each blanked
+  // in place so line numbers hold
+  const lines = buf.toString('utf8').replace(/\/\*[\s\S]*?\*\/|"""[\s\S]*?"""|'''[\s\S]*?'''/g, blank)
+    .split('\n').map((l) => l.replace(/(^|[^:'"`\\])\/\/.*$/, '$1').replace(/^\s*#(?![[!]).*$/, '')).join('\n')
+    .replace(/`(?:[^`\\]|\\.)*`/g, blank)
+    .split('\n').map((l) => l.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, ' '));
   // (a Go import block's paths are imports with no reference on their lines)
   const listed = new Set((db.prepare("SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role IN ('import', 'export') UNION SELECT i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.line BETWEEN ? AND ?")
     .all(rel, first, last, rel, first, last) as { line: number }[]).map((r) => r.line));
-  let n = 0;
-  for (let i = first; i <= Math.min(last, lines.length); i++) {
-    const line = lines[i - 1]!.replace(/(^|[^:'"`\\])\/\/.*$/, '$1').replace(/^\s*#(?![[!]).*$/, '');
-    if (/[\p{L}\p{N}_$]/u.test(line) && !listed.has(i)) n++;
-  }
-  return n;
+  const code: number[] = [];
+  for (let i = first; i <= Math.min(last, lines.length); i++) if (/[\p{L}\p{N}_$]/u.test(lines[i - 1]!) && !listed.has(i)) code.push(i);
+  return code;
 }
