@@ -39,6 +39,10 @@ describe('QueryFrame validation', () => {
     const en = "With the null option set to 'never', do not report a >= null";
     expect(validateFrame(en, { target_feature: { value: "the null option set to 'never'", quote: "the null option set to 'never'" } }).validated).toEqual(['target_feature']);
     expect(validateFrame(en, { desired_action: { value: 'report a >= null', quote: 'do not report a >= null' } }).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
+    // a hyphened name (the rule no-var) is no negation (red team adv10)
+    const rule = "no-var's autofix turns var into let even when the variable is shadowed by a catch parameter";
+    expect(validateFrame(rule, { observed_issue: { value: 'the autofix turns var into let when the variable is shadowed', quote: rule } }).validated).toEqual(['observed_issue']);
+    expect(validateFrame('Do not turn var into let', { desired_action: { value: 'turn var into let', quote: 'Do not turn var into let' } }).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
     // a phrase in quotes is no literal: its negation stands
     const scare = 'Please "do not delete" the cart when the user logs out';
     expect(validateFrame(scare, { desired_action: { value: 'delete the cart', quote: 'Please "do not delete" the cart' } }).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);

@@ -184,12 +184,12 @@ function ownWordAllowed(slot: Slot, word: string, quote: string, translate: (tex
   return [...actionSides(word, translate)].every((a) => quoted.has(a));
 }
 
-/** Words that turn a statement around: English (not, no, never, n't, without, instead of…), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
-const NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot|instead\s+of|rather\s+than)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}])/iu;
+/** Words that turn a statement around: English (not, no, never, n't, without, instead of…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
+const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}])/iu;
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts). */
 const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?/gu;
 /** A negation stated by a word or a verb's ending (not, never, n't, ない, ません, ず), not by a kanji prefix. */
-const VERB_NEGATION = /(?:^|[^\p{L}\p{N}])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)/iu;
+const VERB_NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)/iu;
 /** Words that state a failure or an absence: a value may say "login fails" for a quote "cannot log in". */
 const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|unable|undefined|null|nan|absent|skip|ignor|wrong|invalid|incorrect)|失敗|エラー|空|欠|漏れ|抜け|壊れ|落ち|失败|错误|缺/iu;
 
