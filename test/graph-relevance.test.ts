@@ -296,6 +296,41 @@ describe('a use cited as evidence (agent trial tr33: a line calling checkArgumen
   });
 });
 
+describe('a kebab-case file the target names (red team adv10: "no-var\'s autofix" did not name lib/rules/no-var.js)', () => {
+  it('a use inside it is the feature\'s code; a use in another rule\'s file is not', async () => {
+    const files: Record<string, string> = {
+      'src/rules/no-var.ts': [
+        "import { isInLoop } from '../utils/ast';",
+        'export function create(report: (m: string) => void) {',
+        '  return {',
+        '    onDeclaration(n: { loop: boolean }): void {',
+        "      if (!isInLoop(n)) report('unexpected');",
+        '    },',
+        '  };',
+        '}',
+      ].join('\n') + '\n',
+      'src/rules/no-loop-func.ts': [
+        "import { isInLoop } from '../utils/ast';",
+        'export function checkLoop(n: { loop: boolean }): boolean {',
+        '  return isInLoop(n);',
+        '}',
+      ].join('\n') + '\n',
+      'src/utils/ast.ts': 'export function isInLoop(n: { loop: boolean }): boolean {\n  return n.loop;\n}\n',
+    };
+    const r = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: "How does no-var's autofix decide when to report?", target: "no-var's autofix", lookups: ['isInLoop'],
+      claims: [{ symbol: 'isInLoop', approved: true, code_evidence: 'src/rules/no-var.ts:5' }],
+    });
+    // the use is the feature's code (its score is the words' and the graph's business: "autofix" is no word of it)
+    expect(JSON.stringify(r.rejected)).not.toContain('neither named by nor accepted for');
+    const other = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: "How does no-var's autofix decide when to report?", target: "no-var's autofix", lookups: ['isInLoop'],
+      claims: [{ symbol: 'isInLoop', approved: true, code_evidence: 'src/rules/no-loop-func.ts:3' }],
+    });
+    expect(other.rejected).toEqual([expect.objectContaining({ guidance: expect.objectContaining({ reason: expect.stringContaining("inside checkLoop, which is neither named by nor accepted for 'no-var's autofix'") }) })]);
+  });
+});
+
 describe('evidence inside a local function accepted in the same pass', () => {
   it('counts a call inside an accepted local function (a rule\'s checkForShadows inside create()) as the feature\'s code (agent trial tr45)', async () => {
     const files: Record<string, string> = {

@@ -134,7 +134,10 @@ export class ValidationPhase {
   }
 
   private namesFile(target: string, file: string): boolean {
-    return namedScore(target, path.basename(file).replace(/\.[^.]*$/, ''), null) > 0;
+    const base = path.basename(file).replace(/\.[^.]*$/, '');
+    // a kebab-case file name the target writes whole ("no-var's autofix" names lib/rules/no-var.js: red team adv10)
+    if (base.includes('-') && new RegExp(`(?<![\\p{L}\\p{N}_$-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}_$-])`, 'iu').test(target)) return true;
+    return namedScore(target, base, null) > 0;
   }
 
   /** Why a line of evidence does not concern a symbol, for the rejection (agent trial tr33 was told a line calling the symbol was "not about" it). */
