@@ -104,6 +104,17 @@ describe('the analyser\'s fast paths say what the bash grammar says', () => {
     expect(plainAnalysis('echo x > f')).toEqual({ writes: [{ what: 'redirection > f', targets: ['f'] }], parseError: false, background: [], readOnly: false });
   });
 
+  it('sed -i edits its files, never its scripts: -e/-f values are no files (agent trial tr65 was told "s/a/b/" ends with a slash)', async () => {
+    const files = async (cmd: string) => (await analyzeBash(cmd)).writes.map((w) => w.targets);
+    expect(await files('sed -i s/a/b/ f')).toEqual([['f']]);
+    expect(await files(`sed -i -e "s/\\"slices\\"//" -e "s/a(b, c)/d(b, c)/" /tmp/x/mw.go`)).toEqual([['/tmp/x/mw.go']]);
+    expect(await files('sed -i -e s/a/b/ -e s/c/d/ src/a.ts src/b.ts')).toEqual([['src/a.ts', 'src/b.ts']]);
+    expect(await files('sed -i -f fix.sed src/a.ts')).toEqual([['src/a.ts']]);
+    expect(await files('sed -i --expression=s/a/b/ src/a.ts')).toEqual([['src/a.ts']]);
+    expect(await files('sed -ie s/a/b/ src/a.ts')).toEqual([['src/a.ts']]);
+    expect(await files('sed -i -- s/a/b/ src/a.ts')).toEqual([['src/a.ts']]);
+  });
+
   it('leaves what it cannot read to the grammar: quotes, expansions, lists, descriptors, keywords, nested shells', async () => {
     await expectSameAsGrammar(EDGES);
     for (const cmd of ['echo x>f', 'echo 2>f', 'echo x >| f', 'ls && rm x', 'ls; rm x', 'ls\nrm x', 'rm x &', 'A=1 rm x', 'if > f', 'time rm x',

@@ -449,7 +449,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     return xargs;
   }
   if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
-    writes.push({ what: text, targets: operands.length > 1 ? operands.slice(1) : null });
+    writes.push({ what: text, targets: cmd === 'sed' ? sedFiles(args) : operands.length > 1 ? operands.slice(1) : null });
     return xargs;
   }
   if (cmd === 'awk' || cmd === 'gawk') {
@@ -474,4 +474,27 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push({ what: text, targets: null }); // inline code can write anything
   }
   return xargs;
+}
+
+/**
+ * The files `sed -i` edits: its operands, less the script — the first operand, unless scripts come
+ * with -e/-f (then none of the operands is one, and the option's value is no file: agent trial tr65
+ * was told its `-e 's/a/b/'` "ends with a slash").
+ */
+function sedFiles(args: readonly string[]): string[] | null {
+  const files: string[] = [];
+  let scripted = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-e' || a === '-f' || a === '--expression' || a === '--file') {
+      scripted = true;
+      i++;
+    } else if (a.startsWith('--expression=') || a.startsWith('--file=') || (/^-[a-zA-Z]*[ef]/.test(a) && !a.startsWith('--'))) {
+      // -e, -f fused with other flags (`-ie`) take the next argument; `-es/a/b/` carries it
+      scripted = true;
+      if (/[ef]$/.test(a) && !a.includes('=')) i++;
+    } else if (!a.startsWith('-') || a === '-') files.push(a);
+  }
+  const out = scripted ? files : files.slice(1);
+  return out.length ? out : null;
 }
