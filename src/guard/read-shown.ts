@@ -106,6 +106,59 @@ function lineCount(buf: Buffer): number {
   return buf[buf.length - 1] === 10 ? n : n + 1;
 }
 
+/** files whose comments start with `#` (and have no `//` or `/* *\/` comments) */
+const HASH_COMMENTS = /\.(?:py|pyi|pyw|sh|bash|zsh|rb|pl|r|ya?ml|toml|cfg|ini|conf)$/i;
+
+/**
+ * The text with comments, docstrings and string literals blanked in place (line numbers hold), in
+ * one pass from left to right, so that a `//` inside a string, or a quote inside a comment, cannot
+ * make the rest of the file read wrong (red team adv12: `"1 + 1; // note",` counted as code). A
+ * template literal's `${…}` is blanked with it; a regex literal is read as code.
+ */
+function withoutCommentsAndStrings(text: string, hash: boolean): string {
+  const out: string[] = [];
+  let from = 0; // start of the code not yet copied
+  const skip = (start: number, end: number) => {
+    out.push(text.slice(from, start), text.slice(start, end).replace(/[^\n]/g, ' '));
+    from = end;
+  };
+  const n = text.length;
+  let i = 0;
+  let lineStart = true;
+  while (i < n) {
+    const c = text[i]!;
+    if (c === '\n') {
+      lineStart = true;
+      i++;
+      continue;
+    }
+    const next = text[i + 1];
+    const eol = () => (text.indexOf('\n', i) < 0 ? n : text.indexOf('\n', i));
+    const close = (at: number, len: number) => (at < 0 ? n : at + len); // unclosed: to the end
+    let end: number | undefined;
+    if (!hash && c === '/' && next === '/') end = eol();
+    else if (!hash && c === '/' && next === '*') end = close(text.indexOf('*/', i + 2), 2);
+    else if (hash && c === '#' && lineStart) end = eol();
+    else if ((c === '"' || c === "'") && text.startsWith(c.repeat(3), i)) end = close(text.indexOf(c.repeat(3), i + 3), 3);
+    else if (c === '"' || c === "'" || c === '`') {
+      // to the closing quote (a backslash escapes); a quote's string ends at the line's end too
+      let j = i + 1;
+      while (j < n && text[j] !== c && (c === '`' || text[j] !== '\n')) j += text[j] === '\\' ? 2 : 1;
+      end = j < n && text[j] === '\n' ? j : Math.min(j + 1, n);
+    }
+    if (end === undefined) {
+      if (c !== ' ' && c !== '\t' && c !== '\r') lineStart = false;
+      i++;
+      continue;
+    }
+    skip(i, end);
+    i = end;
+    lineStart = false; // (a comment that ran to the line's end leaves i on the newline: the next line starts there)
+  }
+  out.push(text.slice(from));
+  return out.join('');
+}
+
 /**
  * The lines first..last that are code: a word left once comments, docstrings and string literals
  * are cut (a closing brace, a licence header, a list of strings — a table of keywords, a test's
@@ -114,14 +167,7 @@ function lineCount(buf: Buffer): number {
  */
 function codeLines(db: Database.Database, rel: string, buf: Buffer | undefined, first: number, last: number): number[] | undefined {
   if (buf === undefined || buf.length > MAX_SCANNED_BYTES) return undefined;
-  const blank = (c: string) => c.replace(/[^\n]/g, ' ');
-  // block comments and triple-quoted strings (a Python module's docstring: prose, not code), then
-  // line comments, then template literals (they may span lines), then quoted strings, each blanked
-  // in place so line numbers hold
-  const lines = buf.toString('utf8').replace(/\/\*[\s\S]*?\*\/|"""[\s\S]*?"""|'''[\s\S]*?'''/g, blank)
-    .split('\n').map((l) => l.replace(/(^|[^:'"`\\])\/\/.*$/, '$1').replace(/^\s*#(?![[!]).*$/, '')).join('\n')
-    .replace(/`(?:[^`\\]|\\.)*`/g, blank)
-    .split('\n').map((l) => l.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, ' '));
+  const lines = withoutCommentsAndStrings(buf.toString('utf8'), HASH_COMMENTS.test(rel)).split('\n');
   // (a Go import block's paths are imports with no reference on their lines)
   const listed = new Set((db.prepare("SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role IN ('import', 'export') UNION SELECT i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.line BETWEEN ? AND ?")
     .all(rel, first, last, rel, first, last) as { line: number }[]).map((r) => r.line));
