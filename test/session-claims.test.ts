@@ -352,6 +352,13 @@ describe('Red team adv8: code_evidence from a line the session was never shown',
     const defs = await t.call('find_definitions', { name: 'Cart.total', include_body: true });
     expect(defs.items[0]).toMatchObject({ line: 10, end_line: 14, body: expect.stringContaining('return formatPrice(') });
     expect(t.last().lines).toEqual({ 'src/cart.ts': [[10, 14]] });
+    // a comment line that was shown is refused as no code, not as "never shown" (red team adv12)
+    const comment = SAMPLE_CONFIRM.map((m) => (m.symbol === 'Cart.total' ? { ...m, code_evidence: 'src/cart.ts:11' } : m));
+    await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, mapped_symbols: [{ nl_term: 'カートの合計', symbol: 'Cart.total' }] });
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    const c = await t.call('confirm_symbol_relevance', { mapped_symbols: comment });
+    const why = c.rejected.find((x: { symbol: string }) => x.symbol === 'Cart.total')?.guidance.reason;
+    expect(why).toMatch(/line 11 of src\/cart\.ts holds no code/);
   });
 
   it('a fragment copied from lines never shown is refused as well', async () => {

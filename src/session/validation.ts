@@ -600,6 +600,9 @@ function unseenWhy(evidence: string, ev: Evidence): string {
   const file = m[1]!.replace(/^\.\//, '');
   if (!ev.exploredFiles.has(file)) return ` (${quote(file, 200)} is not explored in this session)`;
   const rs = ev.shownLines.get(file) ?? [];
+  const line = Number(m[2]);
+  // shown, but no code: a comment, a blank line, a lone brace (red team adv12 was told "never shown")
+  if (rs.some(([a, b]) => a <= line && line <= b)) return ` (line ${line} of ${quote(file, 200)} holds no code: a comment, a blank line or a brace; cite a line of the symbol's code)`;
   const list = rs.slice(0, 8).map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
   return ` (line ${m[2]} of ${quote(file, 200)} was never shown in this session${list ? `; lines shown: ${list}${rs.length > 8 ? ', …' : ''}` : ''})`;
 }
