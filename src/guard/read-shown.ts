@@ -58,11 +58,11 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
   const enough = last - first + 1 >= Math.min(total, MIN_LINES);
   let code = enough;
   try {
-    const declared = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 LIMIT 1').get(rel) !== undefined;
     const all = first <= 1 && last >= total;
+    const declared = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 LIMIT 1').get(rel) !== undefined;
     // top-level code outside every declaration (a test file's tests): uses of names there, a few
-    // the window's code lines (undefined: a file too large to read for them)
-    const shown = codeLines(db, rel, text, first, last);
+    // the window's code lines (undefined: a file too large to read for them); a whole file needs none
+    const shown = all ? undefined : codeLines(db, rel, text, first, last);
     const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') LIMIT ?)")
       .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS || (shown?.length ?? 0) >= MIN_LINES;
     if (declared) {
@@ -123,6 +123,15 @@ function withoutCommentsAndStrings(text: string, hash: boolean): string {
     from = end;
   };
   const n = text.length;
+  // where a comment or string that starts at i ends: the line's end, or past its closing mark (unclosed: the text's end)
+  const eol = (i: number) => {
+    const at = text.indexOf('\n', i);
+    return at < 0 ? n : at;
+  };
+  const close = (mark: string, from: number) => {
+    const at = text.indexOf(mark, from);
+    return at < 0 ? n : at + mark.length;
+  };
   let i = 0;
   let lineStart = true;
   while (i < n) {
@@ -133,13 +142,11 @@ function withoutCommentsAndStrings(text: string, hash: boolean): string {
       continue;
     }
     const next = text[i + 1];
-    const eol = () => (text.indexOf('\n', i) < 0 ? n : text.indexOf('\n', i));
-    const close = (at: number, len: number) => (at < 0 ? n : at + len); // unclosed: to the end
     let end: number | undefined;
-    if (!hash && c === '/' && next === '/') end = eol();
-    else if (!hash && c === '/' && next === '*') end = close(text.indexOf('*/', i + 2), 2);
-    else if (hash && c === '#' && lineStart) end = eol();
-    else if ((c === '"' || c === "'") && text.startsWith(c.repeat(3), i)) end = close(text.indexOf(c.repeat(3), i + 3), 3);
+    if (!hash && c === '/' && next === '/') end = eol(i);
+    else if (!hash && c === '/' && next === '*') end = close('*/', i + 2);
+    else if (hash && c === '#' && lineStart) end = eol(i);
+    else if ((c === '"' || c === "'") && text[i + 1] === c && text[i + 2] === c) end = close(c.repeat(3), i + 3);
     else if (c === '"' || c === "'" || c === '`') {
       // to the closing quote (a backslash escapes); a quote's string ends at the line's end too
       let j = i + 1;
@@ -167,7 +174,11 @@ function withoutCommentsAndStrings(text: string, hash: boolean): string {
  */
 function codeLines(db: Database.Database, rel: string, buf: Buffer | undefined, first: number, last: number): number[] | undefined {
   if (buf === undefined || buf.length > MAX_SCANNED_BYTES) return undefined;
-  const lines = withoutCommentsAndStrings(buf.toString('utf8'), HASH_COMMENTS.test(rel)).split('\n');
+  // read to the window's last line only: what follows cannot change what the window shows
+  let stop = -1;
+  for (let k = 0; k < last && (k === 0 || stop >= 0); k++) stop = buf.indexOf(10, stop + 1);
+  const upTo = stop < 0 ? buf : buf.subarray(0, stop);
+  const lines = withoutCommentsAndStrings(upTo.toString('utf8'), HASH_COMMENTS.test(rel)).split('\n');
   // (a Go import block's paths are imports with no reference on their lines)
   const listed = new Set((db.prepare("SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role IN ('import', 'export') UNION SELECT i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.line BETWEEN ? AND ?")
     .all(rel, first, last, rel, first, last) as { line: number }[]).map((r) => r.line));
