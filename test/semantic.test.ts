@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NlCache } from '../src/embeddings/cache.js';
 import { applyCalibration, calibrate, quantile } from '../src/embeddings/calibration.js';
 import { docAbove, docstringBelow } from '../src/embeddings/chunks.js';
+import { compoundHead, withCompoundHeads } from '../src/embeddings/compounds.js';
 import { SemanticEngine } from '../src/embeddings/engine.js';
+import { coverageOf, KeywordIndex, keywordDoc } from '../src/embeddings/keyword.js';
 import { conceptsOf, lexicon, minePairs, segmentJa, wordMatch } from '../src/embeddings/text.js';
 import { Project } from '../src/project/project.js';
 import { openDb } from '../src/store/db.js';
@@ -441,5 +443,28 @@ describe('a rejection says which definition it judged', () => {
     expect(rejected.guidance.reason).toContain('Banner.render at src/banner.ts:2');
     project.db.close();
     removeProject(root);
+  });
+});
+
+describe('a compound request word the code writes apart (autofix → fix)', () => {
+  const doc = (name: string, body = '') => keywordDoc({ name, path: 'lib/rules/no-var.js', body });
+  const docs = [doc('canFix'), doc('report', 'fix fixer replace'), doc('fixRange'), doc('autoWidth'), doc('isLoopAssignee'), doc('checkout'), doc('outdated'), doc('autofixDocs')];
+  const index = new KeywordIndex(docs);
+
+  it('gives the head the project uses more than the compound, never a function word', () => {
+    expect(compoundHead('autofix', index)).toBe('fix'); // 'fix' is a request verb, yet a compound's head
+    expect(compoundHead('checkout', index)).toBeUndefined(); // 'out' is a function word
+    expect(compoundHead('loop', index)).toBeUndefined(); // too short to be two words
+    expect(compoundHead('autofix', new KeywordIndex([doc('autoFix', 'autofix')]))).toBeUndefined(); // 'fix' in no more documents than the compound
+  });
+
+  it('matches the head at half degree: the concept is expressed in part, never whole', () => {
+    const [autofix] = withCompoundHeads(conceptsOf('autofix'), index);
+    expect(autofix).toMatchObject({ term: 'autofix', words: ['autofix'], weak: ['fix'] });
+    expect(coverageOf([autofix!], doc('canFix')).coverage).toBe(0.5);
+    expect(coverageOf([autofix!], doc('autofixDocs')).coverage).toBe(1);
+    expect(coverageOf([autofix!], doc('isLoopAssignee')).coverage).toBe(0);
+    // without the split the rule's own fixer is no match at all
+    expect(coverageOf(conceptsOf('autofix'), doc('canFix')).coverage).toBe(0);
   });
 });

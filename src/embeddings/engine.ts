@@ -10,6 +10,7 @@
  * legs present, so every leg and the total stay on the same tier scale (see calibration.ts).
  * semantic_search drops results below `ranking.min_confidence`.
  */
+import { withCompoundHeads } from './compounds.js';
 import { normalize, splitWords } from '../util/words.js';
 import { namedIn, projectNames } from '../project/project-name.js';
 import type { Project } from '../project/project.js';
@@ -155,7 +156,7 @@ export class SemanticEngine {
     this.ownNames ??= projectNames(this.project.root);
     const own = new Set(namedIn(text, this.ownNames).flatMap((n) => splitWords(n)));
     const rest = own.size ? all.filter((x) => x.source !== 'query' || !own.has(x.term)) : all;
-    return rest.length ? rest : all;
+    return withCompoundHeads(rest.length ? rest : all, c.index);
   }
 
   // ---- vectors ---------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@
  *             order candidates with equal coverage and as the plain keyword baseline.
  */
 import { splitWords } from '../util/words.js';
-import { type Concept, identifierWords, STOP_EN, wordMatch } from './text.js';
+import { alternativesOf, type Concept, identifierWords, STOP_EN, wordMatch } from './text.js';
 
 export const FIELDS = ['name', 'container', 'path', 'doc', 'sig', 'body', 'evidence'] as const;
 export type FieldName = (typeof FIELDS)[number];
@@ -42,8 +42,8 @@ function conceptInDoc(c: Concept, doc: KeywordDoc): { credit: number; tf: number
     const ws = doc[f];
     if (!ws || ws.length === 0) continue;
     let best = 0;
-    for (const alt of c.words) for (const w of ws) {
-      const m = wordMatch(alt, w);
+    for (const [alt, deg] of alternativesOf(c)) for (const w of ws) {
+      const m = deg * wordMatch(alt, w);
       if (m > best) best = m;
       if (best === 1) break;
     }
@@ -102,6 +102,11 @@ export class KeywordIndex {
     return this.postings.has(word);
   }
 
+  /** How many documents have the word. */
+  documentsWith(word: string): number {
+    return this.postings.get(word)?.size ?? 0;
+  }
+
   /** Vocabulary words an alternative matches, with the degree of the match. */
   private variants(alt: string): [string, number][] {
     const out: [string, number][] = [];
@@ -118,8 +123,9 @@ export class KeywordIndex {
   /** Per document: the best credit and the BM25 term frequency of a concept. */
   private match(c: Concept): Map<number, { credit: number; tf: number }> {
     const res = new Map<number, { credit: number; tf: number; best: Record<number, number> }>();
-    for (const alt of c.words) {
-      for (const [w, deg] of this.variants(alt)) {
+    for (const [alt, weight] of alternativesOf(c)) {
+      for (const [w, m] of this.variants(alt)) {
+        const deg = weight * m;
         for (const [doc, mask] of this.postings.get(w)!) {
           let r = res.get(doc);
           if (!r) res.set(doc, (r = { credit: 0, tf: 0, best: {} }));

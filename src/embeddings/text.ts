@@ -17,12 +17,16 @@ import { PACKAGE_ROOT } from '../util/paths.js';
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HIRAGANA_ONLY = /^[\p{Script=Hiragana}ー]+$/u;
-export const STOP_EN = new Set(
+/** Words that carry no content of their own: articles, prepositions, auxiliaries, question words. */
+export const FUNCTION_WORDS_EN = new Set(
   ('a an the of to in on for and or is are be by with from at as it its this that these those when if then not no do does should would can could ' +
-    'add fix make please which will was were has have had been being into onto than so such also may might must ' +
+    'please which will was were has have had been being into onto than so such also may might must ' +
     'how where what who why via per another').split(' '),
   // not stop words: every, some, all, any, first, last, using, … are names of functions; IDF weighs them
 );
+/** The verbs a request asks with ("add …", "fix …"): no concept of the code, though a compound's head may be one (autofix) */
+export const REQUEST_VERBS_EN = new Set(['add', 'fix', 'make']);
+export const STOP_EN = new Set([...FUNCTION_WORDS_EN, ...REQUEST_VERBS_EN]);
 export const GENERIC_EN = new Set(['feature', 'function', 'functionality', 'system', 'logic', 'code', 'process', 'processing', 'handling', 'part', 'thing', 'stuff', 'implementation']);
 
 let segmenter: TinySegmenter | undefined;
@@ -154,6 +158,16 @@ export interface Concept {
   /** the request's own word(s) */
   term: string;
   source: 'glossary' | 'mined' | 'query';
+  /** words that say part of it (the head of a compound the project writes apart: autofix → fix), matched at half degree */
+  weak?: string[];
+}
+
+/** The degree a weak alternative of a concept matches with. */
+export const WEAK_DEGREE = 0.5;
+
+/** Every alternative of a concept with the degree a match of it is worth. */
+export function alternativesOf(c: Concept): [string, number][] {
+  return [...c.words.map((w): [string, number] => [w, 1]), ...(c.weak ?? []).map((w): [string, number] => [w, WEAK_DEGREE])];
 }
 
 /**
