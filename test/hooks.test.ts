@@ -20,6 +20,7 @@ import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project
 import { driveToReady } from './helpers/session.js';
 import { GeminiTranscript, Transcript } from './helpers/transcript.js';
 import { settleEvidence } from '../src/guard/evidence-check.js';
+import { deriveEvidence } from '../src/session/evidence.js';
 
 const HOOK = path.join(REPO_ROOT, 'dist', 'src', 'hooks', 'main.js');
 
@@ -543,6 +544,36 @@ describe('UserPromptSubmit and PostToolUse', () => {
     t.toolUse('toolu_read', 'Read', { file_path: path.join(root, 'README.md') });
     hook('post-tool-use', readPayload(t, 'toolu_read', 'README.md'));
     expect(hook('pre-tool-use', edit('README.md')).decision).toBeUndefined();
+  });
+
+  it('a Read whose answer is over a megabyte is recorded (agent trial tr67: a hook payload over 1 MB went unrecorded)', async () => {
+    await toReady();
+    const t = new Transcript();
+    expect(hook('pre-tool-use', edit('README.md')).decision).toBe('deny');
+    t.toolUse('toolu_big', 'Read', { file_path: path.join(root, 'README.md') });
+    const big = { ...readPayload(t, 'toolu_big', 'README.md'), tool_response: { type: 'text', file: { content: 'x'.repeat(3 * 1024 * 1024) } } };
+    expect(hook('post-tool-use', big).status).toBe(0);
+    expect(hook('pre-tool-use', edit('README.md')).decision).toBeUndefined();
+  });
+
+  it('a Grep in content mode records the lines it showed, as the transcript shows them; forged line numbers count for nothing', async () => {
+    await toReady();
+    const t = new Transcript();
+    const id = sessions.store.active()!.id;
+    const main = path.join(root, 'src/main.ts');
+    const grep = (tid: string, content: string, transcriptContent = content) => {
+      t.toolUse(tid, 'Grep', { pattern: 'x', output_mode: 'content' });
+      t.toolResult(tid, transcriptContent);
+      hook('post-tool-use', { hook_event_name: 'PostToolUse', cwd: root, session_id: t.sessionId, transcript_path: t.path, tool_name: 'Grep', tool_use_id: tid, tool_input: { pattern: 'x', output_mode: 'content' }, tool_response: { mode: 'content', numFiles: 1, filenames: [main], content } });
+      hook('pre-tool-use', bash('ls')); // a decision settles the evidence
+      return sessions.store.ledger(id).filter((e) => e.tool === 'hook:Grep').at(-1)!;
+    };
+    const honest = grep('toolu_g1', `${main}-1-import x\n${main}:2:const a = 1;\n${main}-3-`);
+    expect(honest).toMatchObject({ outcome: 'ok', files: ['src/main.ts'], lines: { 'src/main.ts': [[1, 3]] } });
+    // the payload claims lines the client's own copy of the result never showed
+    const forged = grep('toolu_g2', `${main}:40:x\n${main}:2:const a = 1;`, `${main}:2:const a = 1;`);
+    expect(forged.outcome).not.toBe('ok'); // pending until the client could have written it, then blocked: never counted
+    expect(deriveEvidence(sessions.store.ledger(id)).shownLines.get('src/main.ts')!.some(([a, b]) => a <= 40 && 40 <= b)).toBe(false);
   });
 
   it('a Read through a symlinked folder explores the file it lands on, the one the write guard judges (#10)', async () => {

@@ -5,8 +5,9 @@
  * transcript is not the client's, never does. Run before any decision that reads evidence.
  */
 import path from 'node:path';
-import type { SessionStore } from '../session/store.js';
-import { transcriptHasToolUse, transcriptPromptLine, transcriptResultMentions, validTranscript } from './transcript.js';
+import type { SessionStore, ShownLines } from '../session/store.js';
+import { grepLinesWithin } from './grep-shown.js';
+import { resultMentions, transcriptHasToolUse, transcriptPromptLine, transcriptResultText, validTranscript } from './transcript.js';
 
 /** How long the client may take to write a line to its transcript. */
 const SETTLE_MS = 2 * 60_000;
@@ -26,10 +27,17 @@ export function settleEvidence(store: SessionStore, root: string): void {
     const file = validTranscript(a.transcript);
     // a Grep is matched by its id (Claude Code); a Read by its id, or by file where the client names no id (Gemini CLI)
     const found = !!file && !!a.tool_name && (a.tool_name === 'Grep'
-      ? !!a.tool_use_id && transcriptHasToolUse(file, a.tool_use_id, 'Grep') && transcriptResultMentions(file, a.tool_use_id, e.files, root)
+      ? !!a.tool_use_id && transcriptHasToolUse(file, a.tool_use_id, 'Grep') && grepInTranscript(file, a.tool_use_id, e.files, e.lines, root)
       // the call names the file as the agent wrote it (through a symlink: not the file recorded)
       : e.files.length === 1 && transcriptHasToolUse(file, a.tool_use_id || undefined, a.tool_name, path.resolve(root, a.file_path ?? e.files[0]!)));
     if (found) store.settleEvidence(s.id, e.seq, true);
     else if (!file || Date.now() - e.at > SETTLE_MS) store.settleEvidence(s.id, e.seq, false);
   }
+}
+
+/** The transcript's result of the Grep lists its files, and shows every line recorded as shown. */
+function grepInTranscript(file: string, id: string, files: string[], lines: ShownLines | undefined, root: string): boolean {
+  const text = transcriptResultText(file, id);
+  if (text === undefined || !resultMentions(text, files, root)) return false;
+  return !lines || grepLinesWithin(lines, text, files.map((rel) => ({ rel, printed: [rel, path.join(root, rel)] })));
 }

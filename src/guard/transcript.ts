@@ -193,23 +193,27 @@ export function transcriptHasToolUse(file: string, id: string | undefined, tool:
   return false;
 }
 
-/** Does the result of tool call `id` mention every one of these files (as the tool printed them)? */
-export function transcriptResultMentions(file: string, id: string, files: string[], root: string): boolean {
+/** The text of the result of tool call `id`, as the transcript holds it; undefined when it holds none. */
+export function transcriptResultText(file: string, id: string): string | undefined {
   for (const l of tail(file)) {
     if (l.type !== 'user' || !Array.isArray(l.message?.content)) continue;
     for (const b of l.message!.content as { type?: string; tool_use_id?: string; content?: unknown }[]) {
       if (b?.type !== 'tool_result' || b.tool_use_id !== id) continue;
       const c = b.content;
-      const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (x && typeof x === 'object' && typeof (x as { text?: unknown }).text === 'string' ? (x as { text: string }).text : '')).join('\n') : '';
-      // as Grep prints a file it found: its path first on a line (`path`, `path:12:…`, `path-11-…`),
-      // never a name that merely appears inside a line of another file
-      const lines = text.split('\n');
-      const listed = (p: string) => {
-        const re = new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?::|-\\d+-|\\s*$)`);
-        return lines.some((l) => re.test(l));
-      };
-      return files.every((f) => listed(f) || listed(path.join(root, f)));
+      return typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (x && typeof x === 'object' && typeof (x as { text?: unknown }).text === 'string' ? (x as { text: string }).text : '')).join('\n') : '';
     }
   }
-  return false;
+  return undefined;
+}
+
+/** Does a result text mention every one of these files (as the tool printed them)? */
+export function resultMentions(text: string, files: string[], root: string): boolean {
+  // as Grep prints a file it found: its path first on a line (`path`, `path:12:…`, `path-11-…`),
+  // never a name that merely appears inside a line of another file
+  const lines = text.split('\n');
+  const listed = (p: string) => {
+    const re = new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?::|-\\d+-|\\s*$)`);
+    return lines.some((l) => re.test(l));
+  };
+  return files.every((f) => listed(f) || listed(path.join(root, f)));
 }

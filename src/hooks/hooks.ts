@@ -27,6 +27,7 @@ import { isMarked } from '../guard/seal.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasToolUse, transcriptPromptLine, validTranscript } from '../guard/transcript.js';
 import { SessionStore, type ShownLines } from '../session/store.js';
+import { grepShownLines } from '../guard/grep-shown.js';
 import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
 import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js';
 import { OPENCODE_PLUGIN_FILE } from '../clients/opencode-plugin.js';
@@ -45,7 +46,12 @@ const OWN_TOOLS = 'mcp__code-intel__';
 /** Claude Code's tools that only read (they run even when the effect check cannot). */
 const READ_ONLY_TOOLS = new Set(['Read', 'Grep', 'Glob', 'LS', 'NotebookRead', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'ExitPlanMode', 'BashOutput']);
 /** what the guard will read of a payload and of a command: past this, it denies rather than stall */
-const MAX_PAYLOAD = 1024 * 1024;
+/**
+ * The largest payload a hook reads. A Read of 2,000 long lines, or a Grep in content mode, sends
+ * megabytes (agent trial tr67: a Grep that matched a source map sent more than 1 MB, and the Read
+ * or Grep went unrecorded); JSON.parse of 32 MB takes ~0.2 s.
+ */
+export const MAX_PAYLOAD = 32 * 1024 * 1024;
 const MAX_COMMAND = 64 * 1024;
 const MAX_PATH = 4096;
 /** named targets × the folders a command reaches that the guard will judge (each a few file-system calls) */
@@ -115,8 +121,13 @@ export async function runHook(
   event: HookEvent, input: string, env: { cwd: string; projectDir?: string }, client: Client = 'claude-code',
 ): Promise<HookOutput> {
   try {
-    if (input.length > MAX_PAYLOAD) throw new Error(`the hook payload is larger than ${MAX_PAYLOAD} bytes`);
-    const p = normalize(client, parse(input));
+    let p: Payload;
+    if (input.length > MAX_PAYLOAD) {
+      if (event === 'pre-tool-use') throw new Error(`the hook payload is larger than ${MAX_PAYLOAD} bytes`);
+      // a recording event still runs the guard's check of what changed; only the call goes unrecorded
+      process.stderr.write(`code-intel ${event}: the hook payload is larger than ${MAX_PAYLOAD} bytes: the call is not recorded\n`);
+      p = {};
+    } else p = normalize(client, parse(input));
     return { stdout: await handle(event, p, env, client), exitCode: 0 };
   } catch (e) {
     const why = (e as Error)?.message ?? String(e);
@@ -543,7 +554,7 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
   const files: string[] = [];
   const lines: ShownLines = {};
   let blank: { rel: string; shown: ReadShown } | undefined;
-  const add = (f: unknown) => {
+  const add = (f: unknown): string | undefined => {
     if (typeof f !== 'string' || f.length > MAX_PATH) return;
     // the file read is where the name lands (through symlinks): the write guard judges that file too
     // (a Read of lib/cart.ts, lib → src, explored a name no write is judged by)
@@ -566,12 +577,20 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
       lines[rel] = [[shown.first, Math.max(shown.first, shown.last)]];
     }
     files.push(rel);
+    return rel;
   };
   if (p.tool_name === 'Read') add(p.tool_input?.file_path);
   else if (p.tool_name === 'Grep') {
-    // in content mode the agent saw matching lines of these files
-    const r = p.tool_response as { mode?: string; filenames?: unknown[] } | undefined;
-    if (r?.mode === 'content' && Array.isArray(r.filenames)) r.filenames.slice(0, 1000).forEach(add);
+    // in content mode the agent saw matching lines of these files: a text match each, and the lines
+    // shown are what code_evidence may cite (settled against the transcript's copy of the result)
+    const r = p.tool_response as { mode?: string; filenames?: unknown[]; content?: unknown } | undefined;
+    if (r?.mode === 'content' && Array.isArray(r.filenames)) {
+      const printed = r.filenames.slice(0, 1000).flatMap((f) => {
+        const rel = add(f);
+        return rel ? [{ rel, printed: [f as string, rel, path.join(root, rel)] }] : [];
+      });
+      if (typeof r.content === 'string') Object.assign(lines, grepShownLines(r.content, printed));
+    }
   }
   if (blank) {
     const { rel, shown } = blank;

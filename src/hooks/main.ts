@@ -9,7 +9,7 @@ import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { limitGitTo } from '../guard/tree-snapshot.js';
 import { type Client, HOOK_CLIENTS } from './dialects.js';
-import { deny, HOOK_EVENTS, type HookEvent, runHook } from './hooks.js';
+import { deny, HOOK_EVENTS, type HookEvent, MAX_PAYLOAD, runHook } from './hooks.js';
 
 const EVENTS = new Set<HookEvent>(HOOK_EVENTS);
 
@@ -43,7 +43,7 @@ export async function hookMain(event: string | undefined, args: string[] = []): 
   for await (const c of process.stdin) {
     chunks.push(c as Buffer);
     size += (c as Buffer).length;
-    if (size > 1024 * 1024 + 1) break;
+    if (size > MAX_PAYLOAD + 1) break;
   }
   const out = await runHook(event as HookEvent, Buffer.concat(chunks).toString('utf8'), {
     cwd: process.cwd(),

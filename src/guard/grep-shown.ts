@@ -1,0 +1,45 @@
+/**
+ * The lines a Grep in content mode showed: ripgrep prints a match as `path:12:text` and a context
+ * line as `path-11-text` (with line numbers, Claude Code's default). Those lines were shown to the
+ * agent as much as a Read's are, so code_evidence may cite them; the file stays a text match (one
+ * line is not its code: evidence.ts). Without line numbers nothing is recorded.
+ */
+import type { ShownLines } from '../session/store.js';
+import { rangesOf } from '../session/evidence.js';
+
+/** Most lines recorded per Grep: a result is capped by the client anyway. */
+const MAX_LINES = 5000;
+
+/**
+ * Per file (keyed by `rel`), the lines `content` shows of it; `printed` is every spelling the
+ * output may use for it (the path Grep printed, absolute or relative).
+ */
+export function grepShownLines(content: string, files: readonly { rel: string; printed: readonly string[] }[]): ShownLines {
+  const found = new Map<string, [number, number][]>();
+  let n = 0;
+  // longest spelling first: `src/a.ts-1-x` must not be read as a file `src/a.ts-1`'s
+  const spellings = files.flatMap((f) => f.printed.map((p) => ({ rel: f.rel, p }))).sort((a, b) => b.p.length - a.p.length);
+  for (const line of content.split('\n')) {
+    if (n >= MAX_LINES) break;
+    for (const { rel, p } of spellings) {
+      if (!line.startsWith(p)) continue;
+      const m = /^[:-](\d{1,9})[:-]/.exec(line.slice(p.length));
+      if (!m) continue;
+      const at = Number(m[1]);
+      if (at < 1) break;
+      if (!found.has(rel)) found.set(rel, []);
+      found.get(rel)!.push([at, at]);
+      n++;
+      break;
+    }
+  }
+  const out: ShownLines = {};
+  for (const [rel, rs] of found) out[rel] = rangesOf(rs);
+  return out;
+}
+
+/** Are the lines recorded for each file among the lines a text shows (the client's transcript of the same Grep)? */
+export function grepLinesWithin(recorded: ShownLines, text: string, files: readonly { rel: string; printed: readonly string[] }[]): boolean {
+  const shown = grepShownLines(text, files);
+  return Object.entries(recorded).every(([rel, rs]) => rs.every(([a, b]) => (shown[rel] ?? []).some(([x, y]) => x <= a && b <= y)));
+}
