@@ -33,11 +33,11 @@ function hook(event: string, payload: Record<string, unknown>): Answer {
 }
 
 /** Claude Code's Read: the call in the transcript, then PostToolUse (the tool's range as Claude Code passes it). */
-function read(file: string, range: { offset?: number; limit?: number } = {}): void {
+function read(file: string, range: { offset?: number; limit?: number } = {}, response: Record<string, unknown> = {}): void {
   const id = `toolu_r${++ids}`;
   const input = { file_path: path.join(root, file), ...range };
   t.toolUse(id, 'Read', input);
-  hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: id, tool_input: input, tool_response: {} });
+  hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: id, tool_input: input, tool_response: response });
 }
 
 /** Claude Code's Bash: PreToolUse, the command really runs when allowed, PostToolUse. */
@@ -223,11 +223,22 @@ const STRINGS_JS = [
   '',
 ].join('\n');
 
+/** lines 1-2: a template whose ${…} holds a quoted backtick; 3-16 prose in a comment-free template; 18-30 rows of numbers */
+const TRICKS_JS = [
+  'export const hello = (name) => `hello ${name === "`" ? 1 : 2}',
+  ...Array.from({ length: 14 }, (_, i) => `this is prose ${i} that only a template holds, no code at all`),
+  '`;',
+  'export const table = [',
+  ...Array.from({ length: 12 }, (_, i) => `  [${i}, ${i * 2}, ${i * 3}],`),
+  '];',
+  '',
+].join('\n');
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY, 'src/server.go': SERVER_GO, 'lib/rule.js': RULE_JS, 'lib/strings.js': STRINGS_JS });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY, 'src/server.go': SERVER_GO, 'lib/rule.js': RULE_JS, 'lib/strings.js': STRINGS_JS, 'lib/tricks.js': TRICKS_JS, 'NOTES.md': `# Notes\n${'\n'.repeat(12)}Some words here.\n${Array.from({ length: 12 }, (_, i) => `note ${i}`).join('\n')}\n` });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -326,6 +337,19 @@ describe('A Read that only grazes declarations explores nothing (red team adv8)'
     expect(bash("echo '// unseen' >> lib/rule.js").decision).toBe('deny');
     read('lib/rule.js', { offset: 1, limit: 10 });
     expect(explored().has('lib/rule.js')).toBe(true);
+  });
+
+  it('a Read of limit 0, prose a template holds, rows of numbers or blank lines of a README explore nothing (red team adv13); their words do', async () => {
+    await driveToReady(project, sessions);
+    read('src/cart.ts', { limit: 0 }); // shows no line: it was taken as the default 2,000
+    read('src/main.ts', {}, { type: 'text', file: { numLines: 0 } }); // the client says it showed none
+    read('lib/tricks.js', { offset: 3, limit: 10 }); // the template did not end at the quoted backtick
+    read('lib/tricks.js', { offset: 18, limit: 12 }); // data
+    read('NOTES.md', { offset: 2, limit: 10 }); // blank lines
+    for (const f of ['src/cart.ts', 'src/main.ts', 'lib/tricks.js', 'NOTES.md']) expect(explored().has(f), f).toBe(false);
+    expect(bash("echo '// unseen' >> lib/tricks.js").decision).toBe('deny');
+    read('NOTES.md', { offset: 14, limit: 12 });
+    expect(explored().has('NOTES.md')).toBe(true);
   });
 
   it('records the lines each Read showed, and only those are what code_evidence may cite (red team adv8: any line of an explored file was citable)', async () => {

@@ -7,10 +7,11 @@
  * MIN_INSIDE lie in its declarations, or one whole declaration of MIN_WHOLE lines or more. Top-level
  * code outside declarations is code too — a test file's `test("…", () => {…})` blocks, a script's
  * statements (agent trial tr49) — told from an import block, an export list or a licence header by
- * MIN_STATEMENTS uses of names there, or by MIN_LINES lines of code there: a line with a word on it
- * once comments are cut, that imports or exports nothing (the middle of a test file whose cases are
- * strings and object literals in one long call, agent trial tr62). A file the index holds no code of
- * (a README, a config) shows any lines; an empty file is seen by any Read.
+ * MIN_STATEMENTS uses of names there, or by MIN_LINES lines of code there: a line with a letter, `_`
+ * or `$` on it once comments and strings are cut (a row of numbers is data), that imports or exports
+ * nothing (the middle of a test file whose cases are strings and object literals in one long call,
+ * agent trial tr62). A file the index holds no code of (a README, a config) shows MIN_LINES lines
+ * with a word on them, or all it has; an empty file is seen by any Read. A limit of 0 shows nothing.
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
@@ -44,10 +45,13 @@ export interface ReadShown {
  * `offset`/`limit` as the client passed them: Claude Code counts the offset from line 1, Gemini
  * CLI and OpenCode from 0 (`zeroBased`). `rel` is the project-relative file, `abs` its real path.
  */
-export function readShown(db: Database.Database, rel: string, abs: string, offset: unknown, limit: unknown, zeroBased: boolean): ReadShown {
+export function readShown(db: Database.Database, rel: string, abs: string, offset: unknown, limit: unknown, zeroBased: boolean, shownCount?: number): ReadShown {
   const off = typeof offset === 'number' && Number.isFinite(offset) && offset > 0 ? Math.floor(offset) : 0;
   const first = zeroBased ? off + 1 : Math.max(off, 1);
-  const count = typeof limit === 'number' && Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : DEFAULT_LIMIT;
+  // a limit of 0 (or less) shows no line (red team adv13: it was taken as the default, 2,000 lines),
+  // and the count of lines the client says it showed can only narrow the range, never widen it
+  let count = typeof limit !== 'number' ? DEFAULT_LIMIT : Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
+  if (shownCount !== undefined && Number.isFinite(shownCount)) count = Math.min(count, Math.max(0, Math.floor(shownCount)));
   const text = fileText(abs);
   const total = text === undefined ? Number.MAX_SAFE_INTEGER : lineCount(text);
   // an empty file is shown whole by any Read of it
@@ -81,6 +85,12 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
     } else if (db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? LIMIT 1').get(rel) !== undefined) {
       // code that declares nothing (a test file of test blocks only): its statements, not its imports
       code = all || (enough && statements());
+    } else if (!all && text !== undefined && text.length <= MAX_SCANNED_BYTES) {
+      // a file the index holds no code of (a README, a config): its lines with a word on them, not
+      // blank lines (red team adv13: ten blank lines of NOTES.md explored it)
+      const words = (ls: string[]) => ls.filter((l) => /[\p{L}\p{N}]/u.test(l)).length;
+      const lines = text.toString('utf8').split('\n');
+      code = words(lines.slice(first - 1, last)) >= Math.min(MIN_LINES, words(lines));
     }
   } catch {
     // an index without its tables (still being built): the range decides alone
@@ -147,12 +157,8 @@ function withoutCommentsAndStrings(text: string, hash: boolean): string {
     else if (!hash && c === '/' && next === '*') end = close('*/', i + 2);
     else if (hash && c === '#' && lineStart) end = eol(i);
     else if ((c === '"' || c === "'") && text[i + 1] === c && text[i + 2] === c) end = close(c.repeat(3), i + 3);
-    else if (c === '"' || c === "'" || c === '`') {
-      // to the closing quote (a backslash escapes); a quote's string ends at the line's end too
-      let j = i + 1;
-      while (j < n && text[j] !== c && (c === '`' || text[j] !== '\n')) j += text[j] === '\\' ? 2 : 1;
-      end = j < n && text[j] === '\n' ? j : Math.min(j + 1, n);
-    }
+    else if (c === '"' || c === "'") end = quotedEnd(text, i);
+    else if (c === '`') end = templateEnd(text, i, eol, close);
     if (end === undefined) {
       if (c !== ' ' && c !== '\t' && c !== '\r') lineStart = false;
       i++;
@@ -166,9 +172,57 @@ function withoutCommentsAndStrings(text: string, hash: boolean): string {
   return out.join('');
 }
 
+/** Where a string in quotes that opens at `i` ends: past its closing quote (a backslash escapes), or at the line's end. */
+function quotedEnd(text: string, i: number): number {
+  const q = text[i]!, n = text.length;
+  let j = i + 1;
+  while (j < n && text[j] !== q && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+  return j < n && text[j] === '\n' ? j : Math.min(j + 1, n);
+}
+
+const TEMPLATE = -1;
 /**
- * The lines first..last that are code: a word left once comments, docstrings and string literals
- * are cut (a closing brace, a licence header, a list of strings — a table of keywords, a test's
+ * Where a template literal that opens at `i` ends: past its closing backtick. Its `${…}` are code,
+ * whose strings, comments and templates may hold a backtick or a brace (red team adv13:
+ * `` `${x === "`" ? 1 : 2}` `` closed at the quoted backtick, and the prose after it read as code).
+ * A stack, not recursion: nesting is the writer's to choose.
+ */
+function templateEnd(text: string, i: number, eol: (i: number) => number, close: (mark: string, from: number) => number): number {
+  const n = text.length;
+  // TEMPLATE: inside a template's text; a number: inside a ${…}, with that many { open in it
+  const stack: number[] = [TEMPLATE];
+  let j = i + 1;
+  while (j < n && stack.length > 0) {
+    const top = stack.length - 1, c = text[j]!;
+    if (stack[top] === TEMPLATE) {
+      if (c === '\\') j++;
+      else if (c === '`') stack.pop();
+      else if (c === '$' && text[j + 1] === '{') {
+        stack.push(0);
+        j++;
+      }
+      j++;
+      continue;
+    }
+    if (c === '"' || c === "'") j = quotedEnd(text, j);
+    else if (c === '/' && text[j + 1] === '/') j = eol(j);
+    else if (c === '/' && text[j + 1] === '*') j = close('*/', j + 2);
+    else {
+      if (c === '`') stack.push(TEMPLATE);
+      else if (c === '{') stack[top]!++;
+      else if (c === '}') {
+        if (stack[top] === 0) stack.pop();
+        else stack[top]!--;
+      }
+      j++;
+    }
+  }
+  return Math.min(j, n);
+}
+
+/**
+ * The lines first..last that are code: a letter, `_` or `$` left once comments, docstrings and string
+ * literals are cut (a row of numbers, a closing brace, a licence header, a list of strings — a table of keywords, a test's
  * expected messages: red team adv10 — are not), and no import or export of the file's on it (an
  * import block or an export list is names, not code). Undefined for a file too large to read.
  */
@@ -183,6 +237,6 @@ function codeLines(db: Database.Database, rel: string, buf: Buffer | undefined, 
   const listed = new Set((db.prepare("SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role IN ('import', 'export') UNION SELECT i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.line BETWEEN ? AND ?")
     .all(rel, first, last, rel, first, last) as { line: number }[]).map((r) => r.line));
   const code: number[] = [];
-  for (let i = first; i <= Math.min(last, lines.length); i++) if (/[\p{L}\p{N}_$]/u.test(lines[i - 1]!) && !listed.has(i)) code.push(i);
+  for (let i = first; i <= Math.min(last, lines.length); i++) if (/[\p{L}_$]/u.test(lines[i - 1]!) && !listed.has(i)) code.push(i);
   return code;
 }

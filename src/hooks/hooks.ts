@@ -569,7 +569,9 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
     if (rel.startsWith('..') || path.isAbsolute(rel) || !isFile(abs)) return;
     if (p.tool_name === 'Read') {
       // the lines it showed: none of the file's code (past its end, only its imports) explores nothing
-      const shown = readShown(db, rel, abs, p.tool_input?.offset, p.tool_input?.limit, client !== 'claude-code');
+      // (Claude Code's answer says how many lines it showed: that can narrow the range, never widen it)
+      const said = (p.tool_response as { file?: { numLines?: unknown } } | undefined)?.file?.numLines;
+      const shown = readShown(db, rel, abs, p.tool_input?.offset, p.tool_input?.limit, client !== 'claude-code', typeof said === 'number' ? said : undefined);
       if (!shown.code) {
         blank = { rel, shown };
         return;
