@@ -47,6 +47,20 @@ describe('QueryFrame validation', () => {
     const scare = 'Please "do not delete" the cart when the user logs out';
     expect(validateFrame(scare, { desired_action: { value: 'delete the cart', quote: 'Please "do not delete" the cart' } }).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
   });
+  it('a literal, a hyphened word or a lone 不/无/别 the agent wrote itself negates as any word does (red team adv13)', () => {
+    const req = 'Make the fetch adapter report upload progress for FormData bodies, with a test.';
+    const refused = (slot: 'desired_action' | 'trigger_condition', value: string, quote: string) => validateFrame(req, { [slot]: { value, quote } }, translateCjk).validated.length === 0;
+    for (const value of ['"not" report upload progress', '`never` report upload progress', '`do not` report upload progress', 'no-report upload progress', 'non-report upload progress',
+      '不 report upload progress', '别 report upload progress', 'report upload progress 無', 'report upload progress “never”', 'report upload progress `without` a test', 'report upload progress, with no-test']) {
+      expect(refused('desired_action', value, 'report upload progress'), value).toBe(true);
+    }
+    expect(refused('trigger_condition', 'not-FormData bodies', 'FormData bodies')).toBe(true);
+    expect(refused('desired_action', 'report upload progress', 'report upload progress')).toBe(false);
+    // the user's own: a rule's name, an option's value in quotes, a phrase in backticks
+    const rule = 'no-var\'s autofix must keep `do not` comments and the "never" option';
+    expect(validateFrame(rule, { target_feature: { value: 'no-var autofix', quote: "no-var's autofix" } }).validated).toEqual(['target_feature']);
+    expect(validateFrame(rule, { desired_action: { value: 'keep `do not` comments and the "never" option', quote: 'keep `do not` comments and the "never" option' } }).validated).toEqual(['desired_action']);
+  });
   it('accepts faithful English values for Japanese quotes (agent trials tr43, tr45), and not an added claim', () => {
     const keys = 'useFetch や useAsyncData にキーを渡さなかったとき、キーがどこでどうやって自動で作られるのか調べてください。キーが衝突したときに何が起きるのかも教えてください。';
     expect(validateFrame(keys, {

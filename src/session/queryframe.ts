@@ -185,7 +185,7 @@ function ownWordAllowed(slot: Slot, word: string, quote: string, translate: (tex
 }
 
 /** Words that turn a statement around: English (not, no, never, n't, without, instead of…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
-const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}])/iu;
+const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|别(?=[\s\p{Script=Latin}]|$)/iu;
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts). */
 const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?/gu;
 /** A negation stated by a word or a verb's ending (not, never, n't, ない, ません, ず), not by a kanji prefix. */
@@ -205,9 +205,22 @@ const FAIL_SENSE = /^(?:fail|unable)/i;
  */
 const LITERAL = /"[^"\s]*"|“[^”\s]*”|`[^`\n]*`|(?<![\p{L}\p{N}])'[^'\s]*'(?![\p{L}\p{N}])/gu;
 
-/** Does a text state a negation (of a verb it carries)? */
-export function negated(text: string): boolean {
-  const t = text.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' '));
+/** A negation written into a hyphened word (no-report, non-blocking): a name where the user wrote it (the rule no-var). */
+const HYPHENED_NEGATION = /(?<![\p{L}\p{N}-])(?:not|no|non|never)-(?=[\p{L}\p{N}])/giu;
+
+/**
+ * Does a text state a negation (of a verb it carries)? A literal or a hyphened name negates nothing
+ * where `saidBy` (the user's own words: the quote) has it too; one the agent wrote itself does
+ * (red team adv13: `"not" report upload progress`, `no-report …`, `` `do not` report …`` were grounded
+ * by "report upload progress").
+ */
+export function negated(text: string, saidBy: string = text): boolean {
+  const said = saidBy.normalize('NFKC').toLowerCase();
+  const literals = new Set([...said.matchAll(LITERAL)].map((m) => m[0].slice(1, -1)));
+  const t = text.normalize('NFKC')
+    .replace(LITERAL, (m) => (literals.has(m.slice(1, -1).toLowerCase()) ? ' ' : ` ${m.slice(1, -1)} `))
+    .replace(/[\p{L}\p{N}-]+/gu, (w) => (said.includes(w.toLowerCase()) ? w : w.replace(HYPHENED_NEGATION, 'not ')))
+    .replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' '));
   return NEGATION.test(t);
 }
 
@@ -309,7 +322,7 @@ export function ruledOut(req: string, quote: string): string | undefined {
 }
 
 /** A text turns its action around: by a negation, or by a stop ("hide NaN" says NaN を表示するのをやめる). */
-const turned = (text: string): boolean => negated(text) || STOP_SENSE.test(text.normalize('NFKC'));
+const turned = (text: string, saidBy?: string): boolean => negated(text, saidBy) || STOP_SENSE.test(text.normalize('NFKC'));
 
 /**
  * Does a value state the action its quote stops or prevents, without the stop ("delete users" for
@@ -319,7 +332,7 @@ const turned = (text: string): boolean => negated(text) || STOP_SENSE.test(text.
 function stopDropped(value: string, quote: string, translate?: (text: string) => string[]): string | undefined {
   const words = stoppedWords(quote);
   const v = value.normalize('NFKC');
-  if (words.length === 0 || STOP_SENSE.test(v) || negated(v)) return undefined;
+  if (words.length === 0 || STOP_SENSE.test(v) || negated(v, quote)) return undefined;
   return statesNegated(value, quote, translate, words) ? words[0] : undefined;
 }
 
@@ -357,7 +370,7 @@ const senseOf = (word: string): string[] => {
  * the opposite of the quote's action ("not shown" for 非表示).
  */
 function polarityKept(value: string, quote: string, translate?: (text: string) => string[], slot?: Slot): boolean {
-  const [v, q] = [negated(value), negated(quote)];
+  const [v, q] = [negated(value, quote), negated(quote)];
   // what goes wrong now is what the request asks not to happen: "throws an error" for エラーを投げずに
   // ("without throwing"), "the cart is emptied" for "do not empty the cart" (tr22) — not for a
   // quote that observes ("the error is displayed" for エラーが表示されない turns the observation around)
@@ -417,11 +430,11 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if ((odd = lookAlike(s.value))) errors.push({ slot, error: `value "${s.value}" has a word written with look-alike or invisible characters (${odd}): write it in plain letters` });
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot} (a request of several parts: the part this slot is about; the code of the other parts can still stand in VALIDATION, cited where it links to the accepted symbols)` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
-      errors.push({ slot, error: negated(s.value) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite), or quote only the words the value states` });
+      errors.push({ slot, error: negated(s.value, s.quote) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite), or quote only the words the value states` });
     else if (slot !== 'observed_issue' && (stopped = stopDropped(s.value, s.quote, translate)))
       // what goes wrong now may be what the request asks to stop (as with an instruction's negation)
       errors.push({ slot, error: `value "${s.value}" states '${stopped}' where its quote "${s.quote}" stops or prevents it: keep the stop (the request says the opposite)` });
-    else if ((opposed = opposedAction(s.value, s.quote, translate, turned(s.value) !== turned(s.quote))))
+    else if ((opposed = opposedAction(s.value, s.quote, translate, turned(s.value, s.quote) !== turned(s.quote))))
       errors.push({ slot, error: `value "${s.value}" says ${opposed[0]} where its quote "${s.quote}" says ${opposed[1]}: the value must state the quote's action, not its opposite` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
