@@ -468,3 +468,28 @@ describe('a compound request word the code writes apart (autofix → fix)', () =
     expect(coverageOf(conceptsOf('autofix'), doc('canFix')).coverage).toBe(0);
   });
 });
+
+describe('a word the target shares with a family of siblings (red team adv13)', () => {
+  it('gives no credit to a member when the target names the member beside it: "fetch adapter" is not xhr.js', async () => {
+    const root = makeProject({
+      'lib/adapters/xhr.js': 'export const isXHRAdapterSupported = typeof XMLHttpRequest !== "undefined";\nexport default function xhrAdapter(config) {\n  return new XMLHttpRequest(config);\n}\n',
+      'lib/adapters/http.js': 'export const isHttpAdapterSupported = typeof process !== "undefined";\nexport default function httpAdapter(config) {\n  return request(config);\n}\n',
+      'lib/adapters/fetch.js': 'export const isFetchSupported = typeof fetch === "function";\nexport default function fetchAdapter(config) {\n  return fetch(config.url);\n}\n',
+      'lib/core/dispatch.js': 'export function dispatchRequest(config) {\n  return config.adapter(config);\n}\n',
+      ...Object.fromEntries(['headers', 'cookies', 'params', 'timeout', 'cancel', 'retry', 'encode', 'merge', 'progress', 'errors'].map((w) => [`lib/helpers/${w}.js`, `export function ${w}Helper(value) {\n  return String(value);\n}\n`])),
+    });
+    const project = new Project(root);
+    await project.refresh();
+    const engine = new SemanticEngine(project);
+    const score = async (name: string, file: string) => (await engine.scoreSymbols('fetch adapter', [{ name, container: null, file, signature: '' }]))[0]!;
+    const xhr = await score('isXHRAdapterSupported', 'lib/adapters/xhr.js');
+    expect(xhr.legs).toMatchObject({ sibling: 'lib/adapters/fetch.js' });
+    expect(xhr.score).toBeLessThan(0.3);
+    expect((await score('isFetchSupported', 'lib/adapters/fetch.js')).score).toBeGreaterThan(0.6);
+    // a symbol with no sibling named for the missing word keeps its partial credit
+    const dispatch = await score('dispatchRequest', 'lib/core/dispatch.js');
+    expect(dispatch.legs.sibling).toBeUndefined();
+    project.db.close();
+    removeProject(root);
+  });
+});

@@ -11,6 +11,7 @@
  * semantic_search drops results below `ranking.min_confidence`.
  */
 import { withCompoundHeads } from './compounds.js';
+import { siblingSaying } from '../session/which-definition.js';
 import { normalize, splitWords } from '../util/words.js';
 import { namedIn, projectNames } from '../project/project-name.js';
 import type { Project } from '../project/project.js';
@@ -27,12 +28,17 @@ import { namedScore } from './named.js';
 import { type Concept, conceptsOf, identifierWords, type Lexicon, lexicon, minePairs } from './text.js';
 import { calibrationKey, dot, modelOfKey, VectorStore } from './vectors.js';
 
+/** The score of a symbol whose shared word names a family the target means another member of (below the accepted tier). */
+export const SIBLING_CAP = 0.2;
+
 export interface Legs {
   vector?: { cosine: number; score: number };
   keyword: number;
   history?: number;
   /** the target names the symbol (named.ts): a floor under the combined score */
   named?: number;
+  /** the file or folder beside the symbol's whose name says the target's words it lacks (which-definition.ts): the target means that one */
+  sibling?: string;
 }
 
 export interface SymbolProfileInput {
@@ -401,7 +407,17 @@ export class SemanticEngine {
       // `namesAnother`: the target's name is this symbol's, but its other words say another definition of it
       const named = s.namesAnother ? 0 : Math.max(...[target, ...(opts.namedIn ?? [])].map((t) => namedScore(t, s.name, s.container)));
       if (named > 0) legs.named = named;
-      out.push({ score: Math.max(this.combine(legs), named), backend: SemanticEngine.backendOf(legs), legs, terms });
+      let score = Math.max(this.combine(legs), named);
+      // a word shared with the target that names a family (adapter), where the target's other words
+      // name the member beside this one (fetch.js beside xhr.js): no credit from the shared word
+      if (score >= SIBLING_CAP && named === 0 && terms.missing.length > 0) {
+        const sibling = siblingSaying(this.project.db, s.file, concepts.filter((c) => terms.missing.includes(c.term)).flatMap((c) => c.words));
+        if (sibling) {
+          legs.sibling = sibling;
+          score = SIBLING_CAP;
+        }
+      }
+      out.push({ score, backend: SemanticEngine.backendOf(legs), legs, terms });
     }
     return out;
   }

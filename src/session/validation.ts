@@ -491,7 +491,9 @@ export class ValidationPhase {
     }
     for (const l of pending) {
       const t = l.scored.terms;
-      const words = t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '';
+      const sibling = l.scored.legs.sibling;
+      const words = (t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '')
+        + (sibling ? `; ${t?.missing.join(', ') ?? 'the rest'} is what ${quote(sibling, 200)} beside its file is named for: the target means that one, and the word they share names their family` : '');
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}), ...(l.judged ? { judged_as: l.judged } : {}),
         guidance: {
@@ -563,7 +565,7 @@ export function requestNamesAsCode(userRequest: string, name: string, container:
 type Seeds = { ids: Map<number, number>; labels: Set<string> };
 
 /** A claim the words and the rank do not accept: the graph may still link it. */
-type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number; judged?: string };
+type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object & { sibling?: string }; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number; judged?: string };
 
 /** Fewer symbols stand than the intent needs: dismissing is not a way through, finding more is. */
 const SHORT_NEXT = (have: number, need: number, dismissed: string[]) =>

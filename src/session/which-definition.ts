@@ -40,3 +40,28 @@ export function targetMeansAnother(db: Database.Database, target: string, name: 
   if (others.length > MAX_DEFINITIONS) return false;
   return others.some((o) => (o.path !== path || o.container !== container) && said(o.path, o.container) > mine);
 }
+
+/**
+ * The file or folder beside `path` whose name says one of `missing` (words of the target a symbol
+ * lacks): "the fetch adapter" for `isXHRAdapterSupported` in lib/adapters/xhr.js, beside
+ * lib/adapters/fetch.js. The word the symbol shares with the target (adapter) is then the family
+ * both belong to, and the target names the other member (red team adv13: it was accepted at 0.43
+ * on "adapter", and xhr.js's adapter came in linked to it). Undefined when no sibling says one.
+ */
+export function siblingSaying(db: Database.Database, path: string, missing: readonly string[]): string | undefined {
+  const wanted = new Set(missing.flatMap((m) => [...wordsOf(m)]));
+  if (wanted.size === 0) return undefined;
+  const slash = path.lastIndexOf('/');
+  const dir = slash < 0 ? '' : path.slice(0, slash + 1);
+  const own = path.slice(dir.length).split('/')[0];
+  const rows = db.prepare('SELECT path FROM files WHERE substr(path, 1, ?) = ? LIMIT ?').all(dir.length, dir, MAX_SIBLINGS) as { path: string }[];
+  for (const { path: p } of rows) {
+    const entry = p.slice(dir.length).split('/')[0]!;
+    if (entry === own) continue;
+    if ([...wordsOf(entry.replace(/\.[^.]+$/, ''))].some((w) => wanted.has(w))) return dir + entry;
+  }
+  return undefined;
+}
+
+/** Files under a folder looked at for siblings (a folder of thousands says nothing of one file). */
+const MAX_SIBLINGS = 2000;
