@@ -493,3 +493,36 @@ describe('a word the target shares with a family of siblings (red team adv13)', 
     removeProject(root);
   });
 });
+
+describe('an anonymous default export goes by the name its importers give it (agent trial tr67)', () => {
+  it('find_definitions and submit_understanding take resolveConfig for resolveConfig.js\'s `export default (config) => …`', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const root = makeProject({
+      'lib/helpers/resolveConfig.js': 'import buildURL from "./buildURL.js";\n\nexport default (config) => {\n  const url = buildURL(config.url, config.params, config.paramsSerializer);\n  return { ...config, url };\n};\n',
+      'lib/helpers/buildURL.js': 'export default function buildURL(url, params, serializer) {\n  const query = typeof serializer === "function" ? serializer(params) : String(params);\n  return url + "?" + query;\n}\n',
+      'lib/adapters/xhr.js': 'import resolveConfig from "../helpers/resolveConfig.js";\n\nexport default function xhrAdapter(config) {\n  const own = resolveConfig(config);\n  return own.url;\n}\n',
+    });
+    const project = new Project(root);
+    await project.refresh();
+    const defs = findDefinitions(project, { name: 'resolveConfig' });
+    expect(defs.items).toEqual([expect.objectContaining({ file: 'lib/helpers/resolveConfig.js', name: 'default' })]);
+    expect(defs.resolution).toMatch(/default export of lib\/helpers\/resolveConfig\.js, imported as 'resolveConfig'/);
+    const sessions = new SessionService(project);
+    sessions.start('MODIFY', 'buildURL should accept a paramsSerializer given as a plain function');
+    sessions.setQueryFrame({ target_feature: { value: 'buildURL', quote: 'buildURL' }, desired_action: { value: 'accept a paramsSerializer given as a plain function', quote: 'accept a paramsSerializer given as a plain function' } });
+    for (const name of ['buildURL', 'resolveConfig', 'xhrAdapter']) sessions.record('find_definitions', { name }, { ...findDefinitions(project, { name }) });
+    for (const file of ['lib/helpers/resolveConfig.js', 'lib/helpers/buildURL.js', 'lib/adapters/xhr.js']) sessions.record('get_symbols', { file }, { ...getSymbols(project, { file }) });
+    const { findReferences } = await import('../src/query/references.js');
+    sessions.record('find_references', { name: 'buildURL' }, { ...findReferences(project, { name: 'buildURL' }) });
+    sessions.submitUnderstanding({
+      symbols_identified: ['buildURL', 'resolveConfig', 'xhrAdapter'], entry_points: ['xhrAdapter'], existing_patterns: [],
+      files_analyzed: ['lib/helpers/resolveConfig.js', 'lib/helpers/buildURL.js', 'lib/adapters/xhr.js'], mapped_symbols: [{ nl_term: 'buildURL', symbol: 'buildURL' }],
+    });
+    // accepted: the name exists and was seen (its definition row names it), so the session moved on
+    expect(sessions.status()).toMatchObject({ phase: 'SEMANTIC' });
+    project.db.close();
+    removeProject(root);
+  });
+});

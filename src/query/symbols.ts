@@ -42,6 +42,8 @@ export interface DefinitionOut {
   snippet: string;
   /** declared inside a function: not importable, reached only from its enclosing body */
   local?: true;
+  /** an anonymous default export found by the name other files import it as */
+  imported_as?: string;
 }
 
 export function toDefinition(s: SymbolRow, confidence: DefinitionOut['confidence']): DefinitionOut {
@@ -85,6 +87,28 @@ export function symbolsByName(p: Project, rawName: string, opts: { kind?: string
     )
     .all(...[member, ...(container ? [container] : []), ...(opts.kind ? [opts.kind] : [])]) as SymbolRow[];
   return rows;
+}
+
+/**
+ * The anonymous default exports a name is imported as: `import resolveConfig from
+ * './helpers/resolveConfig.js'` names that file's `export default (config) => {…}`, which the index
+ * calls `default` (agent trial tr67 named it resolveConfig and was told it does not exist).
+ */
+export function defaultsImportedAs(p: Project, name: string): SymbolRow[] {
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name) || name === 'default') return [];
+  return p.db
+    .prepare(
+      `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+       WHERE s.name = 'default' AND s.id IN (SELECT resolved_symbol_id FROM imports WHERE local_name = ? AND status = 'symbol')
+       ORDER BY f.path, s.line`,
+    )
+    .all(name) as SymbolRow[];
+}
+
+/** The names a file's anonymous default export (symbol `id`) is imported as elsewhere. */
+export function importedNamesOf(p: Project, id: number): string[] {
+  const rows = p.db.prepare(`SELECT DISTINCT local_name AS name FROM imports WHERE resolved_symbol_id = ? AND status = 'symbol' AND local_name IS NOT NULL AND local_name != 'default' LIMIT 20`).all(id) as { name: string }[];
+  return rows.map((r) => r.name);
 }
 
 /** The file id for a project-relative path, or a clear error when it is not indexed. */

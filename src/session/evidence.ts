@@ -82,6 +82,8 @@ export function definitionRows(result: Obj): Proof {
   for (const d of arr(result.items)) {
     if (typeof d.file === 'string') shown.named.add(d.file);
     shown.symbol(d.name, d.container);
+    // an anonymous default export, found by the name it is imported as: seen under that name too
+    if (str(d.imported_as)) shown.symbols.add(d.imported_as as string);
     // with include_body the row shows the definition's code: its lines, and — a whole declaration of
     // MIN_WHOLE lines, as a Read of it — the file's code; a local's (a closure inside a function) is
     // not the file's, as a Read of it is not (red team adv9: 3 lines of a closure unlocked 354)

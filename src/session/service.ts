@@ -7,7 +7,7 @@ import { createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
 import { changesCode, type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../project/project.js';
-import { type SymbolRow, symbolsByName } from '../query/symbols.js';
+import { defaultsImportedAs, importedNamesOf, type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { quote, UserError } from '../util/paths.js';
 import { type Loaded, type SessionCore, SessionError } from './core.js';
 import { approvedWrites, deriveEvidence, type Evidence, linesOf } from './evidence.js';
@@ -375,7 +375,9 @@ export class SessionService implements SessionCore {
   /** Every definition of a name, locals included; a name the index cannot look up has none. */
   definitionsOf(name: string): SymbolRow[] {
     try {
-      return symbolsByName(this.project, name, { includeLocal: true });
+      const rows = symbolsByName(this.project, name, { includeLocal: true });
+      // an anonymous default export goes by the name its importers give it (resolveConfig: tr67)
+      return rows.length ? rows : defaultsImportedAs(this.project, name);
     } catch {
       return [];
     }
@@ -385,9 +387,11 @@ export class SessionService implements SessionCore {
 
   /** The names (bare and Container.name) declared on lines from..to of a file: what a result row or a Read showed. */
   private namesDeclaredIn(file: string, from: number, to: number): string[] {
-    const rows = this.project.db.prepare('SELECT s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_line BETWEEN ? AND ?')
-      .all(file, from, to) as { name: string; container_name: string | null }[];
-    return rows.flatMap((r) => (r.container_name ? [r.name, `${r.container_name}.${r.name}`] : [r.name]));
+    const rows = this.project.db.prepare('SELECT s.id, s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_line BETWEEN ? AND ?')
+      .all(file, from, to) as { id: number; name: string; container_name: string | null }[];
+    return rows.flatMap((r) => (r.container_name ? [r.name, `${r.container_name}.${r.name}`]
+      // an anonymous default export is seen under the names it is imported as, too
+      : r.name === 'default' && !r.container_name ? [r.name, ...importedNamesOf(this.project, r.id)] : [r.name]));
   }
 
   /** The declarations whose span holds a line of a file, innermost first, locals included. */
