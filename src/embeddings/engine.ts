@@ -162,7 +162,7 @@ export class SemanticEngine {
     this.ownNames ??= projectNames(this.project.root);
     const own = new Set(namedIn(text, this.ownNames).flatMap((n) => splitWords(n)));
     const rest = own.size ? all.filter((x) => x.source !== 'query' || !own.has(x.term)) : all;
-    return withCompoundHeads(rest.length ? rest : all, c.index);
+    return rest.length ? rest : all;
   }
 
   // ---- vectors ---------------------------------------------------------------------------------------
@@ -377,7 +377,9 @@ export class SemanticEngine {
    */
   async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string; namesAnother?: boolean })[], opts: { namedIn?: readonly string[] } = {}): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
     const corpus = this.corpus();
-    const concepts = this.concepts(target);
+    // (the head of a compound the project writes apart counts in part here, in the words leg only:
+    // never in a ranking, where "filename" would rank every *Name first — red team adv14)
+    const concepts = withCompoundHeads(this.concepts(target), corpus.index);
     const idf = corpus.index.idfFn(concepts);
     const history = this.historyFor(target);
     const n = this.provider.available && this.config.gateVector ? await this.neural() : undefined;

@@ -158,12 +158,16 @@ export interface Concept {
   /** the request's own word(s) */
   term: string;
   source: 'glossary' | 'mined' | 'query';
-  /** words that say part of it (the head of a compound the project writes apart: autofix → fix), matched at half degree */
+  /** words that say part of it (the head of a compound the project writes apart: autofix → fix), matched at WEAK_DEGREE */
   weak?: string[];
 }
 
-/** The degree a weak alternative of a concept matches with. */
-export const WEAK_DEGREE = 0.5;
+/**
+ * The degree a weak alternative of a concept matches with: below the accepted tier even in a name,
+ * so a concept expressed only in part never accepts a symbol by itself (red team adv14: "filename"
+ * accepted every *Name at 0.5); beside a concept matched whole it adds.
+ */
+export const WEAK_DEGREE = 0.25;
 
 /** Every alternative of a concept with the degree a match of it is worth. */
 export function alternativesOf(c: Concept): [string, number][] {
