@@ -557,6 +557,8 @@ describe('UserPromptSubmit and PostToolUse', () => {
   });
 
   it('a Grep in content mode records the lines it showed, as the transcript shows them; forged line numbers count for nothing', async () => {
+    fs.appendFileSync(path.join(root, '.gitignore'), '*.iml\n');
+    fs.writeFileSync(path.join(root, 'src/main.ts:55:a.iml'), 'zqzq\n');
     await toReady();
     const t = new Transcript();
     const id = sessions.store.active()!.id;
@@ -574,6 +576,10 @@ describe('UserPromptSubmit and PostToolUse', () => {
     const forged = grep('toolu_g2', `${main}:40:x\n${main}:2:const a = 1;`, `${main}:2:const a = 1;`);
     expect(forged.outcome).not.toBe('ok'); // pending until the client could have written it, then blocked: never counted
     expect(deriveEvidence(sessions.store.ledger(id)).shownLines.get('src/main.ts')!.some(([a, b]) => a <= 40 && 40 <= b)).toBe(false);
+    // a file named to look like a line of another, git-ignored (red team adv14): its match is no line of src/main.ts
+    const decoy = `${main}:55:a.iml:1:zqzq`;
+    expect(grep('toolu_g3', decoy).lines ?? {}).toEqual({});
+    expect(deriveEvidence(sessions.store.ledger(id)).shownLines.get('src/main.ts')!.some(([a, b]) => a <= 55 && 55 <= b)).toBe(false);
   });
 
   it('a Read through a symlinked folder explores the file it lands on, the one the write guard judges (#10)', async () => {

@@ -12,9 +12,11 @@ const MAX_LINES = 5000;
 
 /**
  * Per file (keyed by `rel`), the lines `content` shows of it; `printed` is every spelling the
- * output may use for it (the path Grep printed, absolute or relative).
+ * output may use for it (the path Grep printed, absolute or relative). `isFile` says whether a
+ * printed path is a file: a line another file could have printed (`lib/response.js:355:a.iml:1:…`,
+ * a file named to look like a line of lib/response.js: red team adv14) counts for none.
  */
-export function grepShownLines(content: string, files: readonly { rel: string; printed: readonly string[] }[]): ShownLines {
+export function grepShownLines(content: string, files: readonly { rel: string; printed: readonly string[] }[], isFile: (printed: string) => boolean): ShownLines {
   const found = new Map<string, [number, number][]>();
   let n = 0;
   // longest spelling first: `src/a.ts-1-x` must not be read as a file `src/a.ts-1`'s
@@ -26,7 +28,7 @@ export function grepShownLines(content: string, files: readonly { rel: string; p
       const m = /^[:-](\d{1,9})[:-]/.exec(line.slice(p.length));
       if (!m) continue;
       const at = Number(m[1]);
-      if (at < 1) break;
+      if (at < 1 || printedByAnother(line, p.length, isFile)) break;
       if (!found.has(rel)) found.set(rel, []);
       found.get(rel)!.push([at, at]);
       n++;
@@ -38,8 +40,16 @@ export function grepShownLines(content: string, files: readonly { rel: string; p
   return out;
 }
 
+/** Whether a split of the line other than at `at` (`path:12:` or `path-12-`) names a file too. */
+function printedByAnother(line: string, at: number, isFile: (printed: string) => boolean): boolean {
+  for (const m of line.matchAll(/[:-]\d{1,9}[:-]/g)) {
+    if (m.index !== at && m.index > 0 && isFile(line.slice(0, m.index))) return true;
+  }
+  return false;
+}
+
 /** Are the lines recorded for each file among the lines a text shows (the client's transcript of the same Grep)? */
-export function grepLinesWithin(recorded: ShownLines, text: string, files: readonly { rel: string; printed: readonly string[] }[]): boolean {
-  const shown = grepShownLines(text, files);
+export function grepLinesWithin(recorded: ShownLines, text: string, files: readonly { rel: string; printed: readonly string[] }[], isFile: (printed: string) => boolean): boolean {
+  const shown = grepShownLines(text, files, isFile);
   return Object.entries(recorded).every(([rel, rs]) => rs.every(([a, b]) => (shown[rel] ?? []).some(([x, y]) => x <= a && b <= y)));
 }

@@ -591,7 +591,7 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
         const rel = add(f);
         return rel ? [{ rel, printed: [f as string, rel, path.join(root, rel)] }] : [];
       });
-      if (typeof r.content === 'string') Object.assign(lines, grepShownLines(r.content, printed));
+      if (typeof r.content === 'string') Object.assign(lines, grepShownLines(r.content, printed, (f) => isFile(path.resolve(root, f))));
     }
   }
   if (blank) {
