@@ -234,11 +234,20 @@ const TRICKS_JS = [
   '',
 ].join('\n');
 
+/** red team adv14's windows: hex rows (3-14), prose after a backtick in a regex (4-15), a docstring after a """ in a # comment (5-16), a Rust string over lines (3-14), a line cut at 2,000 characters */
+const ADV14 = {
+  'lib/crc.js': ['export const crc = [', '  // the table', ...Array.from({ length: 12 }, (_, i) => `  0x${((i * 2654435761) >>> 0).toString(16).toUpperCase()}, 0xDEADBEEF, 262_033, 1e-9,`), '];', 'export function crc32(x) {', '  return crc[x & 255];', '}', ''].join('\n'),
+  'lib/md.js': ['const TICKS = /`+/g;', 'export function codeSpans(text) {', '  return `', ...Array.from({ length: 12 }, (_, i) => `prose line ${i} of a template with no code in it at all`), '`.replace(TICKS, "");', '}', ''].join('\n'),
+  'src/tool.py': ['import os', '', 'def run():', '    x = 1  # a """ in a comment', '    """', ...Array.from({ length: 12 }, (_, i) => `    docstring prose line ${i}, words only`), '    """', '    return os.getcwd()', ''].join('\n'),
+  'src/help.rs': ["pub fn help() -> &'static str {", '    "usage:', ...Array.from({ length: 12 }, (_, i) => `  prose line ${i} of a help text, no code`), '    "', '}', ''].join('\n'),
+  'lib/long.js': `/* ${'licence words '.repeat(190)} */ export function secret(a) { return a + 1; }\n`,
+};
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY, 'src/server.go': SERVER_GO, 'lib/rule.js': RULE_JS, 'lib/strings.js': STRINGS_JS, 'lib/tricks.js': TRICKS_JS, 'NOTES.md': `# Notes\n${'\n'.repeat(12)}Some words here.\n${Array.from({ length: 12 }, (_, i) => `note ${i}`).join('\n')}\n` });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY, 'src/server.go': SERVER_GO, 'lib/rule.js': RULE_JS, 'lib/strings.js': STRINGS_JS, 'lib/tricks.js': TRICKS_JS, ...ADV14, 'NOTES.md': `# Notes\n${'\n'.repeat(12)}Some words here.\n${Array.from({ length: 12 }, (_, i) => `note ${i}`).join('\n')}\n` });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -350,6 +359,22 @@ describe('A Read that only grazes declarations explores nothing (red team adv8)'
     expect(bash("echo '// unseen' >> lib/tricks.js").decision).toBe('deny');
     read('NOTES.md', { offset: 14, limit: 12 });
     expect(explored().has('NOTES.md')).toBe(true);
+  });
+
+  it('hex and underscored number rows, prose after a backtick in a regex or a """ in a # comment, a Rust string over lines, a line cut at 2,000 characters explore nothing (red team adv14)', async () => {
+    await driveToReady(project, sessions);
+    read('lib/crc.js', { offset: 3, limit: 12 });
+    read('lib/md.js', { offset: 4, limit: 12 });
+    read('src/tool.py', { offset: 5, limit: 12 });
+    read('src/help.rs', { offset: 3, limit: 12 });
+    read('lib/long.js'); // one line: the Read shows its first 2,000 characters, all comment
+    for (const f of Object.keys(ADV14)) expect(explored().has(f), f).toBe(false);
+    expect(bash("echo '// unseen' >> lib/md.js").decision).toBe('deny');
+    // their code does
+    read('lib/md.js', { offset: 1, limit: 17 });
+    read('src/tool.py', { offset: 1, limit: 20 });
+    expect(explored().has('lib/md.js')).toBe(true);
+    expect(explored().has('src/tool.py')).toBe(true);
   });
 
   it('records the lines each Read showed, and only those are what code_evidence may cite (red team adv8: any line of an explored file was citable)', async () => {

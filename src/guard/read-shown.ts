@@ -30,6 +30,13 @@ export const MIN_WHOLE = 3;
 const MAX_COUNTED_BYTES = 64 << 20;
 /** past this a Read's lines are not read for code (the index's declarations and uses decide) */
 const MAX_SCANNED_BYTES = 8 << 20;
+/** Claude Code's Read cuts a line after this many characters. */
+const MAX_LINE_CHARS = 2000;
+/** A number (0x2265B1F5, 262_033, 1e-9, 10n): data, however many letters its notation has. */
+const NUMBER = /(?<![\p{L}\p{N}_$])(?:0[xXbBoO][\da-fA-F_]+|\d[\d_]*(?:\.[\d_]+)?(?:[eE][+-]?\d+)?)n?(?![\p{L}\p{N}_$])/gu;
+
+/** A line (comments and strings blanked) that is code: a letter, `_` or `$` outside its numbers, in what a Read shows of it. */
+const isCodeLine = (line: string): boolean => /[\p{L}_$]/u.test(line.slice(0, MAX_LINE_CHARS).replace(NUMBER, ' '));
 
 export interface ReadShown {
   /** first and last line shown (1-based); last < first when nothing was shown */
@@ -62,7 +69,8 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
   const enough = last - first + 1 >= Math.min(total, MIN_LINES);
   let code = enough;
   try {
-    const all = first <= 1 && last >= total;
+    // (a line longer than a Read shows is cut: such a file is never shown whole — red team adv14)
+    const all = first <= 1 && last >= total && !(text && hasLongLine(text));
     const declared = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 LIMIT 1').get(rel) !== undefined;
     // top-level code outside every declaration (a test file's tests): uses of names there, a few
     // the window's code lines (undefined: a file too large to read for them); a whole file needs none
@@ -108,6 +116,19 @@ function fileText(abs: string): Buffer | undefined {
   }
 }
 
+/** Whether a line of the file is longer than a Read shows (bytes: a character is one or more). */
+function hasLongLine(buf: Buffer): boolean {
+  if (buf.length <= MAX_LINE_CHARS) return false;
+  let start = 0;
+  for (let at = buf.indexOf(10); ; at = buf.indexOf(10, start)) {
+    const end = at < 0 ? buf.length : at;
+    // more bytes than characters shown: count the characters only then
+    if (end - start > MAX_LINE_CHARS && buf.subarray(start, end).toString('utf8').length > MAX_LINE_CHARS) return true;
+    if (at < 0) return false;
+    start = at + 1;
+  }
+}
+
 /** Lines of a file as a reader numbers them (a last line without a newline counts). */
 function lineCount(buf: Buffer): number {
   if (buf.length === 0) return 0;
@@ -118,14 +139,31 @@ function lineCount(buf: Buffer): number {
 
 /** files whose comments start with `#` (and have no `//` or `/* *\/` comments) */
 const HASH_COMMENTS = /\.(?:py|pyi|pyw|sh|bash|zsh|rb|pl|r|ya?ml|toml|cfg|ini|conf)$/i;
+/** files whose "…" strings may run over lines (Rust, Ruby, PHP, shells, Perl) */
+const MULTILINE_STRINGS = /\.(?:rs|rb|php|sh|bash|zsh|pl)$/i;
+/** files with regex literals (`/`+/g`): JavaScript and TypeScript */
+const REGEX_LITERALS = /\.(?:[cm]?[jt]sx?|vue|svelte)$/i;
+
+/** How a file's comments, strings and literals are written, by its name. */
+interface Syntax {
+  hash: boolean;
+  multilineStrings: boolean;
+  regex: boolean;
+}
+const syntaxOf = (rel: string): Syntax => ({ hash: HASH_COMMENTS.test(rel), multilineStrings: MULTILINE_STRINGS.test(rel), regex: REGEX_LITERALS.test(rel) });
+
+/** After these a `/` starts a regex literal, not a division. */
+const BEFORE_REGEX = new Set([...'(,=:[!&|?{};+-*%<>~^']);
+const KEYWORDS_BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await', 'instanceof']);
 
 /**
- * The text with comments, docstrings and string literals blanked in place (line numbers hold), in
- * one pass from left to right, so that a `//` inside a string, or a quote inside a comment, cannot
- * make the rest of the file read wrong (red team adv12: `"1 + 1; // note",` counted as code). A
- * template literal's `${…}` is blanked with it; a regex literal is read as code.
+ * The text with comments, docstrings, string and regex literals blanked in place (line numbers
+ * hold), in one pass from left to right, so that a `//` inside a string, or a quote inside a
+ * comment or a regex, cannot make the rest of the file read wrong (red team adv12: `"1 + 1; // note",`
+ * counted as code; adv14: a backtick in `/`+/g`, a `"""` in a `# …` comment, a Rust string over
+ * several lines). A template literal's `${…}` is blanked with it.
  */
-function withoutCommentsAndStrings(text: string, hash: boolean): string {
+function withoutCommentsAndStrings(text: string, syntax: Syntax): string {
   const out: string[] = [];
   let from = 0; // start of the code not yet copied
   const skip = (start: number, end: number) => {
@@ -143,40 +181,76 @@ function withoutCommentsAndStrings(text: string, hash: boolean): string {
     return at < 0 ? n : at + mark.length;
   };
   let i = 0;
-  let lineStart = true;
+  let prev = '\n'; // the last character of code before i (a newline at a line's start)
+  let prevAt = -1;
   while (i < n) {
     const c = text[i]!;
-    if (c === '\n') {
-      lineStart = true;
-      i++;
-      continue;
-    }
     const next = text[i + 1];
     let end: number | undefined;
-    if (!hash && c === '/' && next === '/') end = eol(i);
-    else if (!hash && c === '/' && next === '*') end = close('*/', i + 2);
-    else if (hash && c === '#' && lineStart) end = eol(i);
+    if (!syntax.hash && c === '/' && next === '/') end = eol(i);
+    else if (!syntax.hash && c === '/' && next === '*') end = close('*/', i + 2);
+    // a # comment: at a line's start or after a space or a statement's end (not `$#`, `${#x}`, `a#b`)
+    else if (syntax.hash && c === '#' && /[\s;)\]}]/.test(text[i - 1] ?? '\n')) end = eol(i);
     else if ((c === '"' || c === "'") && text[i + 1] === c && text[i + 2] === c) end = close(c.repeat(3), i + 3);
+    else if (c === '"' && syntax.multilineStrings) end = quotedEnd(text, i, true);
     else if (c === '"' || c === "'") end = quotedEnd(text, i);
     else if (c === '`') end = templateEnd(text, i, eol, close);
+    else if (c === '/' && syntax.regex && regexMayStart(text, prev, prevAt)) end = regexEnd(text, i);
     if (end === undefined) {
-      if (c !== ' ' && c !== '\t' && c !== '\r') lineStart = false;
+      if (c === '\n') prev = '\n';
+      else if (c !== ' ' && c !== '\t' && c !== '\r') {
+        prev = c;
+        prevAt = i;
+      }
       i++;
       continue;
     }
     skip(i, end);
     i = end;
-    lineStart = false; // (a comment that ran to the line's end leaves i on the newline: the next line starts there)
+    prev = ')'; // a literal is a value: a `/` after it divides
+    prevAt = end - 1;
   }
   out.push(text.slice(from));
   return out.join('');
 }
 
-/** Where a string in quotes that opens at `i` ends: past its closing quote (a backslash escapes), or at the line's end. */
-function quotedEnd(text: string, i: number): number {
+/** Whether a `/` after the code character `prev` (at `prevAt`) starts a regex literal. */
+function regexMayStart(text: string, prev: string, prevAt: number): boolean {
+  if (prev === '\n' || BEFORE_REGEX.has(prev)) return true;
+  if (!/[\p{L}_$]/u.test(prev)) return false;
+  let k = prevAt;
+  while (k > 0 && /[\p{L}\p{N}_$]/u.test(text[k - 1]!)) k--;
+  return KEYWORDS_BEFORE_REGEX.has(text.slice(k, prevAt + 1));
+}
+
+/** Where a regex literal that opens at `i` ends: past its closing `/` and flags (a `/` in a [class] or escaped is no end), or at the line's end. */
+function regexEnd(text: string, i: number): number {
+  const n = text.length;
+  let j = i + 1;
+  let inClass = false;
+  while (j < n && text[j] !== '\n') {
+    const c = text[j]!;
+    if (c === '\\') j++;
+    else if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    else if (c === '/' && !inClass) {
+      j++;
+      while (j < n && /[a-z]/i.test(text[j]!)) j++;
+      return j;
+    }
+    j++;
+  }
+  return j;
+}
+
+/**
+ * Where a string in quotes that opens at `i` ends: past its closing quote (a backslash escapes), or
+ * at the line's end — unless the language's strings run over lines (`multiline`).
+ */
+function quotedEnd(text: string, i: number, multiline = false): number {
   const q = text[i]!, n = text.length;
   let j = i + 1;
-  while (j < n && text[j] !== q && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+  while (j < n && text[j] !== q && (multiline || text[j] !== '\n')) j += text[j] === '\\' ? 2 : 1;
   return j < n && text[j] === '\n' ? j : Math.min(j + 1, n);
 }
 
@@ -232,11 +306,11 @@ function codeLines(db: Database.Database, rel: string, buf: Buffer | undefined, 
   let stop = -1;
   for (let k = 0; k < last && (k === 0 || stop >= 0); k++) stop = buf.indexOf(10, stop + 1);
   const upTo = stop < 0 ? buf : buf.subarray(0, stop);
-  const lines = withoutCommentsAndStrings(upTo.toString('utf8'), HASH_COMMENTS.test(rel)).split('\n');
+  const lines = withoutCommentsAndStrings(upTo.toString('utf8'), syntaxOf(rel)).split('\n');
   // (a Go import block's paths are imports with no reference on their lines)
   const listed = new Set((db.prepare("SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.role IN ('import', 'export') UNION SELECT i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.line BETWEEN ? AND ?")
     .all(rel, first, last, rel, first, last) as { line: number }[]).map((r) => r.line));
   const code: number[] = [];
-  for (let i = first; i <= Math.min(last, lines.length); i++) if (/[\p{L}_$]/u.test(lines[i - 1]!) && !listed.has(i)) code.push(i);
+  for (let i = first; i <= Math.min(last, lines.length); i++) if (isCodeLine(lines[i - 1]!) && !listed.has(i)) code.push(i);
   return code;
 }
