@@ -547,13 +547,16 @@ describe('UserPromptSubmit and PostToolUse', () => {
   });
 
   it('a Read whose answer is over a megabyte is recorded (agent trial tr67: a hook payload over 1 MB went unrecorded)', async () => {
+    const text = Array.from({ length: 1500 }, (_, i) => `line ${i} ${'words '.repeat(350)}`).join('\n');
+    fs.writeFileSync(path.join(root, 'notes.md'), text); // part of the project before the turn
     await toReady();
     const t = new Transcript();
-    expect(hook('pre-tool-use', edit('README.md')).decision).toBe('deny');
-    t.toolUse('toolu_big', 'Read', { file_path: path.join(root, 'README.md') });
-    const big = { ...readPayload(t, 'toolu_big', 'README.md'), tool_response: { type: 'text', file: { content: 'x'.repeat(3 * 1024 * 1024) } } };
+    expect(hook('pre-tool-use', edit('notes.md')).decision).toBe('deny');
+    t.toolUse('toolu_big', 'Read', { file_path: path.join(root, 'notes.md') });
+    const big = { ...readPayload(t, 'toolu_big', 'notes.md'), tool_response: { type: 'text', file: { content: text, numLines: 1500 } } };
+    expect(JSON.stringify(big).length).toBeGreaterThan(3 * 1024 * 1024);
     expect(hook('post-tool-use', big).status).toBe(0);
-    expect(hook('pre-tool-use', edit('README.md')).decision).toBeUndefined();
+    expect(hook('pre-tool-use', edit('notes.md')).decision).toBeUndefined();
   });
 
   it('a Grep in content mode records the lines it showed, as the transcript shows them; forged line numbers count for nothing', async () => {
@@ -570,15 +573,19 @@ describe('UserPromptSubmit and PostToolUse', () => {
       hook('pre-tool-use', bash('ls')); // a decision settles the evidence
       return sessions.store.ledger(id).filter((e) => e.tool === 'hook:Grep').at(-1)!;
     };
-    const honest = grep('toolu_g1', `${main}-1-import x\n${main}:2:const a = 1;\n${main}-3-`);
-    expect(honest).toMatchObject({ outcome: 'ok', files: ['src/main.ts'], lines: { 'src/main.ts': [[1, 3]] } });
+    const honest = grep('toolu_g1', `${main}-3-export function checkout(formatPrice: (n: number) => string): string {\n${main}:4:  const cart = new Cart().add(100);\n${main}-5-  return formatPrice(1) + cart.total();`);
+    expect(honest).toMatchObject({ outcome: 'ok', files: ['src/main.ts'], lines: { 'src/main.ts': [[3, 5]] } });
     // the payload claims lines the client's own copy of the result never showed
-    const forged = grep('toolu_g2', `${main}:40:x\n${main}:2:const a = 1;`, `${main}:2:const a = 1;`);
+    const forged = grep('toolu_g2', `${main}-3-export function checkout(formatPrice: (n: number) => string): string {\n${main}:4:  const cart = new Cart().add(100);`, `${main}:4:  const cart = new Cart().add(100);`);
     expect(forged.outcome).not.toBe('ok'); // pending until the client could have written it, then blocked: never counted
+    // a line number past the file's end, or whose text is not the file's, is no line shown
+    expect(grep('toolu_g2b', `${main}:40:x\n${main}:4:  const cart = new Cart().add(100);`).lines).toEqual({ 'src/main.ts': [[4, 4]] });
     expect(deriveEvidence(sessions.store.ledger(id)).shownLines.get('src/main.ts')!.some(([a, b]) => a <= 40 && 40 <= b)).toBe(false);
     // a file named to look like a line of another, git-ignored (red team adv14): its match is no line of src/main.ts
     const decoy = `${main}:55:a.iml:1:zqzq`;
     expect(grep('toolu_g3', decoy).lines ?? {}).toEqual({});
+    // a line printed as src/main.ts's whose text is not the file's there (red team adv15: a newline in a folder's name)
+    expect(grep('toolu_g4', `${main}:6:return 2;\n${main}:4:  const cart = new Cart().add(100);`).lines).toEqual({ 'src/main.ts': [[4, 4]] });
     expect(deriveEvidence(sessions.store.ledger(id)).shownLines.get('src/main.ts')!.some(([a, b]) => a <= 55 && 55 <= b)).toBe(false);
   });
 

@@ -243,11 +243,25 @@ const ADV14 = {
   'lib/long.js': `/* ${'licence words '.repeat(190)} */ export function secret(a) { return a + 1; }\n`,
 };
 
+/** red team adv15's windows: a CommonJS file's require block and typedef comments (9-25); a list of strings declared whole (3-7) */
+const ADV15 = {
+  'lib/options.js': [
+    '/**', ' * @fileoverview Translates CLI options.', ' * @author someone', ' */', '', '"use strict";', '', '//------------------------------------------------------------------------------',
+    '// Requirements', '//------------------------------------------------------------------------------', '',
+    'const { normalizeSeverityToString } = require("./severity");', 'const { getShorthandName } = require("./naming");', 'const { ModuleImporter } = require("@humanwhocodes/module-importer");', '',
+    '//------------------------------------------------------------------------------', '// Types', '//------------------------------------------------------------------------------', '',
+    '/** @typedef {import("../types").Linter.LintOptions} LintOptions */', '/** @typedef {import("../types").ESLint.Options} ESLintOptions */', '/** @typedef {import("../types").Rule} Rule */', '/** @typedef {import("../types").Plugin} Plugin */', '', '',
+    'function translate(options) {', '  const severity = normalizeSeverityToString(options.severity);', '  const name = getShorthandName(options.plugin);', '  const importer = new ModuleImporter();', '  return { severity, name, importer };', '}',
+    'module.exports = { translate };', '',
+  ].join('\n'),
+  'lib/forbidden.js': ['"use strict";', '', 'const forbiddenMethods = [', '  "applyInlineConfig",', '  "applyLanguageOptions",', '  "finalize",', '];', '', 'function check(name) {', '  return forbiddenMethods.includes(name);', '}', 'module.exports = { check };', ''].join('\n'),
+};
+
 const explored = () => new Set(sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read' && e.outcome === 'ok').flatMap((e) => e.files));
 const disk = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 beforeEach(() => {
-  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY, 'src/server.go': SERVER_GO, 'lib/rule.js': RULE_JS, 'lib/strings.js': STRINGS_JS, 'lib/tricks.js': TRICKS_JS, ...ADV14, 'NOTES.md': `# Notes\n${'\n'.repeat(12)}Some words here.\n${Array.from({ length: 12 }, (_, i) => `note ${i}`).join('\n')}\n` });
+  root = makeProject({ ...SAMPLE, 'src/empty.ts': '', 'test/cart.test.ts': CART_TEST, 'src/grazed.ts': GRAZED, 'test/bare.test.ts': BARE_TEST, 'test/cases.test.ts': CASES_TEST, 'src/script.py': SCRIPT_PY, 'src/server.go': SERVER_GO, 'lib/rule.js': RULE_JS, 'lib/strings.js': STRINGS_JS, 'lib/tricks.js': TRICKS_JS, ...ADV14, ...ADV15, 'NOTES.md': `# Notes\n${'\n'.repeat(12)}Some words here.\n${Array.from({ length: 12 }, (_, i) => `note ${i}`).join('\n')}\n` });
   applyInit(planInit(root, ['claude-code']));
   project = new Project(root);
   sessions = new SessionService(project);
@@ -375,6 +389,25 @@ describe('A Read that only grazes declarations explores nothing (red team adv8)'
     read('src/tool.py', { offset: 1, limit: 20 });
     expect(explored().has('lib/md.js')).toBe(true);
     expect(explored().has('src/tool.py')).toBe(true);
+  });
+
+  it('a Read whose text is not the file\'s, a require block, or a list of strings declared whole explore nothing (red team adv15); the file\'s own text does', async () => {
+    await driveToReady(project, sessions);
+    const lines = (f: string) => fs.readFileSync(path.join(root, f), 'utf8').split('\n');
+    // the path led elsewhere when it was read (a symlink switched under the hook): blank lines, not the file
+    read('lib/options.js', {}, { type: 'text', file: { content: '\n'.repeat(40), numLines: 40 } });
+    read('lib/options.js', { offset: 9, limit: 17 }); // banner comments, three requires, typedefs
+    read('lib/forbidden.js', { offset: 3, limit: 5 }); // `const forbiddenMethods = [ "…", … ];`
+    expect(explored().has('lib/options.js')).toBe(false);
+    expect(explored().has('lib/forbidden.js')).toBe(false);
+    const ledger = sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read');
+    expect(ledger[0]!.summary).toMatch(/other text than lib\/options\.js holds there/);
+    expect(bash("echo '// unseen' >> lib/options.js").decision).toBe('deny');
+    // the same Read with the file's own text, as Claude Code answers it, explores
+    read('lib/options.js', { offset: 26, limit: 6 }, { type: 'text', file: { content: lines('lib/options.js').slice(25, 31).join('\n'), numLines: 6 } });
+    read('lib/forbidden.js', { offset: 9, limit: 3 });
+    expect(explored().has('lib/options.js')).toBe(true);
+    expect(explored().has('lib/forbidden.js')).toBe(true);
   });
 
   it('records the lines each Read showed, and only those are what code_evidence may cite (red team adv8: any line of an explored file was citable)', async () => {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore, ShownLines } from '../session/store.js';
-import { grepLinesWithin } from './grep-shown.js';
+import { fileLines, grepLinesWithin } from './grep-shown.js';
 import { resultMentions, transcriptHasToolUse, transcriptPromptLine, transcriptResultText, validTranscript } from './transcript.js';
 
 /** How long the client may take to write a line to its transcript. */
@@ -47,5 +47,5 @@ function grepInTranscript(file: string, id: string, files: string[], lines: Show
       return false;
     }
   };
-  return !lines || grepLinesWithin(lines, text, files.map((rel) => ({ rel, printed: [rel, path.join(root, rel)] })), isFile);
+  return !lines || grepLinesWithin(lines, text, files.map((rel) => ({ rel, printed: [rel, path.join(root, rel)] })), isFile, fileLines(root));
 }

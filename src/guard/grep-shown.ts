@@ -4,6 +4,8 @@
  * agent as much as a Read's are, so code_evidence may cite them; the file stays a text match (one
  * line is not its code: evidence.ts). Without line numbers nothing is recorded.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ShownLines } from '../session/store.js';
 import { rangesOf } from '../session/evidence.js';
 
@@ -14,9 +16,11 @@ const MAX_LINES = 5000;
  * Per file (keyed by `rel`), the lines `content` shows of it; `printed` is every spelling the
  * output may use for it (the path Grep printed, absolute or relative). `isFile` says whether a
  * printed path is a file: a line another file could have printed (`lib/response.js:355:a.iml:1:…`,
- * a file named to look like a line of lib/response.js: red team adv14) counts for none.
+ * a file named to look like a line of lib/response.js: red team adv14) counts for none, and so does
+ * one whose text is not the file's line (`lineOf`: a path with a newline in a folder's name printed
+ * `lib/cli.js:250:…` from another file, red team adv15).
  */
-export function grepShownLines(content: string, files: readonly { rel: string; printed: readonly string[] }[], isFile: (printed: string) => boolean): ShownLines {
+export function grepShownLines(content: string, files: readonly { rel: string; printed: readonly string[] }[], isFile: (printed: string) => boolean, lineOf: (rel: string, line: number) => string | undefined): ShownLines {
   const found = new Map<string, [number, number][]>();
   let n = 0;
   // longest spelling first: `src/a.ts-1-x` must not be read as a file `src/a.ts-1`'s
@@ -28,7 +32,8 @@ export function grepShownLines(content: string, files: readonly { rel: string; p
       const m = /^[:-](\d{1,9})[:-]/.exec(line.slice(p.length));
       if (!m) continue;
       const at = Number(m[1]);
-      if (at < 1 || printedByAnother(line, p.length, isFile)) break;
+      const text = line.slice(p.length + m[0].length).replace(/\r$/, '');
+      if (at < 1 || printedByAnother(line, p.length, isFile) || lineOf(rel, at)?.replace(/\r$/, '') !== text) break;
       if (!found.has(rel)) found.set(rel, []);
       found.get(rel)!.push([at, at]);
       n++;
@@ -49,7 +54,25 @@ function printedByAnother(line: string, at: number, isFile: (printed: string) =>
 }
 
 /** Are the lines recorded for each file among the lines a text shows (the client's transcript of the same Grep)? */
-export function grepLinesWithin(recorded: ShownLines, text: string, files: readonly { rel: string; printed: readonly string[] }[], isFile: (printed: string) => boolean): boolean {
-  const shown = grepShownLines(text, files, isFile);
+export function grepLinesWithin(recorded: ShownLines, text: string, files: readonly { rel: string; printed: readonly string[] }[], isFile: (printed: string) => boolean, lineOf: (rel: string, line: number) => string | undefined): boolean {
+  const shown = grepShownLines(text, files, isFile, lineOf);
   return Object.entries(recorded).every(([rel, rs]) => rs.every(([a, b]) => (shown[rel] ?? []).some(([x, y]) => x <= a && b <= y)));
+}
+
+/** A reader of files' lines for `lineOf` (each file read once; one over the size limit has none). */
+export function fileLines(root: string, maxBytes = 8 << 20): (rel: string, line: number) => string | undefined {
+  const cache = new Map<string, string[] | undefined>();
+  return (rel, line) => {
+    if (!cache.has(rel)) {
+      let lines: string[] | undefined;
+      try {
+        const abs = path.resolve(root, rel);
+        lines = fs.statSync(abs).size <= maxBytes ? fs.readFileSync(abs, 'utf8').split('\n') : undefined;
+      } catch {
+        lines = undefined;
+      }
+      cache.set(rel, lines);
+    }
+    return cache.get(rel)?.[line - 1];
+  };
 }

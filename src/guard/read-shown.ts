@@ -46,13 +46,22 @@ export interface ReadShown {
   total: number;
   /** whether the lines shown hold code of the file (see above) */
   code: boolean;
+  /** the client's copy of what it showed is not the file's text there (the path led elsewhere when it read, or the file changed since) */
+  elsewhere?: true;
+}
+
+/** What the client's answer says the Read showed: how many lines, and their text (Claude Code's `tool_response.file`). */
+export interface ReadResponse {
+  numLines?: number;
+  content?: string;
 }
 
 /**
  * `offset`/`limit` as the client passed them: Claude Code counts the offset from line 1, Gemini
  * CLI and OpenCode from 0 (`zeroBased`). `rel` is the project-relative file, `abs` its real path.
  */
-export function readShown(db: Database.Database, rel: string, abs: string, offset: unknown, limit: unknown, zeroBased: boolean, shownCount?: number): ReadShown {
+export function readShown(db: Database.Database, rel: string, abs: string, offset: unknown, limit: unknown, zeroBased: boolean, response: ReadResponse = {}): ReadShown {
+  const shownCount = response.numLines;
   const off = typeof offset === 'number' && Number.isFinite(offset) && offset > 0 ? Math.floor(offset) : 0;
   const first = zeroBased ? off + 1 : Math.max(off, 1);
   // a limit of 0 (or less) shows no line (red team adv13: it was taken as the default, 2,000 lines),
@@ -65,6 +74,11 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
   if (total === 0) return { first, last: first, total, code: true };
   const last = Math.min(first + count - 1, total);
   if (last < first) return { first, last, total, code: false };
+  // the text the client showed must be the file's: a path that led elsewhere when it was read (a
+  // symlink switched between the Read and its hook: red team adv15) explored nothing of this file
+  if (typeof response.content === 'string' && text !== undefined && text.length <= MAX_SCANNED_BYTES && !sameText(text, first, response.content)) {
+    return { first, last, total, code: false, elsewhere: true };
+  }
   // a few lines (a search match's worth) are not the file's code, unless they are all of it
   const enough = last - first + 1 >= Math.min(total, MIN_LINES);
   let code = enough;
@@ -75,7 +89,8 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
     // top-level code outside every declaration (a test file's tests): uses of names there, a few
     // the window's code lines (undefined: a file too large to read for them); a whole file needs none
     const shown = all ? undefined : codeLines(db, rel, text, first, last);
-    const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') LIMIT ?)")
+    // (not on an import's line: `const { x } = require("y")` is a call, and an import — red team adv15)
+    const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id) LIMIT ?)")
       .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS || (shown?.length ?? 0) >= MIN_LINES;
     if (declared) {
       // code lines inside the file's declarations: a window that only grazes one (its closing
@@ -88,7 +103,9 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
         ? shown.filter((l) => spans.some((x) => x.a <= l && l <= x.b)).length
         : spans.reduce((n, x) => n + Math.min(x.b, last) - Math.max(x.a, first) + 1, 0);
       // a whole declaration of a few lines at least (a short function read on its own; a one-line constant is a search match's worth)
-      const whole = db.prepare('SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? AND s.end_line - s.line + 1 >= ? LIMIT 1').get(rel, first, last, MIN_WHOLE) !== undefined;
+      // (with code in it: a list of strings declared whole shows none — red team adv15)
+      const wholes = db.prepare('SELECT s.line AS a, s.end_line AS b FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.local = 0 AND s.line >= ? AND s.end_line <= ? AND s.end_line - s.line + 1 >= ?').all(rel, first, last, MIN_WHOLE) as { a: number; b: number }[];
+      const whole = wholes.some((x) => !shown || shown.filter((l) => x.a <= l && l <= x.b).length >= MIN_WHOLE - 1);
       code = all || (enough && inside >= Math.min(MIN_INSIDE, total)) || whole || (enough && statements());
     } else if (db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? LIMIT 1').get(rel) !== undefined) {
       // code that declares nothing (a test file of test blocks only): its statements, not its imports
@@ -114,6 +131,26 @@ function fileText(abs: string): Buffer | undefined {
   } catch {
     return Buffer.alloc(0);
   }
+}
+
+/**
+ * Whether the text a client showed from line `first` on is the file's there (nine lines in ten the
+ * same: a file written to in between may differ a little). A `cat -n` numbering is taken off; a
+ * line the client cut is the start of the file's.
+ */
+function sameText(buf: Buffer, first: number, content: string): boolean {
+  let got = content.split(/\r?\n/);
+  if (got.length > 1 && got[got.length - 1] === '') got.pop();
+  if (got.length === 0 || (got.length === 1 && got[0] === '')) return true;
+  if (got.every((l) => /^\s*\d+\t/.test(l))) got = got.map((l) => l.replace(/^\s*\d+\t/, ''));
+  const lines = buf.toString('utf8').split('\n');
+  let same = 0;
+  got.forEach((g, k) => {
+    const f = (lines[first - 1 + k] ?? '').replace(/\r$/, '').replace(first + k === 1 ? /^\uFEFF/ : /^$/, '');
+    const cut = g.replace(/(?:…|\.\.\.)?(?: \[line truncated\])?$/, '');
+    if (f === g || (g.length >= MAX_LINE_CHARS && f.startsWith(cut))) same++;
+  });
+  return same >= Math.ceil(0.9 * got.length);
 }
 
 /** Whether a line of the file is longer than a Read shows (bytes: a character is one or more). */

@@ -27,7 +27,7 @@ import { isMarked } from '../guard/seal.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasToolUse, transcriptPromptLine, validTranscript } from '../guard/transcript.js';
 import { SessionStore, type ShownLines } from '../session/store.js';
-import { grepShownLines } from '../guard/grep-shown.js';
+import { fileLines, grepShownLines } from '../guard/grep-shown.js';
 import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
 import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js';
 import { OPENCODE_PLUGIN_FILE } from '../clients/opencode-plugin.js';
@@ -569,9 +569,13 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
     if (rel.startsWith('..') || path.isAbsolute(rel) || !isFile(abs)) return;
     if (p.tool_name === 'Read') {
       // the lines it showed: none of the file's code (past its end, only its imports) explores nothing
-      // (Claude Code's answer says how many lines it showed: that can narrow the range, never widen it)
-      const said = (p.tool_response as { file?: { numLines?: unknown } } | undefined)?.file?.numLines;
-      const shown = readShown(db, rel, abs, p.tool_input?.offset, p.tool_input?.limit, client !== 'claude-code', typeof said === 'number' ? said : undefined);
+      // (Claude Code's answer says how many lines it showed, which can narrow the range, never widen
+      // it, and what they were, which must be the file's)
+      const said = (p.tool_response as { file?: { numLines?: unknown; content?: unknown } } | undefined)?.file;
+      const shown = readShown(db, rel, abs, p.tool_input?.offset, p.tool_input?.limit, client !== 'claude-code', {
+        ...(typeof said?.numLines === 'number' ? { numLines: said.numLines } : {}),
+        ...(typeof said?.content === 'string' ? { content: said.content } : {}),
+      });
       if (!shown.code) {
         blank = { rel, shown };
         return;
@@ -591,12 +595,13 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
         const rel = add(f);
         return rel ? [{ rel, printed: [f as string, rel, path.join(root, rel)] }] : [];
       });
-      if (typeof r.content === 'string') Object.assign(lines, grepShownLines(r.content, printed, (f) => isFile(path.resolve(root, f))));
+      if (typeof r.content === 'string') Object.assign(lines, grepShownLines(r.content, printed, (f) => isFile(path.resolve(root, f)), fileLines(root)));
     }
   }
   if (blank) {
     const { rel, shown } = blank;
-    const what = shown.last < shown.first ? `nothing (line ${shown.first} is past its end, line ${shown.total})` : `lines ${shown.first}–${shown.last} of ${shown.total}: a search match's worth, or none of its declarations (imports, comments)`;
+    const what = shown.elsewhere ? `other text than ${rel} holds there (the path led elsewhere when it was read, or the file changed since)`
+      : shown.last < shown.first ? `nothing (line ${shown.first} is past its end, line ${shown.total})` : `lines ${shown.first}–${shown.last} of ${shown.total}: a search match's worth, or none of its declarations (imports, comments)`;
     store.record(s.id, {
       tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'blocked', files: [], symbols: [],
       summary: `a Read of ${rel} that showed ${what}: it explores nothing; read the code you mean to change`,
