@@ -37,7 +37,7 @@ import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { chunkable } from '../src/embeddings/chunks.js';
 import { REQUEST_NAMED_SCORE, requestNamesAsCode, verifyCodeEvidence } from '../src/session/validation.js';
 import { targetMeansAnother } from '../src/session/which-definition.js';
-import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore } from '../src/session/graph-relevance.js';
+import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore, within } from '../src/session/graph-relevance.js';
 import { factCap, tierOf } from '../src/session/relevance.js';
 import { minAccepted } from '../machines/session.js';
 import { Bm25, words } from './lib/bm25.js';
@@ -275,8 +275,10 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     // confirm links to a fixed point: a changed declaration one step from one a link accepted in the
     // same confirm is accepted too, and the link-accepted ones seed propagation (validation.ts)
     const hops = Number(process.env.GRAPH_HOPS ?? 1);
+    // a seed accepted only through a link does not vouch for what it holds (validation.ts graphLink)
     const linkScore = (id: number, seeds: ReadonlyMap<number, number>): number => {
       const link = linkToSeeds(db, id, new Set(seeds.keys()), hops);
+      if (link && link.hops > 0 && !seedScore.has(link.seed) && within(db, id, link.seed)) return 0;
       return link && link.hops > 0 ? linkedScore(seeds.get(link.seed)!, link.hops) : 0;
     };
     const chained = new Map(seedScore);
@@ -290,7 +292,8 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
       for (const [id, sc] of grown) chained.set(id, sc);
     }
     const pprK = propagationCutoff(ranking.total);
-    const pprTop = new Set(personalizedRank(db, chained).slice(0, pprK).map((x) => x.id));
+    // (restarting at the seeds the words, the rank or the target reach: a link-accepted one vouches for nothing more)
+    const pprTop = new Set(personalizedRank(db, seedScore).slice(0, pprK).map((x) => x.id));
     // a changed declaration the chain accepted is a seed now (hops 0 to itself): it stays accepted
     const graphLinked = (id: number): boolean => (chained.has(id) && !seedScore.has(id)) || linkScore(id, chained) >= 0.3;
     const graphLinkedOnce = (id: number): boolean => linkScore(id, seedScore) >= 0.3;

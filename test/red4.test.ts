@@ -254,6 +254,7 @@ const ADV15 = {
     'function translate(options) {', '  const severity = normalizeSeverityToString(options.severity);', '  const name = getShorthandName(options.plugin);', '  const importer = new ModuleImporter();', '  return { severity, name, importer };', '}',
     'module.exports = { translate };', '',
   ].join('\n'),
+  'lib/exports.js': ['module.exports[util.inspect.custom] = module.exports.inspect || helpers.inspect(util, custom);', '', '/**', ...Array.from({ length: 10 }, (_, i) => ` * note ${i} about the exports, words only`), ' */', 'function helper(x) {', '  return util.format(x);', '}', ''].join('\n'),
   'lib/forbidden.js': ['"use strict";', '', 'const forbiddenMethods = [', '  "applyInlineConfig",', '  "applyLanguageOptions",', '  "finalize",', '];', '', 'function check(name) {', '  return forbiddenMethods.includes(name);', '}', 'module.exports = { check };', ''].join('\n'),
 };
 
@@ -408,6 +409,20 @@ describe('A Read that only grazes declarations explores nothing (red team adv8)'
     read('lib/forbidden.js', { offset: 9, limit: 3 });
     expect(explored().has('lib/options.js')).toBe(true);
     expect(explored().has('lib/forbidden.js')).toBe(true);
+  });
+
+  it('a Read payload replayed with another range than its call, or one line of many names among comments, explores nothing (red team adv16)', async () => {
+    await driveToReady(project, sessions);
+    // the real call showed line 1; a payload sent from a shell with its id claims the whole file
+    const id = `toolu_r${++ids}`;
+    t.toolUse(id, 'Read', { file_path: path.join(root, 'lib/options.js'), limit: 1 });
+    hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: id, tool_input: { file_path: path.join(root, 'lib/options.js') }, tool_response: {} });
+    hook('pre-tool-use', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 'toolu_x', tool_input: { command: 'ls' } }); // a decision settles evidence
+    expect(explored().has('lib/options.js')).toBe(false);
+    // line 1 of lib/exports.js holds eight names; the rest of the window is a comment block
+    read('lib/exports.js', { offset: 1, limit: 10 });
+    expect(explored().has('lib/exports.js')).toBe(false);
+    expect(bash("echo '// unseen' >> lib/exports.js").decision).toBe('deny');
   });
 
   it('records the lines each Read showed, and only those are what code_evidence may cite (red team adv8: any line of an explored file was citable)', async () => {

@@ -530,3 +530,43 @@ describe('an anonymous default export goes by the name its importers give it (ag
     removeProject(root);
   });
 });
+
+describe('a symbol accepted only through a link vouches for nothing it holds (red team adv16)', () => {
+  it('the module object `default`, linked to the method the target names, does not bring in its other methods', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { findReferences } = await import('../src/query/references.js');
+    const body = (name: string, extra: string) => `  ${name}(value) {\n    const out = String(value);\n    ${extra}\n    return out;\n  },\n`;
+    const root = makeProject({
+      'lib/response.js': `'use strict'\n\nmodule.exports = {\n${body('attachment', 'this.set("Content-Disposition", out)')}${body('flushHeaders', 'this.res.flushHeaders()')}${body('inspect', 'return this.toJSON()')}${body('toJSON', 'return { status: this.status }')}}\n`,
+      'lib/context.js': "'use strict'\nconst response = require('./response')\nfunction download(ctx, name) {\n  response.attachment.call(ctx, name)\n  return ctx\n}\nmodule.exports = download\n",
+    });
+    const project = new Project(root);
+    await project.refresh();
+    const sessions = new SessionService(project);
+    sessions.start('MODIFY', 'ctx.attachment should keep a Content-Type that is already set');
+    sessions.setQueryFrame({ target_feature: { value: 'ctx.attachment', quote: 'ctx.attachment' }, desired_action: { value: 'keep a Content-Type that is already set', quote: 'keep a Content-Type that is already set' } });
+    for (const name of ['attachment', 'default', 'flushHeaders', 'inspect', 'toJSON']) sessions.record('find_definitions', { name }, { ...findDefinitions(project, { name }) });
+    sessions.record('find_references', { name: 'attachment' }, { ...findReferences(project, { name: 'attachment' }) });
+    for (const file of ['lib/response.js', 'lib/context.js']) sessions.record('get_symbols', { file }, { ...getSymbols(project, { file }) });
+    const lineOf = (needle: string) => fs.readFileSync(path.join(root, 'lib/response.js'), 'utf8').split('\n').findIndex((l) => l.includes(needle)) + 1;
+    sessions.record('find_definitions', { name: 'attachment', include_body: true }, { ...findDefinitions(project, { name: 'attachment', include_body: true } as never) });
+    const symbols = ['attachment', 'default', 'flushHeaders', 'inspect', 'toJSON'];
+    sessions.submitUnderstanding({ symbols_identified: symbols, entry_points: ['attachment'], existing_patterns: ['default'], files_analyzed: ['lib/response.js', 'lib/context.js'], mapped_symbols: [{ nl_term: 'ctx.attachment', symbol: 'attachment' }] });
+    expect(sessions.status()).toMatchObject({ phase: 'VALIDATION' });
+    await sessions.validateRelevance('ctx.attachment', symbols);
+    const r = await sessions.confirmRelevance([
+      { symbol: 'attachment', approved: true, code_evidence: `lib/response.js:${lineOf('attachment(')}` },
+      { symbol: 'default', approved: true, code_evidence: 'lib/response.js:3' },
+      { symbol: 'flushHeaders', approved: true, code_evidence: `lib/response.js:${lineOf('flushHeaders(')}` },
+      { symbol: 'inspect', approved: true, code_evidence: `lib/response.js:${lineOf('inspect(')}` },
+      { symbol: 'toJSON', approved: true, code_evidence: `lib/response.js:${lineOf('toJSON(')}` },
+    ]);
+    const accepted = (r.accepted as { symbol: string }[]).map((a) => a.symbol);
+    expect(accepted).toContain('attachment');
+    for (const s of ['flushHeaders', 'inspect', 'toJSON']) expect(accepted, s).not.toContain(s);
+    project.db.close();
+    removeProject(root);
+  });
+});

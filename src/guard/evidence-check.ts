@@ -24,13 +24,13 @@ export function settleEvidence(store: SessionStore, root: string): void {
   const s = store.active();
   if (!s) return;
   for (const e of store.pendingEvidence(s.id)) {
-    const a = e.args as { transcript?: string; tool_use_id?: string; tool_name?: string; file_path?: string };
+    const a = e.args as { transcript?: string; tool_use_id?: string; tool_name?: string; file_path?: string; offset?: unknown; limit?: unknown };
     const file = validTranscript(a.transcript);
     // a Grep is matched by its id (Claude Code); a Read by its id, or by file where the client names no id (Gemini CLI)
     const found = !!file && !!a.tool_name && (a.tool_name === 'Grep'
       ? !!a.tool_use_id && transcriptHasToolUse(file, a.tool_use_id, 'Grep') && grepInTranscript(file, a.tool_use_id, e.files, e.lines, root)
       // the call names the file as the agent wrote it (through a symlink: not the file recorded)
-      : e.files.length === 1 && transcriptHasToolUse(file, a.tool_use_id || undefined, a.tool_name, path.resolve(root, a.file_path ?? e.files[0]!)));
+      : e.files.length === 1 && transcriptHasToolUse(file, a.tool_use_id || undefined, a.tool_name, path.resolve(root, a.file_path ?? e.files[0]!), { offset: a.offset, limit: a.limit }));
     if (found) store.settleEvidence(s.id, e.seq, true);
     else if (!file || Date.now() - e.at > SETTLE_MS) store.settleEvidence(s.id, e.seq, false);
   }

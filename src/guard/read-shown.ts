@@ -22,7 +22,7 @@ export const DEFAULT_LIMIT = 2000;
 const MIN_LINES = 10;
 /** lines inside the file's declarations a Read of MIN_LINES must show for them to be its code */
 const MIN_INSIDE = 5;
-/** uses of names in top-level code a Read must show (a line or two of it is a search match's worth) */
+/** lines with uses of names in top-level code a Read must show (a line or two of it is a search match's worth) */
 const MIN_STATEMENTS = 3;
 /** a whole declaration read on its own shows its code from this many lines (a short function, not a one-line constant) */
 export const MIN_WHOLE = 3;
@@ -90,7 +90,8 @@ export function readShown(db: Database.Database, rel: string, abs: string, offse
     // the window's code lines (undefined: a file too large to read for them); a whole file needs none
     const shown = all ? undefined : codeLines(db, rel, text, first, last);
     // (not on an import's line: `const { x } = require("y")` is a call, and an import — red team adv15)
-    const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id) LIMIT ?)")
+    // (lines with uses, not uses: one line of eight names among comments is one statement — red team adv16)
+    const statements = () => (db.prepare("SELECT count(*) AS n FROM (SELECT DISTINCT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line BETWEEN ? AND ? AND r.enclosing_id IS NULL AND r.role NOT IN ('import', 'export', 'doc') AND r.line NOT IN (SELECT i.line FROM imports i WHERE i.file_id = f.id) LIMIT ?)")
       .get(rel, first, last, MIN_STATEMENTS) as { n: number }).n >= MIN_STATEMENTS || (shown?.length ?? 0) >= MIN_LINES;
     if (declared) {
       // code lines inside the file's declarations: a window that only grazes one (its closing

@@ -174,19 +174,22 @@ const samePath = (named: unknown, filePath: string | undefined) =>
  * tool_use id; Gemini CLI's payloads carry no id, so any completed call of that tool on that file
  * counts (when an id is given, it must match too).
  */
-export function transcriptHasToolUse(file: string, id: string | undefined, tool: string, filePath?: string): boolean {
+export function transcriptHasToolUse(file: string, id: string | undefined, tool: string, filePath?: string, range?: { offset?: unknown; limit?: unknown }): boolean {
+  // the range the hook was told must be the call's own: a payload replayed from a shell with a
+  // real one-line Read's id and no limit claimed the whole file (red team adv16)
+  const sameRange = (input: { offset?: unknown; limit?: unknown } | undefined) => !range || (num(input?.offset) === num(range.offset) && num(input?.limit) === num(range.limit));
   for (const l of tail(file)) {
     if (l.type === 'assistant' && Array.isArray(l.message?.content) && id !== undefined) {
-      for (const b of l.message!.content as { type?: string; id?: string; name?: string; input?: { file_path?: unknown; path?: unknown } }[]) {
+      for (const b of l.message!.content as { type?: string; id?: string; name?: string; input?: { file_path?: unknown; path?: unknown; offset?: unknown; limit?: unknown } }[]) {
         if (b?.type !== 'tool_use' || b.id !== id || b.name !== tool) continue;
-        return samePath(b.input?.file_path ?? b.input?.path, filePath);
+        return samePath(b.input?.file_path ?? b.input?.path, filePath) && sameRange(b.input);
       }
     }
     if (l.type === 'gemini' && Array.isArray(l.toolCalls)) {
       for (const c of l.toolCalls) {
         if (!c || !(GEMINI_NAMES[tool] ?? []).includes(c.name ?? '') || c.status !== 'success') continue;
         if (id !== undefined && c.id !== id) continue;
-        if (samePath(c.args?.file_path ?? c.args?.absolute_path, filePath)) return true;
+        if (samePath(c.args?.file_path ?? c.args?.absolute_path, filePath) && sameRange(c.args)) return true;
       }
     }
   }
@@ -217,3 +220,6 @@ export function resultMentions(text: string, files: string[], root: string): boo
   };
   return files.every((f) => listed(f) || listed(path.join(root, f)));
 }
+
+/** A number as a client sends it (anything else: none). */
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);

@@ -213,6 +213,11 @@ export function linkToSeeds(db: DB, from: number, seeds: ReadonlySet<number>, ma
   return undefined;
 }
 
+/** Whether declaration `id` lies inside declaration `outer` (a member of it, or a function in its body). */
+export function within(db: DB, id: number, outer: number): boolean {
+  return db.prepare('SELECT 1 FROM symbols a JOIN symbols b ON b.id = ? WHERE a.id = ? AND a.file_id = b.file_id AND b.line <= a.line AND a.end_line <= b.end_line').get(outer, id) !== undefined;
+}
+
 /**
  * The score a graph link is worth, given the seed's own score: one step from an accepted seed or
  * up to two from a FACT seed lands in the accepted tier (0.3–0.6), never above it.

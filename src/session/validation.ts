@@ -12,7 +12,7 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { linkedScore, linkToSeeds, personalizedRank, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel } from './graph-relevance.js';
+import { linkedScore, linkToSeeds, personalizedRank, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { factCap, tierOf } from './relevance.js';
@@ -45,25 +45,36 @@ export class ValidationPhase {
   }
 
   /** The seeds of the graph: the symbols accepted now or earlier in this session, then what the target reaches. */
-  private seedsWith(target: Seeds, accepted: { symbol: string; similarity?: number; evidence?: unknown }[]): Seeds {
+  private seedsWith(target: Seeds, accepted: { symbol: string; similarity?: number; evidence?: unknown; backend?: unknown }[]): Seeds {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
-    for (const a of accepted) if (typeof a.similarity === 'number' && a.similarity >= 0.3) this.addSeed(ids, labels, a.symbol, a.similarity, a.evidence);
-    for (const [id, score] of target.ids) if ((ids.get(id) ?? 0) < score) ids.set(id, score);
+    const linked = new Set<number>();
+    for (const a of accepted) {
+      if (typeof a.similarity !== 'number' || a.similarity < 0.3) continue;
+      const rows = this.addSeed(ids, labels, a.symbol, a.similarity, a.evidence);
+      if (typeof a.backend === 'string' && a.backend.endsWith('+graph')) rows.forEach((r) => linked.add(r.id));
+    }
+    for (const [id, score] of target.ids) {
+      if ((ids.get(id) ?? 0) < score) ids.set(id, score);
+      linked.delete(id); // the target reaches it itself
+    }
     for (const l of target.labels) labels.add(l);
-    return { ids, labels };
+    return { ids, labels, linked };
   }
 
-  private addSeed(ids: Map<number, number>, labels: Set<string>, symbol: string, score: number, where?: unknown): void {
+  private addSeed(ids: Map<number, number>, labels: Set<string>, symbol: string, score: number, where?: unknown): SymbolRow[] {
     const rows = this.definitionsFor(symbol, where).slice(0, 5);
     for (const r of rows) if ((ids.get(r.id) ?? 0) < score) ids.set(r.id, score);
     if (rows.length) labels.add(symbol);
+    return rows;
   }
 
   /** The pending claims among the project's declarations closest to the seeds (personalized PageRank), as acceptances. */
   private propagate(pending: Low[], seeds: Seeds, total: number): Record<string, unknown>[] {
     const k = propagationCutoff(total);
-    const closest = personalizedRank(this.core.project.db, seeds.ids).slice(0, k);
+    // (from the seeds the words, the rank or the target reach: one accepted only through a link vouches for nothing more)
+    const restart = new Map([...seeds.ids].filter(([id]) => !seeds.linked?.has(id)));
+    const closest = personalizedRank(this.core.project.db, restart).slice(0, k);
     const out: Record<string, unknown>[] = [];
     for (const l of pending) {
       const ids = new Set(this.definitionsFor(l.symbol, l.where).slice(0, 10).map((r) => r.id));
@@ -88,6 +99,10 @@ export class ValidationPhase {
     for (const r of rows) {
       const link = linkToSeeds(this.core.project.db, r.id, seedIds, 1);
       if (!link || link.hops === 0) continue;
+      // a seed accepted only through a link (a module's `default` object, for the method of it the
+      // target names) does not make the rest of what it holds relevant (red team adv16: every method
+      // of `module.exports = {…}` came in through `default`)
+      if (seeds.linked?.has(link.seed) && within(this.core.project.db, r.id, link.seed)) continue;
       const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
       if (score >= 0.3 && (!best || score > best.score)) {
         best = { score, why: `linked through the code: ${link.path.map((id) => symbolLabel(this.core.project.db, id)).join(' → ')}` };
@@ -562,7 +577,8 @@ export function requestNamesAsCode(userRequest: string, name: string, container:
 }
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
-type Seeds = { ids: Map<number, number>; labels: Set<string> };
+/** The seeds of the graph; `linked`: those accepted only through a link, whose contents they do not vouch for. */
+type Seeds = { ids: Map<number, number>; labels: Set<string>; linked?: Set<number> };
 
 /** A claim the words and the rank do not accept: the graph may still link it. */
 type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object & { sibling?: string }; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number; judged?: string };
