@@ -560,6 +560,23 @@ describe('the methods of an object passed to a call are members of the declarati
       'const later = noThing.create({ n: 1 });',
       '',
     ].join('\n'),
+    'src/extend.js': [
+      'function AxiosError(message) {',
+      '  this.message = message;',
+      '}',
+      'utils.inherits(AxiosError, Error, {',
+      '  toJSON: function toJSON() { return { message: this.message }; },',
+      '});',
+      '',
+      'function Cart() { this.items = []; }',
+      'Object.assign(Cart.prototype, {',
+      '  add(item) { this.items.push(item); return this; },',
+      '  total() { return this.items.length; },',
+      '});',
+      'const defaults = { size: 1 };',
+      'Object.assign({}, defaults, { extra() { return 1; } }); const merged = 1;',
+      '',
+    ].join('\n'),
   });
 
   const q = projectOf({
@@ -569,7 +586,13 @@ describe('the methods of an object passed to a call are members of the declarati
 
   it('create is noThing\'s, setup and submit the default\'s; an object passed to a call nothing holds declares nothing', () => {
     const outline = getSymbols(p(), { file: 'src/rules.ts' }).items.flatMap((s) => [`${s.name}:${s.line}`, ...s.children.map((c) => `${s.name}.${c.name}:${c.line}`)]);
-    expect(outline).toEqual(['createRule:1', 'defineComponent:2', 'run:3', 'noThing:4', 'noThing.create:6', 'default:11', 'default.setup:12', 'default.submit:16', 'later:22']);
+    // (a member whose value is an arrow function is a method, as in an object a variable holds)
+    expect(outline).toEqual(['createRule:1', 'defineComponent:2', 'run:3', 'noThing:4', 'noThing.create:6', 'noThing.check:9', 'default:11', 'default.setup:12', 'default.submit:16', 'later:22']);
+  });
+
+  it('an object passed after a class or function the call names first (or its prototype) gives it its methods; a new object made from others does not (agent trial tr71)', () => {
+    const outline = getSymbols(p(), { file: 'src/extend.js' }).items.flatMap((s) => [`${s.name}:${s.line}`, ...s.children.map((c) => `${s.name}.${c.name}:${c.line}`)]);
+    expect(outline).toEqual(['AxiosError:1', 'AxiosError.toJSON:5', 'Cart:8', 'Cart.add:10', 'Cart.total:11', 'defaults:13', 'defaults.size:13', 'merged:14']);
   });
 
   it('an object of methods that is the default (`export default { … }`, `module.exports = { … }`) holds them, and what they declare and return', () => {

@@ -61,6 +61,11 @@
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
 (arrow_function body: (parenthesized_expression (object (pair key: (property_identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)))
+; … and of an object passed to a call: a member of the declaration whose value the call is, or of
+; the class or function the call extends (`utils.inherits(AxiosError, Error, { toJSON: function () {} })`,
+; symbols.ts), else of nothing
+(arguments (object (pair key: (property_identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
 
 ; members declared apart, at the top of a module (CommonJS-era code): `Fixer.applyFixes =
 ; function () {}` is a member of the function or object Fixer, `Foo.prototype.bar = function () {}`

@@ -47,7 +47,7 @@ function holderOf(ctx: FileContext, d: Def): Def | Node | undefined {
     if (ctx.tables.functionValues.has(n.type)) return returnedBy(ctx, n, from);
     // an object passed to a call that is a declaration's value holds the declaration's members
     // (`const rule = createRule({ create() {…} })`: rule.create; agent trial tr59)
-    if (ctx.tables.argumentLists.has(n.type)) return valueOfCall(ctx, n);
+    if (ctx.tables.argumentLists.has(n.type)) return valueOfCall(ctx, n, from);
     // a member belongs only to the declaration whose body holds it: a property of an inline
     // type literal in a parameter belongs to nothing
     if (!ctx.tables.memberPath.has(n.type)) return from;
@@ -55,14 +55,39 @@ function holderOf(ctx: FileContext, d: Def): Def | Node | undefined {
   return undefined;
 }
 
-/** The declaration whose value is the call `args` belongs to, or that call when no declaration holds it. */
-function valueOfCall(ctx: FileContext, args: Node): Def | Node | undefined {
+/**
+ * The declaration whose value is the call `args` belongs to; else the class or function of this file
+ * the call's first argument names, when the object (`arg`) comes after it; else that call.
+ */
+function valueOfCall(ctx: FileContext, args: Node, arg: Node): Def | Node | undefined {
   const call = ctx.parentOf(args);
   if (!call || !ctx.tables.calls.has(call.type)) return undefined;
   const holder = ctx.parentOf(call);
   const own = holder ? ctx.defByNode.get(holder.id) : undefined;
-  if (!own) return call;
+  if (!own) return extendedBy(ctx, args, arg) ?? call;
   return CONTAINER_KINDS.has(own.rule.kind) ? own : undefined;
+}
+
+/** kinds whose prototype a call extends with an object's methods */
+const EXTENDED_KINDS = new Set(['class', 'function']);
+
+/**
+ * `utils.inherits(AxiosError, Error, { toJSON() {…} })`, `Object.assign(Cart.prototype, { add() {…} })`:
+ * an object passed after a class or function of this file (or its `prototype`), named as the call's
+ * first argument, gives it its methods (agent trial tr71: `toJSON` was no symbol). `Object.assign({},
+ * defaults, {…})` makes a new object: its first argument names nothing.
+ */
+function extendedBy(ctx: FileContext, args: Node, arg: Node): Def | undefined {
+  const first = args.namedChild(0);
+  if (!first || first.id === arg.id) return undefined;
+  const property = ctx.tables.memberAccess.get(first.type);
+  const target = property ? (first.childForFieldName(property)?.text === 'prototype' ? first.namedChild(0) : null) : first;
+  if (!target || target.namedChildCount > 0) return undefined;
+  const name = target.text;
+  for (const d of ctx.defByNode.values()) {
+    if (d.name.text === name && d.scope?.id === ctx.root.id && EXTENDED_KINDS.has(d.rule.kind)) return d;
+  }
+  return undefined;
 }
 
 /**
