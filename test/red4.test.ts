@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyInit, planInit } from '../src/clients/init.js';
@@ -423,6 +424,31 @@ describe('A Read that only grazes declarations explores nothing (red team adv8)'
     read('lib/exports.js', { offset: 1, limit: 10 });
     expect(explored().has('lib/exports.js')).toBe(false);
     expect(bash("echo '// unseen' >> lib/exports.js").decision).toBe('deny');
+  });
+
+  it('a Read call that failed, or showed another file, counts for nothing when its payload is replayed through a link made later (red team adv17)', async () => {
+    await driveToReady(project, sessions);
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'adv17-'));
+    const replay = (id: string, via: string) => hook('post-tool-use', {
+      hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: id, tool_input: { file_path: via },
+      tool_response: { type: 'text', file: { content: fs.readFileSync(path.join(root, 'lib/options.js'), 'utf8'), numLines: 33 } },
+    });
+    // (a) the call failed: the link did not exist yet
+    t.toolUse('toolu_adv17a', 'Read', { file_path: path.join(outside, 'L/lib/options.js') });
+    fs.symlinkSync(root, path.join(outside, 'L'));
+    replay('toolu_adv17a', path.join(outside, 'L/lib/options.js'));
+    // (b) the call showed another file's text (hello / world), then the link was turned to the project
+    fs.mkdirSync(path.join(outside, 'dummy/lib'), { recursive: true });
+    fs.writeFileSync(path.join(outside, 'dummy/lib/options.js'), 'hello\nworld\n');
+    fs.symlinkSync(path.join(outside, 'dummy'), path.join(outside, 'D'));
+    t.toolUse('toolu_adv17b', 'Read', { file_path: path.join(outside, 'D/lib/options.js') });
+    fs.unlinkSync(path.join(outside, 'D'));
+    fs.symlinkSync(root, path.join(outside, 'D'));
+    replay('toolu_adv17b', path.join(outside, 'D/lib/options.js'));
+    hook('pre-tool-use', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 'toolu_y', tool_input: { command: 'ls' } });
+    expect(explored().has('lib/options.js')).toBe(false);
+    expect(bash("echo '// unseen' >> lib/options.js").decision).toBe('deny');
+    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   it('records the lines each Read showed, and only those are what code_evidence may cite (red team adv8: any line of an explored file was citable)', async () => {

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore, ShownLines } from '../session/store.js';
 import { fileLines, grepLinesWithin } from './grep-shown.js';
-import { resultMentions, transcriptHasToolUse, transcriptPromptLine, transcriptResultText, validTranscript } from './transcript.js';
+import { resultShowsFile } from './read-shown.js';
+import { resultMentions, transcriptHasToolUse, transcriptPromptLine, transcriptResultText, transcriptToolResult, validTranscript } from './transcript.js';
 
 /** How long the client may take to write a line to its transcript. */
 const SETTLE_MS = 2 * 60_000;
@@ -30,7 +31,8 @@ export function settleEvidence(store: SessionStore, root: string): void {
     const found = !!file && !!a.tool_name && (a.tool_name === 'Grep'
       ? !!a.tool_use_id && transcriptHasToolUse(file, a.tool_use_id, 'Grep') && grepInTranscript(file, a.tool_use_id, e.files, e.lines, root)
       // the call names the file as the agent wrote it (through a symlink: not the file recorded)
-      : e.files.length === 1 && transcriptHasToolUse(file, a.tool_use_id || undefined, a.tool_name, path.resolve(root, a.file_path ?? e.files[0]!), { offset: a.offset, limit: a.limit }));
+      : e.files.length === 1 && transcriptHasToolUse(file, a.tool_use_id || undefined, a.tool_name, path.resolve(root, a.file_path ?? e.files[0]!), { offset: a.offset, limit: a.limit })
+        && readResultAgrees(file, a.tool_use_id, root, e.files[0]!, e.lines));
     if (found) store.settleEvidence(s.id, e.seq, true);
     else if (!file || Date.now() - e.at > SETTLE_MS) store.settleEvidence(s.id, e.seq, false);
   }
@@ -48,4 +50,17 @@ function grepInTranscript(file: string, id: string, files: string[], lines: Show
     }
   };
   return !lines || grepLinesWithin(lines, text, files.map((rel) => ({ rel, printed: [rel, path.join(root, rel)] })), isFile, fileLines(root));
+}
+
+/**
+ * A Read the transcript names by id (Claude Code) counts once the transcript holds its result, not
+ * an error, showing the lines recorded of the file (read-shown.ts resultShowsFile). A client that
+ * names no id (Gemini CLI) keeps the call's own check.
+ */
+export function readResultAgrees(file: string, id: string | undefined, root: string, rel: string, lines: ShownLines | undefined): boolean {
+  if (!id) return true;
+  const result = transcriptToolResult(file, id);
+  if (!result || result.error) return false;
+  const [first, last] = lines?.[rel]?.[0] ?? [1, Number.MAX_SAFE_INTEGER];
+  return resultShowsFile(path.resolve(root, rel), first, last, result.text);
 }

@@ -154,6 +154,29 @@ function sameText(buf: Buffer, first: number, content: string): boolean {
   return same >= Math.ceil(0.9 * got.length);
 }
 
+/**
+ * Whether a Read's result as the client's transcript holds it (`cat -n` style: `     12\tcode` or
+ * `12→code`) shows the file's own lines, all within first..last: a call whose path led elsewhere
+ * when it ran, or that failed, is no Read of this file however its hook payload is replayed later
+ * (red team adv17). Nine lines in ten must be the file's; a result with no numbered line shows
+ * nothing of a file that has lines there.
+ */
+export function resultShowsFile(abs: string, first: number, last: number, result: string): boolean {
+  const buf = fileText(abs);
+  if (buf === undefined || buf.length > MAX_SCANNED_BYTES) return true; // too large to compare: the range decides
+  const lines = buf.toString('utf8').split('\n');
+  const numbered = [...result.matchAll(/^\s*(\d+)(?:\t|→)(.*)$/gmu)].map((m) => [Number(m[1]), m[2]!.replace(/\r$/, '')] as const);
+  if (numbered.length === 0) return lineCount(buf) < first; // nothing shown where the file has nothing
+  let same = 0;
+  for (const [n, g] of numbered) {
+    if (n < first || n > last) return false;
+    const f = (lines[n - 1] ?? '').replace(/\r$/, '').replace(n === 1 ? /^\uFEFF/ : /^$/, '');
+    const cut = g.replace(/(?:…|\.\.\.)?(?: \[line truncated\])?$/, '');
+    if (f === g || (cut.length >= MAX_LINE_CHARS && f.startsWith(cut)) || (g !== cut && f.startsWith(cut))) same++;
+  }
+  return same >= Math.ceil(0.9 * numbered.length);
+}
+
 /** Whether a line of the file is longer than a Read shows (bytes: a character is one or more). */
 function hasLongLine(buf: Buffer): boolean {
   if (buf.length <= MAX_LINE_CHARS) return false;

@@ -196,17 +196,23 @@ export function transcriptHasToolUse(file: string, id: string | undefined, tool:
   return false;
 }
 
-/** The text of the result of tool call `id`, as the transcript holds it; undefined when it holds none. */
-export function transcriptResultText(file: string, id: string): string | undefined {
+/** The result of tool call `id` as the transcript holds it (its text, and whether it is an error); undefined when it holds none (yet). */
+export function transcriptToolResult(file: string, id: string): { text: string; error: boolean } | undefined {
   for (const l of tail(file)) {
     if (l.type !== 'user' || !Array.isArray(l.message?.content)) continue;
-    for (const b of l.message!.content as { type?: string; tool_use_id?: string; content?: unknown }[]) {
+    for (const b of l.message!.content as { type?: string; tool_use_id?: string; content?: unknown; is_error?: unknown }[]) {
       if (b?.type !== 'tool_result' || b.tool_use_id !== id) continue;
       const c = b.content;
-      return typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (x && typeof x === 'object' && typeof (x as { text?: unknown }).text === 'string' ? (x as { text: string }).text : '')).join('\n') : '';
+      const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((x) => (x && typeof x === 'object' && typeof (x as { text?: unknown }).text === 'string' ? (x as { text: string }).text : '')).join('\n') : '';
+      return { text, error: b.is_error === true };
     }
   }
   return undefined;
+}
+
+/** The text of the result of tool call `id`, as the transcript holds it; undefined when it holds none. */
+export function transcriptResultText(file: string, id: string): string | undefined {
+  return transcriptToolResult(file, id)?.text;
 }
 
 /** Does a result text mention every one of these files (as the tool printed them)? */

@@ -28,6 +28,7 @@ import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasToolUse, transcriptPromptLine, validTranscript } from '../guard/transcript.js';
 import { SessionStore, type ShownLines } from '../session/store.js';
 import { fileLines, grepShownLines } from '../guard/grep-shown.js';
+import { readResultAgrees } from '../guard/evidence-check.js';
 import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
 import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js';
 import { OPENCODE_PLUGIN_FILE } from '../clients/opencode-plugin.js';
@@ -621,7 +622,8 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
   if (!t || (client === 'claude-code' && typeof p.tool_use_id !== 'string')) return;
   const id = typeof p.tool_use_id === 'string' ? p.tool_use_id : undefined;
   // the transcript holds the call as the agent named the file (lib/main.ts), not where it landed
-  const found = p.tool_name === 'Read' && transcriptHasToolUse(t, id, 'Read', path.resolve(root, String(p.tool_input?.file_path)), { offset: p.tool_input?.offset, limit: p.tool_input?.limit });
+  const found = p.tool_name === 'Read' && transcriptHasToolUse(t, id, 'Read', path.resolve(root, String(p.tool_input?.file_path)), { offset: p.tool_input?.offset, limit: p.tool_input?.limit })
+    && readResultAgrees(t, id, root, files[0]!, lines);
   store.record(s.id, {
     tool: `hook:${p.tool_name}`, args: { ...pick(p.tool_input ?? {}), tool_name: p.tool_name, tool_use_id: p.tool_use_id, transcript: t },
     phase: s.phase, outcome: found ? 'ok' : 'pending', files, symbols: [], lines, summary: found ? 'read by the agent (found in the client\'s transcript)' : 'waiting for the client\'s transcript',

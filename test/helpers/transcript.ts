@@ -29,9 +29,26 @@ export class Transcript {
     this.add({ type: 'user', userType: 'external', message: { role: 'user', content } });
   }
 
-  /** The assistant calling a tool. */
+  /** The assistant calling a tool; a Read's result follows, as Claude Code writes it (`cat -n` lines, or an error). */
   toolUse(id: string, name: string, input: Record<string, unknown>): void {
     this.add({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+    if (name === 'Read' && typeof input.file_path === 'string') this.readResult(id, input as { file_path: string; offset?: number; limit?: number });
+  }
+
+  /** What Claude Code's Read answered: the lines from `offset` (1-based), `limit` of them (2000 by default). */
+  private readResult(id: string, input: { file_path: string; offset?: number; limit?: number }): void {
+    let text: string;
+    try {
+      const lines = fs.readFileSync(input.file_path, 'utf8').split(/\r?\n/);
+      if (lines.at(-1) === '') lines.pop();
+      const first = Math.max(1, input.offset ?? 1);
+      const shown = lines.slice(first - 1, first - 1 + (input.limit ?? 2000));
+      text = shown.map((l, i) => `${String(first + i).padStart(6)}\t${l}`).join('\n');
+    } catch (e) {
+      this.add({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `<tool_use_error>${(e as Error).message}</tool_use_error>`, is_error: true }] } });
+      return;
+    }
+    this.toolResult(id, text);
   }
 
   toolResult(id: string, text: string): void {
