@@ -36,7 +36,7 @@ import { Project } from '../src/project/project.js';
 import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { chunkable } from '../src/embeddings/chunks.js';
 import { REQUEST_NAMED_SCORE, requestNamesAsCode, verifyCodeEvidence } from '../src/session/validation.js';
-import { targetMeansAnother } from '../src/session/which-definition.js';
+import { siblingSaying, targetMeansAnother } from '../src/session/which-definition.js';
 import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore, within } from '../src/session/graph-relevance.js';
 import { factCap, tierOf } from '../src/session/relevance.js';
 import { minAccepted } from '../machines/session.js';
@@ -228,7 +228,8 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     // what confirm judges against: the frame's target_feature where the manifest has one (its value
     // is its quote, as the prompt asks), else the whole request (TARGET=request: always the request)
     const target = process.env.TARGET !== 'request' && frameTarget ? frameTarget : request;
-    const namedIn = target === request ? {} : { namedIn: [target] };
+    // (confirm's options: the target's own words name a symbol; a sibling file named for the words it lacks)
+    const namedIn = { ...(target === request ? {} : { namedIn: [target] }), siblingOf: (file: string, missing: string[]) => siblingSaying(db, file, missing) };
     // a name the target says of another definition of it gets no credit from the name (confirm)
     const present = profiles.map((p, i) => ({ p: p && { ...p, namesAnother: targetMeansAnother(db, target, p.name, p.file, p.container) }, i })).filter((x) => x.p);
     const want = new Set(conceptsOf(request).flatMap((k) => k.words));

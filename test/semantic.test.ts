@@ -12,6 +12,7 @@ import { applyCalibration, calibrate, quantile } from '../src/embeddings/calibra
 import { docAbove, docstringBelow } from '../src/embeddings/chunks.js';
 import { compoundHead, withCompoundHeads } from '../src/embeddings/compounds.js';
 import { SemanticEngine } from '../src/embeddings/engine.js';
+import { siblingSaying } from '../src/session/which-definition.js';
 import { coverageOf, KeywordIndex, keywordDoc } from '../src/embeddings/keyword.js';
 import { conceptsOf, lexicon, minePairs, segmentJa, wordMatch } from '../src/embeddings/text.js';
 import { Project } from '../src/project/project.js';
@@ -485,7 +486,8 @@ describe('a word the target shares with a family of siblings (red team adv13)', 
     const project = new Project(root);
     await project.refresh();
     const engine = new SemanticEngine(project);
-    const score = async (name: string, file: string) => (await engine.scoreSymbols('fetch adapter', [{ name, container: null, file, signature: '' }]))[0]!;
+    const siblingOf = (file: string, missing: string[]) => siblingSaying(project.db, file, missing);
+    const score = async (name: string, file: string) => (await engine.scoreSymbols('fetch adapter', [{ name, container: null, file, signature: '' }], { siblingOf }))[0]!;
     const xhr = await score('isXHRAdapterSupported', 'lib/adapters/xhr.js');
     expect(xhr.legs).toMatchObject({ sibling: 'lib/adapters/fetch.js' });
     expect(xhr.score).toBeLessThan(0.3);

@@ -11,7 +11,6 @@
  * semantic_search drops results below `ranking.min_confidence`.
  */
 import { withCompoundHeads } from './compounds.js';
-import { siblingSaying } from '../session/which-definition.js';
 import { normalize, splitWords } from '../util/words.js';
 import { namedIn, projectNames } from '../project/project-name.js';
 import type { Project } from '../project/project.js';
@@ -375,7 +374,12 @@ export class SemanticEngine {
    * `namedIn`: more of the user's own words to look for a symbol written as code in — the target's
    * quote, when the agent passes its own rendering as the target (`Map` in the quote, Map in the value)
    */
-  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string; namesAnother?: boolean })[], opts: { namedIn?: readonly string[] } = {}): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
+  /**
+   * Scores symbols against a target (confirm's words leg). `siblingOf(file, words)`: the file or
+   * folder beside `file` named for the target's words a symbol lacks (the session's
+   * which-definition.ts), whose family word then gives it no credit.
+   */
+  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string; namesAnother?: boolean })[], opts: { namedIn?: readonly string[]; siblingOf?: (file: string, missing: string[]) => string | undefined } = {}): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
     const corpus = this.corpus();
     // (the head of a compound the project writes apart counts in part here, in the words leg only:
     // never in a ranking, where "filename" would rank every *Name first — red team adv14)
@@ -412,8 +416,8 @@ export class SemanticEngine {
       let score = Math.max(this.combine(legs), named);
       // a word shared with the target that names a family (adapter), where the target's other words
       // name the member beside this one (fetch.js beside xhr.js): no credit from the shared word
-      if (score >= SIBLING_CAP && named === 0 && terms.missing.length > 0) {
-        const sibling = siblingSaying(this.project.db, s.file, concepts.filter((c) => terms.missing.includes(c.term)).flatMap((c) => c.words));
+      if (opts.siblingOf && score >= SIBLING_CAP && named === 0 && terms.missing.length > 0) {
+        const sibling = opts.siblingOf(s.file, concepts.filter((c) => terms.missing.includes(c.term)).flatMap((c) => c.words));
         if (sibling) {
           legs.sibling = sibling;
           score = SIBLING_CAP;
