@@ -25,7 +25,7 @@ import { isGuardOwned } from '../guard/protected.js';
 import { readShown, type ReadShown } from '../guard/read-shown.js';
 import { isMarked } from '../guard/seal.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
-import { transcriptHasToolUse, transcriptPromptLine, validTranscript } from '../guard/transcript.js';
+import { transcriptHasToolUse, transcriptPromptLine, transcriptToolResult, validTranscript } from '../guard/transcript.js';
 import { SessionStore, type ShownLines } from '../session/store.js';
 import { fileLines, grepShownLines } from '../guard/grep-shown.js';
 import { readResultAgrees } from '../guard/evidence-check.js';
@@ -212,7 +212,11 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
         if (f && (f.id === null || f.id === (p.tool_use_id ?? null))) store.setGuardValues({ inflight: '{}' });
       } else recordRead(db, store, root, p, client);
     } else if (event === 'stop') {
-      if (inFlight(store)) store.setGuardValues({ inflight: '{}' }); // the agent's turn is over: nothing of it runs
+      // the agent's turn is over: nothing of it runs — once the transcript shows the command's end
+      // (a Stop sent from inside the command, before it ended, cleared the mark: red teams adv16–18)
+      const f = inFlight(store);
+      const t = validTranscript(p.transcript_path);
+      if (f && (f.id === null || !TRANSCRIPT_CLIENTS.has(client) || (t && transcriptToolResult(t, f.id) !== undefined))) store.setGuardValues({ inflight: '{}' });
     } else if (event === 'user-prompt-submit') {
       recordPrompt(store, root, p, client, true);
     }
@@ -527,6 +531,31 @@ function clientTranscript(store: SessionStore, p: Payload, what: string): string
   return undefined;
 }
 
+/**
+ * Evidence counts from the conversation the user's prompt was found in: its transcript, or a
+ * subagent's beside it (`<session>/subagents/…`). A transcript file made for the purpose (red team
+ * adv18: a new .jsonl under the client's folder, written by an interpreter, with a Read call and its
+ * result in it) is another conversation.
+ */
+function sameConversation(store: SessionStore, t: string, what: string): boolean {
+  const main = store.promptTranscript();
+  if (!main) return true;
+  const real = (f: string) => {
+    try {
+      return fs.realpathSync(f);
+    } catch {
+      return path.resolve(f);
+    }
+  };
+  const [mine, theirs] = [real(main), real(t)];
+  const subagents = path.join(path.dirname(mine), path.basename(mine, '.jsonl'), 'subagents') + path.sep;
+  if (theirs === mine || theirs.startsWith(subagents)) return true;
+  process.stderr.write(`code-intel: ${what} names another transcript than the user's prompt is in; not recorded\n`);
+  const s = store.active();
+  if (s) store.record(s.id, { tool: 'hook:refused', args: { what }, phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: `${what}: named another transcript than the conversation the user's prompt is in, not recorded` });
+  return false;
+}
+
 function recordPrompt(store: SessionStore, root: string, p: Payload, client: Client, guarded: boolean): void {
   if (typeof p.prompt !== 'string' || !p.prompt.trim()) return;
   if (forgedWhileInFlight(store, 'a user prompt')) return;
@@ -620,6 +649,7 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
   // Claude Code names the call by its id, Gemini CLI names none (its transcript is matched by file)
   const t = clientTranscript(store, p, `a ${p.tool_name} of ${files[0]}`);
   if (!t || (client === 'claude-code' && typeof p.tool_use_id !== 'string')) return;
+  if (!sameConversation(store, t, `a ${p.tool_name} of ${files[0]}`)) return;
   const id = typeof p.tool_use_id === 'string' ? p.tool_use_id : undefined;
   // the transcript holds the call as the agent named the file (lib/main.ts), not where it landed
   const found = p.tool_name === 'Read' && transcriptHasToolUse(t, id, 'Read', path.resolve(root, String(p.tool_input?.file_path)), { offset: p.tool_input?.offset, limit: p.tool_input?.limit })

@@ -245,6 +245,11 @@ export class SessionStore {
     });
   }
 
+  /** The client transcript the user's last prompt was found in (the conversation the /code turn is in). */
+  promptTranscript(): string | undefined {
+    return (this.db.prepare('SELECT transcript FROM prompts WHERE verified = 1 AND transcript IS NOT NULL ORDER BY id DESC LIMIT 1').get() as { transcript: string } | undefined)?.transcript;
+  }
+
   /** The transcript lines recent prompts were found as. */
   claimedPromptLines(): Set<string> {
     return new Set((this.db.prepare('SELECT line FROM prompts WHERE line IS NOT NULL ORDER BY id DESC LIMIT 500').all() as { line: string }[]).map((r) => r.line));
