@@ -4,10 +4,9 @@
  * its result) is. Evidence found counts; evidence still missing after SETTLE_MS, or whose
  * transcript is not the client's, never does. Run before any decision that reads evidence.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionStore, ShownLines } from '../session/store.js';
-import { fileLines, grepLinesWithin } from './grep-shown.js';
+import { grepLinesWithin } from './grep-shown.js';
 import { resultShowsFile } from './read-shown.js';
 import { resultMentions, transcriptHasToolUse, transcriptPromptLine, transcriptResultText, transcriptToolResult, validTranscript } from './transcript.js';
 
@@ -42,14 +41,7 @@ export function settleEvidence(store: SessionStore, root: string): void {
 function grepInTranscript(file: string, id: string, files: string[], lines: ShownLines | undefined, root: string): boolean {
   const text = transcriptResultText(file, id);
   if (text === undefined || !resultMentions(text, files, root)) return false;
-  const isFile = (f: string) => {
-    try {
-      return fs.statSync(path.resolve(root, f)).isFile();
-    } catch {
-      return false;
-    }
-  };
-  return !lines || grepLinesWithin(lines, text, files.map((rel) => ({ rel, printed: [rel, path.join(root, rel)] })), isFile, fileLines(root));
+  return !lines || grepLinesWithin(lines, text, files.map((rel) => ({ rel, printed: [rel, path.join(root, rel)] })), root);
 }
 
 /**

@@ -14,13 +14,14 @@ const MAX_LINES = 5000;
 
 /**
  * Per file (keyed by `rel`), the lines `content` shows of it; `printed` is every spelling the
- * output may use for it (the path Grep printed, absolute or relative). `isFile` says whether a
- * printed path is a file: a line another file could have printed (`lib/response.js:355:a.iml:1:…`,
+ * output may use for it (the path Grep printed, absolute or relative; a relative one is under
+ * `root`). A line another file could have printed (`lib/response.js:355:a.iml:1:…`,
  * a file named to look like a line of lib/response.js: red team adv14) counts for none, and so does
- * one whose text is not the file's line (`lineOf`: a path with a newline in a folder's name printed
+ * one whose text is not the file's line (a path with a newline in a folder's name printed
  * `lib/cli.js:250:…` from another file, red team adv15).
  */
-export function grepShownLines(content: string, files: readonly { rel: string; printed: readonly string[] }[], isFile: (printed: string) => boolean, lineOf: (rel: string, line: number) => string | undefined): ShownLines {
+export function grepShownLines(content: string, files: readonly { rel: string; printed: readonly string[] }[], root: string): ShownLines {
+  const isFile = fileAt(root), lineOf = fileLines(root);
   const found = new Map<string, [number, number][]>();
   let n = 0;
   // longest spelling first: `src/a.ts-1-x` must not be read as a file `src/a.ts-1`'s
@@ -54,13 +55,24 @@ function printedByAnother(line: string, at: number, isFile: (printed: string) =>
 }
 
 /** Are the lines recorded for each file among the lines a text shows (the client's transcript of the same Grep)? */
-export function grepLinesWithin(recorded: ShownLines, text: string, files: readonly { rel: string; printed: readonly string[] }[], isFile: (printed: string) => boolean, lineOf: (rel: string, line: number) => string | undefined): boolean {
-  const shown = grepShownLines(text, files, isFile, lineOf);
+export function grepLinesWithin(recorded: ShownLines, text: string, files: readonly { rel: string; printed: readonly string[] }[], root: string): boolean {
+  const shown = grepShownLines(text, files, root);
   return Object.entries(recorded).every(([rel, rs]) => rs.every(([a, b]) => (shown[rel] ?? []).some(([x, y]) => x <= a && b <= y)));
 }
 
-/** A reader of files' lines for `lineOf` (each file read once; one over the size limit has none). */
-export function fileLines(root: string, maxBytes = 8 << 20): (rel: string, line: number) => string | undefined {
+/** Whether a printed path (relative ones under `root`) is a file. */
+function fileAt(root: string): (printed: string) => boolean {
+  return (printed) => {
+    try {
+      return fs.statSync(path.resolve(root, printed)).isFile();
+    } catch {
+      return false;
+    }
+  };
+}
+
+/** A reader of files' lines (each file read once; one over the size limit has none). */
+function fileLines(root: string, maxBytes = 8 << 20): (rel: string, line: number) => string | undefined {
   const cache = new Map<string, string[] | undefined>();
   return (rel, line) => {
     if (!cache.has(rel)) {

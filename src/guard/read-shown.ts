@@ -134,47 +134,47 @@ function fileText(abs: string): Buffer | undefined {
   }
 }
 
+/** A `cat -n` line number as Claude Code writes it: `     12\t` (older, `12→`). */
+const LINE_NUMBER = /^\s*(\d+)(?:\t|→)/;
+
+/** Whether a line a client showed is line `n` of the file (`lines`): the same, or the start of it where the client cut it. */
+function shownAs(lines: string[], n: number, shown: string): boolean {
+  const f = (lines[n - 1] ?? '').replace(/\r$/, '').replace(n === 1 ? /^\uFEFF/ : /^$/, '');
+  const g = shown.replace(/\r$/, '');
+  const cut = g.replace(/(?:…|\.\.\.)?(?: \[line truncated\])?$/, '');
+  return f === g || ((cut.length >= MAX_LINE_CHARS || g !== cut) && f.startsWith(cut));
+}
+
 /**
  * Whether the text a client showed from line `first` on is the file's there (nine lines in ten the
- * same: a file written to in between may differ a little). A `cat -n` numbering is taken off; a
- * line the client cut is the start of the file's.
+ * same: a file written to in between may differ a little). A `cat -n` numbering is taken off.
  */
 function sameText(buf: Buffer, first: number, content: string): boolean {
   let got = content.split(/\r?\n/);
   if (got.length > 1 && got[got.length - 1] === '') got.pop();
   if (got.length === 0 || (got.length === 1 && got[0] === '')) return true;
-  if (got.every((l) => /^\s*\d+\t/.test(l))) got = got.map((l) => l.replace(/^\s*\d+\t/, ''));
+  if (got.every((l) => LINE_NUMBER.test(l))) got = got.map((l) => l.replace(LINE_NUMBER, ''));
   const lines = buf.toString('utf8').split('\n');
-  let same = 0;
-  got.forEach((g, k) => {
-    const f = (lines[first - 1 + k] ?? '').replace(/\r$/, '').replace(first + k === 1 ? /^\uFEFF/ : /^$/, '');
-    const cut = g.replace(/(?:…|\.\.\.)?(?: \[line truncated\])?$/, '');
-    if (f === g || (g.length >= MAX_LINE_CHARS && f.startsWith(cut))) same++;
-  });
-  return same >= Math.ceil(0.9 * got.length);
+  return got.filter((g, k) => shownAs(lines, first + k, g)).length >= Math.ceil(0.9 * got.length);
 }
 
 /**
- * Whether a Read's result as the client's transcript holds it (`cat -n` style: `     12\tcode` or
- * `12→code`) shows the file's own lines, all within first..last: a call whose path led elsewhere
- * when it ran, or that failed, is no Read of this file however its hook payload is replayed later
- * (red team adv17). Nine lines in ten must be the file's; a result with no numbered line shows
- * nothing of a file that has lines there.
+ * Whether a Read's result as the client's transcript holds it (`cat -n` style) shows the file's own
+ * lines, all within first..last: a call whose path led elsewhere when it ran, or that failed, is no
+ * Read of this file however its hook payload is replayed later (red team adv17). Nine lines in ten
+ * must be the file's; a result with no numbered line shows nothing of a file that has lines there.
  */
 export function resultShowsFile(abs: string, first: number, last: number, result: string): boolean {
   const buf = fileText(abs);
   if (buf === undefined || buf.length > MAX_SCANNED_BYTES) return true; // too large to compare: the range decides
-  const lines = buf.toString('utf8').split('\n');
-  const numbered = [...result.matchAll(/^\s*(\d+)(?:\t|→)(.*)$/gmu)].map((m) => [Number(m[1]), m[2]!.replace(/\r$/, '')] as const);
+  const numbered = result.split('\n').flatMap((l) => {
+    const m = LINE_NUMBER.exec(l);
+    return m ? [[Number(m[1]), l.slice(m[0].length)] as const] : [];
+  });
   if (numbered.length === 0) return lineCount(buf) < first; // nothing shown where the file has nothing
-  let same = 0;
-  for (const [n, g] of numbered) {
-    if (n < first || n > last) return false;
-    const f = (lines[n - 1] ?? '').replace(/\r$/, '').replace(n === 1 ? /^\uFEFF/ : /^$/, '');
-    const cut = g.replace(/(?:…|\.\.\.)?(?: \[line truncated\])?$/, '');
-    if (f === g || (cut.length >= MAX_LINE_CHARS && f.startsWith(cut)) || (g !== cut && f.startsWith(cut))) same++;
-  }
-  return same >= Math.ceil(0.9 * numbered.length);
+  if (numbered.some(([n]) => n < first || n > last)) return false;
+  const lines = buf.toString('utf8').split('\n');
+  return numbered.filter(([n, g]) => shownAs(lines, n, g)).length >= Math.ceil(0.9 * numbered.length);
 }
 
 /** Whether a line of the file is longer than a Read shows (bytes: a character is one or more). */

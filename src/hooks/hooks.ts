@@ -27,7 +27,7 @@ import { isMarked } from '../guard/seal.js';
 import { TreeSnapshot } from '../guard/tree-snapshot.js';
 import { transcriptHasToolUse, transcriptPromptLine, transcriptToolResult, validTranscript } from '../guard/transcript.js';
 import { SessionStore, type ShownLines } from '../session/store.js';
-import { fileLines, grepShownLines } from '../guard/grep-shown.js';
+import { grepShownLines } from '../guard/grep-shown.js';
 import { readResultAgrees } from '../guard/evidence-check.js';
 import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
 import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js';
@@ -625,7 +625,7 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
         const rel = add(f);
         return rel ? [{ rel, printed: [f as string, rel, path.join(root, rel)] }] : [];
       });
-      if (typeof r.content === 'string') Object.assign(lines, grepShownLines(r.content, printed, (f) => isFile(path.resolve(root, f)), fileLines(root)));
+      if (typeof r.content === 'string') Object.assign(lines, grepShownLines(r.content, printed, root));
     }
   }
   if (blank) {
