@@ -3,8 +3,9 @@
  * of bench/data/heldout-packages.json, which train/manifest.ts excludes from training and no
  * setting was chosen on. Each is fetched with `npm pack` by name and version (cached in
  * bench/.cache/heldout/), staged as the training data is (train/stage.ts), read once with its
- * comments (the requests: the first sentence of each documented function, method or class; a
- * sentence that documents more than 3 distinct declarations is left out) and
+ * comments (the requests: train/doc-cases.ts, the first sentence of each documented function, method
+ * or class, any copy of the declaration in its module's other files a hit; a sentence that
+ * documents more than 3 distinct declarations is left out) and
  * indexed with every comment stripped (what is searched). Per request, every declaration of the
  * package is ranked by semantic_search (the engine's `rank`, as bench/semantic.ts calls it), by the
  * model alone (cosine) and by a textbook BM25 over each declaration's full text. MRR and R@1/5/10,
@@ -16,11 +17,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChunkRow } from '../src/embeddings/chunks.js';
-import { firstSentence, qualified, SemanticEngine } from '../src/embeddings/engine.js';
+import { qualified, SemanticEngine } from '../src/embeddings/engine.js';
 import { loadStaticEmbedder } from '../src/embeddings/static/static-embedder.js';
 import { dot } from '../src/embeddings/vectors.js';
 import { Project } from '../src/project/project.js';
+import { docCases } from '../train/doc-cases.js';
 import { readHeldOut } from '../train/manifest.js';
 import { stagePackage } from '../train/stage.js';
 import { Bm25 } from './lib/bm25.js';
@@ -44,19 +45,8 @@ async function casesOf(stage: string): Promise<Case[]> {
   const withDocs = new Project(stage);
   try {
     await withDocs.refresh();
-    const rows = withDocs.db.prepare(`SELECT * FROM chunks WHERE doc <> '' AND kind IN ('function','method','class')`).all() as ChunkRow[];
-    const byQuery = new Map<string, Case>();
-    for (const c of rows) {
-      const q = firstSentence(c.doc);
-      if (q.split(/\s+/).length < 4 || /^@|deprecated/i.test(q)) continue;
-      const x = byQuery.get(q) ?? { query: q, targets: new Set<string>() };
-      x.targets.add(`${c.path}\0${qualified(c)}`);
-      byQuery.set(q, x);
-    }
-    // one declaration may come in several copies (a .d.ts beside its .js, esm and cjs): any copy is a hit,
-    // and a sentence is kept when it documents at most 3 distinct declarations
-    const distinct = (c: Case) => new Set([...c.targets].map((t) => t.split('\0')[1])).size;
-    return shuffle([...byQuery.values()].filter((c) => distinct(c) <= 3), prng(SEED)).slice(0, MAX_CASES);
+    // one declaration may come in several copies (a .d.ts beside its .js, esm and cjs): any copy is a hit
+    return shuffle(docCases(withDocs.db).filter((c) => c.distinct <= 3), prng(SEED)).slice(0, MAX_CASES);
   } finally {
     withDocs.close();
   }

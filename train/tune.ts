@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripComments } from '../bench/lib/strip.js';
-import type { ChunkRow } from '../src/embeddings/chunks.js';
-import { firstSentence, qualified, SemanticEngine } from '../src/embeddings/engine.js';
+import { qualified, SemanticEngine } from '../src/embeddings/engine.js';
 import { loadStaticEmbedder } from '../src/embeddings/static/static-embedder.js';
 import { Project } from '../src/project/project.js';
+import { docCases } from './doc-cases.js';
 import { readManifest } from './manifest.js';
 import { stagePackage } from './stage.js';
 
@@ -90,17 +90,9 @@ async function main(): Promise<void> {
       if (s.files.length === 0) continue;
       const withDocs = new Project(s.stage);
       await withDocs.refresh();
-      const docChunks = withDocs.db.prepare(`SELECT * FROM chunks WHERE doc <> '' AND kind IN ('function','method','class')`).all() as ChunkRow[];
+      // (a declaration's copies in its module's other files are hits too: train/doc-cases.ts)
+      const cases = docCases(withDocs.db).filter((c) => c.distinct <= 3).slice(0, 300);
       withDocs.close();
-      const byQuery = new Map<string, Case>();
-      for (const c of docChunks) {
-        const q = firstSentence(c.doc);
-        if (q.split(/\s+/).length < 4 || /^@|deprecated/i.test(q)) continue;
-        const x = byQuery.get(q) ?? { query: q, targets: new Set() };
-        x.targets.add(`${c.path}\0${qualified(c)}`);
-        byQuery.set(q, x);
-      }
-      const cases = [...byQuery.values()].filter((c) => c.targets.size <= 3).slice(0, 300);
       if (cases.length < 10) continue;
       const stripped = path.join(path.dirname(s.stage), 'stripped');
       stripComments(path.join(s.stage, 'code'), path.join(stripped, 'code'));
