@@ -552,6 +552,28 @@ async function escapes(phase: Phase): Promise<void> {
   }
 }
 
+/** A reply within the /code turn, then the session's end. */
+async function replyEscapes(phase: Phase): Promise<void> {
+  // the user answers a question the agent asked during the task, then the session ends: that reply
+  // was part of the /code turn, not the next one (red team adv19 wrote any file after it)
+  for (const how of ['abort', 'end'] as const) {
+    const c = await fresh(phase);
+    c.transcript.user('yes, go ahead');
+    hook(c, 'user-prompt-submit', { hook_event_name: 'UserPromptSubmit', ...common(c), prompt: 'yes, go ahead' });
+    try {
+      if (how === 'abort') c.sessions.abort('x');
+      else c.sessions.end('abandoned');
+    } catch (e) {
+      record(c, `escape: a reply, then ${how}_session`, 'n/a', `refused by the server: ${(e as Error).message}`);
+      continue;
+    }
+    const label = `escape: a reply, then ${how}_session → Edit T`;
+    const base = snap(c);
+    conclude(c, label, base, flow(c, label, base, 'Edit', editInput(c, c.t.T), scribble(path.join(c.root, c.t.T))));
+    attempt(c, { label: `escape: a reply, then ${how}_session → echo x > T`, cmd: (t) => `echo x > ${t.T}` });
+  }
+}
+
 /**
  * Hook evidence forged by running our hook binary from the agent's own shell: a user prompt (which
  * would end the guarded turn after abort_session) and a Read (which would make T explored). Each is
@@ -659,6 +681,7 @@ async function runPhase(phase: Phase): Promise<void> {
     toolForms(c);
     if (phase === 'PROMPT') return finish(phase);
     await escapes(phase);
+    await replyEscapes(phase);
     await forgeries(phase);
     await damagedDb(phase);
     if (phase === 'READY') await paths();

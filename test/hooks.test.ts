@@ -533,6 +533,25 @@ describe('UserPromptSubmit and PostToolUse', () => {
     expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBeUndefined();
   });
 
+  it('a reply to the agent during the task, then abort_session or end_session: the turn is still guarded (red team adv19)', () => {
+    for (const end of [() => sessions.abort('x'), () => sessions.end('abandoned')]) {
+      const t = new Transcript();
+      t.user('/code add tax to the cart total');
+      hook('user-prompt-submit', promptPayload(t, '/code add tax to the cart total'));
+      sessions.start('IMPLEMENT', 'add tax to the cart total');
+      expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
+      // the agent asked a question; the user answers it: still the same /code task
+      t.user('yes, go ahead');
+      hook('user-prompt-submit', promptPayload(t, 'yes, go ahead'));
+      end();
+      expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
+      // the user's first message after the end is the next turn
+      t.user('thanks, that is all');
+      hook('user-prompt-submit', promptPayload(t, 'thanks, that is all'));
+      expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBeUndefined();
+    }
+  });
+
   it('a Read counts only from the conversation the prompt is in, and a Stop sent while a command runs ends nothing (red team adv18)', async () => {
     const t = new Transcript();
     t.user('/code カートの合計に消費税を加えて');

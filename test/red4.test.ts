@@ -585,6 +585,28 @@ describe('git\'s XDG global config is kept like ~/.gitconfig', () => {
   });
 });
 
+describe('git\'s system config is kept like ~/.gitconfig (red team adv19)', () => {
+  it('`git config --system core.hooksPath` (any writer) has the system config put back', () => {
+    // GIT_CONFIG_SYSTEM stands for /etc/gitconfig here: git reads the one it names (never the machine's own)
+    const dir = fs.mkdtempSync(path.join(path.dirname(root), 'red4-sys-'));
+    const config = path.join(dir, 'gitconfig');
+    const before = process.env.GIT_CONFIG_SYSTEM;
+    process.env.GIT_CONFIG_SYSTEM = config;
+    try {
+      fs.writeFileSync(config, '[color]\n\tui = auto\n');
+      sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+      bash(`git config --system core.hooksPath ${dir}/hooks`);
+      expect(fs.readFileSync(config, 'utf8')).toBe('[color]\n\tui = auto\n');
+      bash(`python3 -c "open('${config}','a').write('[core]\\n\\tfsmonitor = touch /tmp/red4-pwned\\n')"`);
+      expect(fs.readFileSync(config, 'utf8')).toBe('[color]\n\tui = auto\n');
+    } finally {
+      if (before === undefined) delete process.env.GIT_CONFIG_SYSTEM;
+      else process.env.GIT_CONFIG_SYSTEM = before;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('An undo keeps the file\'s permissions', () => {
   it('a 0600 file and a 0664 file written before READY come back with their own modes, not the hook\'s umask', () => {
     fs.chmodSync(path.join(root, 'src/main.ts'), 0o600);

@@ -47,9 +47,14 @@ export function guardMode(store: SessionStore, root: string): GuardMode {
   }
   const last = store.list(1)[0];
   const promptAt = store.lastPromptAt();
-  // the /code turn that started the last session goes on until the user's next prompt (a client
-  // that records no prompts gets TURN_WITHOUT_PROMPTS_MS instead)
-  const turnGoesOn = last && (promptAt === undefined ? Date.now() - last.updated_at < TURN_WITHOUT_PROMPTS_MS : promptAt <= last.created_at);
+  // the /code turn that started the last session goes on until the user's first prompt after the
+  // session ended: a reply during the task (to a question the agent asked) is not the next turn —
+  // red team adv19 had the user say "yes, go ahead", then aborted and wrote any file. A /code
+  // request made after the session began is another request, which that session does not serve. A
+  // client that records no prompts gets TURN_WITHOUT_PROMPTS_MS instead.
+  const endedAt = last ? store.endedAt(last.id) ?? last.updated_at : 0;
+  const turnGoesOn = last && store.codePromptSince(last.created_at) === undefined &&
+    (promptAt === undefined ? Date.now() - last.updated_at < TURN_WITHOUT_PROMPTS_MS : promptAt <= endedAt);
   if (last && turnGoesOn) return sessionMode(store, root, last, store.endedFrom(last.id) ?? last.phase, true);
   // the user typed /code and no session has started since: editing before start_session would skip
   // the whole gate, so the turn is held from the prompt on

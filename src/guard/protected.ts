@@ -39,11 +39,21 @@ function userFiles(): string[] {
     path.join(home, '.codex', 'config.toml'), path.join(home, '.codex', 'hooks.json'), path.join(home, '.gitconfig'),
     // git's other global config file, read as much as ~/.gitconfig (core.fsmonitor, core.hooksPath run commands)
     path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'),
+    ...gitSystemConfigs(),
     // managed (system-wide) settings outrank the user's: `disableAllHooks` there switches the hooks off
     '/etc/claude-code/managed-settings.json', '/Library/Application Support/ClaudeCode/managed-settings.json', '/etc/gemini-cli/settings.json',
     // OpenCode's user config can list plugins (ours is in the project's .opencode/, guarded above)
     ...['opencode.json', 'opencode.jsonc'].map((f) => path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'opencode', f)),
   ];
+}
+
+/**
+ * git's system-wide config, read by every git command as much as ~/.gitconfig (`git config --system
+ * core.hooksPath …` where the agent may write: red team adv19): where Debian's and a source build's
+ * git look, and GIT_CONFIG_SYSTEM when the client runs with it.
+ */
+function gitSystemConfigs(): string[] {
+  return [...new Set(['/etc/gitconfig', '/usr/local/etc/gitconfig', ...(process.env.GIT_CONFIG_SYSTEM ? [path.resolve(process.env.GIT_CONFIG_SYSTEM)] : [])])];
 }
 
 /** Files to keep by content: the project's guard files git does not see, and the user's settings. */
@@ -68,11 +78,11 @@ function watchedFiles(root: string): string[] {
 
 /**
  * The folders core.hooksPath names in the config files git reads for this project (its .git/config,
- * ~/.gitconfig, the XDG one: each kept here), resolved as git does (relative: from the project's root).
+ * ~/.gitconfig, the XDG one, the system's: each kept here), resolved as git does (relative: from the project's root).
  */
 function hooksPaths(root: string): string[] {
   const home = os.homedir();
-  const configs = [path.join(root, '.git', 'config'), path.join(home, '.gitconfig'), path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config')];
+  const configs = [path.join(root, '.git', 'config'), path.join(home, '.gitconfig'), path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'), ...gitSystemConfigs()];
   const out = new Set<string>();
   for (const file of configs) {
     let text: string;
@@ -124,11 +134,11 @@ export type Manifest = Record<string, string | null>;
 
 /**
  * Which set of paths a manifest was taken over: raised whenever watchedFiles watches more (2: git's
- * XDG config, core.hooksPath, .git/commondir). A session that began under an older set would
+ * XDG config, core.hooksPath, .git/commondir; 3: git's system config). A session that began under an older set would
  * otherwise see the newly watched files as made during the turn, and move them aside.
  */
 const WATCH_KEY = '#watch';
-const WATCH_VERSION = '2';
+const WATCH_VERSION = '3';
 
 const MAX_COPY = 4 * 1024 * 1024;
 

@@ -228,6 +228,12 @@ export class SessionStore {
       .get(sessionId) as { from_phase: string } | undefined)?.from_phase;
   }
 
+  /** When a finished or aborted session ended. */
+  endedAt(sessionId: string): number | undefined {
+    return (this.db.prepare(`SELECT at FROM transitions WHERE session_id = ? AND to_phase IN ('FINISHED', 'ABORTED') ORDER BY id DESC LIMIT 1`)
+      .get(sessionId) as { at: number } | undefined)?.at;
+  }
+
   transitions(sessionId: string): { from_phase: string; to_phase: string; event: string; reason: string | null; at: number }[] {
     return this.db.prepare('SELECT from_phase, to_phase, event, reason, at FROM transitions WHERE session_id = ? ORDER BY id').all(sessionId) as never;
   }
@@ -317,6 +323,12 @@ export class SessionStore {
   currentPrompt(): { prompt: string; at: number; pending: boolean } | undefined {
     const row = this.db.prepare(`SELECT prompt, at, verified FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified >= 0) ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number; verified: number | null } | undefined;
     return row && { prompt: row.prompt.replace(/^\s*\/code\b\s*/, ''), at: row.at, pending: row.verified === 0 };
+  }
+
+  /** The id of the user's latest /code prompt recorded after `since` (ms), whatever the user wrote after it. */
+  codePromptSince(since: number): number | undefined {
+    const rows = this.db.prepare(`SELECT id, prompt FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) AND at > ? ORDER BY id DESC`).all(since) as { id: number; prompt: string }[];
+    return rows.find((r) => /^\s*\/code\b/.test(r.prompt))?.id;
   }
 
   /** When the user's latest prompt asked for /code (recorded and found), or undefined. */
