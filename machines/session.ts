@@ -13,13 +13,13 @@
  *   VALIDATION     RELEVANCE_CONFIRMED   relevanceRequested                   → READY
  *   SEMANTIC       SEMANTIC_SEARCHED     –                                    (stays)
  *   SEMANTIC       SUBMIT_SEMANTIC       semanticSearched ∧ hasHypotheses      → VERIFICATION
- *   VERIFICATION   SUBMIT_VERIFICATION   addressesAllPending ∧ allRejected     → SEMANTIC
+ *   VERIFICATION   SUBMIT_VERIFICATION   addressesAllPending ∧ (allRejected ∨ ¬evidenceCovers) → SEMANTIC
  *   VERIFICATION   SUBMIT_VERIFICATION   addressesAllPending ∧ relevanceConfirmed → READY
  *   VERIFICATION   SUBMIT_VERIFICATION   addressesAllPending                  → VALIDATION
  *   any live       REVERT                –                                    → EXPLORATION
  *   any live       END / ABORT           –                                    → FINISHED / ABORTED
  */
-import { and, assign, or, setup } from 'xstate';
+import { and, assign, not, or, setup } from 'xstate';
 
 export type Intent = 'IMPLEMENT' | 'MODIFY' | 'INVESTIGATE' | 'QUESTION';
 export type Risk = 'HIGH' | 'MEDIUM' | 'LOW';
@@ -58,6 +58,16 @@ export interface SessionContext {
    * made before it was kept.
    */
   covered?: Missing[];
+  /** what confirmed hypotheses' evidence showed, over every pass: explored files, symbols the
+   * hypotheses named and the evidence holds, distinct calls. Absent in older snapshots. */
+  shown?: Shown;
+}
+
+/** What verified evidence showed (semantic.ts computes it from the ledger and the index). */
+export interface Shown {
+  files: string[];
+  symbols: string[];
+  calls: string[];
 }
 
 export type SessionEvent =
@@ -68,7 +78,7 @@ export type SessionEvent =
   | { type: 'RELEVANCE_CONFIRMED'; rejected: number; raiseRisk: boolean; accepted: number }
   | { type: 'SEMANTIC_SEARCHED' }
   | { type: 'SUBMIT_SEMANTIC'; hypotheses: { text: string; confidence: HypothesisConfidence }[]; mark: number }
-  | { type: 'SUBMIT_VERIFICATION'; results: { id: number; status: 'confirmed' | 'rejected' }[] }
+  | { type: 'SUBMIT_VERIFICATION'; results: { id: number; status: 'confirmed' | 'rejected' }[]; shown: Shown }
   | { type: 'REVERT' }
   | { type: 'END'; outcome: 'success' | 'failure' | 'abandoned' }
   | { type: 'ABORT' };
@@ -92,6 +102,20 @@ export const minAccepted = (intent: Intent): number => Math.max(1, MIN_SYMBOLS[i
 export const changesCode = (intent: Intent): boolean => intent === 'IMPLEMENT' || intent === 'MODIFY';
 
 const pending = (c: SessionContext) => c.hypotheses.filter((h) => h.status === 'pending');
+const union = (a: Shown | undefined, b: Shown): Shown => ({
+  files: [...new Set([...(a?.files ?? []), ...b.files])],
+  symbols: [...new Set([...(a?.symbols ?? []), ...b.symbols])],
+  calls: [...new Set([...(a?.calls ?? []), ...b.calls])],
+});
+/**
+ * Does what verified evidence showed make up the shortfall that sent the session to SEMANTIC? Each
+ * requirement by what answers it: files by explored files the evidence cites, symbols by symbols the
+ * hypotheses name that the evidence holds, entry points and patterns by distinct verifying calls.
+ * One confirmation of anything answered every shortfall (red team adv19: READY on one symbol and no file).
+ */
+export const evidenceCovers = (missing: readonly Missing[], shown: Shown): boolean => missing.every((m) => m.have + (
+  m.requirement === 'files_analyzed' ? shown.files.length : m.requirement === 'symbols_identified' ? shown.symbols.length : shown.calls.length
+) >= m.need);
 /** Two shortfalls as one: each requirement at the fewest it had. */
 const deepest = (a: Missing[], b: Missing[]): Missing[] => {
   const out = new Map<string, Missing>();
@@ -120,6 +144,7 @@ export const sessionMachine = setup({
     addressesAllPending: ({ context, event }) =>
       event.type === 'SUBMIT_VERIFICATION' && pending(context).every((h) => event.results.some((r) => r.id === h.id)),
     allRejected: ({ event }) => event.type === 'SUBMIT_VERIFICATION' && event.results.every((r) => r.status === 'rejected'),
+    evidenceCovers: ({ context, event }) => event.type === 'SUBMIT_VERIFICATION' && evidenceCovers(context.missing, union(context.shown, event.shown)),
     relevanceConfirmed: ({ context }) => context.relevanceConfirmed,
   },
   actions: {
@@ -150,10 +175,12 @@ export const sessionMachine = setup({
     applyVerification: assign(({ context, event }) => {
       if (event.type !== 'SUBMIT_VERIFICATION') return {};
       const byId = new Map(event.results.map((r) => [r.id, r.status]));
-      const confirmed = event.results.some((r) => r.status === 'confirmed');
-      // what they answered: the shortfall that sent the session to SEMANTIC (the deepest, over passes)
-      const covered = confirmed ? deepest(context.covered ?? [], context.missing) : context.covered;
-      return { hypotheses: context.hypotheses.map((h) => (byId.has(h.id) ? { ...h, status: byId.get(h.id)! } : h)), ...(covered ? { covered } : {}) };
+      const shown = union(context.shown, event.shown);
+      // what they answered: the shortfall that sent the session to SEMANTIC (the deepest, over
+      // passes), once their evidence makes it up
+      const answered = event.results.some((r) => r.status === 'confirmed') && evidenceCovers(context.missing, shown);
+      const covered = answered ? deepest(context.covered ?? [], context.missing) : context.covered;
+      return { hypotheses: context.hypotheses.map((h) => (byId.has(h.id) ? { ...h, status: byId.get(h.id)! } : h)), shown, ...(covered ? { covered } : {}) };
     }),
     resetSemantic: assign({ semanticSearched: false }),
     resetForExploration: assign(({ context }) => ({
@@ -213,7 +240,7 @@ export const sessionMachine = setup({
     VERIFICATION: {
       on: {
         SUBMIT_VERIFICATION: [
-          { guard: and(['addressesAllPending', 'allRejected']), target: 'SEMANTIC', actions: ['applyVerification', 'resetSemantic'] },
+          { guard: and(['addressesAllPending', or(['allRejected', not('evidenceCovers')])]), target: 'SEMANTIC', actions: ['applyVerification', 'resetSemantic'] },
           { guard: and(['addressesAllPending', 'relevanceConfirmed']), target: 'READY', actions: 'applyVerification' },
           { guard: 'addressesAllPending', target: 'VALIDATION', actions: 'applyVerification' },
         ],

@@ -236,7 +236,8 @@ describe('New attacks (round 4): VERIFICATION by a call about another thing of t
     expect((await t.call('submit_verification', verify(H, 'find_definitions', 'total', ['src/cart.ts']))).next_phase).toBe('VALIDATION');
   });
   it('a hypothesis about src/util/format.ts is not verified by the outline of src/other/format.ts; its own outline verifies it', async () => {
-    const H = 'src/util/format.ts holds the price formatting used for the tax';
+    // (naming the symbol it adds to the understanding's two: a file alone identifies no symbol)
+    const H = 'src/util/format.ts holds formatPrice, the price formatting used for the tax';
     const t = await toVerification(H);
     await t.call('get_symbols', { file: 'src/other/format.ts' });
     const e = await t.refused('submit_verification', verify(H, 'get_symbols', 'src/other/format.ts', ['src/other/format.ts']));
@@ -250,6 +251,71 @@ describe('New attacks (round 4): VERIFICATION by a call about another thing of t
     const t = await toVerification(H);
     await t.call('get_symbols', { file: 'src/util/format.ts' });
     expect((await t.call('submit_verification', verify(H, 'get_symbols', 'src/util/format.ts', ['src/util/format.ts']))).next_phase).toBe('VALIDATION');
+  });
+});
+
+describe('Red team adv19: VERIFICATION evidence that shows none of what the hypothesis names; one hypothesis twice', () => {
+  async function toVerification(H: string): Promise<T> {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const t = await setup({ ...SAMPLE, 'src/other/format.ts': 'export function shout(s: string): string {\n  return s.toUpperCase();\n}\n' });
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: '価格の整形' });
+    expect((await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
+    return t;
+  }
+  const evidence = (tool: string, target: string, files: string[]) => ({ tool, target, result: 'seen', files });
+  it('an outline of another file that only shares a word ("format") verifies nothing about formatPrice; the file holding it does', async () => {
+    const H = 'Cart.total never calls formatPrice';
+    const t = await toVerification(H);
+    await t.call('get_symbols', { file: 'src/other/format.ts' });
+    const e = await t.refused('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: evidence('get_symbols', 'src/other/format.ts', ['src/other/format.ts']) }] });
+    expect(e.message).toMatch(/none of src\/other\/format\.ts holds total, formatPrice/);
+    expect(t.row().phase).toBe('VERIFICATION');
+    await t.call('get_symbols', { file: 'src/util/format.ts' });
+    expect((await t.call('submit_verification', { verified: [{ hypothesis: H, status: 'rejected', evidence: evidence('get_symbols', 'src/util/format.ts', ['src/util/format.ts']) }] })).next_phase).toBe('SEMANTIC');
+  });
+  it('one confirmation does not make up a thin understanding: its evidence must show what exploration lacked', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const t = await setup(SAMPLE);
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await t.call('find_definitions', { name: 'formatPrice' });
+    await t.call('get_symbols', { file: 'src/util/format.ts' });
+    await t.call('find_references', { name: 'formatPrice' });
+    // 1 symbol, 1 file, no entry point, no pattern
+    const thin = { symbols_identified: ['formatPrice'], entry_points: [], existing_patterns: [], files_analyzed: ['src/util/format.ts'], notes: 'x' };
+    expect((await t.call('submit_understanding', thin)).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: '価格の整形' });
+    const H = 'formatPrice formats cents as a price';
+    await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['価格の整形'] });
+    await t.call('find_definitions', { name: 'formatPrice' });
+    const r = await t.call('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: evidence('find_definitions', 'formatPrice', ['src/util/format.ts']) }] });
+    expect(r).toMatchObject({ next_phase: 'SEMANTIC', confirmed: 1 });
+    // the file it cites counts (explored), the one call stands for an entry point and a pattern; one named symbol is not two
+    expect(r.evidence_short_of).toEqual([{ requirement: 'symbols_identified', have: 1, need: 3, shown_by_evidence: 1 }]);
+    expect(t.row().phase).toBe('SEMANTIC');
+    // the same thin understanding again does not skip SEMANTIC on the strength of that fact
+    await t.call('revert_to_exploration', { reason: 'explore more' });
+    expect((await t.call('submit_understanding', thin)).next_phase).toBe('SEMANTIC');
+    // honest: hypotheses about more of the code, each verified by a call that shows it
+    await t.call('semantic_search', { query: 'カートの合計' });
+    const H2 = 'Cart.total sums the items of the Cart and formats them with formatPrice';
+    await t.call('submit_semantic', { hypotheses: [{ text: H2, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
+    await t.call('find_references', { name: 'formatPrice' });
+    const ok = await t.call('submit_verification', { verified: [{ hypothesis: H2, status: 'confirmed', evidence: evidence('find_references', 'formatPrice', ['src/cart.ts']) }] });
+    expect(ok.next_phase).toBe('VALIDATION');
+  });
+  it('one hypothesis listed twice (confirmed, then rejected) is refused, not counted as a confirmation that ends rejected', async () => {
+    const H = 'Cart.total formats the sum with formatPrice from format.ts';
+    const t = await toVerification(H);
+    await t.call('get_symbols', { file: 'src/util/format.ts' });
+    const ev = evidence('get_symbols', 'src/util/format.ts', ['src/util/format.ts']);
+    const e = await t.refused('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: ev }, { hypothesis: '#1', status: 'rejected', evidence: ev }] });
+    expect(e.message).toMatch(/is listed more than once/);
+    expect(t.row().phase).toBe('VERIFICATION');
+    expect(t.sessions.status().pending_hypotheses).toEqual([expect.objectContaining({ text: H })]);
+    expect((await t.call('submit_verification', { verified: [{ hypothesis: H, status: 'rejected', evidence: ev }] })).next_phase).toBe('SEMANTIC');
   });
 });
 
@@ -279,6 +345,15 @@ describe('New attacks (round 4): end or abort, then start again', () => {
     await explore(t.call);
     expect((await t.call('abort_session', { reason: 'stop' })).writes).toMatch(/refused/);
     expect(t.guardSays('src/cart.ts')).toMatch(/EXPLORATION/);
+    // a READY session the user's new /code request made stale: nothing is writable, and the answer says so (red team adv19)
+    for (const how of ['abort_session', 'end_session'] as const) {
+      const s = await ready();
+      await new Promise((r) => setTimeout(r, 5));
+      s.sessions.store.recordPrompt('/code rename the cart', 'c1');
+      const r = await s.call(how, how === 'abort_session' ? { reason: 'stop' } : { outcome: 'abandoned' });
+      expect(r.writes, how).toMatch(/latest \/code request has no session/);
+      expect(s.guardSays('src/cart.ts'), how).toMatch(/no session has started/);
+    }
   });
   it('a new session after abort keeps nothing of the old one: no acceptance, no explored file, no hypothesis, no cache', async () => {
     const t = await ready();

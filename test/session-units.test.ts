@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, nextStepFor, PHASES, TOOL_PHASES } from '../machines/policy.js';
-import { type SessionEvent, sessionMachine } from '../machines/session.js';
+import { type Missing, type SessionEvent, sessionMachine } from '../machines/session.js';
 import { deriveEvidence } from '../src/session/evidence.js';
 import { ALL_TOOLS, toolNamed } from '../src/tools/catalog.js';
 import { isGrounded, type QueryFrameInput, riskLevel, validateFrame } from '../src/session/queryframe.js';
@@ -350,22 +350,45 @@ describe('the session machine (guards and transitions)', () => {
     expect(run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false, accepted: 3 }]).value).toBe('READY');
     expect(run([...base, { type: 'RELEVANCE_CONFIRMED', rejected: 0, raiseRisk: false, accepted: 1 }], 'INVESTIGATE').value).toBe('READY');
   });
+  /** what verifying calls showed, enough for any shortfall of these tests */
+  const SHOWN = { files: ['a.ts', 'b.ts'], symbols: ['x', 'y', 'z'], calls: ['c1', 'c2'] };
   it('SEMANTIC needs a search and hypotheses; VERIFICATION needs every pending one addressed', () => {
     const toSemantic: SessionEvent[] = [{ type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'symbols_identified', have: 1, need: 3 }] }];
     const hyp: SessionEvent = { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }, { text: 'b', confidence: 'low' }], mark: 7 };
     expect(run([...toSemantic, hyp]).value).toBe('SEMANTIC');
     const inVerification = [...toSemantic, { type: 'SEMANTIC_SEARCHED' } as SessionEvent, hyp];
     expect(run(inVerification).value).toBe('VERIFICATION');
-    expect(run([...inVerification, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }] }]).value).toBe('VERIFICATION');
-    expect(run([...inVerification, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'rejected' }, { id: 2, status: 'rejected' }] }]).value).toBe('SEMANTIC');
-    const done = run([...inVerification, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }, { id: 2, status: 'rejected' }] }]);
+    expect(run([...inVerification, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }], shown: SHOWN }]).value).toBe('VERIFICATION');
+    expect(run([...inVerification, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'rejected' }, { id: 2, status: 'rejected' }], shown: SHOWN }]).value).toBe('SEMANTIC');
+    const done = run([...inVerification, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }, { id: 2, status: 'rejected' }], shown: SHOWN }]);
     expect(done.value).toBe('VALIDATION'); // relevance still to be confirmed
     expect(done.context.hypotheses.map((h) => h.status)).toEqual(['confirmed', 'rejected']);
+  });
+  it('a confirmation moves on only when what its evidence showed makes up the shortfall (red team adv19)', () => {
+    const toVerification = (missing: Missing[]): SessionEvent[] => [
+      { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing }, { type: 'SEMANTIC_SEARCHED' },
+      { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }], mark: 3 },
+    ];
+    const thin: Missing[] = [{ requirement: 'symbols_identified', have: 1, need: 3 }, { requirement: 'files_analyzed', have: 0, need: 2 }, { requirement: 'entry_points', have: 0, need: 1 }];
+    // one confirmation whose call showed one file and one named symbol: back to SEMANTIC, the hypothesis stays a fact
+    const one = { files: ['delay.ts'], symbols: ['DelayOptions'], calls: ['find_definitions\0DelayOptions'] };
+    const back = run([...toVerification(thin), { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }], shown: one }]);
+    expect(back.value).toBe('SEMANTIC');
+    expect(back.context.hypotheses[0]!.status).toBe('confirmed');
+    expect(back.context.covered).toEqual([]);
+    // a later understanding just as thin does not skip SEMANTIC on its strength
+    expect(run([...toVerification(thin), { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }], shown: one }, { type: 'REVERT' }, { type: 'SUBMIT_UNDERSTANDING', missing: thin }]).value).toBe('SEMANTIC');
+    // what a second pass shows adds up
+    const second = { files: ['ky.ts'], symbols: ['calculateDelay', 'retry'], calls: ['get_symbols\0ky.ts'] };
+    const on = run([...toVerification(thin), { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }], shown: one },
+      { type: 'SEMANTIC_SEARCHED' }, { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'b', confidence: 'high' }], mark: 9 }, { type: 'SUBMIT_VERIFICATION', results: [{ id: 2, status: 'confirmed' }], shown: second }]);
+    expect(on.value).toBe('VALIDATION');
+    expect(on.context.covered).toEqual(thin);
   });
   it('hypotheses verified in an earlier pass spare a second trip through SEMANTIC', () => {
     const toVerification: SessionEvent[] = [
       { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'files_analyzed', have: 1, need: 2 }] }, { type: 'SEMANTIC_SEARCHED' },
-      { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }], mark: 3 }, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }] },
+      { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }], mark: 3 }, { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }], shown: SHOWN },
       { type: 'RELEVANCE_REQUESTED' }, { type: 'RELEVANCE_CONFIRMED', rejected: 1, raiseRisk: false, accepted: 1 },
     ];
     const back = run(toVerification);

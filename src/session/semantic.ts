@@ -3,7 +3,7 @@
  * reason that matches what was missing; then each hypothesis checked by a call made after it, about
  * what it names.
  */
-import type { Missing } from '../../machines/session.js';
+import { evidenceCovers, type Missing, type Shown } from '../../machines/session.js';
 import { type SessionCore, SessionError } from './core.js';
 import { contentUnits, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
@@ -104,6 +104,23 @@ export class SemanticPhase {
     return off.length > 0 ? { named: named.join(', '), files: off } : undefined;
   }
 
+  /**
+   * The symbols of the index a hypothesis names as code (Cart.total, backoffLimit, a private
+   * #calculateDelay), and those of them the cited files hold (a definition, or a use of the name).
+   * None held: the call showed something else — red team adv19 cited get_symbols of delay.ts for
+   * "Ky.#calculateDelay ignores backoffLimit", tied only by the word "delay".
+   */
+  private namedIn(hypothesis: string, files: string[], also: readonly string[] = []): { known: string[]; shown: string[] } {
+    const names = new Set<string>(also);
+    for (const m of hypothesis.matchAll(CODE_NAME)) names.add(m[0].split(/\.|#|::/).pop()!.replace(/\($/, ''));
+    for (const m of hypothesis.matchAll(/#([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
+    const known = [...names].filter(Boolean).map((n) => ({ n, defs: [...this.core.definitionsOf(n), ...this.core.definitionsOf(`#${n}`)] })).filter((x) => x.defs.length > 0);
+    const db = this.core.project.db;
+    const holds = (file: string, { n, defs }: (typeof known)[number]) => defs.some((d) => d.path === file) ||
+      !!db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.name IN (?, ?) LIMIT 1').get(file, n, `#${n}`);
+    return { known: known.map((x) => x.n), shown: known.filter((x) => files.some((f) => holds(f, x))).map((x) => x.n) };
+  }
+
   submitVerification(verified: { hypothesis: string; status: 'confirmed' | 'rejected'; evidence: { tool: string; target: string; result: string; files: string[] } }[]): Record<string, unknown> {
     const args = { verified };
     const s = this.core.gate('submit_verification', args)!;
@@ -112,10 +129,19 @@ export class SemanticPhase {
     const pending = ctx.hypotheses.filter((h) => h.status === 'pending');
     const problems: string[] = [];
     const results: { id: number; status: 'confirmed' | 'rejected' }[] = [];
+    // what the confirmations' evidence showed: it must make up what exploration lacked (machines/session.ts evidenceCovers)
+    const explored = new Set(this.core.evidence(s).exploredFiles);
+    const shown: Shown = { files: [], symbols: [], calls: [] };
     for (const v of verified) {
       const h = pending.find((p) => normalize(p.text) === normalize(v.hypothesis) || v.hypothesis.trim() === `#${p.id}`);
       if (!h) {
         problems.push(`'${quote(v.hypothesis, 200)}' is not a pending hypothesis`);
+        continue;
+      }
+      // one verdict per hypothesis: listed twice, confirmed then rejected, it counted as a
+      // confirmation for moving on and ended rejected (red team adv19)
+      if (verified.filter((w) => w !== v && (normalize(w.hypothesis) === normalize(h.text) || w.hypothesis.trim() === `#${h.id}`)).length > 0) {
+        if (!problems.some((p) => p.startsWith(`hypothesis #${h.id} `))) problems.push(`hypothesis #${h.id} '${quote(h.text, 200)}' is listed more than once: give one verdict for it`);
         continue;
       }
       const match = matchEvidence(v.evidence, ledger);
@@ -132,7 +158,19 @@ export class SemanticPhase {
         problems.push(`evidence for '${quote(h.text, 200)}': ${quote(elsewhere.files.join(', '), 300)} ${elsewhere.files.length === 1 ? 'holds' : 'hold'} another '${quote(v.evidence.target, 100)}', not ${quote(elsewhere.named, 100)} (neither its definition nor a use of it): cite the file of the result about ${quote(elsewhere.named, 100)}`);
         continue;
       }
+      const files = v.evidence.files.map((f) => f.replace(/^\.\//, ''));
+      const named = this.namedIn(h.text, files);
+      if (named.known.length > 0 && named.shown.length === 0) {
+        problems.push(`evidence for '${quote(h.text, 200)}': none of ${quote(files.join(', '), 300)} holds ${quote(named.known.join(', '), 200)} (a definition or a use), which the hypothesis is about: cite a call whose result shows ${named.known.length === 1 ? 'it' : 'them'}`);
+        continue;
+      }
       results.push({ id: h.id, status: v.status });
+      if (v.status === 'confirmed') {
+        for (const f of files) if (explored.has(f)) shown.files.push(f);
+        // the symbols the hypothesis names, and the one the call was about (find_definitions('total')), that the cited files hold
+        shown.symbols.push(...named.shown, ...this.namedIn('', files, [v.evidence.target.trim().replace(/^#/, '')]).shown);
+        shown.calls.push(`${v.evidence.tool}\0${v.evidence.target.trim()}`);
+      }
     }
     for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${quote(h.text, 200)}' was not addressed`);
     if (problems.length > 0) {
@@ -144,14 +182,25 @@ export class SemanticPhase {
     }
     const to = this.core.store.transaction(() => {
       this.core.record('submit_verification', args, undefined);
-      return this.core.send(this.core.require(), { type: 'SUBMIT_VERIFICATION', results });
+      return this.core.send(this.core.require(), { type: 'SUBMIT_VERIFICATION', results, shown });
     });
+    const after = this.core.require().actor.getSnapshot().context;
+    const confirmed = results.filter((r) => r.status === 'confirmed').length;
+    // confirmed, yet back to SEMANTIC: say what the evidence fell short of
+    const short = to === 'SEMANTIC' && confirmed > 0 && after.shown && !evidenceCovers(after.missing, after.shown) ? after.missing.map((m) => ({
+      requirement: m.requirement, have: m.have, need: m.need,
+      shown_by_evidence: m.requirement === 'files_analyzed' ? after.shown!.files.length : m.requirement === 'symbols_identified' ? after.shown!.symbols.length : after.shown!.calls.length,
+    })).filter((m) => m.have + m.shown_by_evidence < m.need) : [];
     return {
       success: true,
       next_phase: to,
-      confirmed: results.filter((r) => r.status === 'confirmed').length,
-      rejected: results.filter((r) => r.status === 'rejected').length,
+      confirmed,
+      rejected: results.length - confirmed,
       slot_sources: 'confirmed hypotheses are now FACT',
+      ...(short.length > 0 ? {
+        evidence_short_of: short,
+        hint: 'The confirmed hypotheses stand, but what their calls showed does not make up what exploration lacked: files count when a verifying call cites files you explored, symbols when a hypothesis names them and the call shows them, entry points and patterns by distinct verifying calls. Explore more, state hypotheses about what you find, and verify each with a call whose result shows it.',
+      } : {}),
       next_step: this.core.nextStep(to),
     };
   }

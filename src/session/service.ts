@@ -510,7 +510,7 @@ export class SessionService implements SessionCore {
     const learned = outcome === 'success' && from === 'READY' ? this.learn(s.row.id) : 0;
     return {
       success: true, session_id: s.row.id, outcome, phase: 'FINISHED', ...(outcome === 'success' ? { cached_matches_learned: learned } : {}),
-      writes: writesAfter(from, s.row.intent as Intent),
+      writes: writesAfter(from, s.row.intent as Intent, this.store.codePromptSince(s.row.created_at) !== undefined),
     };
   }
 
@@ -550,7 +550,7 @@ export class SessionService implements SessionCore {
       this.send(s, { type: 'ABORT' }, reason);
       this.store.update(s.row.id, { outcome: 'aborted' });
     });
-    return { success: true, session_id: s.row.id, phase: 'ABORTED', writes: writesAfter(from, s.row.intent as Intent) };
+    return { success: true, session_id: s.row.id, phase: 'ABORTED', writes: writesAfter(from, s.row.intent as Intent, this.store.codePromptSince(s.row.created_at) !== undefined) };
   }
 
   status(): Record<string, unknown> {
@@ -595,7 +595,9 @@ function summarize(result: Record<string, unknown> | undefined): string | null {
 }
 
 /** What the write guard holds for the rest of the turn once a session ends or is aborted (guard/mode.ts), said as it is. */
-function writesAfter(from: Phase, intent: Intent): string {
+function writesAfter(from: Phase, intent: Intent, stale: boolean): string {
+  // a /code request typed after the session began holds its own turn: nothing is writable until a session of it reaches READY
+  if (stale) return "refused: the user's latest /code request has no session yet (start_session for it; edits wait for its READY)";
   if (from === 'READY' && changesCode(intent)) return "until the user's next message, only the files READY allowed";
   return `refused until the user's next message (${from === 'READY' ? `an ${intent} session never writes` : 'READY was not reached'})`;
 }
