@@ -42,6 +42,20 @@ function read(file: string, range: { offset?: number; limit?: number } = {}, res
 }
 
 /** Claude Code's Bash: PreToolUse, the command really runs when allowed, PostToolUse. */
+/** Runs `fn` with a scratch folder beside the project and `name` set to `valueOf(folder)`, then puts both back. */
+function withScratchEnv(name: string, valueOf: (dir: string) => string, fn: (dir: string) => void): void {
+  const dir = fs.mkdtempSync(path.join(path.dirname(root), 'red4-env-'));
+  const before = process.env[name];
+  process.env[name] = valueOf(dir);
+  try {
+    fn(dir);
+  } finally {
+    if (before === undefined) delete process.env[name];
+    else process.env[name] = before;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function bash(command: string): Answer {
   const id = `toolu_b${++ids}`;
   const pre = hook('pre-tool-use', { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: { command } });
@@ -568,42 +582,29 @@ open('later/deep/.git','w').write('gitdir: /tmp/red4-not-made-yet/.git')
 
 describe('git\'s XDG global config is kept like ~/.gitconfig', () => {
   it('a script that writes $XDG_CONFIG_HOME/git/config before READY has it put back', () => {
-    const xdg = fs.mkdtempSync(path.join(path.dirname(root), 'red4-xdg-'));
-    const before = process.env.XDG_CONFIG_HOME;
-    process.env.XDG_CONFIG_HOME = xdg; // for the hooks and the command alike (never the developer's own)
-    try {
+    // for the hooks and the command alike (never the developer's own)
+    withScratchEnv('XDG_CONFIG_HOME', (xdg) => xdg, (xdg) => {
       fs.mkdirSync(path.join(xdg, 'git'));
       fs.writeFileSync(path.join(xdg, 'git', 'config'), '[user]\n\tname = someone\n');
       sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
       bash(`python3 -c "open('${xdg}/git/config','a').write('[core]\\n\\tfsmonitor = touch /tmp/red4-pwned\\n')"`);
       expect(fs.readFileSync(path.join(xdg, 'git', 'config'), 'utf8')).toBe('[user]\n\tname = someone\n');
-    } finally {
-      if (before === undefined) delete process.env.XDG_CONFIG_HOME;
-      else process.env.XDG_CONFIG_HOME = before;
-      fs.rmSync(xdg, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('git\'s system config is kept like ~/.gitconfig (red team adv19)', () => {
   it('`git config --system core.hooksPath` (any writer) has the system config put back', () => {
     // GIT_CONFIG_SYSTEM stands for /etc/gitconfig here: git reads the one it names (never the machine's own)
-    const dir = fs.mkdtempSync(path.join(path.dirname(root), 'red4-sys-'));
-    const config = path.join(dir, 'gitconfig');
-    const before = process.env.GIT_CONFIG_SYSTEM;
-    process.env.GIT_CONFIG_SYSTEM = config;
-    try {
+    withScratchEnv('GIT_CONFIG_SYSTEM', (dir) => path.join(dir, 'gitconfig'), (dir) => {
+      const config = path.join(dir, 'gitconfig');
       fs.writeFileSync(config, '[color]\n\tui = auto\n');
       sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
       bash(`git config --system core.hooksPath ${dir}/hooks`);
       expect(fs.readFileSync(config, 'utf8')).toBe('[color]\n\tui = auto\n');
       bash(`python3 -c "open('${config}','a').write('[core]\\n\\tfsmonitor = touch /tmp/red4-pwned\\n')"`);
       expect(fs.readFileSync(config, 'utf8')).toBe('[color]\n\tui = auto\n');
-    } finally {
-      if (before === undefined) delete process.env.GIT_CONFIG_SYSTEM;
-      else process.env.GIT_CONFIG_SYSTEM = before;
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -709,10 +710,7 @@ describe('The hooks git runs where core.hooksPath sends it are kept like .git/ho
 
 describe('A session begun under an older watch list keeps the files watched since', () => {
   it('the XDG git config, absent from an older manifest, is not moved aside as if made during the turn', () => {
-    const xdg = fs.mkdtempSync(path.join(path.dirname(root), 'red4-xdg-'));
-    const before = process.env.XDG_CONFIG_HOME;
-    process.env.XDG_CONFIG_HOME = xdg;
-    try {
+    withScratchEnv('XDG_CONFIG_HOME', (xdg) => xdg, (xdg) => {
       fs.mkdirSync(path.join(xdg, 'git'));
       const config = path.join(xdg, 'git', 'config');
       fs.writeFileSync(config, '[user]\n\tname = someone\n');
@@ -728,10 +726,6 @@ describe('A session begun under an older watch list keeps the files watched sinc
       // from then on it is watched: a script's change is put back
       bash(`python3 -c "open('${config}','a').write('[core]\\n\\tfsmonitor = x\\n')"`);
       expect(fs.readFileSync(config, 'utf8')).toBe('[user]\n\tname = someone\n');
-    } finally {
-      if (before === undefined) delete process.env.XDG_CONFIG_HOME;
-      else process.env.XDG_CONFIG_HOME = before;
-      fs.rmSync(xdg, { recursive: true, force: true });
-    }
+    });
   });
 });

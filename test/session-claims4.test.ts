@@ -208,18 +208,21 @@ describe('New attacks (round 4): very long and repeated input is bounded and ref
   }, 120_000);
 });
 
+/** Another `total` and another format.ts beside the sample's: a call about them is no evidence about the cart's. */
+const REPORT = { 'src/report.ts': 'export function total(rows: number[]): number {\n  return rows.length;\n}\n', 'src/other/format.ts': 'export function shout(s: string): string {\n  return s.toUpperCase();\n}\n' };
+/** The sample session sent to SEMANTIC (two symbols of three), one hypothesis H submitted: in VERIFICATION. */
+async function toVerification(H: string): Promise<T> {
+  const { SAMPLE } = await import('./helpers/project.js');
+  const t = await setup({ ...SAMPLE, ...REPORT });
+  await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+  await explore(t.call);
+  expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
+  await t.call('semantic_search', { query: '価格の整形' });
+  expect((await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
+  return t;
+}
+
 describe('New attacks (round 4): VERIFICATION by a call about another thing of the same name', () => {
-  const REPORT = { 'src/report.ts': 'export function total(rows: number[]): number {\n  return rows.length;\n}\n', 'src/other/format.ts': 'export function shout(s: string): string {\n  return s.toUpperCase();\n}\n' };
-  async function toVerification(H: string): Promise<T> {
-    const { SAMPLE } = await import('./helpers/project.js');
-    const t = await setup({ ...SAMPLE, ...REPORT });
-    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
-    await explore(t.call);
-    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
-    await t.call('semantic_search', { query: '価格の整形' });
-    expect((await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
-    return t;
-  }
   const verify = (H: string, tool: string, target: string, files: string[]) => ({ verified: [{ hypothesis: H, status: 'confirmed', evidence: { tool, target, result: 'seen', files } }] });
   const stays = (t: T, H: string) => {
     expect(t.row().phase).toBe('VERIFICATION');
@@ -255,16 +258,6 @@ describe('New attacks (round 4): VERIFICATION by a call about another thing of t
 });
 
 describe('Red team adv19: VERIFICATION evidence that shows none of what the hypothesis names; one hypothesis twice', () => {
-  async function toVerification(H: string): Promise<T> {
-    const { SAMPLE } = await import('./helpers/project.js');
-    const t = await setup({ ...SAMPLE, 'src/other/format.ts': 'export function shout(s: string): string {\n  return s.toUpperCase();\n}\n' });
-    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
-    await explore(t.call);
-    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, symbols_identified: ['Cart', 'Cart.total'] })).next_phase).toBe('SEMANTIC');
-    await t.call('semantic_search', { query: '価格の整形' });
-    expect((await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'no_definition_found', search_queries: ['価格の整形'] })).next_phase).toBe('VERIFICATION');
-    return t;
-  }
   const evidence = (tool: string, target: string, files: string[]) => ({ tool, target, result: 'seen', files });
   it('an outline of another file that only shares a word ("format") verifies nothing about formatPrice; the file holding it does', async () => {
     const H = 'Cart.total never calls formatPrice';
