@@ -43,6 +43,11 @@ describe('QueryFrame validation', () => {
     const rule = "no-var's autofix turns var into let even when the variable is shadowed by a catch parameter";
     expect(validateFrame(rule, { observed_issue: { value: 'the autofix turns var into let when the variable is shadowed', quote: rule } }).validated).toEqual(['observed_issue']);
     expect(validateFrame('Do not turn var into let', { desired_action: { value: 'turn var into let', quote: 'Do not turn var into let' } }).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
+    // "instead of X": X is what happens now — an observed issue, never a desired action (tr75)
+    const instead = 'clearQueue() rejects the promises still waiting in the queue with an AbortError instead of leaving them pending forever';
+    expect(validateFrame(instead, { observed_issue: { value: 'leaving them pending forever', quote: 'instead of leaving them pending forever' } }).validated).toEqual(['observed_issue']);
+    expect(validateFrame(instead, { desired_action: { value: 'leaving them pending forever', quote: 'instead of leaving them pending forever' } }).validated).toEqual([]);
+    expect(validateFrame('instead of not saving the file, it deletes it', { observed_issue: { value: 'saving the file', quote: 'instead of not saving the file' } }).validated).toEqual([]);
     // a phrase in quotes is no literal: its negation stands
     const scare = 'Please "do not delete" the cart when the user logs out';
     expect(validateFrame(scare, { desired_action: { value: 'delete the cart', quote: 'Please "do not delete" the cart' } }).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);

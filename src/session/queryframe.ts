@@ -196,6 +196,10 @@ const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|
 /** A negation that asks for something not to be done (without, don't, ずに, ないで, ないように, 不要, 别), not one that observes. */
 const INSTRUCTION_NEGATION = /(?:^|[^\p{L}])(?:without|never|don['’]t|do\s+not|must\s+not|should\s+not|shouldn['’]t|mustn['’]t)(?![\p{L}])|ずに|ないで|ないよう|ぬよう|[不别]要|不许|不得|勿/iu;
 
+/** "Y instead of X": X is what happens now, which an observed issue may state as it is. */
+const ALTERNATIVE = /(?:^|[^\p{L}])(?:instead\s+of|rather\s+than)(?![\p{L}])/iu;
+const ALTERNATIVE_G = new RegExp(ALTERNATIVE.source, 'giu');
+
 /** Words that state a failure to do something: the sense of a negated "can" (できない, cannot, 无法). */
 const FAIL_SENSE = /^(?:fail|unable)/i;
 
@@ -375,6 +379,9 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
   // ("without throwing"), "the cart is emptied" for "do not empty the cart" (tr22) — not for a
   // quote that observes ("the error is displayed" for エラーが表示されない turns the observation around)
   if (slot === 'observed_issue' && !v && q && INSTRUCTION_NEGATION.test(quote.normalize('NFKC'))) return true;
+  // the same for what a request wants replaced: "reject them instead of leaving them pending forever"
+  // observes that they are left pending (tr75)
+  if (slot === 'observed_issue' && !v && q && ALTERNATIVE.test(quote.normalize('NFKC')) && !negated(quote.normalize('NFKC').replace(ALTERNATIVE_G, ' '))) return true;
   const qn = quote.normalize('NFKC');
   const vn = value.normalize('NFKC');
   if (CJK.test(value) !== CJK.test(quote)) {
