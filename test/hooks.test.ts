@@ -503,10 +503,27 @@ describe('UserPromptSubmit and PostToolUse', () => {
     const r = hook('pre-tool-use', edit('src/cart.ts'));
     expect(r.decision).toBe('deny');
     expect(r.reason).toContain('start_session');
-    // a prompt that is not /code leaves the guard out of the way
+    // the user's reply to a question asked before start_session is still the /code turn (red team adv20)
+    t.user('yes, go ahead');
+    hook('user-prompt-submit', promptPayload(t, 'yes, go ahead'));
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
+    // a user who no longer wants the task: a session of it ended, then the user's next message ends the turn
+    sessions.start('IMPLEMENT', 'yes, go ahead');
+    sessions.abort('the user changed course');
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
     t.user('rename the cart variable');
     hook('user-prompt-submit', promptPayload(t, 'rename the cart variable'));
     expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBeUndefined();
+    // a /code request during a session, a reply, then the session aborted: the request's own turn holds (red team adv20)
+    t.user('/code add tax to the cart total');
+    hook('user-prompt-submit', promptPayload(t, '/code add tax to the cart total'));
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    t.user('/code also make the tax rate configurable');
+    hook('user-prompt-submit', promptPayload(t, '/code also make the tax rate configurable'));
+    t.user('yes');
+    hook('user-prompt-submit', promptPayload(t, 'yes'));
+    sessions.abort('stale');
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
   });
 
   it('a prompt counts once the transcript shows it (the client may write it after the hook)', () => {

@@ -228,9 +228,11 @@ describe('the hook commands init writes fail closed, and only where code-intel w
         else expect(answer).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
       }
     }
-    // node itself missing: the shell answers 127, still a block
+    // node is named by its path, not looked up on PATH, where a folder ahead of it may hold a shim that
+    // exits 0 for every hook (red team adv20); node itself gone: the shell answers 127, still a block
     const pre = all.find((c) => c.client === 'claude-code' && c.event === 'PreToolUse')!;
-    const noNode = spawnSync('/bin/sh', ['-c', pre.command], { input: payload(dir), cwd: dir, encoding: 'utf8', env: { PATH: '/nonexistent' } });
+    expect(pre.command.startsWith(`'${process.execPath}' `)).toBe(true);
+    const noNode = spawnSync('/bin/sh', ['-c', pre.command.split(process.execPath).join('/nonexistent/bin/node')], { input: payload(dir), cwd: dir, encoding: 'utf8', env: { PATH: '/nonexistent' } });
     expect(noNode.status).toBe(2);
     expect(noNode.stderr).toContain('exit status 127');
   });

@@ -40,7 +40,7 @@ describe('Loose end 1: a file seen only in a find_references use row', () => {
     expect(t.guardSays('src/main.ts')).toMatch(/a reference row shows one line/);
     expect(t.sessions.status()).toMatchObject({ named_files: ['src/main.ts'] });
     // a verification may still cite the file the call returned
-    expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['src/main.ts'] }, t.ledger())).toEqual({ ok: true });
+    expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['src/main.ts'] }, t.ledger())).toMatchObject({ ok: true });
     // the honest flow: find_references, then a Read the hook recorded — now it is explored
     t.sessions.store.record(t.row().id, { tool: 'hook:Read', args: { file_path: 'src/main.ts' }, phase: 'READY', outcome: 'ok', files: ['src/main.ts'], symbols: [], summary: 'read by the agent' });
     expect(t.guardSays('src/main.ts')).toBeUndefined();
@@ -272,7 +272,8 @@ describe('New attacks (round 3): verification evidence from another symbol of th
     expect(t.row().phase).toBe('VERIFICATION');
     expect(t.last()).toMatchObject({ tool: 'submit_verification', outcome: 'error' });
     expect(t.sessions.status().pending_hypotheses).toEqual([expect.objectContaining({ text: H })]);
-    expect((await t.call('submit_verification', verify(['src/cart.ts']))).next_phase).toBe('VALIDATION');
+    // accepted; it shows nothing the understanding did not name already (Cart.total), so SEMANTIC again (red team adv20)
+    expect(await t.call('submit_verification', verify(['src/cart.ts']))).toMatchObject({ confirmed: 1, next_phase: 'SEMANTIC' });
   });
 });
 

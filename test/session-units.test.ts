@@ -496,7 +496,7 @@ describe('evidence checks', () => {
     expect([...deriveEvidence(read).matchedFiles!]).toEqual(['e.ts']);
   });
   it('matches verification evidence to a logged call by tool, target and files', () => {
-    expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['b.ts'] }, ledger)).toEqual({ ok: true });
+    expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['b.ts'] }, ledger)).toMatchObject({ ok: true });
     expect(matchEvidence({ tool: 'find_references', target: 'Cart', files: ['z.ts'] }, ledger).ok).toBe(false);
     expect(matchEvidence({ tool: 'find_references', target: 'Other', files: ['a.ts'] }, ledger).ok).toBe(false);
     expect(matchEvidence({ tool: 'find_definitions', target: 'Cart', files: ['a.ts'] }, ledger).ok).toBe(false);

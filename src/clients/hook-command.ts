@@ -34,7 +34,10 @@ export const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  * bin (a global install on PATH) rather than this checkout's file.
  */
 export function hookCommand(event: string, client: Client, portable: boolean): string {
-  const start = portable ? 'code-intel-hook' : `node ${shQuote(HOOK_JS)}`;
+  // this checkout's hook run by the node that runs init, by its path: a \`node\` found on PATH can be
+  // a shim the agent put in a folder ahead of the real one (~/.local/bin), exiting 0 for every hook
+  // (red team adv20). A portable command (committed for teammates) stays on PATH: see docs/guard.md.
+  const start = portable ? 'code-intel-hook' : `${shQuote(process.execPath)} ${shQuote(HOOK_JS)}`;
   const run = `${start} ${event}${client === 'claude-code' ? '' : ` --client=${client}`} ${HOOK_MARK}`;
   const why = (portable ? 'the code-intel-hook command is not installed here, not on PATH, or broken' : `${HOOK_JS} is missing or broken`).replace(/%/g, '%%');
   // the project dir the client names (Claude Code, Gemini CLI), else the hook's cwd; walk up to the project

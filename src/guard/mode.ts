@@ -47,19 +47,22 @@ export function guardMode(store: SessionStore, root: string): GuardMode {
   }
   const last = store.list(1)[0];
   const promptAt = store.lastPromptAt();
+  // a /code request no session has started for since: editing before start_session would skip the
+  // whole gate, so its turn is held from the prompt on, through the user's replies too — a reply to
+  // a question asked before start_session (or during a session the request made stale, then
+  // aborted) is no way out (red teams adv19, adv20). The turn ends once a session of it has ended
+  // and the user writes again (or by \`code-intel guard reset\`).
+  const turn = store.codePromptSince(last ? last.created_at : -1);
   // the /code turn that started the last session goes on until the user's first prompt after the
-  // session ended: a reply during the task (to a question the agent asked) is not the next turn —
-  // red team adv19 had the user say "yes, go ahead", then aborted and wrote any file. A /code
-  // request made after the session began is another request, which that session does not serve. A
-  // client that records no prompts gets TURN_WITHOUT_PROMPTS_MS instead.
+  // session ended: a reply during the task is not the next turn ("yes, go ahead", then
+  // abort_session, then any file written). A client that records no prompts gets
+  // TURN_WITHOUT_PROMPTS_MS instead.
   const endedAt = last ? store.endedAt(last.id) ?? last.updated_at : 0;
-  const turnGoesOn = last && store.codePromptSince(last.created_at) === undefined &&
-    (promptAt === undefined ? Date.now() - last.updated_at < TURN_WITHOUT_PROMPTS_MS : promptAt <= endedAt);
+  const turnGoesOn = last && turn === undefined && (promptAt === undefined ? Date.now() - last.updated_at < TURN_WITHOUT_PROMPTS_MS : promptAt <= endedAt);
   if (last && turnGoesOn) return sessionMode(store, root, last, store.endedFrom(last.id) ?? last.phase, true);
-  // the user typed /code and no session has started since: editing before start_session would skip
-  // the whole gate, so the turn is held from the prompt on
-  const turn = store.codePromptId();
-  if (turn !== undefined) return { kind: 'locked', turn: String(turn), why: 'the user asked for /code and no session has started in this turn: call start_session and work through the phases; edits are allowed only in READY.' };
+  if (turn !== undefined) {
+    return { kind: 'locked', turn: String(turn), why: 'the user asked for /code and no session has started in this turn: call start_session and work through the phases; edits are allowed only in READY (if the user no longer wants the /code task, start_session and abort_session: the user\'s next message then ends the turn).' };
+  }
   if (strictMode(root)) return { kind: 'locked', why: 'strict mode: writing needs a /code session in READY (start_session)' };
   store.seal.unmark();
   return { kind: 'off' };

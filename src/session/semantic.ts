@@ -106,19 +106,19 @@ export class SemanticPhase {
 
   /**
    * The symbols of the index a hypothesis names as code (Cart.total, backoffLimit, a private
-   * #calculateDelay), and those of them the cited files hold (a definition, or a use of the name).
-   * None held: the call showed something else — red team adv19 cited get_symbols of delay.ts for
-   * "Ky.#calculateDelay ignores backoffLimit", tied only by the word "delay".
+   * #calculateDelay), and those of them the verifying call's result showed (a definition, an
+   * outline row, a reference or match on it: the ledger's record of the call). What a cited file
+   * merely holds is not what the call showed: red team adv19 verified "Ky.#calculateDelay ignores
+   * backoffLimit" by get_symbols of delay.ts, and adv20 named three methods beside the one a search
+   * showed, and counted all four.
    */
-  private namedIn(hypothesis: string, files: string[], also: readonly string[] = []): { known: string[]; shown: string[] } {
+  private namedShown(hypothesis: string, call: LedgerEntry, also: readonly string[] = []): { known: string[]; shown: string[] } {
     const names = new Set<string>(also);
-    for (const m of hypothesis.matchAll(CODE_NAME)) names.add(m[0].split(/\.|#|::/).pop()!.replace(/\($/, ''));
+    for (const m of hypothesis.matchAll(CODE_NAME)) names.add(bare(m[0]));
     for (const m of hypothesis.matchAll(/#([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
-    const known = [...names].filter(Boolean).map((n) => ({ n, defs: [...this.core.definitionsOf(n), ...this.core.definitionsOf(`#${n}`)] })).filter((x) => x.defs.length > 0);
-    const db = this.core.project.db;
-    const holds = (file: string, { n, defs }: (typeof known)[number]) => defs.some((d) => d.path === file) ||
-      !!db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.name IN (?, ?) LIMIT 1').get(file, n, `#${n}`);
-    return { known: known.map((x) => x.n), shown: known.filter((x) => files.some((f) => holds(f, x))).map((x) => x.n) };
+    const known = [...names].filter((n) => n && (this.core.definitionsOf(n).length > 0 || this.core.definitionsOf(`#${n}`).length > 0));
+    const showed = new Set(call.symbols.map(bare));
+    return { known, shown: known.filter((n) => showed.has(n)) };
   }
 
   submitVerification(verified: { hypothesis: string; status: 'confirmed' | 'rejected'; evidence: { tool: string; target: string; result: string; files: string[] } }[]): Record<string, unknown> {
@@ -132,6 +132,8 @@ export class SemanticPhase {
     // what the confirmations' evidence showed: it must make up what exploration lacked (machines/session.ts evidenceCovers)
     const explored = new Set(this.core.evidence(s).exploredFiles);
     const shown: Shown = { files: [], symbols: [], calls: [] };
+    const understood = JSON.parse(s.row.understanding ?? '{}') as { symbols_identified?: string[]; files_analyzed?: string[] };
+    const had = { files: new Set((understood.files_analyzed ?? []).map((f) => f.replace(/^\.\//, ''))), symbols: new Set((understood.symbols_identified ?? []).map(bare)) };
     for (const v of verified) {
       const h = pending.find((p) => normalize(p.text) === normalize(v.hypothesis) || v.hypothesis.trim() === `#${p.id}`);
       if (!h) {
@@ -159,16 +161,19 @@ export class SemanticPhase {
         continue;
       }
       const files = v.evidence.files.map((f) => f.replace(/^\.\//, ''));
-      const named = this.namedIn(h.text, files);
+      // a hypothesis that names symbols as code is verified by a call that showed one of them; only
+      // those it showed count toward what exploration lacked (below) — the prose itself is the
+      // agent's word, which no call can confirm (README: SEMANTIC/VERIFICATION)
+      const named = this.namedShown(h.text, match.call);
       if (named.known.length > 0 && named.shown.length === 0) {
-        problems.push(`evidence for '${quote(h.text, 200)}': none of ${quote(files.join(', '), 300)} holds ${quote(named.known.join(', '), 200)} (a definition or a use), which the hypothesis is about: cite a call whose result shows ${named.known.length === 1 ? 'it' : 'them'}`);
+        problems.push(`evidence for '${quote(h.text, 200)}': ${quote(v.evidence.tool, 60)}('${quote(v.evidence.target, 200)}') showed none of ${quote(named.known.join(', '), 200)}, which the hypothesis names: cite a call whose result shows ${named.known.length === 1 ? 'it' : 'them'}`);
         continue;
       }
       results.push({ id: h.id, status: v.status });
       if (v.status === 'confirmed') {
-        for (const f of files) if (explored.has(f)) shown.files.push(f);
-        // the symbols the hypothesis names, and the one the call was about (find_definitions('total')), that the cited files hold
-        shown.symbols.push(...named.shown, ...this.namedIn('', files, [v.evidence.target.trim().replace(/^#/, '')]).shown);
+        // what this evidence adds to the understanding that sent the session here (never its own files and symbols again)
+        for (const f of files) if (explored.has(f) && !had.files.has(f)) shown.files.push(f);
+        for (const n of [...named.shown, ...this.namedShown('', match.call, [bare(v.evidence.target)]).shown]) if (!had.symbols.has(n)) shown.symbols.push(n);
         shown.calls.push(`${v.evidence.tool}\0${v.evidence.target.trim()}`);
       }
     }
@@ -205,6 +210,9 @@ export class SemanticPhase {
     };
   }
 }
+
+/** A symbol's own name, as results and claims spell it apart: Ky.#calculateDelay, #calculateDelay, calculateDelay() → calculateDelay. */
+const bare = (name: string): string => name.trim().replace(/\(.*$/, '').split(/\.|::|(?<=[\w$])#/).pop()!.replace(/^#/, '');
 
 /** A name written as code: qualified (Cart.total, Cart#total, a::b), camelCase or snake_case, or called (total()). */
 const CODE_NAME = /[A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*(?=\()|\b[A-Za-z]+[a-z\d][A-Z][\w$]*|\b[\w$]*_[\w$]+/g;
@@ -264,7 +272,7 @@ export function aboutHypothesis(target: string, hypothesis: string, isFile: (nam
   return sharesWords(target, contentUnits(hypothesis), wordStems(hypothesis));
 }
 
-export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true } | { ok: false; why: string } {
+export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true; call: LedgerEntry } | { ok: false; why: string } {
   const calls = ledger.filter((e) => e.tool === ev.tool);
   if (calls.length === 0) return { ok: false, why: `no ${quote(ev.tool, 60)} call was made after submit_semantic` };
   // names are compared as the tool compared them: exactly, except a case-insensitive text search
@@ -275,5 +283,5 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
   const files = ev.files.map((f) => f.replace(/^\.\//, ''));
   const call = sameTarget.find((e) => files.every((f) => e.files.includes(f) || !!e.named?.includes(f)));
   if (!call) return { ok: false, why: `files [${quote(files.join(', '), 300)}] are not among the results of ${quote(ev.tool, 60)}('${quote(ev.target, 200)}')` };
-  return { ok: true };
+  return { ok: true, call };
 }

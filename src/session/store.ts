@@ -302,12 +302,6 @@ export class SessionStore {
     });
   }
 
-  /** The id of the user's latest recorded prompt when it asked for /code: a turn the guard holds from the prompt on (the id names it). */
-  codePromptId(): number | undefined {
-    const row = this.db.prepare(`SELECT id, prompt FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) ORDER BY id DESC LIMIT 1`).get() as { id: number; prompt: string } | undefined;
-    return row && /^\s*\/code\b/.test(row.prompt) ? row.id : undefined;
-  }
-
   /** The user's latest recorded prompt (found in the transcript, or from a client that keeps none), without a leading `/code`. */
   latestPrompt(): string | undefined {
     const p = this.currentPrompt();
