@@ -102,10 +102,11 @@ Check each hypothesis with the exploration tools, then call \`mcp__code-intel__s
 with, for every pending hypothesis, \`status\` (confirmed/rejected) and \`evidence\`
 \`{tool, target, result, files}\` naming a call you made after submit_semantic that is about what the
 hypothesis names (the same tool, its main argument exactly as you passed it as \`target\`, files
-from its results, holding the symbols the hypothesis names). One verdict per hypothesis. What the
-verifying calls showed must make up what exploration lacked (files you explored, symbols the
-hypotheses name, one entry point or pattern per distinct call); if not, you are sent back to
-SEMANTIC with \`evidence_short_of\`.
+from its results; a call whose result showed what the hypothesis names). One verdict per
+hypothesis. What the verifying calls showed must make up what exploration lacked, beyond what your
+understanding already listed (files you explored, symbols the hypotheses name that the calls showed,
+one entry point or pattern per distinct call); if not, you are sent back to SEMANTIC with
+\`evidence_short_of\`.
 
 ## 8. READY — implement
 
