@@ -61,6 +61,14 @@ export interface SessionContext {
   /** what confirmed hypotheses' evidence showed, over every pass: explored files, symbols the
    * hypotheses named and the evidence holds, distinct calls. Absent in older snapshots. */
   shown?: Shown;
+  /** what the understanding that sent the session to SEMANTIC listed itself: evidence of it makes up nothing */
+  listed?: Listed;
+}
+
+/** Files and symbols (by their own names) an understanding listed. */
+export interface Listed {
+  files: string[];
+  symbols: string[];
 }
 
 /** What verified evidence showed (semantic.ts computes it from the ledger and the index). */
@@ -72,7 +80,7 @@ export interface Shown {
 
 export type SessionEvent =
   | { type: 'SET_QUERY_FRAME'; risk: Risk }
-  | { type: 'SUBMIT_UNDERSTANDING'; missing: Missing[] }
+  | { type: 'SUBMIT_UNDERSTANDING'; missing: Missing[]; listed?: Listed }
   | { type: 'RELEVANCE_REQUESTED' }
   /** accepted: the symbols of the session accepted so far (this pass and earlier ones), distinct */
   | { type: 'RELEVANCE_CONFIRMED'; rejected: number; raiseRisk: boolean; accepted: number }
@@ -113,9 +121,13 @@ const union = (a: Shown | undefined, b: Shown): Shown => ({
  * hypotheses name that the evidence holds, entry points and patterns by distinct verifying calls.
  * One confirmation of anything answered every shortfall (red team adv19: READY on one symbol and no file).
  */
-export const evidenceCovers = (missing: readonly Missing[], shown: Shown): boolean => missing.every((m) => m.have + (
-  m.requirement === 'files_analyzed' ? shown.files.length : m.requirement === 'symbols_identified' ? shown.symbols.length : shown.calls.length
-) >= m.need);
+export const evidenceCovers = (missing: readonly Missing[], shown: Shown, listed?: Listed): boolean => missing.every((m) => m.have + shownFor(m.requirement, shown, listed) >= m.need);
+
+/** What verified evidence adds to one requirement: files and symbols beyond those the understanding listed (red team adv21: a symbol credited in one pass counted again once a later understanding listed it), distinct calls. */
+export const shownFor = (requirement: Requirement, shown: Shown, listed?: Listed): number =>
+  requirement === 'files_analyzed' ? shown.files.filter((f) => !listed?.files.includes(f)).length
+    : requirement === 'symbols_identified' ? shown.symbols.filter((n) => !listed?.symbols.includes(n)).length
+      : shown.calls.length;
 /** Two shortfalls as one: each requirement at the fewest it had. */
 const deepest = (a: Missing[], b: Missing[]): Missing[] => {
   const out = new Map<string, Missing>();
@@ -144,14 +156,14 @@ export const sessionMachine = setup({
     addressesAllPending: ({ context, event }) =>
       event.type === 'SUBMIT_VERIFICATION' && pending(context).every((h) => event.results.some((r) => r.id === h.id)),
     allRejected: ({ event }) => event.type === 'SUBMIT_VERIFICATION' && event.results.every((r) => r.status === 'rejected'),
-    evidenceCovers: ({ context, event }) => event.type === 'SUBMIT_VERIFICATION' && evidenceCovers(context.missing, union(context.shown, event.shown)),
+    evidenceCovers: ({ context, event }) => event.type === 'SUBMIT_VERIFICATION' && evidenceCovers(context.missing, union(context.shown, event.shown), context.listed),
     relevanceConfirmed: ({ context }) => context.relevanceConfirmed,
   },
   actions: {
     // re-framing the request is no way to shed risk: after the first frame, risk only goes up
     setFrame: assign(({ context, event }) =>
       event.type === 'SET_QUERY_FRAME' ? { frameSet: true, risk: context.frameSet ? maxRisk(context.risk, event.risk) : event.risk } : {}),
-    recordMissing: assign(({ event }) => (event.type === 'SUBMIT_UNDERSTANDING' ? { missing: event.missing, semanticSearched: false } : {})),
+    recordMissing: assign(({ event }) => (event.type === 'SUBMIT_UNDERSTANDING' ? { missing: event.missing, semanticSearched: false, ...(event.listed ? { listed: event.listed } : {}) } : {})),
     clearMissing: assign({ missing: [] as Missing[] }),
     requestRelevance: assign({ relevanceRequested: true }),
     applyRelevance: assign(({ context, event }) =>
@@ -178,7 +190,7 @@ export const sessionMachine = setup({
       const shown = union(context.shown, event.shown);
       // what they answered: the shortfall that sent the session to SEMANTIC (the deepest, over
       // passes), once their evidence makes it up
-      const answered = event.results.some((r) => r.status === 'confirmed') && evidenceCovers(context.missing, shown);
+      const answered = event.results.some((r) => r.status === 'confirmed') && evidenceCovers(context.missing, shown, context.listed);
       const covered = answered ? deepest(context.covered ?? [], context.missing) : context.covered;
       return { hypotheses: context.hypotheses.map((h) => (byId.has(h.id) ? { ...h, status: byId.get(h.id)! } : h)), shown, ...(covered ? { covered } : {}) };
     }),

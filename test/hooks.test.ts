@@ -550,6 +550,19 @@ describe('UserPromptSubmit and PostToolUse', () => {
     expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBeUndefined();
   });
 
+  it('a new /code request during a READY session, then a plain reply: the old READY does not come back (red team adv21)', async () => {
+    await toReady();
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBeUndefined();
+    const t = new Transcript();
+    t.user('/code also make the tax rate configurable');
+    hook('user-prompt-submit', promptPayload(t, '/code also make the tax rate configurable'));
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
+    t.user('yes, go ahead');
+    hook('user-prompt-submit', promptPayload(t, 'yes, go ahead'));
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
+    expect(() => sessions.status()).not.toThrow();
+  });
+
   it('a reply to the agent during the task, then abort_session or end_session: the turn is still guarded (red team adv19)', () => {
     for (const end of [() => sessions.abort('x'), () => sessions.end('abandoned')]) {
       const t = new Transcript();

@@ -390,6 +390,20 @@ describe('the session machine (guards and transitions)', () => {
     expect(on.value).toBe('VALIDATION');
     expect(on.context.covered).toEqual(thin);
   });
+  it('a symbol credited in one pass counts for nothing once a later understanding lists it itself (red team adv21)', () => {
+    const first: Missing[] = [{ requirement: 'symbols_identified', have: 1, need: 3 }, { requirement: 'files_analyzed', have: 0, need: 2 }, { requirement: 'entry_points', have: 0, need: 1 }, { requirement: 'existing_patterns', have: 0, need: 1 }];
+    const later: Missing[] = [{ requirement: 'symbols_identified', have: 2, need: 3 }, { requirement: 'files_analyzed', have: 0, need: 2 }, { requirement: 'entry_points', have: 0, need: 1 }, { requirement: 'existing_patterns', have: 0, need: 1 }];
+    const events: SessionEvent[] = [
+      { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: first, listed: { files: [], symbols: ['Ky'] } }, { type: 'SEMANTIC_SEARCHED' },
+      { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }], mark: 3 },
+      { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }], shown: { files: [], symbols: ['calculateDelay'], calls: ['search\0x'] } },
+      { type: 'REVERT' }, { type: 'SUBMIT_UNDERSTANDING', missing: later, listed: { files: [], symbols: ['Ky', 'calculateDelay'] } }, { type: 'SEMANTIC_SEARCHED' },
+      { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'b', confidence: 'high' }, { text: 'c', confidence: 'high' }], mark: 9 },
+      { type: 'SUBMIT_VERIFICATION', results: [{ id: 2, status: 'confirmed' }, { id: 3, status: 'confirmed' }], shown: { files: ['ky.ts', 'delay.ts'], symbols: [], calls: ['get_symbols\0ky.ts', 'get_symbols\0delay.ts'] } },
+    ];
+    // two distinct symbols in all: calculateDelay is the understanding's own now
+    expect(run(events).value).toBe('SEMANTIC');
+  });
   it('hypotheses verified in an earlier pass spare a second trip through SEMANTIC', () => {
     const toVerification: SessionEvent[] = [
       { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'files_analyzed', have: 1, need: 2 }] }, { type: 'SEMANTIC_SEARCHED' },

@@ -25,7 +25,8 @@ refuses IMPLEMENT/MODIFY for it (\`intent_mismatch\`).
 
 ## 2. Start the session
 
-Call \`mcp__code-intel__start_session\` with \`intent\`, \`query\` = the user's request **verbatim**:
+Start it before you read or search anything: only what the session's calls and Reads showed counts
+as explored. Call \`mcp__code-intel__start_session\` with \`intent\`, \`query\` = the user's request **verbatim**:
 
 $ARGUMENTS
 

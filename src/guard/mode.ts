@@ -38,9 +38,9 @@ export function guardMode(store: SessionStore, root: string): GuardMode {
   settleEvidence(store, root);
   const active = store.active();
   if (active) {
-    // a /code request typed after the session started is another request: its READY does not serve it
-    const newer = store.codePromptAt();
-    if (newer !== undefined && newer > active.created_at) {
+    // a /code request typed after the session started is another request: its READY does not serve
+    // it, whatever the user wrote after it (red team adv21: a plain reply brought the old READY back)
+    if (store.codePromptSince(active.created_at) !== undefined) {
       return { kind: 'locked', session: active, why: `the /code session ${active.id} was started before the user's latest /code request and does not serve it: abort_session, then start_session for the latest request.` };
     }
     return sessionMode(store, root, active, active.phase);
@@ -61,7 +61,7 @@ export function guardMode(store: SessionStore, root: string): GuardMode {
   const turnGoesOn = last && turn === undefined && (promptAt === undefined ? Date.now() - last.updated_at < TURN_WITHOUT_PROMPTS_MS : promptAt <= endedAt);
   if (last && turnGoesOn) return sessionMode(store, root, last, store.endedFrom(last.id) ?? last.phase, true);
   if (turn !== undefined) {
-    return { kind: 'locked', turn: String(turn), why: 'the user asked for /code and no session has started in this turn: call start_session and work through the phases; edits are allowed only in READY (if the user no longer wants the /code task, start_session and abort_session: the user\'s next message then ends the turn).' };
+    return { kind: 'locked', turn: String(turn), why: 'the user asked for /code and no session has started in this turn: call start_session and work through the phases; edits are allowed only in READY.' };
   }
   if (strictMode(root)) return { kind: 'locked', why: 'strict mode: writing needs a /code session in READY (start_session)' };
   store.seal.unmark();

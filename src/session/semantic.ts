@@ -3,7 +3,7 @@
  * reason that matches what was missing; then each hypothesis checked by a call made after it, about
  * what it names.
  */
-import { evidenceCovers, type Missing, type Shown } from '../../machines/session.js';
+import { evidenceCovers, type Missing, type Shown, shownFor } from '../../machines/session.js';
 import { type SessionCore, SessionError } from './core.js';
 import { contentUnits, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
@@ -132,8 +132,6 @@ export class SemanticPhase {
     // what the confirmations' evidence showed: it must make up what exploration lacked (machines/session.ts evidenceCovers)
     const explored = new Set(this.core.evidence(s).exploredFiles);
     const shown: Shown = { files: [], symbols: [], calls: [] };
-    const understood = JSON.parse(s.row.understanding ?? '{}') as { symbols_identified?: string[]; files_analyzed?: string[] };
-    const had = { files: new Set((understood.files_analyzed ?? []).map((f) => f.replace(/^\.\//, ''))), symbols: new Set((understood.symbols_identified ?? []).map(bare)) };
     for (const v of verified) {
       const h = pending.find((p) => normalize(p.text) === normalize(v.hypothesis) || v.hypothesis.trim() === `#${p.id}`);
       if (!h) {
@@ -171,9 +169,9 @@ export class SemanticPhase {
       }
       results.push({ id: h.id, status: v.status });
       if (v.status === 'confirmed') {
-        // what this evidence adds to the understanding that sent the session here (never its own files and symbols again)
-        for (const f of files) if (explored.has(f) && !had.files.has(f)) shown.files.push(f);
-        for (const n of [...named.shown, ...this.namedShown('', match.call, [bare(v.evidence.target)]).shown]) if (!had.symbols.has(n)) shown.symbols.push(n);
+        // what this evidence showed: explored files, named symbols (the machine leaves out what the understanding listed itself)
+        for (const f of files) if (explored.has(f)) shown.files.push(f);
+        shown.symbols.push(...named.shown, ...this.namedShown('', match.call, [bare(v.evidence.target)]).shown);
         shown.calls.push(`${v.evidence.tool}\0${v.evidence.target.trim()}`);
       }
     }
@@ -192,9 +190,8 @@ export class SemanticPhase {
     const after = this.core.require().actor.getSnapshot().context;
     const confirmed = results.filter((r) => r.status === 'confirmed').length;
     // confirmed, yet back to SEMANTIC: say what the evidence fell short of
-    const short = to === 'SEMANTIC' && confirmed > 0 && after.shown && !evidenceCovers(after.missing, after.shown) ? after.missing.map((m) => ({
-      requirement: m.requirement, have: m.have, need: m.need,
-      shown_by_evidence: m.requirement === 'files_analyzed' ? after.shown!.files.length : m.requirement === 'symbols_identified' ? after.shown!.symbols.length : after.shown!.calls.length,
+    const short = to === 'SEMANTIC' && confirmed > 0 && after.shown && !evidenceCovers(after.missing, after.shown, after.listed) ? after.missing.map((m) => ({
+      requirement: m.requirement, have: m.have, need: m.need, shown_by_evidence: shownFor(m.requirement, after.shown!, after.listed),
     })).filter((m) => m.have + m.shown_by_evidence < m.need) : [];
     return {
       success: true,
@@ -212,7 +209,7 @@ export class SemanticPhase {
 }
 
 /** A symbol's own name, as results and claims spell it apart: Ky.#calculateDelay, #calculateDelay, calculateDelay() → calculateDelay. */
-const bare = (name: string): string => name.trim().replace(/\(.*$/, '').split(/\.|::|(?<=[\w$])#/).pop()!.replace(/^#/, '');
+export const bare = (name: string): string => name.trim().replace(/\(.*$/, '').split(/\.|::|(?<=[\w$])#/).pop()!.replace(/^#/, '');
 
 /** A name written as code: qualified (Cart.total, Cart#total, a::b), camelCase or snake_case, or called (total()). */
 const CODE_NAME = /[A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)+|[A-Za-z_$][\w$]*(?=\()|\b[A-Za-z]+[a-z\d][A-Z][\w$]*|\b[\w$]*_[\w$]+/g;

@@ -16,7 +16,7 @@ import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFram
 
 import { normalize } from '../util/words.js';
 import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
-import { allowedReasons, SemanticPhase } from './semantic.js';
+import { allowedReasons, bare, SemanticPhase } from './semantic.js';
 import { SessionStore } from './store.js';
 import { describeMissing, evaluateUnderstanding, missingFromSnapshot, type UnderstandingInput } from './understanding.js';
 import { REJECTED_NEXT, translateCjk, ValidationPhase } from './validation.js';
@@ -98,9 +98,8 @@ export class SessionService implements SessionCore {
     }
     const phase = this.phaseOf(s);
     // a /code request the user typed after this session started is another request: the session
-    // (its request, frame and evidence) does not serve it
-    const newer = this.store.codePromptAt();
-    if (newer !== undefined && newer > s.row.created_at && !STALE_OK.has(tool)) {
+    // (its request, frame and evidence) does not serve it, whatever the user wrote after it
+    if (this.store.codePromptSince(s.row.created_at) !== undefined && !STALE_OK.has(tool)) {
       this.store.record(s.row.id, { tool, args, phase, outcome: 'blocked', files: [], symbols: [], summary: 'session older than the latest /code request' });
       throw new SessionError('session_stale', `Session ${s.row.id} was started before the user's latest /code request; it serves an earlier request ('${quote(s.row.query, 200)}').`, {
         current_phase: phase,
@@ -427,7 +426,8 @@ export class SessionService implements SessionCore {
     const to = this.store.transaction(() => {
       this.store.update(s.row.id, { understanding: JSON.stringify(u) });
       this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined);
-      return this.send(this.require(), { type: 'SUBMIT_UNDERSTANDING', missing: verdict.missing }, describeMissing(verdict.missing) || null);
+      const listed = { files: u.files_analyzed.map((f) => f.replace(/^\.\//, '')), symbols: [...new Set(u.symbols_identified.map(bare))] };
+      return this.send(this.require(), { type: 'SUBMIT_UNDERSTANDING', missing: verdict.missing, listed }, describeMissing(verdict.missing) || null);
     });
     return {
       success: true,

@@ -325,12 +325,6 @@ export class SessionStore {
     return rows.find((r) => /^\s*\/code\b/.test(r.prompt))?.id;
   }
 
-  /** When the user's latest prompt asked for /code (recorded and found), or undefined. */
-  codePromptAt(): number | undefined {
-    const row = this.db.prepare(`SELECT prompt, at FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number } | undefined;
-    return row && /^\s*\/code\b/.test(row.prompt) ? row.at : undefined;
-  }
-
   /** Runs `fn` once the current write has committed (now, outside one). */
   afterCommit(fn: () => void): void {
     if (this.depth > 0) this.committed.push(fn);
