@@ -577,6 +577,28 @@ describe('the methods of an object passed to a call are members of the declarati
       'Object.assign({}, defaults, { extra() { return 1; } }); const merged = 1;',
       '',
     ].join('\n'),
+    'src/limit.js': [
+      'export function pLimit(n) {',
+      '  const queue = [];',
+      '  const generator = (fn) => fn();',
+      '  Object.defineProperties(generator, {',
+      '    pendingCount: {',
+      '      get: () => queue.length,',
+      '    },',
+      '    clearQueue: {',
+      '      value() {',
+      '        queue.length = 0;',
+      '      },',
+      '    },',
+      '    map: {',
+      '      async value(items, fn) { return items.map(fn); },',
+      '    },',
+      '  });',
+      '  Object.defineProperty(generator.prototype, "size", { get: function () { return n; } });',
+      '  return generator;',
+      '}',
+      '',
+    ].join('\n'),
   });
 
   const q = projectOf({
@@ -593,6 +615,11 @@ describe('the methods of an object passed to a call are members of the declarati
   it('an object passed after a class or function the call names first (or its prototype) gives it its methods; a new object made from others does not (agent trial tr71)', () => {
     const outline = getSymbols(p(), { file: 'src/extend.js' }).items.flatMap((s) => [`${s.name}:${s.line}`, ...s.children.map((c) => `${s.name}.${c.name}:${c.line}`)]);
     expect(outline).toEqual(['AxiosError:1', 'AxiosError.toJSON:5', 'Cart:8', 'Cart.add:10', 'Cart.total:11', 'defaults:13', 'defaults.size:13', 'merged:14']);
+  });
+
+  it('property descriptors define members of the function they are given, local to a factory too; their own value/get/set are no members (agent trial tr75)', () => {
+    const outline = getSymbols(p(), { file: 'src/limit.js' }).items.flatMap(function all(s): string[] { return [`${s.kind} ${s.name}:${s.line}`, ...s.children.flatMap(all).map((c) => `${s.name}.${c}`)]; });
+    expect(outline).toEqual(['function pLimit:1', 'pLimit.function generator:3', 'pLimit.generator.property pendingCount:5', 'pLimit.generator.method clearQueue:8', 'pLimit.generator.method map:13']);
   });
 
   it('an object of methods that is the default (`export default { … }`, `module.exports = { … }`) holds them, and what they declare and return', () => {

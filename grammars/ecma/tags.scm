@@ -66,6 +66,20 @@
 ; symbols.ts), else of nothing
 (arguments (object (pair key: (property_identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
+; … and the members an object's property descriptors define: `Object.defineProperties(limit, {
+; clearQueue: { value() {} }, activeCount: { get: () => n } })` gives limit a method (a `value` that is a
+; function) or a property (a `get` or `set`), as the compiler reads them (agent trial tr75: p-limit's clearQueue)
+(call_expression
+  function: (member_expression object: (identifier) @_object property: (property_identifier) @_define)
+  arguments: (arguments (object (pair key: (property_identifier) @name
+    value: (object [(method_definition name: (property_identifier) @_value)
+                    (pair key: (property_identifier) @_value value: [(arrow_function) (function_expression) (generator_function)])])) @definition.method.described))
+  (#eq? @_object "Object") (#eq? @_define "defineProperties") (#eq? @_value "value"))
+(call_expression
+  function: (member_expression object: (identifier) @_object property: (property_identifier) @_define)
+  arguments: (arguments (object (pair key: (property_identifier) @name
+    value: (object [(method_definition name: (property_identifier) @_accessor) (pair key: (property_identifier) @_accessor)])) @definition.property.described))
+  (#eq? @_object "Object") (#eq? @_define "defineProperties") (#match? @_accessor "^(get|set)$"))
 
 ; members declared apart, at the top of a module (CommonJS-era code): `Fixer.applyFixes =
 ; function () {}` is a member of the function or object Fixer, `Foo.prototype.bar = function () {}`

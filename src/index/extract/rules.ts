@@ -11,7 +11,7 @@ type Store = 'always' | 'toplevel' | 'never';
  * belongs to (`self`). `assigned`: a member declared by assigning through the receiver
  * (`self.x = v`), on the receiver's class, unless the class (or a base in the file) declares it.
  */
-export type Rule = { kind: string; binding: Binding; store: Store; once?: true; receiver?: true; assigned?: true; alsoReference?: true; variadic?: true };
+export type Rule = { kind: string; binding: Binding; store: Store; once?: true; receiver?: true; assigned?: true; alsoReference?: true; variadic?: true; described?: true };
 
 /** capture suffix after `definition.` → symbol kind, how it binds, and whether it becomes a symbol */
 export const DEFINITION_RULES: Record<string, Rule> = {
@@ -45,6 +45,10 @@ export const DEFINITION_RULES: Record<string, Rule> = {
   attribute: { kind: 'property', binding: 'member', store: 'always', assigned: true },
   // the last parameter, taking any number of arguments (Java `String... xs`): overloads by arity
   'parameter.variadic': { kind: 'parameter', binding: 'lexical', store: 'never', variadic: true },
+  // a member an object's property descriptor defines (`Object.defineProperties(o, { m: { value() {} } })`):
+  // the functions of its descriptor implement it, they are no members of their own (`described`)
+  'method.described': { kind: 'method', binding: 'member', store: 'always', described: true },
+  'property.described': { kind: 'property', binding: 'member', store: 'always', described: true },
   // a Go embedded field is named by its type: the name is also a use of that type
   'property.embedded': { kind: 'property', binding: 'member', store: 'always', alsoReference: true },
 };

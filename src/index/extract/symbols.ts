@@ -6,7 +6,7 @@ import { NodeRanges } from '../ancestry.js';
 import type { Node } from 'web-tree-sitter';
 import { type Def, type FileContext, endOf } from './context.js';
 import { CONTAINER_KINDS, NAMESPACE_KINDS, NAMESPACE_OF_KIND } from './rules.js';
-import { bind, isNamespaceScope, scopeOf } from './scopes.js';
+import { bind, isNamespaceScope, lookup, scopeOf } from './scopes.js';
 import { LONG_LINE } from '../../util/words.js';
 
 const SIGNATURE_MAX = 160;
@@ -41,13 +41,16 @@ function holderOf(ctx: FileContext, d: Def): Def | Node | undefined {
     const c = defByNode.get(n.id);
     if (c && c !== d && CONTAINER_KINDS.has(c.rule.kind)) return c;
     if (d.rule.binding !== 'member') continue;
+    // the `value()` and `set()` of `Object.defineProperties(limit, { clearQueue: { value() {} } })`
+    // implement clearQueue: they are no members of limit (nor of anything)
+    if (c && c !== d && c.rule.described) return undefined;
     // the object a factory returns: its methods are what the factory's callers reach
     // (`const driver = (opts) => { …; return { getItem() {…} } }` → driver.getItem)
     if (ctx.tables.returnStatements.has(n.type)) return returnedBy(ctx, ctx.parentOf(ctx.parentOf(n) ?? n), ctx.parentOf(n));
     if (ctx.tables.functionValues.has(n.type)) return returnedBy(ctx, n, from);
     // an object passed to a call that is a declaration's value holds the declaration's members
     // (`const rule = createRule({ create() {…} })`: rule.create; agent trial tr59)
-    if (ctx.tables.argumentLists.has(n.type)) return valueOfCall(ctx, n, from);
+    if (ctx.tables.argumentLists.has(n.type)) return valueOfCall(ctx, n, from, !!d.rule.described);
     // a member belongs only to the declaration whose body holds it: a property of an inline
     // type literal in a parameter belongs to nothing
     if (!ctx.tables.memberPath.has(n.type)) return from;
@@ -59,12 +62,12 @@ function holderOf(ctx: FileContext, d: Def): Def | Node | undefined {
  * The declaration whose value is the call `args` belongs to; else the class or function of this file
  * the call's first argument names, when the object (`arg`) comes after it; else that call.
  */
-function valueOfCall(ctx: FileContext, args: Node, arg: Node): Def | Node | undefined {
+function valueOfCall(ctx: FileContext, args: Node, arg: Node, described: boolean): Def | Node | undefined {
   const call = ctx.parentOf(args);
   if (!call || !ctx.tables.calls.has(call.type)) return undefined;
   const holder = ctx.parentOf(call);
   const own = holder ? ctx.defByNode.get(holder.id) : undefined;
-  if (!own) return extendedBy(ctx, args, arg) ?? call;
+  if (!own) return extendedBy(ctx, args, arg, described) ?? call;
   return CONTAINER_KINDS.has(own.rule.kind) ? own : undefined;
 }
 
@@ -77,7 +80,7 @@ const EXTENDED_KINDS = new Set(['class', 'function']);
  * first argument, gives it its methods (agent trial tr71: `toJSON` was no symbol). `Object.assign({},
  * defaults, {…})` makes a new object: its first argument names nothing.
  */
-function extendedBy(ctx: FileContext, args: Node, arg: Node): Def | undefined {
+function extendedBy(ctx: FileContext, args: Node, arg: Node, described: boolean): Def | undefined {
   const first = args.namedChild(0);
   if (!first || first.id === arg.id) return undefined;
   const property = ctx.tables.memberAccess.get(first.type);
@@ -87,7 +90,12 @@ function extendedBy(ctx: FileContext, args: Node, arg: Node): Def | undefined {
   for (const d of ctx.defByNode.values()) {
     if (d.name.text === name && d.scope?.id === ctx.root.id && EXTENDED_KINDS.has(d.rule.kind)) return d;
   }
-  return undefined;
+  // what property descriptors define, on a function declared in an enclosing scope too: `const limit =
+  // (…) => …; Object.defineProperties(limit, {…})` inside a factory (p-limit: agent trial tr75)
+  if (!described) return undefined;
+  const b = lookup(ctx, args, name);
+  const local = b?.type === 'local' ? b.def : b?.type === 'symbol' ? [...ctx.defByNode.values()].find((d) => d.symbol === b.index) : undefined;
+  return local && EXTENDED_KINDS.has(local.rule.kind) ? local : undefined;
 }
 
 /**
