@@ -121,13 +121,30 @@ const union = (a: Shown | undefined, b: Shown): Shown => ({
  * hypotheses name that the evidence holds, entry points and patterns by distinct verifying calls.
  * One confirmation of anything answered every shortfall (red team adv19: READY on one symbol and no file).
  */
-export const evidenceCovers = (missing: readonly Missing[], shown: Shown, listed?: Listed): boolean => missing.every((m) => m.have + shownFor(m.requirement, shown, listed) >= m.need);
+export const evidenceCovers = (missing: readonly Missing[], shown: Shown, listed?: Listed): boolean => {
+  const credit = credits(missing, shown, listed);
+  return missing.every((m) => m.have + (credit.get(m.requirement) ?? 0) >= m.need);
+};
 
-/** What verified evidence adds to one requirement: files and symbols beyond those the understanding listed (red team adv21: a symbol credited in one pass counted again once a later understanding listed it), distinct calls. */
-export const shownFor = (requirement: Requirement, shown: Shown, listed?: Listed): number =>
-  requirement === 'files_analyzed' ? shown.files.filter((f) => !listed?.files.includes(f)).length
-    : requirement === 'symbols_identified' ? shown.symbols.filter((n) => !listed?.symbols.includes(n)).length
-      : shown.calls.length;
+/**
+ * What verified evidence adds to each requirement: files and symbols beyond those the understanding
+ * listed (red team adv21: a symbol credited in one pass counted again once a later understanding
+ * listed it); distinct calls, each standing for one entry point or one pattern, not both (adv22).
+ */
+export const credits = (missing: readonly Missing[], shown: Shown, listed?: Listed): Map<Requirement, number> => {
+  const out = new Map<Requirement, number>([
+    ['files_analyzed', shown.files.filter((f) => !listed?.files.includes(f)).length],
+    ['symbols_identified', shown.symbols.filter((n) => !listed?.symbols.includes(n)).length],
+  ]);
+  let calls = shown.calls.length;
+  for (const requirement of ['entry_points', 'existing_patterns'] as const) {
+    const m = missing.find((x) => x.requirement === requirement);
+    const used = Math.min(calls, m ? Math.max(0, m.need - m.have) : 0);
+    out.set(requirement, used);
+    calls -= used;
+  }
+  return out;
+};
 /** Two shortfalls as one: each requirement at the fewest it had. */
 const deepest = (a: Missing[], b: Missing[]): Missing[] => {
   const out = new Map<string, Missing>();

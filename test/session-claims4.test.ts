@@ -287,8 +287,11 @@ describe('Red team adv19: VERIFICATION evidence that shows none of what the hypo
     await t.call('find_definitions', { name: 'formatPrice' });
     const r = await t.call('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: evidence('find_definitions', 'formatPrice', ['src/util/format.ts']) }] });
     expect(r).toMatchObject({ next_phase: 'SEMANTIC', confirmed: 1 });
-    // the one call stands for an entry point and a pattern; the file and the symbol it shows are the understanding's own (red team adv20)
-    expect(r.evidence_short_of).toEqual([{ requirement: 'symbols_identified', have: 1, need: 3, shown_by_evidence: 0 }, { requirement: 'files_analyzed', have: 1, need: 2, shown_by_evidence: 0 }]);
+    // the one call stands for an entry point, not a pattern too (adv22); the file and the symbol it shows are the understanding's own (adv20)
+    expect(r.evidence_short_of).toEqual([
+      { requirement: 'symbols_identified', have: 1, need: 3, shown_by_evidence: 0 }, { requirement: 'files_analyzed', have: 1, need: 2, shown_by_evidence: 0 },
+      { requirement: 'existing_patterns', have: 0, need: 1, shown_by_evidence: 0 },
+    ]);
     expect(t.row().phase).toBe('SEMANTIC');
     // the same thin understanding again does not skip SEMANTIC on the strength of that fact
     await t.call('revert_to_exploration', { reason: 'explore more' });

@@ -404,6 +404,16 @@ describe('the session machine (guards and transitions)', () => {
     // two distinct symbols in all: calculateDelay is the understanding's own now
     expect(run(events).value).toBe('SEMANTIC');
   });
+  it('one verifying call stands for an entry point or a pattern, not both (red team adv22)', () => {
+    const missing: Missing[] = [{ requirement: 'entry_points', have: 0, need: 1 }, { requirement: 'existing_patterns', have: 0, need: 1 }];
+    const to = (calls: string[]): SessionEvent[] => [
+      { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing }, { type: 'SEMANTIC_SEARCHED' },
+      { type: 'SUBMIT_SEMANTIC', hypotheses: [{ text: 'a', confidence: 'high' }], mark: 3 },
+      { type: 'SUBMIT_VERIFICATION', results: [{ id: 1, status: 'confirmed' }], shown: { files: [], symbols: [], calls } },
+    ];
+    expect(run(to(['find_definitions\0constructor'])).value).toBe('SEMANTIC');
+    expect(run(to(['find_definitions\0constructor', 'get_symbols\0a.ts'])).value).toBe('VALIDATION');
+  });
   it('hypotheses verified in an earlier pass spare a second trip through SEMANTIC', () => {
     const toVerification: SessionEvent[] = [
       { type: 'SET_QUERY_FRAME', risk: 'MEDIUM' }, { type: 'SUBMIT_UNDERSTANDING', missing: [{ requirement: 'files_analyzed', have: 1, need: 2 }] }, { type: 'SEMANTIC_SEARCHED' },

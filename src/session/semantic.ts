@@ -3,7 +3,7 @@
  * reason that matches what was missing; then each hypothesis checked by a call made after it, about
  * what it names.
  */
-import { evidenceCovers, type Missing, type Shown, shownFor } from '../../machines/session.js';
+import { credits, type Missing, type Shown } from '../../machines/session.js';
 import { type SessionCore, SessionError } from './core.js';
 import { contentUnits, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
@@ -190,8 +190,9 @@ export class SemanticPhase {
     const after = this.core.require().actor.getSnapshot().context;
     const confirmed = results.filter((r) => r.status === 'confirmed').length;
     // confirmed, yet back to SEMANTIC: say what the evidence fell short of
-    const short = to === 'SEMANTIC' && confirmed > 0 && after.shown && !evidenceCovers(after.missing, after.shown, after.listed) ? after.missing.map((m) => ({
-      requirement: m.requirement, have: m.have, need: m.need, shown_by_evidence: shownFor(m.requirement, after.shown!, after.listed),
+    const credit = after.shown ? credits(after.missing, after.shown, after.listed) : undefined;
+    const short = to === 'SEMANTIC' && confirmed > 0 && credit ? after.missing.map((m) => ({
+      requirement: m.requirement, have: m.have, need: m.need, shown_by_evidence: credit.get(m.requirement) ?? 0,
     })).filter((m) => m.have + m.shown_by_evidence < m.need) : [];
     return {
       success: true,
