@@ -306,6 +306,31 @@ describe('Red team adv19: VERIFICATION evidence that shows none of what the hypo
     const ok = await t.call('submit_verification', { verified: [{ hypothesis: H2, status: 'confirmed', evidence: evidence('get_symbols', 'src/cart.ts', ['src/cart.ts']) }] });
     expect(ok.next_phase).toBe('VALIDATION');
   });
+  it('honest, in a library of one function: evidence need not show symbols the project does not have', async () => {
+    const tiny = {
+      'package.json': '{ "name": "escape", "type": "module" }\n',
+      'index.js': 'export default function escapeStringRegexp(string) {\n  if (typeof string !== "string") {\n    throw new TypeError("Expected a string");\n  }\n  return string.replace(/[|\\\\{}()[\\]^$+*?.]/g, "\\\\$&");\n}\n',
+      'test.js': 'import escapeStringRegexp from "./index.js";\n\nconsole.assert(escapeStringRegexp("a.b") === "a\\\\.b");\nconsole.assert(escapeStringRegexp("(x)") === "\\\\(x\\\\)");\n',
+    };
+    const t = await setup(tiny);
+    const request = 'Make escapeStringRegexp also escape the dash character';
+    await t.call('start_session', { intent: 'MODIFY', query: request, query_frame: { target_feature: { value: 'escapeStringRegexp', quote: 'escapeStringRegexp' } } });
+    await t.call('find_definitions', { name: 'escapeStringRegexp' });
+    await t.call('find_references', { name: 'escapeStringRegexp' });
+    await t.call('get_symbols', { file: 'index.js' });
+    read(t, 'test.js');
+    const u = await t.call('submit_understanding', {
+      symbols_identified: ['escapeStringRegexp'], entry_points: ['escapeStringRegexp()'], existing_patterns: [], files_analyzed: ['index.js', 'test.js'], notes: 'one function',
+      mapped_symbols: [{ nl_term: 'escapeStringRegexp', symbol: 'escapeStringRegexp' }],
+    });
+    expect(u.next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: 'escape regex special characters' });
+    const H = 'escapeStringRegexp escapes the regex special characters with one character class';
+    await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'high' }], semantic_reason: 'architecture_unknown', search_queries: ['escape regex special characters'] });
+    await t.call('find_definitions', { name: 'escapeStringRegexp', include_body: true });
+    const r = await t.call('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: evidence('find_definitions', 'escapeStringRegexp', ['index.js']) }] });
+    expect(r.next_phase).toBe('VALIDATION');
+  });
   it('one hypothesis listed twice (confirmed, then rejected) is refused, not counted as a confirmation that ends rejected', async () => {
     const H = 'Cart.total formats the sum with formatPrice from format.ts';
     const t = await toVerification(H);
