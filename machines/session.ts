@@ -85,7 +85,7 @@ export type SessionEvent =
   | { type: 'SUBMIT_UNDERSTANDING'; missing: Missing[]; listed?: Listed }
   | { type: 'RELEVANCE_REQUESTED' }
   /** accepted: the symbols of the session accepted so far (this pass and earlier ones), distinct */
-  | { type: 'RELEVANCE_CONFIRMED'; rejected: number; raiseRisk: boolean; accepted: number }
+  | { type: 'RELEVANCE_CONFIRMED'; rejected: number; raiseRisk: boolean; accepted: number; need?: number }
   | { type: 'SEMANTIC_SEARCHED' }
   | { type: 'SUBMIT_SEMANTIC'; hypotheses: { text: string; confidence: HypothesisConfidence }[]; mark: number }
   | { type: 'SUBMIT_VERIFICATION'; results: { id: number; status: 'confirmed' | 'rejected' }[]; shown: Shown }
@@ -178,7 +178,7 @@ export const sessionMachine = setup({
     verifiedBefore: ({ context, event }) => context.hypotheses.some((h) => h.status === 'confirmed') && event.type === 'SUBMIT_UNDERSTANDING' &&
       (context.covered === undefined || event.missing.every((m) => context.covered!.some((c) => c.requirement === m.requirement && c.have <= m.have))),
     relevanceRequested: ({ context }) => context.relevanceRequested,
-    tooFewAccepted: ({ context, event }) => event.type === 'RELEVANCE_CONFIRMED' && event.accepted < minAccepted(context.intent),
+    tooFewAccepted: ({ context, event }) => event.type === 'RELEVANCE_CONFIRMED' && event.accepted < (event.need ?? minAccepted(context.intent)),
     pendingHypotheses: ({ context }) => pending(context).length > 0,
     semanticSearched: ({ context }) => context.semanticSearched,
     hasHypotheses: ({ event }) => event.type === 'SUBMIT_SEMANTIC' && event.hypotheses.length > 0,
@@ -198,7 +198,7 @@ export const sessionMachine = setup({
     applyRelevance: assign(({ context, event }) =>
       event.type === 'RELEVANCE_CONFIRMED'
         ? {
-            relevanceConfirmed: event.accepted >= minAccepted(context.intent),
+            relevanceConfirmed: event.accepted >= (event.need ?? minAccepted(context.intent)),
             relevanceRequested: false,
             risk: event.raiseRisk ? 'HIGH' : context.risk,
           }

@@ -306,7 +306,7 @@ describe('Red team adv19: VERIFICATION evidence that shows none of what the hypo
     const ok = await t.call('submit_verification', { verified: [{ hypothesis: H2, status: 'confirmed', evidence: evidence('get_symbols', 'src/cart.ts', ['src/cart.ts']) }] });
     expect(ok.next_phase).toBe('VALIDATION');
   });
-  it('honest, in a library of one function: evidence need not show symbols the project does not have', async () => {
+  it('honest, in a library of one function: neither evidence nor VALIDATION asks for symbols the project does not have', async () => {
     const tiny = {
       'package.json': '{ "name": "escape", "type": "module" }\n',
       'index.js': 'export default function escapeStringRegexp(string) {\n  if (typeof string !== "string") {\n    throw new TypeError("Expected a string");\n  }\n  return string.replace(/[|\\\\{}()[\\]^$+*?.]/g, "\\\\$&");\n}\n',
@@ -330,6 +330,10 @@ describe('Red team adv19: VERIFICATION evidence that shows none of what the hypo
     await t.call('find_definitions', { name: 'escapeStringRegexp', include_body: true });
     const r = await t.call('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: evidence('find_definitions', 'escapeStringRegexp', ['index.js']) }] });
     expect(r.next_phase).toBe('VALIDATION');
+    // and VALIDATION asks for no more accepted symbols than the project holds (agent trial tr76)
+    await t.call('validate_symbol_relevance', { target_feature: 'escapeStringRegexp', symbols: ['escapeStringRegexp'] });
+    const c = await t.call('confirm_symbol_relevance', { mapped_symbols: [{ symbol: 'escapeStringRegexp', approved: true, code_evidence: 'index.js:1' }] });
+    expect(c).toMatchObject({ next_phase: 'READY', accepted_total: { have: 1, need: 1 } });
   });
   it('one hypothesis listed twice (confirmed, then rejected) is refused, not counted as a confirmation that ends rejected', async () => {
     const H = 'Cart.total formats the sum with formatPrice from format.ts';

@@ -530,13 +530,16 @@ export class ValidationPhase {
     // one symbol counts once however it is spelled (Cart.total and total)
     const standing = [...kept, ...accepted];
     const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol), a.evidence)?.id ?? String(a.symbol))).size;
-    const need = minAccepted(s.row.intent as Intent);
+    // the intent's minimum, no more than the project holds: a library of one function has no three
+    // symbols to accept (agent trial tr76 could not reach READY honestly)
+    const held = (this.core.project.db.prepare('SELECT COUNT(DISTINCT name) AS n FROM symbols').get() as { n: number }).n;
+    const need = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, held));
     const short = distinct < need;
     const to = this.core.store.transaction(() => {
       this.core.store.update(s.row.id, { mapped_symbols: JSON.stringify(standing) });
       this.core.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
       const why = [rejected.length ? `${rejected.length} rejected` : '', short ? `${distinct}/${need} accepted` : ''].filter(Boolean).join(', ');
-      return this.core.send(this.core.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk, accepted: distinct }, why || null);
+      return this.core.send(this.core.require(), { type: 'RELEVANCE_CONFIRMED', rejected: rejected.length, raiseRisk, accepted: distinct, need }, why || null);
     });
     return {
       // enough backed symbols stand: the session goes on; rejected claims are simply not credited
