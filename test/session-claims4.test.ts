@@ -306,7 +306,7 @@ describe('Red team adv19: VERIFICATION evidence that shows none of what the hypo
     const ok = await t.call('submit_verification', { verified: [{ hypothesis: H2, status: 'confirmed', evidence: evidence('get_symbols', 'src/cart.ts', ['src/cart.ts']) }] });
     expect(ok.next_phase).toBe('VALIDATION');
   });
-  it('honest, in a library of one function: neither evidence nor VALIDATION asks for symbols the project does not have', async () => {
+  it('honest, in a library of one function: neither the understanding, evidence nor VALIDATION asks for symbols the project does not have', async () => {
     const tiny = {
       'package.json': '{ "name": "escape", "type": "module" }\n',
       'index.js': 'export default function escapeStringRegexp(string) {\n  if (typeof string !== "string") {\n    throw new TypeError("Expected a string");\n  }\n  return string.replace(/[|\\\\{}()[\\]^$+*?.]/g, "\\\\$&");\n}\n',
@@ -323,7 +323,9 @@ describe('Red team adv19: VERIFICATION evidence that shows none of what the hypo
       symbols_identified: ['escapeStringRegexp'], entry_points: ['escapeStringRegexp()'], existing_patterns: [], files_analyzed: ['index.js', 'test.js'], notes: 'one function',
       mapped_symbols: [{ nl_term: 'escapeStringRegexp', symbol: 'escapeStringRegexp' }],
     });
-    expect(u.next_phase).toBe('SEMANTIC');
+    // one symbol is all there is: only the pattern is missing
+    expect(u).toMatchObject({ next_phase: 'SEMANTIC' });
+    expect(t.sessions.status().missing_requirements ?? u.missing_requirements).toEqual([expect.objectContaining({ requirement: 'existing_patterns' })]);
     await t.call('semantic_search', { query: 'escape regex special characters' });
     const H = 'escapeStringRegexp escapes the regex special characters with one character class';
     await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'high' }], semantic_reason: 'architecture_unknown', search_queries: ['escape regex special characters'] });

@@ -59,9 +59,10 @@ count): use them on the symbols of the change. If the server answers \`index_not
 again in a few seconds.
 Results carry \`confidence\`: \`resolved\` and \`imported\` are facts; \`name_match\` is a guess — check
 it before relying on it. Then call \`mcp__code-intel__submit_understanding\` with
-\`symbols_identified\` (3+ for IMPLEMENT/MODIFY, names as the code declares them: a symbol declared in the lines
-you Read, or named by a code-intel result row, counts as seen — a Grep match does not: look it up
-with find_definitions; no lookup is needed otherwise just to make it count),
+\`symbols_identified\` (3+ for IMPLEMENT/MODIFY, fewer where the project has fewer; names as the code declares
+them: a symbol declared in the lines you Read, or named by a code-intel result row, counts as seen — a
+Grep match does not: look it up with find_definitions; no lookup is needed otherwise just to make it
+count; parameters, locals and imported names are not symbols of the index),
 \`entry_points\` (each is exactly one of those symbols, optionally called: \`Cart.total()\`),
 \`existing_patterns\` (each names an example you saw, e.g. "fluent setters returning this, like
 Cart.add"), \`files_analyzed\` (2+ files whose code you saw: read or outlined; a find_definitions or

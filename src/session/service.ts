@@ -414,6 +414,7 @@ export class SessionService implements SessionCore {
       intent: ctx.intent, risk: ctx.risk, request: this.request(s), evidence, symbolExists: this.symbolExists,
       identify: (name) => this.definitionsOf(name).map((r) => String(r.id)),
       declaredAt: (file, line) => this.namesDeclaredIn(file, line, line),
+      held: (this.project.db.prepare('SELECT COUNT(DISTINCT name) AS n FROM symbols').get() as { n: number }).n,
     });
     if (verdict.refused.length > 0) {
       this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined, 'refused');

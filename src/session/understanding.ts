@@ -77,6 +77,8 @@ export function evaluateUnderstanding(
     identify?: (name: string) => string[];
     /** the names (bare and Container.name) declared on a line of a file: an entry point given as file:line */
     declaredAt?: (file: string, line: number) => string[];
+    /** distinct symbol names the project holds: no more are asked for (a library of one function) */
+    held?: number;
   },
 ): UnderstandingVerdict {
   const refused: string[] = [];
@@ -150,7 +152,7 @@ export function evaluateUnderstanding(
   const short = (requirement: Requirement, n: number, need: number) => {
     if (n < need) missing.push({ requirement, have: n, need });
   };
-  short('symbols_identified', have.symbols, min.symbols);
+  short('symbols_identified', have.symbols, Math.min(min.symbols, Math.max(1, ctx.held ?? Infinity)));
   short('entry_points', have.entry_points, min.entry_points);
   short('files_analyzed', have.files, min.files);
   short('existing_patterns', have.patterns, min.patterns);
