@@ -76,8 +76,6 @@ export interface Shown {
   files: string[];
   symbols: string[];
   calls: string[];
-  /** what the project holds at all (files, distinct symbol names): a need beyond it is no need */
-  exists?: { files: number; symbols: number };
 }
 
 export type SessionEvent =
@@ -116,7 +114,6 @@ const union = (a: Shown | undefined, b: Shown): Shown => ({
   files: [...new Set([...(a?.files ?? []), ...b.files])],
   symbols: [...new Set([...(a?.symbols ?? []), ...b.symbols])],
   calls: [...new Set([...(a?.calls ?? []), ...b.calls])],
-  ...(b.exists ?? a?.exists ? { exists: b.exists ?? a!.exists } : {}),
 });
 /**
  * Does what verified evidence showed make up the shortfall that sent the session to SEMANTIC? Each
@@ -126,17 +123,9 @@ const union = (a: Shown | undefined, b: Shown): Shown => ({
  */
 export const evidenceCovers = (missing: readonly Missing[], shown: Shown, listed?: Listed): boolean => {
   const credit = credits(missing, shown, listed);
-  return missing.every((m) => m.have + (credit.get(m.requirement) ?? 0) >= needOf(m, shown));
+  // (a need is no more than the project holds: understanding.ts caps it where the shortfall is taken)
+  return missing.every((m) => m.have + (credit.get(m.requirement) ?? 0) >= m.need);
 };
-
-/**
- * A requirement's need, no more than the project holds: a library of one function has no three
- * symbols to show, and an honest session there must still get through (the original #10 complaint).
- */
-export const needOf = (m: Missing, shown: Shown): number =>
-  m.requirement === 'files_analyzed' && shown.exists ? Math.min(m.need, shown.exists.files)
-    : m.requirement === 'symbols_identified' && shown.exists ? Math.min(m.need, shown.exists.symbols)
-      : m.need;
 
 /**
  * What verified evidence adds to each requirement: files and symbols beyond those the understanding

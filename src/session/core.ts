@@ -51,4 +51,12 @@ export interface SessionCore {
   /** The declarations whose span holds the line, innermost first, locals included (`local`). */
   declarationsAround(file: string, line: number): { name: string; container_name: string | null; local: boolean }[];
   symbolExists(name: string): boolean;
+  /** Files and distinct symbol names the project holds, counted up to a few: no phase asks for more than there is. */
+  projectHolds(): ProjectHolds;
+}
+
+/** What a project holds, counted up to a few (a minimum is at most 3). */
+export interface ProjectHolds {
+  files: number;
+  symbols: number;
 }

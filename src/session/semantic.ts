@@ -3,7 +3,7 @@
  * reason that matches what was missing; then each hypothesis checked by a call made after it, about
  * what it names.
  */
-import { credits, type Missing, needOf, type Shown } from '../../machines/session.js';
+import { credits, type Missing, type Shown } from '../../machines/session.js';
 import { type SessionCore, SessionError } from './core.js';
 import { contentUnits, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
@@ -131,14 +131,7 @@ export class SemanticPhase {
     const results: { id: number; status: 'confirmed' | 'rejected' }[] = [];
     // what the confirmations' evidence showed: it must make up what exploration lacked (machines/session.ts evidenceCovers)
     const explored = new Set(this.core.evidence(s).exploredFiles);
-    const db = this.core.project.db;
-    const shown: Shown = {
-      files: [], symbols: [], calls: [],
-      exists: {
-        files: (db.prepare('SELECT COUNT(*) AS n FROM files').get() as { n: number }).n,
-        symbols: (db.prepare('SELECT COUNT(DISTINCT name) AS n FROM symbols').get() as { n: number }).n,
-      },
-    };
+    const shown: Shown = { files: [], symbols: [], calls: [] };
     for (const v of verified) {
       const h = pending.find((p) => normalize(p.text) === normalize(v.hypothesis) || v.hypothesis.trim() === `#${p.id}`);
       if (!h) {
@@ -200,7 +193,7 @@ export class SemanticPhase {
     const credit = after.shown ? credits(after.missing, after.shown, after.listed) : undefined;
     const short = to === 'SEMANTIC' && confirmed > 0 && credit ? after.missing.map((m) => ({
       requirement: m.requirement, have: m.have, need: m.need, shown_by_evidence: credit.get(m.requirement) ?? 0,
-    })).filter((m) => m.have + m.shown_by_evidence < needOf(m, after.shown!)) : [];
+    })).filter((m) => m.have + m.shown_by_evidence < m.need) : [];
     return {
       success: true,
       next_phase: to,

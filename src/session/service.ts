@@ -9,7 +9,7 @@ import { changesCode, type Intent, type SessionEvent, sessionMachine } from '../
 import type { Project } from '../project/project.js';
 import { defaultsImportedAs, importedNamesOf, type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { quote, UserError } from '../util/paths.js';
-import { type Loaded, type SessionCore, SessionError } from './core.js';
+import { type Loaded, type ProjectHolds, type SessionCore, SessionError } from './core.js';
 import { approvedWrites, deriveEvidence, type Evidence, linesOf } from './evidence.js';
 import { toolNamed } from '../tools/catalog.js';
 import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, type Slot, SLOTS, validateFrame } from './queryframe.js';
@@ -384,6 +384,13 @@ export class SessionService implements SessionCore {
 
   symbolExists = (name: string): boolean => this.definitionsOf(name).length > 0;
 
+  // (counted up to a few: the minimums are 3 at most, and a project of thousands is not scanned on each call)
+  projectHolds(): ProjectHolds {
+    const db = this.project.db;
+    const count = (sql: string) => (db.prepare(`SELECT COUNT(*) AS n FROM (${sql} LIMIT 16)`).get() as { n: number }).n;
+    return { files: count('SELECT 1 FROM files'), symbols: count('SELECT DISTINCT name FROM symbols') };
+  }
+
   /** The names (bare and Container.name) declared on lines from..to of a file: what a result row or a Read showed. */
   private namesDeclaredIn(file: string, from: number, to: number): string[] {
     const rows = this.project.db.prepare('SELECT s.id, s.name, s.container_name FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_line BETWEEN ? AND ?')
@@ -414,7 +421,7 @@ export class SessionService implements SessionCore {
       intent: ctx.intent, risk: ctx.risk, request: this.request(s), evidence, symbolExists: this.symbolExists,
       identify: (name) => this.definitionsOf(name).map((r) => String(r.id)),
       declaredAt: (file, line) => this.namesDeclaredIn(file, line, line),
-      held: (this.project.db.prepare('SELECT COUNT(DISTINCT name) AS n FROM symbols').get() as { n: number }).n,
+      holds: this.projectHolds(),
     });
     if (verdict.refused.length > 0) {
       this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined, 'refused');

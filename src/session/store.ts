@@ -321,7 +321,8 @@ export class SessionStore {
 
   /** The id of the user's latest /code prompt recorded after `since` (ms), whatever the user wrote after it. */
   codePromptSince(since: number): number | undefined {
-    const rows = this.db.prepare(`SELECT id, prompt FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) AND at > ? ORDER BY id DESC`).all(since) as { id: number; prompt: string }[];
+    // (every hook event asks this: SQLite picks the /code prompts, the word boundary is checked here)
+    const rows = this.db.prepare(`SELECT id, prompt FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) AND at > ? AND ltrim(prompt, ' ' || char(9, 10, 13)) LIKE '/code%' ORDER BY id DESC LIMIT 20`).all(since) as { id: number; prompt: string }[];
     return rows.find((r) => /^\s*\/code\b/.test(r.prompt))?.id;
   }
 

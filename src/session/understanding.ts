@@ -5,6 +5,7 @@
  */
 import { type Intent, MIN_SYMBOLS, type Missing, type Requirement, type Risk } from '../../machines/session.js';
 import type { Evidence } from './evidence.js';
+import type { ProjectHolds } from './core.js';
 import { normalize } from '../util/words.js';
 import { contentUnits } from './queryframe.js';
 import { quote } from '../util/paths.js';
@@ -77,8 +78,8 @@ export function evaluateUnderstanding(
     identify?: (name: string) => string[];
     /** the names (bare and Container.name) declared on a line of a file: an entry point given as file:line */
     declaredAt?: (file: string, line: number) => string[];
-    /** distinct symbol names the project holds: no more are asked for (a library of one function) */
-    held?: number;
+    /** what the project holds: no more files or symbols are asked for (a library of one function) */
+    holds?: ProjectHolds;
   },
 ): UnderstandingVerdict {
   const refused: string[] = [];
@@ -152,9 +153,11 @@ export function evaluateUnderstanding(
   const short = (requirement: Requirement, n: number, need: number) => {
     if (n < need) missing.push({ requirement, have: n, need });
   };
-  short('symbols_identified', have.symbols, Math.min(min.symbols, Math.max(1, ctx.held ?? Infinity)));
+  // no more than the project holds: the shortfall SEMANTIC must make up (machines/session.ts) is this one
+  const atMost = (need: number, held = Infinity) => Math.min(need, Math.max(1, held));
+  short('symbols_identified', have.symbols, atMost(min.symbols, ctx.holds?.symbols));
   short('entry_points', have.entry_points, min.entry_points);
-  short('files_analyzed', have.files, min.files);
+  short('files_analyzed', have.files, atMost(min.files, ctx.holds?.files));
   short('existing_patterns', have.patterns, min.patterns);
   return { refused, missing };
 }

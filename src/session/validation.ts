@@ -532,8 +532,7 @@ export class ValidationPhase {
     const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol), a.evidence)?.id ?? String(a.symbol))).size;
     // the intent's minimum, no more than the project holds: a library of one function has no three
     // symbols to accept (agent trial tr76 could not reach READY honestly)
-    const held = (this.core.project.db.prepare('SELECT COUNT(DISTINCT name) AS n FROM symbols').get() as { n: number }).n;
-    const need = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, held));
+    const need = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, this.core.projectHolds().symbols));
     const short = distinct < need;
     const to = this.core.store.transaction(() => {
       this.core.store.update(s.row.id, { mapped_symbols: JSON.stringify(standing) });
