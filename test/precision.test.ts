@@ -604,6 +604,9 @@ describe('the methods of an object passed to a call are members of the declarati
   const q = projectOf({
     'src/comp.js': ['export default {', "  name: 'Comp',", '  data() {', '    return { n: 1 };', '  },', '  methods: {', '    submit() {', '      this.n++;', '    },', '  },', '};', ''].join('\n'),
     'lib/rule.js': ['module.exports = {', "  meta: { type: 'problem' },", '  create(context) {', '    function check(node) {', '      context.report(node);', '    }', '    return {', '      CallExpression: check,', '      Identifier(node) { check(node); },', "      'Program:exit'() {},", '    };', '  },', '};', ''].join('\n'),
+    'lib/escape.js': ["'use strict';", '', 'module.exports = string => {', "  return string.replace(/-/g, '\\x2d');", '};', ''].join('\n'),
+    'lib/limit.js': ['function pLimit(n) {', '  return n;', '}', 'module.exports = pLimit;', ''].join('\n'),
+    'lib/klass.js': ['module.exports = class Queue {', '  push(x) { return x; }', '};', ''].join('\n'),
   });
 
   it('create is noThing\'s, setup and submit the default\'s; an object passed to a call nothing holds declares nothing', () => {
@@ -627,6 +630,15 @@ describe('the methods of an object passed to a call are members of the declarati
     expect(tree('src/comp.js')).toEqual(['default(data submit)']);
     // the visitors create returns are its members (agent trial tr64), a string name read as what it says
     expect(tree('lib/rule.js')).toEqual(['default(create(check Identifier Program:exit))']);
+  });
+
+  it('a function, a class or a name assigned to `module.exports` is the module\'s default: a module of one arrow function holds it (agent trial tr77)', () => {
+    const tree = (file: string) => getSymbols(q(), { file }).items.map((s) => `${s.kind} ${s.name}:${s.line}${s.children.length ? `(${s.children.map((c) => c.name).join(' ')})` : ''}`);
+    expect(tree('lib/escape.js')).toEqual(['function default:3']);
+    expect(tree('lib/klass.js')).toEqual(['class default:1(push)']);
+    // a name assigned there exports the declaration it names, which keeps its name
+    expect(tree('lib/limit.js')).toEqual(['function pLimit:1']);
+    expect(findDefinitions(q(), { name: 'pLimit' }).items.map((d) => `${d.name} exported=${d.exported}`)).toEqual(['pLimit exported=true']);
   });
 
   it('find_definitions finds them by name, and a use through the holder resolves to them', () => {

@@ -156,3 +156,9 @@
   left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
   right: (object (method_definition)) @export.default_value
   (#eq? @_module "module") (#eq? @_exports "exports"))
+; … and so is a function, a class or a name assigned there: `module.exports = string => {…}`,
+; `module.exports = pLimit` (a module of one function: without it the index held nothing of it, agent trial tr77)
+(expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: [(arrow_function) (function_expression) (generator_function) (class) (identifier)] @export.default_value
+  (#eq? @_module "module") (#eq? @_exports "exports")))

@@ -26,6 +26,10 @@ function syntheticDefault(ctx: FileContext, node: Node): void {
   // holds a whole ESLint rule, whose calls the graph links to it (agent trial tr59)
   ctx.enclosers.set(node.id, { node, symbol: index });
   ctx.symbolRanges = undefined;
+  // the members of a named class or function expression (`module.exports = class Queue {…}`), whose
+  // own name binds only inside it, wait for it: they are the default's
+  const own = ctx.defByNode.get(node.id);
+  for (const m of (own && ctx.awaitingContainer.get(own)) ?? []) if (m.symbol == null) storeSymbol(ctx, m, index);
   // and the methods of an object it is, or passes, are the default's (`create` of an ESLint rule)
   const members = ctx.passedMembers.get(node.id);
   if (!members) return;
