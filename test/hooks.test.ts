@@ -526,6 +526,24 @@ describe('UserPromptSubmit and PostToolUse', () => {
     expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
   });
 
+  it('a bare /code, and /code in another case or namespaced, holds the turn: the request the user then writes stays guarded (red team adv23)', () => {
+    for (const command of ['/code', '/CODE fix the cart', '/project:code fix the cart']) {
+      const t = new Transcript();
+      t.user('thanks');
+      hook('user-prompt-submit', promptPayload(t, 'thanks'));
+      expect(hook('pre-tool-use', edit('src/cart.ts')).decision, command).toBeUndefined();
+      t.user(command);
+      hook('user-prompt-submit', promptPayload(t, command));
+      expect(hook('pre-tool-use', edit('src/cart.ts')).decision, command).toBe('deny');
+      // the agent asks what to do; the user's answer is the request, still the /code turn
+      t.user('add tax to the cart total');
+      hook('user-prompt-submit', promptPayload(t, 'add tax to the cart total'));
+      expect(hook('pre-tool-use', edit('src/cart.ts')).decision, command).toBe('deny');
+      expect(sessions.start('IMPLEMENT', 'add tax to the cart total').request_source).toBe('user_prompt_hook');
+      sessions.abort('next');
+    }
+  });
+
   it('a prompt counts once the transcript shows it (the client may write it after the hook)', () => {
     const t = new Transcript();
     hook('user-prompt-submit', promptPayload(t, 'add tax to the cart total'));

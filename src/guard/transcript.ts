@@ -149,7 +149,8 @@ function ownTranscript(file: string): boolean {
  * nothing. A slash command's arguments are stored inside its expansion. Returns the line's identity.
  */
 export function transcriptPromptLine(file: string, prompt: string, at: number, claimed: ReadonlySet<string>): string | undefined {
-  const want = fold(prompt.replace(/^\s*\/[\w:-]+\s*/, ''));
+  // a slash command's arguments are what its expansion shows; a bare command (`/code`) shows its name
+  const want = fold(prompt.replace(/^\s*\/[\w:-]+\s*/, '')) || fold(prompt);
   if (!want || !ownTranscript(file)) return undefined;
   for (const l of tail(file)) {
     if (l.isSidechain === true || l.isMeta === true || l.isCompactSummary === true || l.toolUseResult !== undefined) continue;

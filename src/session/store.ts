@@ -98,6 +98,16 @@ const parseEntry = (r: StoredEntry): LedgerEntry => ({
   ...r, args: JSON.parse(r.args), files: JSON.parse(r.files), symbols: JSON.parse(r.symbols), named: r.named ? JSON.parse(r.named) : [], lines: r.lines ? JSON.parse(r.lines) : undefined,
 });
 
+/**
+ * The user's /code command: `/code`, with or without a request, in any case, or namespaced as older
+ * Claude Code versions wrote project and user commands (`/project:code`). A bare `/code` starts a
+ * guarded turn too (red team adv23: it was no /code prompt, and the request the user then wrote in
+ * a plain message left the guard off).
+ */
+export const CODE_COMMAND = /^\s*\/(?:project:|user:)?code(?![\w:-])/i;
+/** the same, for SQLite to pick the candidates (LIKE is case-insensitive for ASCII) */
+const CODE_LIKE = ['/code%', '/project:code%', '/user:code%'].map((p) => `ltrim(prompt, ' ' || char(9, 10, 13)) LIKE '${p}'`).join(' OR ');
+
 export class SessionStore {
   /** the HMAC over these records (guard/seal.ts): every write below checks it first and renews it */
   readonly seal: Seal;
@@ -316,14 +326,14 @@ export class SessionStore {
    */
   currentPrompt(): { prompt: string; at: number; pending: boolean } | undefined {
     const row = this.db.prepare(`SELECT prompt, at, verified FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified >= 0) ORDER BY id DESC LIMIT 1`).get() as { prompt: string; at: number; verified: number | null } | undefined;
-    return row && { prompt: row.prompt.replace(/^\s*\/code\b\s*/, ''), at: row.at, pending: row.verified === 0 };
+    return row && { prompt: row.prompt.replace(CODE_COMMAND, '').trimStart(), at: row.at, pending: row.verified === 0 };
   }
 
   /** The id of the user's latest /code prompt recorded after `since` (ms), whatever the user wrote after it. */
   codePromptSince(since: number): number | undefined {
     // (every hook event asks this: SQLite picks the /code prompts, the word boundary is checked here)
-    const rows = this.db.prepare(`SELECT id, prompt FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) AND at > ? AND ltrim(prompt, ' ' || char(9, 10, 13)) LIKE '/code%' ORDER BY id DESC LIMIT 20`).all(since) as { id: number; prompt: string }[];
-    return rows.find((r) => /^\s*\/code\b/.test(r.prompt))?.id;
+    const rows = this.db.prepare(`SELECT id, prompt FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) AND at > ? AND (${CODE_LIKE}) ORDER BY id DESC LIMIT 20`).all(since) as { id: number; prompt: string }[];
+    return rows.find((r) => CODE_COMMAND.test(r.prompt))?.id;
   }
 
   /** Runs `fn` once the current write has committed (now, outside one). */
