@@ -445,3 +445,40 @@ describe('New attacks (round 4): one symbol, two verdicts', () => {
     expect(JSON.parse(t.row().mapped_symbols!)).toHaveLength(3);
   });
 });
+
+describe('Red team adv23: one verifying call cited under two spellings of its target', () => {
+  const evidence = (target: string) => ({ tool: 'find_definitions', target, result: 'Cart.total', files: ['src/cart.ts'] });
+  it('stands for one entry point or one pattern, however its target is written; two calls stand for both', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const t = await setup(SAMPLE);
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await t.call('find_definitions', { name: 'Cart' });
+    await t.call('find_definitions', { name: 'formatPrice' });
+    await t.call('get_symbols', { file: 'src/cart.ts' });
+    read(t, 'src/cart.ts');
+    read(t, 'src/util/format.ts');
+    await t.call('find_references', { name: 'formatPrice' });
+    const u = await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] });
+    expect(u.next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: 'カートの合計' });
+    const H1 = 'checkout in src/main.ts calls Cart.total for the sum of the cart';
+    const H2 = 'main.ts reaches Cart.total through checkout';
+    await t.call('submit_semantic', { hypotheses: [{ text: H1, confidence: 'medium' }, { text: H2, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
+    const column = 'return formatPrice(1) + cart.total();'.indexOf('total') + 3;
+    await t.call('find_definitions', { from: { file: 'src/main.ts', line: 5, column } });
+    const r = await t.call('submit_verification', { verified: [
+      { hypothesis: H1, status: 'confirmed', evidence: evidence('src/main.ts:5') },
+      { hypothesis: H2, status: 'confirmed', evidence: evidence(`src/main.ts:5:${column}`) },
+    ] });
+    expect(r).toMatchObject({ next_phase: 'SEMANTIC', confirmed: 2 });
+    expect(r.evidence_short_of).toEqual([{ requirement: 'existing_patterns', have: 0, need: 1, shown_by_evidence: 0 }]);
+    expect(t.row().phase).toBe('SEMANTIC');
+    // honest: a second call, about another part of the code
+    await t.call('semantic_search', { query: 'カートに追加' });
+    const H3 = 'Cart.add returns this so that calls chain';
+    await t.call('submit_semantic', { hypotheses: [{ text: H3, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートに追加'] });
+    await t.call('find_references', { name: 'add' });
+    const ok = await t.call('submit_verification', { verified: [{ hypothesis: H3, status: 'confirmed', evidence: { tool: 'find_references', target: 'add', result: 'used in main.ts', files: ['src/main.ts'] } }] });
+    expect(ok.next_phase).toBe('VALIDATION');
+  });
+});

@@ -172,7 +172,9 @@ export class SemanticPhase {
         // what this evidence showed: explored files, named symbols (the machine leaves out what the understanding listed itself)
         for (const f of files) if (explored.has(f)) shown.files.push(f);
         shown.symbols.push(...named.shown, ...this.namedShown('', match.call, [bare(v.evidence.target)]).shown);
-        shown.calls.push(`${v.evidence.tool}\0${v.evidence.target.trim()}`);
+        // a call is the ledger's record, not how the evidence spells its target: one find_definitions
+        // cited as `index.ts:25` and `index.ts:25:26` counted as two calls (red team adv23)
+        shown.calls.push(`call:${match.call.seq}`);
       }
     }
     for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${quote(h.text, 200)}' was not addressed`);
