@@ -61,6 +61,19 @@ describe('MCP server over stdio', () => {
     expect(JSON.parse(raw.content[0]!.text!)).toMatchObject({ error: expect.any(String), message: expect.any(String), hint: expect.any(String) });
   });
 
+  it('a session tool that moves the session carries the change\'s token in its answer, structured and as text (guard/witness.ts)', async () => {
+    const raw = (await client.callTool({ name: 'start_session', arguments: { intent: 'MODIFY', query: 'make the cart total include tax' } })) as Result & { structuredContent?: { witness?: string } };
+    const token = raw.structuredContent?.witness;
+    expect(token).toMatch(/^[0-9a-f]{16}$/);
+    expect(JSON.parse((raw.content as { text: string }[])[0]!.text).witness).toBe(token);
+    // a refusal that changes nothing carries none; the abort that ends it carries its own
+    const again = (await client.callTool({ name: 'start_session', arguments: { intent: 'MODIFY', query: 'x' } })) as Result;
+    expect(JSON.parse((again.content as { text: string }[])[0]!.text).witness).toBeUndefined();
+    const abort = (await client.callTool({ name: 'abort_session', arguments: { reason: 'done' } })) as Result & { structuredContent?: { witness?: string } };
+    expect(abort.structuredContent?.witness).toMatch(/^[0-9a-f]{16}$/);
+    expect(abort.structuredContent?.witness).not.toBe(token);
+  });
+
   it('offers /code as an MCP prompt, the request in its text', async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toContain('code');

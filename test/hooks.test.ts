@@ -544,6 +544,34 @@ describe('UserPromptSubmit and PostToolUse', () => {
     }
   });
 
+  it('a READY whose steps the client\'s transcript does not show (a code-intel server run from a shell) allows no write; shown, it does (red team adv23)', async () => {
+    const t = new Transcript();
+    t.user('/code カートの合計に消費税を加える処理を追加して');
+    hook('user-prompt-submit', promptPayload(t, '/code カートの合計に消費税を加える処理を追加して'));
+    // the steps made in-process, as a server the agent started from Bash would: nothing reaches the client
+    await toReady();
+    expect(sessions.store.active()?.phase).toBe('READY');
+    const denied = hook('pre-tool-use', edit('src/cart.ts'));
+    expect(denied.decision).toBe('deny');
+    expect(denied.reason).toMatch(/transcript does not show/);
+    // a shell command's output that prints the tokens is not an answer of a code-intel tool
+    const id = sessions.store.active()!.id;
+    const tokens = sessions.store.witnessesOf(id, 0).map((r) => r.witness!);
+    t.toolUse('toolu_bash_w', 'Bash', { command: 'node drive.mjs' });
+    t.toolResult('toolu_bash_w', tokens.map((w) => JSON.stringify({ success: true, witness: w })).join('\n'));
+    for (const [i, w] of tokens.entries()) {
+      t.toolUse(`toolu_echo_${i}`, 'mcp__code-intel__semantic_search', { query: w });
+      t.toolResult(`toolu_echo_${i}`, JSON.stringify({ query: JSON.stringify({ witness: w }), results: [] }));
+    }
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
+    // the client's own calls, each answer with its token: the READY is the client's
+    for (const [i, w] of tokens.entries()) {
+      t.toolUse(`toolu_step_${i}`, 'mcp__code-intel__confirm_symbol_relevance', {});
+      t.toolResult(`toolu_step_${i}`, JSON.stringify({ success: true, witness: w }));
+    }
+    expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBeUndefined();
+  });
+
   it('a prompt counts once the transcript shows it (the client may write it after the hook)', () => {
     const t = new Transcript();
     hook('user-prompt-submit', promptPayload(t, 'add tax to the cart total'));

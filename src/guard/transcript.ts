@@ -230,3 +230,56 @@ export function resultMentions(text: string, files: string[], root: string): boo
 
 /** A number as a client sends it (anything else: none). */
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** The code-intel tools whose answers carry a phase change's token (start_session … abort_session). */
+const SESSION_TOOL = /(?:^|__|_)(start_session|set_query_frame|submit_understanding|validate_symbol_relevance|confirm_symbol_relevance|semantic_search|submit_semantic|submit_verification|revert_to_exploration|end_session|abort_session)$/;
+
+/** The `witness` of an answer the client recorded: its text parsed as JSON, the top-level field only (an echo of the agent's words is no field of its own). */
+function witnessesIn(v: unknown, out: Set<string>, depth = 0): void {
+  if (depth > 4 || v == null) return;
+  if (typeof v === 'string') {
+    if (!v.includes('"witness"')) return;
+    try {
+      const o = JSON.parse(v) as { witness?: unknown };
+      if (o && typeof o === 'object' && typeof o.witness === 'string') for (const w of o.witness.split(' ')) if (/^[0-9a-f]{16}$/.test(w)) out.add(w);
+    } catch {
+      // not an answer of ours
+    }
+    return;
+  }
+  if (Array.isArray(v)) for (const x of v.slice(0, 50)) witnessesIn(x, out, depth + 1);
+  else if (typeof v === 'object') {
+    const o = v as { text?: unknown; output?: unknown; response?: unknown; functionResponse?: unknown; content?: unknown };
+    for (const x of [o.text, o.output, o.response, o.functionResponse, o.content]) witnessesIn(x, out, depth + 1);
+  }
+}
+
+/**
+ * The tokens of phase changes that answers of code-intel's session tools carried to the client, as
+ * its transcript holds them: only a call the agent made through the client (Claude Code: a tool_use
+ * of an MCP tool and its tool_result; Gemini CLI: a completed tool call), never a shell command's
+ * output, where a code-intel server the agent ran itself would print them.
+ */
+export function transcriptWitnesses(file: string): Set<string> {
+  const out = new Set<string>();
+  const calls = new Set<string>();
+  const lines = tail(file);
+  // (newest first: a result's call is on an older line)
+  for (const l of lines) {
+    if (l.type !== 'assistant' || !Array.isArray(l.message?.content)) continue;
+    for (const b of l.message!.content as { type?: string; id?: string; name?: string }[]) {
+      if (b?.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string' && b.name.startsWith('mcp__') && SESSION_TOOL.test(b.name)) calls.add(b.id);
+    }
+  }
+  for (const l of lines) {
+    if (l.type === 'user' && Array.isArray(l.message?.content)) {
+      for (const b of l.message!.content as { type?: string; tool_use_id?: string; content?: unknown }[]) {
+        if (b?.type === 'tool_result' && typeof b.tool_use_id === 'string' && calls.has(b.tool_use_id)) witnessesIn(b.content, out);
+      }
+    }
+    if (l.type === 'gemini' && Array.isArray(l.toolCalls)) {
+      for (const c of l.toolCalls as (ToolCall & { result?: unknown })[]) if (c && SESSION_TOOL.test(c.name ?? '') && c.status === 'success') witnessesIn(c.result, out);
+    }
+  }
+  return out;
+}

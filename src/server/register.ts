@@ -34,10 +34,27 @@ export function registerTools(server: McpServer, project: Project, sessions: Ses
     const deadline = currentDeadline() ?? new Deadline(record.name, Number.POSITIVE_INFINITY);
     const ctx: ToolContext = { project, sessions, deadline, inside };
     try {
-      return record.role === 'explore' ? await explore(record, ctx, args, extra) : await step(record, ctx, args, extra);
+      return witnessed(record.role === 'explore' ? await explore(record, ctx, args, extra) : await step(record, ctx, args, extra));
     } catch (e) {
-      return refusal(record.name, e, sessions);
+      return witnessed(refusal(record.name, e, sessions));
     }
+  }
+
+  /** The tokens of the phase changes the call made go to the client in its answer (guard/witness.ts). */
+  function witnessed(r: CallToolResult): CallToolResult {
+    const tokens = sessions?.takeWitnesses() ?? [];
+    if (tokens.length === 0) return r;
+    const witness = tokens.join(' ');
+    const text = r.content?.[0];
+    if (text?.type === 'text') {
+      try {
+        text.text = JSON.stringify({ ...(JSON.parse(text.text) as Record<string, unknown>), witness });
+      } catch {
+        // not JSON: never the case for our answers
+      }
+    }
+    if (r.structuredContent) r.structuredContent = { ...r.structuredContent, witness };
+    return r;
   }
 
   /** A read-only tool: asked of the session first; what it showed is recorded as the agent's evidence. */

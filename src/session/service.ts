@@ -38,6 +38,7 @@ type StoredFrame = Partial<Record<Slot, string>> & { quotes?: Record<string, str
 export class SessionService implements SessionCore {
   readonly store: SessionStore;
   private loaded: Loaded | undefined;
+  private readonly witnesses: string[] = [];
   private readonly validation = new ValidationPhase(this);
   private readonly semantic = new SemanticPhase(this);
 
@@ -137,6 +138,15 @@ export class SessionService implements SessionCore {
     return seq;
   }
 
+  /**
+   * The tokens of the phase changes this call made, for its answer (once): the write guard honours
+   * a READY only when the client's transcript shows every change of the session in the answer of a
+   * code-intel tool the client called (guard/witness.ts) — not one a server run from a shell made.
+   */
+  takeWitnesses(): string[] {
+    return this.witnesses.splice(0);
+  }
+
   /** Sends an event and persists the snapshot and the transition; returns the new phase. */
   send(s: Loaded, event: SessionEvent, reason: string | null = null): Phase {
     const from = this.phaseOf(s);
@@ -155,7 +165,7 @@ export class SessionService implements SessionCore {
     this.store.transaction(() => {
       const status = to === 'FINISHED' ? 'finished' : to === 'ABORTED' ? 'aborted' : 'active';
       this.store.update(s.row.id, { phase: to, snapshot, status });
-      if (from !== to) this.store.transition(s.row.id, from, to, event.type, reason);
+      if (from !== to) this.witnesses.push(this.store.transition(s.row.id, from, to, event.type, reason));
     });
     this.loaded = undefined;
     return to;
@@ -259,7 +269,7 @@ export class SessionService implements SessionCore {
     try {
       this.store.transaction(() => {
         this.store.create({ id, intent, query: request, phase: 'EXPLORATION', snapshot: JSON.stringify(actor.getPersistedSnapshot()) });
-        this.store.transition(id, 'START', 'EXPLORATION', 'START', null);
+        this.witnesses.push(this.store.transition(id, 'START', 'EXPLORATION', 'START', null));
         this.record('start_session', { intent, query }, undefined);
       });
     } catch (e) {

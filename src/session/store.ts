@@ -3,6 +3,7 @@
  * database. One active session per project is enforced by a partial unique index, so two servers
  * (or a server and a hook) can never both believe they own a session.
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Seal, SEAL_SCHEMA } from '../guard/seal.js';
 import type { DB } from '../store/db.js';
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS transitions (
   to_phase TEXT NOT NULL,
   event TEXT NOT NULL,
   reason TEXT,
-  at INTEGER NOT NULL
+  at INTEGER NOT NULL,
+  witness TEXT                     -- the token the tool's answer carried: the client's transcript must show it (guard/witness.ts)
 );
 `;
 
@@ -127,10 +129,11 @@ export class SessionStore {
   /** Columns added since a database was made; the seal is renewed only if it held before. */
   private migrate(): void {
     const columns = (table: string) => new Set((this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
-    const [prompts, ledger] = [columns('prompts'), columns('ledger')];
+    const [prompts, ledger, transitions] = [columns('prompts'), columns('ledger'), columns('transitions')];
     const add = [
       ...[['transcript', 'TEXT'], ['verified', 'INTEGER'], ['line', 'TEXT']].filter(([c]) => !prompts.has(c!)).map(([c, t]) => ['prompts', c!, t!]),
       ...['named', 'lines'].filter((c) => !ledger.has(c)).map((c) => ['ledger', c, 'TEXT']),
+      ...(transitions.has('witness') ? [] : [['transitions', 'witness', 'TEXT']]),
     ];
     if (add.length === 0) return;
     this.db.transaction(() => {
@@ -226,10 +229,18 @@ export class SessionStore {
     return rows.map(parseEntry);
   }
 
-  transition(sessionId: string, from: string, to: string, event: string, reason: string | null): void {
+  /** Records a phase change; returns the token the answer of the call that made it carries (its witness). */
+  transition(sessionId: string, from: string, to: string, event: string, reason: string | null): string {
+    const witness = randomBytes(8).toString('hex');
     this.mutate(() => this.db
-      .prepare('INSERT INTO transitions(session_id, from_phase, to_phase, event, reason, at) VALUES (?,?,?,?,?,?)')
-      .run(sessionId, from, to, event, reason, Date.now()));
+      .prepare('INSERT INTO transitions(session_id, from_phase, to_phase, event, reason, at, witness) VALUES (?,?,?,?,?,?,?)')
+      .run(sessionId, from, to, event, reason, Date.now(), witness));
+    return witness;
+  }
+
+  /** The phase changes of a session after transition `afterId`, with the tokens their answers carried. */
+  witnessesOf(sessionId: string, afterId: number): { id: number; to_phase: string; event: string; witness: string | null }[] {
+    return this.db.prepare('SELECT id, to_phase, event, witness FROM transitions WHERE session_id = ? AND id > ? ORDER BY id LIMIT 1000').all(sessionId, afterId) as never;
   }
 
   /** The phase a finished or aborted session ended from. */
