@@ -219,6 +219,21 @@ describe('PreToolUse (the write guard)', () => {
     check('READY');
   });
 
+  it('before READY another server\'s tool runs only when its name says it reads; in READY a copy is judged by where it lands (red team adv23)', async () => {
+    const mcp = (tool_name: string, tool_input: Record<string, unknown> = {}) => hook('pre-tool-use', { hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name, tool_input });
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    for (const t of ['mcp__git__git_commit', 'mcp__git__git_add', 'mcp__git__git_reset', 'mcp__git__git_init', 'mcp__git__git_checkout', 'mcp__fs__copy_file', 'mcp__x__do_something']) {
+      expect(mcp(t, { repo_path: root, message: 'x' }).decision, t).toBe('deny');
+    }
+    for (const t of ['mcp__git__git_status', 'mcp__git__git_diff', 'mcp__git__git_log', 'mcp__github__get_issue', 'mcp__fs__read_file', 'mcp__db__get_settings', 'mcp__docs__searchDocs', 'mcp__code-intel__find_definitions']) {
+      expect(mcp(t, { repo_path: root }).decision, t).toBeUndefined();
+    }
+    sessions.abort('x');
+    await toReady();
+    expect(mcp('mcp__fs__copy_file', { source: path.join(root, 'src/cart.ts'), destination: '/root/.bashrc.x' }).decision).toBe('deny');
+    expect(mcp('mcp__fs__copy_file', { source: path.join(root, 'src/cart.ts'), destination: '/tmp/code-intel-cart.ts' }).decision).toBeUndefined();
+  });
+
   it('in READY another server\'s write tool is judged by the files it names (outside the project: refused)', async () => {
     await toReady();
     const mcp = (tool_name: string, tool_input: Record<string, unknown>) => hook('pre-tool-use', { hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name, tool_input });
