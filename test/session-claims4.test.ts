@@ -482,3 +482,31 @@ describe('Red team adv23: one verifying call cited under two spellings of its ta
     expect(ok.next_phase).toBe('VALIDATION');
   });
 });
+
+describe('Red team adv24: prose hypotheses verified by text searches of the README', () => {
+  it('make up no entry point or pattern: a call counts only when it showed code the hypothesis is about', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const t = await setup(SAMPLE);
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await t.call('find_definitions', { name: 'Cart' });
+    await t.call('find_definitions', { name: 'formatPrice' });
+    await t.call('find_references', { name: 'formatPrice' });
+    read(t, 'src/cart.ts');
+    read(t, 'src/util/format.ts');
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] })).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: 'カートの合計' });
+    const H1 = 'prices are shown to the user as text';
+    const H2 = 'the readme tells how to show a price';
+    await t.call('submit_semantic', { hypotheses: [{ text: H1, confidence: 'medium' }, { text: H2, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
+    await t.call('search_text', { pattern: 'prices', path: 'README.md' });
+    await t.call('search_text', { pattern: 'show', path: 'README.md' });
+    const r = await t.call('submit_verification', { verified: [
+      { hypothesis: H1, status: 'confirmed', evidence: { tool: 'search_text', target: 'prices', result: 'README', files: ['README.md'] } },
+      { hypothesis: H2, status: 'confirmed', evidence: { tool: 'search_text', target: 'show', result: 'README', files: ['README.md'] } },
+    ] });
+    expect(r).toMatchObject({ next_phase: 'SEMANTIC', confirmed: 2 });
+    expect(r.evidence_short_of).toEqual([
+      { requirement: 'entry_points', have: 0, need: 1, shown_by_evidence: 0 }, { requirement: 'existing_patterns', have: 0, need: 1, shown_by_evidence: 0 },
+    ]);
+  });
+});

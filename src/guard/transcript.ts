@@ -264,6 +264,10 @@ export function transcriptWitnesses(file: string): Set<string> {
   const out = new Set<string>();
   const calls = new Set<string>();
   const lines = tail(file);
+  // each client's lines in its own transcripts only: a Gemini-shaped line appended to Claude Code's
+  // transcript needed no call id at all (red team adv24)
+  const projects = realOrUndefined(claudeProjectsDir());
+  const claude = !!projects && file.startsWith(projects + path.sep);
   // (newest first: a result's call is on an older line)
   for (const l of lines) {
     if (l.type !== 'assistant' || !Array.isArray(l.message?.content)) continue;
@@ -272,12 +276,12 @@ export function transcriptWitnesses(file: string): Set<string> {
     }
   }
   for (const l of lines) {
-    if (l.type === 'user' && Array.isArray(l.message?.content)) {
+    if (claude && l.type === 'user' && Array.isArray(l.message?.content)) {
       for (const b of l.message!.content as { type?: string; tool_use_id?: string; content?: unknown }[]) {
         if (b?.type === 'tool_result' && typeof b.tool_use_id === 'string' && calls.has(b.tool_use_id)) witnessesIn(b.content, out);
       }
     }
-    if (l.type === 'gemini' && Array.isArray(l.toolCalls)) {
+    if (!claude && l.type === 'gemini' && Array.isArray(l.toolCalls)) {
       for (const c of l.toolCalls as (ToolCall & { result?: unknown })[]) if (c && SESSION_TOOL.test(c.name ?? '') && c.status === 'success') witnessesIn(c.result, out);
     }
   }

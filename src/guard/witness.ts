@@ -13,17 +13,23 @@ import { transcriptWitnesses, validTranscript } from './transcript.js';
 
 /** Why the session's phase changes are not all the client's, or undefined when they are (or the client keeps no transcript the guard reads). */
 export function unwitnessed(store: SessionStore, sessionId: string): string | undefined {
-  const main = validTranscript(store.promptTranscript());
-  if (!main) return undefined;
+  const recorded = store.promptTranscript();
+  if (!recorded) return undefined;
   const key = `witnessed:${sessionId}`;
   const upTo = Number(store.guardValue(key) ?? 0);
-  const rows = store.witnessesOf(sessionId, upTo);
-  // (a transition recorded before tokens were: a database older than this check)
-  const pending = rows.filter((r) => r.witness !== null);
-  if (pending.length === 0) return undefined;
+  // a transition without a token, made after tokens began (a build older than this check, run by
+  // the agent: red team adv24), is one no answer carried; those before are the database's past
+  const from = store.witnessFrom();
+  const rows = store.witnessesOf(sessionId, upTo).filter((r) => r.witness !== null || r.id > from);
+  if (rows.length === 0) return undefined;
+  // the conversation's transcript, where the prompt was found: moved out of the client's folder or
+  // replaced by a link (red team adv24), it shows nothing
+  const main = validTranscript(recorded);
+  if (!main || main !== recorded) return `session ${sessionId}: the conversation's transcript (${recorded.slice(0, 200)}) is no longer the client's file, so no step of the session can be checked. Nothing may change until the user's next /code request.`;
+  const pending = rows;
   const seen = new Set<string>();
   for (const f of [main, ...subagentTranscripts(main)]) for (const w of transcriptWitnesses(f)) seen.add(w);
-  const missing = pending.filter((r) => !seen.has(r.witness!));
+  const missing = pending.filter((r) => r.witness === null || !seen.has(r.witness));
   if (missing.length === 0) {
     store.setGuardValues({ [key]: String(rows[rows.length - 1]!.id) });
     return undefined;

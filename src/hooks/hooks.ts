@@ -44,9 +44,12 @@ export type { Client } from './dialects.js';
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const EDIT_LIKE_MCP = /(write|edit|create|delete|remove|move|rename|patch|apply|insert|replace|update|save|append|exec|run|shell|command|copy|commit|checkout|stash|merge|rebase|clone|restore|revert|mkdir|chmod|install|upload|download)/i;
 /** short verbs that write, as whole words of a tool's name (`add` is no part of `address`) */
-const WRITE_WORDS = new Set(['add', 'reset', 'init', 'switch', 'clean', 'touch', 'push', 'pull', 'tag', 'branch', 'set', 'put', 'post', 'sync', 'format', 'generate', 'build', 'cherry', 'pick', 'mv', 'cp', 'rm']);
+const WRITE_WORDS = new Set(['add', 'reset', 'init', 'switch', 'clean', 'touch', 'push', 'pull', 'tag', 'branch', 'set', 'put', 'post', 'sync', 'format', 'generate', 'build', 'cherry', 'pick', 'mv', 'cp', 'rm',
+  // red team adv24: names that write and said none of the above
+  'modify', 'unlink', 'rmdir', 'upsert', 'extract', 'chown', 'export', 'dump', 'migrate', 'truncate', 'eval', 'drop', 'alter', 'kill',
+  'do', 'perform', 'invoke', 'call', 'send', 'deploy', 'publish', 'release', 'import', 'load', 'unzip', 'untar', 'mount', 'link', 'symlink', 'sql']);
 /** words a read-only tool's name says (get_issue, list_files, git_status, search_code) */
-const READ_WORDS = new Set(['get', 'list', 'read', 'search', 'find', 'show', 'status', 'log', 'diff', 'view', 'fetch', 'query', 'describe', 'lookup', 'inspect', 'info', 'help', 'count', 'check', 'validate', 'resolve', 'explain', 'browse', 'stat', 'grep', 'glob', 'head', 'tail', 'blame', 'tree', 'ls', 'cat', 'which', 'whoami', 'version']);
+const READ_WORDS = new Set(['get', 'list', 'read', 'search', 'find', 'show', 'status', 'log', 'diff', 'view', 'fetch', 'describe', 'lookup', 'inspect', 'info', 'help', 'count', 'check', 'validate', 'resolve', 'explain', 'browse', 'stat', 'grep', 'glob', 'head', 'tail', 'blame', 'tree', 'ls', 'cat', 'which', 'whoami', 'version']);
 const nameWords = (tool: string): string[] => (tool.split('__').pop() ?? '').replace(/([a-z\d])([A-Z])/g, '$1_$2').toLowerCase().split(/[^a-z\d]+/).filter(Boolean);
 /** Does a tool's name say it may write (a file, the repository)? */
 const writesByName = (tool: string): boolean => EDIT_LIKE_MCP.test(tool.split('__').pop() ?? '') || nameWords(tool).some((w) => WRITE_WORDS.has(w));
@@ -352,7 +355,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     return undefined;
   }
   if (locked && tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS) && !readsOnly(tool)) return `${locked} (${tool} may change files or the repository: another server's tools that do not only read run in READY)`;
-  if (!READ_ONLY_TOOLS.has(tool) && writesByName(tool)) {
+  // in READY too, another server's tool that does not say it only reads is judged by the files it names
+  if (!READ_ONLY_TOOLS.has(tool) && (writesByName(tool) || (tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS) && !readsOnly(tool)))) {
     if (locked && tool.startsWith('mcp__')) return `${locked} (${tool} may change files)`;
     // another server's tool or a client's edit tool the dialects do not map: the files it names are
     // judged like an edit's (outside the project, only this check can see them)

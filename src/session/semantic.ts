@@ -171,10 +171,13 @@ export class SemanticPhase {
       if (v.status === 'confirmed') {
         // what this evidence showed: explored files, named symbols (the machine leaves out what the understanding listed itself)
         for (const f of files) if (explored.has(f)) shown.files.push(f);
-        shown.symbols.push(...named.shown, ...this.namedShown('', match.call, [bare(v.evidence.target)]).shown);
-        // a call is the ledger's record, not how the evidence spells its target: one find_definitions
-        // cited as `index.ts:25` and `index.ts:25:26` counted as two calls (red team adv23)
-        shown.calls.push(`call:${match.call.seq}`);
+        const target = this.namedShown('', match.call, [bare(v.evidence.target)]).shown;
+        shown.symbols.push(...named.shown, ...target);
+        // a call stands for an entry point or a pattern only when it showed code the hypothesis is
+        // about: a symbol it names, or the symbol the call was made on (red team adv24: two prose
+        // hypotheses, each verified by a search of the README for one of its words, made up both);
+        // a call is the ledger's record, not how the evidence spells its target (adv23)
+        if (named.shown.length + target.length > 0) shown.calls.push(`call:${match.call.seq}`);
       }
     }
     for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${quote(h.text, 200)}' was not addressed`);

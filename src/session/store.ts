@@ -101,14 +101,16 @@ const parseEntry = (r: StoredEntry): LedgerEntry => ({
 });
 
 /**
- * The user's /code command: `/code`, with or without a request, in any case, or namespaced as older
- * Claude Code versions wrote project and user commands (`/project:code`). A bare `/code` starts a
- * guarded turn too (red team adv23: it was no /code prompt, and the request the user then wrote in
- * a plain message left the guard off).
+ * The user's /code command: `/code`, with or without a request, in any case, namespaced as older
+ * Claude Code versions wrote project and user commands (`/project:code`) or as a plugin's
+ * (`/code-intel:code`), or the server's own MCP prompt as Claude Code offers it
+ * (`/mcp__code-intel__code`: red team adv24). A bare `/code` starts a guarded turn too (red team
+ * adv23: it was no /code prompt, and the request the user then wrote in a plain message left the
+ * guard off).
  */
-export const CODE_COMMAND = /^\s*\/(?:project:|user:)?code(?![\w:-])/i;
-/** the same, for SQLite to pick the candidates (LIKE is case-insensitive for ASCII) */
-const CODE_LIKE = ['/code%', '/project:code%', '/user:code%'].map((p) => `ltrim(prompt, ' ' || char(9, 10, 13)) LIKE '${p}'`).join(' OR ');
+export const CODE_COMMAND = /^\s*\/(?:[\w.-]+:|mcp__[\w.-]+__)?code(?![\w:-])/i;
+/** a superset of it, for SQLite to pick the candidates: a slash and `code` anywhere (the pattern decides; \s is wider than ltrim) */
+const CODE_LIKE = `instr(prompt, '/') > 0 AND prompt LIKE '%code%'`;
 
 export class SessionStore {
   /** the HMAC over these records (guard/seal.ts): every write below checks it first and renews it */
@@ -139,6 +141,11 @@ export class SessionStore {
     this.db.transaction(() => {
       const held = this.seal.problem() === undefined;
       for (const [table, c, t] of add) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${c} ${t}`);
+      // the transitions before tokens began carry none (guard/witness.ts); every later one must
+      if (!transitions.has('witness')) {
+        const last = (this.db.prepare('SELECT max(id) AS id FROM transitions').get() as { id: number | null }).id ?? 0;
+        this.db.prepare('INSERT OR REPLACE INTO guard_state(key, value) VALUES (?, ?)').run('witness_from', String(last));
+      }
       if (held) this.seal.write();
     }).immediate();
   }
@@ -236,6 +243,11 @@ export class SessionStore {
       .prepare('INSERT INTO transitions(session_id, from_phase, to_phase, event, reason, at, witness) VALUES (?,?,?,?,?,?,?)')
       .run(sessionId, from, to, event, reason, Date.now(), witness));
     return witness;
+  }
+
+  /** The last transition recorded before phase changes carried tokens (0 for a database made since). */
+  witnessFrom(): number {
+    return Number(this.guardValue('witness_from') ?? 0);
   }
 
   /** The phase changes of a session after transition `afterId`, with the tokens their answers carried. */
