@@ -5,6 +5,7 @@
  * ones (fixed seed).
  */
 import { describe, expect, it } from 'vitest';
+import os from 'node:os';
 import { analyzeBash, parsedAnalysis, plainAnalysis } from '../src/hooks/bash-writes.js';
 
 /** the common commands an agent writes files with: decided without the grammar */
@@ -126,6 +127,20 @@ describe('the analyser\'s fast paths say what the bash grammar says', () => {
   it('agrees on 6,000 random commands and 6,000 random words (fixed seeds)', async () => {
     expect(await expectSameAsGrammar(randomCommands(6000, 11))).toBeGreaterThan(1000); // the comparison is not vacuous
     expect(await expectSameAsGrammar(randomCharCommands(6000, 7))).toBeGreaterThan(1000);
+  });
+});
+
+describe('targets in the user\'s home', () => {
+  it('a leading ~, $HOME or ${HOME} names the home folder; another expansion leaves the target unknown (red team adv25)', async () => {
+    const home = os.homedir();
+    const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.map((w) => w.targets);
+    expect(await targets('echo x >> ~/.claude/projects/p/s.jsonl')).toEqual([[`${home}/.claude/projects/p/s.jsonl`]]);
+    expect(await targets('echo x >> "$HOME/.bashrc"')).toEqual([[`${home}/.bashrc`]]);
+    expect(await targets('cp a ${HOME}/b')).toEqual([[`${home}/b`]]);
+    expect(await targets('tee -a ~/.profile')).toEqual([[`${home}/.profile`]]);
+    expect(await targets('ln ~/.claude/projects/p/s.jsonl /tmp/t.jsonl')).toEqual([['/tmp/t.jsonl', `${home}/.claude/projects/p/s.jsonl`]]);
+    expect(await targets('echo x > "$X/y"')).toEqual([null]);
+    expect(await targets('echo x > ~other/y')).toEqual([null]);
   });
 });
 

@@ -223,7 +223,7 @@ describe('PreToolUse (the write guard)', () => {
     const mcp = (tool_name: string, tool_input: Record<string, unknown> = {}) => hook('pre-tool-use', { hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name, tool_input });
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const t of ['mcp__git__git_commit', 'mcp__git__git_add', 'mcp__git__git_reset', 'mcp__git__git_init', 'mcp__git__git_checkout', 'mcp__fs__copy_file', 'mcp__x__do_something',
-      'mcp__x__read_and_modify', 'mcp__repl__eval_query', 'mcp__fs__get_or_modify', 'mcp__db__query']) {
+      'mcp__x__read_and_modify', 'mcp__repl__eval_query', 'mcp__fs__get_or_modify', 'mcp__db__query', 'mcp__x__find_and_fix', 'mcp__x__fetchAndStore', 'mcp__x__read_wipe', 'mcp__x__list_zip']) {
       expect(mcp(t, { repo_path: root, message: 'x' }).decision, t).toBe('deny');
     }
     for (const t of ['mcp__git__git_status', 'mcp__git__git_diff', 'mcp__git__git_log', 'mcp__github__get_issue', 'mcp__fs__read_file', 'mcp__db__get_settings', 'mcp__docs__searchDocs', 'mcp__code-intel__find_definitions']) {
@@ -237,6 +237,9 @@ describe('PreToolUse (the write guard)', () => {
     for (const t of ['mcp__fs__modify_file', 'mcp__fs__unlink', 'mcp__fs__rmdir', 'mcp__fs__extract_archive', 'mcp__x__frobnicate']) {
       expect(mcp(t, { path: '/root/.bashrc', destination: '/root/.config' }).decision, t).toBe('deny');
     }
+    // a file: URI names its file (red team adv25)
+    expect(mcp('mcp__fs__write_file', { uri: 'file:///root/.bashrc', content: 'x' }).decision).toBe('deny');
+    expect(mcp('mcp__fs__write_file', { uri: `file://${path.join(root, 'src/cart.ts')}`, content: 'x' }).decision).toBeUndefined();
   });
 
   it('in READY another server\'s write tool is judged by the files it names (outside the project: refused)', async () => {
@@ -582,17 +585,30 @@ describe('UserPromptSubmit and PostToolUse', () => {
     for (const [i, w] of tokens.entries()) {
       t.toolUse(`toolu_echo_${i}`, 'mcp__code-intel__semantic_search', { query: w });
       t.toolResult(`toolu_echo_${i}`, JSON.stringify({ query: JSON.stringify({ witness: w }), results: [] }));
+      // another server's tool of the same name that returns what the agent stored (red team adv25)
+      t.toolUse(`toolu_notes_${i}`, 'mcp__notes__semantic_search', { query: 'x' });
+      t.toolResult(`toolu_notes_${i}`, JSON.stringify({ witness: w }));
     }
     expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
     // a Gemini-shaped line in Claude Code's transcript needs no call id: not Claude Code's (red team adv24)
     fs.appendFileSync(t.path, JSON.stringify({ type: 'gemini', toolCalls: [{ name: 'start_session', status: 'success', result: JSON.stringify({ witness: tokens.join(' ') }) }] }) + '\n');
     expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBe('deny');
-    // the client's own calls, each answer with its token: the READY is the client's
+    // the client's own calls, each answer with its token (first, as the server writes it, so that an
+    // answer the client cut short keeps it): the READY is the client's
     for (const [i, w] of tokens.entries()) {
       t.toolUse(`toolu_step_${i}`, 'mcp__code-intel__confirm_symbol_relevance', {});
-      t.toolResult(`toolu_step_${i}`, JSON.stringify({ success: true, witness: w }));
+      t.toolResult(`toolu_step_${i}`, i === 0 ? JSON.stringify({ witness: w, success: true, items: 'x'.repeat(500) }).slice(0, 80) : JSON.stringify({ success: true, witness: w }));
     }
     expect(hook('pre-tool-use', edit('src/cart.ts')).decision).toBeUndefined();
+  });
+
+  it('a phase written into the records without a step (code-intel\'s store module imported by a command) allows no write (red team adv25)', () => {
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    const id = sessions.store.active()!.id;
+    sessions.store.update(id, { phase: 'READY' });
+    const r = hook('pre-tool-use', edit('src/cart.ts'));
+    expect(r.decision).toBe('deny');
+    expect(r.reason).toMatch(/last recorded step went to EXPLORATION/);
   });
 
   it('a step without a token (an older build run from a shell), or the transcript moved out of the client\'s folder, leaves a READY locked (red team adv24)', async () => {

@@ -73,7 +73,7 @@ function sessionMode(store: SessionStore, root: string, s: SessionRow, phase: st
   const endedNote = ended ? ` Session ${s.id} ended (${s.status}) in this turn; the turn stays guarded until the user's next message.` : '';
   if (!WRITABLE.has(s.intent)) return { kind: 'locked', session: s, why: `the /code session ${s.id} is ${s.intent}: it never edits files.${endedNote}` };
   if (phase !== 'READY') return { kind: 'locked', session: s, why: `the /code session ${s.id} is in ${phase}; edits are allowed only in READY.${endedNote}` };
-  const unseen = unwitnessed(store, s.id);
+  const unseen = unwitnessed(store, s.id, s.phase);
   if (unseen) return { kind: 'locked', session: s, why: unseen };
   const ledger = store.ledger(s.id);
   const explored = deriveEvidence(ledger).exploredFiles;

@@ -233,18 +233,22 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 /** The code-intel tools whose answers carry a phase change's token (start_session … abort_session). */
 const SESSION_TOOL = /(?:^|__|_)(start_session|set_query_frame|submit_understanding|validate_symbol_relevance|confirm_symbol_relevance|semantic_search|submit_semantic|submit_verification|revert_to_exploration|end_session|abort_session)$/;
+/** code-intel's own MCP tools as Claude Code names them (`mcp__code-intel__…`, or a plugin's `mcp__plugin_x_code-intel__…`), not another server's of the same name (red team adv25) */
+const OWN_MCP_TOOL = /^mcp__(?:[\w-]*_)?code-intel__/;
 
 /** The `witness` of an answer the client recorded: its text parsed as JSON, the top-level field only (an echo of the agent's words is no field of its own). */
 function witnessesIn(v: unknown, out: Set<string>, depth = 0): void {
   if (depth > 4 || v == null) return;
   if (typeof v === 'string') {
     if (!v.includes('"witness"')) return;
+    let found: unknown;
     try {
-      const o = JSON.parse(v) as { witness?: unknown };
-      if (o && typeof o === 'object' && typeof o.witness === 'string') for (const w of o.witness.split(' ')) if (/^[0-9a-f]{16}$/.test(w)) out.add(w);
+      found = (JSON.parse(v) as { witness?: unknown })?.witness;
     } catch {
-      // not an answer of ours
+      // an answer the client cut short: the token leads it (its first field), or it is no answer of ours
+      found = /^\s*\{\s*"witness"\s*:\s*"([0-9a-f ]{16,2000})"/.exec(v)?.[1];
     }
+    if (typeof found === 'string') for (const w of found.split(' ')) if (/^[0-9a-f]{16}$/.test(w)) out.add(w);
     return;
   }
   if (Array.isArray(v)) for (const x of v.slice(0, 50)) witnessesIn(x, out, depth + 1);
@@ -272,7 +276,7 @@ export function transcriptWitnesses(file: string): Set<string> {
   for (const l of lines) {
     if (l.type !== 'assistant' || !Array.isArray(l.message?.content)) continue;
     for (const b of l.message!.content as { type?: string; id?: string; name?: string }[]) {
-      if (b?.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string' && b.name.startsWith('mcp__') && SESSION_TOOL.test(b.name)) calls.add(b.id);
+      if (b?.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string' && OWN_MCP_TOOL.test(b.name) && SESSION_TOOL.test(b.name)) calls.add(b.id);
     }
   }
   for (const l of lines) {

@@ -11,8 +11,16 @@ import path from 'node:path';
 import type { SessionStore } from '../session/store.js';
 import { transcriptWitnesses, validTranscript } from './transcript.js';
 
-/** Why the session's phase changes are not all the client's, or undefined when they are (or the client keeps no transcript the guard reads). */
-export function unwitnessed(store: SessionStore, sessionId: string): string | undefined {
+/**
+ * Why the session's READY is not the client's — its record says a phase its last change did not
+ * make, or a change is not shown in the client's transcript — or undefined when it is (the
+ * transcript part only where the client keeps one the guard reads).
+ */
+export function unwitnessed(store: SessionStore, sessionId: string, phase: string): string | undefined {
+  // the phase the records give the session is the one its last change made: a phase written
+  // without a change (code-intel's own store module imported by a command: red team adv25) is none
+  const last = store.lastTransition(sessionId);
+  if (!last || last.to_phase !== phase) return `session ${sessionId} is in ${phase} by its record, but its last recorded step went to ${last?.to_phase ?? 'nothing'}: the records were changed outside the session tools. Nothing may change until the user's next /code request.`;
   const recorded = store.promptTranscript();
   if (!recorded) return undefined;
   const key = `witnessed:${sessionId}`;
@@ -26,10 +34,12 @@ export function unwitnessed(store: SessionStore, sessionId: string): string | un
   // replaced by a link (red team adv24), it shows nothing
   const main = validTranscript(recorded);
   if (!main || main !== recorded) return `session ${sessionId}: the conversation's transcript (${recorded.slice(0, 200)}) is no longer the client's file, so no step of the session can be checked. Nothing may change until the user's next /code request.`;
-  const pending = rows;
   const seen = new Set<string>();
   for (const f of [main, ...subagentTranscripts(main)]) for (const w of transcriptWitnesses(f)) seen.add(w);
-  const missing = pending.filter((r) => r.witness === null || !seen.has(r.witness));
+  // one token stands for one change: a token seen once does not vouch for a copy of it (adv25)
+  const counts = new Map<string, number>();
+  for (const r of store.witnessesOf(sessionId, 0)) if (r.witness) counts.set(r.witness, (counts.get(r.witness) ?? 0) + 1);
+  const missing = rows.filter((r) => r.witness === null || !seen.has(r.witness) || counts.get(r.witness)! > 1);
   if (missing.length === 0) {
     store.setGuardValues({ [key]: String(rows[rows.length - 1]!.id) });
     return undefined;

@@ -5,6 +5,7 @@
  */
 import type { Node, Parser } from 'web-tree-sitter';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 
 export interface BashWrite {
@@ -72,6 +73,22 @@ const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fg
   'less', 'more', 'uniq', 'cut', 'tr', 'column', 'nl', 'jq', 'sha256sum', 'md5sum', 'printenv', 'id', 'hostname', 'nproc', 'free']);
 /** a target written with an expansion or a pattern cannot be named before the shell runs */
 const UNKNOWABLE = /[*?`$]|^~/;
+
+/**
+ * The targets as the shell will name them: a leading `~`, `$HOME` or `${HOME}` is the user's home
+ * (red team adv25: `echo … >> ~/.claude/projects/…/s.jsonl` appended to the client's transcript
+ * unjudged); null when any other expansion or pattern leaves one unknown.
+ */
+function named(targets: readonly string[]): string[] | null {
+  const out: string[] = [];
+  for (const t of targets) {
+    const home = /^(?:~|\$HOME\b|\$\{HOME\})(?=\/|$)/.exec(t);
+    const x = home ? os.homedir() + t.slice(home[0].length) : t;
+    if (UNKNOWABLE.test(x)) return null;
+    out.push(x);
+  }
+  return out;
+}
 
 function unquote(n: Node): string {
   if (n.type === 'raw_string') return n.text.slice(1, -1);
@@ -344,7 +361,7 @@ function redirectWrite(op: string, target: string, writes: BashWrite[]): void {
   if (!op.includes('>')) return; // input redirection
   if (op.includes('&') && /^\d+$|^-$/.test(target)) return; // 2>&1: duplicating a descriptor
   if (HARMLESS_DEST.has(target)) return;
-  writes.push({ what: `redirection ${op} ${target}`, targets: UNKNOWABLE.test(target) ? null : [target] });
+  writes.push({ what: `redirection ${op} ${target}`, targets: named([target]) });
 }
 
 /** long options that name a file a command writes, whatever the command */
@@ -413,7 +430,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   if (outputs.length > 0) {
     // `git -C DIR … --output=F` writes DIR/F: a relative F is in a folder the guard does not follow
     const elsewhere = cmd === 'git' && args.some((a) => ['-C', '--work-tree'].includes(a));
-    writes.push({ what: text, targets: outputs.some((t) => UNKNOWABLE.test(t)) ? null : outputs, ...(elsewhere ? { dir: null } : {}) });
+    writes.push({ what: text, targets: named(outputs), ...(elsewhere ? { dir: null } : {}) });
   }
   if (cmd === 'source' || cmd === '.') {
     if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
@@ -440,12 +457,12 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
       : operands;
-    writes.push({ what: text, targets: targets.length && !targets.some((t) => UNKNOWABLE.test(t)) ? targets : null, ...(cmd === 'rm' || cmd === 'unlink' ? { unlinks: true as const } : {}) });
-    if (cmd === 'mv' && operands.length > 1) writes.push({ what: `${text} (removes its source)`, targets: operands.slice(0, -1).some((t) => UNKNOWABLE.test(t)) ? null : operands.slice(0, -1) });
+    writes.push({ what: text, targets: targets.length ? named(targets) : null, ...(cmd === 'rm' || cmd === 'unlink' ? { unlinks: true as const } : {}) });
+    if (cmd === 'mv' && operands.length > 1) writes.push({ what: `${text} (removes its source)`, targets: named(operands.slice(0, -1)) });
     return xargs;
   }
   if (cmd === 'tee') {
-    writes.push({ what: text, targets: operands.length ? operands : null });
+    writes.push({ what: text, targets: operands.length ? named(operands) : null });
     return xargs;
   }
   if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {

@@ -47,7 +47,9 @@ const EDIT_LIKE_MCP = /(write|edit|create|delete|remove|move|rename|patch|apply|
 const WRITE_WORDS = new Set(['add', 'reset', 'init', 'switch', 'clean', 'touch', 'push', 'pull', 'tag', 'branch', 'set', 'put', 'post', 'sync', 'format', 'generate', 'build', 'cherry', 'pick', 'mv', 'cp', 'rm',
   // red team adv24: names that write and said none of the above
   'modify', 'unlink', 'rmdir', 'upsert', 'extract', 'chown', 'export', 'dump', 'migrate', 'truncate', 'eval', 'drop', 'alter', 'kill',
-  'do', 'perform', 'invoke', 'call', 'send', 'deploy', 'publish', 'release', 'import', 'load', 'unzip', 'untar', 'mount', 'link', 'symlink', 'sql']);
+  'do', 'perform', 'invoke', 'call', 'send', 'deploy', 'publish', 'release', 'import', 'load', 'unzip', 'untar', 'mount', 'link', 'symlink', 'sql',
+  // red team adv25
+  'store', 'fix', 'purge', 'wipe', 'erase', 'zip', 'compress', 'archive', 'tee', 'commit', 'stage', 'apply', 'record', 'edit']);
 /** words a read-only tool's name says (get_issue, list_files, git_status, search_code) */
 const READ_WORDS = new Set(['get', 'list', 'read', 'search', 'find', 'show', 'status', 'log', 'diff', 'view', 'fetch', 'describe', 'lookup', 'inspect', 'info', 'help', 'count', 'check', 'validate', 'resolve', 'explain', 'browse', 'stat', 'grep', 'glob', 'head', 'tail', 'blame', 'tree', 'ls', 'cat', 'which', 'whoami', 'version']);
 const nameWords = (tool: string): string[] => (tool.split('__').pop() ?? '').replace(/([a-z\d])([A-Z])/g, '$1_$2').toLowerCase().split(/[^a-z\d]+/).filter(Boolean);
@@ -369,7 +371,16 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
 }
 
 /** argument names that hold a file or folder (file_path, filePath, destination, paths, to, target_notebook …) */
-const PATH_KEY = /(^|_)(paths?|files?|filename|notebook|dir|directory|dest|destination|target|source|src|output|from|to)$/;
+const PATH_KEY = /(^|_)(paths?|files?|filename|notebook|dir|directory|dest|destination|target|source|src|output|from|to|uri|where|location)$/;
+
+/** The path of a file: URI (`file:///a%20b` → /a b; a host part is kept as a path that lands nowhere allowed). */
+function fileUriPath(uri: string): string {
+  try {
+    return decodeURIComponent(new URL(uri).pathname) || '/';
+  } catch {
+    return uri.replace(/^file:\/\//i, '/');
+  }
+}
 
 /** The file paths a tool's arguments name (top level and one level into objects and lists). */
 function namedPaths(input: Record<string, unknown>, depth = 0): string[] {
@@ -378,7 +389,9 @@ function namedPaths(input: Record<string, unknown>, depth = 0): string[] {
     const key = k.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
     const values = Array.isArray(v) ? v : [v];
     for (const x of values) {
-      if (typeof x === 'string' && PATH_KEY.test(key) && x && !/^[a-z][a-z0-9+.-]*:\/\//i.test(x)) out.push(x);
+      // a file: URI names a file (red team adv25: `{"uri": "file:///…"}` was not judged); other schemes are no paths
+      if (typeof x === 'string' && PATH_KEY.test(key) && /^file:\/\//i.test(x)) out.push(fileUriPath(x));
+      else if (typeof x === 'string' && PATH_KEY.test(key) && x && !/^[a-z][a-z0-9+.-]*:\/\//i.test(x)) out.push(x);
       else if (x && typeof x === 'object' && depth < 2) out.push(...namedPaths(x as Record<string, unknown>, depth + 1));
     }
   }

@@ -48,12 +48,13 @@ export function registerTools(server: McpServer, project: Project, sessions: Ses
     const text = r.content?.[0];
     if (text?.type === 'text') {
       try {
-        text.text = JSON.stringify({ ...(JSON.parse(text.text) as Record<string, unknown>), witness });
+        // first: a client that cuts a long answer keeps its start (guard/transcript.ts reads it there too)
+        text.text = JSON.stringify({ witness, ...(JSON.parse(text.text) as Record<string, unknown>) });
       } catch {
         // not JSON: never the case for our answers
       }
     }
-    if (r.structuredContent) r.structuredContent = { ...r.structuredContent, witness };
+    if (r.structuredContent) r.structuredContent = { witness, ...r.structuredContent };
     return r;
   }
 

@@ -245,6 +245,11 @@ export class SessionStore {
     return witness;
   }
 
+  /** A session's last recorded phase change. */
+  lastTransition(sessionId: string): { id: number; from_phase: string; to_phase: string } | undefined {
+    return this.db.prepare('SELECT id, from_phase, to_phase FROM transitions WHERE session_id = ? ORDER BY id DESC LIMIT 1').get(sessionId) as never;
+  }
+
   /** The last transition recorded before phase changes carried tokens (0 for a database made since). */
   witnessFrom(): number {
     return Number(this.guardValue('witness_from') ?? 0);
