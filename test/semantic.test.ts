@@ -500,6 +500,29 @@ describe('a word the target shares with a family of siblings (red team adv13)', 
   });
 });
 
+describe('an import alias is found by find_definitions (agent trial tr79)', () => {
+  it('`from ._types import SupportsRead as _SupportsRead` and `import { a as b }`: the alias finds the declaration it names', async () => {
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const root = makeProject({
+      'pkg/__init__.py': '',
+      'pkg/_types.py': 'class SupportsRead:\n    def read(self):\n        ...\n',
+      'pkg/models.py': 'from ._types import SupportsRead as _SupportsRead\n\n\ndef encode(fp):\n    return isinstance(fp, _SupportsRead)\n',
+      'src/a.ts': 'export function formatPrice(n: number): string {\n  return String(n);\n}\n',
+      'src/b.ts': 'import { formatPrice as price } from "./a";\n\nexport const shown = price(1);\n',
+    });
+    const project = new Project(root);
+    await project.refresh();
+    const py = findDefinitions(project, { name: '_SupportsRead' });
+    expect(py.items).toEqual([expect.objectContaining({ file: 'pkg/_types.py', name: 'SupportsRead', imported_as: '_SupportsRead' })]);
+    expect(py.resolution).toMatch(/'_SupportsRead' is the name an import gives SupportsRead/);
+    expect(findDefinitions(project, { name: 'price' }).items).toEqual([expect.objectContaining({ file: 'src/a.ts', name: 'formatPrice' })]);
+    // a name declared somewhere is that declaration, never an alias of another
+    expect(findDefinitions(project, { name: 'formatPrice' }).items.map((d) => d.file)).toEqual(['src/a.ts']);
+    project.db.close();
+    removeProject(root);
+  });
+});
+
 describe('an anonymous default export goes by the name its importers give it (agent trial tr67)', () => {
   it('find_definitions and submit_understanding take resolveConfig for resolveConfig.js\'s `export default (config) => …`', async () => {
     const { SessionService } = await import('../src/session/service.js');

@@ -105,6 +105,22 @@ export function defaultsImportedAs(p: Project, name: string): SymbolRow[] {
     .all(name) as SymbolRow[];
 }
 
+/**
+ * The declarations imported under a name no declaration has: an alias (`from ._types import
+ * SupportsRead as _SupportsRead`, `import { a as b }`). find_definitions on the alias answered
+ * "no definition" (agent trial tr79).
+ */
+export function aliasesImportedAs(p: Project, name: string): SymbolRow[] {
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name) || name === 'default') return [];
+  return p.db
+    .prepare(
+      `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+       WHERE s.id IN (SELECT resolved_symbol_id FROM imports WHERE local_name = ? AND imported <> local_name AND status = 'symbol' LIMIT 50)
+       ORDER BY f.path, s.line`,
+    )
+    .all(name) as SymbolRow[];
+}
+
 /** The names a file's anonymous default export (symbol `id`) is imported as elsewhere. */
 export function importedNamesOf(p: Project, id: number): string[] {
   const rows = p.db.prepare(`SELECT DISTINCT local_name AS name FROM imports WHERE resolved_symbol_id = ? AND status = 'symbol' AND local_name IS NOT NULL AND local_name != 'default' LIMIT 20`).all(id) as { name: string }[];
