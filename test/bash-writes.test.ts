@@ -141,6 +141,29 @@ describe('targets in the user\'s home', () => {
     expect(await targets('ln ~/.claude/projects/p/s.jsonl /tmp/t.jsonl')).toEqual([['/tmp/t.jsonl', `${home}/.claude/projects/p/s.jsonl`]]);
     expect(await targets('echo x > "$X/y"')).toEqual([null]);
     expect(await targets('echo x > ~other/y')).toEqual([null]);
+    // quoted (red team adv26)
+    expect(await targets('echo x >> "$HOME"/p')).toEqual([[`${home}/p`]]);
+    expect(await targets('echo x >> "$HOMEX"/p')).toEqual([null]);
+  });
+
+  it('names where archives and clones unpack, the archive tar makes, and the sources cp -s/-l and link tie to their copies (red team adv26)', async () => {
+    const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.map((w) => w.targets);
+    expect(await targets('tar -xf t.tar -C /root')).toEqual([['/root']]);
+    expect(await targets('tar xzf t.tgz')).toEqual([['.']]);
+    expect(await targets('tar -cf /root/t.tar src')).toEqual([['/root/t.tar']]);
+    expect(await targets('tar -tf t.tar')).toEqual([]);
+    expect(await targets('unzip a.zip -d /root')).toEqual([['/root']]);
+    expect((await targets('git clone https://x/y.git /root/y'))[0]).toEqual(['/root/y']);
+    expect(await targets('cp -s /root/a /tmp/b')).toEqual([['/tmp/b', '/root/a']]);
+    expect(await targets('cp -l /root/a /tmp/b')).toEqual([['/tmp/b', '/root/a']]);
+    expect(await targets('link /root/a /tmp/b')).toEqual([['/root/a', '/tmp/b']]);
+  });
+
+  it('a relative cd goes where CDPATH or cdable_vars says: unknown (red team adv26)', async () => {
+    const dirs = async (cmd: string) => (await analyzeBash(cmd)).writes.map((w) => w.dir);
+    expect(await dirs('CDPATH=/ cd root && echo x > p')).toEqual([null]);
+    expect(await dirs('shopt -s cdable_vars; h=/root; cd h && echo x > p')).toEqual([null]);
+    expect(await dirs('cd src && echo x > p')).toEqual(['src']);
   });
 });
 

@@ -242,6 +242,27 @@ describe('PreToolUse (the write guard)', () => {
     expect(mcp('mcp__fs__write_file', { uri: `file://${path.join(root, 'src/cart.ts')}`, content: 'x' }).decision).toBeUndefined();
   });
 
+  it('a scratch file that is a hard link to another file is not written through (red team adv26)', async () => {
+    await toReady();
+    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv26-'));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv26-'));
+    try {
+      fs.writeFileSync(path.join(outside, 'rc'), 'original\n');
+      fs.writeFileSync(path.join(scratch, 'plain'), 'x\n');
+      let linked = true;
+      try {
+        fs.linkSync(path.join(outside, 'rc'), path.join(scratch, 'hard'));
+      } catch {
+        linked = false; // another file system: no hard link can be made there
+      }
+      if (linked) expect(hook('pre-tool-use', bash(`echo more >> ${path.join(scratch, 'hard')}`)).decision).toBe('deny');
+      expect(hook('pre-tool-use', bash(`echo more >> ${path.join(scratch, 'plain')}`)).decision).toBeUndefined();
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('in READY another server\'s write tool is judged by the files it names (outside the project: refused)', async () => {
     await toReady();
     const mcp = (tool_name: string, tool_input: Record<string, unknown>) => hook('pre-tool-use', { hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name, tool_input });

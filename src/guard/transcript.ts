@@ -234,7 +234,9 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 /** The code-intel tools whose answers carry a phase change's token (start_session … abort_session). */
 const SESSION_TOOL = /(?:^|__|_)(start_session|set_query_frame|submit_understanding|validate_symbol_relevance|confirm_symbol_relevance|semantic_search|submit_semantic|submit_verification|revert_to_exploration|end_session|abort_session)$/;
 /** code-intel's own MCP tools as Claude Code names them (`mcp__code-intel__…`, or a plugin's `mcp__plugin_x_code-intel__…`), not another server's of the same name (red team adv25) */
-const OWN_MCP_TOOL = /^mcp__(?:[\w-]*_)?code-intel__/;
+const OWN_MCP_TOOL = /^mcp__(?:plugin_[\w-]+_)?code-intel__/;
+/** Gemini CLI names an MCP tool bare, or `server__tool` where two servers share a name */
+const GEMINI_OWN_TOOL = /^(?:code-intel__)?[a-z_]+$/;
 
 /** The `witness` of an answer the client recorded: its text parsed as JSON, the top-level field only (an echo of the agent's words is no field of its own). */
 function witnessesIn(v: unknown, out: Set<string>, depth = 0): void {
@@ -286,7 +288,7 @@ export function transcriptWitnesses(file: string): Set<string> {
       }
     }
     if (!claude && l.type === 'gemini' && Array.isArray(l.toolCalls)) {
-      for (const c of l.toolCalls as (ToolCall & { result?: unknown })[]) if (c && SESSION_TOOL.test(c.name ?? '') && c.status === 'success') witnessesIn(c.result, out);
+      for (const c of l.toolCalls as (ToolCall & { result?: unknown })[]) if (c && GEMINI_OWN_TOOL.test(c.name ?? '') && SESSION_TOOL.test(c.name ?? '') && c.status === 'success') witnessesIn(c.result, out);
     }
   }
   return out;

@@ -82,7 +82,7 @@ const UNKNOWABLE = /[*?`$]|^~/;
 function named(targets: readonly string[]): string[] | null {
   const out: string[] = [];
   for (const t of targets) {
-    const home = /^(?:~|\$HOME\b|\$\{HOME\})(?=\/|$)/.exec(t);
+    const home = /^(?:~|"?\$HOME"?(?![\w])|"?\$\{HOME\}"?)(?=\/|$)/.exec(t);
     const x = home ? os.homedir() + t.slice(home[0].length) : t;
     if (UNKNOWABLE.test(x)) return null;
     out.push(x);
@@ -222,6 +222,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   // places some redirections and pipelines differently from bash (`cd x && a > f | b`)
   let dir: string | null = '';
   const reached = new Set<string | null>();
+  const cdAnywhere = /CDPATH|cdable_vars/.test(command) || !!process.env.CDPATH;
   const move = (to: string | null) => {
     dir = to;
     reached.add(to);
@@ -231,6 +232,8 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
     const to = operands[0];
     if (cmd === 'popd' || to === undefined || operands.length > 1 || to === '-' || UNKNOWABLE.test(to)) move(null);
     else if (path.posix.isAbsolute(to)) move(path.posix.normalize(to));
+    // with CDPATH or cdable_vars a relative cd may go anywhere (red team adv26: `CDPATH=/ cd root`)
+    else if (cdAnywhere) move(null);
     else move(dir === null ? null : path.posix.join(dir || '.', to));
   };
   /** the writes found since `from` are written in the current folder */
@@ -368,6 +371,21 @@ function redirectWrite(op: string, target: string, writes: BashWrite[]): void {
 const OUTPUT_OPTIONS = new Set(['--output', '--output-file', '--outfile', '--out-file', '--output-directory']);
 /** short options that name the file written, per command */
 const OUTPUT_SHORT: Record<string, string> = { sort: 'o', curl: 'o', wget: 'O' };
+/** tar and zip name the archive they make: `tar -cf F`, `tar czf F`, `tar --file=F` */
+function archiveMade(cmd: string, args: string[]): string[] {
+  if (cmd !== 'tar' && cmd !== 'bsdtar') return [];
+  const first = args[0] ?? '';
+  const bundled = /^[a-zA-Z]+$/.test(first) ? first : '';
+  const creates = args.some((a) => /^-[a-zA-Z]*[cru]|^--(create|append|update)$/.test(a)) || /[cru]/.test(bundled);
+  if (!creates) return [];
+  const long = args.find((a) => a.startsWith('--file='));
+  if (long) return [long.slice(7)];
+  const i = args.findIndex((a) => a === '--file' || /^-[a-zA-Z]*f$/.test(a));
+  if (i >= 0 && args[i + 1] !== undefined) return [args[i + 1]!];
+  // `tar czf F …`: the bundled letters take their values in order, f's among them
+  if (bundled.includes('f')) return args[1] !== undefined ? [args[1]] : [];
+  return [];
+}
 
 /** The files named by output options (`--output=F`, `--output F`, `sort -o F`, `sort -oF`). */
 function outputFiles(cmd: string, args: string[]): string[] {
@@ -426,7 +444,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   const operands = args.filter((a) => !a.startsWith('-'));
   const text = words.join(' ');
   // an output file named by an option (`git diff --output=F`, `sort -o F`, `curl -o F`): written
-  const outputs = outputFiles(cmd, args);
+  const outputs = [...outputFiles(cmd, args), ...archiveMade(cmd, args)];
   if (outputs.length > 0) {
     // `git -C DIR … --output=F` writes DIR/F: a relative F is in a folder the guard does not follow
     const elsewhere = cmd === 'git' && args.some((a) => ['-C', '--work-tree'].includes(a));
@@ -450,7 +468,9 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // cp/mv/ln/install/rsync write their last operand; rm, mkdir, touch, chmod... write every operand
     // ln: a write through the link lands on what it names, so that counts as written too (a
     // symbolic link's relative target is read from the link's folder)
-    const linked = cmd === 'ln' && operands.length > 1
+    // (`cp -s`/`cp -l` make links too: red team adv26 wrote through one in the same command)
+    const links = cmd === 'ln' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[sl]|^--(symbolic-)?link$/.test(a)));
+    const linked = links && operands.length > 1
       ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s|^--symbolic$/.test(a)) && !o.startsWith('/') ? path.posix.join(path.posix.dirname(operands.at(-1)!), o) : o))
       : [];
     const targets = ['cp', 'mv', 'ln', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
@@ -477,6 +497,16 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push({ what: text, targets: null });
     return xargs;
   }
+  // where an archive or a clone is unpacked (red team adv26: `tar -xf t.tar -C ~`, `unzip -d`, `git clone URL DIR`)
+  const unpacked = unpackDir(cmd, args, operands);
+  if (unpacked !== undefined) {
+    writes.push({ what: text, targets: unpacked === null ? null : named([unpacked]) });
+    if (cmd !== 'git') return xargs;
+  }
+  if (cmd === 'link' && operands.length === 2) {
+    writes.push({ what: text, targets: named(operands) }); // a hard link: a write through it lands in both
+    return xargs;
+  }
   if (cmd === 'git') {
     const sub = gitSubcommand(args);
     if (gitConfigured(args) || (sub && !gitSubReads(args))) writes.push({ what: text, targets: null });
@@ -491,6 +521,29 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push({ what: text, targets: null }); // inline code can write anything
   }
   return xargs;
+}
+
+/** The folder an extraction or a clone writes into ('.' when none is named), null when it cannot be told, undefined for other commands. */
+function unpackDir(cmd: string, args: string[], operands: string[]): string | null | undefined {
+  if (cmd === 'tar' || cmd === 'bsdtar') {
+    const first = args[0] ?? '';
+    const extracts = args.some((a) => /^-[a-zA-Z]*x|^--(extract|get)$/.test(a)) || (/^[a-zA-Z]+$/.test(first) && first.includes('x'));
+    if (!extracts) return undefined; // (an archive it makes is named by -f: outputFiles)
+    const i = args.findIndex((a) => a === '-C' || a === '--directory' || a.startsWith('--directory=') || /^-C./.test(a));
+    if (i < 0) return '.';
+    const a = args[i]!;
+    return a.startsWith('--directory=') ? a.slice(12) : /^-C./.test(a) ? a.slice(2) : args[i + 1] ?? null;
+  }
+  if (cmd === 'unzip') {
+    const i = args.indexOf('-d');
+    return i >= 0 ? args[i + 1] ?? null : '.';
+  }
+  if (cmd === 'cpio' && args.some((a) => /^-[a-zA-Z]*p/.test(a))) return operands.at(-1) ?? null;
+  if (cmd === 'git' && gitSubcommand(args) === 'clone') {
+    const rest = operands.slice(operands.indexOf('clone') + 1);
+    return rest.length >= 2 ? rest.at(-1)! : null;
+  }
+  return undefined;
 }
 
 /**

@@ -481,6 +481,8 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   if (realRel.startsWith('..') || path.isAbsolute(realRel)) {
     // a project path whose symlink leads out is never scratch (the link is in the project)
     if (!namedOutside) return `'${file.slice(0, 120)}' resolves through a symlink to ${real.slice(0, 200)}, outside the project; write the real file inside the project instead`;
+    // a scratch name that is a hard link writes another name's file too (red team adv26: `cp -l ~/x /tmp/h`, then `>> /tmp/h`)
+    if (!itself && hardLinked(real)) return `'${file.slice(0, 120)}' is a hard link (the file has other names, perhaps outside the scratch area): write a new scratch file instead`;
     if (isScratch(abs)) return undefined;
     return `'${real}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
   }
@@ -492,6 +494,16 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   if (!v.allowed) return `${v.error}. ${v.hint}`;
   if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
   return undefined;
+}
+
+/** A regular file with more than one name. */
+function hardLinked(file: string): boolean {
+  try {
+    const st = fs.lstatSync(file);
+    return st.isFile() && st.nlink > 1;
+  } catch {
+    return false;
+  }
 }
 
 /** The Bash call in flight, if any (set by PreToolUse, cleared by its PostToolUse or its timeout). */
