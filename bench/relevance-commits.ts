@@ -37,7 +37,7 @@ import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { chunkable } from '../src/embeddings/chunks.js';
 import { REQUEST_NAMED_SCORE, requestNamesAsCode, verifyCodeEvidence } from '../src/session/validation.js';
 import { siblingSaying, targetMeansAnother } from '../src/session/which-definition.js';
-import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore, within } from '../src/session/graph-relevance.js';
+import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, sameWay, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore, within } from '../src/session/graph-relevance.js';
 import { factCap, tierOf } from '../src/session/relevance.js';
 import { minAccepted } from '../machines/session.js';
 import { Bm25, words } from './lib/bm25.js';
@@ -276,21 +276,25 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     // confirm links to a fixed point: a changed declaration one step from one a link accepted in the
     // same confirm is accepted too, and the link-accepted ones seed propagation (validation.ts)
     const hops = Number(process.env.GRAPH_HOPS ?? 1);
-    // a seed accepted only through a link does not vouch for what it holds (validation.ts graphLink)
-    const linkScore = (id: number, seeds: ReadonlyMap<number, number>): number => {
-      const link = linkToSeeds(db, id, new Set(seeds.keys()), hops);
-      if (link && link.hops > 0 && !seedScore.has(link.seed) && within(db, id, link.seed)) return 0;
-      return link && link.hops > 0 ? linkedScore(seeds.get(link.seed)!, link.hops) : 0;
+    // a seed accepted only through a link does not vouch for what it holds, and links on only the
+    // way its own link ran (validation.ts graphLink)
+    const chainWay = new Map<number, LinkDirection>();
+    const linkTo = (id: number, seeds: ReadonlyMap<number, number>): { score: number; seed?: number } => {
+      const ok = new Set([...seeds.keys()].filter((s) => seedScore.has(s) || (s !== id && sameWay(chainWay.get(s), linkDirection(db, s, id)))));
+      const link = linkToSeeds(db, id, ok, hops);
+      if (link && link.hops > 0 && !seedScore.has(link.seed) && within(db, id, link.seed)) return { score: 0 };
+      return link && link.hops > 0 ? { score: linkedScore(seeds.get(link.seed)!, link.hops), seed: link.seed } : { score: 0 };
     };
+    const linkScore = (id: number, seeds: ReadonlyMap<number, number>): number => linkTo(id, seeds).score;
     const chained = new Map(seedScore);
     for (let round = 0; round < 6; round++) {
       const grown = all.flatMap(({ set, row }) => {
         if (set !== 'relevant' || !row || chained.has(row.id)) return [];
-        const sc = linkScore(row.id, chained);
-        return sc >= 0.3 ? [[row.id, sc] as const] : [];
+        const l = linkTo(row.id, chained);
+        return l.score >= 0.3 ? [[row.id, l.score, l.seed!] as const] : [];
       });
       if (grown.length === 0) break;
-      for (const [id, sc] of grown) chained.set(id, sc);
+      for (const [id, sc, seed] of grown) (chained.set(id, sc), chainWay.set(id, linkDirection(db, seed, id)));
     }
     const pprK = propagationCutoff(ranking.total);
     // (restarting at the seeds the words, the rank or the target reach: a link-accepted one vouches for nothing more)

@@ -164,6 +164,30 @@ describe('the graph leg in confirm_symbol_relevance', () => {
   });
 });
 
+describe('a chain of links keeps its way (red team adv27)', () => {
+  it('from buildURL down through what it uses, not back up to another user of a shared helper', async () => {
+    const files: Record<string, string> = {
+      'src/buildURL.ts': "import { encodeParams } from './params';\nexport function buildURL(url: string, params: object): string {\n  return url + '?' + encodeParams(params);\n}\n",
+      'src/params.ts': "import { toFormData } from './formdata';\nexport function encodeParams(p: object): string {\n  return String(toFormData(p));\n}\n",
+      'src/formdata.ts': 'export function toFormData(o: object): object {\n  return { ...o };\n}\n',
+      'src/transform.ts': "import { toFormData } from './formdata';\nexport function transformRequest(data: object): object {\n  return toFormData(data);\n}\n",
+    };
+    const r = await confirmOn(files, {
+      intent: 'IMPLEMENT', request: 'buildURL should accept a serializer function', target: 'buildURL', lookups: ['buildURL', 'toFormData'],
+      entry_points: ['buildURL()'], patterns: ['encodeParams turns the params into text, as buildURL uses it'],
+      claims: [
+        { symbol: 'buildURL', approved: true, code_evidence: 'src/buildURL.ts:2' },
+        { symbol: 'encodeParams', approved: true, code_evidence: 'src/params.ts:2' },
+        { symbol: 'toFormData', approved: true, code_evidence: 'src/formdata.ts:1' },
+        { symbol: 'transformRequest', approved: true, code_evidence: 'src/transform.ts:2' },
+      ],
+    });
+    const accepted = (r.accepted as { symbol: string }[]).map((a) => a.symbol).sort();
+    expect(accepted).toEqual(['buildURL', 'encodeParams', 'toFormData']);
+    expect((r.rejected as { symbol: string }[]).map((x) => x.symbol)).toEqual(['transformRequest']);
+  });
+});
+
 /**
  * An honest session over `files` up to one confirm_symbol_relevance: every file's outline, the
  * lookups named, the understanding and the validation, then the claims as given.

@@ -247,6 +247,30 @@ describe('NL→symbol cache', () => {
   });
 });
 
+describe('a match learned under a bare name (red team adv27)', () => {
+  it('credits the one definition of that name, not every definition sharing it', async () => {
+    const root = makeProject({
+      'src/url.ts': 'export function encode(params: Record<string, string>): string {\n  return new URLSearchParams(params).toString();\n}\n',
+      'src/form.ts': 'export class FormDataPart {\n  encode(): string {\n    return "part";\n  }\n}\n',
+      'src/unique.ts': 'export function serializeParams(p: object): string {\n  return JSON.stringify(p);\n}\n',
+    });
+    const project = new Project(root);
+    await project.refresh();
+    const engine = new SemanticEngine(project);
+    const term = 'URLパラメータの直列化';
+    engine.cache.learn('s1', [{ term, symbol: 'encode' }, { term, symbol: 'serializeParams' }]);
+    engine.cache.learn('s2', [{ term, symbol: 'encode' }, { term, symbol: 'serializeParams' }]);
+    const [part, unique] = await engine.scoreSymbols(term, [
+      { name: 'encode', container: 'FormDataPart', file: 'src/form.ts', signature: 'encode(): string' },
+      { name: 'serializeParams', container: null, file: 'src/unique.ts', signature: 'export function serializeParams(p: object): string {' },
+    ]);
+    expect(part!.legs.history).toBeUndefined();
+    expect(unique!.legs.history).toBeGreaterThan(0);
+    project.close();
+    removeProject(root);
+  });
+});
+
 describe('semantic_search on a fixture with known answers (lexical backend)', () => {
   let root: string;
   let project: Project;

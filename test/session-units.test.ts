@@ -178,6 +178,20 @@ describe('QueryFrame validation', () => {
     expect(errs('add the value when it is missing and delete it when it is present, returning whether the value is in the set afterwards; add a test')).toEqual([]);
     expect(errs('add the value when missing and remove it when present, returning membership')).toEqual([]);
   });
+  it('a negation moved to another part of the quote, "no longer X" read as X, and an untranslatable negated verb rendered without it are refused (red team adv27)', () => {
+    const sense = (req: string, value: string, quote: string) =>
+      validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error).filter((e) => /negat|opposite/.test(e));
+    const q1 = 'buildURL should accept a paramsSerializer given as a plain function, not only as an object with a serialize method';
+    expect(sense(q1, 'accept a paramsSerializer as an object with a serialize method, not as a plain function', q1).length).toBeGreaterThan(0);
+    expect(sense(q1, 'accept a paramsSerializer given as a plain function, not only as an object with a serialize method', q1)).toEqual([]);
+    const q2 = 'buildURL should no longer ignore a paramsSerializer given as a plain function';
+    expect(sense(q2, 'buildURL should ignore a paramsSerializer given as a plain function', q2).length).toBeGreaterThan(0);
+    expect(sense(q2, 'buildURL should stop ignoring a paramsSerializer given as a plain function', q2)).toEqual([]);
+    const q3 = 'serialize メソッドを持つオブジェクトだけに限定しないでください';
+    expect(sense(q3, 'restrict to only objects with a serialize method', q3).length).toBeGreaterThan(0);
+    expect(sense(q3, 'do not restrict it to objects with a serialize method', q3)).toEqual([]);
+  });
+
   it('a negation a verb states is not dropped by a translation; a kanji prefix, a stated failure and "must" idioms are no dropped negation (#10)', () => {
     const sense = (req: string, value: string, quote: string) =>
       validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error).filter((e) => /negat|opposite/.test(e));

@@ -278,6 +278,14 @@ export class SemanticEngine {
     return [legs.vector ? 'neural' : null, 'lexical', legs.history !== undefined ? 'history' : null, legs.named ? 'named' : null].filter(Boolean).join('+');
   }
 
+  /**
+   * A match learned under a bare name credits a definition only where the name has no other: two
+   * sessions that confirmed one `default` lifted a demo handler's `default` in a third (red team adv27).
+   */
+  private oneOfName(name: string): boolean {
+    return name !== 'default' && (this.corpus().byName.get(name)?.length ?? 0) <= 1;
+  }
+
   private historyFor(target: string): Map<string, number> {
     const m = new Map<string, number>();
     for (const e of this.cache.match(target, this.corpus().lex)) {
@@ -328,7 +336,7 @@ export class SemanticEngine {
       if (opts.kinds && !opts.kinds(c.kind)) continue;
       const k = keyword.get(i);
       legs.keyword = k?.coverage ?? 0;
-      const h = history.get(qualified(c)) ?? history.get(c.name);
+      const h = history.get(qualified(c)) ?? (this.oneOfName(c.name) ? history.get(c.name) : undefined);
       if (h !== undefined) legs.history = h;
       out.push({ chunk: c, score: this.combine(legs), legs, bm25: k?.bm25 ?? 0, matched: k?.matched ?? [] });
     }
@@ -408,7 +416,7 @@ export class SemanticEngine {
         const cos = dot(q, v!);
         legs.vector = { cosine: round(cos), score: applyCalibration(cal, cos) };
       }
-      const h = history.get(qualified(s)) ?? history.get(s.name);
+      const h = history.get(qualified(s)) ?? (this.oneOfName(s.name) ? history.get(s.name) : undefined);
       if (h !== undefined) legs.history = h;
       // `namesAnother`: the target's name is this symbol's, but its other words say another definition of it
       const named = s.namesAnother ? 0 : Math.max(...[target, ...(opts.namedIn ?? [])].map((t) => namedScore(t, s.name, s.container)));

@@ -213,6 +213,23 @@ export function linkToSeeds(db: DB, from: number, seeds: ReadonlySet<number>, ma
   return undefined;
 }
 
+/** Which way a link from a seed to a symbol runs: the seed's code uses it (down), it uses the seed (up), both, or neither (containment, a written field). */
+export type LinkDirection = 'down' | 'up' | 'both' | 'other';
+
+export function linkDirection(db: DB, seed: number, id: number): LinkDirection {
+  // a reference inside the span of one (its locals and closures are its code too) to the other
+  const uses = (outer: number, inner: number) => db.prepare(`SELECT 1 FROM refs x JOIN symbols s ON s.id = ? WHERE x.symbol_id = ? AND x.file_id = s.file_id
+    AND x.line BETWEEN s.line AND s.end_line LIMIT 1`).get(outer, inner) !== undefined;
+  const [down, up] = [uses(seed, id), uses(id, seed)];
+  return down && up ? 'both' : down ? 'down' : up ? 'up' : 'other';
+}
+
+/** A link that keeps the way the seed's own link ran (a seed linked through containment or a field links no further). */
+export function sameWay(seedWay: LinkDirection | undefined, next: LinkDirection): boolean {
+  if (seedWay === undefined || seedWay === 'other' || next === 'other') return false;
+  return seedWay === 'both' || next === 'both' || seedWay === next;
+}
+
 /** Whether declaration `id` lies inside declaration `outer` (a member of it, or a function in its body). */
 export function within(db: DB, id: number, outer: number): boolean {
   return db.prepare('SELECT 1 FROM symbols a JOIN symbols b ON b.id = ? WHERE a.id = ? AND a.file_id = b.file_id AND b.line <= a.line AND a.end_line <= b.end_line').get(outer, id) !== undefined;

@@ -241,7 +241,9 @@ function negatedWords(quote: string): string[] {
   // Chinese: the verb right after the prefix
   for (const m of q.matchAll(/(?:没有|[不没勿别])([\p{Script=Han}]{1,2})/gu)) out.push(m[1]!);
   // English: the first content word after the negation
-  for (const m of q.matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|n['’]t)\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got)\s+)*([\p{L}\p{N}_$]+)/giu)) out.push(m[1]!);
+  // (adverbs and prepositions between are skipped: "no longer ignore" negates ignore, "not only as an
+  // object" object — red team adv27 reversed both with the first word taken as the negated one)
+  for (const m of q.matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|n['’]t)\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got|longer|only|just|more|even|always|ever|really|necessarily|simply|merely|as|in|on|for|with|by|from|of|given)\s+)*([\p{L}\p{N}_$]+)/giu)) out.push(m[1]!);
   return out.filter((w) => w.length > 0);
 }
 
@@ -266,7 +268,11 @@ function statesNegated(value: string, quote: string, translate?: (text: string) 
     if ([...actionSides(w, translate ?? (() => []))].some((a) => vActions.has(a))) return true;
     const kanji = [...w].filter((c) => /\p{Script=Han}/u.test(c));
     if (kanji.length > 0 && kanji.every((c) => vChars.has(c))) return true;
-    return (translate?.(w) ?? []).map(stem).some((t) => vEnglish.some((x) => stemsMatch(x, t)));
+    const meant = (translate?.(w) ?? []).map(stem);
+    // a negated word the glossary cannot render: whether a value in another language states it cannot
+    // be told, so it may (red team adv27: 限定しないで, "do not restrict", set as "restrict to …")
+    if (meant.length === 0 && kanji.length > 0 && !CJK.test(v)) return true;
+    return meant.some((t) => vEnglish.some((x) => stemsMatch(x, t)));
   });
 }
 
@@ -393,7 +399,25 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
     const actionDropped = negatedWords(quote).some((w) => [...actionSides(w, translate ?? (() => []))].some((a) => vActions.has(a)));
     return (!VERB_NEGATION.test(qn.replace(NOT_NEGATION, ' ')) && !actionDropped) || failureStated(vn, quote, translate) || STOP_SENSE.test(vn) || opposite || !statesNegated(value, quote, translate);
   }
-  return v === q || (!v && q && (failureStated(vn, quote, translate) || !statesNegated(value, quote, translate)));
+  // both negated: the value must negate what the quote negates, not another part of it (red team
+  // adv27: "…, not as a plain function" for "… a plain function, not only as an object …")
+  if (v && q) return sameNegated(value, quote);
+  return v === q || (!v && q && (failureStated(vn, quote, translate) || stopsNegated(vn, quote) || !statesNegated(value, quote, translate)));
+}
+
+/** A value that stops what its quote negates says the same: "stop ignoring" for "no longer ignore". */
+function stopsNegated(value: string, quote: string): boolean {
+  const stopped = stoppedWords(value).map((w) => stem(w.toLowerCase()));
+  return stopped.length > 0 && negatedWords(quote).some((w) => stopped.some((x) => stemsMatch(x, stem(w.toLowerCase()))));
+}
+
+/** Does a negated value negate a word its quote negates (or one of them cannot be told)? */
+function sameNegated(value: string, quote: string): boolean {
+  const [vw, qw] = [negatedWords(value), negatedWords(quote)];
+  if (vw.length === 0 || qw.length === 0) return true;
+  const stems = (ws: string[]) => ws.map((w) => stem(w.toLowerCase()));
+  const qs = stems(qw);
+  return stems(vw).some((x) => qs.some((y) => stemsMatch(x, y)));
 }
 
 /** A quote that runs from one sentence into the next (". D", "。ユ"): it joins statements the request keeps apart. */

@@ -12,7 +12,7 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { linkedScore, linkToSeeds, personalizedRank, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel, within } from './graph-relevance.js';
+import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, sameWay, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { factCap, tierOf } from './relevance.js';
@@ -45,21 +45,26 @@ export class ValidationPhase {
   }
 
   /** The seeds of the graph: the symbols accepted now or earlier in this session, then what the target reaches. */
-  private seedsWith(target: Seeds, accepted: { symbol: string; similarity?: number; evidence?: unknown; backend?: unknown }[]): Seeds {
+  private seedsWith(target: Seeds, accepted: { symbol: string; similarity?: number; evidence?: unknown; backend?: unknown; link_direction?: unknown }[]): Seeds {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
     const linked = new Set<number>();
+    const linkedWay = new Map<number, LinkDirection>();
     for (const a of accepted) {
       if (typeof a.similarity !== 'number' || a.similarity < 0.3) continue;
       const rows = this.addSeed(ids, labels, a.symbol, a.similarity, a.evidence);
-      if (typeof a.backend === 'string' && a.backend.endsWith('+graph')) rows.forEach((r) => linked.add(r.id));
+      if (typeof a.backend === 'string' && a.backend.endsWith('+graph')) {
+        // (an acceptance recorded before directions were: it links on no further)
+        const way = typeof a.link_direction === 'string' ? a.link_direction as LinkDirection : 'other';
+        rows.forEach((r) => (linked.add(r.id), linkedWay.set(r.id, way)));
+      }
     }
     for (const [id, score] of target.ids) {
       if ((ids.get(id) ?? 0) < score) ids.set(id, score);
       linked.delete(id); // the target reaches it itself
     }
     for (const l of target.labels) labels.add(l);
-    return { ids, labels, linked };
+    return { ids, labels, linked, linkedWay };
   }
 
   private addSeed(ids: Map<number, number>, labels: Set<string>, symbol: string, score: number, where?: unknown): SymbolRow[] {
@@ -90,14 +95,18 @@ export class ValidationPhase {
   }
 
   /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
-  private graphLink(symbol: string, seeds: Seeds, where?: string): { score: number; why: string } | undefined {
+  private graphLink(symbol: string, seeds: Seeds, where?: string): { score: number; why: string; direction: LinkDirection } | undefined {
     if (seeds.ids.size === 0) return undefined;
+    const db = this.core.project.db;
     const rows = this.definitionsFor(symbol, where).slice(0, 10); // overloads: the implementation is often last
     const own = new Set(rows.map((r) => r.id));
-    const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id)));
-    let best: { score: number; why: string } | undefined;
+    let best: { score: number; why: string; direction: LinkDirection } | undefined;
     for (const r of rows) {
-      const link = linkToSeeds(this.core.project.db, r.id, seedIds, 1);
+      // a seed a link accepted links on only the way its own link ran — what it uses, or what uses it:
+      // turning from a shared helper to its other callers took buildURL's chain into request-body
+      // code (red team adv27); a chain the agent traced down (or up) a call path stays whole
+      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || sameWay(seeds.linkedWay?.get(id), linkDirection(db, id, r.id)))));
+      const link = linkToSeeds(db, r.id, seedIds, 1);
       if (!link || link.hops === 0) continue;
       // a seed accepted only through a link (a module's `default` object, for the method of it the
       // target names) does not make the rest of what it holds relevant (red team adv16: every method
@@ -105,7 +114,7 @@ export class ValidationPhase {
       if (seeds.linked?.has(link.seed) && within(this.core.project.db, r.id, link.seed)) continue;
       const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
       if (score >= 0.3 && (!best || score > best.score)) {
-        best = { score, why: `linked through the code: ${link.path.map((id) => symbolLabel(this.core.project.db, id)).join(' → ')}` };
+        best = { score, why: `linked through the code: ${link.path.map((id) => symbolLabel(db, id)).join(' → ')}`, direction: linkDirection(db, link.seed, r.id) };
       }
     }
     return best;
@@ -480,7 +489,7 @@ export class ValidationPhase {
         raiseRisk = true;
         accepted.push({
           symbol: l.symbol, similarity: link.score, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+graph`, legs: { ...l.scored.legs, graph: link.score },
-          evidence: l.where, file: l.file, via: link.why,
+          evidence: l.where, file: l.file, via: link.why, link_direction: link.direction,
         });
       }
       pending = left;
@@ -580,7 +589,7 @@ export function requestNamesAsCode(userRequest: string, name: string, container:
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
 /** The seeds of the graph; `linked`: those accepted only through a link, whose contents they do not vouch for. */
-type Seeds = { ids: Map<number, number>; labels: Set<string>; linked?: Set<number> };
+type Seeds = { ids: Map<number, number>; labels: Set<string>; linked?: Set<number>; linkedWay?: Map<number, LinkDirection> };
 
 /** A claim the words and the rank do not accept: the graph may still link it. */
 type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object & { sibling?: string }; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number; judged?: string };
