@@ -280,7 +280,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     // way its own link ran (validation.ts graphLink)
     const chainWay = new Map<number, LinkDirection>();
     const linkTo = (id: number, seeds: ReadonlyMap<number, number>): { score: number; seed?: number } => {
-      const ok = new Set([...seeds.keys()].filter((s) => seedScore.has(s) || (s !== id && sameWay(chainWay.get(s), linkDirection(db, s, id)))));
+      const ok = new Set([...seeds.keys()].filter((s) => seedScore.has(s) || (s !== id && sameWay(db, s, chainWay.get(s), id))));
       const link = linkToSeeds(db, id, ok, hops);
       if (link && link.hops > 0 && !seedScore.has(link.seed) && within(db, id, link.seed)) return { score: 0 };
       return link && link.hops > 0 ? { score: linkedScore(seeds.get(link.seed)!, link.hops), seed: link.seed } : { score: 0 };

@@ -224,10 +224,21 @@ export function linkDirection(db: DB, seed: number, id: number): LinkDirection {
   return down && up ? 'both' : down ? 'down' : up ? 'up' : 'other';
 }
 
-/** A link that keeps the way the seed's own link ran (a seed linked through containment or a field links no further). */
-export function sameWay(seedWay: LinkDirection | undefined, next: LinkDirection): boolean {
-  if (seedWay === undefined || seedWay === 'other' || next === 'other') return false;
-  return seedWay === 'both' || next === 'both' || seedWay === next;
+/**
+ * May a symbol a link accepted (reached `seedWay` from its own seed) link `id`? Not by turning from a
+ * helper reached down a call path back up to callers of it in other files: that took axios's
+ * buildURL through the shared toFormData to transformRequest (red team adv27).
+ */
+export function sameWay(db: DB, seed: number, seedWay: LinkDirection | undefined, id: number): boolean {
+  const next = linkDirection(db, seed, id);
+  // from a helper reached down a call path, back up to its other callers: only to those beside it in
+  // its own file (the hooks createHook makes, changed with it), not to other modules that share it
+  if (seedWay === 'down' && next === 'up') return sameFile(db, seed, id);
+  return true;
+}
+
+function sameFile(db: DB, a: number, b: number): boolean {
+  return db.prepare('SELECT 1 FROM symbols x JOIN symbols y ON y.id = ? WHERE x.id = ? AND x.file_id = y.file_id').get(b, a) !== undefined;
 }
 
 /** Whether declaration `id` lies inside declaration `outer` (a member of it, or a function in its body). */

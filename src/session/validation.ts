@@ -102,10 +102,9 @@ export class ValidationPhase {
     const own = new Set(rows.map((r) => r.id));
     let best: { score: number; why: string; direction: LinkDirection } | undefined;
     for (const r of rows) {
-      // a seed a link accepted links on only the way its own link ran — what it uses, or what uses it:
-      // turning from a shared helper to its other callers took buildURL's chain into request-body
-      // code (red team adv27); a chain the agent traced down (or up) a call path stays whole
-      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || sameWay(seeds.linkedWay?.get(id), linkDirection(db, id, r.id)))));
+      // a seed a link accepted down a call path does not turn back up to the callers of it elsewhere
+      // (graph-relevance.ts sameWay); a chain the agent traced down (or up) a path stays whole
+      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || sameWay(db, id, seeds.linkedWay?.get(id), r.id))));
       const link = linkToSeeds(db, r.id, seedIds, 1);
       if (!link || link.hops === 0) continue;
       // a seed accepted only through a link (a module's `default` object, for the method of it the
