@@ -37,7 +37,7 @@ import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { chunkable } from '../src/embeddings/chunks.js';
 import { REQUEST_NAMED_SCORE, requestNamesAsCode, verifyCodeEvidence } from '../src/session/validation.js';
 import { siblingSaying, targetMeansAnother } from '../src/session/which-definition.js';
-import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, sameWay, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore, within } from '../src/session/graph-relevance.js';
+import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, linksOnward, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore, within } from '../src/session/graph-relevance.js';
 import { factCap, tierOf } from '../src/session/relevance.js';
 import { minAccepted } from '../machines/session.js';
 import { Bm25, words } from './lib/bm25.js';
@@ -280,7 +280,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     // way its own link ran (validation.ts graphLink)
     const chainWay = new Map<number, LinkDirection>();
     const linkTo = (id: number, seeds: ReadonlyMap<number, number>): { score: number; seed?: number } => {
-      const ok = new Set([...seeds.keys()].filter((s) => seedScore.has(s) || (s !== id && sameWay(db, s, chainWay.get(s), id))));
+      const ok = new Set([...seeds.keys()].filter((s) => seedScore.has(s) || (s !== id && linksOnward(db, s, chainWay.get(s), id))));
       const link = linkToSeeds(db, id, ok, hops);
       if (link && link.hops > 0 && !seedScore.has(link.seed) && within(db, id, link.seed)) return { score: 0 };
       return link && link.hops > 0 ? { score: linkedScore(seeds.get(link.seed)!, link.hops), seed: link.seed } : { score: 0 };

@@ -600,7 +600,7 @@ describe('UserPromptSubmit and PostToolUse', () => {
     expect(denied.reason).toMatch(/transcript does not show/);
     // a shell command's output that prints the tokens is not an answer of a code-intel tool
     const id = sessions.store.active()!.id;
-    const tokens = sessions.store.witnessesOf(id, 0).map((r) => r.witness!);
+    const tokens = sessions.store.witnessesOf(id).map((r) => r.witness!);
     t.toolUse('toolu_bash_w', 'Bash', { command: 'node drive.mjs' });
     t.toolResult('toolu_bash_w', tokens.map((w) => JSON.stringify({ success: true, witness: w })).join('\n'));
     for (const [i, w] of tokens.entries()) {
@@ -638,7 +638,7 @@ describe('UserPromptSubmit and PostToolUse', () => {
     hook('user-prompt-submit', promptPayload(t, '/code カートの合計に消費税を加える処理を追加して'));
     await toReady();
     const id = sessions.store.active()!.id;
-    const show = () => sessions.store.witnessesOf(id, 0).forEach((r, i) => {
+    const show = () => sessions.store.witnessesOf(id).forEach((r, i) => {
       if (!r.witness) return;
       t.toolUse(`toolu_w${i}_${r.id}`, 'mcp__code-intel__submit_understanding', {});
       t.toolResult(`toolu_w${i}_${r.id}`, JSON.stringify({ success: true, witness: r.witness }));
@@ -656,7 +656,7 @@ describe('UserPromptSubmit and PostToolUse', () => {
     sessions.abort('again');
     await toReady();
     const id2 = sessions.store.active()!.id;
-    for (const r of sessions.store.witnessesOf(id2, 0)) {
+    for (const r of sessions.store.witnessesOf(id2)) {
       t2.toolUse(`toolu_x${r.id}`, 'mcp__code-intel__start_session', {});
       t2.toolResult(`toolu_x${r.id}`, JSON.stringify({ witness: r.witness }));
     }

@@ -60,6 +60,17 @@ const MIN_CALIBRATION_PAIRS = 12;
  * cosine + 0.35 BM25F 0.263). 0.5 keeps real requests where they were and gains on described ones.
  */
 const FUSION_COSINE = 0.5;
+/**
+ * What earlier sessions learned for a definition: under its qualified name, or under its bare name
+ * where the project has no other definition of it — two sessions that confirmed one `default` lifted
+ * a demo handler's `default` in a third (red team adv27).
+ */
+function learned(history: ReadonlyMap<string, number>, corpus: Corpus, name: string, qualifiedName: string): number | undefined {
+  const h = history.get(qualifiedName);
+  if (h !== undefined || name === 'default' || !history.has(name)) return h;
+  return (corpus.byName.get(name)?.length ?? 0) <= 1 ? history.get(name) : undefined;
+}
+
 /** Building the keyword corpus, per chunk, in µs (measured on pnpm, 2 cores, with some margin). */
 const CORPUS_US_PER_CHUNK = 75;
 
@@ -278,14 +289,6 @@ export class SemanticEngine {
     return [legs.vector ? 'neural' : null, 'lexical', legs.history !== undefined ? 'history' : null, legs.named ? 'named' : null].filter(Boolean).join('+');
   }
 
-  /**
-   * A match learned under a bare name credits a definition only where the name has no other: two
-   * sessions that confirmed one `default` lifted a demo handler's `default` in a third (red team adv27).
-   */
-  private oneOfName(name: string): boolean {
-    return name !== 'default' && (this.corpus().byName.get(name)?.length ?? 0) <= 1;
-  }
-
   private historyFor(target: string): Map<string, number> {
     const m = new Map<string, number>();
     for (const e of this.cache.match(target, this.corpus().lex)) {
@@ -336,7 +339,7 @@ export class SemanticEngine {
       if (opts.kinds && !opts.kinds(c.kind)) continue;
       const k = keyword.get(i);
       legs.keyword = k?.coverage ?? 0;
-      const h = history.get(qualified(c)) ?? (this.oneOfName(c.name) ? history.get(c.name) : undefined);
+      const h = learned(history, corpus, c.name, qualified(c));
       if (h !== undefined) legs.history = h;
       out.push({ chunk: c, score: this.combine(legs), legs, bm25: k?.bm25 ?? 0, matched: k?.matched ?? [] });
     }
@@ -416,7 +419,7 @@ export class SemanticEngine {
         const cos = dot(q, v!);
         legs.vector = { cosine: round(cos), score: applyCalibration(cal, cos) };
       }
-      const h = history.get(qualified(s)) ?? (this.oneOfName(s.name) ? history.get(s.name) : undefined);
+      const h = learned(history, corpus, s.name, qualified(s));
       if (h !== undefined) legs.history = h;
       // `namesAnother`: the target's name is this symbol's, but its other words say another definition of it
       const named = s.namesAnother ? 0 : Math.max(...[target, ...(opts.namedIn ?? [])].map((t) => namedScore(t, s.name, s.container)));

@@ -28,7 +28,8 @@ export function unwitnessed(store: SessionStore, sessionId: string, phase: strin
   // a transition without a token, made after tokens began (a build older than this check, run by
   // the agent: red team adv24), is one no answer carried; those before are the database's past
   const from = store.witnessFrom();
-  const rows = store.witnessesOf(sessionId, upTo).filter((r) => r.witness !== null || r.id > from);
+  const all = store.witnessesOf(sessionId);
+  const rows = all.filter((r) => r.id > upTo && (r.witness !== null || r.id > from));
   if (rows.length === 0) return undefined;
   // the conversation's transcript, where the prompt was found: moved out of the client's folder or
   // replaced by a link (red team adv24), it shows nothing
@@ -38,7 +39,7 @@ export function unwitnessed(store: SessionStore, sessionId: string, phase: strin
   for (const f of [main, ...subagentTranscripts(main)]) for (const w of transcriptWitnesses(f)) seen.add(w);
   // one token stands for one change: a token seen once does not vouch for a copy of it (adv25)
   const counts = new Map<string, number>();
-  for (const r of store.witnessesOf(sessionId, 0)) if (r.witness) counts.set(r.witness, (counts.get(r.witness) ?? 0) + 1);
+  for (const r of all) if (r.witness) counts.set(r.witness, (counts.get(r.witness) ?? 0) + 1);
   const missing = rows.filter((r) => r.witness === null || !seen.has(r.witness) || counts.get(r.witness)! > 1);
   if (missing.length === 0) {
     store.setGuardValues({ [key]: String(rows[rows.length - 1]!.id) });

@@ -49,7 +49,7 @@ const WRITE_WORDS = new Set(['add', 'reset', 'init', 'switch', 'clean', 'touch',
   'modify', 'unlink', 'rmdir', 'upsert', 'extract', 'chown', 'export', 'dump', 'migrate', 'truncate', 'eval', 'drop', 'alter', 'kill',
   'do', 'perform', 'invoke', 'call', 'send', 'deploy', 'publish', 'release', 'import', 'load', 'unzip', 'untar', 'mount', 'link', 'symlink', 'sql',
   // red team adv25
-  'store', 'fix', 'purge', 'wipe', 'erase', 'zip', 'compress', 'archive', 'tee', 'commit', 'stage', 'apply', 'record', 'edit']);
+  'store', 'fix', 'purge', 'wipe', 'erase', 'zip', 'compress', 'archive', 'tee', 'stage', 'record']);
 /** words a read-only tool's name says (get_issue, list_files, git_status, search_code) */
 const READ_WORDS = new Set(['get', 'list', 'read', 'search', 'find', 'show', 'status', 'log', 'diff', 'view', 'fetch', 'describe', 'lookup', 'inspect', 'info', 'help', 'count', 'check', 'validate', 'resolve', 'explain', 'browse', 'stat', 'grep', 'glob', 'head', 'tail', 'blame', 'tree', 'ls', 'cat', 'which', 'whoami', 'version']);
 const nameWords = (tool: string): string[] => (tool.split('__').pop() ?? '').replace(/([a-z\d])([A-Z])/g, '$1_$2').toLowerCase().split(/[^a-z\d]+/).filter(Boolean);
@@ -356,10 +356,11 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     }
     return undefined;
   }
-  if (locked && tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS) && !readsOnly(tool)) return `${locked} (${tool} may change files or the repository: another server's tools that do not only read run in READY)`;
-  // in READY too, another server's tool that does not say it only reads is judged by the files it names
-  if (!READ_ONLY_TOOLS.has(tool) && (writesByName(tool) || (tool.startsWith('mcp__') && !tool.startsWith(OWN_TOOLS) && !readsOnly(tool)))) {
-    if (locked && tool.startsWith('mcp__')) return `${locked} (${tool} may change files)`;
+  // another server's tool (code-intel's own returned above) that does not say it only reads: not
+  // before READY, and in READY judged by the files it names
+  const otherWrites = tool.startsWith('mcp__') && !readsOnly(tool);
+  if (locked && otherWrites) return `${locked} (${tool} may change files or the repository: another server's tools that do not only read run in READY)`;
+  if (!READ_ONLY_TOOLS.has(tool) && (otherWrites || writesByName(tool))) {
     // another server's tool or a client's edit tool the dialects do not map: the files it names are
     // judged like an edit's (outside the project, only this check can see them)
     for (const f of namedPaths(input)) {

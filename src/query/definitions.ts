@@ -2,7 +2,7 @@ import { quote, UserError } from '../util/paths.js';
 import { type Page, paginate } from './page.js';
 import type { Project } from '../project/project.js';
 import {
-  type DefinitionOut, MEMBER_KINDS, requireFile, SYMBOL_COLUMNS, type SymbolRow, symbolAtName, symbolById, symbolsByName, toDefinition, defaultsImportedAs, aliasesImportedAs,
+  type DefinitionOut, MEMBER_KINDS, requireFile, SYMBOL_COLUMNS, type SymbolRow, symbolAtName, symbolById, symbolsByName, toDefinition, importedAs,
 } from './symbols.js';
 
 export interface Site {
@@ -49,15 +49,12 @@ export function findDefinitions(
   // nothing top-level or a member by that name: a function declared inside another one (a local)
   const local = rows.length === 0;
   if (local) rows = symbolsByName(p, args.name, { kind: args.kind, includeLocal: true });
-  // nothing declared by that name at all: an anonymous default export other files import under it
-  const imported = rows.length === 0 && !args.kind ? defaultsImportedAs(p, args.name) : [];
+  // nothing declared by that name at all: what imports call by it (an anonymous default export, an alias)
+  const imported = rows.length === 0 && !args.kind ? importedAs(p, args.name) : [];
   if (imported.length) rows = imported;
-  // nor that: a name an import gives another declaration (an alias)
-  const aliased = rows.length === 0 && !args.kind ? aliasesImportedAs(p, args.name) : [];
-  if (aliased.length) rows = aliased;
-  const page = paginate(rows.map((r) => (imported.length || aliased.length ? { ...toDefinition(r, 'resolved'), imported_as: args.name! } : toDefinition(r, 'resolved'))), args.offset, args.limit);
-  const where = imported.length ? ` (the default export of ${[...new Set(rows.map((r) => r.path))].slice(0, 3).join(', ')}, imported as '${quote(args.name)}': it is declared without a name)`
-    : aliased.length ? ` ('${quote(args.name)}' is the name an import gives ${[...new Set(rows.map((r) => r.name))].slice(0, 3).join(', ')})`
+  const page = paginate(rows.map((r) => (imported.length ? { ...toDefinition(r, 'resolved'), imported_as: args.name! } : toDefinition(r, 'resolved'))), args.offset, args.limit);
+  const where = imported.length && imported.every((r) => r.name === 'default') ? ` (the default export of ${[...new Set(rows.map((r) => r.path))].slice(0, 3).join(', ')}, imported as '${quote(args.name)}': it is declared without a name)`
+    : imported.length ? ` ('${quote(args.name)}' is the name an import gives ${[...new Set(rows.map((r) => r.name))].slice(0, 3).join(', ')})`
     : local && rows.length > 0 ? ` (declared inside ${[...new Set(rows.map((r) => r.container_name ?? 'a function body'))].slice(0, 3).join(', ')}: local, not importable)` : '';
   return {
     ...page,

@@ -90,33 +90,18 @@ export function symbolsByName(p: Project, rawName: string, opts: { kind?: string
 }
 
 /**
- * The anonymous default exports a name is imported as: `import resolveConfig from
- * './helpers/resolveConfig.js'` names that file's `export default (config) => {…}`, which the index
- * calls `default` (agent trial tr67 named it resolveConfig and was told it does not exist).
+ * The declarations a name is imported as where none is declared by it: an anonymous default export
+ * (`import resolveConfig from './helpers/resolveConfig.js'` names that file's `export default (config)
+ * => {…}`, which the index calls `default`: agent trial tr67 was told it does not exist), or, unless
+ * `defaultsOnly`, any other alias (`from ._types import SupportsRead as _SupportsRead`: tr79).
  */
-export function defaultsImportedAs(p: Project, name: string): SymbolRow[] {
-  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name) || name === 'default') return [];
-  return p.db
-    .prepare(
-      `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
-       WHERE s.name = 'default' AND s.id IN (SELECT resolved_symbol_id FROM imports WHERE local_name = ? AND status = 'symbol')
-       ORDER BY f.path, s.line`,
-    )
-    .all(name) as SymbolRow[];
-}
-
-/**
- * The declarations imported under a name no declaration has: an alias (`from ._types import
- * SupportsRead as _SupportsRead`, `import { a as b }`). find_definitions on the alias answered
- * "no definition" (agent trial tr79).
- */
-export function aliasesImportedAs(p: Project, name: string): SymbolRow[] {
+export function importedAs(p: Project, name: string, defaultsOnly = false): SymbolRow[] {
   if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name) || name === 'default') return [];
   return p.db
     .prepare(
       `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
        WHERE s.id IN (SELECT resolved_symbol_id FROM imports WHERE local_name = ? AND imported <> local_name AND status = 'symbol' LIMIT 50)
-       ORDER BY f.path, s.line`,
+       ${defaultsOnly ? "AND s.name = 'default'" : ''} ORDER BY f.path, s.line`,
     )
     .all(name) as SymbolRow[];
 }

@@ -229,12 +229,11 @@ export function linkDirection(db: DB, seed: number, id: number): LinkDirection {
  * helper reached down a call path back up to callers of it in other files: that took axios's
  * buildURL through the shared toFormData to transformRequest (red team adv27).
  */
-export function sameWay(db: DB, seed: number, seedWay: LinkDirection | undefined, id: number): boolean {
-  const next = linkDirection(db, seed, id);
+export function linksOnward(db: DB, seed: number, seedWay: LinkDirection | undefined, id: number): boolean {
+  if (seedWay !== 'down') return true;
   // from a helper reached down a call path, back up to its other callers: only to those beside it in
   // its own file (the hooks createHook makes, changed with it), not to other modules that share it
-  if (seedWay === 'down' && next === 'up') return sameFile(db, seed, id);
-  return true;
+  return linkDirection(db, seed, id) !== 'up' || sameFile(db, seed, id);
 }
 
 function sameFile(db: DB, a: number, b: number): boolean {

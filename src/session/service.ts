@@ -7,7 +7,7 @@ import { createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
 import { changesCode, type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../project/project.js';
-import { defaultsImportedAs, importedNamesOf, type SymbolRow, symbolsByName } from '../query/symbols.js';
+import { importedAs, importedNamesOf, type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { quote, UserError } from '../util/paths.js';
 import { type Loaded, type ProjectHolds, type SessionCore, SessionError } from './core.js';
 import { approvedWrites, deriveEvidence, type Evidence, linesOf } from './evidence.js';
@@ -386,7 +386,7 @@ export class SessionService implements SessionCore {
     try {
       const rows = symbolsByName(this.project, name, { includeLocal: true });
       // an anonymous default export goes by the name its importers give it (resolveConfig: tr67)
-      return rows.length ? rows : defaultsImportedAs(this.project, name);
+      return rows.length ? rows : importedAs(this.project, name, true);
     } catch {
       return [];
     }

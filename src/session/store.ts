@@ -109,8 +109,6 @@ const parseEntry = (r: StoredEntry): LedgerEntry => ({
  * guard off).
  */
 export const CODE_COMMAND = /^\s*\/(?:[\w.-]+:|mcp__[\w.-]+__)?code(?![\w:-])/i;
-/** a superset of it, for SQLite to pick the candidates: a slash and `code` anywhere (the pattern decides; \s is wider than ltrim) */
-const CODE_LIKE = `instr(prompt, '/') > 0 AND prompt LIKE '%code%'`;
 
 export class SessionStore {
   /** the HMAC over these records (guard/seal.ts): every write below checks it first and renews it */
@@ -255,9 +253,9 @@ export class SessionStore {
     return Number(this.guardValue('witness_from') ?? 0);
   }
 
-  /** The phase changes of a session after transition `afterId`, with the tokens their answers carried. */
-  witnessesOf(sessionId: string, afterId: number): { id: number; to_phase: string; event: string; witness: string | null }[] {
-    return this.db.prepare('SELECT id, to_phase, event, witness FROM transitions WHERE session_id = ? AND id > ? ORDER BY id LIMIT 1000').all(sessionId, afterId) as never;
+  /** The phase changes of a session, with the tokens their answers carried. */
+  witnessesOf(sessionId: string): { id: number; to_phase: string; event: string; witness: string | null }[] {
+    return this.db.prepare('SELECT id, to_phase, event, witness FROM transitions WHERE session_id = ? ORDER BY id LIMIT 1000').all(sessionId) as never;
   }
 
   /** The phase a finished or aborted session ended from. */
@@ -359,9 +357,12 @@ export class SessionStore {
 
   /** The id of the user's latest /code prompt recorded after `since` (ms), whatever the user wrote after it. */
   codePromptSince(since: number): number | undefined {
-    // (every hook event asks this: SQLite picks the /code prompts, the word boundary is checked here)
-    const rows = this.db.prepare(`SELECT id, prompt FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) AND at > ? AND (${CODE_LIKE}) ORDER BY id DESC LIMIT 20`).all(since) as { id: number; prompt: string }[];
-    return rows.find((r) => CODE_COMMAND.test(r.prompt))?.id;
+    // (every hook event asks this: SQLite passes only prompts that may be a slash command, newest
+    // first, and the scan stops at the first that is /code — the pattern decides)
+    const rows = this.db.prepare(`SELECT id, prompt FROM prompts WHERE (client_session IS NULL OR client_session NOT LIKE 'person:%') AND (verified IS NULL OR verified = 1) AND at > ? AND instr(prompt, '/') > 0 ORDER BY id DESC`)
+      .iterate(since) as IterableIterator<{ id: number; prompt: string }>;
+    for (const r of rows) if (CODE_COMMAND.test(r.prompt)) return r.id;
+    return undefined;
   }
 
   /** Runs `fn` once the current write has committed (now, outside one). */

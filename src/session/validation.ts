@@ -12,7 +12,7 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, sameWay, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel, within } from './graph-relevance.js';
+import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { factCap, tierOf } from './relevance.js';
@@ -103,8 +103,8 @@ export class ValidationPhase {
     let best: { score: number; why: string; direction: LinkDirection } | undefined;
     for (const r of rows) {
       // a seed a link accepted down a call path does not turn back up to the callers of it elsewhere
-      // (graph-relevance.ts sameWay); a chain the agent traced down (or up) a path stays whole
-      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || sameWay(db, id, seeds.linkedWay?.get(id), r.id))));
+      // (graph-relevance.ts linksOnward); a chain the agent traced down (or up) a path stays whole
+      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || linksOnward(db, id, seeds.linkedWay?.get(id), r.id))));
       const link = linkToSeeds(db, r.id, seedIds, 1);
       if (!link || link.hops === 0) continue;
       // a seed accepted only through a link (a module's `default` object, for the method of it the
