@@ -188,6 +188,38 @@ describe('a chain of links keeps its way (red team adv27)', () => {
   });
 });
 
+describe('a caller a link reached does not bring in its other callees; links teach the cache nothing (red team adv28)', () => {
+  it("from buildURL up to the adapter that calls it, not down to the adapter's proxy set-up; only buildURL is learned", async () => {
+    const files: Record<string, string> = {
+      'src/buildURL.ts': "import { encode } from './encode';\nexport function buildURL(url: string, params: object, paramsSerializer?: { serialize(p: object): string }): string {\n  return url + '?' + (paramsSerializer ? paramsSerializer.serialize(params) : encode(params));\n}\n",
+      'src/encode.ts': 'export function encode(p: object): string {\n  return JSON.stringify(p);\n}\n',
+      'src/adapter.ts': "import { buildURL } from './buildURL';\nexport function setProxy(o: { proxy?: string }): void {\n  o.proxy = 'http://proxy';\n}\nexport function dispatchRequest(config: { url: string; params: object }): string {\n  setProxy(config);\n  return buildURL(config.url, config.params);\n}\n",
+    };
+    let learned: string[] = [];
+    const r = await confirmOn(files, {
+      intent: 'IMPLEMENT', request: 'buildURL should accept paramsSerializer given as a plain function', target: 'paramsSerializer', lookups: ['buildURL', 'dispatchRequest'],
+      entry_points: ['buildURL()'], patterns: ['encode turns the params into text, as buildURL uses it'],
+      claims: [
+        { symbol: 'buildURL', approved: true, code_evidence: 'src/buildURL.ts:2' },
+        { symbol: 'encode', approved: true, code_evidence: 'src/encode.ts:1' },
+        { symbol: 'dispatchRequest', approved: true, code_evidence: 'src/adapter.ts:5' },
+        { symbol: 'setProxy', approved: true, code_evidence: 'src/adapter.ts:2' },
+      ],
+      after: (sessions) => {
+        sessions.end('success');
+        learned = (sessions.engine.cache.db.prepare('SELECT DISTINCT symbol FROM nl_cache ORDER BY symbol').all() as { symbol: string }[]).map((e) => e.symbol);
+      },
+    });
+    const accepted = (r.accepted as { symbol: string; link_direction?: string }[]);
+    expect(accepted.map((a) => a.symbol).sort()).toEqual(['buildURL', 'dispatchRequest', 'encode']);
+    expect(accepted.find((a) => a.symbol === 'dispatchRequest')?.link_direction).toBe('up');
+    expect((r.rejected as { symbol: string }[]).map((x) => x.symbol)).toEqual(['setProxy']);
+    expect(r.next_phase).toBe('READY');
+    // what words accepted teaches; what a link accepted (the adapter, the helper) does not
+    expect(learned).toEqual(['buildURL']);
+  });
+});
+
 /**
  * An honest session over `files` up to one confirm_symbol_relevance: every file's outline, the
  * lookups named, the understanding and the validation, then the claims as given.
@@ -195,6 +227,8 @@ describe('a chain of links keeps its way (red team adv27)', () => {
 async function confirmOn(files: Record<string, string>, o: {
   intent: 'IMPLEMENT' | 'INVESTIGATE'; request: string; target: string; quote?: string; lookups: string[];
   claims: { symbol: string; approved: boolean; code_evidence?: string }[]; entry_points?: string[]; patterns?: string[];
+  /** run on the session after the confirm, before the project closes */
+  after?: (sessions: import('../src/session/service.js').SessionService) => void;
 }): Promise<Record<string, unknown>> {
   const { SessionService } = await import('../src/session/service.js');
   const { getSymbols } = await import('../src/query/outline.js');
@@ -218,7 +252,9 @@ async function confirmOn(files: Record<string, string>, o: {
     const symbols = o.claims.map((c) => c.symbol);
     sessions.submitUnderstanding({ symbols_identified: symbols, entry_points: o.entry_points ?? [], existing_patterns: o.patterns ?? [], files_analyzed: Object.keys(files) });
     await sessions.validateRelevance(o.target, symbols);
-    return await sessions.confirmRelevance(o.claims);
+    const r = await sessions.confirmRelevance(o.claims);
+    o.after?.(sessions);
+    return r;
   } finally {
     p.close();
     removeProject(dir);

@@ -192,6 +192,36 @@ describe('QueryFrame validation', () => {
     expect(sense(q3, 'do not restrict it to objects with a serialize method', q3)).toEqual([]);
   });
 
+  it('"not only X" is an inclusion: a value that excludes X or restricts to the other case is refused (red team adv28)', () => {
+    const errs = (req: string, value: string, quote = req) => validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const en = 'buildURL should accept paramsSerializer given as a plain function, not only as an object with a serialize method';
+    for (const v of [
+      'buildURL should accept paramsSerializer as a plain function, never as an object with a serialize method',
+      'buildURL should accept a plain function, not an object with a serialize method',
+      'accept paramsSerializer given as a plain function, not as an object with a serialize method',
+      'accept paramsSerializer as a plain function only',
+      'accept paramsSerializer given as a plain function instead of an object with a serialize method',
+      'accept paramsSerializer given as a plain function rather than an object with a serialize method',
+      'accept paramsSerializer given as a plain function without an object with a serialize method',
+      'accept a plain function, no object',
+    ]) expect(errs(en, v), v).not.toEqual([]);
+    // what it says: the function as well as the object
+    expect(errs(en, 'accept paramsSerializer given as a plain function, not only as an object with a serialize method')).toEqual([]);
+    expect(errs(en, 'accept paramsSerializer given as a plain function')).toEqual([]);
+    expect(errs(en, 'accept paramsSerializer given as a plain function or as an object with a serialize method')).toEqual([]);
+    const ja = 'buildURL は paramsSerializer をオブジェクトだけでなく普通の関数としても受け付けるべきです';
+    for (const v of ['paramsSerializer をオブジェクトでなく普通の関数として受け付ける', 'paramsSerializer を普通の関数だけ受け付ける', 'accept paramsSerializer only as a function'])
+      expect(errs(ja, v), v).not.toEqual([]);
+    expect(errs(ja, 'paramsSerializer をオブジェクトだけでなく普通の関数としても受け付ける')).toEqual([]);
+    expect(errs(ja, 'paramsSerializer as an object and as a function')).toEqual([]);
+    const zh = 'buildURL 应该接受普通函数形式的 paramsSerializer，而不仅仅是带 serialize 方法的对象';
+    expect(errs(zh, '只接受普通函数形式的 paramsSerializer')).not.toEqual([]);
+    expect(errs(zh, '接受普通函数形式的 paramsSerializer')).toEqual([]);
+    // a restriction the quote states may be kept, in either language
+    expect(errs('retry only on network errors', 'retry only on network errors')).toEqual([]);
+    expect(errs('ネットワークエラーのときだけ再試行する', 'retry only on network errors')).toEqual([]);
+  });
+
   it('a negation a verb states is not dropped by a translation; a kanji prefix, a stated failure and "must" idioms are no dropped negation (#10)', () => {
     const sense = (req: string, value: string, quote: string) =>
       validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error).filter((e) => /negat|opposite/.test(e));

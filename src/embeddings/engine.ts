@@ -285,6 +285,14 @@ export class SemanticEngine {
     return round(num / den);
   }
 
+  /**
+   * What an acceptance stood on besides earlier sessions: the legs combined without history, the
+   * name floor included. An acceptance the cache alone carried must not teach the cache again.
+   */
+  withoutHistory(legs: Legs): number {
+    return Math.max(this.combine({ ...legs, history: undefined }), legs.named ?? 0);
+  }
+
   static backendOf(legs: Legs): string {
     return [legs.vector ? 'neural' : null, 'lexical', legs.history !== undefined ? 'history' : null, legs.named ? 'named' : null].filter(Boolean).join('+');
   }

@@ -209,6 +209,25 @@ const FAIL_SENSE = /^(?:fail|unable)/i;
  */
 const LITERAL = /"[^"\s]*"|“[^”\s]*”|`[^`\n]*`|(?<![\p{L}\p{N}])'[^'\s]*'(?![\p{L}\p{N}])/gu;
 
+/**
+ * "Not only X" says X and more: an inclusion, not a negation (だけでなく, のみならず, 不仅, 不只). Read as
+ * a negation of X it let "never as an object" stand for "not only as an object" (red team adv28).
+ */
+const INCLUSION = /(?<![\p{L}\p{N}])not\s+(?:only|just|merely|solely|simply|exclusively)(?![\p{L}\p{N}])|(?:だけ|ばかり)(?:で|じゃ)は?なく|のみならず|不(?:仅|只|光|单|但)仅?/giu;
+
+/**
+ * A restriction to one case: "only", "solely", "exclusively", だけ, のみ, しか…ない, 只, 仅, 唯一 (outside
+ * an inclusion; 只要 "as long as" and 只是 "merely" restrict nothing). A value that restricts where its
+ * quote does not narrows the request: "accept a plain function only" for "… a plain function, not only
+ * as an object" (red team adv28).
+ */
+const RESTRICTION = /(?<![\p{L}\p{N}])(?:only|solely|exclusively)(?![\p{L}\p{N}])|だけ|のみ|しか(?!し)|只(?![要是])|仅|唯一/iu;
+
+/** Does a text restrict to one case (RESTRICTION), inclusions aside? */
+export function restricts(text: string): boolean {
+  return RESTRICTION.test(text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' '));
+}
+
 /** A negation written into a hyphened word (no-report, non-blocking): a name where the user wrote it (the rule no-var). */
 const HYPHENED_NEGATION = /(?<![\p{L}\p{N}-])(?:not|no|non|never)-(?=[\p{L}\p{N}])/giu;
 
@@ -224,7 +243,8 @@ export function negated(text: string, saidBy: string = text): boolean {
   const t = text.normalize('NFKC')
     .replace(LITERAL, (m) => (literals.has(m.slice(1, -1).toLowerCase()) ? ' ' : ` ${m.slice(1, -1)} `))
     .replace(/[\p{L}\p{N}-]+/gu, (w) => (said.includes(w.toLowerCase()) ? w : w.replace(HYPHENED_NEGATION, 'not ')))
-    .replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' '));
+    .replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' '))
+    .replace(INCLUSION, ' ');
   return NEGATION.test(t);
 }
 
@@ -233,7 +253,7 @@ const STOP_SENSE = /(?:^|[^\p{L}])(?:stop|prevent|avoid|forbid|block)|やめ|止
 
 /** The word a negation in a quote turns around: 加え of 加えない, 渡され of 渡されなかった, null of null ではない, 返回 of 不返回, delete of "do not delete". */
 function negatedWords(quote: string): string[] {
-  const q = quote.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, ' ');
+  const q = quote.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, ' ').replace(INCLUSION, ' ');
   const out: string[] = [];
   // Japanese: the content nearest before the ending (a verb's kana, particles and spaces between are
   // skipped: 投げずに → 投, 渡されなかった → 渡, null ではない → null, ログインできない → ログイン)
@@ -243,7 +263,7 @@ function negatedWords(quote: string): string[] {
   // English: the first content word after the negation
   // (adverbs and prepositions between are skipped: "no longer ignore" negates ignore, "not only as an
   // object" object — red team adv27 reversed both with the first word taken as the negated one)
-  for (const m of q.matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|n['’]t)\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got|longer|only|just|more|even|always|ever|really|necessarily|simply|merely|as|in|on|for|with|by|from|of|given)\s+)*([\p{L}\p{N}_$]+)/giu)) out.push(m[1]!);
+  for (const m of q.matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|n['’]t|instead\s+of|rather\s+than)\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got|longer|only|just|more|even|always|ever|really|necessarily|simply|merely|as|in|on|for|with|by|from|of|given|not)\s+)*([\p{L}\p{N}_$]+)/giu)) out.push(m[1]!);
   return out.filter((w) => w.length > 0);
 }
 
@@ -397,7 +417,7 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
     // grounding) — or a prefix before an action the value then states (不显示 "not shown" → "shown")
     const vActions = actionSides(vn, translate ?? (() => []));
     const actionDropped = negatedWords(quote).some((w) => [...actionSides(w, translate ?? (() => []))].some((a) => vActions.has(a)));
-    return (!VERB_NEGATION.test(qn.replace(NOT_NEGATION, ' ')) && !actionDropped) || failureStated(vn, quote, translate) || STOP_SENSE.test(vn) || opposite || !statesNegated(value, quote, translate);
+    return (!VERB_NEGATION.test(qn.replace(NOT_NEGATION, ' ').replace(INCLUSION, ' ')) && !actionDropped) || failureStated(vn, quote, translate) || STOP_SENSE.test(vn) || opposite || !statesNegated(value, quote, translate);
   }
   // both negated: the value must negate what the quote negates, not another part of it (red team
   // adv27: "…, not as a plain function" for "… a plain function, not only as an object …")
@@ -462,6 +482,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot} (a request of several parts: the part this slot is about; the code of the other parts can still stand in VALIDATION, cited where it links to the accepted symbols)` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
       errors.push({ slot, error: negated(s.value, s.quote) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite), or quote only the words the value states` });
+    else if (restricts(s.value) && !restricts(s.quote))
+      errors.push({ slot, error: `value "${s.value}" restricts to one case ("only") where its quote "${s.quote}" does not: the request does not narrow it — drop the restriction, or quote the words that state it` });
     else if (slot !== 'observed_issue' && (stopped = stopDropped(s.value, s.quote, translate)))
       // what goes wrong now may be what the request asks to stop (as with an instruction's negation)
       errors.push({ slot, error: `value "${s.value}" states '${stopped}' where its quote "${s.quote}" stops or prevents it: keep the stop (the request says the opposite)` });

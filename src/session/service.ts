@@ -15,7 +15,7 @@ import { toolNamed } from '../tools/catalog.js';
 import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, type Slot, SLOTS, validateFrame } from './queryframe.js';
 
 import { normalize } from '../util/words.js';
-import { SemanticEngine, semanticEngine } from '../embeddings/engine.js';
+import { type Legs, SemanticEngine, semanticEngine } from '../embeddings/engine.js';
 import { allowedReasons, bare, SemanticPhase } from './semantic.js';
 import { SessionStore } from './store.js';
 import { describeMissing, evaluateUnderstanding, missingFromSnapshot, type UnderstandingInput } from './understanding.js';
@@ -543,7 +543,8 @@ export class SessionService implements SessionCore {
     // only a session the machine itself brought to READY teaches, and only with the user's own words
     if (!this.store.transitions(id).some((t) => t.to_phase === 'READY')) return 0;
     const request = normalize(row.query);
-    const accepted = JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string; target?: string; terms?: string[] }[];
+    const accepted = (JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string; target?: string; terms?: string[]; legs?: Record<string, unknown> }[])
+      .filter((a) => this.teaches(a.legs));
     if (accepted.length === 0) return 0;
     const frame = row.query_frame ? (JSON.parse(row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const quoted = (t: string | undefined): t is string => !!t && !!normalize(t) && request.includes(normalize(t));
@@ -558,6 +559,20 @@ export class SessionService implements SessionCore {
       for (const term of a.terms ?? []) if (quoted(term)) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
     }
     return this.engine.cache.learn(id, pairs);
+  }
+
+  /**
+   * Whether an acceptance may teach the cache: one that stood on the symbol's own code and the
+   * user's words (words, model, rank, the request naming it). Not one a link or propagation carried
+   * (the symbol is near the feature, not named by it), nor one earlier sessions' matches alone
+   * carried: two sessions that learned link-accepted `setProxy` under "paramsSerializer" had it
+   * accepted by history alone in a third (red team adv28).
+   */
+  private teaches(legs: Record<string, unknown> | undefined): boolean {
+    if (!legs || typeof legs.keyword !== 'number') return false;
+    if (legs.graph !== undefined || legs.propagation !== undefined) return false;
+    if (legs.rank !== undefined || legs.request_named !== undefined) return true;
+    return typeof legs.history !== 'number' || legs.history === 0 || this.engine.withoutHistory(legs as unknown as Legs) >= 0.3;
   }
 
   abort(reason: string): Record<string, unknown> {
