@@ -30,6 +30,9 @@ export const TOOL_PHASES: Record<string, readonly Phase[]> = {
   abort_session:                   LIVE,
 };
 
+/** Every tool the server offers: those of the phases, and start_session, which opens one. */
+export const SERVER_TOOLS: ReadonlySet<string> = new Set([...Object.keys(TOOL_PHASES), 'start_session']);
+
 /** Read-only tools that any agent may use freely when no session is active. */
 export const FREE_WITHOUT_SESSION = new Set([
   'query', 'find_definitions', 'find_references', 'search_text', 'get_symbols', 'analyze_structure', 'semantic_search',

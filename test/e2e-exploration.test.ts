@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_PHASES } from '../machines/policy.js';
+import { SERVER_TOOLS } from '../machines/policy.js';
 import { withErrorObject } from './helpers/mcp.js';
 import { CLI, makeProject, removeProject, SAMPLE } from './helpers/project.js';
 
@@ -40,7 +40,7 @@ describe('MCP server over stdio', () => {
     const exploration = ['analyze_structure', 'find_definitions', 'find_references', 'get_symbols', 'query', 'search_text'];
     expect(names).toEqual(expect.arrayContaining([...exploration, 'start_session', 'set_query_frame', 'submit_understanding', 'check_write_target']));
     // the phase table names exactly the registered tools (start_session runs before any session exists)
-    expect([...names].sort()).toEqual([...Object.keys(TOOL_PHASES), 'start_session'].sort());
+    expect([...names].sort()).toEqual([...SERVER_TOOLS].sort());
     for (const t of tools) {
       expect(t.annotations, t.name).toBeDefined();
       if (exploration.includes(t.name)) expect(t.annotations?.readOnlyHint).toBe(true);

@@ -17,6 +17,7 @@
  *                {filePath}, patch {patchText}, MCP tools as server_tool) — and reads Claude Code's answers.
  */
 import path from 'node:path';
+import { SERVER_TOOLS } from '../../machines/policy.js';
 import type { HookEvent } from './hooks.js';
 
 export type Client = 'claude-code' | 'gemini' | 'cursor' | 'codex' | 'opencode';
@@ -40,7 +41,7 @@ const obj = (x: unknown): Raw | undefined => (x && typeof x === 'object' && !Arr
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
 
 const GEMINI_TOOLS: Record<string, string> = {
-  write_file: 'Write', replace: 'Edit', run_shell_command: 'Bash', read_file: 'Read', read_many_files: 'Read',
+  write_file: 'Write', replace: 'Edit', run_shell_command: 'Bash', read_file: 'Read', read_many_files: 'Read', save_memory: 'SaveMemory',
 };
 const CURSOR_TOOLS: Record<string, string> = { Write: 'Write', Edit: 'Edit', StrReplace: 'Edit', Delete: 'Write', MultiEdit: 'MultiEdit', Shell: 'Bash' };
 
@@ -50,9 +51,13 @@ const CURSOR_TOOLS: Record<string, string> = { Write: 'Write', Edit: 'Edit', Str
  */
 export function patchFiles(patch: string): string[] {
   const files: string[] = [];
-  // Codex trims a hunk header's line before reading it (codex-rs/apply-patch parser.rs): so does this
-  for (const m of patch.matchAll(/^[^\S\n]*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)[^\S\n]*$/gm)) {
-    if (!files.includes(m[1]!)) files.push(m[1]!);
+  // lines as Codex and OpenCode split them, at \n only: a lone \r or U+2028 inside a header is part
+  // of its path (a regex's ^…$ ended the line there, so `s\r/../../root/.bashrc` was judged as `s` —
+  // red team adv29); Codex trims the line before reading it (codex-rs/apply-patch parser.rs), and
+  // OpenCode takes a header without the space after the colon
+  for (const line of patch.split('\n')) {
+    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to):\s*([\s\S]+)$/u.exec(line.trim());
+    if (m && !files.includes(m[1]!)) files.push(m[1]!);
   }
   return files;
 }
@@ -71,6 +76,11 @@ function opencode(raw: Raw): Payload {
   const file = str(args.filePath) ?? str(args.file_path) ?? str(args.path);
   // its bash runs in `workdir` when given: relative targets are judged there
   if (name === 'Bash') return { ...base, cwd: shellDir(base.cwd, args.workdir), tool_name: name, tool_input: { command: args.command, ...(typeof args.timeout === 'number' ? { timeout: args.timeout } : {}) } };
+  // batch runs its calls itself (the plugin's hooks see only `batch`): each call, as the guard reads it
+  if (tool === 'batch') {
+    const calls = Array.isArray(args.tool_calls) ? args.tool_calls.slice(0, 64) : [];
+    return { ...base, tool_name: 'Batch', tool_input: { calls: calls.map((c) => opencode({ ...raw, tool: obj(c)?.tool, args: obj(c)?.parameters ?? obj(c)?.args })) } };
+  }
   if (name === 'ApplyPatch') {
     const patch = str(args.patchText) ?? str(args.patch) ?? str(args.input) ?? '';
     return { ...base, tool_name: name, tool_input: { file_paths: patchFiles(patch) } };
@@ -104,7 +114,10 @@ export function normalize(client: Client, raw: Raw): Payload {
     const input = obj(raw.tool_input);
     const mapped = name ? GEMINI_TOOLS[name] ?? name : undefined;
     // Gemini's read_file names its path absolute_path; the guard reads file_path
-    const tool_input = input && mapped === 'Read' && input.file_path === undefined ? { ...input, file_path: input.absolute_path } : input;
+    const tool_input = input && mapped === 'Read' && input.file_path === undefined ? { ...input, file_path: input.absolute_path }
+      // its shell's background flag is `is_background` (red team adv29: not refused as run_in_background is)
+      : input && mapped === 'Bash' ? { ...input, run_in_background: input.run_in_background === true || input.is_background === true }
+      : input;
     // run_shell_command runs in `dir_path` (older versions: `directory`), relative to the project: its targets are judged there
     const cwd = mapped === 'Bash' ? shellDir(str(raw.cwd), input?.dir_path ?? input?.directory) : str(raw.cwd);
     return {
@@ -122,10 +135,26 @@ export function normalize(client: Client, raw: Raw): Payload {
   if (event === 'beforeReadFile') return { ...base, tool_name: 'Read', tool_input: { file_path: raw.file_path } };
   if (event === 'beforeMCPExecution' || event === 'afterMCPExecution') {
     const input = obj(raw.tool_input) ?? (typeof raw.tool_input === 'string' ? safeJson(raw.tool_input) : undefined);
-    return { ...base, tool_name: `mcp__${str(raw.server) ?? 'server'}__${str(raw.tool_name) ?? ''}`, tool_input: input ?? {} };
+    const tool = str(raw.tool_name) ?? '';
+    return { ...base, tool_name: `mcp__${cursorServer(raw, tool)}__${tool}`, tool_input: input ?? {} };
   }
   const name = str(raw.tool_name);
   return { ...base, tool_name: name ? CURSOR_TOOLS[name] ?? name : undefined, tool_input: obj(raw.tool_input) };
+}
+
+/**
+ * The server of a Cursor MCP call. Its payload names the server's launch `command` (or `url`), not
+ * its name: ours is the one launched as code-intel's server (`code-intel serve`, `node …/cli/main.js
+ * serve`, as init writes .cursor/mcp.json); with neither, a name of our tools. Read as another
+ * server's, code-intel's own tools were refused before READY (red team adv29 noticed).
+ */
+function cursorServer(raw: Raw, tool: string): string {
+  const named = str(raw.server);
+  if (named) return named;
+  const command = str(raw.command);
+  if (command) return /(?:^|[\s/\\])code-intel(?:\.js)?(?:\s|$)|[/\\]cli[/\\]main\.js\b/.test(command) && /(?:^|\s)serve(?:\s|$)/.test(command) ? 'code-intel' : 'server';
+  if (str(raw.url)) return 'server';
+  return SERVER_TOOLS.has(tool) ? 'code-intel' : 'server';
 }
 
 /** The folder a shell tool runs its command in: `dir` (relative to `cwd`) when the call names one. */

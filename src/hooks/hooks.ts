@@ -232,9 +232,12 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     } else if (event === 'stop') {
       // the agent's turn is over: nothing of it runs — once the transcript shows the command's end
       // (a Stop sent from inside the command, before it ended, cleared the mark: red teams adv16–18)
+      // (in the conversation of the user's prompt: a transcript made elsewhere, under a client folder a
+      // forged payload's environment names, shows what its writer wants — red team adv29)
       const f = inFlight(store);
       const t = validTranscript(p.transcript_path);
-      if (f && (f.id === null || !TRANSCRIPT_CLIENTS.has(client) || (t && transcriptToolResult(t, f.id) !== undefined))) store.setGuardValues({ inflight: '{}' });
+      const ours = t !== undefined && ownConversation(store, t, 'conversation');
+      if (f && (f.id === null || !TRANSCRIPT_CLIENTS.has(client) || (ours && transcriptToolResult(t, f.id) !== undefined))) store.setGuardValues({ inflight: '{}' });
     } else if (event === 'user-prompt-submit') {
       recordPrompt(store, root, p, client, true);
     }
@@ -278,6 +281,20 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
   // only a session that can reach READY is told to finish its phases (INVESTIGATE/QUESTION never edit)
   const canEdit = mode.kind === 'locked' && (mode.session?.intent === 'IMPLEMENT' || mode.session?.intent === 'MODIFY');
   const locked = mode.kind !== 'locked' ? undefined : canEdit ? `${mode.why} Finish the phases first (get_session_status says what is next).` : mode.why;
+  // Gemini's save_memory appends to the user's GEMINI.md, which every later session reads as
+  // standing instructions: not from inside a /code turn (red team adv29)
+  if (tool === 'SaveMemory') return 'save_memory writes Gemini\'s standing instructions (~/.gemini/GEMINI.md), read by every later session: not during a /code turn. Tell the user what to remember instead.';
+  if (tool === 'Batch') {
+    // OpenCode's batch runs its calls itself, past the plugin's hooks: each is judged here as its own
+    const calls = Array.isArray(input.calls) ? (input.calls as Payload[]) : [];
+    if (calls.length === 0) return 'batch names no tool call the guard can check';
+    for (const c of calls) {
+      if (c.tool_name === 'Batch' || typeof c.tool_name !== 'string') return 'batch holds a call the guard cannot check (a batch in a batch, or no tool)';
+      const why = await judge(store, root, cwd, mode, { ...p, ...c });
+      if (why) return `batch: ${c.tool_name}: ${why}`;
+    }
+    return undefined;
+  }
   if (EDIT_TOOLS.has(tool)) {
     // every path the call names, not the first: the tool writes the one it reads (NotebookEdit's
     // notebook_path beside a file_path the guard would allow)
@@ -582,6 +599,19 @@ function clientTranscript(store: SessionStore, p: Payload, what: string): string
  * result in it) is another conversation.
  */
 function sameConversation(store: SessionStore, t: string, what: string): boolean {
+  if (ownConversation(store, t, 'conversation')) return true;
+  process.stderr.write(`code-intel: ${what} names another transcript than the user's prompt is in; not recorded\n`);
+  const s = store.active();
+  if (s) store.record(s.id, { tool: 'hook:refused', args: { what }, phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: `${what}: named another transcript than the conversation the user's prompt is in, not recorded` });
+  return false;
+}
+
+/**
+ * Is transcript `t` where the user's last prompt was found? `conversation`: that transcript or a
+ * subagent's beside it; `folder`: any conversation of the same client folder (a new session of the
+ * client in the same project). With no prompt found yet, any.
+ */
+function ownConversation(store: SessionStore, t: string, scope: 'conversation' | 'folder'): boolean {
   const main = store.promptTranscript();
   if (!main) return true;
   const real = (f: string) => {
@@ -592,12 +622,9 @@ function sameConversation(store: SessionStore, t: string, what: string): boolean
     }
   };
   const [mine, theirs] = [real(main), real(t)];
+  if (scope === 'folder') return path.dirname(theirs) === path.dirname(mine);
   const subagents = path.join(path.dirname(mine), path.basename(mine, '.jsonl'), 'subagents') + path.sep;
-  if (theirs === mine || theirs.startsWith(subagents)) return true;
-  process.stderr.write(`code-intel: ${what} names another transcript than the user's prompt is in; not recorded\n`);
-  const s = store.active();
-  if (s) store.record(s.id, { tool: 'hook:refused', args: { what }, phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: `${what}: named another transcript than the conversation the user's prompt is in, not recorded` });
-  return false;
+  return theirs === mine || theirs.startsWith(subagents);
 }
 
 function recordPrompt(store: SessionStore, root: string, p: Payload, client: Client, guarded: boolean): void {
@@ -610,6 +637,16 @@ function recordPrompt(store: SessionStore, root: string, p: Payload, client: Cli
     return;
   }
   const t = clientTranscript(store, p, 'a user prompt');
+  // in a guarded turn, a prompt counts from the client folder the turn's prompt was found in: the
+  // folder a transcript must lie in is read from the hook's environment (CLAUDE_CONFIG_DIR,
+  // GEMINI_CLI_HOME), which a command that runs the hook binary itself sets as it likes — red team
+  // adv29 wrote a user line into a file under /tmp, named it the client's folder, and ended the turn
+  if (t && guarded && !ownConversation(store, t, 'folder')) {
+    process.stderr.write('code-intel: a user prompt came from a transcript outside the client folder of this turn; not recorded\n');
+    const s = store.active();
+    if (s) store.record(s.id, { tool: 'hook:refused', args: { what: 'a user prompt' }, phase: s.phase, outcome: 'blocked', files: [], symbols: [], summary: 'a user prompt from a transcript outside the client folder of this /code turn: not recorded' });
+    return;
+  }
   const at = Date.now();
   if (t) store.recordPrompt(prompt, p.session_id ?? null, t, (claimed) => transcriptPromptLine(t, prompt, at, claimed));
 }
@@ -686,6 +723,10 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
   if (forgedWhileInFlight(store, `a ${p.tool_name} of ${files[0]}`)) return;
   if (!TRANSCRIPT_CLIENTS.has(client)) {
     if (foreignClient(store, root, client, true, `a ${p.tool_name} of ${files[0]}`)) return;
+    // OpenCode's plugin sees a call's arguments, never what it showed, and keeps no transcript the
+    // guard reads: files count as explored there only through code-intel's own tools (guard.md; red
+    // team adv29 made a file explored with a Read sent to the hook by hand)
+    if (client === 'opencode') return;
     store.record(s.id, { tool: `hook:${p.tool_name}`, args: pick(p.tool_input ?? {}), phase: s.phase, outcome: 'ok', files, symbols: [], lines, summary: 'read by the agent' });
     return;
   }
