@@ -193,11 +193,12 @@ describe('New attacks (round 2)', () => {
     const rows = cacheRows(t);
     expect(rows.filter((r) => r.term === '消費税'), 'a term validation never judged').toEqual([]);
     expect(rows.filter((r) => r.term === 'カート' && r.symbol === 'formatPrice'), 'a part of the target the symbol does not answer').toEqual([]);
-    // what validation did judge is learned: the target's quote for each accepted symbol, and a mapped term inside it
+    // what validation did judge is learned: the target's quote for each symbol accepted on its own words, and a mapped term inside it
     expect(rows).toEqual(expect.arrayContaining([
-      expect.objectContaining({ term: TARGET, symbol: 'formatPrice' }), expect.objectContaining({ term: TARGET, symbol: 'Cart.total' }),
-      expect.objectContaining({ term: 'カート', symbol: 'Cart' }),
+      expect.objectContaining({ term: TARGET, symbol: 'Cart.total' }), expect.objectContaining({ term: 'カート', symbol: 'Cart' }),
     ]));
+    // formatPrice was accepted through a link (Cart.total calls it): it teaches nothing (red team adv28)
+    expect(rows.filter((r) => r.symbol === 'formatPrice')).toEqual([]);
   });
 });
 
@@ -221,7 +222,7 @@ describe('New attacks (round 2): a second target', () => {
     expect(c.next_phase, 'the earlier acceptances stand (a return to EXPLORATION keeps its facts)').toBe('READY');
     expect((await t.call('end_session', { outcome: 'success' })).cached_matches_learned).toBeGreaterThan(0);
     expect(cacheRows(t).filter((r) => r.term === '消費税'), 'no symbol was judged against 消費税').toEqual([]);
-    expect(cacheRows(t).filter((r) => r.term === TARGET).map((r) => r.symbol).sort()).toEqual(['Cart', 'Cart.total', 'formatPrice']);
+    expect(cacheRows(t).filter((r) => r.term === TARGET).map((r) => r.symbol).sort()).toEqual(['Cart', 'Cart.total']); // (formatPrice: through a link, teaches nothing)
   });
 });
 

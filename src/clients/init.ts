@@ -170,7 +170,7 @@ function cursorHooks(file: string, mode: Mode): FileChange {
   const { text, data } = readJson(file);
   const hooks = asObj(data.hooks);
   const ours: [string, string, string?][] = [
-    ['preToolUse', 'pre-tool-use', 'Write|Edit|StrReplace|Delete|MultiEdit'],
+    ['preToolUse', 'pre-tool-use', 'Write|Edit|StrReplace|Delete|MultiEdit|EditNotebook'],
     ['beforeShellExecution', 'pre-tool-use'],
     ['beforeMCPExecution', 'pre-tool-use'],
     ['beforeSubmitPrompt', 'user-prompt-submit'],
