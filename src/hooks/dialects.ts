@@ -53,14 +53,21 @@ export function patchFiles(patch: string): string[] {
   const files: string[] = [];
   // lines as Codex and OpenCode split them, at \n only: a lone \r or U+2028 inside a header is part
   // of its path (a regex's ^…$ ended the line there, so `s\r/../../root/.bashrc` was judged as `s` —
-  // red team adv29); Codex trims the line before reading it (codex-rs/apply-patch parser.rs), and
-  // OpenCode takes a header without the space after the colon
+  // red team adv29); Codex trims the line before reading it (codex-rs/apply-patch parser.rs) as Rust
+  // trims, and OpenCode takes a header without the space after the colon
   for (const line of patch.split('\n')) {
-    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to):\s*([\s\S]+)$/u.exec(line.trim());
+    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to):\s*([\s\S]+)$/u.exec(rustTrim(line));
     if (m && !files.includes(m[1]!)) files.push(m[1]!);
   }
   return files;
 }
+
+/**
+ * A line trimmed as Rust's `str::trim` trims it (Unicode White_Space): JavaScript's `trim` keeps
+ * U+0085, so a header behind one was no header here and one to Codex (red team adv30). (It also
+ * trims U+FEFF, which Rust keeps: a header more is judged, never one fewer.)
+ */
+const rustTrim = (line: string): string => line.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '');
 
 /** OpenCode's built-in tools in the guard's terms; anything else with an underscore is an MCP tool `server_tool`. */
 const OPENCODE_TOOLS: Record<string, string> = {
@@ -151,10 +158,12 @@ export function normalize(client: Client, raw: Raw): Payload {
 function cursorServer(raw: Raw, tool: string): string {
   const named = str(raw.server);
   if (named) return named;
+  // a tool of another name is never ours, whatever its server's command says (red team adv30: a
+  // filesystem server launched as `node …/cli/main.js serve /` passed its write_file as ours); one of
+  // our names is ours unless its server is launched otherwise (a url, another program)
+  if (!SERVER_TOOLS.has(tool) || str(raw.url)) return 'server';
   const command = str(raw.command);
-  if (command) return /(?:^|[\s/\\])code-intel(?:\.js)?(?:\s|$)|[/\\]cli[/\\]main\.js\b/.test(command) && /(?:^|\s)serve(?:\s|$)/.test(command) ? 'code-intel' : 'server';
-  if (str(raw.url)) return 'server';
-  return SERVER_TOOLS.has(tool) ? 'code-intel' : 'server';
+  return !command || /(?:^|[\s/\\])(?:code-intel|node)(?:\.js|\.exe|\.cmd)?(?:\s|$)/.test(command) ? 'code-intel' : 'server';
 }
 
 /** The folder a shell tool runs its command in: `dir` (relative to `cwd`) when the call names one. */

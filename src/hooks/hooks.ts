@@ -608,8 +608,10 @@ function sameConversation(store: SessionStore, t: string, what: string): boolean
 
 /**
  * Is transcript `t` where the user's last prompt was found? `conversation`: that transcript or a
- * subagent's beside it; `folder`: any conversation of the same client folder (a new session of the
- * client in the same project). With no prompt found yet, any.
+ * subagent's beside it; `folder`: any conversation under the same client folder (`…/projects` of
+ * Claude Code, `…/.gemini/tmp` of Gemini: a new session of the client, started in the project or a
+ * folder of it — red team adv30 was refused a reply typed in a session started in `lib/`). With no
+ * prompt found yet, any.
  */
 function ownConversation(store: SessionStore, t: string, scope: 'conversation' | 'folder'): boolean {
   const main = store.promptTranscript();
@@ -622,9 +624,18 @@ function ownConversation(store: SessionStore, t: string, scope: 'conversation' |
     }
   };
   const [mine, theirs] = [real(main), real(t)];
-  if (scope === 'folder') return path.dirname(theirs) === path.dirname(mine);
+  if (scope === 'folder') return clientFolder(theirs) === clientFolder(mine);
   const subagents = path.join(path.dirname(mine), path.basename(mine, '.jsonl'), 'subagents') + path.sep;
   return theirs === mine || theirs.startsWith(subagents);
+}
+
+/** The client folder that holds a transcript: Claude Code's `…/projects` (`projects/<project>/<session>.jsonl`), Gemini's `…/tmp` (`tmp/<project>/chats/…`). */
+function clientFolder(real: string): string {
+  const parts = real.split(path.sep);
+  const chats = parts.lastIndexOf('chats');
+  if (chats >= 2) return parts.slice(0, chats - 1).join(path.sep);
+  const projects = parts.lastIndexOf('projects');
+  return projects >= 0 ? parts.slice(0, projects + 1).join(path.sep) : path.dirname(real);
 }
 
 function recordPrompt(store: SessionStore, root: string, p: Payload, client: Client, guarded: boolean): void {
