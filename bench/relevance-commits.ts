@@ -279,8 +279,9 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     // a seed accepted only through a link does not vouch for what it holds, and links on only the
     // way its own link ran (validation.ts graphLink)
     const chainWay = new Map<number, LinkDirection>();
+    const chainDepth = new Map<number, number>();
     const linkTo = (id: number, seeds: ReadonlyMap<number, number>): { score: number; seed?: number } => {
-      const ok = new Set([...seeds.keys()].filter((s) => seedScore.has(s) || (s !== id && linksOnward(db, s, chainWay.get(s), id))));
+      const ok = new Set([...seeds.keys()].filter((s) => seedScore.has(s) || (s !== id && linksOnward(db, s, chainWay.get(s), id, chainDepth.get(s)))));
       const link = linkToSeeds(db, id, ok, hops);
       if (link && link.hops > 0 && !seedScore.has(link.seed) && within(db, id, link.seed)) return { score: 0 };
       return link && link.hops > 0 ? { score: linkedScore(seeds.get(link.seed)!, link.hops), seed: link.seed } : { score: 0 };
@@ -294,7 +295,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
         return l.score >= 0.3 ? [[row.id, l.score, l.seed!] as const] : [];
       });
       if (grown.length === 0) break;
-      for (const [id, sc, seed] of grown) (chained.set(id, sc), chainWay.set(id, linkDirection(db, seed, id)));
+      for (const [id, sc, seed] of grown) (chained.set(id, sc), chainWay.set(id, linkDirection(db, seed, id)), chainDepth.set(id, seedScore.has(seed) ? 1 : (chainDepth.get(seed) ?? 1) + 1));
     }
     const pprK = propagationCutoff(ranking.total);
     // (restarting at the seeds the words, the rank or the target reach: a link-accepted one vouches for nothing more)

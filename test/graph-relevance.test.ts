@@ -220,6 +220,38 @@ describe('a caller a link reached does not bring in its other callees; links tea
   });
 });
 
+describe('a helper at the end of a chain does not turn up to its callers beside it (red team adv30)', () => {
+  it('back → redirect → set, then not up from set to append and attachment; one link from a seed the turn stays', async () => {
+    const files: Record<string, string> = {
+      'lib/response.js': [
+        'export function set(field, val) {', '  this.header[field] = val;', '}',
+        'export function append(field, val) {', '  set(field, val);', '}',
+        'export function attachment(name) {', "  set('Content-Disposition', name);", '}',
+        'export function redirect(url) {', "  set('Location', url);", '}',
+        'export function back(alt) {', "  redirect(alt || '/');", '}',
+        'export function vary(field) {', '  return field;', '}',
+        'export function etag(v) {', '  return v;', '}',
+        'export function status(code) {', '  return code;', '}',
+      ].join('\n') + '\n',
+    };
+    const r = await confirmOn(files, {
+      intent: 'IMPLEMENT', request: 'back should redirect to a same-origin path of the Referer', target: 'back', lookups: ['back', 'redirect', 'set'],
+      entry_points: ['back()'], patterns: ['redirect sets Location through set, as back uses it'],
+      claims: [
+        { symbol: 'back', approved: true, code_evidence: 'lib/response.js:13' },
+        { symbol: 'redirect', approved: true, code_evidence: 'lib/response.js:10' },
+        { symbol: 'set', approved: true, code_evidence: 'lib/response.js:1' },
+        { symbol: 'append', approved: true, code_evidence: 'lib/response.js:4' },
+        { symbol: 'attachment', approved: true, code_evidence: 'lib/response.js:7' },
+      ],
+    });
+    const accepted = (r.accepted as { symbol: string; link_depth?: number }[]);
+    expect(accepted.map((a) => a.symbol).sort()).toEqual(['back', 'redirect', 'set']);
+    expect(accepted.find((a) => a.symbol === 'set')?.link_depth).toBe(2);
+    expect((r.rejected as { symbol: string }[]).map((x) => x.symbol).sort()).toEqual(['append', 'attachment']);
+  });
+});
+
 /**
  * An honest session over `files` up to one confirm_symbol_relevance: every file's outline, the
  * lookups named, the understanding and the validation, then the claims as given.

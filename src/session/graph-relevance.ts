@@ -233,12 +233,14 @@ export function linkDirection(db: DB, seed: number, id: number): LinkDirection {
  * beside it in its file (red team adv28; on the real-commit bench: tune EN false refusal 30.4 →
  * 31.1 %, random accepted 18.8 → 17.0 %; eval EN 36.8 → 37.2 %, 3.8 → 3.7 %).
  */
-export function linksOnward(db: DB, seed: number, seedWay: LinkDirection | undefined, id: number): boolean {
+export function linksOnward(db: DB, seed: number, seedWay: LinkDirection | undefined, id: number, seedDepth = 1): boolean {
   if (seedWay === 'up') return linkDirection(db, seed, id) !== 'down';
   if (seedWay !== 'down') return true;
   // from a helper reached down a call path, back up to its other callers: only to those beside it in
-  // its own file (the hooks createHook makes, changed with it), not to other modules that share it
-  return linkDirection(db, seed, id) !== 'up' || sameFile(db, seed, id);
+  // its own file (the hooks createHook makes, changed with it), not to other modules that share it —
+  // and only from a helper one link from a seed: at the end of a longer chain the turn took koa's
+  // ctx.back() → redirect → set up to append and attachment beside set (red team adv30)
+  return linkDirection(db, seed, id) !== 'up' || (seedDepth <= 1 && sameFile(db, seed, id));
 }
 
 function sameFile(db: DB, a: number, b: number): boolean {

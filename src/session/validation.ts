@@ -45,18 +45,23 @@ export class ValidationPhase {
   }
 
   /** The seeds of the graph: the symbols accepted now or earlier in this session, then what the target reaches. */
-  private seedsWith(target: Seeds, accepted: { symbol: string; similarity?: number; evidence?: unknown; backend?: unknown; link_direction?: unknown }[]): Seeds {
+  private seedsWith(target: Seeds, accepted: { symbol: string; similarity?: number; evidence?: unknown; backend?: unknown; link_direction?: unknown; link_depth?: unknown }[]): Seeds {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
     const linked = new Set<number>();
     const linkedWay = new Map<number, LinkDirection>();
+    const linkedDepth = new Map<number, number>();
     for (const a of accepted) {
       if (typeof a.similarity !== 'number' || a.similarity < 0.3) continue;
+      // the propagation accepts what lies near the seeds over every path: it vouches for nothing more
+      // (red team adv30: in a later pass it seeded links of its own, in any direction)
+      if (typeof a.backend === 'string' && a.backend.endsWith('+propagation')) continue;
       const rows = this.addSeed(ids, labels, a.symbol, a.similarity, a.evidence);
       if (typeof a.backend === 'string' && a.backend.endsWith('+graph')) {
-        // (an acceptance recorded before directions were: it links on no further)
+        // (an acceptance recorded before directions or depths were: it turns nowhere)
         const way = typeof a.link_direction === 'string' ? a.link_direction as LinkDirection : 'other';
-        rows.forEach((r) => (linked.add(r.id), linkedWay.set(r.id, way)));
+        const depth = typeof a.link_depth === 'number' ? a.link_depth : 2;
+        rows.forEach((r) => (linked.add(r.id), linkedWay.set(r.id, way), linkedDepth.set(r.id, depth)));
       }
     }
     for (const [id, score] of target.ids) {
@@ -64,7 +69,7 @@ export class ValidationPhase {
       linked.delete(id); // the target reaches it itself
     }
     for (const l of target.labels) labels.add(l);
-    return { ids, labels, linked, linkedWay };
+    return { ids, labels, linked, linkedWay, linkedDepth };
   }
 
   private addSeed(ids: Map<number, number>, labels: Set<string>, symbol: string, score: number, where?: unknown): SymbolRow[] {
@@ -95,16 +100,16 @@ export class ValidationPhase {
   }
 
   /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
-  private graphLink(symbol: string, seeds: Seeds, where?: string): { score: number; why: string; direction: LinkDirection } | undefined {
+  private graphLink(symbol: string, seeds: Seeds, where?: string): { score: number; why: string; direction: LinkDirection; depth: number } | undefined {
     if (seeds.ids.size === 0) return undefined;
     const db = this.core.project.db;
     const rows = this.definitionsFor(symbol, where).slice(0, 10); // overloads: the implementation is often last
     const own = new Set(rows.map((r) => r.id));
-    let best: { score: number; why: string; direction: LinkDirection } | undefined;
+    let best: { score: number; why: string; direction: LinkDirection; depth: number } | undefined;
     for (const r of rows) {
       // a seed a link accepted down a call path does not turn back up to the callers of it elsewhere
       // (graph-relevance.ts linksOnward); a chain the agent traced down (or up) a path stays whole
-      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || linksOnward(db, id, seeds.linkedWay?.get(id), r.id))));
+      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || linksOnward(db, id, seeds.linkedWay?.get(id), r.id, seeds.linkedDepth?.get(id)))));
       const link = linkToSeeds(db, r.id, seedIds, 1);
       if (!link || link.hops === 0) continue;
       // a seed accepted only through a link (a module's `default` object, for the method of it the
@@ -113,7 +118,9 @@ export class ValidationPhase {
       if (seeds.linked?.has(link.seed) && within(this.core.project.db, r.id, link.seed)) continue;
       const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
       if (score >= 0.3 && (!best || score > best.score)) {
-        best = { score, why: `linked through the code: ${link.path.map((id) => symbolLabel(db, id)).join(' → ')}`, direction: linkDirection(db, link.seed, r.id) };
+        // how many links from a seed the words, the rank or the target reach (a turn is allowed only at the first)
+        const depth = seeds.linked?.has(link.seed) ? (seeds.linkedDepth?.get(link.seed) ?? 2) + 1 : 1;
+        best = { score, why: `linked through the code: ${link.path.map((id) => symbolLabel(db, id)).join(' → ')}`, direction: linkDirection(db, link.seed, r.id), depth };
       }
     }
     return best;
@@ -488,7 +495,7 @@ export class ValidationPhase {
         raiseRisk = true;
         accepted.push({
           symbol: l.symbol, similarity: link.score, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+graph`, legs: { ...l.scored.legs, graph: link.score },
-          evidence: l.where, file: l.file, via: link.why, link_direction: link.direction,
+          evidence: l.where, file: l.file, via: link.why, link_direction: link.direction, link_depth: link.depth,
         });
       }
       pending = left;
@@ -588,7 +595,7 @@ export function requestNamesAsCode(userRequest: string, name: string, container:
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
 /** The seeds of the graph; `linked`: those accepted only through a link, whose contents they do not vouch for. */
-type Seeds = { ids: Map<number, number>; labels: Set<string>; linked?: Set<number>; linkedWay?: Map<number, LinkDirection> };
+type Seeds = { ids: Map<number, number>; labels: Set<string>; linked?: Set<number>; linkedWay?: Map<number, LinkDirection>; linkedDepth?: Map<number, number> };
 
 /** A claim the words and the rank do not accept: the graph may still link it. */
 type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object & { sibling?: string }; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number; judged?: string };
