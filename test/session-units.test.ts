@@ -222,6 +222,25 @@ describe('QueryFrame validation', () => {
     expect(errs('ネットワークエラーのときだけ再試行する', 'retry only on network errors')).toEqual([]);
   });
 
+  it('other words that narrow ("just", "alone", "except", ばかり, 以外, 唯独, 除了) are refused where the quote does not narrow; honest synonyms pass (red team adv30)', () => {
+    const errs = (req: string, value: string, quote = req) => validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const en = 'Retry should apply to POST requests as well as GET requests';
+    for (const v of ['retry just GET requests', 'retry GET requests alone', 'retry GET requests except POST requests', 'apply retry to POST requests apart from GET requests', 'retry merely GET requests', 'retry GET requests, other than POST requests'])
+      expect(errs(en, v), v).not.toEqual([]);
+    expect(errs(en, 'retry POST requests as well as GET requests')).toEqual([]);
+    const ja = 'GETリクエストだけでなくPOSTリクエストもリトライする';
+    for (const v of ['GETリクエストばかりリトライする', 'POSTリクエスト以外をリトライする', 'GETリクエストに限りリトライする']) expect(errs(ja, v), v).not.toEqual([]);
+    const zh = '不光GET请求，POST请求也要重试';
+    for (const v of ['单单重试GET请求', '唯独重试GET请求', '重试GET请求，除了POST请求']) expect(errs(zh, v), v).not.toEqual([]);
+    // a quote that narrows in other words: an honest "only" stands
+    expect(errs('retry just GET requests', 'retry only GET requests')).toEqual([]);
+    expect(errs('GETリクエストしかリトライしない', 'GETリクエストだけリトライする')).toEqual([]);
+    expect(errs('GETリクエストしかリトライしない', 'retry only GET requests')).toEqual([]);
+    // the negation moved onto the verb of the same clause is the same negation
+    const back = 'ctx.back() should only redirect to a same-origin path taken from the Referer header, not to any URL it names';
+    expect(errs(back, 'do not redirect to any URL it names, only to a same-origin path')).toEqual([]);
+  });
+
   it('a negation a verb states is not dropped by a translation; a kanji prefix, a stated failure and "must" idioms are no dropped negation (#10)', () => {
     const sense = (req: string, value: string, quote: string) =>
       validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error).filter((e) => /negat|opposite/.test(e));

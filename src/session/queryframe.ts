@@ -186,8 +186,8 @@ function ownWordAllowed(slot: Slot, word: string, quote: string, translate: (tex
 
 /** Words that turn a statement around: English (not, no, never, n't, without, instead of…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
 const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|别(?=[\s\p{Script=Latin}]|$)/iu;
-/** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts). */
-const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?/gu;
+/** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts); しか…ない says "only" (a restriction, RESTRICTION). */
+const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?|しか[^。、！？!?\s]{0,15}?(?:ない|ません|なかっ)/gu;
 /** A negation stated by a word or a verb's ending (not, never, n't, ない, ません, ず), not by a kanji prefix. */
 const VERB_NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)/iu;
 /** Words that state a failure or an absence: a value may say "login fails" for a quote "cannot log in". */
@@ -216,16 +216,25 @@ const LITERAL = /"[^"\s]*"|“[^”\s]*”|`[^`\n]*`|(?<![\p{L}\p{N}])'[^'\s]*'(
 const INCLUSION = /(?<![\p{L}\p{N}])not\s+(?:only|just|merely|solely|simply|exclusively)(?![\p{L}\p{N}])|(?:だけ|ばかり)(?:で|じゃ)は?なく|のみならず|不(?:仅|只|光|单|但)仅?/giu;
 
 /**
- * A restriction to one case: "only", "solely", "exclusively", だけ, のみ, しか…ない, 只, 仅, 唯一 (outside
- * an inclusion; 只要 "as long as" and 只是 "merely" restrict nothing). A value that restricts where its
+ * A restriction to one case: "only", "solely", "exclusively", "merely", "just", "alone", "nothing
+ * but", だけ, のみ, しか…ない, ばかり, に限り, 専用, 只, 仅, 唯一, 唯独, 单单, 专门, 限于 (outside an
+ * inclusion; 只要 "as long as" and 只是 "merely" restrict nothing). A value that restricts where its
  * quote does not narrows the request: "accept a plain function only" for "… a plain function, not only
  * as an object" (red team adv28).
  */
-const RESTRICTION = /(?<![\p{L}\p{N}])(?:only|solely|exclusively)(?![\p{L}\p{N}])|だけ|のみ|しか(?!し)|只(?![要是])|仅|唯一/iu;
+const RESTRICTION = /(?<![\p{L}\p{N}])(?:only|solely|exclusively|merely|just|alone)(?![\p{L}\p{N}])|nothing\s+but|だけ|のみ|しか(?!し)|ばかり|に限[りっるら定]|専用|オンリー|只(?![要是])|仅|唯一|唯独|单单|专门|限于/iu;
 
-/** Does a text restrict to one case (RESTRICTION), inclusions aside? */
-export function restricts(text: string): boolean {
-  return RESTRICTION.test(text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' '));
+/**
+ * An exclusion of a case: "except", "excluding", "apart from", "other than", "sans", "but not", 以外,
+ * 除いて, 除外, 除了. "GET requests except POST requests" for "POST requests as well as GET requests"
+ * narrows the request as "only GET requests" does (red team adv30).
+ */
+const EXCLUSION = /(?<![\p{L}\p{N}])(?:except(?:ing|ed)?|excluding|apart\s+from|other\s+than|sans|but\s+not)(?![\p{L}\p{N}])|以外|を?除[いきくけ外]|除了/iu;
+
+/** Does a text narrow what it is about to some cases (RESTRICTION, EXCLUSION), inclusions aside? */
+export function narrows(text: string): boolean {
+  const t = text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ');
+  return RESTRICTION.test(t) || EXCLUSION.test(t);
 }
 
 /** A negation written into a hyphened word (no-report, non-blocking): a name where the user wrote it (the rule no-var). */
@@ -436,8 +445,20 @@ function sameNegated(value: string, quote: string): boolean {
   const [vw, qw] = [negatedWords(value), negatedWords(quote)];
   if (vw.length === 0 || qw.length === 0) return true;
   const stems = (ws: string[]) => ws.map((w) => stem(w.toLowerCase()));
-  const qs = stems(qw);
-  return stems(vw).some((x) => qs.some((y) => stemsMatch(x, y)));
+  const meets = (a: string[], b: string[]) => stems(a).some((x) => stems(b).some((y) => stemsMatch(x, y)));
+  // the negated word, or one of the words right after the negation on either side: "never redirect
+  // to any URL" negates what "not to any URL" does (red team adv30 was refused it for `redirect`)
+  return meets(vw, qw) || meets(negatedSpan(value), qw) || meets(vw, negatedSpan(quote));
+}
+
+/** The first content words after each English negation (up to NEGATED_SPAN of them): what it may be about. */
+const NEGATED_SPAN = 3;
+function negatedSpan(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|n['’]t|instead\s+of|rather\s+than)\s+([^.;:!?。、]{0,80})/giu)) {
+    out.push(...m[1]!.split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !LATIN_STOP.has(w.toLowerCase())).slice(0, NEGATED_SPAN));
+  }
+  return out;
 }
 
 /** A quote that runs from one sentence into the next (". D", "。ユ"): it joins statements the request keeps apart. */
@@ -482,8 +503,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot} (a request of several parts: the part this slot is about; the code of the other parts can still stand in VALIDATION, cited where it links to the accepted symbols)` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
       errors.push({ slot, error: negated(s.value, s.quote) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite), or quote only the words the value states` });
-    else if (restricts(s.value) && !restricts(s.quote))
-      errors.push({ slot, error: `value "${s.value}" restricts to one case ("only") where its quote "${s.quote}" does not: the request does not narrow it — drop the restriction, or quote the words that state it` });
+    else if (narrows(s.value) && !narrows(s.quote))
+      errors.push({ slot, error: `value "${s.value}" narrows to some cases ("only", "except") where its quote "${s.quote}" does not: the request does not narrow it — drop the restriction, or quote the words that state it` });
     else if (slot !== 'observed_issue' && (stopped = stopDropped(s.value, s.quote, translate)))
       // what goes wrong now may be what the request asks to stop (as with an instruction's negation)
       errors.push({ slot, error: `value "${s.value}" states '${stopped}' where its quote "${s.quote}" stops or prevents it: keep the stop (the request says the opposite)` });
