@@ -260,7 +260,8 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     const requestScoreAt = new Map(present.map((x, k) => [x.i, requestScores?.[k]?.score]));
     const rankScore = textRanks.map((r) => rankedScore(r ?? undefined, ranking.total));
     // the request names it as code outside the target feature: accepted with risk HIGH (confirm)
-    const namedScore = all.map(({ row }) => (row && requestNamesAsCode(request, row.name, row.container_name) ? REQUEST_NAMED_SCORE : 0));
+    const homonyms = (name: string) => (db.prepare('SELECT COUNT(*) n FROM symbols WHERE name = ?').get(name) as { n: number }).n;
+    const namedScore = all.map(({ row }) => (row && requestNamesAsCode(request, row.name, row.container_name, homonyms(row.name)) ? REQUEST_NAMED_SCORE : 0));
     const seedScore = new Map<number, number>();
     all.forEach(({ set, row }, i) => {
       const sc = Math.max(scoreAt.get(i)?.ev.score ?? 0, rankScore[i]!, namedScore[i]!);

@@ -252,6 +252,53 @@ describe('a helper at the end of a chain does not turn up to its callers beside 
   });
 });
 
+describe('an acceptance carries over to the same definition only (red team adv31)', () => {
+  it('formatPrice accepted through Cart.total, cited again inside another formatPrice, is judged as that one', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const { SessionService } = await import('../src/session/service.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const { findReferences } = await import('../src/query/references.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const dir = makeProject({ ...SAMPLE, 'scripts/legacy.ts': 'export function formatPrice(n: number): string {\n  return String(n);\n}\n' });
+    const p = new Project(dir);
+    try {
+      await p.refresh();
+      const sessions = new SessionService(p);
+      const understand = (symbols: string[]) => {
+        sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(p, { name: 'formatPrice' }) });
+        sessions.record('find_references', { name: 'Cart' }, { ...findReferences(p, { name: 'Cart' }) });
+        for (const f of ['src/util/format.ts', 'src/cart.ts', 'scripts/legacy.ts']) {
+          sessions.record('get_symbols', { file: f }, { ...getSymbols(p, { file: f }) });
+          readWhole(sessions, f);
+        }
+        return sessions.submitUnderstanding({
+          symbols_identified: symbols, entry_points: ['Cart.total()'], existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'],
+          mapped_symbols: [{ nl_term: 'カートの合計', symbol: 'Cart.total' }],
+        });
+      };
+      sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
+      sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
+      understand(['Cart.total', 'formatPrice', 'Cart']);
+      await sessions.validateRelevance('カートの合計', ['Cart.total', 'formatPrice']);
+      const first = await sessions.confirmRelevance([
+        { symbol: 'Cart.total', approved: true, code_evidence: 'src/cart.ts:10' },
+        { symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' },
+      ]);
+      expect(first.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'formatPrice', via: expect.stringContaining('Cart.total') })]));
+      expect(first.next_phase).toBe('EXPLORATION'); // two of three
+      // the same name, cited inside the other definition of it: not the one accepted
+      understand(['Cart.total', 'formatPrice', 'Cart']);
+      await sessions.validateRelevance('カートの合計', ['formatPrice']);
+      const second = await sessions.confirmRelevance([{ symbol: 'formatPrice', approved: true, code_evidence: 'scripts/legacy.ts:1' }]);
+      expect(second.accepted).toEqual([]);
+      expect(second.rejected).toEqual([expect.objectContaining({ symbol: 'formatPrice' })]);
+    } finally {
+      p.close();
+      removeProject(dir);
+    }
+  });
+});
+
 /**
  * An honest session over `files` up to one confirm_symbol_relevance: every file's outline, the
  * lookups named, the understanding and the validation, then the claims as given.

@@ -11,7 +11,7 @@ import { isGrounded, type QueryFrameInput, riskLevel, validateFrame } from '../s
 import { normalize } from '../src/util/words.js';
 import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
 import { aboutHypothesis, matchEvidence } from '../src/session/semantic.js';
-import { translateCjk, verifyCodeEvidence } from '../src/session/validation.js';
+import { requestNamesAsCode, translateCjk, verifyCodeEvidence } from '../src/session/validation.js';
 import type { LedgerEntry } from '../src/session/store.js';
 import { entryPointLinked, evaluateUnderstanding, missingFromSnapshot, reasonAllowed } from '../src/session/understanding.js';
 import { checkWriteTarget } from '../src/session/write-target.js';
@@ -241,12 +241,42 @@ describe('QueryFrame validation', () => {
     expect(errs(back, 'do not redirect to any URL it names, only to a same-origin path')).toEqual([]);
   });
 
+  it('"unless", resolve for reject, unset for set, "some" and 一部, and a Chinese 不是 before the verb keep or refuse the sense (red team adv31)', () => {
+    const errs = (req: string, value: string, quote: string) => validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const req = 'clearQueue() should reject the promises still waiting in the queue with an AbortError when the rejectOnClear option is set, instead of leaving them pending forever';
+    const act = 'reject the promises still waiting in the queue with an AbortError';
+    for (const [v, q] of [
+      ['unless the rejectOnClear option is set', 'when the rejectOnClear option is set'],
+      ['resolve the promises still waiting in the queue', act],
+      ['reject some promises still waiting in the queue', act],
+    ]) expect(errs(req, v!, q!), v).not.toEqual([]);
+    expect(errs(req, act, act)).toEqual([]);
+    const zh = '当设置了 rejectOnClear 选项时，clearQueue() 应该用 AbortError 拒绝队列中仍在等待的 Promise，而不是让它们永远挂起。';
+    expect(errs(zh, '让它们永远挂起', '而不是让它们永远挂起')).not.toEqual([]);
+    expect(errs(zh, '当取消 rejectOnClear 选项时', '当设置了 rejectOnClear 选项时')).not.toEqual([]);
+    expect(errs(zh, '用 AbortError 接受队列中仍在等待的 Promise', '用 AbortError 拒绝队列中仍在等待的 Promise')).not.toEqual([]);
+    expect(errs(zh, '用 AbortError 拒绝队列中仍在等待的 Promise', '用 AbortError 拒绝队列中仍在等待的 Promise')).toEqual([]);
+    const ja = 'rejectOnClear オプションが設定されているとき、clearQueue() はキューで待っている Promise を AbortError で拒否するようにしてください';
+    const jq = 'キューで待っている Promise を AbortError で拒否する';
+    expect(errs(ja, 'キューで待っている Promise を解決する', jq)).not.toEqual([]);
+    expect(errs(ja, 'キューで待っている一部の Promise を拒否する', jq)).not.toEqual([]);
+    expect(errs(ja, 'rejectOnClear オプションが解除されたとき', 'rejectOnClear オプションが設定されているとき')).not.toEqual([]);
+    expect(errs(ja, jq, jq)).toEqual([]);
+  });
+  it('a name several definitions share is named as code only with its container (red team adv31)', () => {
+    const req = "HTTPError's constructor() should put the response status text into the error message when the status code is 0";
+    expect(requestNamesAsCode(req, 'constructor', 'HTTPError', 6)).toBe(true);
+    expect(requestNamesAsCode(req, 'constructor', 'TimeoutError', 6)).toBe(false);
+    expect(requestNamesAsCode(req, 'constructor', null, 6)).toBe(false);
+    expect(requestNamesAsCode('fix the timeout message of `when()`', 'when', null, 1)).toBe(true);
+  });
+
   it('a negation a verb states is not dropped by a translation; a kanji prefix, a stated failure and "must" idioms are no dropped negation (#10)', () => {
     const sense = (req: string, value: string, quote: string) =>
       validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error).filter((e) => /negat|opposite/.test(e));
     expect(sense('カートの合計に消費税を加えないでください', 'add consumption tax', '消費税を加えない')[0]).toMatch(/drops the negation/);
     expect(sense('Do not delete the cart', 'カートを削除する', 'Do not delete the cart')[0]).toMatch(/drops the negation/);
-    expect(sense('不要删除购物车', 'delete the cart', '不要删除购物车')).toEqual([]); // a ZH prefix: left to grounding, as the JA ones
+    expect(sense('不要删除购物车', 'delete the cart', '不要删除购物车')[0]).toMatch(/drops the negation/); // 不要 before the verb: the verb is what it negates (red team adv31)
     // honest translations
     expect(sense('消費税を加えないでください', 'do not add consumption tax', '消費税を加えない')).toEqual([]);
     expect(sense('ログインできないときにエラーを表示', 'login fails', 'ログインできない')).toEqual([]);

@@ -36,6 +36,11 @@ const PAIRS: Pair[] = [
   { name: ['start', 'stop'], sides: [side('start begin launch', /開始|启动|开始/u), side('stop halt', /停止|止め|停下/u)] },
   { name: ['lock', 'unlock'], sides: [side('lock', /(?<!アン)ロック(?!解除)|锁定|加锁/u), side('unlock', /アンロック|ロック解除|解锁/u)], complementary: true },
   { name: ['create', 'destroy'], sides: [side('create generate', /作成|生成|创建/u), side('destroy dispose discard delete', /破棄|销毁/u)] },
+  // a promise or a request settled one way or the other (red team adv31: "resolve" for "reject")
+  // (not "accept": the glossary's near-synonyms of get include it, and GET would read as an action)
+  { name: ['resolve', 'reject'], sides: [side('resolve fulfil fulfill', /解決|履行|兑现|接受/u), side('reject', /拒否|拒绝|リジェクト/u)], complementary: true },
+  // an option set or unset, in Japanese and Chinese only (English "set" is every change's near-synonym)
+  { name: ['set', 'unset'], sides: [side('', /設定|设置|设定/u), side('', /解除|取消/u)], complementary: true },
 ];
 
 let stems: [Set<string>, Set<string>][] | undefined;

@@ -185,7 +185,7 @@ function ownWordAllowed(slot: Slot, word: string, quote: string, translate: (tex
 }
 
 /** Words that turn a statement around: English (not, no, never, n't, without, instead of…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
-const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|别(?=[\s\p{Script=Latin}]|$)/iu;
+const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|unless|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|别(?=[\s\p{Script=Latin}]|$)/iu;
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts); しか…ない says "only" (a restriction, RESTRICTION). */
 const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?|しか[^。、！？!?\s]{0,15}?(?:ない|ません|なかっ)/gu;
 /** A negation stated by a word or a verb's ending (not, never, n't, ない, ません, ず), not by a kanji prefix. */
@@ -217,12 +217,12 @@ const INCLUSION = /(?<![\p{L}\p{N}])not\s+(?:only|just|merely|solely|simply|excl
 
 /**
  * A restriction to one case: "only", "solely", "exclusively", "merely", "just", "alone", "nothing
- * but", だけ, のみ, しか…ない, ばかり, に限り, 専用, 只, 仅, 唯一, 唯独, 单单, 专门, 限于 (outside an
+ * but", "some", "certain", "part of", 一部, 部分, 某些, だけ, のみ, しか…ない, ばかり, に限り, 専用, 只, 仅, 唯一, 唯独, 单单, 专门, 限于 (outside an
  * inclusion; 只要 "as long as" and 只是 "merely" restrict nothing). A value that restricts where its
  * quote does not narrows the request: "accept a plain function only" for "… a plain function, not only
  * as an object" (red team adv28).
  */
-const RESTRICTION = /(?<![\p{L}\p{N}])(?:only|solely|exclusively|merely|just|alone)(?![\p{L}\p{N}])|nothing\s+but|だけ|のみ|しか(?!し)|ばかり|に限[りっるら定]|専用|オンリー|只(?![要是])|仅|唯一|唯独|单单|专门|限于/iu;
+const RESTRICTION = /(?<![\p{L}\p{N}])(?:only|solely|exclusively|merely|just|alone|some|certain)(?![\p{L}\p{N}])|nothing\s+but|part\s+of|一部|部分|某些|有些|だけ|のみ|しか(?!し)|ばかり|に限[りっるら定]|専用|オンリー|只(?![要是])|仅|唯一|唯独|单单|专门|限于/iu;
 
 /**
  * An exclusion of a case: "except", "excluding", "apart from", "other than", "sans", "but not", 以外,
@@ -268,11 +268,12 @@ function negatedWords(quote: string): string[] {
   // skipped: 投げずに → 投, 渡されなかった → 渡, null ではない → null, ログインできない → ログイン)
   for (const m of q.matchAll(/([^\s\p{Script=Hiragana}\p{P}\p{S}]+)([\s\p{Script=Hiragana}]{0,4}?)(?:ない|なかっ|なく|ません|ず(?:に|[、。]|$))/gu)) out.push(m[1]!, m[1]! + m[2]!.trim());
   // Chinese: the verb right after the prefix
-  for (const m of q.matchAll(/(?:没有|[不没勿别])([\p{Script=Han}]{1,2})/gu)) out.push(m[1]!);
+  // (a copula, a modal or a causative between is skipped: 而不是让它们永远挂起 turns round 永远挂起, not 是让 — red team adv31)
+  for (const m of q.matchAll(/(?:没有|[不没勿别])(?:是|要|会|能|该|应该|应)?(?:让|使|把|给)?(?:它们|他们|她们|它|他|她|其)?([\p{Script=Han}]{1,2})/gu)) out.push(m[1]!);
   // English: the first content word after the negation
   // (adverbs and prepositions between are skipped: "no longer ignore" negates ignore, "not only as an
   // object" object — red team adv27 reversed both with the first word taken as the negated one)
-  for (const m of q.matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|n['’]t|instead\s+of|rather\s+than)\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got|longer|only|just|more|even|always|ever|really|necessarily|simply|merely|as|in|on|for|with|by|from|of|given|not)\s+)*([\p{L}\p{N}_$]+)/giu)) out.push(m[1]!);
+  for (const m of q.matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|unless|n['’]t|instead\s+of|rather\s+than)\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got|longer|only|just|more|even|always|ever|really|necessarily|simply|merely|as|in|on|for|with|by|from|of|given|not)\s+)*([\p{L}\p{N}_$]+)/giu)) out.push(m[1]!);
   return out.filter((w) => w.length > 0);
 }
 

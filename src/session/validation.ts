@@ -382,7 +382,9 @@ export class ValidationPhase {
     // what earlier passes of this session accepted: it stays accepted (a return to EXPLORATION keeps its facts)
     const before = s.row.mapped_symbols ? (JSON.parse(s.row.mapped_symbols) as Record<string, unknown>[]) : [];
     const wasAccepted = (b: Record<string, unknown>) => typeof b.similarity === 'number' && b.similarity >= 0.3;
-    const earlierOf = (symbol: string) => before.find((b) => b.symbol === symbol && wasAccepted(b));
+    // the same definition, not only the same name: a name accepted once and cited again inside another
+    // definition of it is that other one (red team adv31 carried pLimit's `run` over to Benchmarker.run)
+    const earlierOf = (symbol: string, id: number) => before.find((b) => b.symbol === symbol && wasAccepted(b) && this.symbolProfile(String(b.symbol), b.evidence)?.id === id);
     const acceptedBefore = new Set(before.filter(wasAccepted).map((b) => String(b.symbol)));
     const ranking = this.core.engine.textRanking(target);
     const cutoff = rankCutoff(ranking.total);
@@ -411,7 +413,7 @@ export class ValidationPhase {
       // the user wrote its name as code (`$dispose`, when(), parseConfig) somewhere in the request,
       // outside the target feature: part of the request, accepted with risk HIGH
       // — not where the request rules it out ("do not change `AdminService`" names it to keep it out)
-      const requestNames = row !== undefined && requestNamesAsCode(userRequest, row.name, row.container_name);
+      const requestNames = row !== undefined && requestNamesAsCode(userRequest, row.name, row.container_name, this.core.definitionsOf(row.name).length);
       if (tier === 'REJECTED' && ranked < 0.3 && requestNames) {
         raiseRisk = true;
         accepted.push({
@@ -427,7 +429,7 @@ export class ValidationPhase {
       } else if (tier === 'REJECTED') {
         const l = { symbol: m.symbol, score, scored, where: verified.where, file: row?.path, rank, judged: row && this.judgedAs(m.symbol, row) };
         // accepted in an earlier pass of this session: a fact that stays (the evidence is verified again above)
-        const earlier = earlierOf(l.symbol);
+        const earlier = row ? earlierOf(l.symbol, row.id) : undefined;
         if (earlier) {
           if (earlier.tier !== 'FACT') raiseRisk = true;
           accepted.push({ ...earlier, evidence: l.where });
@@ -589,8 +591,14 @@ const NAMED_AS_CODE = 0.7;
 export const REQUEST_NAMED_SCORE = 0.45;
 
 /** The user wrote the symbol's name as code in the request (`$dispose`, when(), parseConfig), not to rule it out ("do not change `AdminService`"). */
-export function requestNamesAsCode(userRequest: string, name: string, container: string | null): boolean {
-  return namedScore(userRequest, name, container) >= NAMED_AS_CODE && !ruledOut(normalize(userRequest).replace(/[`'"“”‘’「」]/g, ''), normalize(name));
+export function requestNamesAsCode(userRequest: string, name: string, container: string | null, homonyms = 1): boolean {
+  if (namedScore(userRequest, name, container) < NAMED_AS_CODE || ruledOut(normalize(userRequest).replace(/[`'"“”‘’「」]/g, ''), normalize(name))) return false;
+  // a name several definitions share names one of them only with its container: "HTTPError's
+  // constructor()" is not every class's constructor (red team adv31 had five accepted)
+  if (homonyms <= 1) return true;
+  if (!container) return false;
+  const word = new RegExp(`(^|[^\\p{L}\\p{N}_$])${container.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}\\p{N}_$]|$)`, 'u');
+  return word.test(userRequest);
 }
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
