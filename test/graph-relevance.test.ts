@@ -299,6 +299,54 @@ describe('an acceptance carries over to the same definition only (red team adv31
   });
 });
 
+describe('a chain of links is bounded (red team adv32)', () => {
+  it('two links up to callers of callers, no third', async () => {
+    const files: Record<string, string> = {
+      'src/core.ts': 'export function statusMessage(code: number): string {\n  return String(code);\n}\n',
+      'src/c1.ts': "import { statusMessage } from './core';\nexport function create(n: number): string {\n  return statusMessage(n);\n}\n",
+      'src/c2.ts': "import { create } from './c1';\nexport function instance(n: number): string {\n  return create(n);\n}\n",
+      'src/c3.ts': "import { instance } from './c2';\nexport function api(n: number): string {\n  return instance(n);\n}\n",
+      'test/leak.ts': "import { api } from '../src/c3';\nexport function isLeaking(): boolean {\n  return api(0) === '';\n}\n",
+      ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/other${i}.ts`, `export function other${i}(n: number): number {\n  return n + ${i};\n}\n`])),
+    };
+    const r = await confirmOn(files, {
+      intent: 'IMPLEMENT', request: 'statusMessage should put the status text into the message', target: 'statusMessage', lookups: ['statusMessage', 'create', 'instance', 'api'],
+      entry_points: ['statusMessage()'], patterns: ['create wraps statusMessage, as instance wraps create'],
+      claims: [
+        { symbol: 'statusMessage', approved: true, code_evidence: 'src/core.ts:1' },
+        { symbol: 'create', approved: true, code_evidence: 'src/c1.ts:2' },
+        { symbol: 'instance', approved: true, code_evidence: 'src/c2.ts:2' },
+        { symbol: 'api', approved: true, code_evidence: 'src/c3.ts:2' },
+        { symbol: 'isLeaking', approved: true, code_evidence: 'test/leak.ts:2' },
+      ],
+    });
+    // create by its words (it calls statusMessage), then instance and api up two links; the test helper a third link up is not
+    const accepted = r.accepted as { symbol: string; link_depth?: number }[];
+    expect(accepted.map((a) => a.symbol).sort()).toEqual(['api', 'create', 'instance', 'statusMessage']);
+    expect(accepted.find((a) => a.symbol === 'api')?.link_depth).toBe(2);
+    expect((r.rejected as { symbol: string }[]).map((x) => x.symbol)).toEqual(['isLeaking']);
+  });
+});
+
+describe('the rank leg takes no homonym the words say the target does not mean (red team adv32)', () => {
+  it("NetworkError's constructor is not HTTPError's, however its code ranks", async () => {
+    const files: Record<string, string> = {
+      'source/errors/HTTPError.ts': 'export class HTTPError extends Error {\n  status: number;\n  constructor(status: number, statusText: string) {\n    super(`Request failed with status code ${status} ${statusText}`);\n    this.status = status;\n  }\n}\n',
+      'source/errors/NetworkError.ts': 'export class NetworkError extends Error {\n  constructor(cause: Error) {\n    super(`Request failed: ${cause.message}`);\n  }\n}\n',
+      ...Object.fromEntries(Array.from({ length: 44 }, (_, i) => [`source/utils/u${i}.ts`, Array.from({ length: 5 }, (_, j) => `export function util${i}x${j}(n: number): number {\n  return n * ${j + 1};\n}\n`).join('')])),
+    };
+    const r = await confirmOn(files, {
+      intent: 'INVESTIGATE', request: "HTTPError's constructor() should put the status text into the message", target: "HTTPError's constructor()", lookups: ['HTTPError', 'NetworkError'],
+      claims: [
+        { symbol: 'HTTPError.constructor', approved: true, code_evidence: 'source/errors/HTTPError.ts:3' },
+        { symbol: 'NetworkError.constructor', approved: true, code_evidence: 'source/errors/NetworkError.ts:2' },
+      ],
+    });
+    expect((r.accepted as { symbol: string }[]).map((a) => a.symbol)).toEqual(['HTTPError.constructor']);
+    expect((r.rejected as { symbol: string }[]).map((x) => x.symbol)).toEqual(['NetworkError.constructor']);
+  });
+});
+
 /**
  * An honest session over `files` up to one confirm_symbol_relevance: every file's outline, the
  * lookups named, the understanding and the validation, then the claims as given.

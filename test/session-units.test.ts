@@ -263,6 +263,19 @@ describe('QueryFrame validation', () => {
     expect(errs(ja, 'rejectOnClear オプションが解除されたとき', 'rejectOnClear オプションが設定されているとき')).not.toEqual([]);
     expect(errs(ja, jq, jq)).toEqual([]);
   });
+  it('a number of its own, a prohibitive 别把 or 〜るな, and "put" read as adding (red team adv32)', () => {
+    const errs = (req: string, slot: 'trigger_condition' | 'desired_action', value: string, quote: string) => validateFrame(req, { [slot]: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const R = "HTTPError's constructor() should put the response status text into the error message when the status code is 0";
+    expect(errs(R, 'trigger_condition', 'the status code is 200', 'when the status code is 0')[0]).toMatch(/200/);
+    expect(errs(R, 'trigger_condition', 'the status code is 0', 'when the status code is 0')).toEqual([]);
+    for (const v of ['include the response status text in the error message', 'add the response status text to the error message'])
+      expect(errs(R, 'desired_action', v, 'put the response status text into the error message'), v).toEqual([]);
+    const zh = 'HTTPError 的构造函数应当在状态码为 0 时把响应的状态文本放进错误消息';
+    expect(errs(zh, 'desired_action', '别把状态文本放进错误消息', '把响应的状态文本放进错误消息')[0]).toMatch(/negation/);
+    const ja = 'ステータスコードが0のとき、エラーメッセージにステータステキストを入れてください';
+    expect(errs(ja, 'desired_action', 'エラーメッセージにステータステキストを入れるな', 'エラーメッセージにステータステキストを入れてください')[0]).toMatch(/negation/);
+    expect(errs(ja, 'desired_action', 'エラーメッセージにステータステキストを入れる', 'エラーメッセージにステータステキストを入れてください')).toEqual([]);
+  });
   it('a name several definitions share is named as code only with its container (red team adv31)', () => {
     const req = "HTTPError's constructor() should put the response status text into the error message when the status code is 0";
     expect(requestNamesAsCode(req, 'constructor', 'HTTPError', 6)).toBe(true);

@@ -22,7 +22,7 @@ const side = (en: string, cjk: RegExp): Side => ({ en: en.split(' '), cjk });
 /** Opposite actions. A word may stand in more than one pair (delete: remove, and destroy). */
 const PAIRS: Pair[] = [
   { name: ['add', 'remove'], sides: [
-    side('add append insert attach include', /追加|加え|足す|足し|付け加|添加|加上|插入/u),
+    side('add append insert attach include put', /追加|加え|足す|足し|付け加|入れ|添加|加上|插入|放进|放入/u),
     side('remove delete drop erase exclude strip detach subtract omit wipe purge eliminate discard unset', /削除|除く|除き|除外|外す|外し|取り除|消す|消し|删除|移除|去掉|排除/u)] },
   { name: ['show', 'hide'], sides: [
     side('show shown display reveal unhide visible', /(?<!非)表示|显示/u),

@@ -233,9 +233,21 @@ export function linkDirection(db: DB, seed: number, id: number): LinkDirection {
  * beside it in its file (red team adv28; on the real-commit bench: tune EN false refusal 30.4 →
  * 31.1 %, random accepted 18.8 → 17.0 %; eval EN 36.8 → 37.2 %, 3.8 → 3.7 %).
  */
+/**
+ * How long a chain of links may grow in one session: three links (suspend_ → clearObserving →
+ * removeObserver → queueForUnobservation, an agent's trace down mobx), two of them up to callers.
+ * Bounding it moved no figure of the real-commit bench (tune and eval).
+ */
+export const MAX_CHAIN = 3;
+export const MAX_UP_CHAIN = 2;
+
 export function linksOnward(db: DB, seed: number, seedWay: LinkDirection | undefined, id: number, seedDepth = 1): boolean {
-  if (seedWay === 'up') return linkDirection(db, seed, id) !== 'down';
-  if (seedWay !== 'down') return true;
+  // a chain is bounded: callers of callers fan out to every user of a public entry point (red team
+  // adv32 went HTTPError's constructor → Ky.create → createInstance → ky → a memory-leak test helper),
+  // and what containment reached ('other') is a way of its own for one step only
+  if (seedDepth >= MAX_CHAIN) return false;
+  if (seedWay === 'up') return seedDepth < MAX_UP_CHAIN && linkDirection(db, seed, id) !== 'down';
+  if (seedWay !== 'down') return seedDepth <= 1;
   // from a helper reached down a call path, back up to its other callers: only to those beside it in
   // its own file (the hooks createHook makes, changed with it), not to other modules that share it —
   // and only from a helper one link from a seed: at the end of a longer chain the turn took koa's

@@ -420,7 +420,9 @@ export class ValidationPhase {
           symbol: m.symbol, similarity: REQUEST_NAMED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+request`, legs: { ...scored.legs, request_named: REQUEST_NAMED_SCORE },
           evidence: verified.where, file: row?.path, via: `the request names it as code ('${quote(row!.name, 80)}'), outside the target feature`,
         });
-      } else if (tier === 'REJECTED' && ranked >= 0.3) {
+      } else if (tier === 'REJECTED' && ranked >= 0.3 && !('sibling' in scored.legs && scored.legs.sibling)) {
+        // (not where the words found that the target means the one beside it: NetworkError's
+        // constructor ranked #5 for "HTTPError's constructor()" — red team adv32)
         raiseRisk = true;
         accepted.push({
           symbol: m.symbol, similarity: ranked, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+rank`, legs: { ...scored.legs, rank },
