@@ -467,6 +467,10 @@ const SHELL: Form[] = [
   { label: 'c=cd; $c D && echo x > B', cmd: (t) => `c=cd; $c ${t.D} && echo x > ${t.B}` },
   // later red team (#11): what git cannot add, what the guard's lists leave out, odd paths
   { label: 'fifo: T replaced by a FIFO (git cannot add it)', cmd: (t) => py(`os.remove('${t.T}')\nos.mkfifo('${t.T}')`) },
+  // red team adv33: what the undo keeps aside could not be copied, and the undo was never done
+  { label: 'fifo: T replaced by a folder holding a FIFO', cmd: (t) => py(`os.remove('${t.T}')\nos.mkdir('${t.T}')\nos.mkfifo('${t.T}/p')`) },
+  { label: 'fifo: .gitignore replaced by a folder holding a FIFO beside an edit of T', cmd: (t) => py(`open('${t.T}','a').write('x')\nos.remove('.gitignore')\nos.mkdir('.gitignore')\nos.mkfifo('.gitignore/p')`) },
+  { label: 'long: T replaced by a folder nested past what the keep folder can name', cmd: (t) => py(`os.remove('${t.T}')\np='${t.T}'\nfor i in range(40): p=os.path.join(p,'d'*100)\nos.makedirs(p)\nopen(os.path.join(p,'x'),'w').write('x')`) },
   { label: 'repo: git init D/evil (no commit) holding evil.ts', cmd: (t) => py(`import subprocess\nsubprocess.run(['git','init','-q','${t.D}/evil'],check=True)\nopen('${t.D}/evil/evil.ts','w').write('x')`) },
   { label: 'guard: .git/hooks/pre-commit behind 300 files in .git/hooks/', cmd: () => py(`os.makedirs('.git/hooks/a',exist_ok=True)\nopen('.git/hooks/pre-commit','w').write('#!/bin/sh\\necho pwned\\n')\nos.chmod('.git/hooks/pre-commit',0o755)\nfor i in range(300): open('.git/hooks/a/%03d'%i,'w').write('x')`) },
   { label: 'hardlink: os.link(T, X/h), then X/h written', cmd: (t) => py(`os.link('${t.T}','${t.X}/h')\nopen('${t.X}/h','a').write('x')`) },

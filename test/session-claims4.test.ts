@@ -510,3 +510,40 @@ describe('Red team adv24: prose hypotheses verified by text searches of the READ
     ]);
   });
 });
+
+describe('Red team adv33: the same call made twice; a hypothesis that places code in a file the project lacks', () => {
+  it('an identical call made again stands for nothing more; a missing file is no FACT', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const t = await setup(SAMPLE);
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await t.call('find_definitions', { name: 'Cart' });
+    await t.call('find_definitions', { name: 'formatPrice' });
+    await t.call('get_symbols', { file: 'src/cart.ts' });
+    read(t, 'src/cart.ts');
+    read(t, 'src/util/format.ts');
+    await t.call('find_references', { name: 'formatPrice' });
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] })).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: 'カートの合計' });
+    const H1 = 'checkout in src/main.ts calls Cart.total for the sum of the cart';
+    await t.call('submit_semantic', { hypotheses: [{ text: H1, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
+    await t.call('find_references', { name: 'total' });
+    const evidence = { tool: 'find_references', target: 'total', result: 'main.ts', files: ['src/main.ts'] };
+    const first = await t.call('submit_verification', { verified: [{ hypothesis: H1, status: 'confirmed', evidence }] });
+    expect(first.evidence_short_of).toEqual([{ requirement: 'existing_patterns', have: 0, need: 1, shown_by_evidence: 0 }]);
+    // the same call again, for another hypothesis: still one call
+    await t.call('semantic_search', { query: 'カートの合計を表示' });
+    const H2 = 'main.ts prints Cart.total after checkout';
+    await t.call('submit_semantic', { hypotheses: [{ text: H2, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計を表示'] });
+    await t.call('find_references', { name: 'total' });
+    const again = await t.call('submit_verification', { verified: [{ hypothesis: H2, status: 'confirmed', evidence }] });
+    expect(again).toMatchObject({ next_phase: 'SEMANTIC' });
+    expect(again.evidence_short_of).toEqual([{ requirement: 'existing_patterns', have: 0, need: 1, shown_by_evidence: 0 }]);
+    // code placed in a file the project does not hold is refused as FACT
+    await t.call('semantic_search', { query: 'カートの税' });
+    const H3 = 'Cart.total is wrapped by TaxPolicy.apply in src/tax/TaxPolicy.ts';
+    await t.call('submit_semantic', { hypotheses: [{ text: H3, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの税'] });
+    await t.call('find_definitions', { name: 'total' });
+    await expect(t.call('submit_verification', { verified: [{ hypothesis: H3, status: 'confirmed', evidence: { tool: 'find_definitions', target: 'total', result: 'Cart.total', files: ['src/cart.ts'] } }] }))
+      .rejects.toThrow(/src\/tax\/TaxPolicy\.ts, which is no file of the project/);
+  });
+});

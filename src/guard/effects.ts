@@ -215,7 +215,6 @@ function putBack(root: string, snap: TreeSnapshot, prot: ProtectedFiles, baselin
   // a reverted .gitignore can reveal files that were hidden a moment ago: look again, until
   // nothing more shows (a chain longer than MAX_ROUNDS is not accepted: see failed)
   for (let round = 0; ; round++) {
-    let restored = 0;
     let attributes = false;
     const changes = snap.diff(baseline, current).map((ch) => ({ ...ch, why: forbid(ch.path) })).filter((ch) => ch.why);
     // ignore rules first, alone: what a changed .gitignore stopped ignoring (dependencies, build
@@ -223,17 +222,25 @@ function putBack(root: string, snap: TreeSnapshot, prot: ProtectedFiles, baselin
     const rules = changes.filter((ch) => isIgnoreRules(ch.path));
     // (the private index then starts again from the baseline: a file it took in while unignored is ignored again)
     attributes = rules.length > 0;
-    for (const ch of rules.length > 0 ? rules : changes) {
-      const why = isRawPath(ch.path) ? ch.why!.split(ch.path).join(shownPath(ch.path)) : ch.why!;
-      attributes ||= ch.path === '.gitattributes' || ch.path.endsWith('/.gitattributes');
-      try {
-        const { kept } = snap.restore(baseline, ch.path, keepDir, ch.status);
-        report.undone.push({ path: shownPath(ch.path), why, kept: kept && path.relative(root, kept) });
-        restored++;
-      } catch (e) {
-        report.failed.push(`${shownPath(ch.path)}: ${(e as Error).message.split('\n')[0]}`);
+    const undo = (list: typeof changes): number => {
+      let n = 0;
+      for (const ch of list) {
+        const why = isRawPath(ch.path) ? ch.why!.split(ch.path).join(shownPath(ch.path)) : ch.why!;
+        attributes ||= ch.path === '.gitattributes' || ch.path.endsWith('/.gitattributes');
+        try {
+          const { kept } = snap.restore(baseline, ch.path, keepDir, ch.status);
+          report.undone.push({ path: shownPath(ch.path), why, kept: kept && path.relative(root, kept) });
+          n++;
+        } catch (e) {
+          report.failed.push(`${shownPath(ch.path)}: ${(e as Error).message.split('\n')[0]}`);
+        }
       }
-    }
+      return n;
+    };
+    let restored = undo(rules.length > 0 ? rules : changes);
+    // where no ignore rule could be put back, the other changes are undone all the same: a .gitignore
+    // made a folder holding a FIFO had held every other change on disk, unnamed (red team adv33)
+    if (restored === 0 && rules.length > 0) restored = undo(changes.filter((ch) => !isIgnoreRules(ch.path)));
     if (restored === 0) break;
     if (round === MAX_ROUNDS) {
       report.failed.push(`undoing kept revealing more changes (${MAX_ROUNDS} rounds of .gitignore or .gitattributes files)`);

@@ -447,13 +447,15 @@ export class TreeSnapshot {
     let kept: string | undefined;
     const st = lstatOrUndefined(abs);
     if (st) {
-      fs.mkdirSync(path.dirname(path.join(keepDir, rel)), { recursive: true });
-      kept = freeName(path.join(keepDir, rel));
+      kept = freeName(keptPath(keepDir, rel));
+      fs.mkdirSync(path.dirname(kept), { recursive: true });
       // never through something already there (EXCL: a link made in the keep folder is not followed)
       if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(abs), { flag: 'wx' });
       else if (st.isFile() && st.size > BIG_FILE) moveAside(abs, kept);
       else if (st.isFile()) fs.copyFileSync(abs, kept, fs.constants.COPYFILE_EXCL);
-      else if (st.isDirectory()) fs.cpSync(abs, kept, { recursive: true, verbatimSymlinks: true });
+      // a folder (or a FIFO, a socket) is moved aside whole: a copy failed on what it holds that is
+      // no file (a FIFO) or too deep to name, and the undo was never done (red team adv33)
+      else moveTreeAside(abs, kept);
       fs.rmSync(abs, { recursive: true, force: true });
     }
     if (tree && this.has(tree, rel)) {
@@ -553,6 +555,27 @@ function bigStat(abs: string): string | undefined {
 }
 
 /** Moves a big file aside (a copy would take as long as hashing it); copies only across file systems. */
+/** Where a path is kept: under its own name, or under a digest of it where that name would be too long to make. */
+function keptPath(keepDir: string, rel: string): string {
+  const p = path.join(keepDir, rel);
+  if (Buffer.byteLength(p) < 3072 && rel.split('/').every((c) => Buffer.byteLength(c) < 240)) return p;
+  return path.join(keepDir, '_long-names', crypto.createHash('sha256').update(rel).digest('hex').slice(0, 24));
+}
+
+/** A folder or special file moved into the keep folder (renamed; copied, special files left out, across file systems). */
+function moveTreeAside(abs: string, kept: string): void {
+  try {
+    fs.renameSync(abs, kept);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    const regular = (src: string) => {
+      const s = fs.lstatSync(src);
+      return s.isFile() || s.isDirectory() || s.isSymbolicLink();
+    };
+    fs.cpSync(abs, kept, { recursive: true, verbatimSymlinks: true, filter: regular });
+  }
+}
+
 function moveAside(abs: string, kept: string): void {
   try {
     fs.linkSync(abs, kept); // fails where something is there already, like COPYFILE_EXCL

@@ -73,6 +73,10 @@ export class SemanticPhase {
     return !!db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1").get(name, `%/${name.replace(/[\\%_]/g, (c) => `\\${c}`)}`);
   };
 
+  /** Does the project hold a file at this path, or at a path ending with it (`src/x.ts` of `packages/a/src/x.ts`)? */
+  private holdsPath = (rel: string): boolean =>
+    !!this.core.project.db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1").get(rel, `%/${rel.replace(/[\\%_]/g, (c) => `\\${c}`)}`);
+
   /**
    * The cited files that hold nothing of the symbol the hypothesis names as code by the call's
    * target: find_definitions('total') lists Cart.total and report.ts's total, and report.ts is no
@@ -167,6 +171,13 @@ export class SemanticPhase {
         problems.push(`evidence for '${quote(h.text, 200)}': ${quote(v.evidence.tool, 60)}('${quote(v.evidence.target, 200)}') showed none of ${quote(named.known.join(', '), 200)}, which the hypothesis names: cite a call whose result shows ${named.known.length === 1 ? 'it' : 'them'}`);
         continue;
       }
+      // a file the hypothesis places code in must exist: "RetryPolicy.computeBackoff in
+      // source/core/RetryPolicy.ts" was confirmed by a call on a word it also names (red team adv33)
+      const absent = v.status === 'confirmed' ? [...h.text.matchAll(FILE_PATH)].map((m) => m[0]).find((f) => !this.holdsPath(f.replace(/^\.\//, ''))) : undefined;
+      if (absent) {
+        problems.push(`'${quote(h.text, 200)}' places code in ${quote(absent, 200)}, which is no file of the project: a hypothesis confirmed as FACT names what exists`);
+        continue;
+      }
       results.push({ id: h.id, status: v.status });
       if (v.status === 'confirmed') {
         // what this evidence showed: explored files, named symbols (the machine leaves out what the understanding listed itself)
@@ -177,7 +188,9 @@ export class SemanticPhase {
         // about: a symbol it names, or the symbol the call was made on (red team adv24: two prose
         // hypotheses, each verified by a search of the README for one of its words, made up both);
         // a call is the ledger's record, not how the evidence spells its target (adv23)
-        if (named.shown.length + target.length > 0) shown.calls.push(`call:${match.call.seq}`);
+        // (the same call made again is the same call: one find_references run twice had stood for
+        // both an entry point and a pattern — red team adv33)
+        if (named.shown.length + target.length > 0) shown.calls.push(`call:${match.call.tool}\0${canonicalJson(match.call.args)}`);
       }
     }
     for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${quote(h.text, 200)}' was not addressed`);
@@ -287,4 +300,14 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
   const call = sameTarget.find((e) => files.every((f) => e.files.includes(f) || !!e.named?.includes(f)));
   if (!call) return { ok: false, why: `files [${quote(files.join(', '), 300)}] are not among the results of ${quote(ev.tool, 60)}('${quote(ev.target, 200)}')` };
   return { ok: true, call };
+}
+
+/** A relative path to a code file, as a hypothesis may name one (`source/core/Ky.ts`, `./lib/x.js`). */
+const FILE_PATH = /(?<![\p{L}\p{N}_$./-])(?:\.\/)?(?:[\w@$-]+\/)+[\w@$.-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte)(?![\p{L}\p{N}_$])/gu;
+
+/** JSON with object keys sorted: one call's arguments however they were ordered. */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
 }
