@@ -82,7 +82,8 @@ symbols. Use \`cached_matches\` and \`embedding_suggestions\`. Then call
 symbol: a line inside its definition (\`"src/auth/service.ts:42"\`), or a line that uses it for the
 target feature or inside another symbol you confirm (its call in an accepted method), or a fragment
 of its code in backticks — always a line you were shown (by a Read, a result row, or
-\`find_definitions\` with \`include_body\`): an outline does not show a body. Scores > 0.6 are FACT, 0.3–0.6 are accepted with risk HIGH, < 0.3 are
+\`find_definitions\` with \`include_body\`) in a file you explored (Read or outlined with
+\`get_symbols\`; a result row alone explores no file): an outline does not show a body. Scores > 0.6 are FACT, 0.3–0.6 are accepted with risk HIGH, < 0.3 are
 rejected with guidance: a rejected claim is not credited, and the session goes back to EXPLORATION
 only when too few accepted symbols stand. A symbol the words do not reach is still accepted when the
 code links it to one that is accepted (it calls, is called by, contains or sits in it), or when it is
