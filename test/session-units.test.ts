@@ -275,6 +275,10 @@ describe('QueryFrame validation', () => {
     const ja = 'ステータスコードが0のとき、エラーメッセージにステータステキストを入れてください';
     expect(errs(ja, 'desired_action', 'エラーメッセージにステータステキストを入れるな', 'エラーメッセージにステータステキストを入れてください')[0]).toMatch(/negation/);
     expect(errs(ja, 'desired_action', 'エラーメッセージにステータステキストを入れる', 'エラーメッセージにステータステキストを入れてください')).toEqual([]);
+    // a word of the quote's action that the glossary renders in other senses too (追加: add, create) passes
+    expect(errs(ja, 'desired_action', 'エラーメッセージにステータステキストを追加する', 'エラーメッセージにステータステキストを入れてください')).toEqual([]);
+    // a word of another action still does not
+    expect(errs(ja, 'desired_action', 'エラーメッセージからステータステキストを削除する', 'エラーメッセージにステータステキストを入れてください')).not.toEqual([]);
   });
   it('a name several definitions share is named as code only with its container (red team adv31)', () => {
     const req = "HTTPError's constructor() should put the response status text into the error message when the status code is 0";

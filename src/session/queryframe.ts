@@ -182,8 +182,11 @@ function ownWordAllowed(slot: Slot, word: string, quote: string, translate: (tex
   if (/\p{N}/u.test(word)) return false;
   // an action the quote states itself, in the agent's word ("stop showing NaN" for NaN を表示するのをやめる)
   if (STOP_SENSE.test(word)) return STOP_SENSE.test(quote.normalize('NFKC'));
+  // a word of the quote's action in other senses too passes on that one: 追加 for 入れて is adding,
+  // though the glossary also renders 追加 as "create" (agent-like trial of adv32: it was refused)
   const quoted = actionSides(quote, translate);
-  return [...actionSides(word, translate)].every((a) => quoted.has(a));
+  const sides = [...actionSides(word, translate)];
+  return sides.length === 0 || sides.some((a) => quoted.has(a));
 }
 
 /** Words that turn a statement around: English (not, no, never, n't, without, instead of…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
