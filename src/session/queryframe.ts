@@ -265,6 +265,9 @@ export function negated(text: string, saidBy: string = text): boolean {
 /** Words that state a stop or a prevention: "do not show NaN" translates NaN の表示をやめる. */
 const STOP_SENSE = /(?:^|[^\p{L}])(?:stop|prevent|avoid|forbid|block)|やめ|止め|止ま|防|避け|禁止|停止|阻止|避免|防止/iu;
 
+/** An English word or phrase that negates what follows it (negatedWords, negatedSpan: one list). */
+const NEGATOR_EN = "(?:not|never|no|without|cannot|unless|n['’]t|instead\\s+of|rather\\s+than)";
+
 /** The word a negation in a quote turns around: 加え of 加えない, 渡され of 渡されなかった, null of null ではない, 返回 of 不返回, delete of "do not delete". */
 function negatedWords(quote: string): string[] {
   const q = quote.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, ' ').replace(INCLUSION, ' ');
@@ -278,7 +281,7 @@ function negatedWords(quote: string): string[] {
   // English: the first content word after the negation
   // (adverbs and prepositions between are skipped: "no longer ignore" negates ignore, "not only as an
   // object" object — red team adv27 reversed both with the first word taken as the negated one)
-  for (const m of q.matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|unless|n['’]t|instead\s+of|rather\s+than)\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got|longer|only|just|more|even|always|ever|really|necessarily|simply|merely|as|in|on|for|with|by|from|of|given|not)\s+)*([\p{L}\p{N}_$]+)/giu)) out.push(m[1]!);
+  for (const m of q.matchAll(new RegExp(`(?:^|[^\\p{L}\\p{N}])${NEGATOR_EN}\\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got|longer|only|just|more|even|always|ever|really|necessarily|simply|merely|as|in|on|for|with|by|from|of|given|not)\\s+)*([\\p{L}\\p{N}_$]+)`, 'giu'))) out.push(m[1]!);
   return out.filter((w) => w.length > 0);
 }
 
@@ -461,7 +464,7 @@ function sameNegated(value: string, quote: string): boolean {
 const NEGATED_SPAN = 3;
 function negatedSpan(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').matchAll(/(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|n['’]t|instead\s+of|rather\s+than)\s+([^.;:!?。、]{0,80})/giu)) {
+  for (const m of text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').matchAll(new RegExp(`(?:^|[^\\p{L}\\p{N}])${NEGATOR_EN}\\s+([^.;:!?。、]{0,80})`, 'giu'))) {
     out.push(...m[1]!.split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !LATIN_STOP.has(w.toLowerCase())).slice(0, NEGATED_SPAN));
   }
   return out;

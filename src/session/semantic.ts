@@ -66,16 +66,13 @@ export class SemanticPhase {
     };
   }
 
-  /** Does the project hold a file by this path (or, for a bare name, by this name in some folder)? */
-  private isFile = (name: string): boolean => {
-    const db = this.core.project.db;
-    if (name.includes('/')) return !!db.prepare('SELECT 1 FROM files WHERE path = ? LIMIT 1').get(name);
-    return !!db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1").get(name, `%/${name.replace(/[\\%_]/g, (c) => `\\${c}`)}`);
-  };
-
-  /** Does the project hold a file at this path, or at a path ending with it (`src/x.ts` of `packages/a/src/x.ts`)? */
+  /** Does the project hold a file at this path, or at a path ending with it (`x.ts` in some folder, `src/x.ts` of `packages/a/src/x.ts`)? */
   private holdsPath = (rel: string): boolean =>
     !!this.core.project.db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1").get(rel, `%/${rel.replace(/[\\%_]/g, (c) => `\\${c}`)}`);
+
+  /** Does the project hold a file by this path (or, for a bare name, by this name in some folder)? */
+  private isFile = (name: string): boolean =>
+    name.includes('/') ? !!this.core.project.db.prepare('SELECT 1 FROM files WHERE path = ? LIMIT 1').get(name) : this.holdsPath(name);
 
   /**
    * The cited files that hold nothing of the symbol the hypothesis names as code by the call's
