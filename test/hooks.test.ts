@@ -195,6 +195,41 @@ describe('PreToolUse (the write guard)', () => {
     }
   });
 
+  it('a `..` after a symlink goes up from where the link led, as the kernel reads it (red team adv34)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv34-'));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv34-'));
+    fs.mkdirSync(path.join(outside, 'cache'));
+    fs.writeFileSync(path.join(outside, 'rc'), 'original\n');
+    fs.symlinkSync(path.join(outside, 'cache'), path.join(scratch, 'R')); // R/.. is `outside`, not `scratch`
+    fs.symlinkSync(path.join(outside, 'cache'), path.join(root, 'src', 'R'));
+    try {
+      for (const phase of ['EXPLORATION', 'READY']) {
+        if (phase === 'EXPLORATION') sessions.start('IMPLEMENT', 'add tax to the cart total');
+        else {
+          sessions.abort('x');
+          await toReady();
+        }
+        for (const cmd of [
+          `echo PWNED >> ${scratch}/R/../rc`, `cp src/cart.ts ${scratch}/R/../rc`, `cd ${scratch} && echo PWNED >> R/../rc`,
+          'echo PWNED >> src/R/../rc', `cd ${scratch}/R && echo PWNED >> ../rc`, `cd src && echo PWNED >> R/../rc`,
+        ]) {
+          const r = hook('pre-tool-use', bash(cmd));
+          if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
+          expect(fs.readFileSync(path.join(outside, 'rc'), 'utf8'), `${phase}: ${cmd}`).toBe('original\n');
+          expect(r.decision, `${phase}: ${cmd}`).toBe('deny');
+        }
+        const write = hook('pre-tool-use', { hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name: 'Write', tool_input: { file_path: `${scratch}/R/../rc`, content: 'x' } });
+        expect(write.decision, phase).toBe('deny');
+        // honest: a `..` in a scratch path with no link, and one that only comes back into the scratch folder
+        expect(hook('pre-tool-use', bash(`mkdir -p ${scratch}/a && echo x > ${scratch}/a/../note`)).decision, phase).toBeUndefined();
+      }
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+      fs.rmSync(path.join(root, 'src', 'R'), { force: true });
+    }
+  });
+
   it('lets honest reading, testing and scratch work through, before READY and in it', async () => {
     fs.writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
     const honest = [

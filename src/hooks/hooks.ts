@@ -29,7 +29,7 @@ import { transcriptHasToolUse, transcriptPromptLine, transcriptToolResult, valid
 import { SessionStore, type ShownLines } from '../session/store.js';
 import { grepShownLines } from '../guard/grep-shown.js';
 import { readResultAgrees } from '../guard/evidence-check.js';
-import { checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
+import { asWritten, checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
 import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js';
 import { OPENCODE_PLUGIN_FILE } from '../clients/opencode-plugin.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
@@ -332,8 +332,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     const base = (w: BashWrite) => (w.dir ? path.resolve(cwd, w.dir) : cwd);
     // `rm link` removes the link, not what it points to (`rm link/` goes through it)
     const removesItself = (w: BashWrite, t: string) => w.unlinks === true && !t.endsWith('/');
-    const itself = new Set(a.writes.flatMap((w) => (w.targets ?? []).filter((t) => removesItself(w, t)).map((t) => path.resolve(base(w), t))));
-    const ignored = ignoredTargets(root, a.writes.flatMap((w) => (w.targets ?? []).map((t) => path.resolve(base(w), t))), itself);
+    const itself = new Set(a.writes.flatMap((w) => (w.targets ?? []).filter((t) => removesItself(w, t)).map((t) => asWritten(base(w), t))));
+    const ignored = ignoredTargets(root, a.writes.flatMap((w) => (w.targets ?? []).map((t) => asWritten(base(w), t))), itself);
     // each named target is judged in every folder the command reaches: bounded, so the hook answers in time
     const checks = a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0) * (1 + (a.reached?.length ?? 0));
     if (checks > MAX_TARGET_CHECKS) return `the command names ${a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0)} files to write across ${a.reached?.length ?? 1} folders it moves to: too many for the write guard to check in time; split it into smaller commands`;
@@ -349,7 +349,7 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         if (relative && (w.dir === null || a.reached?.includes(null))) {
           return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd, env -C), then writes '${t.slice(0, 120)}' by a relative path. Name the file by its full path, or cd to a plain path.`;
         }
-        if (ignored.has(path.resolve(base(w), t))) continue; // build output and the like: not the project's files
+        if (ignored.has(asWritten(base(w), t))) continue; // build output and the like: not the project's files
         const why = checkPath(root, base(w), mode, t, locked, removesItself(w, t));
         if (why) return `${w.what.slice(0, 160)}: ${why}`;
         // the other folders the command reaches: a write there inside the project is checked by its
@@ -359,7 +359,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
           const other = path.resolve(folder, t);
           if (other === path.resolve(base(w), t)) continue;
           const rel = path.relative(root, other);
-          const outside = rel.startsWith('..') || path.isAbsolute(rel);
+          // outside as named, or where it lands (`link/../x`: the link is followed first)
+          const outside = isOutside(rel) || isOutside(path.relative(fs.realpathSync(root), landing(asWritten(folder, t))));
           // outside, judged as a path named there is (scratch yes; code-intel's own files, anywhere else no)
           const why = outside ? checkPath(root, folder, mode, t, locked) : isGuardOwned(rel.split(path.sep).join('/')) ? 'one of the write guard\'s files' : undefined;
           if (why) return `${w.what.slice(0, 160)}: after cd, '${t.slice(0, 120)}' may be written as ${other.slice(0, 200)}: ${why}. Name the file by its full path.`;
@@ -416,12 +417,12 @@ function namedPaths(input: Record<string, unknown>, depth = 0): string[] {
   return out.slice(0, 100);
 }
 
-/** The targets (absolute) that are inside the project, not the guard's, and ignored by git. */
+/** The targets (absolute, as written) that are inside the project, not the guard's, and ignored by git. */
 function ignoredTargets(root: string, targets: string[], itself: ReadonlySet<string> = new Set()): Set<string> {
   const rels = new Map<string, string>();
   for (const t of targets) {
     if (t.length > MAX_PATH || unsafeName(t)) continue;
-    const rel = path.relative(root, t).split(path.sep).join('/');
+    const rel = path.relative(root, path.resolve(t)).split(path.sep).join('/');
     if (!rel || rel.startsWith('..') || path.isAbsolute(rel) || isGuardOwned(rel)) continue;
     // an ignored path is build output only where the write lands in the project (not through a
     // symlink out of it, not in code-intel's own program)
@@ -438,26 +439,28 @@ function ignoredTargets(root: string, targets: string[], itself: ReadonlySet<str
 }
 
 /**
- * Where a write to `abs` lands: through every symlink on the way, dangling ones included; with
- * `itself` (removing it), the last name is not followed: the link itself is what changes.
+ * Where a write to `written` (absolute, `..` as written) lands: through every symlink on the way,
+ * dangling ones included, a `..` after a link going up from where it led; with `itself` (removing
+ * it), the last name is not followed: the link itself is what changes.
  */
-function landing(abs: string, itself = false): string {
+function landing(written: string, itself = false): string {
   try {
-    return itself && abs !== path.dirname(abs) ? path.join(realpathDeep(path.dirname(abs)), path.basename(abs)) : realpathDeep(abs);
+    return realpathDeep(written, itself);
   } catch {
-    return abs; // a symlink loop: the write fails
+    return path.resolve(written); // a symlink loop: the write fails
   }
 }
+
+const isOutside = (rel: string) => rel.startsWith('..') || path.isAbsolute(rel);
 
 const within = (dir: string, p: string) => p === dir || p.startsWith(dir + path.sep);
 
 /**
  * Scratch files may go to the system's temporary folder; nowhere else outside the project. Judged
- * where the write lands: `/tmp/x` may be a symlink into another project.
+ * where the write lands (`real`, from landing()): `/tmp/x` may be a symlink into another project.
  */
-function isScratch(abs: string): boolean {
+function isScratch(real: string): boolean {
   const tmp = fs.realpathSync(os.tmpdir());
-  const real = landing(abs);
   return (within(tmp, real) || within('/tmp', real)) && real !== tmp && real !== '/tmp';
 }
 
@@ -482,15 +485,14 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   // a folder in the scratch area (`cp -r src /tmp/x/`): writing there is allowed, slash or not
   const folder = file.replace(/\/+$/, '');
   if (folder && folder !== file && !unsafeName(folder)) {
-    const abs = path.resolve(cwd, folder);
-    const rel = path.relative(root, abs);
-    if ((rel.startsWith('..') || path.isAbsolute(rel)) && isScratch(abs)) return undefined;
+    const rel = path.relative(root, path.resolve(cwd, folder));
+    if (isOutside(rel) && isScratch(landing(asWritten(cwd, folder)))) return undefined;
   }
   const bad = unsafeName(file);
   if (bad) return `'${file.slice(0, 120)}' ${bad}`;
   if (file.startsWith('~')) return `'${file.slice(0, 120)}' starts with ~: name the file by its full path`;
   const abs = path.resolve(cwd, file);
-  const real = landing(abs, itself);
+  const real = landing(asWritten(cwd, file), itself);
   if (inOwnCode(root, real)) return `'${file.slice(0, 120)}' is part of code-intel itself (${real.slice(0, 200)}), which runs the write guard`;
   const rel = path.relative(root, abs);
   const realRel = path.relative(fs.realpathSync(root), real);
@@ -501,7 +503,7 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
     if (!namedOutside) return `'${file.slice(0, 120)}' resolves through a symlink to ${real.slice(0, 200)}, outside the project; write the real file inside the project instead`;
     // a scratch name that is a hard link writes another name's file too (red team adv26: `cp -l ~/x /tmp/h`, then `>> /tmp/h`)
     if (!itself && hardLinked(real)) return `'${file.slice(0, 120)}' is a hard link (the file has other names, perhaps outside the scratch area): write a new scratch file instead`;
-    if (isScratch(abs)) return undefined;
+    if (isScratch(real)) return undefined;
     return `'${real}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
   }
   if (locked) return locked;

@@ -14,33 +14,54 @@ export type WriteVerdict =
   | { allowed: true; file: string; new_file: boolean }
   | { allowed: false; file: string | null; error: string; hint: string };
 
+/** (a backslash is a name's own character outside Windows) */
+const SEPARATORS = path.sep === '/' ? /\/+/ : /[\\/]+/;
+const SEPARATORS_AT_END = path.sep === '/' ? /\/+$/ : /[\\/]+$/;
+/** the names of a path after its root, last first (a stack) */
+const names = (p: string): string[] => p.slice(path.parse(p).root.length).split(SEPARATORS).reverse();
+
 /**
- * The real path of p, or of its deepest existing ancestor joined with the rest (for new files).
- * A symlink whose target does not exist (yet) is not "missing": writing through it creates its
- * target, so it resolves to where it points.
+ * Where the kernel takes path p (absolute, as written: `..` not yet cancelled): each name is
+ * followed through its symlink before a later `..` goes up from where the link led — path.resolve
+ * cancels `link/..` as text, so `/tmp/x/link/../.bashrc` with link → /root/.cache is /root/.bashrc,
+ * not /tmp/x/.bashrc (red team adv34). A name that does not exist is kept as written (writing
+ * creates it; `mkdir -p a/../b` makes `a` first); a dangling symlink resolves to where it points
+ * (writing through it creates its target). With `keepLast`, the last name is not followed: the link
+ * itself is what a removal changes. Throws on a symlink loop.
  */
-export function realpathDeep(p: string, depth = 0): string {
-  let cur = p;
-  const tail: string[] = [];
-  for (;;) {
-    let st: fs.Stats | undefined;
-    try {
-      st = fs.lstatSync(cur);
-    } catch {
-      st = undefined;
+export function realpathDeep(p: string, keepLast = false): string {
+  const todo = names(p);
+  let cur = path.parse(p).root || path.sep;
+  let hops = 0;
+  while (todo.length > 0) {
+    const name = todo.pop()!;
+    if (!name || name === '.') continue;
+    if (name === '..') {
+      cur = path.dirname(cur);
+      continue;
     }
-    if (st?.isSymbolicLink() && !fs.existsSync(cur)) {
-      if (depth > 8) throw new Error('symlink loop');
-      return path.join(realpathDeep(path.resolve(path.dirname(cur), fs.readlinkSync(cur)), depth + 1), ...tail);
+    const next = path.join(cur, name);
+    let link: string | undefined;
+    if (!(keepLast && todo.every((t) => !t || t === '.'))) {
+      try {
+        if (fs.lstatSync(next).isSymbolicLink()) link = fs.readlinkSync(next);
+      } catch {
+        link = undefined; // missing: kept as written
+      }
     }
-    if (st) break;
-    const parent = path.dirname(cur);
-    if (parent === cur) break;
-    tail.unshift(path.basename(cur));
-    cur = parent;
+    if (link === undefined) {
+      cur = next;
+      continue;
+    }
+    if (++hops > 40) throw new Error('symlink loop'); // (Linux's own limit)
+    if (path.isAbsolute(link)) cur = path.parse(link).root;
+    todo.push(...names(link));
   }
-  return path.join(fs.realpathSync(cur), ...tail);
+  return cur;
 }
+
+/** `t` named in folder `base`, as written (not normalised: realpathDeep reads its `..` after links). */
+export const asWritten = (base: string, t: string): string => (path.isAbsolute(t) ? t : base.replace(SEPARATORS_AT_END, '') + path.sep + t);
 
 /** Why a written path is not one plain file name, or undefined. */
 export function unsafeName(filePath: string): string | undefined {
@@ -100,7 +121,7 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
   }
   let real: string;
   try {
-    real = realpathDeep(abs);
+    real = realpathDeep(asWritten(root, filePath));
   } catch {
     // symlinks that point at each other: no file lies behind the name (it was an internal_error)
     return { allowed: false, file: null, error: `'${quote(filePath, 200)}' resolves through a symlink loop: it names no file`, hint: 'Pass the path of a real file inside the project.' };
