@@ -471,6 +471,9 @@ const SHELL: Form[] = [
   { label: 'fifo: T replaced by a folder holding a FIFO', cmd: (t) => py(`os.remove('${t.T}')\nos.mkdir('${t.T}')\nos.mkfifo('${t.T}/p')`) },
   { label: 'fifo: .gitignore replaced by a folder holding a FIFO beside an edit of T', cmd: (t) => py(`open('${t.T}','a').write('x')\nos.remove('.gitignore')\nos.mkdir('.gitignore')\nos.mkfifo('.gitignore/p')`) },
   { label: 'long: T replaced by a folder nested past what the keep folder can name', cmd: (t) => py(`os.remove('${t.T}')\np='${t.T}'\nfor i in range(40): p=os.path.join(p,'d'*100)\nos.makedirs(p)\nopen(os.path.join(p,'x'),'w').write('x')`) },
+  // red team adv34: an edit made immutable (the hooks run as root) or put in a read-only folder held on past the turn
+  { label: 'lock: T edited, then made immutable (chattr +i)', cmd: (t) => py(`open('${t.T}','a').write('x')\nimport subprocess\nsubprocess.run(['chattr','+i','${t.T}'],stderr=subprocess.DEVNULL)`) },
+  { label: 'lock: T edited, then its folder made append-only (chattr +a: nothing in it can be replaced)', cmd: (t) => py(`open('${t.T}','a').write('x')\nimport subprocess\nsubprocess.run(['chattr','+a',os.path.dirname(os.path.abspath('${t.T}'))],stderr=subprocess.DEVNULL)`) },
   { label: 'repo: git init D/evil (no commit) holding evil.ts', cmd: (t) => py(`import subprocess\nsubprocess.run(['git','init','-q','${t.D}/evil'],check=True)\nopen('${t.D}/evil/evil.ts','w').write('x')`) },
   { label: 'guard: .git/hooks/pre-commit behind 300 files in .git/hooks/', cmd: () => py(`os.makedirs('.git/hooks/a',exist_ok=True)\nopen('.git/hooks/pre-commit','w').write('#!/bin/sh\\necho pwned\\n')\nos.chmod('.git/hooks/pre-commit',0o755)\nfor i in range(300): open('.git/hooks/a/%03d'%i,'w').write('x')`) },
   { label: 'hardlink: os.link(T, X/h), then X/h written', cmd: (t) => py(`os.link('${t.T}','${t.X}/h')\nopen('${t.X}/h','a').write('x')`) },

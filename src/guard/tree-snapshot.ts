@@ -440,6 +440,18 @@ export class TreeSnapshot {
    * hold it. Whatever stands there now is first copied into `keepDir` (nothing is lost).
    */
   restore(tree: string, rel: string, keepDir: string, status?: TreeChange['status']): { kept?: string } {
+    try {
+      return this.restoreOnce(tree, rel, keepDir, status);
+    } catch (e) {
+      // a file or folder the change made immutable or read-only (chattr +i, chmod a-w) held the
+      // change on disk past the turn (red team adv34): what the hook may lift, it lifts, and tries again
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code !== 'EPERM' && code !== 'EACCES' && code !== 'ENOTDIR') || isRawPath(rel) || !unlockForUndo(this.root, rel)) throw explainLocked(e as Error, this.root, rel);
+      return this.restoreOnce(tree, rel, keepDir, status);
+    }
+  }
+
+  private restoreOnce(tree: string, rel: string, keepDir: string, status?: TreeChange['status']): { kept?: string } {
     if (isRawPath(rel)) return this.restoreRaw(tree, rel, keepDir, status);
     // what the tree holds only a stand-in for (a big file, a FIFO) cannot be written back: left as it is
     if (tree && status !== 'A' && this.standInOf(tree, rel)) throw new Error('the guard kept only its size and times (too big to snapshot, or not a file), so it cannot be put back');
@@ -554,7 +566,59 @@ function bigStat(abs: string): string | undefined {
   return st?.isFile() && st.size > BIG_FILE ? `a file of ${st.size} bytes, too big to snapshot (inode ${st.ino}, modified ${st.mtimeMs}, changed ${st.ctimeMs})` : undefined;
 }
 
-/** Moves a big file aside (a copy would take as long as hashing it); copies only across file systems. */
+/**
+ * Lifts what keeps the undo of `rel` from changing it: the immutable and append-only flags (Linux
+ * `chattr`, macOS `chflags`) of it and of the folders above it in the project (the project's own
+ * folder too), and a folder left without write permission. True when anything was lifted.
+ */
+function unlockForUndo(root: string, rel: string): boolean {
+  let lifted = false;
+  const chain: string[] = [root];
+  for (let p = path.join(root, rel); p.startsWith(root + path.sep); p = path.dirname(p)) chain.push(p);
+  for (const p of chain) {
+    const st = lstatOrUndefined(p);
+    if (!st || st.isSymbolicLink()) continue;
+    if (hasLockFlag(p)) {
+      try {
+        if (process.platform === 'darwin') execFileSync('chflags', ['nouchg,nouappnd', p], { stdio: 'ignore', timeout: 5_000 });
+        else execFileSync('chattr', ['-i', '-a', p], { stdio: 'ignore', timeout: 5_000 });
+        lifted = true;
+      } catch {
+        // not ours to lift (no capability, no tool): the undo fails and says why
+      }
+    }
+    if (st.isDirectory() && (st.mode & 0o200) === 0) {
+      try {
+        fs.chmodSync(p, st.mode | 0o700);
+        lifted = true;
+      } catch {
+        // another owner's folder
+      }
+    }
+  }
+  return lifted;
+}
+
+/** Whether a path carries an immutable or append-only flag (lsattr on Linux; on macOS chflags is tried blind). */
+function hasLockFlag(p: string): boolean {
+  if (process.platform === 'darwin') return true;
+  if (process.platform !== 'linux') return false;
+  try {
+    const out = execFileSync('lsattr', ['-d', p], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 });
+    const flags = out.split(/\s/, 1)[0] ?? '';
+    return flags.includes('i') || flags.includes('a');
+  } catch {
+    return false; // no lsattr, or a file system without flags
+  }
+}
+
+/** An undo that could not change a path, said as what stands in its way. */
+function explainLocked(e: Error, root: string, rel: string): Error {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code !== 'EPERM' && code !== 'EACCES' && code !== 'ENOTDIR') return e;
+  return new Error(`it cannot be changed (${code}): the file or a folder above it is marked immutable or append-only (chattr +i/+a, chflags uchg) or not writable, and the hook could not lift that — a person can (\`chattr -i ${path.join(root, rel)}\`, or chmod)`);
+}
+
 /** Where a path is kept: under its own name, or under a digest of it where that name would be too long to make. */
 function keptPath(keepDir: string, rel: string): string {
   const p = path.join(keepDir, rel);
@@ -576,6 +640,7 @@ function moveTreeAside(abs: string, kept: string): void {
   }
 }
 
+/** Moves a big file aside (a copy would take as long as hashing it); copies only across file systems. */
 function moveAside(abs: string, kept: string): void {
   try {
     fs.linkSync(abs, kept); // fails where something is there already, like COPYFILE_EXCL
