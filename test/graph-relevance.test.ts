@@ -328,6 +328,57 @@ describe('a chain of links is bounded (red team adv32)', () => {
   });
 });
 
+describe('a class accepted at risk HIGH does not vouch for all it holds (red team adv34)', () => {
+  it("ky's Ky, accepted for the word 'ky', lets in the members that reach the timeout, not its private helpers", async () => {
+    const files: Record<string, string> = {
+      'source/errors/TimeoutError.ts': 'export class TimeoutError extends Error {\n  constructor(readonly request: Request) {\n    super(`Request timed out: ${request.url}`);\n  }\n}\n',
+      'source/utils/timeout.ts': "import { TimeoutError } from '../errors/TimeoutError';\nexport async function timeout(request: Request, ms: number): Promise<Response> {\n  await new Promise((r) => setTimeout(r, ms));\n  throw new TimeoutError(request);\n}\n",
+      'source/core/Ky.ts': [
+        "import { timeout } from '../utils/timeout';",
+        "import { TimeoutError } from '../errors/TimeoutError';",
+        'export class Ky {',
+        '  request = new Request("http://x");',
+        '  async fetch(): Promise<Response> {',
+        '    this.#cancelBody();',
+        '    try {',
+        '      return await timeout(this.request, this.#delay());',
+        '    } catch (error) {',
+        '      if (error instanceof TimeoutError) throw error;',
+        '      throw new Error(String(error));',
+        '    }',
+        '  }',
+        '  #cancelBody(): void {',
+        '    this.request.body?.cancel();',
+        '  }',
+        '  #delay(): number {',
+        '    return 10;',
+        '  }',
+        '  #normalizeSearchParams(p: string): string {',
+        '    return p.trim();',
+        '  }',
+        '}',
+      ].join('\n') + '\n',
+      // enough declarations that the rank leg accepts the best four (Ky ranks fourth)
+      ...Object.fromEntries(Array.from({ length: 17 }, (_, f) => [`source/other${f}.ts`, Array.from({ length: 10 }, (_, i) => `export function other${f}x${i}(n: number): number {\n  return n + ${i};\n}\n`).join('')])),
+    };
+    const r = await confirmOn(files, {
+      intent: 'IMPLEMENT', request: 'When a request times out, ky should throw a TimeoutError that includes the request', target: 'TimeoutError',
+      quote: 'ky should throw a TimeoutError', lookups: ['Ky', 'TimeoutError', 'timeout'], entry_points: ['Ky.fetch()'], patterns: ['Ky.fetch wraps the request in timeout'],
+      claims: [
+        { symbol: 'TimeoutError', approved: true, code_evidence: 'source/errors/TimeoutError.ts:1' },
+        { symbol: 'Ky', approved: true, code_evidence: 'source/core/Ky.ts:3' },
+        { symbol: 'Ky.#cancelBody', approved: true, code_evidence: 'source/core/Ky.ts:15' },
+        { symbol: 'Ky.#normalizeSearchParams', approved: true, code_evidence: 'source/core/Ky.ts:21' },
+      ],
+    });
+    const accepted = r.accepted as { symbol: string; similarity: number }[];
+    const ky = accepted.find((a) => a.symbol === 'Ky');
+    expect(ky, JSON.stringify(r)).toBeDefined();
+    expect(ky!.similarity).toBeLessThanOrEqual(0.6); // the case: a class the words accept at risk HIGH
+    expect((r.rejected as { symbol: string }[]).map((x) => x.symbol).sort()).toEqual(['Ky.#cancelBody', 'Ky.#normalizeSearchParams']);
+  });
+});
+
 describe('the rank leg takes no homonym the words say the target does not mean (red team adv32)', () => {
   it("NetworkError's constructor is not HTTPError's, however its code ranks", async () => {
     const files: Record<string, string> = {

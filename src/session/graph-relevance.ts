@@ -264,6 +264,12 @@ export function within(db: DB, id: number, outer: number): boolean {
   return db.prepare('SELECT 1 FROM symbols a JOIN symbols b ON b.id = ? WHERE a.id = ? AND a.file_id = b.file_id AND b.line <= a.line AND a.end_line <= b.end_line').get(outer, id) !== undefined;
 }
 
+/** Whether declaration `id` is a function or method: what it holds is its own code (closures), not members. */
+export function isCallable(db: DB, id: number): boolean {
+  const r = db.prepare('SELECT kind FROM symbols WHERE id = ?').get(id) as { kind: string } | undefined;
+  return r?.kind === 'function' || r?.kind === 'method';
+}
+
 /**
  * The score a graph link is worth, given the seed's own score: one step from an accepted seed or
  * up to two from a FACT seed lands in the accepted tier (0.3–0.6), never above it.

@@ -12,7 +12,7 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel, within } from './graph-relevance.js';
+import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { factCap, tierOf } from './relevance.js';
@@ -79,6 +79,19 @@ export class ValidationPhase {
     return rows;
   }
 
+  /**
+   * A seed that holds a symbol vouches for it only as a FACT the words or the target reach: one
+   * accepted only through a link (a module's `default` object, for the method of it the target
+   * names: red team adv16 had every method of `module.exports = {…}` come in through `default`), or
+   * a class accepted at risk HIGH (adv34: ky's `Ky`, ranked fourth for 'TimeoutError', let in all
+   * its private methods, by a link and by the propagation) does not make all it holds relevant: a
+   * member comes in by links of its own. A function's own closures stay its code.
+   */
+  private holdsWithoutVouching(seeds: Seeds, seed: number, id: number): boolean {
+    const db = this.core.project.db;
+    return (seeds.linked?.has(seed) || ((seeds.ids.get(seed) ?? 0) <= 0.6 && !isCallable(db, seed))) && within(db, id, seed);
+  }
+
   /** The pending claims among the project's declarations closest to the seeds (personalized PageRank), as acceptances. */
   private propagate(pending: Low[], seeds: Seeds, total: number): Record<string, unknown>[] {
     const k = propagationCutoff(total);
@@ -88,7 +101,7 @@ export class ValidationPhase {
     const out: Record<string, unknown>[] = [];
     for (const l of pending) {
       const ids = new Set(this.definitionsFor(l.symbol, l.where).slice(0, 10).map((r) => r.id));
-      const at = closest.findIndex((c) => ids.has(c.id));
+      const at = closest.findIndex((c) => ids.has(c.id) && ![...seeds.ids.keys()].some((seed) => this.holdsWithoutVouching(seeds, seed, c.id)));
       if (at < 0) continue;
       out.push({
         symbol: l.symbol, similarity: PROPAGATED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${l.scored.backend}+propagation`, legs: { ...l.scored.legs, propagation: at + 1 },
@@ -109,13 +122,9 @@ export class ValidationPhase {
     for (const r of rows) {
       // a seed a link accepted down a call path does not turn back up to the callers of it elsewhere
       // (graph-relevance.ts linksOnward); a chain the agent traced down (or up) a path stays whole
-      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || linksOnward(db, id, seeds.linkedWay?.get(id), r.id, seeds.linkedDepth?.get(id)))));
+      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || linksOnward(db, id, seeds.linkedWay?.get(id), r.id, seeds.linkedDepth?.get(id))) && !this.holdsWithoutVouching(seeds, id, r.id)));
       const link = linkToSeeds(db, r.id, seedIds, 1);
       if (!link || link.hops === 0) continue;
-      // a seed accepted only through a link (a module's `default` object, for the method of it the
-      // target names) does not make the rest of what it holds relevant (red team adv16: every method
-      // of `module.exports = {…}` came in through `default`)
-      if (seeds.linked?.has(link.seed) && within(this.core.project.db, r.id, link.seed)) continue;
       const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
       if (score >= 0.3 && (!best || score > best.score)) {
         // how many links from a seed the words, the rank or the target reach (a turn is allowed only at the first)
