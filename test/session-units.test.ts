@@ -263,6 +263,30 @@ describe('QueryFrame validation', () => {
     expect(errs(ja, 'rejectOnClear オプションが解除されたとき', 'rejectOnClear オプションが設定されているとき')).not.toEqual([]);
     expect(errs(ja, jq, jq)).toEqual([]);
   });
+  it('a value may not widen the request to every case, nor put what it keeps under "instead of" (red team adv34)', () => {
+    const errs = (req: string, slot: 'trigger_condition' | 'desired_action', value: string, quote: string) => validateFrame(req, { [slot]: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const R = 'When a request times out, ky should throw a TimeoutError that includes the request, instead of a generic error; do not change how other errors are thrown.';
+    const whole = 'ky should throw a TimeoutError that includes the request, instead of a generic error; do not change how other errors are thrown';
+    const act = 'ky should throw a TimeoutError that includes the request, instead of a generic error';
+    // reversed: what the request keeps, replaced
+    expect(errs(R, 'desired_action', 'throw a TimeoutError instead of other errors', whole)).not.toEqual([]);
+    // widened
+    expect(errs(R, 'desired_action', 'throw a TimeoutError for all errors', act)[0]).toMatch(/widens/);
+    expect(errs(R, 'trigger_condition', 'any request', 'When a request times out')[0]).toMatch(/widens/);
+    expect(errs(R, 'trigger_condition', 'whenever a request is sent', 'When a request times out')).not.toEqual([]);
+    const ja = 'リクエストがタイムアウトしたとき、ky は汎用エラーではなくリクエストを含む TimeoutError を投げてほしい';
+    expect(errs(ja, 'trigger_condition', 'すべてのリクエスト', 'リクエストがタイムアウトしたとき')[0]).toMatch(/widens/);
+    const zh = '当请求超时时，ky 应该抛出包含请求的 TimeoutError，而不是通用错误';
+    expect(errs(zh, 'trigger_condition', '任何请求', '当请求超时时')[0]).toMatch(/widens/);
+    // honest: the quote's own words, an alternative kept as an alternative, a "not" for an "instead of", a name with "all" in it
+    expect(errs(R, 'desired_action', 'throw a TimeoutError that includes the request instead of a generic error', act)).toEqual([]);
+    expect(errs(R, 'desired_action', 'throw a TimeoutError that includes the request, not a generic error', act)).toEqual([]);
+    expect(errs(R, 'trigger_condition', 'a request times out', 'When a request times out')).toEqual([]);
+    const P = 'pMap should reject like Promise.all when any mapper throws';
+    expect(errs(P, 'trigger_condition', 'any mapper throws', 'when any mapper throws')).toEqual([]);
+    expect(errs(P, 'desired_action', 'reject like Promise.all', 'pMap should reject like Promise.all')).toEqual([]);
+  });
+
   it('a number of its own, a prohibitive 别把 or 〜るな, and "put" read as adding (red team adv32)', () => {
     const errs = (req: string, slot: 'trigger_condition' | 'desired_action', value: string, quote: string) => validateFrame(req, { [slot]: { value, quote } }, translateCjk).errors.map((e) => e.error);
     const R = "HTTPError's constructor() should put the response status text into the error message when the status code is 0";

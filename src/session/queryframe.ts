@@ -242,6 +242,20 @@ export function narrows(text: string): boolean {
   return RESTRICTION.test(t) || EXCLUSION.test(t);
 }
 
+/**
+ * A claim about every case: "all", "every", "any", "each", "always", "whenever", "no matter", 全て,
+ * すべて, 全部, あらゆる, いつも, 常に, 毎回, どんな, いかなる, 任意, 所有, 任何, 每个, 每次, 一切, 总是,
+ * 始终, 无论, 不管 (not a name: `Promise.all`, `getAll`). A value that claims it where its quote does not
+ * widens the request: "throw a TimeoutError for all errors" for "… instead of a generic error", "any
+ * request" for "When a request times out" (red team adv34).
+ */
+const UNIVERSAL = /(?<![\p{L}\p{N}.$_])(?:all|every|everything|everywhere|everyone|any|anything|anywhere|each|always|whenever|whatever|no\s+matter)(?![\p{L}\p{N}_$(])|全て|すべて|全部|あらゆる|いつも|常に|毎回|どんな|いかなる|任意|何でも|所有|任何|每个|每一|每次|一切|总是|始终|无论|不管/iu;
+
+/** Does a text claim every case (UNIVERSAL)? */
+export function widens(text: string): boolean {
+  return UNIVERSAL.test(text.normalize('NFKC').replace(LITERAL, ' '));
+}
+
 /** A negation written into a hyphened word (no-report, non-blocking): a name where the user wrote it (the rule no-var). */
 const HYPHENED_NEGATION = /(?<![\p{L}\p{N}-])(?:not|no|non|never)-(?=[\p{L}\p{N}])/giu;
 
@@ -267,21 +281,24 @@ const STOP_SENSE = /(?:^|[^\p{L}])(?:stop|prevent|avoid|forbid|block)|やめ|止
 
 /** An English word or phrase that negates what follows it (negatedWords, negatedSpan: one list). */
 const NEGATOR_EN = "(?:not|never|no|without|cannot|unless|n['’]t|instead\\s+of|rather\\s+than)";
+/** A negation by an alternative ("instead of", "rather than"), or a plain one (the rest, Japanese and Chinese included). */
+type NegationKind = 'alternative' | 'plain';
+const kindOf = (negator: string): NegationKind => (/^(?:instead|rather)/i.test(negator.trim()) ? 'alternative' : 'plain');
 
 /** The word a negation in a quote turns around: 加え of 加えない, 渡され of 渡されなかった, null of null ではない, 返回 of 不返回, delete of "do not delete". */
-function negatedWords(quote: string): string[] {
+function negatedWords(quote: string, kind?: NegationKind): string[] {
   const q = quote.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, ' ').replace(INCLUSION, ' ');
   const out: string[] = [];
   // Japanese: the content nearest before the ending (a verb's kana, particles and spaces between are
   // skipped: 投げずに → 投, 渡されなかった → 渡, null ではない → null, ログインできない → ログイン)
-  for (const m of q.matchAll(/([^\s\p{Script=Hiragana}\p{P}\p{S}]+)([\s\p{Script=Hiragana}]{0,4}?)(?:ない|なかっ|なく|ません|ず(?:に|[、。]|$))/gu)) out.push(m[1]!, m[1]! + m[2]!.trim());
+  if (kind !== 'alternative') for (const m of q.matchAll(/([^\s\p{Script=Hiragana}\p{P}\p{S}]+)([\s\p{Script=Hiragana}]{0,4}?)(?:ない|なかっ|なく|ません|ず(?:に|[、。]|$))/gu)) out.push(m[1]!, m[1]! + m[2]!.trim());
   // Chinese: the verb right after the prefix
   // (a copula, a modal or a causative between is skipped: 而不是让它们永远挂起 turns round 永远挂起, not 是让 — red team adv31)
-  for (const m of q.matchAll(/(?:没有|[不没勿别])(?:是|要|会|能|该|应该|应)?(?:让|使|把|给)?(?:它们|他们|她们|它|他|她|其)?([\p{Script=Han}]{1,2})/gu)) out.push(m[1]!);
+  if (kind !== 'alternative') for (const m of q.matchAll(/(?:没有|[不没勿别])(?:是|要|会|能|该|应该|应)?(?:让|使|把|给)?(?:它们|他们|她们|它|他|她|其)?([\p{Script=Han}]{1,2})/gu)) out.push(m[1]!);
   // English: the first content word after the negation
   // (adverbs and prepositions between are skipped: "no longer ignore" negates ignore, "not only as an
   // object" object — red team adv27 reversed both with the first word taken as the negated one)
-  for (const m of q.matchAll(new RegExp(`(?:^|[^\\p{L}\\p{N}])${NEGATOR_EN}\\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got|longer|only|just|more|even|always|ever|really|necessarily|simply|merely|as|in|on|for|with|by|from|of|given|not)\\s+)*([\\p{L}\\p{N}_$]+)`, 'giu'))) out.push(m[1]!);
+  for (const m of q.matchAll(new RegExp(`(?:^|[^\\p{L}\\p{N}])(${NEGATOR_EN})\\s+(?:(?:be|been|being|to|the|a|an|do|does|any|yet|get|got|longer|only|just|more|even|always|ever|really|necessarily|simply|merely|as|in|on|for|with|by|from|of|given|not)\\s+)*([\\p{L}\\p{N}_$]+)`, 'giu'))) if (!kind || kindOf(m[1]!) === kind) out.push(m[2]!);
   return out.filter((w) => w.length > 0);
 }
 
@@ -455,17 +472,24 @@ function sameNegated(value: string, quote: string): boolean {
   if (vw.length === 0 || qw.length === 0) return true;
   const stems = (ws: string[]) => ws.map((w) => stem(w.toLowerCase()));
   const meets = (a: string[], b: string[]) => stems(a).some((x) => stems(b).some((y) => stemsMatch(x, y)));
-  // the negated word, or one of the words right after the negation on either side: "never redirect
-  // to any URL" negates what "not to any URL" does (red team adv30 was refused it for `redirect`)
-  return meets(vw, qw) || meets(negatedSpan(value), qw) || meets(vw, negatedSpan(quote));
+  if (meets(vw, qw)) return true;
+  // one of the words right after the negation on either side, for a negation of the same kind: "never
+  // redirect to any URL" negates what "not to any URL" does (red team adv30 was refused it for
+  // `redirect`); "instead of other errors" does not replace what "do not change how other errors are
+  // thrown" keeps (red team adv34)
+  return (['plain', 'alternative'] as const).some((k) => {
+    const [v, q] = [negatedWords(value, k), negatedWords(quote, k)];
+    return meets(negatedSpan(value, k), q) || meets(v, negatedSpan(quote, k));
+  });
 }
 
 /** The first content words after each English negation (up to NEGATED_SPAN of them): what it may be about. */
 const NEGATED_SPAN = 3;
-function negatedSpan(text: string): string[] {
+function negatedSpan(text: string, kind?: NegationKind): string[] {
   const out: string[] = [];
-  for (const m of text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').matchAll(new RegExp(`(?:^|[^\\p{L}\\p{N}])${NEGATOR_EN}\\s+([^.;:!?。、]{0,80})`, 'giu'))) {
-    out.push(...m[1]!.split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !LATIN_STOP.has(w.toLowerCase())).slice(0, NEGATED_SPAN));
+  for (const m of text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').matchAll(new RegExp(`(?:^|[^\\p{L}\\p{N}])(${NEGATOR_EN})\\s+([^.;:!?。、]{0,80})`, 'giu'))) {
+    if (kind && kindOf(m[1]!) !== kind) continue;
+    out.push(...m[2]!.split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !LATIN_STOP.has(w.toLowerCase())).slice(0, NEGATED_SPAN));
   }
   return out;
 }
@@ -514,6 +538,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: negated(s.value, s.quote) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite), or quote only the words the value states` });
     else if (narrows(s.value) && !narrows(s.quote))
       errors.push({ slot, error: `value "${s.value}" narrows to some cases ("only", "except") where its quote "${s.quote}" does not: the request does not narrow it — drop the restriction, or quote the words that state it` });
+    else if (widens(s.value) && !widens(s.quote))
+      errors.push({ slot, error: `value "${s.value}" widens to every case ("all", "any", "always") where its quote "${s.quote}" does not: the request does not say it — drop the word, or quote the words that state it` });
     else if (slot !== 'observed_issue' && (stopped = stopDropped(s.value, s.quote, translate)))
       // what goes wrong now may be what the request asks to stop (as with an instruction's negation)
       errors.push({ slot, error: `value "${s.value}" states '${stopped}' where its quote "${s.quote}" stops or prevents it: keep the stop (the request says the opposite)` });
