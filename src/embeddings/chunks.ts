@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LONG_LINE, splitWords } from '../util/words.js';
+import { LONG_LINE, shortNumber, splitWords } from '../util/words.js';
 import { type DB, getMeta, setMeta } from '../store/db.js';
 
 export const CHUNK_SCHEMA = `
@@ -151,7 +151,7 @@ export const KEYWORDS = new Set(
 function bodyWords(code: string): string {
   const counts = new Map<string, number>();
   for (const w of splitWords(code)) {
-    if (w.length < 2 || KEYWORDS.has(w) || /^\d+$/.test(w) || /[^\x00-\x7f]/.test(w)) continue;
+    if (w.length < 2 || KEYWORDS.has(w) || shortNumber(w) || /[^\x00-\x7f]/.test(w)) continue;
     counts.set(w, (counts.get(w) ?? 0) + 1);
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, BODY_WORDS).map(([w]) => w).join(' ');
@@ -246,7 +246,7 @@ export function chunksOfMarkdown(file: string, lines: string[]): NewChunk[] {
 }
 
 /** bumped when chunk contents change meaning */
-const CHUNKER_VERSION = '4';
+const CHUNKER_VERSION = '5';
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 
 export interface ChunkStats {

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import TinySegmenter from 'tiny-segmenter';
-import { normalize, splitWords } from '../util/words.js';
+import { normalize, shortNumber, splitWords } from '../util/words.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -248,7 +248,7 @@ function conceptsWith(text: string, lex: Lexicon, namesCode: ((word: string) => 
       else if ([...w].length >= 2) add(w, [w], 'query');
       else seen.add(w);
     } else {
-      if (w.length < 2 || /^\d+$/.test(w)) continue;
+      if (w.length < 2 || shortNumber(w)) continue;
       // a stop word that names code in this project (when, set, next, has) is a word of the request
       if (stopWord(w)) continue;
       add(w, [w], 'query');
