@@ -50,6 +50,20 @@ describe('an undo that fails', () => {
   });
 });
 
+describe('an undo that still fails at the user\'s next prompt', () => {
+  it('is said to the person as a change that stays, not as writes that wait (red team adv34)', async () => {
+    fs.appendFileSync(path.join(root, 'src', 'cart.ts'), '// changed before READY\n');
+    vi.spyOn(TreeSnapshot.prototype, 'restore').mockImplementation(() => {
+      throw new Error('EPERM: operation not permitted');
+    });
+    const prompt = JSON.stringify({ hook_event_name: 'UserPromptSubmit', cwd: root, session_id: 's', prompt: 'ok thanks' });
+    const out = JSON.parse((await runHook('user-prompt-submit', prompt, { cwd: root, projectDir: root })).stdout) as { systemMessage?: string };
+    expect(out.systemMessage).toMatch(/src\/cart\.ts/);
+    expect(out.systemMessage).toMatch(/stay in the project/);
+    expect(out.systemMessage).not.toMatch(/refused until/);
+  });
+});
+
 describe('the client settings the guard keeps', () => {
   // only where the test may create the system-wide file and take it away again (root, none there)
   const managed = '/etc/claude-code/managed-settings.json';

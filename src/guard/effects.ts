@@ -349,8 +349,12 @@ export function undoToAnchor(root: string): EffectReport {
   return report;
 }
 
-/** One paragraph for the agent and the timeline. */
-export function describeUndo(r: EffectReport): string {
+/**
+ * One paragraph for the agent and the timeline. `turnOver`: said at the user's next prompt, after
+ * which nothing of the turn is checked again — what could not be undone stays, and the person is told
+ * so, not that writes wait for it (red team adv34).
+ */
+export function describeUndo(r: EffectReport, turnOver = false): string {
   if (r.undone.length === 0 && r.failed.length === 0 && !r.rebuilt) return '';
   const parts: string[] = [];
   if (r.rebuilt) parts.push('The write guard\'s snapshot store (.code-intel/guard/) had been changed outside the guard; it was rebuilt from its sealed state and every file checked again.');
@@ -360,6 +364,7 @@ export function describeUndo(r: EffectReport): string {
     const list = [...byWhy].slice(0, 4).map(([why, paths]) => `${paths.slice(0, 6).join(', ')}${paths.length > 6 ? ` and ${paths.length - 6} more` : ''} — ${why.replace(/\.$/, '')}`).join('; ');
     parts.push(`Undid ${r.undone.length} change(s) this /code turn may not make: ${list}.` + (r.keepDir ? ` What stood there is kept in ${r.keepDir}/.` : ''));
   }
-  if (r.failed.length > 0) parts.push(`Could not undo: ${r.failed.slice(0, 5).join('; ')}. Writes are refused until the guard can put these back.`);
+  if (r.failed.length > 0 && turnOver) parts.push(`Could not undo what the last /code turn changed: ${r.failed.slice(0, 5).join('; ')}. The turn is over and these changes stay in the project: look at them (git status, git diff) before going on.`);
+  else if (r.failed.length > 0) parts.push(`Could not undo: ${r.failed.slice(0, 5).join('; ')}. Writes are refused until the guard can put these back.`);
   return parts.join(' ');
 }
