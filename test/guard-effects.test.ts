@@ -3,6 +3,7 @@
  * never become the accepted state.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ProtectedFiles } from '../src/guard/protected.js';
@@ -61,6 +62,29 @@ describe('an undo that still fails at the user\'s next prompt', () => {
     expect(out.systemMessage).toMatch(/src\/cart\.ts/);
     expect(out.systemMessage).toMatch(/stay in the project/);
     expect(out.systemMessage).not.toMatch(/refused until/);
+  });
+});
+
+describe('an undo through a folder that became a link', () => {
+  it('moves the link aside and never copies, unlocks or deletes what lies beyond it (red team adv35)', () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv35-'));
+    try {
+      const snap = new TreeSnapshot(root);
+      const baseline = snap.capture();
+      fs.mkdirSync(path.join(outside, 'victim'));
+      fs.writeFileSync(path.join(outside, 'victim', 'cart.ts'), 'not the project\'s\n');
+      fs.renameSync(path.join(root, 'src'), path.join(outside, 'src_old'));
+      fs.symlinkSync(path.join(outside, 'victim'), path.join(root, 'src'));
+      const keep = path.join(root, '.code-intel', 'guard', 'reverted', 'adv35');
+      fs.mkdirSync(keep, { recursive: true });
+      snap.restore(baseline, 'src/cart.ts', keep, 'D');
+      expect(fs.readFileSync(path.join(outside, 'victim', 'cart.ts'), 'utf8')).toBe('not the project\'s\n');
+      expect(fs.lstatSync(path.join(root, 'src')).isDirectory()).toBe(true);
+      expect(fs.readFileSync(path.join(root, 'src', 'cart.ts'), 'utf8')).toBe(fs.readFileSync(path.join(outside, 'src_old', 'cart.ts'), 'utf8'));
+      expect(fs.readFileSync(path.join(keep, 'src.symlink'), 'utf8')).toBe(path.join(outside, 'victim'));
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
 

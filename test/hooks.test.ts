@@ -230,6 +230,39 @@ describe('PreToolUse (the write guard)', () => {
     }
   });
 
+  it('/proc/self, cd -P and set -P, a link copied as a link, a relative link target through a link (red team adv35)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv35-'));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv35-'));
+    fs.writeFileSync(path.join(outside, 'rc'), 'original\n');
+    fs.mkdirSync(path.join(outside, 'cache'));
+    fs.symlinkSync(path.join(outside, 'cache'), path.join(scratch, 'R')); // R/.. is `outside`
+    fs.symlinkSync(outside, path.join(scratch, 'O')); // a link out of the scratch area
+    fs.mkdirSync(path.join(scratch, 'z'));
+    fs.mkdirSync(path.join(scratch, 'x1', 'x2'), { recursive: true });
+    fs.symlinkSync(path.join(scratch, 'z'), path.join(scratch, 'x1', 'x2', 'S')); // S/.. is scratch, not x1
+    const up = path.relative(scratch, outside); // from z/.. (the scratch folder) to outside
+    try {
+      await toReady();
+      for (const cmd of [
+        `cd / && echo PWNED >> /proc/self/cwd${outside}/rc`, `cd ${outside} && echo PWNED >> /proc/self/cwd/rc`, `echo PWNED >> /proc/thread-self/cwd/../rc`,
+        `cd -P ${scratch}/R/.. && echo PWNED >> rc`, `set -P && cd ${scratch}/R/.. && echo PWNED >> rc`,
+        `cp -P ${scratch}/O ${scratch}/L && echo PWNED >> ${scratch}/L/rc`, `cp -a ${scratch}/O ${scratch}/L2`,
+        `ln -s ../${up} ${scratch}/x1/x2/S/L3`,
+      ]) {
+        const r = hook('pre-tool-use', bash(cmd));
+        if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
+        expect(fs.readFileSync(path.join(outside, 'rc'), 'utf8'), cmd).toBe('original\n');
+        expect(r.decision, cmd).toBe('deny');
+      }
+      // honest: cd -P without `..`, a copy of a folder or a file that is no link, a link inside the scratch area
+      for (const cmd of [`cd -P ${scratch}/z && echo x > note`, `cp -a src ${scratch}/copy`, `cp -r src ${scratch}/copy2`, `mv ${scratch}/z/note ${scratch}/z/note2`, `ln -s ${scratch}/z ${scratch}/zz`])
+        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('lets honest reading, testing and scratch work through, before READY and in it', async () => {
     fs.writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
     const honest = [

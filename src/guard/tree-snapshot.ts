@@ -456,6 +456,10 @@ export class TreeSnapshot {
     // what the tree holds only a stand-in for (a big file, a FIFO) cannot be written back: left as it is
     if (tree && status !== 'A' && this.standInOf(tree, rel)) throw new Error('the guard kept only its size and times (too big to snapshot, or not a file), so it cannot be put back');
     const abs = path.join(this.root, rel);
+    // a folder on the way that became a link (or a file) is moved aside first: through a link the
+    // undo took, copied, unlocked and deleted a file outside the project (red team adv35: `docs` made
+    // a link to another folder, hidden by an explored .gitignore)
+    this.clearParents(rel, keepDir);
     let kept: string | undefined;
     const st = lstatOrUndefined(abs);
     if (st) {
@@ -471,8 +475,6 @@ export class TreeSnapshot {
       fs.rmSync(abs, { recursive: true, force: true });
     }
     if (tree && this.has(tree, rel)) {
-      // a parent that became a file (or a symlink) is moved aside too
-      this.clearParents(rel, keepDir);
       this.git(['checkout', tree, '--', rel], undefined, { GIT_LITERAL_PATHSPECS: '1' }); // a name like `*` is that file only
       // git writes with the hook's umask and knows only 644/755: the permissions that stood there
       // stay (a 0600 file put back as 0644 would be readable by everyone), the executable bit is the tree's
@@ -536,7 +538,8 @@ export class TreeSnapshot {
       fs.mkdirSync(path.dirname(path.join(keepDir, ...segs.slice(0, i))), { recursive: true });
       const kept = freeName(path.join(keepDir, ...segs.slice(0, i)));
       if (st.isFile()) fs.copyFileSync(abs, kept, fs.constants.COPYFILE_EXCL);
-      fs.rmSync(abs, { force: true });
+      else if (st.isSymbolicLink()) fs.writeFileSync(kept + '.symlink', fs.readlinkSync(abs), { flag: 'wx' });
+      fs.rmSync(abs, { force: true }); // (a link itself, never what it points to)
     }
   }
 
@@ -573,11 +576,12 @@ function bigStat(abs: string): string | undefined {
  */
 function unlockForUndo(root: string, rel: string): boolean {
   let lifted = false;
-  const chain: string[] = [root];
-  for (let p = path.join(root, rel); p.startsWith(root + path.sep); p = path.dirname(p)) chain.push(p);
+  // from the project's folder down, never through a link: what lies beyond one is not the project's (red team adv35)
+  const segs = rel.split('/');
+  const chain = [root, ...segs.map((_, i) => path.join(root, ...segs.slice(0, i + 1)))];
   for (const p of chain) {
     const st = lstatOrUndefined(p);
-    if (!st || st.isSymbolicLink()) continue;
+    if (!st || st.isSymbolicLink()) break;
     if (hasLockFlag(p)) {
       try {
         if (process.platform === 'darwin') execFileSync('chflags', ['nouchg,nouappnd', p], { stdio: 'ignore', timeout: 5_000 });

@@ -21,6 +21,11 @@ export interface BashWrite {
   dir?: string | null;
   /** rm/unlink: a target named without a trailing slash is removed itself — a symlink, not what it points to */
   unlinks?: true;
+  /**
+   * cp -P/-a/-d/-R, mv: sources that, where they are symlinks, make the copy one too — a later write
+   * through the copy lands where the link points, so a source that is a link is judged as written there
+   */
+  copiesLinks?: true;
 }
 
 export interface BashAnalysis {
@@ -227,10 +232,14 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
     dir = to;
     reached.add(to);
   };
+  // `cd -P`, `set -P`, `set -o physical`: a `..` in cd's folder goes up from where a link led, which
+  // the text cannot tell (red team adv35: `cd -P /tmp/w/R/..` with R → /root is /root)
+  const physicalMode = /(?:^|[\s;&|(])set\s+(?:-[a-zA-Z]*P|-o\s+physical)/.test(command);
   const chdir = (cmd: string, args: string[]) => {
     const operands = args.filter((a) => !/^-[LPe@]*$/.test(a) || a === '-');
     const to = operands[0];
-    if (cmd === 'popd' || to === undefined || operands.length > 1 || to === '-' || UNKNOWABLE.test(to)) move(null);
+    const physical = physicalMode || args.some((a) => /^-[LPe@]*P[e@]*$/.test(a));
+    if (cmd === 'popd' || to === undefined || operands.length > 1 || to === '-' || UNKNOWABLE.test(to) || (physical && to.split('/').includes('..'))) move(null);
     else if (path.posix.isAbsolute(to)) move(path.posix.normalize(to));
     // with CDPATH or cdable_vars a relative cd may go anywhere (red team adv26: `CDPATH=/ cd root`)
     else if (cdAnywhere) move(null);
@@ -471,7 +480,8 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // (`cp -s`/`cp -l` make links too: red team adv26 wrote through one in the same command)
     const links = cmd === 'ln' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[sl]|^--(symbolic-)?link$/.test(a)));
     const linked = links && operands.length > 1
-      ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s|^--symbolic$/.test(a)) && !o.startsWith('/') ? path.posix.join(path.posix.dirname(operands.at(-1)!), o) : o))
+      // (joined as written: a `..` in it goes up from where a link on the way led — red team adv35)
+      ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s|^--symbolic$/.test(a)) && !o.startsWith('/') ? `${path.posix.dirname(operands.at(-1)!)}/${o}` : o))
       : [];
     const targets = ['cp', 'mv', 'ln', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
@@ -479,6 +489,10 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       : operands;
     writes.push({ what: text, targets: targets.length ? named(targets) : null, ...(cmd === 'rm' || cmd === 'unlink' ? { unlinks: true as const } : {}) });
     if (cmd === 'mv' && operands.length > 1) writes.push({ what: `${text} (removes its source)`, targets: named(operands.slice(0, -1)) });
+    // a link copied as a link (cp -P, -a, -d, -R, mv): the copy points where the source does (red
+    // team adv35: `cp -P R L && echo x >> L/.bashrc`, R → /root, wrote through the copy)
+    const copiesLinks = cmd === 'mv' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[PdaRr]|^--(no-dereference|archive|recursive)$|^--preserve=.*links/.test(a)));
+    if (copiesLinks && operands.length > 1) writes.push({ what: `${text} (copies a link as a link)`, targets: named(operands.slice(0, -1)), copiesLinks: true });
     return xargs;
   }
   if (cmd === 'tee') {

@@ -29,7 +29,7 @@ import { transcriptHasToolUse, transcriptPromptLine, transcriptToolResult, valid
 import { SessionStore, type ShownLines } from '../session/store.js';
 import { grepShownLines } from '../guard/grep-shown.js';
 import { readResultAgrees } from '../guard/evidence-check.js';
-import { asWritten, checkWriteTarget, realpathDeep, unsafeName } from '../session/write-target.js';
+import { asWritten, checkWriteTarget, processRelative, realpathDeep, unsafeName } from '../session/write-target.js';
 import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js';
 import { OPENCODE_PLUGIN_FILE } from '../clients/opencode-plugin.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
@@ -345,6 +345,14 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         continue; // its effect is checked when it returns
       }
       for (const t of w.targets) {
+        if (w.copiesLinks) {
+          // a source that is a link: the copy points where it does, and a later write through the copy
+          // lands there — refused where that is outside the project and the scratch area (the effect
+          // check sees the rest)
+          const why = copiedLink(root, asWritten(base(w), t));
+          if (why) return `${w.what.slice(0, 160)}: ${why}`;
+          continue;
+        }
         const relative = !path.isAbsolute(t);
         if (relative && (w.dir === null || a.reached?.includes(null))) {
           return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd, env -C), then writes '${t.slice(0, 120)}' by a relative path. Name the file by its full path, or cd to a plain path.`;
@@ -360,7 +368,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
           if (other === path.resolve(base(w), t)) continue;
           const rel = path.relative(root, other);
           // outside as named, or where it lands (`link/../x`: the link is followed first)
-          const outside = isOutside(rel) || isOutside(path.relative(fs.realpathSync(root), landing(asWritten(folder, t))));
+          const landed = landing(asWritten(folder, t));
+          const outside = isOutside(rel) || processRelative(landed) || isOutside(path.relative(fs.realpathSync(root), landed));
           // outside, judged as a path named there is (scratch yes; code-intel's own files, anywhere else no)
           const why = outside ? checkPath(root, folder, mode, t, locked) : isGuardOwned(rel.split(path.sep).join('/')) ? 'one of the write guard\'s files' : undefined;
           if (why) return `${w.what.slice(0, 160)}: after cd, '${t.slice(0, 120)}' may be written as ${other.slice(0, 200)}: ${why}. Name the file by its full path.`;
@@ -427,6 +436,7 @@ function ignoredTargets(root: string, targets: string[], itself: ReadonlySet<str
     // an ignored path is build output only where the write lands in the project (not through a
     // symlink out of it, not in code-intel's own program)
     const real = landing(t, itself.has(t));
+    if (processRelative(real)) continue;
     const realRel = path.relative(fs.realpathSync(root), real);
     if (realRel.startsWith('..') || path.isAbsolute(realRel) || inOwnCode(root, real) || isGuardOwned(realRel.split(path.sep).join('/'))) continue;
     rels.set(rel, t);
@@ -493,6 +503,7 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   if (file.startsWith('~')) return `'${file.slice(0, 120)}' starts with ~: name the file by its full path`;
   const abs = path.resolve(cwd, file);
   const real = landing(asWritten(cwd, file), itself);
+  if (processRelative(real)) return `'${file.slice(0, 120)}' goes through /proc (or /dev/fd), which names the writing process's own folders and files: name the file by its own path`;
   if (inOwnCode(root, real)) return `'${file.slice(0, 120)}' is part of code-intel itself (${real.slice(0, 200)}), which runs the write guard`;
   const rel = path.relative(root, abs);
   const realRel = path.relative(fs.realpathSync(root), real);
@@ -513,6 +524,22 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   const v = checkWriteTarget(root, namedOutside ? realRel : rel, true, new Set([...mode.explored, ...mode.approvedNew]));
   if (!v.allowed) return `${v.error}. ${v.hint}`;
   if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
+  return undefined;
+}
+
+/** Why copying `written` as a link is refused: it is a symlink to somewhere outside the project and the scratch area. */
+function copiedLink(root: string, written: string): string | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(written);
+  } catch {
+    return undefined; // nothing there yet: the command's own effect is checked
+  }
+  if (!st.isSymbolicLink()) return undefined;
+  const real = landing(written);
+  if (processRelative(real)) return `'${written.slice(0, 120)}' is a link into /proc: its copy would name the writing process's files`;
+  if (inOwnCode(root, real)) return `'${written.slice(0, 120)}' is a link into code-intel itself (${real.slice(0, 200)}): its copy would lead there`;
+  if (isOutside(path.relative(fs.realpathSync(root), real)) && !isScratch(real)) return `'${written.slice(0, 120)}' is a link to ${real.slice(0, 200)}, outside the project: a copy of it would lead a later write there`;
   return undefined;
 }
 

@@ -41,6 +41,10 @@ export function realpathDeep(p: string, keepLast = false): string {
       continue;
     }
     const next = path.join(cur, name);
+    // /proc/self is the process that looks, not the shell that writes: from /proc on the path is
+    // left as written (red team adv35: `cd / && echo x >> /proc/self/cwd/../../root/.bashrc` was
+    // judged in the hook's folder, the project)
+    if (next === PROC) return [next, ...todo.reverse()].join(path.sep);
     let link: string | undefined;
     if (!(keepLast && todo.every((t) => !t || t === '.'))) {
       try {
@@ -59,6 +63,10 @@ export function realpathDeep(p: string, keepLast = false): string {
   }
   return cur;
 }
+
+const PROC = path.join(path.sep, 'proc');
+/** A path realpathDeep left as written under /proc: where it lands depends on the process that writes. */
+export const processRelative = (p: string): boolean => p === PROC || p.startsWith(PROC + path.sep);
 
 /** `t` named in folder `base`, as written (not normalised: realpathDeep reads its `..` after links). */
 export const asWritten = (base: string, t: string): string => (path.isAbsolute(t) ? t : base.replace(SEPARATORS_AT_END, '') + path.sep + t);
