@@ -547,3 +547,29 @@ describe('Red team adv33: the same call made twice; a hypothesis that places cod
       .rejects.toThrow(/src\/tax\/TaxPolicy\.ts, which is no file of the project/);
   });
 });
+
+describe('Red team adv35: one call confirms one hypothesis', () => {
+  it('a second hypothesis cited on the same call is refused; rejected on it, it stands', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const t = await setup(SAMPLE);
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await t.call('find_definitions', { name: 'Cart' });
+    await t.call('find_definitions', { name: 'formatPrice' });
+    await t.call('get_symbols', { file: 'src/cart.ts' });
+    read(t, 'src/cart.ts');
+    read(t, 'src/util/format.ts');
+    await t.call('find_references', { name: 'formatPrice' });
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] })).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: 'カートの合計' });
+    const H1 = 'Cart.total sums the prices of the items in src/cart.ts';
+    const H2 = 'Cart.add in src/cart.ts already applies the tax rate';
+    await t.call('submit_semantic', { hypotheses: [{ text: H1, confidence: 'medium' }, { text: H2, confidence: 'low' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
+    await t.call('get_symbols', { file: 'src/cart.ts' });
+    const evidence = { tool: 'get_symbols', target: 'src/cart.ts', result: 'Cart.total, Cart.add', files: ['src/cart.ts'] };
+    await expect(t.call('submit_verification', { verified: [{ hypothesis: H1, status: 'confirmed', evidence }, { hypothesis: H2, status: 'confirmed', evidence }] }))
+      .rejects.toThrow(/already confirms hypothesis #1: one call confirms one hypothesis/);
+    // rejecting the second on the same call is no confirmation: it stands
+    const r = await t.call('submit_verification', { verified: [{ hypothesis: H1, status: 'confirmed', evidence }, { hypothesis: H2, status: 'rejected', evidence }] });
+    expect(r.confirmed).toBe(1);
+  });
+});

@@ -278,6 +278,15 @@ describe('QueryFrame validation', () => {
     expect(errs(ja, 'trigger_condition', 'すべてのリクエスト', 'リクエストがタイムアウトしたとき')[0]).toMatch(/widens/);
     const zh = '当请求超时时，ky 应该抛出包含请求的 TimeoutError，而不是通用错误';
     expect(errs(zh, 'trigger_condition', '任何请求', '当请求超时时')[0]).toMatch(/widens/);
+    // the words red team adv35 found missing
+    const K = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead';
+    const kq = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead';
+    for (const v of ['refuse a URL regardless of scheme', 'refuse URLs unconditionally', 'globally refuse a URL and throw a 400 error', 'refuse a URL by default and throw a 400 error', 'refuse a URL in general'])
+      expect(errs(K, 'desired_action', v, kq)[0], v).toMatch(/widens/);
+    const kj = 'ctx.redirect() は javascript: スキームの URL を拒否して 400 エラーを投げる';
+    for (const v of ['一律に URL を拒否する', 'どの URL も拒否する', '全URL を拒否する', '必ず URL を拒否する']) expect(errs(kj, 'desired_action', v, kj)[0], v).toMatch(/widens/);
+    const kz = 'ctx.redirect() 应该拒绝 scheme 为 javascript: 的 URL 并抛出 400 错误';
+    for (const v of ['凡是 URL 都拒绝', '一概拒绝 URL', '全局拒绝 URL']) expect(errs(kz, 'desired_action', v, kz)[0], v).toMatch(/widens/);
     // honest: the quote's own words, an alternative kept as an alternative, a "not" for an "instead of", a name with "all" in it
     expect(errs(R, 'desired_action', 'throw a TimeoutError that includes the request instead of a generic error', act)).toEqual([]);
     expect(errs(R, 'desired_action', 'throw a TimeoutError that includes the request, not a generic error', act)).toEqual([]);

@@ -243,13 +243,14 @@ export function narrows(text: string): boolean {
 }
 
 /**
- * A claim about every case: "all", "every", "any", "each", "always", "whenever", "no matter", 全て,
- * すべて, 全部, あらゆる, いつも, 常に, 毎回, どんな, いかなる, 任意, 所有, 任何, 每个, 每次, 一切, 总是,
- * 始终, 无论, 不管 (not a name: `Promise.all`, `getAll`). A value that claims it where its quote does not
+ * A claim about every case: "all", "every", "any", "each", "always", "whenever", "no matter",
+ * "regardless", "unconditionally", "in general", "by default", "globally", 全て, すべて, 全部, 全体,
+ * あらゆる, いつも, 常に, 必ず, 一律, どの…も, 全URL, 所有, 任何, 每个, 每次, 一切, 总是, 始终, 无论, 不管,
+ * 凡是, 随时, 一概, 全局, 统统 (not a name: `Promise.all`, `getAll`; red team adv35 found the later ones). A value that claims it where its quote does not
  * widens the request: "throw a TimeoutError for all errors" for "… instead of a generic error", "any
  * request" for "When a request times out" (red team adv34).
  */
-const UNIVERSAL = /(?<![\p{L}\p{N}.$_])(?:all|every|everything|everywhere|everyone|any|anything|anywhere|each|always|whenever|whatever|no\s+matter)(?![\p{L}\p{N}_$(])|全て|すべて|全部|あらゆる|いつも|常に|毎回|どんな|いかなる|任意|何でも|所有|任何|每个|每一|每次|一切|总是|始终|无论|不管/iu;
+const UNIVERSAL = /(?<![\p{L}\p{N}.$_])(?:all|every|everything|everywhere|everyone|any|anything|anywhere|each|always|whenever|whatever|whichever|no\s+matter|regardless|unconditional(?:ly)?|in\s+general|generally|by\s+default|global(?:ly)?|universal(?:ly)?)(?![\p{L}\p{N}_$(])|全て|すべて|全部|全体|あらゆる|いつも|常に|常時|毎回|必ず|一律|どんな|いかなる|任意|何でも|どの[^。、！？]{0,12}?も|全(?=[\p{Script=Katakana}A-Za-z])|所有|任何|每个|每一|每次|一切|总是|始终|无论|不管|凡是|随时|一概|全局|统统/iu;
 
 /** Does a text claim every case (UNIVERSAL)? */
 export function widens(text: string): boolean {

@@ -133,6 +133,8 @@ export class SemanticPhase {
     // what the confirmations' evidence showed: it must make up what exploration lacked (machines/session.ts evidenceCovers)
     const explored = new Set(this.core.evidence(s).exploredFiles);
     const shown: Shown = { files: [], symbols: [], calls: [] };
+    /** the call that confirmed each hypothesis so far (tool + arguments): one call confirms one */
+    const confirmedBy = new Map<string, number>();
     for (const v of verified) {
       const h = pending.find((p) => normalize(p.text) === normalize(v.hypothesis) || v.hypothesis.trim() === `#${p.id}`);
       if (!h) {
@@ -175,6 +177,15 @@ export class SemanticPhase {
         problems.push(`'${quote(h.text, 200)}' places code in ${quote(absent, 200)}, which is no file of the project: a hypothesis confirmed as FACT names what exists`);
         continue;
       }
+      // one call confirms one hypothesis: one get_symbols of a file had confirmed two claims about it,
+      // both untrue (red team adv35)
+      const call = `call:${match.call.tool}\0${canonicalJson(match.call.args)}`;
+      const other = v.status === 'confirmed' ? confirmedBy.get(call) : undefined;
+      if (other !== undefined) {
+        problems.push(`evidence for '${quote(h.text, 200)}': ${quote(v.evidence.tool, 60)}('${quote(v.evidence.target, 200)}') already confirms hypothesis #${other}: one call confirms one hypothesis — check this one with a call of its own about what it says`);
+        continue;
+      }
+      if (v.status === 'confirmed') confirmedBy.set(call, h.id);
       results.push({ id: h.id, status: v.status });
       if (v.status === 'confirmed') {
         // what this evidence showed: explored files, named symbols (the machine leaves out what the understanding listed itself)
@@ -187,7 +198,7 @@ export class SemanticPhase {
         // a call is the ledger's record, not how the evidence spells its target (adv23)
         // (the same call made again is the same call: one find_references run twice had stood for
         // both an entry point and a pattern — red team adv33)
-        if (named.shown.length + target.length > 0) shown.calls.push(`call:${match.call.tool}\0${canonicalJson(match.call.args)}`);
+        if (named.shown.length + target.length > 0) shown.calls.push(call);
       }
     }
     for (const h of pending) if (!results.some((r) => r.id === h.id) && !problems.some((p) => p.includes(h.text))) problems.push(`hypothesis '${quote(h.text, 200)}' was not addressed`);
