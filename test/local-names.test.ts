@@ -116,3 +116,35 @@ describe('the object a declared function returns', () => {
     expect(findDefinitions(project, { name: 'fromAMethod' }).items).toEqual([expect.objectContaining({ kind: 'method', container: 'make', line: 15 })]);
   });
 });
+
+describe('a named function passed as an argument (agent trials tr86, tr88)', () => {
+  it("is found by its own name — nitro's `export default defineNitroErrorHandler(function defaultNitroErrorHandler() {…})`", async () => {
+    const dir = makeProject({
+      'src/error.ts': [
+        'export function defineNitroErrorHandler<T>(handler: T): T {',
+        '  return handler;',
+        '}',
+        'export default defineNitroErrorHandler(',
+        '  function defaultNitroErrorHandler(error: { statusCode: number }) {',
+        '    return error.statusCode === 404 ? "not found" : "error";',
+        '  }',
+        ');',
+        'export const names = ["a"].map(function toUpper(s) { return s.toUpperCase(); });',
+        'export const anon = ["b"].map(function () { return 1; });',
+        '',
+      ].join('\n'),
+    });
+    const p = new Project(dir);
+    try {
+      await p.refresh();
+      const d = findDefinitions(p, { name: 'defaultNitroErrorHandler' });
+      expect(d.items.map((i) => [i.file, i.line, i.kind])).toEqual([['src/error.ts', 5, 'function']]);
+      expect(findDefinitions(p, { name: 'toUpper' }).items).toHaveLength(1);
+      // the name binds only inside the function: a use of it elsewhere is none of it
+      expect(findDefinitions(p, { name: 'default' }).items.map((i) => i.line)).toEqual([4]);
+    } finally {
+      p.close();
+      removeProject(dir);
+    }
+  });
+});

@@ -13,6 +13,9 @@
 (generator_function_declaration name: (identifier) @name) @definition.function
 (class_declaration name: (_) @name) @definition.class
 (class name: (_) @name) @definition.class_expression
+; a named function passed as an argument (`export default defineHandler(function handler() {})`):
+; its name is how people know it, though it binds only inside it (agent trials tr86, tr88)
+(arguments (function_expression name: (identifier) @name) @definition.function_expression)
 
 ; accessors are read and written like properties (`get size()`, `set size(v)`)
 (method_definition ["get" "set"] name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @definition.property

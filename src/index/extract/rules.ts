@@ -21,6 +21,8 @@ export const DEFINITION_RULES: Record<string, Rule> = {
   struct: { kind: 'struct', binding: 'lexical', store: 'always' },
   record: { kind: 'record', binding: 'lexical', store: 'always' },
   class_expression: { kind: 'class', binding: 'none', store: 'never' },
+  // a named function passed as an argument: a symbol by the name it is known by, bound nowhere outside it
+  function_expression: { kind: 'function', binding: 'none', store: 'always' },
   method: { kind: 'method', binding: 'member', store: 'always' },
   property: { kind: 'property', binding: 'member', store: 'always' },
   property_parameter: { kind: 'property', binding: 'member', store: 'always' },
