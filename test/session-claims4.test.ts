@@ -466,11 +466,16 @@ describe('Red team adv23: one verifying call cited under two spellings of its ta
     await t.call('submit_semantic', { hypotheses: [{ text: H1, confidence: 'medium' }, { text: H2, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
     const column = 'return formatPrice(1) + cart.total();'.indexOf('total') + 3;
     await t.call('find_definitions', { from: { file: 'src/main.ts', line: 5, column } });
-    const r = await t.call('submit_verification', { verified: [
+    // one call confirms one hypothesis, however its target is spelled (red team adv35)
+    await expect(t.call('submit_verification', { verified: [
       { hypothesis: H1, status: 'confirmed', evidence: evidence('src/main.ts:5') },
       { hypothesis: H2, status: 'confirmed', evidence: evidence(`src/main.ts:5:${column}`) },
+    ] })).rejects.toThrow(/already confirms hypothesis #1/);
+    const r = await t.call('submit_verification', { verified: [
+      { hypothesis: H1, status: 'confirmed', evidence: evidence('src/main.ts:5') },
+      { hypothesis: H2, status: 'rejected', evidence: evidence(`src/main.ts:5:${column}`) },
     ] });
-    expect(r).toMatchObject({ next_phase: 'SEMANTIC', confirmed: 2 });
+    expect(r).toMatchObject({ next_phase: 'SEMANTIC', confirmed: 1 });
     expect(r.evidence_short_of).toEqual([{ requirement: 'existing_patterns', have: 0, need: 1, shown_by_evidence: 0 }]);
     expect(t.row().phase).toBe('SEMANTIC');
     // honest: a second call, about another part of the code

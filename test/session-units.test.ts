@@ -278,6 +278,10 @@ describe('QueryFrame validation', () => {
     expect(errs(ja, 'trigger_condition', 'すべてのリクエスト', 'リクエストがタイムアウトしたとき')[0]).toMatch(/widens/);
     const zh = '当请求超时时，ky 应该抛出包含请求的 TimeoutError，而不是通用错误';
     expect(errs(zh, 'trigger_condition', '任何请求', '当请求超时时')[0]).toMatch(/widens/);
+    // reversed in other words (red team adv35)
+    const KR = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; do not change how other URLs are redirected.';
+    expect(errs(KR, 'desired_action', 'redirect other URLs differently', 'do not change how other URLs are redirected')).not.toEqual([]);
+    expect(errs(KR, 'desired_action', 'keep how other URLs are redirected', 'do not change how other URLs are redirected')).toEqual([]);
     // the words red team adv35 found missing
     const K = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead';
     const kq = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead';

@@ -303,6 +303,9 @@ function negatedWords(quote: string, kind?: NegationKind): string[] {
   return out.filter((w) => w.length > 0);
 }
 
+/** Words for changing something: "redirect other URLs differently" states the change "do not change how other URLs are redirected" negates (red team adv35). */
+const CHANGE_SENSE = /^(?:chang|modif|alter|differ|edit|updat|tweak|adjust)/i;
+
 /**
  * Does a value that states no negation state what its quote negates? "add consumption tax" for
  * 消費税を加えない does; "JsonObject hasNonNull method" for "… null ではないときだけ … hasNonNull
@@ -319,7 +322,7 @@ function statesNegated(value: string, quote: string, translate?: (text: string) 
   const vChars = new Set(cjkChars(v));
   const vActions = actionSides(v, translate ?? (() => []));
   return words.some((w) => {
-    if (!CJK.test(w)) return vEnglish.some((x) => stemsMatch(x, stem(w.toLowerCase())));
+    if (!CJK.test(w)) return vEnglish.some((x) => stemsMatch(x, stem(w.toLowerCase())) || (CHANGE_SENSE.test(x) && CHANGE_SENSE.test(w)));
     // a verb the glossary leaves out (加える) is known by its action
     if ([...actionSides(w, translate ?? (() => []))].some((a) => vActions.has(a))) return true;
     const kanji = [...w].filter((c) => /\p{Script=Han}/u.test(c));
