@@ -263,6 +263,59 @@ describe('PreToolUse (the write guard)', () => {
     }
   });
 
+  it('hard links in the project, links made earlier in the same command, cd through a link then `..` (red team adv36)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv36-'));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv36-'));
+    fs.writeFileSync(path.join(outside, 'rc'), 'original\n');
+    fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n');
+    fs.mkdirSync(path.join(root, 'node_modules'));
+    fs.mkdirSync(path.join(scratch, 'a', 'b', 'c', 'd'), { recursive: true });
+    fs.mkdirSync(path.join(scratch, 'D'));
+    const up = path.relative(path.join(scratch, 'a', 'b', 'c', 'd'), outside);
+    fs.symlinkSync(outside, path.join(scratch, 'L')); // L/../x is outside's parent's x
+    fs.symlinkSync(outside, path.join(scratch, 'D', 'L'));
+    try {
+      await toReady();
+      let linked = true;
+      try {
+        fs.linkSync(path.join(outside, 'rc'), path.join(root, 'node_modules', 'v'));
+      } catch {
+        linked = false; // another file system
+      }
+      const cmds = [
+        `ln -sr ${up}/rc ${scratch}/a/b/c/d/R && echo PWNED >> ${scratch}/a/b/c/d/R`,
+        `cd ${scratch} && ln -s -t ${scratch}/a ${path.relative(path.join(scratch, 'a'), outside)} && echo PWNED >> ${scratch}/a/${path.basename(outside)}/rc`,
+        `cp -a ${scratch}/D ${scratch}/D2 && echo PWNED >> ${scratch}/D2/L/rc`,
+        `tar -cf ${scratch}/t.tar -C ${scratch} D && tar -xf ${scratch}/t.tar -C ${scratch}/N && echo PWNED >> ${scratch}/N/D/L/rc`,
+        `cd ${scratch}/L/../${path.basename(outside)} && echo PWNED >> rc`,
+        `cd -P ${scratch}/L && cd .. && echo PWNED >> ${path.basename(outside)}/rc`,
+        `set -e -o physical; cd ${scratch}/L/.. && echo PWNED >> ${path.basename(outside)}/rc`,
+        `shopt -so physical; cd ${scratch}/L/.. && echo PWNED >> ${path.basename(outside)}/rc`,
+        ...(linked ? ['echo PWNED >> node_modules/v'] : []),
+      ];
+      for (const cmd of cmds) {
+        const r = hook('pre-tool-use', bash(cmd));
+        if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
+        expect(fs.readFileSync(path.join(outside, 'rc'), 'utf8'), cmd).toBe('original\n');
+        expect(r.decision, cmd).toBe('deny');
+      }
+      // an explored file made a hard link to a file outside: an Edit of it is refused
+      if (linked) {
+        fs.rmSync(path.join(root, 'src', 'cart.ts'));
+        fs.linkSync(path.join(outside, 'rc'), path.join(root, 'src', 'cart.ts'));
+        const edit = hook('pre-tool-use', { hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name: 'Edit', tool_input: { file_path: path.join(root, 'src', 'cart.ts'), old_string: 'original', new_string: 'PWNED' } });
+        expect(edit.decision).toBe('deny');
+        expect(edit.reason).toMatch(/hard link/);
+      }
+      // honest: a copy or an unpacked archive read afterwards, a write beside it to a file that is there, cd into a plain folder
+      for (const cmd of [`cp -a src ${scratch}/copy && ls ${scratch}/copy`, `tar -xf ${scratch}/none.tar -C ${scratch}/x 2>/dev/null; ls`, `cd ${scratch}/D && echo x > note`, `cd .. && cd - >/dev/null; ls`])
+        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('lets honest reading, testing and scratch work through, before READY and in it', async () => {
     fs.writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
     const honest = [

@@ -578,3 +578,27 @@ describe('Red team adv35: one call confirms one hypothesis', () => {
     expect(r.confirmed).toBe(1);
   });
 });
+
+describe('Red team adv36: a hypothesis that places a declaration where the index does not', () => {
+  it('is no FACT; the file the index names is', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const t = await setup(SAMPLE);
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await t.call('find_definitions', { name: 'Cart' });
+    await t.call('find_definitions', { name: 'formatPrice' });
+    await t.call('get_symbols', { file: 'src/cart.ts' });
+    read(t, 'src/cart.ts');
+    read(t, 'src/util/format.ts');
+    await t.call('find_references', { name: 'formatPrice' });
+    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] })).next_phase).toBe('SEMANTIC');
+    await t.call('semantic_search', { query: 'カートの合計' });
+    const wrong = 'formatPrice is declared in src/cart.ts and rounds the total';
+    await t.call('submit_semantic', { hypotheses: [{ text: wrong, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
+    await t.call('find_definitions', { name: 'formatPrice' });
+    const evidence = { tool: 'find_definitions', target: 'formatPrice', result: 'format.ts', files: ['src/util/format.ts'] };
+    await expect(t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'confirmed', evidence }] })).rejects.toThrow(/the index declares it in src\/util\/format\.ts/);
+    // rejected, it stands as rejected; the true one is confirmed
+    const r = await t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'rejected', evidence }] });
+    expect(r.rejected).toBe(1);
+  });
+});

@@ -278,6 +278,10 @@ describe('QueryFrame validation', () => {
     expect(errs(ja, 'trigger_condition', 'すべてのリクエスト', 'リクエストがタイムアウトしたとき')[0]).toMatch(/widens/);
     const zh = '当请求超时时，ky 应该抛出包含请求的 TimeoutError，而不是通用错误';
     expect(errs(zh, 'trigger_condition', '任何请求', '当请求超时时')[0]).toMatch(/widens/);
+    // the target taken from inside the clause that rules it out (red team adv36)
+    const tf = (req: string, value: string, quote: string) => validateFrame(req, { target_feature: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    expect(tf(R, 'other errors', 'do not change how other errors are thrown')[0]).toMatch(/rules out/);
+    expect(tf(R, 'TimeoutError', 'ky should throw a TimeoutError')).toEqual([]);
     // reversed in other words (red team adv35)
     const KR = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; do not change how other URLs are redirected.';
     expect(errs(KR, 'desired_action', 'redirect other URLs differently', 'do not change how other URLs are redirected')).not.toEqual([]);

@@ -26,6 +26,12 @@ export interface BashWrite {
    * through the copy lands where the link points, so a source that is a link is judged as written there
    */
   copiesLinks?: true;
+  /**
+   * where the command may make links (ln's destination, a copy of links, an unpacked archive): a later
+   * write of the same command under one of them may go through a link that does not exist yet when
+   * the guard looks
+   */
+  linkDests?: string[];
 }
 
 export interface BashAnalysis {
@@ -232,14 +238,21 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
     dir = to;
     reached.add(to);
   };
-  // `cd -P`, `set -P`, `set -o physical`: a `..` in cd's folder goes up from where a link led, which
-  // the text cannot tell (red team adv35: `cd -P /tmp/w/R/..` with R → /root is /root)
-  const physicalMode = /(?:^|[\s;&|(])set\s+(?:-[a-zA-Z]*P|-o\s+physical)/.test(command);
+  // `cd -P`, `set -P`, `set -o physical`, `shopt -so physical`: a `..` in cd's folder goes up from
+  // where a link led, which the text cannot tell (red team adv35: `cd -P /tmp/w/R/..` with R → /root
+  // is /root); so does a plain `cd` whose folder, read as text, is not there (bash then falls back to
+  // the physical path: adv36 `cd L/../root`), and a `cd ..` after a physical cd (adv36)
+  let physical = /(?:^|[\s;&|(])set\s+(?:[^;&|\n]*\s)?-[a-zA-Z]*P|\bphysical\b/.test(command);
   const chdir = (cmd: string, args: string[]) => {
     const operands = args.filter((a) => !/^-[LPe@]*$/.test(a) || a === '-');
     const to = operands[0];
-    const physical = physicalMode || args.some((a) => /^-[LPe@]*P[e@]*$/.test(a));
-    if (cmd === 'popd' || to === undefined || operands.length > 1 || to === '-' || UNKNOWABLE.test(to) || (physical && to.split('/').includes('..'))) move(null);
+    const flagP = args.some((a) => /^-[LPe@]*P[e@]*$/.test(a));
+    const names = to?.split('/') ?? [];
+    // `..` after a name (`a/..`): where it leads depends on what `a` is; leading `..` are the folder's own parents
+    const upAfterName = names.some((n, i) => n === '..' && names.slice(0, i).some((m) => m !== '..' && m !== '.' && m !== ''));
+    const unknowable = (physical || flagP) ? names.includes('..') : upAfterName;
+    if (flagP) physical = true;
+    if (cmd === 'popd' || to === undefined || operands.length > 1 || to === '-' || UNKNOWABLE.test(to) || unknowable) move(null);
     else if (path.posix.isAbsolute(to)) move(path.posix.normalize(to));
     // with CDPATH or cdable_vars a relative cd may go anywhere (red team adv26: `CDPATH=/ cd root`)
     else if (cdAnywhere) move(null);
@@ -478,12 +491,17 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // ln: a write through the link lands on what it names, so that counts as written too (a
     // symbolic link's relative target is read from the link's folder)
     // (`cp -s`/`cp -l` make links too: red team adv26 wrote through one in the same command)
-    const links = cmd === 'ln' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[sl]|^--(symbolic-)?link$/.test(a)));
+    if (cmd === 'ln') {
+      const ln = lnParts(args);
+      writes.push({ what: text, targets: ln.targets.length ? named(ln.targets) : null, linkDests: [ln.dest] });
+      return xargs;
+    }
+    const links = cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[sl]|^--(symbolic-)?link$/.test(a));
     const linked = links && operands.length > 1
       // (joined as written: a `..` in it goes up from where a link on the way led — red team adv35)
       ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s|^--symbolic$/.test(a)) && !o.startsWith('/') ? `${path.posix.dirname(operands.at(-1)!)}/${o}` : o))
       : [];
-    const targets = ['cp', 'mv', 'ln', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
+    const targets = ['cp', 'mv', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
       : operands;
@@ -491,8 +509,9 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     if (cmd === 'mv' && operands.length > 1) writes.push({ what: `${text} (removes its source)`, targets: named(operands.slice(0, -1)) });
     // a link copied as a link (cp -P, -a, -d, -R, mv): the copy points where the source does (red
     // team adv35: `cp -P R L && echo x >> L/.bashrc`, R → /root, wrote through the copy)
-    const copiesLinks = cmd === 'mv' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[PdaRr]|^--(no-dereference|archive|recursive)$|^--preserve=.*links/.test(a)));
+    const copiesLinks = cmd === 'mv' || cmd === 'rsync' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[PdaRr]|^--(no-dereference|archive|recursive)$|^--preserve=.*links/.test(a)));
     if (copiesLinks && operands.length > 1) writes.push({ what: `${text} (copies a link as a link)`, targets: named(operands.slice(0, -1)), copiesLinks: true });
+    if ((copiesLinks || links) && operands.length > 1) writes.at(copiesLinks ? -2 : -1)!.linkDests = [operands.at(-1)!];
     return xargs;
   }
   if (cmd === 'tee') {
@@ -514,7 +533,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   // where an archive or a clone is unpacked (red team adv26: `tar -xf t.tar -C ~`, `unzip -d`, `git clone URL DIR`)
   const unpacked = unpackDir(cmd, args, operands);
   if (unpacked !== undefined) {
-    writes.push({ what: text, targets: unpacked === null ? null : named([unpacked]) });
+    writes.push({ what: text, targets: unpacked === null ? null : named([unpacked]), ...(unpacked === null ? {} : { linkDests: [unpacked] }) });
     if (cmd !== 'git') return xargs;
   }
   if (cmd === 'link' && operands.length === 2) {
@@ -535,6 +554,51 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push({ what: text, targets: null }); // inline code can write anything
   }
   return xargs;
+}
+
+/**
+ * ln's targets: the links it makes and what each names (a write through a link lands there). `ln
+ * [-s] SRC… DEST`, `ln -t DIR SRC…`, `ln SRC` (a link in the folder it runs in). A symbolic link's
+ * relative target is read from the link's folder — as written, so a `..` goes up from where a link on
+ * the way led (red team adv35) — or, with `-r`, from the folder the command runs in (adv36: `ln -sr
+ * ../../../../root D/L` names /root from there); where it cannot be told whether DEST is a folder,
+ * both readings are judged.
+ */
+function lnParts(args: readonly string[]): { targets: string[]; dest: string } {
+  const ops: string[] = [];
+  let dir: string | undefined;
+  let symbolic = false;
+  let relative = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      ops.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === '--target-directory' || a === '-t') dir = args[++i];
+    else if (a.startsWith('--target-directory=')) dir = a.slice('--target-directory='.length);
+    else if (a === '--suffix' || a === '-S') i++;
+    else if (a === '--symbolic') symbolic = true;
+    else if (a === '--relative') relative = true;
+    else if (/^-[a-zA-Z]+$/.test(a) || /^-[a-zA-Z]*t.+$/.test(a)) {
+      // bundled letters: -sf, -sr, -st DIR, -stDIR
+      const t = a.indexOf('t');
+      const letters = t > 0 ? a.slice(1, t) : a.slice(1);
+      symbolic ||= letters.includes('s');
+      relative ||= letters.includes('r');
+      if (t > 0) dir = a.length > t + 1 ? a.slice(t + 1) : args[++i];
+      else if (letters.includes('S')) i++;
+    } else if (!a.startsWith('--')) ops.push(a);
+  }
+  const intoDir = dir !== undefined || ops.length !== 2;
+  const dest = dir ?? (ops.length === 1 ? '.' : ops.at(-1) ?? '.');
+  const sources = dir !== undefined || ops.length === 1 ? ops : ops.slice(0, -1);
+  const made = intoDir ? sources.map((o) => `${dest}/${path.posix.basename(o)}`) : [dest];
+  const named = sources.flatMap((o) => {
+    if (!symbolic || o.startsWith('/') || relative) return [o];
+    return intoDir ? [`${dest}/${o}`] : [`${dest}/${o}`, `${path.posix.dirname(dest)}/${o}`];
+  });
+  return { targets: [...made, ...named], dest };
 }
 
 /** The folder an extraction or a clone writes into ('.' when none is named), null when it cannot be told, undefined for other commands. */

@@ -338,6 +338,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     const checks = a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0) * (1 + (a.reached?.length ?? 0));
     if (checks > MAX_TARGET_CHECKS) return `the command names ${a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0)} files to write across ${a.reached?.length ?? 1} folders it moves to: too many for the write guard to check in time; split it into smaller commands`;
     if (a.background.length > 0) return `a /code turn runs commands in the foreground only (this one detaches: ${a.background[0]!.slice(0, 80)}): a background process could change files after the guard has looked.`;
+    const mayLink = laterThroughLink(a.writes, base);
+    if (mayLink) return mayLink;
     for (const w of a.writes) {
       if (/^git clean\b/.test(w.what)) return 'git clean deletes untracked and git-ignored files (.env, local data, build output) that the guard cannot put back; remove the files you mean by name.';
       if (w.targets === null) {
@@ -436,7 +438,7 @@ function ignoredTargets(root: string, targets: string[], itself: ReadonlySet<str
     // an ignored path is build output only where the write lands in the project (not through a
     // symlink out of it, not in code-intel's own program)
     const real = landing(t, itself.has(t));
-    if (processRelative(real)) continue;
+    if (processRelative(real) || (!itself.has(t) && hardLinked(real))) continue; // judged by checkPath
     const realRel = path.relative(fs.realpathSync(root), real);
     if (realRel.startsWith('..') || path.isAbsolute(realRel) || inOwnCode(root, real) || isGuardOwned(realRel.split(path.sep).join('/'))) continue;
     rels.set(rel, t);
@@ -517,6 +519,10 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
     if (isScratch(real)) return undefined;
     return `'${real}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
   }
+  // a file of the project that has other names writes them too: one outside the project is reached
+  // through it (red team adv36: `find … -exec ln -f ~/x source/utils/timeout.ts`, then an Edit of the
+  // explored file wrote ~/x; pnpm links node_modules files to its store the same way)
+  if (!itself && hardLinked(real)) return `'${file.slice(0, 120)}' is a hard link (the file has other names, perhaps outside the project): a write to it changes them all. Tell the user which file it is; the guard writes no file that has other names`;
   if (locked) return locked;
   if (mode.kind !== 'ready') return undefined;
   // named outside, lands inside: judged as the project file it is
@@ -525,6 +531,42 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   if (!v.allowed) return `${v.error}. ${v.hint}`;
   if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
   return undefined;
+}
+
+/**
+ * A write of the command under a folder where the same command may make links (ln's destination, a
+ * copy of links, an unpacked archive), through a name that is not there yet or is a link: judged now,
+ * it would be judged as the plain path it is not — the link appears before the write runs (red team
+ * adv36: `cp -a D D2 && echo x >> D2/L/.bashrc`, `tar -x -C N && … N/L/…`, `ln -sr … D/L && … D/L/.bashrc`).
+ */
+function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => string): string | undefined {
+  const dests = writes.flatMap((w) => (w.linkDests ?? []).map((d) => ({ at: path.resolve(base(w), d), what: w.what })));
+  if (dests.length === 0) return undefined;
+  for (const w of writes) {
+    if (w.linkDests || w.copiesLinks) continue;
+    for (const t of w.targets ?? []) {
+      const abs = path.resolve(base(w), t);
+      for (const d of dests) {
+        if (!abs.startsWith(d.at + path.sep)) continue;
+        // each name from the folder down to the target: one not there yet, or a link, may be made a link first
+        const names = path.relative(d.at, abs).split(path.sep);
+        const open = names.some((_, i) => {
+          const st = lstatIfAny(path.join(d.at, ...names.slice(0, i + 1)));
+          return !st || st.isSymbolicLink();
+        });
+        if (open) return `${w.what.slice(0, 160)}: writes '${t.slice(0, 120)}' under ${d.at.slice(0, 200)}, where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
+      }
+    }
+  }
+  return undefined;
+}
+
+function lstatIfAny(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why copying `written` as a link is refused: it is a symlink to somewhere outside the project and the scratch area. */

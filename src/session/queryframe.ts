@@ -355,7 +355,7 @@ const CHANGE_JA = '(?:変更|修正|編集|削除|追加|触|変え|書き換|�
 const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)';
 const RULED_OUT = [
   // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
-  new RegExp(`(?:^|[^\\p{L}])((?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to)\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our)\\s+){0,2}$`, 'iu'),
+  new RegExp(`(?:^|[^\\p{L}])((?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to)\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our|how|what|which|whether|where|when|why|the\\s+way)\\s+){0,2}$`, 'iu'),
   // "…, not to the admin report", "except the admin report"
   /(?:^|[^\p{L}])(not\s+(?:to|for)|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from)\s+(?:(?:the|a|an|any|this|that)\s+)?$/iu,
   // 不要修改管理报告, 别动
@@ -534,6 +534,10 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (!req.includes(quote)) errors.push({ slot, error: `quote not found in the user's request: "${s.quote}"` });
     else if ((slot === 'target_feature' || slot === 'desired_action') && (ruled = ruledOut(req, quote)))
       errors.push({ slot, error: `quote "${s.quote}" is what the request rules out ("${ruled}"): the ${slot} is what it asks for — quote that, or quote the negation with it` });
+    // the feature taken from inside the clause that rules it out: "other errors" quoting "do not change
+    // how other errors are thrown" (red team adv36)
+    else if (slot === 'target_feature' && quote.includes(normalize(s.value)) && normalize(s.value) && (ruled = ruledOut(quote, normalize(s.value))))
+      errors.push({ slot, error: `target_feature "${s.value}" is what its quote "${s.quote}" rules out ("${ruled}"): the target_feature is what the request asks to change — quote that` });
     else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
     else if ((odd = lookAlike(s.value))) errors.push({ slot, error: `value "${s.value}" has a word written with look-alike or invisible characters (${odd}): write it in plain letters` });

@@ -70,6 +70,28 @@ export class SemanticPhase {
   private holdsPath = (rel: string): boolean =>
     !!this.core.project.db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1").get(rel, `%/${rel.replace(/[\\%_]/g, (c) => `\\${c}`)}`);
 
+  /**
+   * A declaration the hypothesis places in a file the index does not declare it in: "TimeoutError is
+   * declared in source/utils/merge.ts" was confirmed by a find_definitions that showed it in
+   * source/errors/TimeoutError.ts (red team adv36). Read from "N is declared/defined/implemented in
+   * F" and "F declares/defines N"; a name the index does not know is left to the other checks.
+   */
+  private misplaced(text: string): { name: string; file: string; actual: string[] } | undefined {
+    // a name written as code (`x`, x(), Cart.total, camelCase, PascalCase, snake_case), not a word of prose
+    const asCode = (m: RegExpMatchArray, name: string) => /[`(]/.test(m[0]) || /[A-Z_$#.]|::/.test(name);
+    const claims = [
+      ...[...text.matchAll(DECLARED_IN)].filter((m) => asCode(m, m[1]!)).map((m) => ({ name: m[1]!, file: m[2]! })),
+      ...[...text.matchAll(FILE_DECLARES)].filter((m) => asCode(m, m[2]!)).map((m) => ({ name: m[2]!, file: m[1]! })),
+    ];
+    for (const c of claims) {
+      const file = c.file.replace(/^\.\//, '');
+      const defs = this.core.definitionsOf(bare(c.name));
+      if (defs.length === 0) continue;
+      if (!defs.some((d) => d.path === file || d.path.endsWith(`/${file}`))) return { name: c.name, file, actual: [...new Set(defs.map((d) => d.path))] };
+    }
+    return undefined;
+  }
+
   /** Does the project hold a file by this path (or, for a bare name, by this name in some folder)? */
   private isFile = (name: string): boolean =>
     name.includes('/') ? !!this.core.project.db.prepare('SELECT 1 FROM files WHERE path = ? LIMIT 1').get(name) : this.holdsPath(name);
@@ -175,6 +197,11 @@ export class SemanticPhase {
       const absent = v.status === 'confirmed' ? [...h.text.matchAll(FILE_PATH)].map((m) => m[0]).find((f) => !this.holdsPath(f.replace(/^\.\//, ''))) : undefined;
       if (absent) {
         problems.push(`'${quote(h.text, 200)}' places code in ${quote(absent, 200)}, which is no file of the project: a hypothesis confirmed as FACT names what exists`);
+        continue;
+      }
+      const misplaced = v.status === 'confirmed' ? this.misplaced(h.text) : undefined;
+      if (misplaced) {
+        problems.push(`'${quote(h.text, 200)}' says ${quote(misplaced.name, 100)} is declared in ${quote(misplaced.file, 200)}; the index declares it in ${quote(misplaced.actual.slice(0, 3).join(', '), 300)}: a hypothesis confirmed as FACT says where code is as the code does`);
         continue;
       }
       // one call confirms one hypothesis: one get_symbols of a file had confirmed two claims about it,
@@ -309,6 +336,13 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
   if (!call) return { ok: false, why: `files [${quote(files.join(', '), 300)}] are not among the results of ${quote(ev.tool, 60)}('${quote(ev.target, 200)}')` };
   return { ok: true, call };
 }
+
+const NAME_RE = '([A-Za-z_$][\\w$]*(?:(?:\\.|#|::)[A-Za-z_$#][\\w$]*)*)';
+const PATH_RE = '((?:\\.\\/)?(?:[\\w@$-]+\\/)*[\\w@$.-]+\\.[A-Za-z][A-Za-z0-9]{0,5})';
+/** "N is declared in F", "N, defined in F", "N lives in F" */
+const DECLARED_IN = new RegExp(`\`?${NAME_RE}\`?(?:\\(\\))?,?\\s+(?:is\\s+|are\\s+|was\\s+)?(?:declared|defined|implemented|lives?|located)\\s+(?:in|inside|at)\\s+\`?${PATH_RE}`, 'g');
+/** "F declares N", "F defines N" */
+const FILE_DECLARES = new RegExp(`\`?${PATH_RE}\`?\\s+(?:declares|defines|implements|exports)\\s+\`?${NAME_RE}`, 'g');
 
 /** A relative path to a code file, as a hypothesis may name one (`source/core/Ky.ts`, `./lib/x.js`). */
 const FILE_PATH = /(?<![\p{L}\p{N}_$./-])(?:\.\/)?(?:[\w@$-]+\/)+[\w@$.-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte)(?![\p{L}\p{N}_$])/gu;
