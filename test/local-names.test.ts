@@ -148,3 +148,23 @@ describe('a named function passed as an argument (agent trials tr86, tr88)', () 
     }
   });
 });
+
+describe('a whole CommonJS module taken under a name (agent trial tr90)', () => {
+  it("is its default where that is all it exports: koa's `const isStream = require('./is-stream')`", async () => {
+    const dir = makeProject({
+      'lib/is-stream.js': "'use strict'\nmodule.exports = (stream) => {\n  return stream !== null && typeof stream.pipe === 'function'\n}\n",
+      'lib/helpers.js': "'use strict'\nexports.a = () => 1\nexports.b = () => 2\n",
+      'lib/response.js': "'use strict'\nconst isStream = require('./is-stream')\nconst helpers = require('./helpers')\nmodule.exports = {\n  check (v) {\n    return isStream(v) && helpers.a()\n  }\n}\n",
+    });
+    const p = new Project(dir);
+    try {
+      await p.refresh();
+      expect(findDefinitions(p, { name: 'isStream' }).items.map((i) => [i.file, i.line])).toEqual([['lib/is-stream.js', 2]]);
+      // a module of several exports is no one function
+      expect(findDefinitions(p, { name: 'helpers' }).items).toEqual([]);
+    } finally {
+      p.close();
+      removeProject(dir);
+    }
+  });
+});

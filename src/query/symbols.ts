@@ -97,13 +97,18 @@ export function symbolsByName(p: Project, rawName: string, opts: { kind?: string
  */
 export function importedAs(p: Project, name: string, defaultsOnly = false): SymbolRow[] {
   if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name) || name === 'default') return [];
+  // (a whole module taken under a name — `const isStream = require('./is-stream')` — is its default
+  // where the default is all the module exports: `module.exports = (stream) => …`, agent trial tr90)
   return p.db
     .prepare(
       `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
-       WHERE s.id IN (SELECT resolved_symbol_id FROM imports WHERE local_name = ? AND imported <> local_name AND status = 'symbol' LIMIT 50)
+       WHERE s.id IN (SELECT resolved_symbol_id FROM imports WHERE local_name = ? AND imported <> local_name AND status = 'symbol'
+         UNION SELECT e.symbol_id FROM imports i JOIN exports e ON e.file_id = i.resolved_file_id AND e.name = 'default' AND e.kind = 'symbol'
+           WHERE i.local_name = ? AND i.imported = '*' AND i.status = 'module'
+             AND NOT EXISTS (SELECT 1 FROM exports o WHERE o.file_id = i.resolved_file_id AND o.name <> 'default') LIMIT 50)
        ${defaultsOnly ? "AND s.name = 'default'" : ''} ORDER BY f.path, s.line`,
     )
-    .all(name) as SymbolRow[];
+    .all(name, name) as SymbolRow[];
 }
 
 /** The names a file's anonymous default export (symbol `id`) is imported as elsewhere. */
