@@ -42,6 +42,19 @@ function hook(event: string, payload: unknown, env: Record<string, string> = {})
 const edit = (file: string) => ({ hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name: 'Edit', tool_input: { file_path: path.join(root, file), old_string: 'a', new_string: 'b' } });
 const bash = (command: string) => ({ hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name: 'Bash', tool_input: { command } });
 
+/**
+ * Each command is refused, and run as the client would run what the hook lets through, it leaves
+ * `file` as it was: judged on disk, not by the answer alone.
+ */
+function refusedOnDisk(commands: readonly string[], file: string, before: string, label = ''): void {
+  for (const cmd of commands) {
+    const r = hook('pre-tool-use', bash(cmd));
+    if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root });
+    expect(fs.readFileSync(file, 'utf8'), `${label}${cmd}`).toBe(before);
+    expect(r.decision, `${label}${cmd}`).toBe('deny');
+  }
+}
+
 /** Drives a real session to READY in-process, the way the MCP tools would. */
 async function toReady(): Promise<void> {
   await driveToReady(project, sessions);
@@ -209,15 +222,10 @@ describe('PreToolUse (the write guard)', () => {
           sessions.abort('x');
           await toReady();
         }
-        for (const cmd of [
+        refusedOnDisk([
           `echo PWNED >> ${scratch}/R/../rc`, `cp src/cart.ts ${scratch}/R/../rc`, `cd ${scratch} && echo PWNED >> R/../rc`,
           'echo PWNED >> src/R/../rc', `cd ${scratch}/R && echo PWNED >> ../rc`, `cd src && echo PWNED >> R/../rc`,
-        ]) {
-          const r = hook('pre-tool-use', bash(cmd));
-          if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
-          expect(fs.readFileSync(path.join(outside, 'rc'), 'utf8'), `${phase}: ${cmd}`).toBe('original\n');
-          expect(r.decision, `${phase}: ${cmd}`).toBe('deny');
-        }
+        ], path.join(outside, 'rc'), 'original\n', `${phase}: `);
         const write = hook('pre-tool-use', { hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name: 'Write', tool_input: { file_path: `${scratch}/R/../rc`, content: 'x' } });
         expect(write.decision, phase).toBe('deny');
         // honest: a `..` in a scratch path with no link, and one that only comes back into the scratch folder
@@ -243,17 +251,12 @@ describe('PreToolUse (the write guard)', () => {
     const up = path.relative(scratch, outside); // from z/.. (the scratch folder) to outside
     try {
       await toReady();
-      for (const cmd of [
+      refusedOnDisk([
         `cd / && echo PWNED >> /proc/self/cwd${outside}/rc`, `cd ${outside} && echo PWNED >> /proc/self/cwd/rc`, `echo PWNED >> /proc/thread-self/cwd/../rc`,
         `cd -P ${scratch}/R/.. && echo PWNED >> rc`, `set -P && cd ${scratch}/R/.. && echo PWNED >> rc`,
         `cp -P ${scratch}/O ${scratch}/L && echo PWNED >> ${scratch}/L/rc`, `cp -a ${scratch}/O ${scratch}/L2`,
         `ln -s ../${up} ${scratch}/x1/x2/S/L3`,
-      ]) {
-        const r = hook('pre-tool-use', bash(cmd));
-        if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
-        expect(fs.readFileSync(path.join(outside, 'rc'), 'utf8'), cmd).toBe('original\n');
-        expect(r.decision, cmd).toBe('deny');
-      }
+      ], path.join(outside, 'rc'), 'original\n');
       // honest: cd -P without `..`, a copy of a folder or a file that is no link, a link inside the scratch area
       for (const cmd of [`cd -P ${scratch}/z && echo x > note`, `cp -a src ${scratch}/copy`, `cp -r src ${scratch}/copy2`, `mv ${scratch}/z/note ${scratch}/z/note2`, `ln -s ${scratch}/z ${scratch}/zz`])
         expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
@@ -293,12 +296,7 @@ describe('PreToolUse (the write guard)', () => {
         `shopt -so physical; cd ${scratch}/L/.. && echo PWNED >> ${path.basename(outside)}/rc`,
         ...(linked ? ['echo PWNED >> node_modules/v'] : []),
       ];
-      for (const cmd of cmds) {
-        const r = hook('pre-tool-use', bash(cmd));
-        if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root }); // the client runs what the hook lets through
-        expect(fs.readFileSync(path.join(outside, 'rc'), 'utf8'), cmd).toBe('original\n');
-        expect(r.decision, cmd).toBe('deny');
-      }
+      refusedOnDisk(cmds, path.join(outside, 'rc'), 'original\n');
       // an explored file made a hard link to a file outside: an Edit of it is refused
       if (linked) {
         fs.rmSync(path.join(root, 'src', 'cart.ts'));

@@ -20,6 +20,21 @@ type T = Awaited<ReturnType<typeof setup>>;
 const read = (t: T, file: string) =>
   t.sessions.store.record(t.row().id, { tool: 'hook:Read', args: { file_path: file }, phase: t.row().phase, outcome: 'ok', files: [file], symbols: [], summary: 'read by the agent' });
 
+/** An honest IMPLEMENT session on the sample, explored but for its patterns: SUBMIT_UNDERSTANDING takes it to SEMANTIC. */
+async function toSemantic(): Promise<T> {
+  const { SAMPLE } = await import('./helpers/project.js');
+  const t = await setup(SAMPLE);
+  await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+  await t.call('find_definitions', { name: 'Cart' });
+  await t.call('find_definitions', { name: 'formatPrice' });
+  await t.call('get_symbols', { file: 'src/cart.ts' });
+  read(t, 'src/cart.ts');
+  read(t, 'src/util/format.ts');
+  await t.call('find_references', { name: 'formatPrice' });
+  expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] })).next_phase).toBe('SEMANTIC');
+  return t;
+}
+
 
 describe('Loose end 1: a find_definitions row names its file, it does not explore it', () => {
   it('a file only a definition row showed is neither files_analyzed nor editable in READY; a Read opens it', async () => {
@@ -449,17 +464,7 @@ describe('New attacks (round 4): one symbol, two verdicts', () => {
 describe('Red team adv23: one verifying call cited under two spellings of its target', () => {
   const evidence = (target: string) => ({ tool: 'find_definitions', target, result: 'Cart.total', files: ['src/cart.ts'] });
   it('stands for one entry point or one pattern, however its target is written; two calls stand for both', async () => {
-    const { SAMPLE } = await import('./helpers/project.js');
-    const t = await setup(SAMPLE);
-    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
-    await t.call('find_definitions', { name: 'Cart' });
-    await t.call('find_definitions', { name: 'formatPrice' });
-    await t.call('get_symbols', { file: 'src/cart.ts' });
-    read(t, 'src/cart.ts');
-    read(t, 'src/util/format.ts');
-    await t.call('find_references', { name: 'formatPrice' });
-    const u = await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] });
-    expect(u.next_phase).toBe('SEMANTIC');
+    const t = await toSemantic();
     await t.call('semantic_search', { query: 'カートの合計' });
     const H1 = 'checkout in src/main.ts calls Cart.total for the sum of the cart';
     const H2 = 'main.ts reaches Cart.total through checkout';
@@ -518,16 +523,7 @@ describe('Red team adv24: prose hypotheses verified by text searches of the READ
 
 describe('Red team adv33: the same call made twice; a hypothesis that places code in a file the project lacks', () => {
   it('an identical call made again stands for nothing more; a missing file is no FACT', async () => {
-    const { SAMPLE } = await import('./helpers/project.js');
-    const t = await setup(SAMPLE);
-    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
-    await t.call('find_definitions', { name: 'Cart' });
-    await t.call('find_definitions', { name: 'formatPrice' });
-    await t.call('get_symbols', { file: 'src/cart.ts' });
-    read(t, 'src/cart.ts');
-    read(t, 'src/util/format.ts');
-    await t.call('find_references', { name: 'formatPrice' });
-    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] })).next_phase).toBe('SEMANTIC');
+    const t = await toSemantic();
     await t.call('semantic_search', { query: 'カートの合計' });
     const H1 = 'checkout in src/main.ts calls Cart.total for the sum of the cart';
     await t.call('submit_semantic', { hypotheses: [{ text: H1, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
@@ -555,16 +551,7 @@ describe('Red team adv33: the same call made twice; a hypothesis that places cod
 
 describe('Red team adv35: one call confirms one hypothesis', () => {
   it('a second hypothesis cited on the same call is refused; rejected on it, it stands', async () => {
-    const { SAMPLE } = await import('./helpers/project.js');
-    const t = await setup(SAMPLE);
-    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
-    await t.call('find_definitions', { name: 'Cart' });
-    await t.call('find_definitions', { name: 'formatPrice' });
-    await t.call('get_symbols', { file: 'src/cart.ts' });
-    read(t, 'src/cart.ts');
-    read(t, 'src/util/format.ts');
-    await t.call('find_references', { name: 'formatPrice' });
-    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] })).next_phase).toBe('SEMANTIC');
+    const t = await toSemantic();
     await t.call('semantic_search', { query: 'カートの合計' });
     const H1 = 'Cart.total sums the prices of the items in src/cart.ts';
     const H2 = 'Cart.add in src/cart.ts already applies the tax rate';
@@ -581,16 +568,7 @@ describe('Red team adv35: one call confirms one hypothesis', () => {
 
 describe('Red team adv36: a hypothesis that places a declaration where the index does not', () => {
   it('is no FACT; the file the index names is', async () => {
-    const { SAMPLE } = await import('./helpers/project.js');
-    const t = await setup(SAMPLE);
-    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
-    await t.call('find_definitions', { name: 'Cart' });
-    await t.call('find_definitions', { name: 'formatPrice' });
-    await t.call('get_symbols', { file: 'src/cart.ts' });
-    read(t, 'src/cart.ts');
-    read(t, 'src/util/format.ts');
-    await t.call('find_references', { name: 'formatPrice' });
-    expect((await t.call('submit_understanding', { ...SAMPLE_UNDERSTANDING, entry_points: [], existing_patterns: [] })).next_phase).toBe('SEMANTIC');
+    const t = await toSemantic();
     await t.call('semantic_search', { query: 'カートの合計' });
     const wrong = 'formatPrice is declared in src/cart.ts and rounds the total';
     await t.call('submit_semantic', { hypotheses: [{ text: wrong, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
