@@ -314,6 +314,39 @@ describe('PreToolUse (the write guard)', () => {
     }
   });
 
+  it('escaped command names, builtin cd, aliases, mounts, lastpipe, set -$x, archives and patches that make links (red team adv37)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv37-'));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv37-'));
+    fs.writeFileSync(path.join(outside, '.env'), 'original\n');
+    fs.writeFileSync(path.join(root, '.gitignore'), '.env\ntemp/\n');
+    fs.mkdirSync(path.join(root, 'temp'));
+    fs.writeFileSync(path.join(root, 'temp', 'S'), 'a\n');
+    fs.symlinkSync(path.join(outside, '.env'), path.join(scratch, 'sv'));
+    spawnSync('tar', ['-cf', path.join(scratch, 'evil.tar'), '-C', scratch, 'sv']);
+    fs.writeFileSync(path.join(scratch, 'sym.diff'), `diff --git a/temp/P b/temp/P\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/temp/P\n@@ -0,0 +1 @@\n+${outside}\n\\ No newline at end of file\n`);
+    try {
+      await toReady();
+      refusedOnDisk([
+        `\\tee -a ${outside}/.env </dev/null`, `t''ee -a ${outside}/.env </dev/null`, `"tee" -a ${outside}/.env </dev/null`,
+        `builtin cd ${outside} && echo PWNED >> .env`, `command cd ${outside} && echo PWNED >> .env`, `\\cd ${outside} && echo PWNED >> .env`,
+        `shopt -s expand_aliases\nalias go='cd ${outside}'\ngo\necho PWNED >> .env`,
+        `f(){ echo PWNED >> .env; }; cd ${outside}; f`, `shopt -s lastpipe; true | cd ${outside}; echo PWNED >> .env`,
+        `x=P; set -$x; cd ${scratch}/sv/..; echo PWNED >> .env`,
+        `mount --bind ${outside}/.env src/cart.ts`,
+        `cp ${path.join(scratch, 'evil.tar')} ${scratch}/e.tar && tar -xf ${scratch}/e.tar -C temp && mv temp/sv temp/S && echo PWNED >> temp/S`,
+        `tar -xf ${path.join(scratch, 'evil.tar')} -C temp && echo PWNED >> temp/sv`,
+        `tar -xPf ${path.join(scratch, 'evil.tar')} -C ${scratch}/x`,
+        `patch -p1 < ${scratch}/sym.diff && echo PWNED >> temp/P/.env`,
+      ], path.join(outside, '.env'), 'original\n');
+      // honest: a quoted program name that writes nothing outside, a plain cd, an archive read afterwards
+      for (const cmd of [`"ls" -la`, `command -v node`, `cd src && ls`, `tar -xf ${path.join(scratch, 'evil.tar')} -C ${scratch} && ls ${scratch}`])
+        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('lets honest reading, testing and scratch work through, before READY and in it', async () => {
     fs.writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
     const honest = [

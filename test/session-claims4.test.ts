@@ -575,6 +575,12 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
     await t.call('find_definitions', { name: 'formatPrice' });
     const evidence = { tool: 'find_definitions', target: 'formatPrice', result: 'format.ts', files: ['src/util/format.ts'] };
     await expect(t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'confirmed', evidence }] })).rejects.toThrow(/the index declares it in src\/util\/format\.ts/);
+    // other wordings (red team adv37): a word between the name and the verb, "is in", "F contains N"
+    const sem = (t.sessions as unknown as { semantic: { misplaced(x: string): unknown } }).semantic;
+    for (const h of ['The `formatPrice` helper is defined in src/cart.ts', 'formatPrice is in src/cart.ts', 'src/cart.ts contains formatPrice'])
+      expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', file: 'src/cart.ts' });
+    // true, and prose: nothing to say
+    for (const h of ['formatPrice is defined in src/util/format.ts', 'the total is computed in src/cart.ts']) expect(sem.misplaced(h), h).toBeUndefined();
     // rejected, it stands as rejected; the true one is confirmed
     const r = await t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'rejected', evidence }] });
     expect(r.rejected).toBe(1);

@@ -282,6 +282,15 @@ describe('QueryFrame validation', () => {
     const tf = (req: string, value: string, quote: string) => validateFrame(req, { target_feature: { value, quote } }, translateCjk).errors.map((e) => e.error);
     expect(tf(R, 'other errors', 'do not change how other errors are thrown')[0]).toMatch(/rules out/);
     expect(tf(R, 'TimeoutError', 'ky should throw a TimeoutError')).toEqual([]);
+    // the same in other words than the quote's (red team adv37), in English, Japanese and Chinese
+    const A = 'buildURL should keep the hash fragment out of the URL it builds, and must not change how params are serialized.';
+    for (const v of ['serialized params', 'params serialization', 'params serializer', 'params, serialized'])
+      expect(tf(A, v, 'must not change how params are serialized')[0], v).toMatch(/rules out/);
+    expect(tf(A, 'buildURL', 'buildURL should keep the hash fragment out of the URL it builds')).toEqual([]);
+    const AJ = 'buildURL はハッシュフラグメントを URL に含めないでほしい。パラメータのシリアライズ方法は変更しないで。';
+    expect(tf(AJ, 'パラメータのシリアライズ', 'パラメータのシリアライズ方法は変更しないで')[0]).toMatch(/rules out/);
+    const AZ = 'buildURL 生成的 URL 不应包含 hash 片段，不要修改参数的序列化方式。';
+    expect(tf(AZ, '参数序列化', '不要修改参数的序列化方式')[0]).toMatch(/rules out/);
     // reversed in other words (red team adv35)
     const KR = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; do not change how other URLs are redirected.';
     expect(errs(KR, 'desired_action', 'redirect other URLs differently', 'do not change how other URLs are redirected')).not.toEqual([]);

@@ -32,6 +32,8 @@ export interface BashWrite {
    * the guard looks
    */
   linkDests?: string[];
+  /** a command a /code turn never runs, and why (a mount, an alias, an archive of absolute paths) */
+  refuse?: string;
 }
 
 export interface BashAnalysis {
@@ -67,7 +69,7 @@ function bashParser(): Promise<Parser> {
 const ALWAYS_WRITES = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'chgrp', 'ln', 'truncate', 'install', 'rsync', 'unlink', 'shred', 'patch', 'dd', 'scp']);
 /** the short options of a prefix command that take the next word as their value */
 const PREFIX_OPTION_ARGS: Record<string, string> = { env: 'CuS', sudo: 'ugCDhprtUT', timeout: 'sk', nice: 'n', xargs: 'InPdELsa', time: 'fo', exec: 'a', stdbuf: 'ioe' };
-const PREFIXES = new Set(['sudo', 'env', 'nice', 'nohup', 'time', 'command', 'exec', 'xargs', 'timeout', 'stdbuf']);
+const PREFIXES = new Set(['sudo', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'xargs', 'timeout', 'stdbuf']);
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
 const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun']);
 const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag']);
@@ -104,6 +106,10 @@ function named(targets: readonly string[]): string[] | null {
 function unquote(n: Node): string {
   if (n.type === 'raw_string') return n.text.slice(1, -1);
   if (n.type === 'string') return n.namedChildren.map((c) => (c?.type === 'string_content' ? c.text : c?.text ?? '')).join('');
+  // bash's quote removal: `\tee`, `t''ee`, `"l"n` are tee and ln (red team adv37 hid writes behind them)
+  if (n.type === 'concatenation') return n.children.map((c) => (c ? unquote(c) : '')).join('');
+  if (n.type === 'command_name' && n.namedChildCount === 1) return unquote(n.namedChild(0)!);
+  if (n.type === 'word') return n.text.replace(/\\(.)/gs, '$1');
   return n.text;
 }
 
@@ -203,7 +209,7 @@ export function plainAnalysis(command: string): BashAnalysis | undefined {
   const nested: string[] = [];
   let readOnly = true;
   // a folder change is followed by the grammar's walk
-  if (stages.some((s) => CHDIR.has(path.basename(s.words[0]!)) || s.words.some((w) => /^(-C|--chdir)/.test(w)))) return undefined;
+  if (stages.some((s) => CHDIR.has(path.basename(peeled(s.words)[0] ?? '')) || s.words.some((w) => /^(-C|--chdir)/.test(w)))) return undefined;
   for (const s of stages) {
     inspectWords(s.words, writes, nested);
     const cmd = path.basename(s.words[0]!);
@@ -242,11 +248,20 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   // where a link led, which the text cannot tell (red team adv35: `cd -P /tmp/w/R/..` with R → /root
   // is /root); so does a plain `cd` whose folder, read as text, is not there (bash then falls back to
   // the physical path: adv36 `cd L/../root`), and a `cd ..` after a physical cd (adv36)
-  let physical = /(?:^|[\s;&|(])set\s+(?:[^;&|\n]*\s)?-[a-zA-Z]*P|\bphysical\b/.test(command);
+  // (read with quotes and backslashes taken out, and any `set` whose options an expansion builds taken
+  // as physical: `set -$x`, `set -o phys""ical` — red team adv37)
+  const bare = command.replace(/["'\\]/g, '');
+  let physical = /(?:^|[\s;&|(])set\s+(?:[^;&|\n]*\s)?(?:-[a-zA-Z]*P|-[a-zA-Z]*\$|\$)|\bphysical\b/.test(bare);
+  // `shopt -s lastpipe`: the last stage of a pipeline runs in the shell itself, its cd too
+  const lastpipe = /\blastpipe\b/.test(bare);
   const chdir = (cmd: string, args: string[]) => {
     const operands = args.filter((a) => !/^-[LPe@]*$/.test(a) || a === '-');
     const to = operands[0];
     const flagP = args.some((a) => /^-[LPe@]*P[e@]*$/.test(a));
+    if (lastpipe) {
+      move(null);
+      return;
+    }
     const names = to?.split('/') ?? [];
     // `..` after a name (`a/..`): where it leads depends on what `a` is; leading `..` are the folder's own parents
     const upAfterName = names.some((n, i) => n === '..' && names.slice(0, i).some((m) => m !== '..' && m !== '.' && m !== ''));
@@ -291,7 +306,10 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           if (name) inspectWords([unquote(name), ...args], writes, code);
           nested.push(...code.map((c) => ({ code: c, dir })));
           placed(from);
-          if (CHDIR.has(cmd)) chdir(cmd, args);
+          // (`command cd`, `builtin cd`: the cd they run — red team adv37)
+          const run = peeled([name ? unquote(name) : '', ...args]);
+          const runCmd = run.length > 0 ? path.basename(run[0]!) : '';
+          if (CHDIR.has(runCmd)) chdir(runCmd, run.slice(1));
           // a name built by an expansion may be cd (`$c /elsewhere`)
           if (name && UNKNOWABLE.test(unquote(name))) move(null);
           // `GIT_PAGER=… git log`, `LESSOPEN=… less`: an environment can make a reader run a program
@@ -439,6 +457,31 @@ function inspectWords(commandWords: string[], writes: BashWrite[], nested: strin
   if (inspectCommand(commandWords, writes, nested)) for (const w of writes.slice(from)) w.targets = null;
 }
 
+/** The words a command line runs once its prefixes are peeled (`command cd`, `builtin cd`, `sudo -u x cd`). */
+function peeled(words: readonly string[]): string[] {
+  let w = [...words];
+  while (w.length > 0 && PREFIXES.has(path.basename(w[0]!))) {
+    const takesArg = PREFIX_OPTION_ARGS[path.basename(w[0]!)] ?? '';
+    w = w.slice(1);
+    while (w.length > 0 && (w[0]!.startsWith('-') || /^\w+=/.test(w[0]!) || /^\d+[smhd]?$/.test(w[0]!))) w = w.slice(/^-[a-zA-Z]$/.test(w[0]!) && takesArg.includes(w[0]![1]!) ? 2 : 1);
+  }
+  return w;
+}
+
+/** git subcommands that write the work tree, and so may make a file a symlink. */
+const GIT_WORKTREE = new Set(['apply', 'am', 'checkout', 'restore', 'switch', 'merge', 'pull', 'reset', 'stash', 'cherry-pick', 'rebase', 'revert', 'clone', 'worktree', 'read-tree', 'checkout-index']);
+
+/** The folder `patch` works in: `-d DIR`, `--directory=DIR`, else where it runs. */
+function patchDir(args: readonly string[]): string {
+  const i = args.findIndex((a) => a === '-d' || a === '--directory' || a.startsWith('--directory=') || /^-d./.test(a));
+  if (i < 0) return '.';
+  const a = args[i]!;
+  return a.startsWith('--directory=') ? a.slice(12) : /^-d./.test(a) ? a.slice(2) : args[i + 1] ?? '.';
+}
+
+/** Commands a /code turn never runs: a mount makes a project file another file (red team adv37: `mount --bind ~/x src/a.js`, then an Edit). */
+const MOUNTERS = new Set(['mount', 'umount', 'losetup', 'unshare', 'nsenter', 'chroot', 'fusermount', 'bindfs']);
+
 /** inspectWords for one command; true when it runs under xargs */
 function inspectCommand(commandWords: string[], writes: BashWrite[], nested: string[]): boolean {
   let words = commandWords;
@@ -465,6 +508,15 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   const args = words.slice(1);
   const operands = args.filter((a) => !a.startsWith('-'));
   const text = words.join(' ');
+  if (MOUNTERS.has(cmd)) {
+    writes.push({ what: text, targets: null, refuse: 'a /code turn mounts nothing: a mount (a bind mount of another file onto a project file) sends later writes of that file elsewhere' });
+    return xargs;
+  }
+  // an alias runs what the guard never reads (`alias go='cd /elsewhere'`, with expand_aliases: red team adv37)
+  if (cmd === 'alias' && args.some((a) => a.includes('='))) {
+    writes.push({ what: text, targets: null, refuse: 'a /code turn defines no shell alias: the guard cannot follow what an alias runs. Write the command itself' });
+    return xargs;
+  }
   // an output file named by an option (`git diff --output=F`, `sort -o F`, `curl -o F`): written
   const outputs = [...outputFiles(cmd, args), ...archiveMade(cmd, args)];
   if (outputs.length > 0) {
@@ -505,13 +557,16 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
       : operands;
-    writes.push({ what: text, targets: targets.length ? named(targets) : null, ...(cmd === 'rm' || cmd === 'unlink' ? { unlinks: true as const } : {}) });
+    const main: BashWrite = { what: text, targets: targets.length ? named(targets) : null, ...(cmd === 'rm' || cmd === 'unlink' ? { unlinks: true as const } : {}) };
+    writes.push(main);
+    // `patch` makes a symlink from a git diff's `new file mode 120000` (red team adv37): in its folder
+    if (cmd === 'patch') main.linkDests = [patchDir(args)];
     if (cmd === 'mv' && operands.length > 1) writes.push({ what: `${text} (removes its source)`, targets: named(operands.slice(0, -1)) });
     // a link copied as a link (cp -P, -a, -d, -R, mv): the copy points where the source does (red
     // team adv35: `cp -P R L && echo x >> L/.bashrc`, R → /root, wrote through the copy)
     const copiesLinks = cmd === 'mv' || cmd === 'rsync' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[PdaRr]|^--(no-dereference|archive|recursive)$|^--preserve=.*links/.test(a)));
     if (copiesLinks && operands.length > 1) writes.push({ what: `${text} (copies a link as a link)`, targets: named(operands.slice(0, -1)), copiesLinks: true });
-    if ((copiesLinks || links) && operands.length > 1) writes.at(copiesLinks ? -2 : -1)!.linkDests = [operands.at(-1)!];
+    if ((copiesLinks || links) && operands.length > 1) main.linkDests = [operands.at(-1)!];
     return xargs;
   }
   if (cmd === 'tee') {
@@ -532,6 +587,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   }
   // where an archive or a clone is unpacked (red team adv26: `tar -xf t.tar -C ~`, `unzip -d`, `git clone URL DIR`)
   const unpacked = unpackDir(cmd, args, operands);
+  // an archive unpacked with its absolute names writes wherever they say, not in -C (red team adv37)
+  if (unpacked !== undefined && (cmd === 'tar' || cmd === 'bsdtar') && args.some((a, i) => /^-[a-zA-Z]*P|^--absolute-names$/.test(a) || (i === 0 && /^[a-zA-Z]+$/.test(a) && a.includes('P')))) {
+    writes.push({ what: text, targets: null, refuse: 'an archive unpacked with absolute names (-P) writes wherever its members say, past the folder it is given: unpack without -P' });
+    return xargs;
+  }
   if (unpacked !== undefined) {
     writes.push({ what: text, targets: unpacked === null ? null : named([unpacked]), ...(unpacked === null ? {} : { linkDests: [unpacked] }) });
     if (cmd !== 'git') return xargs;
@@ -542,7 +602,8 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   }
   if (cmd === 'git') {
     const sub = gitSubcommand(args);
-    if (gitConfigured(args) || (sub && !gitSubReads(args))) writes.push({ what: text, targets: null });
+    // (a patch or a checkout can make a file a symlink: mode 120000 — red team adv37)
+    if (gitConfigured(args) || (sub && !gitSubReads(args))) writes.push({ what: text, targets: null, ...(sub && GIT_WORKTREE.has(sub) ? { linkDests: ['.'] } : {}) });
     return xargs;
   }
   if (PKG_MANAGERS.has(cmd)) {

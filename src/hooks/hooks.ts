@@ -338,6 +338,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     const checks = a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0) * (1 + (a.reached?.length ?? 0));
     if (checks > MAX_TARGET_CHECKS) return `the command names ${a.writes.reduce((n, w) => n + (w.targets?.length ?? 0), 0)} files to write across ${a.reached?.length ?? 1} folders it moves to: too many for the write guard to check in time; split it into smaller commands`;
     if (a.background.length > 0) return `a /code turn runs commands in the foreground only (this one detaches: ${a.background[0]!.slice(0, 80)}): a background process could change files after the guard has looked.`;
+    const refused = a.writes.find((w) => w.refuse);
+    if (refused) return `${refused.what.slice(0, 160)}: ${refused.refuse}`;
     const mayLink = laterThroughLink(a.writes, base);
     if (mayLink) return mayLink;
     for (const w of a.writes) {
@@ -359,9 +361,12 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         if (relative && (w.dir === null || a.reached?.includes(null))) {
           return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd, env -C), then writes '${t.slice(0, 120)}' by a relative path. Name the file by its full path, or cd to a plain path.`;
         }
-        if (ignored.has(asWritten(base(w), t))) continue; // build output and the like: not the project's files
-        const why = checkPath(root, base(w), mode, t, locked, removesItself(w, t));
-        if (why) return `${w.what.slice(0, 160)}: ${why}`;
+        // build output and the like (git-ignored): not the project's files — but still judged in the
+        // other folders the command reaches (red team adv37: `f(){ echo x >> .env; }; cd /root; f`)
+        if (!ignored.has(asWritten(base(w), t))) {
+          const why = checkPath(root, base(w), mode, t, locked, removesItself(w, t));
+          if (why) return `${w.what.slice(0, 160)}: ${why}`;
+        }
         // the other folders the command reaches: a write there inside the project is checked by its
         // effect; one outside it (or into the guard's files) only here
         for (const d of relative ? a.reached ?? [] : []) {
@@ -534,10 +539,11 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
 }
 
 /**
- * A write of the command under a folder where the same command may make links (ln's destination, a
- * copy of links, an unpacked archive), through a name that is not there yet or is a link: judged now,
- * it would be judged as the plain path it is not — the link appears before the write runs (red team
- * adv36: `cp -a D D2 && echo x >> D2/L/.bashrc`, `tar -x -C N && … N/L/…`, `ln -sr … D/L && … D/L/.bashrc`).
+ * A write of the command under (or at) a folder where the same command may make links (ln's
+ * destination, a copy of links, an unpacked archive, a patch, a checkout): judged now, it would be
+ * judged as the plain path it is not — the link appears before the write runs (red team adv36: `cp
+ * -a D D2 && echo x >> D2/L/.bashrc`, `tar -x -C N && … N/L/…`, `ln -sr … D/L && … D/L/.bashrc`;
+ * adv37: an archive that replaces an existing file with a link, `patch` that makes one).
  */
 function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => string): string | undefined {
   const dests = writes.flatMap((w) => (w.linkDests ?? []).map((d) => ({ at: path.resolve(base(w), d), what: w.what })));
@@ -547,26 +553,14 @@ function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => 
     for (const t of w.targets ?? []) {
       const abs = path.resolve(base(w), t);
       for (const d of dests) {
-        if (!abs.startsWith(d.at + path.sep)) continue;
-        // each name from the folder down to the target: one not there yet, or a link, may be made a link first
-        const names = path.relative(d.at, abs).split(path.sep);
-        const open = names.some((_, i) => {
-          const st = lstatIfAny(path.join(d.at, ...names.slice(0, i + 1)));
-          return !st || st.isSymbolicLink();
-        });
-        if (open) return `${w.what.slice(0, 160)}: writes '${t.slice(0, 120)}' under ${d.at.slice(0, 200)}, where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
+        // under it, or it itself (`ln -f ~/x a.js && echo … >> a.js`): a name there, or one not there
+        // yet, may be made a link or a second name of another file first (red team adv37: an archive
+        // that replaces an existing file with a link)
+        if (abs === d.at || abs.startsWith(d.at + path.sep)) return `${w.what.slice(0, 160)}: writes '${t.slice(0, 120)}' under ${d.at.slice(0, 200)}, where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
       }
     }
   }
   return undefined;
-}
-
-function lstatIfAny(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Why copying `written` as a link is refused: it is a symlink to somewhere outside the project and the scratch area. */

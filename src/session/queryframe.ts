@@ -366,6 +366,32 @@ const NEGATION_BEFORE = /(?:^|[^\p{L}])(do\s+not|don['’]t|never|must\s+not|sho
 const RULED_OUT_JA = new RegExp(`^\\s*[はをもにの]?\\s*(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
 const NEGATION_AFTER_JA = /^([\p{Script=Hiragana}]{0,2}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))/u;
 
+/** A change a text forbids, and where the thing it keeps stands: after it (English, Chinese), before it (Japanese). */
+const FORBIDS_EN = new RegExp(`(?:^|[^\\p{L}])((?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to)\\s+${CHANGE_EN})`, 'iu');
+const FORBIDS_ZH = new RegExp(`((?:不要|别|勿|不许|不得|禁止|不)\\s*${CHANGE_ZH})`, 'u');
+const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
+
+/**
+ * The forbidding words when a value says only what the clause they forbid changing names, in other
+ * words than the quote's: "serialized params" for "must not change how params are serialized" (red
+ * team adv37). Every content word of the value is in the kept part, none in the rest of the quote.
+ */
+function fromExcluded(value: string, quote: string): string | undefined {
+  const q = quote.normalize('NFKC');
+  for (const [re, keptAfter] of [[FORBIDS_EN, true], [FORBIDS_ZH, true], [FORBIDS_JA, false]] as const) {
+    const m = re.exec(q);
+    if (!m) continue;
+    const at = m.index + m[0].length - m[1]!.length;
+    const [kept, rest] = keptAfter ? [q.slice(at + m[1]!.length).split(/[.;。；!?]/u)[0]!, q.slice(0, at)] : [q.slice(0, at).split(/[、。,;]/u).pop()!, q.slice(at + m[1]!.length)];
+    const [k, r] = [contentUnits(kept), contentUnits(rest)];
+    const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
+    // (the value's units the quote has: a CJK bigram across the value's own join, 数序 of 参数序列化, is none)
+    const v = [...contentUnits(value)].filter((u) => meets(u, k) || meets(u, r));
+    if (v.length > 0 && v.every((u) => meets(u, k)) && !v.some((u) => meets(u, r))) return m[1];
+  }
+  return undefined;
+}
+
 /**
  * The words of the request that rule a quote out of the change: a quote the request says not to
  * change ("do not change the admin report" → "the admin report", 管理レポートは変更しないで →
@@ -536,7 +562,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `quote "${s.quote}" is what the request rules out ("${ruled}"): the ${slot} is what it asks for — quote that, or quote the negation with it` });
     // the feature taken from inside the clause that rules it out: "other errors" quoting "do not change
     // how other errors are thrown" (red team adv36)
-    else if (slot === 'target_feature' && quote.includes(normalize(s.value)) && normalize(s.value) && (ruled = ruledOut(quote, normalize(s.value))))
+    else if (slot === 'target_feature' && ((quote.includes(normalize(s.value)) && normalize(s.value) && (ruled = ruledOut(quote, normalize(s.value)))) || (ruled = fromExcluded(s.value, s.quote))))
       errors.push({ slot, error: `target_feature "${s.value}" is what its quote "${s.quote}" rules out ("${ruled}"): the target_feature is what the request asks to change — quote that` });
     else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });

@@ -339,10 +339,10 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
 
 const NAME_RE = '([A-Za-z_$][\\w$]*(?:(?:\\.|#|::)[A-Za-z_$#][\\w$]*)*)';
 const PATH_RE = '((?:\\.\\/)?(?:[\\w@$-]+\\/)*[\\w@$.-]+\\.[A-Za-z][A-Za-z0-9]{0,5})';
-/** "N is declared in F", "N, defined in F", "N lives in F" */
-const DECLARED_IN = new RegExp(`\`?${NAME_RE}\`?(?:\\(\\))?,?\\s+(?:is\\s+|are\\s+|was\\s+)?(?:declared|defined|implemented|lives?|located)\\s+(?:in|inside|at)\\s+\`?${PATH_RE}`, 'g');
-/** "F declares N", "F defines N" */
-const FILE_DECLARES = new RegExp(`\`?${PATH_RE}\`?\\s+(?:declares|defines|implements|exports)\\s+\`?${NAME_RE}`, 'g');
+/** "N is declared in F", "N, defined in F", "N lives in F", "the N serializer is defined in F", "N is in F" (red team adv37 put a word between) */
+const DECLARED_IN = new RegExp(`\`?${NAME_RE}\`?(?:\\(\\))?(?:\\s+[a-z]+){0,3}?,?\\s+(?:(?:is\\s+|are\\s+|was\\s+)?(?:declared|defined|implemented|lives?|located|sits|written)\\s+(?:in|inside|within|at)|(?:is|are)\\s+(?:in|inside|within))\\s+\`?${PATH_RE}`, 'g');
+/** "F declares N", "F defines N", "F contains N" */
+const FILE_DECLARES = new RegExp(`\`?${PATH_RE}\`?\\s+(?:declares|defines|implements|exports|contains|holds)\\s+(?:the\\s+|a\\s+)?\`?${NAME_RE}`, 'g');
 
 /** A relative path to a code file, as a hypothesis may name one (`source/core/Ky.ts`, `./lib/x.js`). */
 const FILE_PATH = /(?<![\p{L}\p{N}_$./-])(?:\.\/)?(?:[\w@$-]+\/)+[\w@$.-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte)(?![\p{L}\p{N}_$])/gu;
