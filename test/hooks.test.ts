@@ -347,6 +347,42 @@ describe('PreToolUse (the write guard)', () => {
     }
   });
 
+  it('redirections the grammar fails on, shells fed on stdin, wrappers, hash -p, traps, xargs and find -exec, subscripts, eval, BASH_ENV, more unpackers (red team adv38)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv38-'));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv38-'));
+    const rc = path.join(outside, 'rc');
+    fs.writeFileSync(rc, 'original\n');
+    fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+    fs.writeFileSync(path.join(scratch, 'cd.sh'), `cd ${outside}\n`);
+    fs.mkdirSync(path.join(scratch, 'D'));
+    fs.symlinkSync(outside, path.join(scratch, 'D', 'L'));
+    spawnSync('tar', ['-cf', path.join(scratch, 'a.tar'), '-C', scratch, 'D']);
+    try {
+      await toReady();
+      refusedOnDisk([
+        `echo PWNED 1<>${rc}`,
+        `bash <<'EOF'\necho PWNED >> ${rc}\nEOF`, `echo "echo PWNED >> ${rc}" | sh`, `source <(echo "echo PWNED >> ${rc}")`,
+        `echo PWNED | ionice -c3 tee -a ${rc}`, `echo PWNED | flock ${scratch}/lock tee -a ${rc}`, `echo PWNED | taskset -c 0 tee -a ${rc}`,
+        `hash -p /usr/bin/tee cat; echo PWNED | cat -a ${rc}`, `BASH_CMDS[cat]=/usr/bin/tee; echo PWNED | cat -a ${rc}`,
+        `trap 'echo PWNED >> ${rc}' EXIT`, `trap 'cd ${outside}' DEBUG; echo PWNED >> rc`,
+        `printf "" | xargs cp ${scratch}/payload ${rc}`, `find ${scratch} -maxdepth 0 -exec cp ${scratch}/payload ${rc} \\;`,
+        `test -v 'x[$(echo PWNED >> ${rc})]'`, `let 'x[$(echo PWNED >> ${rc})]=1'`,
+        `eval $'echo PWNED \\x3e\\x3e ${rc}'`, `bash -c 'eval "$1"' _ 'echo PWNED >> ${rc}'`,
+        `BASH_ENV=${scratch}/cd.sh bash -c 'echo PWNED >> rc'`,
+        `ionice ln -s ${outside} ${scratch}/L1 && echo PWNED >> ${scratch}/L1/rc`,
+        `find ${scratch} -maxdepth 0 -exec ln -s ${outside} ${scratch}/L2 \\; && echo PWNED >> ${scratch}/L2/rc`,
+        `tar -x -f ${scratch}/a.tar -C ${scratch}/d1 -C ${scratch}/d2 && echo PWNED >> ${scratch}/d2/D/L/rc`,
+        `cp -a -t ${scratch}/D2 ${scratch}/D && echo PWNED >> ${scratch}/D2/D/L/rc`,
+      ], rc, 'original\n');
+      // honest: a plain here-doc into cat, a script file, xargs on what a search prints, a trap that cleans scratch
+      for (const cmd of [`cat <<'EOF' > ${scratch}/note\nhello\nEOF`, `git ls-files | xargs wc -l`, `trap 'rm -f ${scratch}/tmp' EXIT; ls`, 'cd src && ls'])
+        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('lets honest reading, testing and scratch work through, before READY and in it', async () => {
     fs.writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
     const honest = [

@@ -577,7 +577,7 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
     await expect(t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'confirmed', evidence }] })).rejects.toThrow(/the index declares it in src\/util\/format\.ts/);
     // other wordings (red team adv37): a word between the name and the verb, "is in", "F contains N"
     const sem = (t.sessions as unknown as { semantic: { misplaced(x: string): unknown } }).semantic;
-    for (const h of ['The `formatPrice` helper is defined in src/cart.ts', 'formatPrice is in src/cart.ts', 'src/cart.ts contains formatPrice'])
+    for (const h of ['The `formatPrice` helper is defined in src/cart.ts', 'formatPrice is in src/cart.ts', 'src/cart.ts contains formatPrice', 'formatPrice can be found in src/cart.ts', 'src/cart.ts is where formatPrice is written'])
       expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', file: 'src/cart.ts' });
     // true, and prose: nothing to say
     for (const h of ['formatPrice is defined in src/util/format.ts', 'the total is computed in src/cart.ts']) expect(sem.misplaced(h), h).toBeUndefined();

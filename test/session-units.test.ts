@@ -291,6 +291,11 @@ describe('QueryFrame validation', () => {
     expect(tf(AJ, 'パラメータのシリアライズ', 'パラメータのシリアライズ方法は変更しないで')[0]).toMatch(/rules out/);
     const AZ = 'buildURL 生成的 URL 不应包含 hash 片段，不要修改参数的序列化方式。';
     expect(tf(AZ, '参数序列化', '不要修改参数的序列化方式')[0]).toMatch(/rules out/);
+    // a value with a word only the forbidden clause has, quoting both clauses (red team adv38)
+    const PL = 'limit.clearQueue() should reject the pending promises with an AbortError when the rejectOnClear option is set; do not change what happens when it is not set.';
+    const pq = 'when the rejectOnClear option is set; do not change what happens when it is not set';
+    expect(tf(PL, 'what happens when the rejectOnClear option is not set', pq)[0]).toMatch(/rules out/);
+    expect(tf(PL, 'rejectOnClear option', 'when the rejectOnClear option is set')).toEqual([]);
     // reversed in other words (red team adv35)
     const KR = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; do not change how other URLs are redirected.';
     expect(errs(KR, 'desired_action', 'redirect other URLs differently', 'do not change how other URLs are redirected')).not.toEqual([]);

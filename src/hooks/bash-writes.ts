@@ -68,8 +68,17 @@ function bashParser(): Promise<Parser> {
 
 const ALWAYS_WRITES = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'chgrp', 'ln', 'truncate', 'install', 'rsync', 'unlink', 'shred', 'patch', 'dd', 'scp']);
 /** the short options of a prefix command that take the next word as their value */
-const PREFIX_OPTION_ARGS: Record<string, string> = { env: 'CuS', sudo: 'ugCDhprtUT', timeout: 'sk', nice: 'n', xargs: 'InPdELsa', time: 'fo', exec: 'a', stdbuf: 'ioe' };
-const PREFIXES = new Set(['sudo', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'xargs', 'timeout', 'stdbuf']);
+const PREFIX_OPTION_ARGS: Record<string, string> = { env: 'CuS', sudo: 'ugCDhprtUT', timeout: 'sk', nice: 'n', xargs: 'InPdELsa', time: 'fo', exec: 'a', stdbuf: 'ioe', ionice: 'cnpPtu', taskset: 'c', chrt: 'T', doas: 'uC', runuser: 'ugs', setpriv: '', flock: 'wEc', unbuffer: '' };
+/** wrappers that run a command given after their options (and, for some, a fixed number of operands of their own) */
+const PREFIXES = new Set(['sudo', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'xargs', 'timeout', 'stdbuf', 'ionice', 'taskset', 'chrt', 'doas', 'runuser', 'setpriv', 'flock', 'unbuffer', 'catchsegv']);
+/** the operand a wrapper takes before the command it runs, when the next word is one: `taskset MASK cmd` (not after `-c LIST`), `chrt PRIO cmd`, `flock FILE cmd` (red team adv38) */
+const PREFIX_OPERAND: Record<string, RegExp> = { taskset: /^(?:0x)?[\da-fA-F,-]+$/, chrt: /^\d+$/, flock: /^[^-]/ };
+/** skips a wrapper's own operand (`taskset` takes none after `-c LIST`: its list was the option's value) */
+function skipOwnOperand(name: string, words: string[], options: readonly string[]): string[] {
+  const own = PREFIX_OPERAND[name];
+  if (!own || words.length < 2 || (name === 'taskset' && options.some((o) => /^-[a-zA-Z]*c$|^--cpu-list$/.test(o)))) return words;
+  return own.test(words[0]!) ? words.slice(1) : words;
+}
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
 const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun']);
 const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag']);
@@ -452,24 +461,39 @@ function outputFiles(cmd: string, args: string[]): string[] {
 
 /** The writes of one simple command, given its words (name first, unquoted); `bash -c` and eval code goes to `nested`. */
 function inspectWords(commandWords: string[], writes: BashWrite[], nested: string[]): void {
-  const from = writes.length;
-  // what xargs runs gets its operands from stdin: the words written are not the files
-  if (inspectCommand(commandWords, writes, nested)) for (const w of writes.slice(from)) w.targets = null;
+  // what xargs runs gets more operands from stdin: the files it names are judged, and the rest is
+  // unknown (red team adv38: `xargs cp payload ~/h` had blanked out its literal target)
+  if (inspectCommand(commandWords, writes, nested)) writes.push({ what: `${commandWords.join(' ').slice(0, 160)} (operands from stdin)`, targets: null });
 }
 
 /** The words a command line runs once its prefixes are peeled (`command cd`, `builtin cd`, `sudo -u x cd`). */
 function peeled(words: readonly string[]): string[] {
   let w = [...words];
   while (w.length > 0 && PREFIXES.has(path.basename(w[0]!))) {
-    const takesArg = PREFIX_OPTION_ARGS[path.basename(w[0]!)] ?? '';
+    const name = path.basename(w[0]!);
+    const takesArg = PREFIX_OPTION_ARGS[name] ?? '';
     w = w.slice(1);
-    while (w.length > 0 && (w[0]!.startsWith('-') || /^\w+=/.test(w[0]!) || /^\d+[smhd]?$/.test(w[0]!))) w = w.slice(/^-[a-zA-Z]$/.test(w[0]!) && takesArg.includes(w[0]![1]!) ? 2 : 1);
+    const options: string[] = [];
+    while (w.length > 0 && (w[0]!.startsWith('-') || /^\w+=/.test(w[0]!) || /^\d+[smhd]?$/.test(w[0]!))) {
+      options.push(w[0]!);
+      w = w.slice(/^-[a-zA-Z]$/.test(w[0]!) && takesArg.includes(w[0]![1]!) ? 2 : 1);
+    }
+    w = skipOwnOperand(name, w, options);
   }
   return w;
 }
 
 /** git subcommands that write the work tree, and so may make a file a symlink. */
 const GIT_WORKTREE = new Set(['apply', 'am', 'checkout', 'restore', 'switch', 'merge', 'pull', 'reset', 'stash', 'cherry-pick', 'rebase', 'revert', 'clone', 'worktree', 'read-tree', 'checkout-index']);
+
+/** The work tree a git command writes: `-C DIR`, `--work-tree=DIR`, `worktree add PATH`, else where it runs (red team adv38: `git -C ~/repo checkout` was taken for the project). */
+function gitWorkTree(args: readonly string[], operands: readonly string[], sub: string): string {
+  const wt = args.findIndex((a) => a === '--work-tree' || a.startsWith('--work-tree='));
+  if (wt >= 0) return args[wt]!.includes('=') ? args[wt]!.slice(12) : args[wt + 1] ?? '.';
+  if (sub === 'worktree' && operands.includes('add')) return operands[operands.indexOf('add') + 1] ?? '.';
+  const c = args.lastIndexOf('-C');
+  return c >= 0 && args[c + 1] !== undefined ? args[c + 1]! : '.';
+}
 
 /** The folder `patch` works in: `-d DIR`, `--directory=DIR`, else where it runs. */
 function patchDir(args: readonly string[]): string {
@@ -478,6 +502,24 @@ function patchDir(args: readonly string[]): string {
   const a = args[i]!;
   return a.startsWith('--directory=') ? a.slice(12) : /^-d./.test(a) ? a.slice(2) : args[i + 1] ?? '.';
 }
+
+/** The folder of `-t DIR`, `-tDIR`, `--target-directory=DIR` (cp, mv, install). */
+function targetDirOption(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-t' || a === '--target-directory') return args[i + 1];
+    if (a.startsWith('--target-directory=')) return a.slice('--target-directory='.length);
+    if (/^-[a-zA-Z]*t./.test(a) && !a.startsWith('--')) return a.slice(a.indexOf('t') + 1);
+    if (/^-[a-zA-Z]+t$/.test(a)) return args[i + 1];
+  }
+  return undefined;
+}
+
+/** A script operand that is a pipe: `<(…)`, /dev/fd/N, /dev/stdin, /proc/… */
+const unreadCode = (o: string): boolean => o.startsWith('<(') || o.startsWith('/dev/fd/') || o.startsWith('/proc/') || o === '/dev/stdin' || o === '-';
+
+/** Builtins that evaluate a subscript or an arithmetic string given as a word, command substitutions included. */
+const EVALUATES_SUBSCRIPTS = new Set(['test', '[', 'let', 'declare', 'typeset', 'local', 'export', 'readonly', 'printf', 'read', 'unset', ':', 'shift', 'return', 'exit']);
 
 /** Commands a /code turn never runs: a mount makes a project file another file (red team adv37: `mount --bind ~/x src/a.js`, then an Edit). */
 const MOUNTERS = new Set(['mount', 'umount', 'losetup', 'unshare', 'nsenter', 'chroot', 'fusermount', 'bindfs']);
@@ -488,11 +530,14 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   let xargs = false;
   // peel prefixes: sudo rm x, env A=1 rm x, xargs rm, env -C dir sh -c …
   while (words.length > 0 && PREFIXES.has(path.basename(words[0]!))) {
-    xargs ||= path.basename(words[0]!) === 'xargs';
-    const takesArg = PREFIX_OPTION_ARGS[path.basename(words[0]!)] ?? '';
+    const wrapper = path.basename(words[0]!);
+    xargs ||= wrapper === 'xargs';
+    const takesArg = PREFIX_OPTION_ARGS[wrapper] ?? '';
+    const seen: string[] = [];
     words = words.slice(1);
     while (words.length > 0 && (words[0]!.startsWith('-') || /^\w+=/.test(words[0]!) || /^\d+[smhd]?$/.test(words[0]!))) {
       const opt = words[0]!;
+      seen.push(opt);
       // `env -S 'sh -c …'` splits its argument into a command line
       const split = /^(-S|--split-string)(=(.*))?$/.exec(opt);
       if (split) {
@@ -502,6 +547,8 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       // an option whose value is the next word (`-C dir`, `-u user`, `-I {}`): skip both
       words = words.slice(/^-[a-zA-Z]$/.test(opt) && takesArg.includes(opt[1]!) ? 2 : 1);
     }
+    // `taskset MASK cmd`, `chrt PRIO cmd`, `flock FILE cmd`: the wrapper's own operand first
+    words = skipOwnOperand(wrapper, words, seen);
   }
   if (words.length === 0) return xargs;
   const cmd = path.basename(words[0]!);
@@ -525,18 +572,46 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push({ what: text, targets: named(outputs), ...(elsewhere ? { dir: null } : {}) });
   }
   if (cmd === 'source' || cmd === '.') {
-    if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
-    return xargs;
-  }
-  if (SHELLS.has(cmd)) {
-    const i = args.indexOf('-c');
-    if (i >= 0 && args[i + 1] !== undefined) nested.push(args[i + 1]!);
+    if (operands.some(unreadCode)) writes.push({ what: text, targets: null, refuse: 'it runs code from a pipe or a process substitution, which the guard cannot read: run the commands themselves' });
     else if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
     return xargs;
   }
-  if (cmd === 'eval') {
-    nested.push(args.join(' '));
+  if (SHELLS.has(cmd) || cmd === 'su' || cmd === 'script' || cmd === 'busybox') {
+    if (cmd === 'busybox') {
+      // `busybox tee f`: the applet is the command
+      inspectCommand(args, writes, nested);
+      return xargs;
+    }
+    const i = args.findIndex((a) => a === '-c' || a === '--command' || (cmd !== 'script' && /^-[a-zA-Z]*c$/.test(a)));
+    if (i >= 0 && args[i + 1] !== undefined) nested.push(args[i + 1]!);
+    else if (cmd === 'su' || cmd === 'script') writes.push({ what: text, targets: null });
+    else if (operands.some(unreadCode)) writes.push({ what: text, targets: null, refuse: 'it runs code from a pipe or a process substitution, which the guard cannot read: run the commands themselves' });
+    // a shell with no command and no script reads its commands from stdin: a here-doc or a pipe the guard does not read (red team adv38)
+    else if (operands.length === 0 || args.includes('-s')) writes.push({ what: text, targets: null, refuse: 'a shell that reads its commands from stdin (a here-doc, a pipe) runs what the guard cannot read: run the commands themselves, or bash -c \'…\'' });
+    else writes.push({ what: text, targets: null }); // runs a script: may write anything
     return xargs;
+  }
+  if (cmd === 'eval') {
+    // an expansion evaluated is code the guard cannot read (`eval "$1"`: red team adv38)
+    if (args.some((a) => a.includes('$'))) writes.push({ what: text, targets: null, refuse: 'eval of an expansion runs code the guard cannot read: run the commands themselves' });
+    else nested.push(args.join(' '));
+    return xargs;
+  }
+  // `hash -p /usr/bin/tee cat`: a name then runs another program (red team adv38)
+  if (cmd === 'hash' && args.some((a) => /^-[a-zA-Z]*p/.test(a))) {
+    writes.push({ what: text, targets: null, refuse: 'hash -p makes a command name run another program, which the guard would judge as the name: run the program by its own name' });
+    return xargs;
+  }
+  // a trap's action runs later, unread: written out as code (and a DEBUG or RETURN trap, run before every command, may move the shell: red team adv38)
+  if (cmd === 'trap') {
+    const action = operands[0];
+    if (action !== undefined && operands.slice(1).some((sig) => /^(?:DEBUG|RETURN|ERR)$/i.test(sig))) writes.push({ what: text, targets: null, refuse: 'a DEBUG, RETURN or ERR trap runs before or after every command, unread by the guard: run the commands themselves' });
+    else if (action !== undefined && action !== '-' && action !== '') nested.push(action);
+    return xargs;
+  }
+  // an array subscript or an arithmetic string is evaluated, command substitutions in it run (`test -v 'x[$(cmd)]'`, `let`, `printf -v`, `declare`: red team adv38)
+  if (EVALUATES_SUBSCRIPTS.has(cmd) && args.some((a) => /\$\(|`/.test(a))) {
+    for (const a of args) for (const m of a.matchAll(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)|`([^`]*)`/g)) nested.push(m[1] ?? m[2] ?? '');
   }
   if (ALWAYS_WRITES.has(cmd)) {
     // cp/mv/ln/install/rsync write their last operand; rm, mkdir, touch, chmod... write every operand
@@ -553,7 +628,10 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       // (joined as written: a `..` in it goes up from where a link on the way led — red team adv35)
       ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s|^--symbolic$/.test(a)) && !o.startsWith('/') ? `${path.posix.dirname(operands.at(-1)!)}/${o}` : o))
       : [];
-    const targets = ['cp', 'mv', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
+    // `cp -t DIR SRC…`, `mv -t DIR …`: DIR is written, every operand is a source (red team adv38)
+    const tDir = ['cp', 'mv', 'install'].includes(cmd) ? targetDirOption(args) : undefined;
+    const targets = tDir !== undefined ? [tDir, ...linked]
+      : ['cp', 'mv', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
       : operands;
@@ -561,12 +639,13 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push(main);
     // `patch` makes a symlink from a git diff's `new file mode 120000` (red team adv37): in its folder
     if (cmd === 'patch') main.linkDests = [patchDir(args)];
-    if (cmd === 'mv' && operands.length > 1) writes.push({ what: `${text} (removes its source)`, targets: named(operands.slice(0, -1)) });
+    const sources = tDir !== undefined ? operands.filter((o) => o !== tDir) : operands.slice(0, -1);
+    if (cmd === 'mv' && sources.length > 0) writes.push({ what: `${text} (removes its source)`, targets: named(sources) });
     // a link copied as a link (cp -P, -a, -d, -R, mv): the copy points where the source does (red
     // team adv35: `cp -P R L && echo x >> L/.bashrc`, R → /root, wrote through the copy)
     const copiesLinks = cmd === 'mv' || cmd === 'rsync' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[PdaRr]|^--(no-dereference|archive|recursive)$|^--preserve=.*links/.test(a)));
-    if (copiesLinks && operands.length > 1) writes.push({ what: `${text} (copies a link as a link)`, targets: named(operands.slice(0, -1)), copiesLinks: true });
-    if ((copiesLinks || links) && operands.length > 1) main.linkDests = [operands.at(-1)!];
+    if (copiesLinks && sources.length > 0) writes.push({ what: `${text} (copies a link as a link)`, targets: named(sources), copiesLinks: true });
+    if ((copiesLinks || links) && sources.length > 0) main.linkDests = [tDir ?? operands.at(-1)!];
     return xargs;
   }
   if (cmd === 'tee') {
@@ -581,8 +660,15 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     if (args.includes('inplace')) writes.push({ what: text, targets: null });
     return xargs;
   }
-  if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir' || a === '-fprint')) {
+  if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir' || a === '-fprint' || a === '-ok' || a === '-okdir')) {
     writes.push({ what: text, targets: null });
+    // what -exec runs is a command of its own: its named targets and links are judged (red team adv38: `-exec cp x ~/y \;`, `-exec ln -s … \;`)
+    for (let i = 0; i < args.length; i++) {
+      if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!)) continue;
+      const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+' || a === '\\;'));
+      const inner = args.slice(i + 1, end < 0 ? undefined : end).filter((a) => a !== '{}');
+      if (inner.length > 0) inspectCommand(inner, writes, nested);
+    }
     return xargs;
   }
   // where an archive or a clone is unpacked (red team adv26: `tar -xf t.tar -C ~`, `unzip -d`, `git clone URL DIR`)
@@ -603,7 +689,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   if (cmd === 'git') {
     const sub = gitSubcommand(args);
     // (a patch or a checkout can make a file a symlink: mode 120000 — red team adv37)
-    if (gitConfigured(args) || (sub && !gitSubReads(args))) writes.push({ what: text, targets: null, ...(sub && GIT_WORKTREE.has(sub) ? { linkDests: ['.'] } : {}) });
+    if (gitConfigured(args) || (sub && !gitSubReads(args))) writes.push({ what: text, targets: null, ...(sub && GIT_WORKTREE.has(sub) && !args.some((a) => /^--(check|stat|numstat|summary)$/.test(a)) ? { linkDests: [gitWorkTree(args, operands, sub)] } : {}) });
     return xargs;
   }
   if (PKG_MANAGERS.has(cmd)) {
@@ -668,7 +754,9 @@ function unpackDir(cmd: string, args: string[], operands: string[]): string | nu
     const first = args[0] ?? '';
     const extracts = args.some((a) => /^-[a-zA-Z]*x|^--(extract|get)$/.test(a)) || (/^[a-zA-Z]+$/.test(first) && first.includes('x'));
     if (!extracts) return undefined; // (an archive it makes is named by -f: outputFiles)
-    const i = args.findIndex((a) => a === '-C' || a === '--directory' || a.startsWith('--directory=') || /^-C./.test(a));
+    // (the last -C: tar has extracted into it — red team adv38 gave two)
+    let i = -1;
+    args.forEach((a, j) => { if (a === '-C' || a === '--directory' || a.startsWith('--directory=') || /^-C./.test(a)) i = j; });
     if (i < 0) return '.';
     const a = args[i]!;
     return a.startsWith('--directory=') ? a.slice(12) : /^-C./.test(a) ? a.slice(2) : args[i + 1] ?? null;
@@ -678,6 +766,12 @@ function unpackDir(cmd: string, args: string[], operands: string[]): string | nu
     return i >= 0 ? args[i + 1] ?? null : '.';
   }
   if (cmd === 'cpio' && args.some((a) => /^-[a-zA-Z]*p/.test(a))) return operands.at(-1) ?? null;
+  // other unpackers (red team adv38: `dpkg-deb -x p.deb DIR`): where they write
+  if (cmd === 'cpio' && args.some((a) => /^-[a-zA-Z]*i|^--extract$/.test(a))) return args.find((a) => a.startsWith('--directory='))?.slice(12) ?? '.';
+  if (cmd === 'dpkg-deb' && args.some((a) => /^-[xXR]$|^--(extract|vextract|raw-extract)$/.test(a))) return operands.at(-1) ?? null;
+  if ((cmd === '7z' || cmd === '7za' || cmd === '7zr') && /^[xe]$/.test(operands[0] ?? '')) return args.find((a) => a.startsWith('-o'))?.slice(2) ?? '.';
+  if (cmd === 'ar' && /x/.test(args[0] ?? '')) return '.';
+  if (cmd === 'unsquashfs') return args[args.indexOf('-d') + 1] ?? 'squashfs-root';
   if (cmd === 'git' && gitSubcommand(args) === 'clone') {
     const rest = operands.slice(operands.indexOf('clone') + 1);
     return rest.length >= 2 ? rest.at(-1)! : null;

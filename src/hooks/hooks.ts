@@ -340,6 +340,11 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     if (a.background.length > 0) return `a /code turn runs commands in the foreground only (this one detaches: ${a.background[0]!.slice(0, 80)}): a background process could change files after the guard has looked.`;
     const refused = a.writes.find((w) => w.refuse);
     if (refused) return `${refused.what.slice(0, 160)}: ${refused.refuse}`;
+    // a redirection the grammar fails on is one the guard does not see (red team adv38: `echo x 1<>FILE` wrote FILE unjudged)
+    if (a.parseError && /[<>]/.test(command)) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection in it, e.g. `<>`): write it in plainer shell';
+    // variables that make bash run code the guard never reads (red team adv38: BASH_ENV=cd.sh bash -c …, BASH_CMDS[cat]=/usr/bin/tee)
+    const runsUnread = /(?:^|[\s;&|(`])(BASH_ENV|ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|PS4)(?:\[[^\]]*\])?\+?=|(?:^|[\s;&|(])enable\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/.exec(command.replace(/["'\\]/g, ''));
+    if (runsUnread) return `setting ${runsUnread[1] ?? 'enable -f'} makes bash run code the write guard never reads: run the commands themselves`;
     const mayLink = laterThroughLink(a.writes, base);
     if (mayLink) return mayLink;
     for (const w of a.writes) {
@@ -359,7 +364,7 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         }
         const relative = !path.isAbsolute(t);
         if (relative && (w.dir === null || a.reached?.includes(null))) {
-          return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd, env -C), then writes '${t.slice(0, 120)}' by a relative path. Name the file by its full path, or cd to a plain path.`;
+          return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd, env -C, a \`..\` after a name or after cd -P, a trap or lastpipe), then writes '${t.slice(0, 120)}' by a relative path. Name the file by its full path, or cd to a plain path.`;
         }
         // build output and the like (git-ignored): not the project's files — but still judged in the
         // other folders the command reaches (red team adv37: `f(){ echo x >> .env; }; cd /root; f`)

@@ -372,9 +372,9 @@ const FORBIDS_ZH = new RegExp(`((?:不要|别|勿|不许|不得|禁止|不)\\s*$
 const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
 
 /**
- * The forbidding words when a value says only what the clause they forbid changing names, in other
- * words than the quote's: "serialized params" for "must not change how params are serialized" (red
- * team adv37). Every content word of the value is in the kept part, none in the rest of the quote.
+ * The forbidding words when a value says what the clause they forbid changing names, in other words
+ * than the quote's: "serialized params" for "must not change how params are serialized" (red team
+ * adv37). A content word of the value that only the forbidden clause has is enough.
  */
 function fromExcluded(value: string, quote: string): string | undefined {
   const q = quote.normalize('NFKC');
@@ -382,12 +382,19 @@ function fromExcluded(value: string, quote: string): string | undefined {
     const m = re.exec(q);
     if (!m) continue;
     const at = m.index + m[0].length - m[1]!.length;
-    const [kept, rest] = keptAfter ? [q.slice(at + m[1]!.length).split(/[.;。；!?]/u)[0]!, q.slice(0, at)] : [q.slice(0, at).split(/[、。,;]/u).pop()!, q.slice(at + m[1]!.length)];
+    const after = q.slice(at + m[1]!.length);
+    const before = q.slice(0, at);
+    // the clause the change is forbidden for, and the rest of the quote (`;` ends a clause too)
+    const [kept, rest] = keptAfter
+      ? [after.split(/[.;。；!?]/u)[0]!, before + ' ' + after.slice(after.split(/[.;。；!?]/u)[0]!.length)]
+      : [before.split(/[、。,;；]/u).pop()!, before.slice(0, before.length - before.split(/[、。,;；]/u).pop()!.length) + ' ' + after];
     const [k, r] = [contentUnits(kept), contentUnits(rest)];
     const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
     // (the value's units the quote has: a CJK bigram across the value's own join, 数序 of 参数序列化, is none)
     const v = [...contentUnits(value)].filter((u) => meets(u, k) || meets(u, r));
-    if (v.length > 0 && v.every((u) => meets(u, k)) && !v.some((u) => meets(u, r))) return m[1];
+    // a word only the forbidden clause has (red team adv37: all of "serialized params"; adv38: "happens"
+    // of "what happens when the rejectOnClear option is not set", quoting both clauses)
+    if (v.some((u) => meets(u, k) && !meets(u, r))) return m[1];
   }
   return undefined;
 }

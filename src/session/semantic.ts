@@ -77,11 +77,11 @@ export class SemanticPhase {
    * F" and "F declares/defines N"; a name the index does not know is left to the other checks.
    */
   private misplaced(text: string): { name: string; file: string; actual: string[] } | undefined {
-    // a name written as code (`x`, x(), Cart.total, camelCase, PascalCase, snake_case), not a word of prose
-    const asCode = (m: RegExpMatchArray, name: string) => /[`(]/.test(m[0]) || /[A-Z_$#.]|::/.test(name);
+    // (any name the index declares, lowercase too: `enqueue` escaped as prose — red team adv38)
     const claims = [
-      ...[...text.matchAll(DECLARED_IN)].filter((m) => asCode(m, m[1]!)).map((m) => ({ name: m[1]!, file: m[2]! })),
-      ...[...text.matchAll(FILE_DECLARES)].filter((m) => asCode(m, m[2]!)).map((m) => ({ name: m[2]!, file: m[1]! })),
+      ...[...text.matchAll(DECLARED_IN)].map((m) => ({ name: m[1]!, file: m[2]! })),
+      ...[...text.matchAll(FILE_DECLARES)].map((m) => ({ name: m[2]!, file: m[1]! })),
+      ...[...text.matchAll(FILE_IS_WHERE)].map((m) => ({ name: m[2]!, file: m[1]! })),
     ];
     for (const c of claims) {
       const file = c.file.replace(/^\.\//, '');
@@ -340,7 +340,9 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
 const NAME_RE = '([A-Za-z_$][\\w$]*(?:(?:\\.|#|::)[A-Za-z_$#][\\w$]*)*)';
 const PATH_RE = '((?:\\.\\/)?(?:[\\w@$-]+\\/)*[\\w@$.-]+\\.[A-Za-z][A-Za-z0-9]{0,5})';
 /** "N is declared in F", "N, defined in F", "N lives in F", "the N serializer is defined in F", "N is in F" (red team adv37 put a word between) */
-const DECLARED_IN = new RegExp(`\`?${NAME_RE}\`?(?:\\(\\))?(?:\\s+[a-z]+){0,3}?,?\\s+(?:(?:is\\s+|are\\s+|was\\s+)?(?:declared|defined|implemented|lives?|located|sits|written)\\s+(?:in|inside|within|at)|(?:is|are)\\s+(?:in|inside|within))\\s+\`?${PATH_RE}`, 'g');
+const DECLARED_IN = new RegExp(`\`?${NAME_RE}\`?(?:\\(\\))?(?:\\s+[a-z]+){0,3}?,?\\s+(?:(?:is\\s+|are\\s+|was\\s+|can\\s+be\\s+)?(?:declared|defined|implemented|lives?|located|sits|written|found|kept)\\s+(?:in|inside|within|at)|(?:is|are)\\s+(?:in|inside|within))\\s+\`?${PATH_RE}`, 'g');
+/** "F is where N is written" (red team adv38) */
+const FILE_IS_WHERE = new RegExp(`\`?${PATH_RE}\`?\\s+is\\s+where\\s+(?:the\\s+)?\`?${NAME_RE}\`?(?:\\(\\))?\\s+(?:is|are|lives|sits)`, 'g');
 /** "F declares N", "F defines N", "F contains N" */
 const FILE_DECLARES = new RegExp(`\`?${PATH_RE}\`?\\s+(?:declares|defines|implements|exports|contains|holds)\\s+(?:the\\s+|a\\s+)?\`?${NAME_RE}`, 'g');
 
