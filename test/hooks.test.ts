@@ -383,6 +383,31 @@ describe('PreToolUse (the write guard)', () => {
     }
   });
 
+  it('bash -c with options after it, shells on stdin behind options, eval of backticks, [[ ]] subscripts, BASH_ENV by read (red team adv39)', async () => {
+    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv39-'));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv39-'));
+    const rc = path.join(outside, 'rc');
+    fs.writeFileSync(rc, 'original\n');
+    fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+    fs.writeFileSync(path.join(scratch, 's'), `echo PWNED >> ${rc}\n`);
+    fs.writeFileSync(path.join(scratch, 'env.sh'), `cd ${outside}\n`);
+    try {
+      await toReady();
+      refusedOnDisk([
+        `bash -c -e "echo PWNED >> ${rc}"`, `bash -c -- "echo PWNED >> ${rc}"`, `sh -c -e 'cd ${outside} && echo PWNED >> rc'`,
+        `bash -o posix <<'X'\necho PWNED >> ${rc}\nX`, `script -qc 'echo PWNED >> ${rc}' /dev/null`, `echo 'echo PWNED >> ${rc}' | su`, `sg root -c 'echo PWNED >> ${rc}'`,
+        `eval \`cat ${scratch}/s\``,
+        `[[ 'a[$(cp ${scratch}/payload ${rc})]' -eq 0 ]]`, `test -v 'a[$(case x in x) cp ${scratch}/payload ${rc};; esac)]'`, `mapfile -t 'a[$(cp ${scratch}/payload ${rc})]' < /dev/null`,
+        `read BASH_ENV <<< ${scratch}/env.sh; export BASH_ENV; bash -c 'echo PWNED >> rc'`,
+      ], rc, 'original\n');
+      for (const cmd of ['bash -c -e "npm test"', `bash ${scratch}/s.sh 2>/dev/null || true`, '[[ -f package.json ]] && cat package.json'])
+        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('lets honest reading, testing and scratch work through, before READY and in it', async () => {
     fs.writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
     const honest = [

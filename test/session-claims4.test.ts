@@ -577,10 +577,13 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
     await expect(t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'confirmed', evidence }] })).rejects.toThrow(/the index declares it in src\/util\/format\.ts/);
     // other wordings (red team adv37): a word between the name and the verb, "is in", "F contains N"
     const sem = (t.sessions as unknown as { semantic: { misplaced(x: string): unknown } }).semantic;
-    for (const h of ['The `formatPrice` helper is defined in src/cart.ts', 'formatPrice is in src/cart.ts', 'src/cart.ts contains formatPrice', 'formatPrice can be found in src/cart.ts', 'src/cart.ts is where formatPrice is written'])
+    for (const h of ['The `formatPrice` helper is defined in src/cart.ts', 'formatPrice is in src/cart.ts', 'src/cart.ts contains formatPrice', 'formatPrice can be found in src/cart.ts', 'src/cart.ts is where formatPrice is written',
+      // red team adv39's wordings
+      'formatPrice is defined in the file src/cart.ts', 'formatPrice resides in src/cart.ts', 'formatPrice: declared in src/cart.ts', "formatPrice's declaration is in src/cart.ts", 'formatPrice (declared in src/cart.ts) rounds', 'src/cart.ts, which declares formatPrice'])
       expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', file: 'src/cart.ts' });
     // true, and prose: nothing to say
-    for (const h of ['formatPrice is defined in src/util/format.ts', 'the total is computed in src/cart.ts']) expect(sem.misplaced(h), h).toBeUndefined();
+    for (const h of ['formatPrice is defined in src/util/format.ts', 'the total is computed in src/cart.ts', 'Cart.total in src/cart.ts calls formatPrice, which is defined elsewhere'])
+      expect(sem.misplaced(h), h).toBeUndefined();
     // rejected, it stands as rejected; the true one is confirmed
     const r = await t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'rejected', evidence }] });
     expect(r.rejected).toBe(1);

@@ -296,6 +296,14 @@ describe('QueryFrame validation', () => {
     const pq = 'when the rejectOnClear option is set; do not change what happens when it is not set';
     expect(tf(PL, 'what happens when the rejectOnClear option is not set', pq)[0]).toMatch(/rules out/);
     expect(tf(PL, 'rejectOnClear option', 'when the rejectOnClear option is set')).toEqual([]);
+    // an action the request says not to take, whatever its verb (red team adv39: `destroy` was no change verb)
+    const ST = 'When ctx.body is set to a new stream, do not destroy the previous stream if the new value is also a stream; keep destroying it otherwise.';
+    const da = (req: string, value: string, quote: string) => validateFrame(req, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    expect(da(ST, 'destroy the previous stream', 'destroy the previous stream')[0]).toMatch(/rules out/);
+    expect(da(ST, 'destroy the previous stream if the new value is also a stream', 'destroy the previous stream if the new value is also a stream')[0]).toMatch(/rules out/);
+    expect(da(ST, 'do not destroy the previous stream if the new value is also a stream', 'do not destroy the previous stream if the new value is also a stream')).toEqual([]);
+    const SJ = 'ctx.body に新しいストリームを設定したとき、新しい値もストリームなら前のストリームを破棄しないでほしい。';
+    expect(da(SJ, '前のストリームを破棄し', '前のストリームを破棄し')[0]).toMatch(/rules out/);
     // reversed in other words (red team adv35)
     const KR = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; do not change how other URLs are redirected.';
     expect(errs(KR, 'desired_action', 'redirect other URLs differently', 'do not change how other URLs are redirected')).not.toEqual([]);

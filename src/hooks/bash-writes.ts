@@ -325,6 +325,12 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           if (!readsOnly(cmd, args) || n.children.some((c) => c?.type === 'variable_assignment')) readOnly = false;
           if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
         } else if (n.type === 'heredoc_redirect' || n.type === 'herestring_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
+        // `[[ 'a[$(cmd)]' -eq 0 ]]`: a subscript in an arithmetic test runs its substitutions (red team adv39)
+        else if (n.type === 'test_command' || n.type === 'arithmetic_expansion' || n.type === 'compound_statement' && n.text.startsWith('((')) {
+          const subs = substitutions(n.text);
+          nested.push(...subs.map((code) => ({ code, dir })));
+          if (subs.length > 0) readOnly = false;
+        }
         // a subshell's `cd` ends with it; so does each stage's of a pipeline
         const own = SUBSHELLS.has(n.type) ? dir : undefined;
         for (const c of n.children) {
@@ -515,11 +521,76 @@ function targetDirOption(args: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * How a shell (bash, sh, su, sg, script) is told what to run: the code of `-c` — the first operand
+ * after its options, which bash lets come after `-c` (`bash -c -e 'code'`, `bash -c -- 'code'`: red team
+ * adv39) — its operands, and whether it reads its commands from stdin (no code and no script, or `-s`).
+ */
+function shellArgs(cmd: string, args: readonly string[]): { code?: string; operands: string[]; stdin: boolean } {
+  const operands: string[] = [];
+  let c = false;
+  let s = false;
+  let codeFromNext = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (codeFromNext) {
+      // su -c CMD, script -c CMD, sg GROUP -c CMD: the command is the option's own value
+      return { code: a, operands, stdin: false };
+    }
+    if (a === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === '--command') {
+      codeFromNext = true;
+      continue;
+    }
+    if (/^[-+][oO]$/.test(a) || a === '--rcfile' || a === '--init-file' || (cmd === 'su' && /^-[sg]$|^--(shell|group)$/.test(a)) || (cmd === 'script' && /^-[tTIOBE]$/.test(a))) {
+      i++; // an option with a value
+      continue;
+    }
+    if (/^--/.test(a)) continue;
+    if (/^[-+][a-zA-Z]+$/.test(a)) {
+      if (a.startsWith('-') && a.includes('c')) {
+        if (cmd === 'su' || cmd === 'sg' || cmd === 'script') codeFromNext = true;
+        else c = true;
+      }
+      if (a.startsWith('-') && a.includes('s') && SHELLS.has(cmd)) s = true;
+      continue;
+    }
+    operands.push(a);
+  }
+  if (codeFromNext) return { operands, stdin: false };
+  if (c) return { code: operands[0] ?? '', operands: operands.slice(1), stdin: false };
+  // su and sg without -c, script without -c, a shell without a script: a shell on stdin
+  return { operands, stdin: s || !SHELLS.has(cmd) || operands.length === 0 };
+}
+
 /** A script operand that is a pipe: `<(…)`, /dev/fd/N, /dev/stdin, /proc/… */
 const unreadCode = (o: string): boolean => o.startsWith('<(') || o.startsWith('/dev/fd/') || o.startsWith('/proc/') || o === '/dev/stdin' || o === '-';
 
 /** Builtins that evaluate a subscript or an arithmetic string given as a word, command substitutions included. */
-const EVALUATES_SUBSCRIPTS = new Set(['test', '[', 'let', 'declare', 'typeset', 'local', 'export', 'readonly', 'printf', 'read', 'unset', ':', 'shift', 'return', 'exit']);
+const EVALUATES_SUBSCRIPTS = new Set(['test', '[', 'let', 'declare', 'typeset', 'local', 'export', 'readonly', 'printf', 'read', 'unset', ':', 'shift', 'return', 'exit', 'mapfile', 'readarray', 'wait', 'kill']);
+
+/**
+ * The command substitutions written in a word (`$(…)`, `` `…` ``), found by counting parentheses: a
+ * `)` inside one (a case pattern: red team adv39) does not end it early.
+ */
+export function substitutions(word: string): string[] {
+  const out: string[] = [];
+  for (let i = word.indexOf('$('); i >= 0; i = word.indexOf('$(', i + 2)) {
+    let depth = 0;
+    let j = i + 1;
+    for (; j < word.length; j++) {
+      if (word[j] === '(') depth++;
+      else if (word[j] === ')' && --depth === 0) break;
+    }
+    out.push(word.slice(i + 2, j));
+  }
+  for (const m of word.matchAll(/`([^`]*)`/g)) out.push(m[1]!);
+  // an unbalanced one cannot be read: its text is code all the same
+  return out.length > 0 || !/\$\(|`/.test(word) ? out : [word];
+}
 
 /** Commands a /code turn never runs: a mount makes a project file another file (red team adv37: `mount --bind ~/x src/a.js`, then an Edit). */
 const MOUNTERS = new Set(['mount', 'umount', 'losetup', 'unshare', 'nsenter', 'chroot', 'fusermount', 'bindfs']);
@@ -576,24 +647,24 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     else if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
     return xargs;
   }
-  if (SHELLS.has(cmd) || cmd === 'su' || cmd === 'script' || cmd === 'busybox') {
+  if (SHELLS.has(cmd) || cmd === 'su' || cmd === 'sg' || cmd === 'script' || cmd === 'busybox') {
     if (cmd === 'busybox') {
       // `busybox tee f`: the applet is the command
       inspectCommand(args, writes, nested);
       return xargs;
     }
-    const i = args.findIndex((a) => a === '-c' || a === '--command' || (cmd !== 'script' && /^-[a-zA-Z]*c$/.test(a)));
-    if (i >= 0 && args[i + 1] !== undefined) nested.push(args[i + 1]!);
-    else if (cmd === 'su' || cmd === 'script') writes.push({ what: text, targets: null });
-    else if (operands.some(unreadCode)) writes.push({ what: text, targets: null, refuse: 'it runs code from a pipe or a process substitution, which the guard cannot read: run the commands themselves' });
-    // a shell with no command and no script reads its commands from stdin: a here-doc or a pipe the guard does not read (red team adv38)
-    else if (operands.length === 0 || args.includes('-s')) writes.push({ what: text, targets: null, refuse: 'a shell that reads its commands from stdin (a here-doc, a pipe) runs what the guard cannot read: run the commands themselves, or bash -c \'…\'' });
+    const stdin = 'a shell that reads its commands from stdin (a here-doc, a pipe) runs what the guard cannot read: run the commands themselves, or bash -c \'…\'';
+    const sh = shellArgs(cmd, args);
+    if (sh.code !== undefined) nested.push(sh.code);
+    else if (sh.operands.some(unreadCode)) writes.push({ what: text, targets: null, refuse: 'it runs code from a pipe or a process substitution, which the guard cannot read: run the commands themselves' });
+    // no command and no script: it reads its commands from stdin (red team adv38: a here-doc; adv39: `bash -o posix <<…`, `… | su`, `script` alone)
+    else if (sh.stdin) writes.push({ what: text, targets: null, refuse: stdin });
     else writes.push({ what: text, targets: null }); // runs a script: may write anything
     return xargs;
   }
   if (cmd === 'eval') {
     // an expansion evaluated is code the guard cannot read (`eval "$1"`: red team adv38)
-    if (args.some((a) => a.includes('$'))) writes.push({ what: text, targets: null, refuse: 'eval of an expansion runs code the guard cannot read: run the commands themselves' });
+    if (args.some((a) => a.includes('$') || a.includes('`'))) writes.push({ what: text, targets: null, refuse: 'eval of an expansion runs code the guard cannot read: run the commands themselves' });
     else nested.push(args.join(' '));
     return xargs;
   }
@@ -610,9 +681,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     return xargs;
   }
   // an array subscript or an arithmetic string is evaluated, command substitutions in it run (`test -v 'x[$(cmd)]'`, `let`, `printf -v`, `declare`: red team adv38)
-  if (EVALUATES_SUBSCRIPTS.has(cmd) && args.some((a) => /\$\(|`/.test(a))) {
-    for (const a of args) for (const m of a.matchAll(/\$\(([^()]*(?:\([^()]*\)[^()]*)*)\)|`([^`]*)`/g)) nested.push(m[1] ?? m[2] ?? '');
-  }
+  if (EVALUATES_SUBSCRIPTS.has(cmd)) for (const a of args) nested.push(...substitutions(a));
   if (ALWAYS_WRITES.has(cmd)) {
     // cp/mv/ln/install/rsync write their last operand; rm, mkdir, touch, chmod... write every operand
     // ln: a write through the link lands on what it names, so that counts as written too (a

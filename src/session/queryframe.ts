@@ -411,12 +411,13 @@ export function ruledOut(req: string, quote: string): string | undefined {
   for (let at = req.indexOf(quote); at >= 0; at = req.indexOf(quote, at + 1)) {
     const before = req.slice(Math.max(0, at - 80), at);
     const after = req.slice(at + quote.length, at + quote.length + 40);
-    const startsWithChange = new RegExp(`^(?:${CHANGE_EN}|${CHANGE_ZH}|${CHANGE_JA})`, 'iu').test(quote);
-    const endsWithChange = new RegExp(`${CHANGE_JA}[\\p{Script=Hiragana}]{0,2}$`, 'u').test(quote);
+    // any action a negation comes right before or after, not only a change: "do not | destroy the
+    // previous stream" (red team adv39: `destroy` was no change verb, and the reversed action was FACT)
+    const endsWithVerb = /[\p{Script=Han}\p{Script=Katakana}ー][\p{Script=Hiragana}]{0,2}$/u.test(quote) && !/^[でじ]/u.test(after);
     const why = RULED_OUT.map((r) => r.exec(before)?.[1]).find(Boolean)
-      ?? (startsWithChange ? NEGATION_BEFORE.exec(before)?.[1] : undefined)
+      ?? NEGATION_BEFORE.exec(before)?.[1]
       ?? RULED_OUT_JA.exec(after)?.[1]
-      ?? (endsWithChange ? NEGATION_AFTER_JA.exec(after)?.[1] : undefined);
+      ?? (endsWithVerb ? NEGATION_AFTER_JA.exec(after)?.[1] : undefined);
     if (!why) return undefined;
     found ??= why.trim();
   }

@@ -82,6 +82,7 @@ export class SemanticPhase {
       ...[...text.matchAll(DECLARED_IN)].map((m) => ({ name: m[1]!, file: m[2]! })),
       ...[...text.matchAll(FILE_DECLARES)].map((m) => ({ name: m[2]!, file: m[1]! })),
       ...[...text.matchAll(FILE_IS_WHERE)].map((m) => ({ name: m[2]!, file: m[1]! })),
+      ...this.placedNear(text),
     ];
     for (const c of claims) {
       const file = c.file.replace(/^\.\//, '');
@@ -90,6 +91,28 @@ export class SemanticPhase {
       if (!defs.some((d) => d.path === file || d.path.endsWith(`/${file}`))) return { name: c.name, file, actual: [...new Set(defs.map((d) => d.path))] };
     }
     return undefined;
+  }
+
+  /**
+   * Other wordings of a place (red team adv39: "N resides in F", "N (declared in F)", "N's declaration
+   * is in the file F", "F, which declares N"): in a sentence with a word of declaring and none of
+   * using, each name the index declares goes with the file written nearest it.
+   */
+  private placedNear(text: string): { name: string; file: string }[] {
+    const out: { name: string; file: string }[] = [];
+    for (const sentence of text.split(/[;!?]|\.\s/)) {
+      if (!DECLARING.test(sentence) || USING.test(sentence)) continue;
+      const files = [...sentence.matchAll(FILE_NAMED_AT)].map((m) => ({ file: m[0], at: m.index! }));
+      if (files.length === 0) continue;
+      for (const m of sentence.matchAll(/[A-Za-z_$][\w$]*(?:(?:\.|#)[A-Za-z_$][\w$]*)*/g)) {
+        const name = m[0];
+        if (files.some((f) => m.index! >= f.at && m.index! < f.at + f.file.length) || name.length < 3 || PROSE.has(name.toLowerCase())) continue;
+        if (this.core.definitionsOf(bare(name)).length === 0) continue;
+        const nearest = files.reduce((a, b) => (Math.abs(b.at - m.index!) < Math.abs(a.at - m.index!) ? b : a));
+        out.push({ name, file: nearest.file });
+      }
+    }
+    return out;
   }
 
   /** Does the project hold a file by this path (or, for a bare name, by this name in some folder)? */
@@ -341,6 +364,13 @@ const NAME_RE = '([A-Za-z_$][\\w$]*(?:(?:\\.|#|::)[A-Za-z_$#][\\w$]*)*)';
 const PATH_RE = '((?:\\.\\/)?(?:[\\w@$-]+\\/)*[\\w@$.-]+\\.[A-Za-z][A-Za-z0-9]{0,5})';
 /** "N is declared in F", "N, defined in F", "N lives in F", "the N serializer is defined in F", "N is in F" (red team adv37 put a word between) */
 const DECLARED_IN = new RegExp(`\`?${NAME_RE}\`?(?:\\(\\))?(?:\\s+[a-z]+){0,3}?,?\\s+(?:(?:is\\s+|are\\s+|was\\s+|can\\s+be\\s+)?(?:declared|defined|implemented|lives?|located|sits|written|found|kept)\\s+(?:in|inside|within|at)|(?:is|are)\\s+(?:in|inside|within))\\s+\`?${PATH_RE}`, 'g');
+/** Words that place a declaration, and words that say a use (a sentence with one says where code is used, not where it is). */
+const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits)\w*/i;
+const USING = /\b(?:call|use|using|import|invok|referenc|pass|read|wrap|return|throw|emit|extend|subclass|instantiat|creat)\w*/i;
+/** English words that are no code name however the index names things (`is`, `in`, `the file` …). */
+const PROSE = new Set('the and that this with from file files which where what when declared defined declaration definition resides lives located written kept sits module class function method type interface is are was were its their there here'.split(' '));
+const FILE_NAMED_AT = /(?:\.\/)?(?:[\w@$-]+\/)*[\w@$-][\w@$.-]*\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte|d\.ts)\b/g;
+
 /** "F is where N is written" (red team adv38) */
 const FILE_IS_WHERE = new RegExp(`\`?${PATH_RE}\`?\\s+is\\s+where\\s+(?:the\\s+)?\`?${NAME_RE}\`?(?:\\(\\))?\\s+(?:is|are|lives|sits)`, 'g');
 /** "F declares N", "F defines N", "F contains N" */
