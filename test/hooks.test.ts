@@ -42,6 +42,18 @@ function hook(event: string, payload: unknown, env: Record<string, string> = {})
 const edit = (file: string) => ({ hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name: 'Edit', tool_input: { file_path: path.join(root, file), old_string: 'a', new_string: 'b' } });
 const bash = (command: string) => ({ hook_event_name: 'PreToolUse', cwd: root, session_id: 'cc-1', tool_name: 'Bash', tool_input: { command } });
 
+/** A folder in the user's home (outside the project and the scratch area) and one in the scratch area, for `fn`; removed after. */
+async function withFolders(tag: string, fn: (outside: string, scratch: string) => Promise<void>): Promise<void> {
+  const outside = fs.mkdtempSync(path.join(os.homedir(), `.ci-${tag}-`));
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `ci-${tag}-`));
+  try {
+    await fn(outside, scratch);
+  } finally {
+    fs.rmSync(outside, { recursive: true, force: true });
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 /**
  * Each command is refused, and run as the client would run what the hook lets through, it leaves
  * `file` as it was: judged on disk, not by the answer alone.
@@ -239,17 +251,15 @@ describe('PreToolUse (the write guard)', () => {
   });
 
   it('/proc/self, cd -P and set -P, a link copied as a link, a relative link target through a link (red team adv35)', async () => {
-    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv35-'));
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv35-'));
-    fs.writeFileSync(path.join(outside, 'rc'), 'original\n');
-    fs.mkdirSync(path.join(outside, 'cache'));
-    fs.symlinkSync(path.join(outside, 'cache'), path.join(scratch, 'R')); // R/.. is `outside`
-    fs.symlinkSync(outside, path.join(scratch, 'O')); // a link out of the scratch area
-    fs.mkdirSync(path.join(scratch, 'z'));
-    fs.mkdirSync(path.join(scratch, 'x1', 'x2'), { recursive: true });
-    fs.symlinkSync(path.join(scratch, 'z'), path.join(scratch, 'x1', 'x2', 'S')); // S/.. is scratch, not x1
-    const up = path.relative(scratch, outside); // from z/.. (the scratch folder) to outside
-    try {
+    await withFolders('adv35', async (outside, scratch) => {
+      fs.writeFileSync(path.join(outside, 'rc'), 'original\n');
+      fs.mkdirSync(path.join(outside, 'cache'));
+      fs.symlinkSync(path.join(outside, 'cache'), path.join(scratch, 'R')); // R/.. is `outside`
+      fs.symlinkSync(outside, path.join(scratch, 'O')); // a link out of the scratch area
+      fs.mkdirSync(path.join(scratch, 'z'));
+      fs.mkdirSync(path.join(scratch, 'x1', 'x2'), { recursive: true });
+      fs.symlinkSync(path.join(scratch, 'z'), path.join(scratch, 'x1', 'x2', 'S')); // S/.. is scratch, not x1
+      const up = path.relative(scratch, outside); // from z/.. (the scratch folder) to outside
       await toReady();
       refusedOnDisk([
         `cd / && echo PWNED >> /proc/self/cwd${outside}/rc`, `cd ${outside} && echo PWNED >> /proc/self/cwd/rc`, `echo PWNED >> /proc/thread-self/cwd/../rc`,
@@ -260,24 +270,19 @@ describe('PreToolUse (the write guard)', () => {
       // honest: cd -P without `..`, a copy of a folder or a file that is no link, a link inside the scratch area
       for (const cmd of [`cd -P ${scratch}/z && echo x > note`, `cp -a src ${scratch}/copy`, `cp -r src ${scratch}/copy2`, `mv ${scratch}/z/note ${scratch}/z/note2`, `ln -s ${scratch}/z ${scratch}/zz`])
         expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
-    } finally {
-      fs.rmSync(outside, { recursive: true, force: true });
-      fs.rmSync(scratch, { recursive: true, force: true });
-    }
+    });
   });
 
   it('hard links in the project, links made earlier in the same command, cd through a link then `..` (red team adv36)', async () => {
-    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv36-'));
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv36-'));
-    fs.writeFileSync(path.join(outside, 'rc'), 'original\n');
-    fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n');
-    fs.mkdirSync(path.join(root, 'node_modules'));
-    fs.mkdirSync(path.join(scratch, 'a', 'b', 'c', 'd'), { recursive: true });
-    fs.mkdirSync(path.join(scratch, 'D'));
-    const up = path.relative(path.join(scratch, 'a', 'b', 'c', 'd'), outside);
-    fs.symlinkSync(outside, path.join(scratch, 'L')); // L/../x is outside's parent's x
-    fs.symlinkSync(outside, path.join(scratch, 'D', 'L'));
-    try {
+    await withFolders('adv36', async (outside, scratch) => {
+      fs.writeFileSync(path.join(outside, 'rc'), 'original\n');
+      fs.writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n');
+      fs.mkdirSync(path.join(root, 'node_modules'));
+      fs.mkdirSync(path.join(scratch, 'a', 'b', 'c', 'd'), { recursive: true });
+      fs.mkdirSync(path.join(scratch, 'D'));
+      const up = path.relative(path.join(scratch, 'a', 'b', 'c', 'd'), outside);
+      fs.symlinkSync(outside, path.join(scratch, 'L')); // L/../x is outside's parent's x
+      fs.symlinkSync(outside, path.join(scratch, 'D', 'L'));
       await toReady();
       let linked = true;
       try {
@@ -308,23 +313,18 @@ describe('PreToolUse (the write guard)', () => {
       // honest: a copy or an unpacked archive read afterwards, a write beside it to a file that is there, cd into a plain folder
       for (const cmd of [`cp -a src ${scratch}/copy && ls ${scratch}/copy`, `tar -xf ${scratch}/none.tar -C ${scratch}/x 2>/dev/null; ls`, `cd ${scratch}/D && echo x > note`, `cd .. && cd - >/dev/null; ls`])
         expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
-    } finally {
-      fs.rmSync(outside, { recursive: true, force: true });
-      fs.rmSync(scratch, { recursive: true, force: true });
-    }
+    });
   });
 
   it('escaped command names, builtin cd, aliases, mounts, lastpipe, set -$x, archives and patches that make links (red team adv37)', async () => {
-    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv37-'));
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv37-'));
-    fs.writeFileSync(path.join(outside, '.env'), 'original\n');
-    fs.writeFileSync(path.join(root, '.gitignore'), '.env\ntemp/\n');
-    fs.mkdirSync(path.join(root, 'temp'));
-    fs.writeFileSync(path.join(root, 'temp', 'S'), 'a\n');
-    fs.symlinkSync(path.join(outside, '.env'), path.join(scratch, 'sv'));
-    spawnSync('tar', ['-cf', path.join(scratch, 'evil.tar'), '-C', scratch, 'sv']);
-    fs.writeFileSync(path.join(scratch, 'sym.diff'), `diff --git a/temp/P b/temp/P\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/temp/P\n@@ -0,0 +1 @@\n+${outside}\n\\ No newline at end of file\n`);
-    try {
+    await withFolders('adv37', async (outside, scratch) => {
+      fs.writeFileSync(path.join(outside, '.env'), 'original\n');
+      fs.writeFileSync(path.join(root, '.gitignore'), '.env\ntemp/\n');
+      fs.mkdirSync(path.join(root, 'temp'));
+      fs.writeFileSync(path.join(root, 'temp', 'S'), 'a\n');
+      fs.symlinkSync(path.join(outside, '.env'), path.join(scratch, 'sv'));
+      spawnSync('tar', ['-cf', path.join(scratch, 'evil.tar'), '-C', scratch, 'sv']);
+      fs.writeFileSync(path.join(scratch, 'sym.diff'), `diff --git a/temp/P b/temp/P\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/temp/P\n@@ -0,0 +1 @@\n+${outside}\n\\ No newline at end of file\n`);
       await toReady();
       refusedOnDisk([
         `\\tee -a ${outside}/.env </dev/null`, `t''ee -a ${outside}/.env </dev/null`, `"tee" -a ${outside}/.env </dev/null`,
@@ -341,23 +341,18 @@ describe('PreToolUse (the write guard)', () => {
       // honest: a quoted program name that writes nothing outside, a plain cd, an archive read afterwards
       for (const cmd of [`"ls" -la`, `command -v node`, `cd src && ls`, `tar -xf ${path.join(scratch, 'evil.tar')} -C ${scratch} && ls ${scratch}`])
         expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
-    } finally {
-      fs.rmSync(outside, { recursive: true, force: true });
-      fs.rmSync(scratch, { recursive: true, force: true });
-    }
+    });
   });
 
   it('redirections the grammar fails on, shells fed on stdin, wrappers, hash -p, traps, xargs and find -exec, subscripts, eval, BASH_ENV, more unpackers (red team adv38)', async () => {
-    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv38-'));
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv38-'));
-    const rc = path.join(outside, 'rc');
-    fs.writeFileSync(rc, 'original\n');
-    fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
-    fs.writeFileSync(path.join(scratch, 'cd.sh'), `cd ${outside}\n`);
-    fs.mkdirSync(path.join(scratch, 'D'));
-    fs.symlinkSync(outside, path.join(scratch, 'D', 'L'));
-    spawnSync('tar', ['-cf', path.join(scratch, 'a.tar'), '-C', scratch, 'D']);
-    try {
+    await withFolders('adv38', async (outside, scratch) => {
+      const rc = path.join(outside, 'rc');
+      fs.writeFileSync(rc, 'original\n');
+      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+      fs.writeFileSync(path.join(scratch, 'cd.sh'), `cd ${outside}\n`);
+      fs.mkdirSync(path.join(scratch, 'D'));
+      fs.symlinkSync(outside, path.join(scratch, 'D', 'L'));
+      spawnSync('tar', ['-cf', path.join(scratch, 'a.tar'), '-C', scratch, 'D']);
       await toReady();
       refusedOnDisk([
         `echo PWNED 1<>${rc}`,
@@ -377,21 +372,16 @@ describe('PreToolUse (the write guard)', () => {
       // honest: a plain here-doc into cat, a script file, xargs on what a search prints, a trap that cleans scratch
       for (const cmd of [`cat <<'EOF' > ${scratch}/note\nhello\nEOF`, `git ls-files | xargs wc -l`, `trap 'rm -f ${scratch}/tmp' EXIT; ls`, 'cd src && ls'])
         expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
-    } finally {
-      fs.rmSync(outside, { recursive: true, force: true });
-      fs.rmSync(scratch, { recursive: true, force: true });
-    }
+    });
   });
 
   it('bash -c with options after it, shells on stdin behind options, eval of backticks, [[ ]] subscripts, BASH_ENV by read (red team adv39)', async () => {
-    const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv39-'));
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv39-'));
-    const rc = path.join(outside, 'rc');
-    fs.writeFileSync(rc, 'original\n');
-    fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
-    fs.writeFileSync(path.join(scratch, 's'), `echo PWNED >> ${rc}\n`);
-    fs.writeFileSync(path.join(scratch, 'env.sh'), `cd ${outside}\n`);
-    try {
+    await withFolders('adv39', async (outside, scratch) => {
+      const rc = path.join(outside, 'rc');
+      fs.writeFileSync(rc, 'original\n');
+      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+      fs.writeFileSync(path.join(scratch, 's'), `echo PWNED >> ${rc}\n`);
+      fs.writeFileSync(path.join(scratch, 'env.sh'), `cd ${outside}\n`);
       await toReady();
       refusedOnDisk([
         `bash -c -e "echo PWNED >> ${rc}"`, `bash -c -- "echo PWNED >> ${rc}"`, `sh -c -e 'cd ${outside} && echo PWNED >> rc'`,
@@ -402,10 +392,7 @@ describe('PreToolUse (the write guard)', () => {
       ], rc, 'original\n');
       for (const cmd of ['bash -c -e "npm test"', `bash ${scratch}/s.sh 2>/dev/null || true`, '[[ -f package.json ]] && cat package.json'])
         expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
-    } finally {
-      fs.rmSync(outside, { recursive: true, force: true });
-      fs.rmSync(scratch, { recursive: true, force: true });
-    }
+    });
   });
 
   it('lets honest reading, testing and scratch work through, before READY and in it', async () => {
