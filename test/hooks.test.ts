@@ -54,6 +54,20 @@ async function withFolders(tag: string, fn: (outside: string, scratch: string) =
   }
 }
 
+/** A session in EXPLORATION, then (that one aborted) one in READY: a test's checks run in each. */
+async function* phases(): AsyncGenerator<'EXPLORATION' | 'READY'> {
+  sessions.start('IMPLEMENT', 'add tax to the cart total');
+  yield 'EXPLORATION';
+  sessions.abort('x');
+  await toReady();
+  yield 'READY';
+}
+
+/** Each command is let through (honest work the rules must not refuse). */
+function allowedAll(commands: readonly string[]): void {
+  for (const cmd of commands) expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+}
+
 /**
  * Each command is refused, and run as the client would run what the hook lets through, it leaves
  * `file` as it was: judged on disk, not by the answer alone.
@@ -182,12 +196,7 @@ describe('PreToolUse (the write guard)', () => {
     fs.symlinkSync(path.join(other, 'theirs.ts'), scratchLink);
     const probe = path.join(REPO_ROOT, 'dist', 'src', 'hooks', `probe-${process.pid}.js`);
     try {
-      for (const phase of ['EXPLORATION', 'READY']) {
-        if (phase === 'EXPLORATION') sessions.start('IMPLEMENT', 'add tax to the cart total');
-        else {
-          sessions.abort('x');
-          await toReady();
-        }
+      for await (const phase of phases()) {
         for (const cmd of [
           `echo 'process.exit(0)' > node_modules/code-intel/dist/src/hooks/${path.basename(probe)}`,
           'echo x > node_modules/linked/theirs.ts', `echo x > ${scratchLink}`,
@@ -228,12 +237,7 @@ describe('PreToolUse (the write guard)', () => {
     fs.symlinkSync(path.join(outside, 'cache'), path.join(scratch, 'R')); // R/.. is `outside`, not `scratch`
     fs.symlinkSync(path.join(outside, 'cache'), path.join(root, 'src', 'R'));
     try {
-      for (const phase of ['EXPLORATION', 'READY']) {
-        if (phase === 'EXPLORATION') sessions.start('IMPLEMENT', 'add tax to the cart total');
-        else {
-          sessions.abort('x');
-          await toReady();
-        }
+      for await (const phase of phases()) {
         refusedOnDisk([
           `echo PWNED >> ${scratch}/R/../rc`, `cp src/cart.ts ${scratch}/R/../rc`, `cd ${scratch} && echo PWNED >> R/../rc`,
           'echo PWNED >> src/R/../rc', `cd ${scratch}/R && echo PWNED >> ../rc`, `cd src && echo PWNED >> R/../rc`,
@@ -268,8 +272,7 @@ describe('PreToolUse (the write guard)', () => {
         `ln -s ../${up} ${scratch}/x1/x2/S/L3`,
       ], path.join(outside, 'rc'), 'original\n');
       // honest: cd -P without `..`, a copy of a folder or a file that is no link, a link inside the scratch area
-      for (const cmd of [`cd -P ${scratch}/z && echo x > note`, `cp -a src ${scratch}/copy`, `cp -r src ${scratch}/copy2`, `mv ${scratch}/z/note ${scratch}/z/note2`, `ln -s ${scratch}/z ${scratch}/zz`])
-        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+      allowedAll([`cd -P ${scratch}/z && echo x > note`, `cp -a src ${scratch}/copy`, `cp -r src ${scratch}/copy2`, `mv ${scratch}/z/note ${scratch}/z/note2`, `ln -s ${scratch}/z ${scratch}/zz`]);
     });
   });
 
@@ -311,8 +314,7 @@ describe('PreToolUse (the write guard)', () => {
         expect(edit.reason).toMatch(/hard link/);
       }
       // honest: a copy or an unpacked archive read afterwards, a write beside it to a file that is there, cd into a plain folder
-      for (const cmd of [`cp -a src ${scratch}/copy && ls ${scratch}/copy`, `tar -xf ${scratch}/none.tar -C ${scratch}/x 2>/dev/null; ls`, `cd ${scratch}/D && echo x > note`, `cd .. && cd - >/dev/null; ls`])
-        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+      allowedAll([`cp -a src ${scratch}/copy && ls ${scratch}/copy`, `tar -xf ${scratch}/none.tar -C ${scratch}/x 2>/dev/null; ls`, `cd ${scratch}/D && echo x > note`, `cd .. && cd - >/dev/null; ls`]);
     });
   });
 
@@ -339,8 +341,7 @@ describe('PreToolUse (the write guard)', () => {
         `patch -p1 < ${scratch}/sym.diff && echo PWNED >> temp/P/.env`,
       ], path.join(outside, '.env'), 'original\n');
       // honest: a quoted program name that writes nothing outside, a plain cd, an archive read afterwards
-      for (const cmd of [`"ls" -la`, `command -v node`, `cd src && ls`, `tar -xf ${path.join(scratch, 'evil.tar')} -C ${scratch} && ls ${scratch}`])
-        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+      allowedAll([`"ls" -la`, `command -v node`, `cd src && ls`, `tar -xf ${path.join(scratch, 'evil.tar')} -C ${scratch} && ls ${scratch}`]);
     });
   });
 
@@ -370,8 +371,7 @@ describe('PreToolUse (the write guard)', () => {
         `cp -a -t ${scratch}/D2 ${scratch}/D && echo PWNED >> ${scratch}/D2/D/L/rc`,
       ], rc, 'original\n');
       // honest: a plain here-doc into cat, a script file, xargs on what a search prints, a trap that cleans scratch
-      for (const cmd of [`cat <<'EOF' > ${scratch}/note\nhello\nEOF`, `git ls-files | xargs wc -l`, `trap 'rm -f ${scratch}/tmp' EXIT; ls`, 'cd src && ls'])
-        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+      allowedAll([`cat <<'EOF' > ${scratch}/note\nhello\nEOF`, `git ls-files | xargs wc -l`, `trap 'rm -f ${scratch}/tmp' EXIT; ls`, 'cd src && ls']);
     });
   });
 
@@ -390,8 +390,7 @@ describe('PreToolUse (the write guard)', () => {
         `[[ 'a[$(cp ${scratch}/payload ${rc})]' -eq 0 ]]`, `test -v 'a[$(case x in x) cp ${scratch}/payload ${rc};; esac)]'`, `mapfile -t 'a[$(cp ${scratch}/payload ${rc})]' < /dev/null`,
         `read BASH_ENV <<< ${scratch}/env.sh; export BASH_ENV; bash -c 'echo PWNED >> rc'`,
       ], rc, 'original\n');
-      for (const cmd of ['bash -c -e "npm test"', `bash ${scratch}/s.sh 2>/dev/null || true`, '[[ -f package.json ]] && cat package.json'])
-        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBeUndefined();
+      allowedAll(['bash -c -e "npm test"', `bash ${scratch}/s.sh 2>/dev/null || true`, '[[ -f package.json ]] && cat package.json']);
     });
   });
 
