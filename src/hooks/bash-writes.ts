@@ -218,7 +218,7 @@ export function plainAnalysis(command: string): BashAnalysis | undefined {
   const nested: string[] = [];
   let readOnly = true;
   // a folder change is followed by the grammar's walk
-  if (stages.some((s) => CHDIR.has(path.basename(peeled(s.words)[0] ?? '')) || s.words.some((w) => /^(-C|--chdir)/.test(w)))) return undefined;
+  if (stages.some((s) => CHDIR.has(path.basename(peel(s.words).words[0] ?? '')) || s.words.some((w) => /^(-C|--chdir)/.test(w)))) return undefined;
   for (const s of stages) {
     inspectWords(s.words, writes, nested);
     const cmd = path.basename(s.words[0]!);
@@ -233,7 +233,25 @@ export function plainAnalysis(command: string): BashAnalysis | undefined {
 export async function analyzeBash(command: string): Promise<BashAnalysis> {
   if (plainReadOnly(command)) return { writes: [], parseError: false, background: [], readOnly: true };
   // the common plain commands (`echo x > f`, `mkdir -p out`) are read without loading the grammar
-  return plainAnalysis(command) ?? parsedAnalysis(command);
+  const a = plainAnalysis(command) ?? (await parsedAnalysis(command));
+  const unread = setsUnreadCode(command);
+  if (unread) a.writes.push({ what: command.slice(0, 160), targets: null, refuse: `setting ${unread} makes bash run code the write guard never reads: run the commands themselves` });
+  return a;
+}
+
+/** A command's text with its quotes and backslashes taken out: `set -o phys""ical` reads as `set -o physical`. */
+const unquoted = (command: string): string => command.replace(/["'\\]/g, '');
+
+/**
+ * A variable or builtin that makes bash run code no parser sees (red team adv38: `BASH_ENV=cd.sh bash
+ * -c …`, `BASH_CMDS[cat]=/usr/bin/tee`; adv39 set BASH_ENV by `read` and `export`): named at all, or
+ * ENV/PS4 assigned, or `enable -f`. Which one, or undefined.
+ */
+function setsUnreadCode(command: string): string | undefined {
+  const bare = unquoted(command);
+  const m = /\b(BASH_ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|BASH_XTRACEFD)\b/.exec(bare)
+    ?? /(?:^|[\s;&|(`])(ENV|PS4)(?:\[[^\]]*\])?\+?=|\b(?:export|read|declare|typeset|local|readonly|mapfile)\b[^;&|\n]*\b(ENV|PS4)\b|\bprintf\s+-v\s*(ENV|PS4)\b|(?:^|[\s;&|(])enable\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/.exec(bare);
+  return m ? m[1] ?? m[2] ?? m[3] ?? 'enable -f' : undefined;
 }
 
 /** The analysis by the bash grammar: every command, however written. */
@@ -259,7 +277,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   // the physical path: adv36 `cd L/../root`), and a `cd ..` after a physical cd (adv36)
   // (read with quotes and backslashes taken out, and any `set` whose options an expansion builds taken
   // as physical: `set -$x`, `set -o phys""ical` — red team adv37)
-  const bare = command.replace(/["'\\]/g, '');
+  const bare = unquoted(command);
   let physical = /(?:^|[\s;&|(])set\s+(?:[^;&|\n]*\s)?(?:-[a-zA-Z]*P|-[a-zA-Z]*\$|\$)|\bphysical\b/.test(bare);
   // `shopt -s lastpipe`: the last stage of a pipeline runs in the shell itself, its cd too
   const lastpipe = /\blastpipe\b/.test(bare);
@@ -316,7 +334,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           nested.push(...code.map((c) => ({ code: c, dir })));
           placed(from);
           // (`command cd`, `builtin cd`: the cd they run — red team adv37)
-          const run = peeled([name ? unquote(name) : '', ...args]);
+          const run = peel([name ? unquote(name) : '', ...args]).words;
           const runCmd = run.length > 0 ? path.basename(run[0]!) : '';
           if (CHDIR.has(runCmd)) chdir(runCmd, run.slice(1));
           // a name built by an expansion may be cd (`$c /elsewhere`)
@@ -472,21 +490,33 @@ function inspectWords(commandWords: string[], writes: BashWrite[], nested: strin
   if (inspectCommand(commandWords, writes, nested)) writes.push({ what: `${commandWords.join(' ').slice(0, 160)} (operands from stdin)`, targets: null });
 }
 
-/** The words a command line runs once its prefixes are peeled (`command cd`, `builtin cd`, `sudo -u x cd`). */
-function peeled(words: readonly string[]): string[] {
-  let w = [...words];
-  while (w.length > 0 && PREFIXES.has(path.basename(w[0]!))) {
-    const name = path.basename(w[0]!);
-    const takesArg = PREFIX_OPTION_ARGS[name] ?? '';
-    w = w.slice(1);
-    const options: string[] = [];
-    while (w.length > 0 && (w[0]!.startsWith('-') || /^\w+=/.test(w[0]!) || /^\d+[smhd]?$/.test(w[0]!))) {
-      options.push(w[0]!);
-      w = w.slice(/^-[a-zA-Z]$/.test(w[0]!) && takesArg.includes(w[0]![1]!) ? 2 : 1);
+
+/**
+ * Peels a command line's prefixes (`sudo rm x`, `env A=1 rm x`, `xargs rm`, `taskset 3 tee f`): the
+ * words it runs, whether xargs feeds it, and the command line `env -S '…'` splits out (then no words).
+ */
+function peel(commandWords: readonly string[]): { words: string[]; xargs: boolean; split?: string } {
+  let words = [...commandWords];
+  let xargs = false;
+  while (words.length > 0 && PREFIXES.has(path.basename(words[0]!))) {
+    const wrapper = path.basename(words[0]!);
+    xargs ||= wrapper === 'xargs';
+    const takesArg = PREFIX_OPTION_ARGS[wrapper] ?? '';
+    const seen: string[] = [];
+    words = words.slice(1);
+    while (words.length > 0 && (words[0]!.startsWith('-') || /^\w+=/.test(words[0]!) || /^\d+[smhd]?$/.test(words[0]!))) {
+      const opt = words[0]!;
+      seen.push(opt);
+      // `env -S 'sh -c …'` splits its argument into a command line
+      const split = /^(-S|--split-string)(=(.*))?$/.exec(opt);
+      if (split) return { words: [], xargs, split: [split[3] ?? words[1] ?? '', ...words.slice(split[3] !== undefined ? 1 : 2)].join(' ') };
+      // an option whose value is the next word (`-C dir`, `-u user`, `-I {}`): skip both
+      words = words.slice(/^-[a-zA-Z]$/.test(opt) && takesArg.includes(opt[1]!) ? 2 : 1);
     }
-    w = skipOwnOperand(name, w, options);
+    // `taskset MASK cmd`, `chrt PRIO cmd`, `flock FILE cmd`: the wrapper's own operand first
+    words = skipOwnOperand(wrapper, words, seen);
   }
-  return w;
+  return { words, xargs };
 }
 
 /** git subcommands that write the work tree, and so may make a file a symlink. */
@@ -597,30 +627,8 @@ const MOUNTERS = new Set(['mount', 'umount', 'losetup', 'unshare', 'nsenter', 'c
 
 /** inspectWords for one command; true when it runs under xargs */
 function inspectCommand(commandWords: string[], writes: BashWrite[], nested: string[]): boolean {
-  let words = commandWords;
-  let xargs = false;
-  // peel prefixes: sudo rm x, env A=1 rm x, xargs rm, env -C dir sh -c …
-  while (words.length > 0 && PREFIXES.has(path.basename(words[0]!))) {
-    const wrapper = path.basename(words[0]!);
-    xargs ||= wrapper === 'xargs';
-    const takesArg = PREFIX_OPTION_ARGS[wrapper] ?? '';
-    const seen: string[] = [];
-    words = words.slice(1);
-    while (words.length > 0 && (words[0]!.startsWith('-') || /^\w+=/.test(words[0]!) || /^\d+[smhd]?$/.test(words[0]!))) {
-      const opt = words[0]!;
-      seen.push(opt);
-      // `env -S 'sh -c …'` splits its argument into a command line
-      const split = /^(-S|--split-string)(=(.*))?$/.exec(opt);
-      if (split) {
-        nested.push([split[3] ?? words[1] ?? '', ...words.slice(split[3] !== undefined ? 1 : 2)].join(' '));
-        return xargs;
-      }
-      // an option whose value is the next word (`-C dir`, `-u user`, `-I {}`): skip both
-      words = words.slice(/^-[a-zA-Z]$/.test(opt) && takesArg.includes(opt[1]!) ? 2 : 1);
-    }
-    // `taskset MASK cmd`, `chrt PRIO cmd`, `flock FILE cmd`: the wrapper's own operand first
-    words = skipOwnOperand(wrapper, words, seen);
-  }
+  const { words, xargs, split } = peel(commandWords);
+  if (split !== undefined) nested.push(split);
   if (words.length === 0) return xargs;
   const cmd = path.basename(words[0]!);
   const args = words.slice(1);

@@ -343,12 +343,6 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     // a redirection the grammar fails on is one the guard does not see (red team adv38: `echo x 1<>FILE` wrote FILE unjudged)
     // (or a command substitution: adv39 hid one in a subscript behind a case pattern's `)`)
     if (a.parseError && /[<>`]|\$\(/.test(command)) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection or a command substitution in it, e.g. `<>`): write it in plainer shell';
-    // variables that make bash run code the guard never reads (red team adv38: BASH_ENV=cd.sh bash -c …,
-    // BASH_CMDS[cat]=/usr/bin/tee; adv39 set BASH_ENV by `read` and `export`): named at all, or ENV/PS4 assigned
-    const bareCommand = command.replace(/["'\\]/g, '');
-    const runsUnread = /\b(BASH_ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|BASH_XTRACEFD)\b/.exec(bareCommand)
-      ?? /(?:^|[\s;&|(`])(ENV|PS4)(?:\[[^\]]*\])?\+?=|\b(?:export|read|declare|typeset|local|readonly|mapfile)\b[^;&|\n]*\b(ENV|PS4)\b|\bprintf\s+-v\s*(ENV|PS4)\b|(?:^|[\s;&|(])enable\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/.exec(bareCommand);
-    if (runsUnread) return `setting ${runsUnread[1] ?? runsUnread[2] ?? runsUnread[3] ?? 'enable -f'} makes bash run code the write guard never reads: run the commands themselves`;
     const mayLink = laterThroughLink(a.writes, base);
     if (mayLink) return mayLink;
     for (const w of a.writes) {

@@ -353,13 +353,16 @@ function stoppedWords(quote: string): string[] {
 const CHANGE_EN = '(?:chang|modif|edit|touch|updat|alter|delet|remov|add|renam|refactor|rewrit|mov|replac)[a-z]*';
 const CHANGE_JA = '(?:変更|修正|編集|削除|追加|触|変え|書き換|いじ)';
 const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)';
+/** Words that forbid what follows them (RULED_OUT, fromExcluded: one list each). */
+const FORBIDDING_EN = "(?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to)";
+const FORBIDDING_ZH = '(?:不要|别|勿|不许|不得|禁止|不)';
 const RULED_OUT = [
   // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
-  new RegExp(`(?:^|[^\\p{L}])((?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to)\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our|how|what|which|whether|where|when|why|the\\s+way)\\s+){0,2}$`, 'iu'),
+  new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our|how|what|which|whether|where|when|why|the\\s+way)\\s+){0,2}$`, 'iu'),
   // "…, not to the admin report", "except the admin report"
   /(?:^|[^\p{L}])(not\s+(?:to|for)|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from)\s+(?:(?:the|a|an|any|this|that)\s+)?$/iu,
   // 不要修改管理报告, 别动
-  new RegExp(`((?:不要|别|勿|不许|不得|禁止|不)\\s*${CHANGE_ZH})\\s*$`, 'u'),
+  new RegExp(`(${FORBIDDING_ZH}\\s*${CHANGE_ZH})\\s*$`, 'u'),
 ];
 /** Before a quote that starts with the change itself: "do not | change the admin report". */
 const NEGATION_BEFORE = /(?:^|[^\p{L}])(do\s+not|don['’]t|never|must\s+not|should\s+not|without|不要|别|勿|不许|不得)\s*$/iu;
@@ -367,8 +370,8 @@ const RULED_OUT_JA = new RegExp(`^\\s*[はをもにの]?\\s*(${CHANGE_JA}[\\p{Sc
 const NEGATION_AFTER_JA = /^([\p{Script=Hiragana}]{0,2}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))/u;
 
 /** A change a text forbids, and where the thing it keeps stands: after it (English, Chinese), before it (Japanese). */
-const FORBIDS_EN = new RegExp(`(?:^|[^\\p{L}])((?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to)\\s+${CHANGE_EN})`, 'iu');
-const FORBIDS_ZH = new RegExp(`((?:不要|别|勿|不许|不得|禁止|不)\\s*${CHANGE_ZH})`, 'u');
+const FORBIDS_EN = new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGE_EN})`, 'iu');
+const FORBIDS_ZH = new RegExp(`(${FORBIDDING_ZH}\\s*${CHANGE_ZH})`, 'u');
 const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
 
 /**

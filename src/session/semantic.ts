@@ -73,18 +73,11 @@ export class SemanticPhase {
   /**
    * A declaration the hypothesis places in a file the index does not declare it in: "TimeoutError is
    * declared in source/utils/merge.ts" was confirmed by a find_definitions that showed it in
-   * source/errors/TimeoutError.ts (red team adv36). Read from "N is declared/defined/implemented in
-   * F" and "F declares/defines N"; a name the index does not know is left to the other checks.
+   * source/errors/TimeoutError.ts (red team adv36). The places are read by placedNear; a name the
+   * index does not know is left to the other checks.
    */
   private misplaced(text: string): { name: string; file: string; actual: string[] } | undefined {
-    // (any name the index declares, lowercase too: `enqueue` escaped as prose — red team adv38)
-    const claims = [
-      ...[...text.matchAll(DECLARED_IN)].map((m) => ({ name: m[1]!, file: m[2]! })),
-      ...[...text.matchAll(FILE_DECLARES)].map((m) => ({ name: m[2]!, file: m[1]! })),
-      ...[...text.matchAll(FILE_IS_WHERE)].map((m) => ({ name: m[2]!, file: m[1]! })),
-      ...this.placedNear(text),
-    ];
-    for (const c of claims) {
+    for (const c of this.placedNear(text)) {
       const file = c.file.replace(/^\.\//, '');
       const defs = this.core.definitionsOf(bare(c.name));
       if (defs.length === 0) continue;
@@ -94,9 +87,10 @@ export class SemanticPhase {
   }
 
   /**
-   * Other wordings of a place (red team adv39: "N resides in F", "N (declared in F)", "N's declaration
-   * is in the file F", "F, which declares N"): in a sentence with a word of declaring and none of
-   * using, each name the index declares goes with the file written nearest it.
+   * Where a hypothesis places declarations: in a sentence with a word of placing ("N is declared in
+   * F", "the N helper is defined in F", "N resides in F", "N (declared in F)", "F contains N", "F is
+   * where N is written", "N is in F": red teams adv36–adv39 found each wording) and none of using,
+   * each name the index declares goes with the file written nearest it.
    */
   private placedNear(text: string): { name: string; file: string }[] {
     const out: { name: string; file: string }[] = [];
@@ -360,21 +354,12 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
   return { ok: true, call };
 }
 
-const NAME_RE = '([A-Za-z_$][\\w$]*(?:(?:\\.|#|::)[A-Za-z_$#][\\w$]*)*)';
-const PATH_RE = '((?:\\.\\/)?(?:[\\w@$-]+\\/)*[\\w@$.-]+\\.[A-Za-z][A-Za-z0-9]{0,5})';
-/** "N is declared in F", "N, defined in F", "N lives in F", "the N serializer is defined in F", "N is in F" (red team adv37 put a word between) */
-const DECLARED_IN = new RegExp(`\`?${NAME_RE}\`?(?:\\(\\))?(?:\\s+[a-z]+){0,3}?,?\\s+(?:(?:is\\s+|are\\s+|was\\s+|can\\s+be\\s+)?(?:declared|defined|implemented|lives?|located|sits|written|found|kept)\\s+(?:in|inside|within|at)|(?:is|are)\\s+(?:in|inside|within))\\s+\`?${PATH_RE}`, 'g');
 /** Words that place a declaration, and words that say a use (a sentence with one says where code is used, not where it is). */
-const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits)\w*/i;
+const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export)\w*|\bis\s+where\b|\b(?:is|are)\s+(?:in|inside|within)\b/i;
 const USING = /\b(?:call|use|using|import|invok|referenc|pass|read|wrap|return|throw|emit|extend|subclass|instantiat|creat)\w*/i;
 /** English words that are no code name however the index names things (`is`, `in`, `the file` …). */
 const PROSE = new Set('the and that this with from file files which where what when declared defined declaration definition resides lives located written kept sits module class function method type interface is are was were its their there here'.split(' '));
 const FILE_NAMED_AT = /(?:\.\/)?(?:[\w@$-]+\/)*[\w@$-][\w@$.-]*\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte|d\.ts)\b/g;
-
-/** "F is where N is written" (red team adv38) */
-const FILE_IS_WHERE = new RegExp(`\`?${PATH_RE}\`?\\s+is\\s+where\\s+(?:the\\s+)?\`?${NAME_RE}\`?(?:\\(\\))?\\s+(?:is|are|lives|sits)`, 'g');
-/** "F declares N", "F defines N", "F contains N" */
-const FILE_DECLARES = new RegExp(`\`?${PATH_RE}\`?\\s+(?:declares|defines|implements|exports|contains|holds)\\s+(?:the\\s+|a\\s+)?\`?${NAME_RE}`, 'g');
 
 /** A relative path to a code file, as a hypothesis may name one (`source/core/Ky.ts`, `./lib/x.js`). */
 const FILE_PATH = /(?<![\p{L}\p{N}_$./-])(?:\.\/)?(?:[\w@$-]+\/)+[\w@$.-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte)(?![\p{L}\p{N}_$])/gu;
