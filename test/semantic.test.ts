@@ -474,6 +474,39 @@ describe('a rejection says which definition it judged', () => {
   });
 });
 
+describe('a rejection names the declaration its evidence lies in when that one was not sent', () => {
+  it('says the call cited sits inside a declaration left out, and to send that one (agent trial tr97: composeSignals cited inside the fetch adapter)', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { readWhole } = await import('./helpers/session.js');
+    const root = makeProject({
+      'src/timeout.ts': 'export function requestTimeout(ms: number): number {\n  return ms;\n}\n',
+      'src/signals.ts': 'export function composeSignals(list: AbortSignal[], ms: number): AbortSignal {\n  const c = new AbortController();\n  setTimeout(() => c.abort(), ms);\n  return c.signal;\n}\n',
+      'src/request.ts': "import { composeSignals } from './signals';\nexport async function send(url: string, signal: AbortSignal, ms: number) {\n  const s = composeSignals([signal], ms);\n  return globalThis.fetch(url, { signal: s });\n}\n",
+    });
+    const project = new Project(root);
+    await project.refresh();
+    const sessions = new SessionService(project);
+    sessions.start('INVESTIGATE', 'How does the request timeout abort a request?');
+    sessions.setQueryFrame({ target_feature: { value: 'request timeout', quote: 'request timeout' } });
+    for (const name of ['composeSignals', 'send', 'requestTimeout']) sessions.record('find_definitions', { name }, { ...findDefinitions(project, { name }) });
+    for (const file of ['src/signals.ts', 'src/request.ts', 'src/timeout.ts']) sessions.record('get_symbols', { file }, { ...getSymbols(project, { file }) });
+    for (const file of ['src/signals.ts', 'src/request.ts']) readWhole(sessions, file);
+    sessions.submitUnderstanding({ symbols_identified: ['composeSignals', 'requestTimeout'], entry_points: ['requestTimeout()'], existing_patterns: [], files_analyzed: ['src/signals.ts', 'src/request.ts'] });
+    await sessions.validateRelevance('request timeout', ['composeSignals', 'requestTimeout']);
+    const r = await sessions.confirmRelevance([
+      { symbol: 'requestTimeout', approved: true, code_evidence: 'src/timeout.ts:1' },
+      { symbol: 'composeSignals', approved: true, code_evidence: 'src/request.ts:3' },
+    ]);
+    const rejected = (r.rejected as { symbol: string; guidance: { reason: string; next_actions: string[] } }[]).find((x) => x.symbol === 'composeSignals')!;
+    expect(rejected.guidance.reason).toContain('Its code_evidence (src/request.ts:3) lies inside send, which was not sent for validation');
+    expect(rejected.guidance.next_actions[0]).toMatch(/^if send is part of 'request timeout', send it too/);
+    project.db.close();
+    removeProject(root);
+  });
+});
+
 describe('a compound request word the code writes apart (autofix → fix)', () => {
   const doc = (name: string, body = '') => keywordDoc({ name, path: 'lib/rules/no-var.js', body });
   const docs = [doc('canFix'), doc('report', 'fix fixer replace'), doc('fixRange'), doc('autoWidth'), doc('isLoopAssignee'), doc('checkout'), doc('outdated'), doc('autofixDocs')];

@@ -179,6 +179,21 @@ export class ValidationPhase {
     return namedScore(target, base, null) > 0;
   }
 
+  /**
+   * The innermost declaration around a line of evidence, when it is neither the symbol itself nor
+   * sent in this confirm nor accepted: the piece of the feature the agent left out (agent trial
+   * tr97 cited the call of composeSignals inside the fetch adapter, sent without the adapter).
+   */
+  private unsentHolder(symbol: string, where: string, accepted: ReadonlySet<string>, mapped: readonly { symbol: string }[]): string | undefined {
+    const m = /^(.*):(\d+)$/.exec(where);
+    const d = m ? this.core.declarationsAround(m[1]!, Number(m[2])).find((x) => !x.local) : undefined;
+    if (!d) return undefined;
+    const names = [d.name, d.container_name ? `${d.container_name}.${d.name}` : undefined].filter((x): x is string => !!x);
+    const bare = symbol.split('.').pop();
+    if (names.includes(symbol) || (d.name === bare && !d.container_name) || names.some((n) => accepted.has(n) || mapped.some((x) => x.symbol === n))) return undefined;
+    return names[names.length - 1];
+  }
+
   /** Why a line of evidence does not concern a symbol, for the rejection (agent trial tr33 was told a line calling the symbol was "not about" it). */
   private unconcernedWhy(symbol: string, verified: Verified, target: string): string {
     const m = /^(.*):(\d+)$/.exec(verified.where);
@@ -537,11 +552,14 @@ export class ValidationPhase {
       const sibling = l.scored.legs.sibling;
       const words = (t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '')
         + (sibling ? `; ${t?.missing.join(', ') ?? 'the rest'} is what ${quote(sibling, 200)} beside its file is named for: the target means that one, and the word they share names their family` : '');
+      const holder = this.unsentHolder(l.symbol, l.where, acceptedNames(), mapped);
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}), ...(l.judged ? { judged_as: l.judged } : {}),
         guidance: {
-          reason: `'${quote(target, 200)}' and '${quote(l.symbol, 200)}'${l.judged ? ` (${l.judged})` : ''} are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'}), and it is not among the ${propagationCutoff(ranking.total)} declarations closest to them through the code`,
+          reason: `'${quote(target, 200)}' and '${quote(l.symbol, 200)}'${l.judged ? ` (${l.judged})` : ''} are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'}), and it is not among the ${propagationCutoff(ranking.total)} declarations closest to them through the code`
+            + (holder ? `. Its code_evidence (${l.where}) lies inside ${quote(holder, 200)}, which was not sent for validation` : ''),
           next_actions: [
+            ...(holder ? [`if ${quote(holder, 200)} is part of '${quote(target, 200)}', send it too (validate_symbol_relevance, then confirm it with a line of its own): what it contains or calls is then linked to it`] : []),
             `if it really is part of '${quote(target, 200)}', show how: confirm it together with the symbol it connects to (find_references shows callers and callees)`,
             `search_text or query for other symbols related to '${quote(target, 200)}'`,
           ],
