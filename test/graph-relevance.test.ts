@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project } from '../src/project/project.js';
 import { symbolsByName } from '../src/query/symbols.js';
-import { linkedScore, linkToSeeds, personalizedRank, propagationCutoff, symbolLabel } from '../src/session/graph-relevance.js';
+import { linkDirection, linkedScore, linkToSeeds, personalizedRank, propagationCutoff, symbolLabel } from '../src/session/graph-relevance.js';
 import { makeProject, removeProject } from './helpers/project.js';
 import { readWhole } from './helpers/session.js';
 
@@ -37,6 +37,17 @@ beforeAll(async () => {
       `    return runner() ?? inner();`,
       `  }`,
       `  dispose() {}`,
+      `}`,
+      ``,
+    ].join('\n'),
+    // a call on a value of no known type (the index can only guess it) of the one method so named
+    'src/cancel.js': 'export class CancelToken {\n  toAbortSignal() {\n    return null;\n  }\n  forEach() {}\n  destroy() {}\n}\n',
+    'src/adapter.js': [
+      `export default function fetchAdapter(config) {`,
+      `  const { cancelToken } = config;`,
+      `  const run = () => cancelToken.destroy();`,
+      `  config.items.forEach(run);`,
+      `  return cancelToken && cancelToken.toAbortSignal();`,
       `}`,
       ``,
     ].join('\n'),
@@ -98,6 +109,16 @@ describe('graph relevance', () => {
     expect(linkToSeeds(project.db, id('defineCached'), new Set([id('escapeKey')]), 1)).toMatchObject({ hops: 1 });
     const order = personalizedRank(project.db, new Map([[id('defineCached'), 1]])).map((x) => x.id);
     expect(order.indexOf(id('escapeKey'))).toBeGreaterThanOrEqual(0);
+  });
+  it('links a call the index could only guess to the one method of a specific name, and not a built-in member or a plain word (agent trial tr97)', () => {
+    const adapter = new Set([id('fetchAdapter')]);
+    expect(linkToSeeds(project.db, id('CancelToken.toAbortSignal'), adapter, 1)).toMatchObject({ seed: id('fetchAdapter'), hops: 1 });
+    expect(linkToSeeds(project.db, id('fetchAdapter'), new Set([id('CancelToken.toAbortSignal')]), 1)).toMatchObject({ hops: 1 });
+    expect(linkDirection(project.db, id('fetchAdapter'), id('CancelToken.toAbortSignal'))).toBe('down');
+    // `items.forEach(…)` is most likely an array's; `destroy` (from a closure) is one word many things have
+    expect(linkToSeeds(project.db, id('CancelToken.forEach'), adapter, 1)).toBeUndefined();
+    expect(linkToSeeds(project.db, id('CancelToken.destroy'), adapter, 1)).toBeUndefined();
+    expect(personalizedRank(project.db, new Map([[id('fetchAdapter'), 1]])).map((r) => r.id)).toContain(id('CancelToken.toAbortSignal'));
   });
   it('propagates from the seeds over every path: nearer first, nothing where no path leads', () => {
     const order = personalizedRank(project.db, new Map([[id('resetStore'), 1]])).map((x) => x.id);

@@ -11,6 +11,7 @@
  */
 import type { DB } from '../store/db.js';
 import { currentDeadline } from '../util/deadline.js';
+import { splitWords } from '../util/words.js';
 
 /**
  * The rank leg, calibrated on the real-commit benchmark's tune split (docs/relevance.md): a
@@ -111,6 +112,16 @@ const EDGE_SQL = {
   fieldOwners: `SELECT DISTINCT m.container_id AS n FROM refs r JOIN symbols m ON m.id = r.symbol_id WHERE r.enclosing_id = ? AND r.role = 'write' AND m.kind = 'property' AND m.container_id IS NOT NULL LIMIT 400`,
   fieldUsers: `SELECT DISTINCT r.enclosing_id AS n FROM symbols m JOIN refs r ON r.symbol_id = m.id WHERE m.container_id = ? AND m.kind = 'property' AND r.role = 'write' AND r.enclosing_id IS NOT NULL LIMIT 400`,
   allMembers: 'SELECT id AS a, container_id AS b FROM symbols WHERE container_id IS NOT NULL AND local = 0',
+  /**
+   * A call the index could only guess (`cancelToken.toAbortSignal()` on a value of no known type:
+   * confidence name_match, no symbol) and the one function or method of that name the project's
+   * code declares (declaration files aside): its callees and its callers. Which names are specific
+   * enough is judged in JavaScript (guessable).
+   */
+  guessedCallees: `SELECT DISTINCT r.name AS name FROM refs r WHERE r.enclosing_id = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND r.role = 'call' LIMIT 400`,
+  guessedCallers: `SELECT DISTINCT r.enclosing_id AS n FROM refs r WHERE r.name = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND r.role = 'call' AND r.enclosing_id IS NOT NULL LIMIT 400`,
+  callablesNamed: `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.local = 0 AND s.kind IN ('function', 'method') AND f.path NOT LIKE '%.d.ts' AND f.path NOT LIKE '%.d.cts' AND f.path NOT LIKE '%.d.mts' LIMIT 2`,
+  allGuessedCalls: `SELECT DISTINCT enclosing_id AS a, name FROM refs WHERE symbol_id IS NULL AND confidence = 'name_match' AND role = 'call' AND enclosing_id IS NOT NULL`,
   /** every declaration by file and start, for the owners of all locals at once */
   allSpans: `SELECT ${SPAN} FROM symbols ORDER BY file_id, line, col`,
   /** the declarations of the file that holds one */
@@ -118,6 +129,29 @@ const EDGE_SQL = {
 } as const;
 
 interface Span { id: number; file: number; local: number; line: number; col: number; endLine: number; endCol: number }
+
+/**
+ * Members of the runtime's own objects (`toString`, `addEventListener`, `forEach`): a guessed call
+ * of one is most often a call on a built-in value, whatever the project declares by that name.
+ */
+const RUNTIME_MEMBERS: ReadonlySet<string> = (() => {
+  const g = globalThis as Record<string, unknown>;
+  const names = new Set<string>();
+  for (const key of Object.getOwnPropertyNames(g)) {
+    const v = g[key];
+    if (typeof v !== 'function') continue;
+    for (const o of [v, (v as { prototype?: unknown }).prototype]) if (o && (typeof o === 'object' || typeof o === 'function')) for (const n of Object.getOwnPropertyNames(o)) names.add(n);
+  }
+  for (const n of Object.getOwnPropertyNames(Object.getPrototypeOf(Uint8Array.prototype) as object)) names.add(n);
+  return names;
+})();
+
+/** The one declaration a guessed call of `name` can mean: a compound name no runtime object has, declared once. */
+function guessable(db: DB, name: string): number | undefined {
+  if (RUNTIME_MEMBERS.has(name) || splitWords(name).length < 2) return undefined;
+  const ids = db.prepare(EDGE_SQL.callablesNamed).all(name) as { id: number }[];
+  return ids.length === 1 ? ids[0]!.id : undefined;
+}
 
 /** The owner of each local among one file's declarations: the smallest declaration around it that is not local. */
 function ownersOf(file: readonly Span[], into = new Map<number, number>()): Map<number, number> {
@@ -154,8 +188,12 @@ function allOwners(db: DB): Map<number, number> {
 function neighbours(db: DB, id: number): number[] {
   const out = new Set<number>();
   const add = (n: number | null | undefined) => n != null && n !== id && out.add(n);
-  const rows = (sql: string, arg = id) => (db.prepare(sql).all(arg) as { n: number | null }[]).map((r) => r.n);
+  const rows = (sql: string, arg: number | string = id) => (db.prepare(sql).all(arg) as { n: number | null }[]).map((r) => r.n);
   for (const sql of [EDGE_SQL.references, EDGE_SQL.fieldOwners, EDGE_SQL.referencedBy, EDGE_SQL.fieldUsers, EDGE_SQL.container, EDGE_SQL.members]) rows(sql).forEach(add);
+  const guessedFrom = (from: number) => {
+    for (const { name } of db.prepare(EDGE_SQL.guessedCallees).all(from) as { name: string }[]) add(guessable(db, name));
+  };
+  guessedFrom(id);
   // owners by file, each file read once
   const known: Map<number, number>[] = [];
   const ownerOf = (n: number) => {
@@ -169,8 +207,13 @@ function neighbours(db: DB, id: number): number[] {
     add(local);
     rows(EDGE_SQL.references, local).forEach(add);
     rows(EDGE_SQL.fieldOwners, local).forEach(add);
+    guessedFrom(local);
   }
   for (const local of rows(EDGE_SQL.referencedByLocals)) if (local !== null) add(ownerOf(local));
+  const own = db.prepare('SELECT name FROM symbols WHERE id = ?').get(id) as { name: string } | undefined;
+  if (own && guessable(db, own.name) === id) {
+    for (const caller of rows(EDGE_SQL.guessedCallers, own.name)) if (caller !== null) add(ownerOf(caller) ?? caller);
+  }
   return [...out];
 }
 
@@ -190,6 +233,12 @@ function allEdges(db: DB): Map<number, Set<number>> {
     if (owner !== undefined) link(owner, r.b);
   }
   for (const r of db.prepare(EDGE_SQL.allMembers).iterate() as Iterable<{ a: number; b: number }>) link(r.a, r.b);
+  const meant = new Map<string, number | undefined>();
+  for (const r of db.prepare(EDGE_SQL.allGuessedCalls).iterate() as Iterable<{ a: number; name: string }>) {
+    if (!meant.has(r.name)) meant.set(r.name, guessable(db, r.name));
+    const b = meant.get(r.name);
+    if (b !== undefined) link(r.a, b);
+  }
   return edges;
 }
 
@@ -218,8 +267,9 @@ export type LinkDirection = 'down' | 'up' | 'both' | 'other';
 
 export function linkDirection(db: DB, seed: number, id: number): LinkDirection {
   // a reference inside the span of one (its locals and closures are its code too) to the other
+  // (or a call the index guessed, of the one declaration its name can mean: neighbours)
   const uses = (outer: number, inner: number) => db.prepare(`SELECT 1 FROM refs x JOIN symbols s ON s.id = ? WHERE x.symbol_id = ? AND x.file_id = s.file_id
-    AND x.line BETWEEN s.line AND s.end_line LIMIT 1`).get(outer, inner) !== undefined;
+    AND x.line BETWEEN s.line AND s.end_line LIMIT 1`).get(outer, inner) !== undefined || guessedUse(db, outer, inner);
   const [down, up] = [uses(seed, id), uses(id, seed)];
   return down && up ? 'both' : down ? 'down' : up ? 'up' : 'other';
 }
@@ -253,6 +303,12 @@ export function linksOnward(db: DB, seed: number, seedWay: LinkDirection | undef
   // and only from a helper one link from a seed: at the end of a longer chain the turn took koa's
   // ctx.back() → redirect → set up to append and attachment beside set (red team adv30)
   return linkDirection(db, seed, id) !== 'up' || (seedDepth <= 1 && sameFile(db, seed, id));
+}
+
+function guessedUse(db: DB, outer: number, inner: number): boolean {
+  const name = (db.prepare('SELECT name FROM symbols WHERE id = ?').get(inner) as { name: string } | undefined)?.name;
+  return name !== undefined && guessable(db, name) === inner && db.prepare(`SELECT 1 FROM refs x JOIN symbols s ON s.id = ? WHERE x.name = ? AND x.symbol_id IS NULL
+    AND x.confidence = 'name_match' AND x.role = 'call' AND x.file_id = s.file_id AND x.line BETWEEN s.line AND s.end_line LIMIT 1`).get(outer, name) !== undefined;
 }
 
 function sameFile(db: DB, a: number, b: number): boolean {
