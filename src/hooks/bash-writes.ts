@@ -67,19 +67,66 @@ function bashParser(): Promise<Parser> {
 }
 
 const ALWAYS_WRITES = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'chmod', 'chown', 'chgrp', 'ln', 'truncate', 'install', 'rsync', 'unlink', 'shred', 'patch', 'dd', 'scp']);
-/** the short options of a prefix command that take the next word as their value */
-const PREFIX_OPTION_ARGS: Record<string, string> = { env: 'CuS', sudo: 'ugCDhprtUT', timeout: 'sk', nice: 'n', xargs: 'InPdELsa', time: 'fo', exec: 'a', stdbuf: 'ioe', ionice: 'cnpPtu', taskset: 'c', chrt: 'T', doas: 'uC', runuser: 'ugs', setpriv: '', flock: 'wEc', unbuffer: '' };
-/** wrappers that run a command given after their options (and, for some, a fixed number of operands of their own) */
-const PREFIXES = new Set(['sudo', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'xargs', 'timeout', 'stdbuf', 'ionice', 'taskset', 'chrt', 'doas', 'runuser', 'setpriv', 'flock', 'unbuffer', 'catchsegv']);
-/** the operand a wrapper takes before the command it runs, when the next word is one: `taskset MASK cmd` (not after `-c LIST`), `chrt PRIO cmd`, `flock FILE cmd` (red team adv38) */
-const PREFIX_OPERAND: Record<string, RegExp> = { taskset: /^(?:0x)?[\da-fA-F,-]+$/, chrt: /^\d+$/, flock: /^[^-]/ };
-/** skips a wrapper's own operand (`taskset` takes none after `-c LIST`: its list was the option's value) */
-function skipOwnOperand(name: string, words: string[], options: readonly string[]): string[] {
-  const own = PREFIX_OPERAND[name];
-  if (!own || words.length < 2 || (name === 'taskset' && options.some((o) => /^-[a-zA-Z]*c$|^--cpu-list$/.test(o)))) return words;
-  return own.test(words[0]!) ? words.slice(1) : words;
+/**
+ * Wrappers: commands that run a command given after their own options and operands. How each one
+ * reads its options, as getopt does (red team adv40 hid the command behind `timeout --signal KILL`,
+ * `sudo -Eu root`, `timeout 1.5`, `flock F -c CODE`): `values`, the short options that take a value
+ * (the rest of their bundle, else the next word); `long`, the long ones that do (`--user root` or
+ * `--user=root`); `code`/`codeLong`, options whose value is shell code; `output`/`outputLong`,
+ * options that name a file the wrapper writes (`strace -o F`, GNU `time -o F`); `chdir`, options that
+ * run the command in another folder; `operand`, the wrapper's own operand before the command (a
+ * duration, a mask, a lock file) where the next word is one; `joins`: the rest is one line of shell
+ * code (`watch CMD…` runs `sh -c 'CMD…'`).
+ */
+interface Wrapper {
+  values?: string;
+  long?: readonly string[];
+  code?: string;
+  codeLong?: readonly string[];
+  output?: string;
+  outputLong?: readonly string[];
+  chdir?: string;
+  chdirLong?: readonly string[];
+  operand?: RegExp;
+  joins?: boolean;
 }
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
+const SETARCH: Wrapper = {};
+const WRAPPERS: Record<string, Wrapper> = {
+  sudo: { values: 'ugCDhprtUTR', long: ['user', 'group', 'close-from', 'chdir', 'host', 'prompt', 'role', 'type', 'other-user', 'command-timeout', 'chroot'], chdir: 'DR', chdirLong: ['chdir', 'chroot'] },
+  doas: { values: 'uC' },
+  env: { values: 'uC', long: ['unset', 'chdir'], chdir: 'C', chdirLong: ['chdir'] },
+  nice: { values: 'n', long: ['adjustment'] },
+  nohup: {},
+  time: { values: 'fo', long: ['format', 'output'], output: 'o', outputLong: ['output'] },
+  command: {},
+  builtin: {},
+  exec: { values: 'a' },
+  xargs: { values: 'InPdELsa', long: ['arg-file', 'delimiter', 'max-args', 'max-procs', 'max-chars', 'process-slot-var'] },
+  timeout: { values: 'sk', long: ['signal', 'kill-after'], operand: /^\d*\.?\d+[smhd]?$/ },
+  stdbuf: { values: 'ioe', long: ['input', 'output', 'error'] },
+  ionice: { values: 'cnpPu', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] },
+  taskset: { operand: /^(?:0x)?[\da-fA-F,:-]+$/ },
+  chrt: { values: 'TPD', long: ['sched-runtime', 'sched-period', 'sched-deadline'], operand: /^\d+$/ },
+  runuser: { values: 'ugGsw', long: ['user', 'group', 'supp-group', 'shell', 'whitelist-environment'], code: 'c', codeLong: ['command', 'session-command'] },
+  setpriv: { long: ['reuid', 'regid', 'ruid', 'rgid', 'euid', 'egid', 'groups', 'inh-caps', 'ambient-caps', 'bounding-set', 'securebits', 'pdeathsig', 'selinux-label', 'apparmor-profile', 'landlock-access', 'landlock-rule', 'ptracer'] },
+  flock: { values: 'wE', long: ['timeout', 'wait', 'conflict-exit-code'], code: 'c', codeLong: ['command'], operand: /^[^-]/ },
+  unbuffer: {},
+  catchsegv: {},
+  strace: { values: 'abeEIoOpPsSuUX', long: ['output', 'attach', 'trace', 'signal', 'status', 'string-limit', 'user', 'env', 'trace-path', 'const-print-style', 'decode-fds', 'summary-sort-by'], output: 'o', outputLong: ['output'] },
+  ltrace: { values: 'aAeEflLnopsSTuwxX', long: ['output', 'align', 'indent', 'library'], output: 'o', outputLong: ['output'] },
+  fakeroot: { values: 'lfsib', long: ['lib', 'faked', 'save-file', 'load-file', 'fd-base'], output: 's', outputLong: ['save-file'] },
+  prlimit: { values: 'p', long: ['pid', 'output'] },
+  setarch: { ...SETARCH, operand: /^[\w.-]+$/ },
+  linux32: SETARCH,
+  linux64: SETARCH,
+  i386: SETARCH,
+  x86_64: SETARCH,
+  uname26: SETARCH,
+  watch: { values: 'nq', long: ['interval', 'equexit', 'shotsdir'], joins: true },
+};
+/** wrappers that run a command given after their options (and, for some, an operand of their own) */
+const PREFIXES = new Set(Object.keys(WRAPPERS));
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'rbash', 'mksh', 'ash', 'yash', 'posh', 'lksh', 'pdksh', 'oksh', 'fish', 'csh', 'tcsh']);
 const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun']);
 const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag']);
 const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'cargo', 'go', 'gem', 'composer', 'apt', 'apt-get', 'brew', 'poetry', 'uv']);
@@ -92,7 +139,7 @@ const CHDIR = new Set(['cd', 'pushd', 'popd']);
 const DETACHERS = new Set(['coproc', 'nohup', 'setsid', 'disown', 'at', 'batch', 'screen', 'tmux', 'systemd-run', 'daemonize', 'start-stop-daemon']);
 const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'pwd', 'echo', 'printf', 'true', 'false', 'test', '[',
   'stat', 'file', 'du', 'df', 'which', 'type', 'whoami', 'date', 'uname', 'basename', 'dirname', 'realpath', 'readlink', 'diff', 'cmp',
-  'less', 'more', 'uniq', 'cut', 'tr', 'column', 'nl', 'jq', 'sha256sum', 'md5sum', 'printenv', 'id', 'hostname', 'nproc', 'free']);
+  'less', 'more', 'cut', 'tr', 'column', 'nl', 'jq', 'sha256sum', 'md5sum', 'printenv', 'id', 'hostname', 'nproc', 'free']);
 /** a target written with an expansion or a pattern cannot be named before the shell runs */
 const UNKNOWABLE = /[*?`$]|^~/;
 
@@ -218,7 +265,7 @@ export function plainAnalysis(command: string): BashAnalysis | undefined {
   const nested: string[] = [];
   let readOnly = true;
   // a folder change is followed by the grammar's walk
-  if (stages.some((s) => CHDIR.has(path.basename(peel(s.words).words[0] ?? '')) || s.words.some((w) => /^(-C|--chdir)/.test(w)))) return undefined;
+  if (stages.some((s) => CHDIR.has(path.basename(peel(s.words).words[0] ?? '')) || peel(s.words).elsewhere)) return undefined;
   for (const s of stages) {
     inspectWords(s.words, writes, nested);
     const cmd = path.basename(s.words[0]!);
@@ -249,7 +296,7 @@ const unquoted = (command: string): string => command.replace(/["'\\]/g, '');
  */
 function setsUnreadCode(command: string): string | undefined {
   const bare = unquoted(command);
-  const m = /\b(BASH_ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|BASH_XTRACEFD)\b/.exec(bare)
+  const m = /\b(BASH_ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|BASH_XTRACEFD)\b|\b(BASH_FUNC_)/.exec(bare)
     ?? /(?:^|[\s;&|(`])(ENV|PS4)(?:\[[^\]]*\])?\+?=|\b(?:export|read|declare|typeset|local|readonly|mapfile)\b[^;&|\n]*\b(ENV|PS4)\b|\bprintf\s+-v\s*(ENV|PS4)\b|(?:^|[\s;&|(])enable\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/.exec(bare);
   return m ? m[1] ?? m[2] ?? m[3] ?? 'enable -f' : undefined;
 }
@@ -327,14 +374,15 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const name = n.childForFieldName('name');
           const args = n.childrenForFieldName('argument').map(unquote);
           const cmd = name ? path.basename(unquote(name)) : '';
+          const peeled = peel([name ? unquote(name) : '', ...args]);
           // `env -C DIR …`, `sudo -D DIR …`: that one command runs elsewhere
-          if (PREFIXES.has(cmd) && args.some((a) => /^(-[CD]|--chdir)/.test(a))) move(null);
+          if (peeled.elsewhere) move(null);
           const code: string[] = [];
           if (name) inspectWords([unquote(name), ...args], writes, code);
           nested.push(...code.map((c) => ({ code: c, dir })));
           placed(from);
           // (`command cd`, `builtin cd`: the cd they run — red team adv37)
-          const run = peel([name ? unquote(name) : '', ...args]).words;
+          const run = peeled.words;
           const runCmd = run.length > 0 ? path.basename(run[0]!) : '';
           if (CHDIR.has(runCmd)) chdir(runCmd, run.slice(1));
           // a name built by an expansion may be cd (`$c /elsewhere`)
@@ -342,12 +390,14 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           // `GIT_PAGER=… git log`, `LESSOPEN=… less`: an environment can make a reader run a program
           if (!readsOnly(cmd, args) || n.children.some((c) => c?.type === 'variable_assignment')) readOnly = false;
           if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
-        } else if (n.type === 'heredoc_redirect' || n.type === 'herestring_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
-        // `[[ 'a[$(cmd)]' -eq 0 ]]`: a subscript in an arithmetic test runs its substitutions (red team adv39)
-        else if (n.type === 'test_command' || n.type === 'arithmetic_expansion' || n.type === 'compound_statement' && n.text.startsWith('((')) {
+        } else if (n.type === 'heredoc_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
+        // `[[ 'a[$(cmd)]' -eq 0 ]]`: a subscript in an arithmetic test runs its substitutions (red team adv39);
+        // so does a variable that holds one as text, wherever bash evaluates it (`x='y[$(cmd)]'; echo $((x))`,
+        // `${x@P}`, a here-string read into it: adv40) — its substitutions are judged where it is set
+        else if (n.type === 'test_command' || n.type === 'arithmetic_expansion' || n.type === 'compound_statement' && n.text.startsWith('((') || n.type === 'variable_assignment' || n.type === 'herestring_redirect') {
           const subs = substitutions(n.text);
           nested.push(...subs.map((code) => ({ code, dir })));
-          if (subs.length > 0) readOnly = false;
+          if (subs.length > 0 || n.type === 'herestring_redirect') readOnly = false;
         }
         // a subshell's `cd` ends with it; so does each stage's of a pipeline
         const own = SUBSHELLS.has(n.type) ? dir : undefined;
@@ -491,32 +541,115 @@ function inspectWords(commandWords: string[], writes: BashWrite[], nested: strin
 }
 
 
+/** What peeling a command line's wrappers found. */
+interface Peeled {
+  /** the words the innermost command runs */
+  words: string[];
+  /** xargs feeds it operands */
+  xargs: boolean;
+  /** shell code a wrapper runs (`env -S '…'`, `flock F -c '…'`, `watch …`): judged as a command line of its own */
+  code: string[];
+  /** files a wrapper itself writes (`strace -o F`) */
+  outputs: string[];
+  /** a wrapper runs it in another folder (`env -C DIR`, `sudo -D DIR`) */
+  elsewhere: boolean;
+}
+
 /**
- * Peels a command line's prefixes (`sudo rm x`, `env A=1 rm x`, `xargs rm`, `taskset 3 tee f`): the
- * words it runs, whether xargs feeds it, and the command line `env -S '…'` splits out (then no words).
+ * Peels a command line's wrappers (`sudo rm x`, `env A=1 rm x`, `xargs rm`, `taskset 3 tee f`),
+ * reading each one's options as it does (WRAPPERS): the value of `-u root`, `-Eu root`, `--user root`
+ * is no command.
  */
-function peel(commandWords: readonly string[]): { words: string[]; xargs: boolean; split?: string } {
-  let words = [...commandWords];
-  let xargs = false;
+function peel(commandWords: readonly string[]): Peeled {
+  const out: Peeled = { words: [...commandWords], xargs: false, code: [], outputs: [], elsewhere: false };
+  let words = out.words;
   while (words.length > 0 && PREFIXES.has(path.basename(words[0]!))) {
-    const wrapper = path.basename(words[0]!);
-    xargs ||= wrapper === 'xargs';
-    const takesArg = PREFIX_OPTION_ARGS[wrapper] ?? '';
-    const seen: string[] = [];
+    const name = path.basename(words[0]!);
+    const w = WRAPPERS[name]!;
+    out.xargs ||= name === 'xargs';
+    let exec = false;
+    let user = false;
     words = words.slice(1);
-    while (words.length > 0 && (words[0]!.startsWith('-') || /^\w+=/.test(words[0]!) || /^\d+[smhd]?$/.test(words[0]!))) {
-      const opt = words[0]!;
-      seen.push(opt);
-      // `env -S 'sh -c …'` splits its argument into a command line
-      const split = /^(-S|--split-string)(=(.*))?$/.exec(opt);
-      if (split) return { words: [], xargs, split: [split[3] ?? words[1] ?? '', ...words.slice(split[3] !== undefined ? 1 : 2)].join(' ') };
-      // an option whose value is the next word (`-C dir`, `-u user`, `-I {}`): skip both
-      words = words.slice(/^-[a-zA-Z]$/.test(opt) && takesArg.includes(opt[1]!) ? 2 : 1);
+    // the value of an option: what to do with it
+    const take = (value: string | undefined, kind: 'code' | 'output' | 'chdir' | 'value') => {
+      if (value === undefined) return;
+      if (kind === 'code') out.code.push(value);
+      else if (kind === 'output') out.outputs.push(value);
+      else if (kind === 'chdir') out.elsewhere = true;
+    };
+    const kindOf = (letter: string) => (w.code?.includes(letter) ? 'code' : w.output?.includes(letter) ? 'output' : w.chdir?.includes(letter) ? 'chdir' : 'value');
+    const longKind = (n: string) => (w.codeLong?.includes(n) ? 'code' : w.outputLong?.includes(n) ? 'output' : w.chdirLong?.includes(n) ? 'chdir' : w.long?.includes(n) ? 'value' : undefined);
+    while (words.length > 0) {
+      const a = words[0]!;
+      if (a === '--') {
+        words = words.slice(1);
+        break;
+      }
+      // `env NAME=value cmd`
+      if (name === 'env' && /^\w+=/.test(a)) {
+        words = words.slice(1);
+        continue;
+      }
+      if (!a.startsWith('-') || a === '-') break;
+      // `env -S 'sh -c …'` / `--split-string=…`: the rest is one command line
+      const split = name === 'env' ? /^(?:--split-string(?:=(.*))?|-[a-zA-Z0-9]*S(.*))$/s.exec(a) : null;
+      if (split) {
+        const inline = split[1] ?? (split[2] || undefined);
+        out.code.push([inline ?? words[1] ?? '', ...words.slice(inline !== undefined ? 1 : 2)].join(' '));
+        out.words = [];
+        return out;
+      }
+      if (a.startsWith('--')) {
+        const eq = a.indexOf('=');
+        const n = a.slice(2, eq > 0 ? eq : undefined);
+        if (name === 'watch' && n === 'exec') exec = true;
+        if (n === 'user') user = true;
+        const kind = longKind(n);
+        if (eq > 0) take(a.slice(eq + 1), kind ?? 'value');
+        else if (kind !== undefined) {
+          take(words[1], kind);
+          words = words.slice(1);
+        }
+        words = words.slice(1);
+        continue;
+      }
+      // a bundle of short options: the first that takes a value takes the rest of the bundle, else the next word
+      let used = 1;
+      for (let i = 1; i < a.length; i++) {
+        const letter = a[i]!;
+        if (name === 'watch' && letter === 'x') exec = true;
+        if (letter === 'u') user = true;
+        if (!(w.values ?? '').includes(letter) && !(w.code ?? '').includes(letter)) continue;
+        const rest = a.slice(i + 1);
+        if (rest) take(rest, kindOf(letter));
+        else {
+          take(words[1], kindOf(letter));
+          used = 2;
+        }
+        break;
+      }
+      words = words.slice(used);
     }
-    // `taskset MASK cmd`, `chrt PRIO cmd`, `flock FILE cmd`: the wrapper's own operand first
-    words = skipOwnOperand(wrapper, words, seen);
+    // `runuser USER -c CODE` (no -u) runs a shell as su does
+    if (name === 'runuser' && !user) {
+      out.words = ['su', ...words];
+      return out;
+    }
+    // the wrapper's own operand (`timeout 5`, `taskset 0-3`, `flock FILE`, `setarch x86_64`)
+    if (w.operand && words.length > 0 && w.operand.test(words[0]!)) words = words.slice(1);
+    // `flock FILE -c CODE`: its options may follow the file
+    if (name === 'flock' && /^(-c|--command)$/.test(words[0] ?? '')) {
+      out.code.push(words[1] ?? '');
+      words = [];
+    }
+    // `watch CMD…` runs `sh -c 'CMD…'` (not with -x)
+    if (w.joins && !exec && words.length > 0) {
+      out.code.push(words.join(' '));
+      words = [];
+    }
   }
-  return { words, xargs };
+  out.words = words;
+  return out;
 }
 
 /** git subcommands that write the work tree, and so may make a file a symlink. */
@@ -592,6 +725,8 @@ function shellArgs(cmd: string, args: readonly string[]): { code?: string; opera
   }
   if (codeFromNext) return { operands, stdin: false };
   if (c) return { code: operands[0] ?? '', operands: operands.slice(1), stdin: false };
+  // `bash --version`, `sh --help`: prints and reads nothing (red team adv40's friction)
+  if (operands.length === 0 && args.some((a) => a === '--version' || a === '--help')) return { operands, stdin: false };
   // su and sg without -c, script without -c, a shell without a script: a shell on stdin
   return { operands, stdin: s || !SHELLS.has(cmd) || operands.length === 0 };
 }
@@ -627,8 +762,9 @@ const MOUNTERS = new Set(['mount', 'umount', 'losetup', 'unshare', 'nsenter', 'c
 
 /** inspectWords for one command; true when it runs under xargs */
 function inspectCommand(commandWords: string[], writes: BashWrite[], nested: string[]): boolean {
-  const { words, xargs, split } = peel(commandWords);
-  if (split !== undefined) nested.push(split);
+  const { words, xargs, code, outputs: own } = peel(commandWords);
+  nested.push(...code);
+  if (own.length > 0) writes.push({ what: commandWords.join(' '), targets: named(own) });
   if (words.length === 0) return xargs;
   const cmd = path.basename(words[0]!);
   const args = words.slice(1);
@@ -777,8 +913,46 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   if (INTERPRETERS.has(cmd) && args.some((a) => a === '-c' || a === '-e' || a === '--eval')) {
     writes.push({ what: text, targets: null }); // inline code can write anything
   }
+  // `uniq IN OUT` writes OUT (red team adv40)
+  if (cmd === 'uniq') {
+    const files = operandsAfter(args, 'fsw');
+    if (files.length >= 2) writes.push({ what: text, targets: named([files[1]!]) });
+    return xargs;
+  }
+  // `history -w F`, `history -a`: the shell's history written into a file (adv40 wrote a line of code into one)
+  if (cmd === 'history' && args.some((a) => /^-[a-zA-Z]*[wa]/.test(a))) {
+    writes.push({ what: text, targets: null, refuse: "history -w and -a write the shell's history into a file (the one named, else ~/.bash_history): a /code turn has no use for it" });
+    return xargs;
+  }
+  // a command the guard does not know that runs another one (`setarch x86_64 tee F`, `watch …`,
+  // `strace -f tee F`, `fakeroot -- sh -c …`: red team adv40): from the first word that names a
+  // command the guard judges, the rest is judged as that command
+  if (!READERS.has(cmd) && !INTERPRETERS.has(cmd) && !EVALUATES_SUBSCRIPTS.has(cmd) && !CHDIR.has(cmd) && !judged(cmd)) {
+    const at = args.findIndex((a) => judged(path.basename(a)));
+    if (at >= 0) inspectCommand(args.slice(at), writes, nested);
+  }
   return xargs;
 }
+
+/** The operands of a command, less the values of its short options in `values` given as the next word (`uniq -f 1 a b`). */
+function operandsAfter(args: readonly string[], values: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      out.push(...args.slice(i + 1));
+      break;
+    }
+    if (/^-[a-zA-Z]$/.test(a) && values.includes(a[1]!)) i++;
+    else if (!a.startsWith('-') || a === '-') out.push(a);
+  }
+  return out;
+}
+
+/** Command names inspectCommand judges (writers, shells, wrappers, unpackers, …): a word naming one, given to a command the guard does not know, may be run by it. */
+const JUDGED = new Set([...ALWAYS_WRITES, ...SHELLS, ...PREFIXES, ...MOUNTERS, ...PKG_MANAGERS, 'tee', 'sed', 'perl', 'awk', 'gawk', 'find', 'tar', 'bsdtar', 'unzip', 'cpio',
+  'dpkg-deb', '7z', '7za', '7zr', 'ar', 'unsquashfs', 'link', 'git', 'su', 'sg', 'script', 'busybox', 'eval', 'source', 'trap', 'hash', 'alias', 'uniq', 'history', 'sort', 'curl', 'wget']);
+const judged = (name: string): boolean => JUDGED.has(name);
 
 /**
  * ln's targets: the links it makes and what each names (a write through a link lands there). `ln
@@ -831,17 +1005,10 @@ function unpackDir(cmd: string, args: string[], operands: string[]): string | nu
     const first = args[0] ?? '';
     const extracts = args.some((a) => /^-[a-zA-Z]*x|^--(extract|get)$/.test(a)) || (/^[a-zA-Z]+$/.test(first) && first.includes('x'));
     if (!extracts) return undefined; // (an archive it makes is named by -f: outputFiles)
-    // (the last -C: tar has extracted into it — red team adv38 gave two)
-    let i = -1;
-    args.forEach((a, j) => { if (a === '-C' || a === '--directory' || a.startsWith('--directory=') || /^-C./.test(a)) i = j; });
-    if (i < 0) return '.';
-    const a = args[i]!;
-    return a.startsWith('--directory=') ? a.slice(12) : /^-C./.test(a) ? a.slice(2) : args[i + 1] ?? null;
+    // (the last -C: tar has extracted into it — red team adv38 gave two; adv40 bundled it, `-xC DIR`)
+    return lastOptionValue(args, 'C', '--directory', /^[a-zA-Z]+$/.test(first) ? TAR_VALUES : undefined) ?? '.';
   }
-  if (cmd === 'unzip') {
-    const i = args.indexOf('-d');
-    return i >= 0 ? args[i + 1] ?? null : '.';
-  }
+  if (cmd === 'unzip') return lastOptionValue(args, 'd', '--directory') ?? '.';
   if (cmd === 'cpio' && args.some((a) => /^-[a-zA-Z]*p/.test(a))) return operands.at(-1) ?? null;
   // other unpackers (red team adv38: `dpkg-deb -x p.deb DIR`): where they write
   if (cmd === 'cpio' && args.some((a) => /^-[a-zA-Z]*i|^--extract$/.test(a))) return args.find((a) => a.startsWith('--directory='))?.slice(12) ?? '.';
@@ -854,6 +1021,32 @@ function unpackDir(cmd: string, args: string[], operands: string[]): string | nu
     return rest.length >= 2 ? rest.at(-1)! : null;
   }
   return undefined;
+}
+
+/** tar's short options that take a value, in the order an old-style bundle (`tar xCf DIR a.tar`) takes them from the words after it */
+const TAR_VALUES = 'fCbTXKNgVLFH';
+
+/**
+ * The value of the last `-L VALUE`, `-LVALUE`, `-xyL VALUE` (a bundle: the rest of it, else the next
+ * word), `--long VALUE` or `--long=VALUE`; with `oldStyle`, a first word of bundled letters without a
+ * dash takes its values in order from the words after it. null where the value is missing.
+ */
+function lastOptionValue(args: readonly string[], letter: string, long: string, oldStyle?: string): string | null | undefined {
+  let found: string | null | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (a === long) found = args[i + 1] ?? null;
+    else if (a.startsWith(`${long}=`)) found = a.slice(long.length + 1);
+    else if (/^-[a-zA-Z0-9]/.test(a) && !a.startsWith('--') && a.includes(letter)) {
+      const rest = a.slice(a.indexOf(letter) + 1);
+      found = rest || (args[i + 1] ?? null);
+    } else if (i === 0 && oldStyle && a.includes(letter)) {
+      const nth = [...a].filter((c) => oldStyle.includes(c)).indexOf(letter);
+      found = args[1 + nth] ?? null;
+    }
+  }
+  return found;
 }
 
 /**
