@@ -302,6 +302,19 @@ describe('QueryFrame validation', () => {
     expect(da(ST, 'destroy the previous stream', 'destroy the previous stream')[0]).toMatch(/rules out/);
     expect(da(ST, 'destroy the previous stream if the new value is also a stream', 'destroy the previous stream if the new value is also a stream')[0]).toMatch(/rules out/);
     expect(da(ST, 'do not destroy the previous stream if the new value is also a stream', 'do not destroy the previous stream if the new value is also a stream')).toEqual([]);
+    // a quote cut further into the forbidden clause; the kept clause widened with its words; both cases (red team adv40)
+    const AX = 'Make buildFullPath keep the configured baseURL when the request URL is absolute and the new config option allowAbsoluteUrls is false. Do not change how relative URLs are combined.';
+    expect(tf(AX, 'URLs combined', 'URLs are combined')[0]).toMatch(/rules out/);
+    expect(da(AX, 'change how URLs are combined', 'URLs are combined')[0]).toMatch(/rules out/);
+    expect(da(AX, 'keep the configured baseURL for relative and absolute URLs', 'keep the configured baseURL')[0]).toMatch(/keeps out/);
+    expect(errs(AX, 'trigger_condition', 'the request URL is absolute or relative', 'the request URL is absolute')[0]).toMatch(/keeps out/);
+    expect(da(AX, 'keep the configured baseURL for both URLs', 'keep the configured baseURL')[0]).toMatch(/widens/);
+    expect(da(AX, 'keep the configured baseURL forever', 'keep the configured baseURL')[0]).toMatch(/widens/);
+    // honest: the asked clause in its own words, a clause after the forbidden one ends
+    expect(da(AX, 'keep the configured baseURL', 'keep the configured baseURL')).toEqual([]);
+    expect(errs(AX, 'trigger_condition', 'the request URL is absolute', 'the request URL is absolute')).toEqual([]);
+    const AD = 'Do not change the parser, and add a cache to the loader.';
+    expect(da(AD, 'add a cache to the loader', 'add a cache to the loader')).toEqual([]);
     const SJ = 'ctx.body に新しいストリームを設定したとき、新しい値もストリームなら前のストリームを破棄しないでほしい。';
     expect(da(SJ, '前のストリームを破棄し', '前のストリームを破棄し')[0]).toMatch(/rules out/);
     // reversed in other words (red team adv35)

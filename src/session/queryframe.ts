@@ -250,7 +250,7 @@ export function narrows(text: string): boolean {
  * widens the request: "throw a TimeoutError for all errors" for "… instead of a generic error", "any
  * request" for "When a request times out" (red team adv34).
  */
-const UNIVERSAL = /(?<![\p{L}\p{N}.$_])(?:all|every|everything|everywhere|everyone|any|anything|anywhere|each|always|whenever|whatever|whichever|no\s+matter|regardless|unconditional(?:ly)?|in\s+general|generally|by\s+default|global(?:ly)?|universal(?:ly)?)(?![\p{L}\p{N}_$(])|全て|すべて|全部|全体|あらゆる|いつも|常に|常時|毎回|必ず|一律|どんな|いかなる|任意|何でも|どの[^。、！？]{0,12}?も|全(?=[\p{Script=Katakana}A-Za-z])|所有|任何|每个|每一|每次|一切|总是|始终|无论|不管|凡是|随时|一概|全局|统统/iu;
+const UNIVERSAL = /(?<![\p{L}\p{N}.$_])(?:all|every|everything|everywhere|everyone|any|anything|anywhere|each|always|whenever|whatever|whichever|no\s+matter|regardless|unconditional(?:ly)?|in\s+general|generally|by\s+default|global(?:ly)?|universal(?:ly)?|both|forever|permanent(?:ly)?)(?![\p{L}\p{N}_$(])|全て|すべて|全部|全体|あらゆる|いつも|常に|常時|毎回|必ず|一律|どんな|いかなる|任意|何でも|どの[^。、！？]{0,12}?も|全(?=[\p{Script=Katakana}A-Za-z])|所有|任何|每个|每一|每次|一切|总是|始终|无论|不管|凡是|随时|一概|全局|统统|両方|どちらも|いずれも|永久|永遠|ずっと|两者|两种|永远|永久/iu;
 
 /** Does a text claim every case (UNIVERSAL)? */
 export function widens(text: string): boolean {
@@ -379,7 +379,7 @@ const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:な�
  * than the quote's: "serialized params" for "must not change how params are serialized" (red team
  * adv37). A content word of the value that only the forbidden clause has is enough.
  */
-function fromExcluded(value: string, quote: string): string | undefined {
+function fromExcluded(value: string, quote: string, mixed = false): string | undefined {
   const q = quote.normalize('NFKC');
   for (const [re, keptAfter] of [[FORBIDS_EN, true], [FORBIDS_ZH, true], [FORBIDS_JA, false]] as const) {
     const m = re.exec(q);
@@ -387,9 +387,10 @@ function fromExcluded(value: string, quote: string): string | undefined {
     const at = m.index + m[0].length - m[1]!.length;
     const after = q.slice(at + m[1]!.length);
     const before = q.slice(0, at);
-    // the clause the change is forbidden for, and the rest of the quote (`;` ends a clause too)
+    // the clause the change is forbidden for (to a clause's end: CLAUSE_END), and the rest of the text
+    const clause = after.split(CLAUSE_END)[0]!;
     const [kept, rest] = keptAfter
-      ? [after.split(/[.;。；!?]/u)[0]!, before + ' ' + after.slice(after.split(/[.;。；!?]/u)[0]!.length)]
+      ? [clause, before + ' ' + after.slice(clause.length)]
       : [before.split(/[、。,;；]/u).pop()!, before.slice(0, before.length - before.split(/[、。,;；]/u).pop()!.length) + ' ' + after];
     const [k, r] = [contentUnits(kept), contentUnits(rest)];
     const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
@@ -397,7 +398,8 @@ function fromExcluded(value: string, quote: string): string | undefined {
     const v = [...contentUnits(value)].filter((u) => meets(u, k) || meets(u, r));
     // a word only the forbidden clause has (red team adv37: all of "serialized params"; adv38: "happens"
     // of "what happens when the rejectOnClear option is not set", quoting both clauses)
-    if (v.some((u) => meets(u, k) && !meets(u, r))) return m[1];
+    // (mixed: and one only the rest has — the asked clause widened with the forbidden one's words, not a restatement of the restriction)
+    if (v.some((u) => meets(u, k) && !meets(u, r)) && (!mixed || v.some((u) => meets(u, r) && !meets(u, k)))) return m[1];
   }
   return undefined;
 }
@@ -419,12 +421,32 @@ export function ruledOut(req: string, quote: string): string | undefined {
     const endsWithVerb = /[\p{Script=Han}\p{Script=Katakana}ー][\p{Script=Hiragana}]{0,2}$/u.test(quote) && !/^[でじ]/u.test(after);
     const why = RULED_OUT.map((r) => r.exec(before)?.[1]).find(Boolean)
       ?? NEGATION_BEFORE.exec(before)?.[1]
+      ?? inForbiddenClause(before)
       ?? RULED_OUT_JA.exec(after)?.[1]
       ?? (endsWithVerb ? NEGATION_AFTER_JA.exec(after)?.[1] : undefined);
     if (!why) return undefined;
     found ??= why.trim();
   }
   return found;
+}
+
+/** Where a clause ends: punctuation, or a conjunction that starts another. */
+const CLAUSE_END = /[.;:!?,。；：！？，、]|(?:^|[^\p{L}])(?:and|but|or|instead|then|so|while|whereas|however|unless|until)(?![\p{L}])/iu;
+
+/**
+ * The forbidding words when a quote starts inside the clause they forbid changing, however far in:
+ * "URLs are combined" of "do not change how relative URLs are combined" (red team adv40 cut the quote
+ * one word past RULED_OUT's reach).
+ */
+function inForbiddenClause(before: string): string | undefined {
+  let last: RegExpExecArray | undefined;
+  for (const re of [FORBIDS_EN, FORBIDS_ZH]) {
+    const g = new RegExp(re.source, `${re.flags}g`);
+    for (const m of before.matchAll(g)) if (!last || m.index! > last.index) last = m as RegExpExecArray;
+  }
+  if (!last) return undefined;
+  const between = before.slice(last.index + last[0].length);
+  return CLAUSE_END.test(between) ? undefined : last[1]!.trim();
 }
 
 /** A text turns its action around: by a negation, or by a stop ("hide NaN" says NaN を表示するのをやめる). */
@@ -590,6 +612,10 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" states '${stopped}' where its quote "${s.quote}" stops or prevents it: keep the stop (the request says the opposite)` });
     else if ((opposed = opposedAction(s.value, s.quote, translate, turned(s.value, s.quote) !== turned(s.quote))))
       errors.push({ slot, error: `value "${s.value}" says ${opposed[0]} where its quote "${s.quote}" says ${opposed[1]}: the value must state the quote's action, not its opposite` });
+    // a word taken from a clause the request forbids changing, into what it asks for: "keep the baseURL
+    // for relative and absolute URLs" where it says "do not change how relative URLs are combined" (red team adv40)
+    else if (slot !== 'observed_issue' && (ruled = fromExcluded(s.value, request, true)))
+      errors.push({ slot, error: `value "${s.value}" takes in what the request keeps out ("${ruled}" …): the ${slot} states what the request asks for — leave the other clause's words out, or keep its negation with them` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
