@@ -581,8 +581,13 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
       // red team adv39's wordings
       'formatPrice is defined in the file src/cart.ts', 'formatPrice resides in src/cart.ts', 'formatPrice: declared in src/cart.ts', "formatPrice's declaration is in src/cart.ts", 'formatPrice (declared in src/cart.ts) rounds', 'src/cart.ts, which declares formatPrice'])
       expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', file: 'src/cart.ts' });
+    // red team adv40's: a use in another clause, a path without its extension, "comes from"; a place denied that is right
+    for (const h of ['formatPrice is declared in src/cart.ts and returns a string', 'formatPrice comes from src/cart.ts', 'formatPrice is declared in the src/cart module'])
+      expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', file: 'src/cart.ts' });
+    expect(sem.misplaced('formatPrice is not defined in src/util/format.ts')).toMatchObject({ name: 'formatPrice', file: 'src/util/format.ts', denied: true });
     // true, and prose: nothing to say
-    for (const h of ['formatPrice is defined in src/util/format.ts', 'the total is computed in src/cart.ts', 'Cart.total in src/cart.ts calls formatPrice, which is defined elsewhere'])
+    for (const h of ['formatPrice is defined in src/util/format.ts', 'the total is computed in src/cart.ts', 'Cart.total in src/cart.ts calls formatPrice, which is defined elsewhere',
+      'formatPrice is defined in src/util/format.ts and returns a string', 'formatPrice is not defined in src/cart.ts', 'formatPrice comes from the src/util/format module'])
       expect(sem.misplaced(h), h).toBeUndefined();
     // rejected, it stands as rejected; the true one is confirmed
     const r = await t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'rejected', evidence }] });

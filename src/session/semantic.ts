@@ -76,12 +76,14 @@ export class SemanticPhase {
    * source/errors/TimeoutError.ts (red team adv36). The places are read by placedNear; a name the
    * index does not know is left to the other checks.
    */
-  private misplaced(text: string): { name: string; file: string; actual: string[] } | undefined {
+  private misplaced(text: string): { name: string; file: string; actual: string[]; denied?: boolean } | undefined {
     for (const c of this.placedNear(text)) {
       const file = c.file.replace(/^\.\//, '');
       const defs = this.core.definitionsOf(bare(c.name));
       if (defs.length === 0) continue;
-      if (!defs.some((d) => d.path === file || d.path.endsWith(`/${file}`))) return { name: c.name, file, actual: [...new Set(defs.map((d) => d.path))] };
+      const there = defs.some((d) => d.path === file || d.path.endsWith(`/${file}`));
+      // "N is not defined in F" where the index declares it in F (red team adv40) is as wrong as the other way
+      if (there === c.denied) return { name: c.name, file, actual: [...new Set(defs.map((d) => d.path))], ...(c.denied ? { denied: true } : {}) };
     }
     return undefined;
   }
@@ -92,21 +94,44 @@ export class SemanticPhase {
    * where N is written", "N is in F": red teams adv36–adv39 found each wording) and none of using,
    * each name the index declares goes with the file written nearest it.
    */
-  private placedNear(text: string): { name: string; file: string }[] {
-    const out: { name: string; file: string }[] = [];
-    for (const sentence of text.split(/[;!?]|\.\s/)) {
+  private placedNear(text: string): { name: string; file: string; denied: boolean }[] {
+    const out: { name: string; file: string; denied: boolean }[] = [];
+    // each sentence, and each of its clauses: a word of using in one clause does not hide the place the
+    // other states ("N is declared in F and returns …": red team adv40)
+    const sentences = text.split(/[;!?]|\.\s/);
+    const parts = [...sentences, ...sentences.flatMap((x) => { const c = x.split(/,?\s+(?:and|but|while|whereas)\s+/i); return c.length > 1 ? c : []; })];
+    for (const sentence of parts) {
       if (!DECLARING.test(sentence) || USING.test(sentence)) continue;
-      const files = [...sentence.matchAll(FILE_NAMED_AT)].map((m) => ({ file: m[0], at: m.index! }));
+      const files = [...this.filesNamed(sentence)];
       if (files.length === 0) continue;
+      const denied = /\b(?:not|never|isn['’]t|aren['’]t|no\s+longer)\b/i.test(sentence);
       for (const m of sentence.matchAll(/[A-Za-z_$][\w$]*(?:(?:\.|#)[A-Za-z_$][\w$]*)*/g)) {
         const name = m[0];
-        if (files.some((f) => m.index! >= f.at && m.index! < f.at + f.file.length) || name.length < 3 || PROSE.has(name.toLowerCase())) continue;
+        if (files.some((f) => m.index! >= f.at && m.index! < f.at + f.text.length) || name.length < 3 || PROSE.has(name.toLowerCase())) continue;
         if (this.core.definitionsOf(bare(name)).length === 0) continue;
         const nearest = files.reduce((a, b) => (Math.abs(b.at - m.index!) < Math.abs(a.at - m.index!) ? b : a));
-        out.push({ name, file: nearest.file });
+        out.push({ name, file: nearest.file, denied });
       }
     }
     return out;
+  }
+
+  /**
+   * The files a sentence names: paths with an extension, and paths without one that name a file of
+   * the project by its stem ("the lib/helpers/combineURLs module": red team adv40).
+   */
+  private *filesNamed(sentence: string): Generator<{ file: string; text: string; at: number }> {
+    const seen: [number, number][] = [];
+    for (const m of sentence.matchAll(FILE_NAMED_AT)) {
+      seen.push([m.index!, m.index! + m[0].length]);
+      yield { file: m[0], text: m[0], at: m.index! };
+    }
+    for (const m of sentence.matchAll(STEM_NAMED_AT)) {
+      if (seen.some(([a, b]) => m.index! >= a && m.index! < b)) continue;
+      const stem = m[0].replace(/^\.\//, '').replace(/[\\%_]/g, (c) => `\\${c}`);
+      const row = this.core.project.db.prepare("SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\' LIMIT 1").get(`${stem}.%`, `%/${stem}.%`) as { path: string } | undefined;
+      if (row) yield { file: row.path, text: m[0], at: m.index! };
+    }
   }
 
   /** Does the project hold a file by this path (or, for a bare name, by this name in some folder)? */
@@ -218,7 +243,7 @@ export class SemanticPhase {
       }
       const misplaced = v.status === 'confirmed' ? this.misplaced(h.text) : undefined;
       if (misplaced) {
-        problems.push(`'${quote(h.text, 200)}' says ${quote(misplaced.name, 100)} is declared in ${quote(misplaced.file, 200)}; the index declares it in ${quote(misplaced.actual.slice(0, 3).join(', '), 300)}: a hypothesis confirmed as FACT says where code is as the code does`);
+        problems.push(`'${quote(h.text, 200)}' says ${quote(misplaced.name, 100)} is ${misplaced.denied ? 'not ' : ''}declared in ${quote(misplaced.file, 200)}; the index declares it in ${quote(misplaced.actual.slice(0, 3).join(', '), 300)}: a hypothesis confirmed as FACT says where code is as the code does`);
         continue;
       }
       // one call confirms one hypothesis: one get_symbols of a file had confirmed two claims about it,
@@ -355,10 +380,12 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
 }
 
 /** Words that place a declaration, and words that say a use (a sentence with one says where code is used, not where it is). */
-const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export)\w*|\bis\s+where\b|\b(?:is|are)\s+(?:in|inside|within)\b/i;
+const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export|originat)\w*|\bcomes?\s+from\b|\bis\s+where\b|\b(?:is|are)\s+(?:in|inside|within)\b/i;
 const USING = /\b(?:call|use|using|import|invok|referenc|pass|read|wrap|return|throw|emit|extend|subclass|instantiat|creat)\w*/i;
 /** English words that are no code name however the index names things (`is`, `in`, `the file` …). */
 const PROSE = new Set('the and that this with from file files which where what when declared defined declaration definition resides lives located written kept sits module class function method type interface is are was were its their there here'.split(' '));
+/** A path without an extension (`lib/helpers/combineURLs`): a file of the project where one has that stem. */
+const STEM_NAMED_AT = /(?<![\w@$./-])(?:\.\/)?(?:[\w@$-]+\/)+[\w@$-]+(?![\w@$./-])/g;
 const FILE_NAMED_AT = /(?:\.\/)?(?:[\w@$-]+\/)*[\w@$-][\w@$.-]*\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte|d\.ts)\b/g;
 
 /** A relative path to a code file, as a hypothesis may name one (`source/core/Ky.ts`, `./lib/x.js`). */
