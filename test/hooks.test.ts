@@ -17,7 +17,7 @@ import { SessionStore } from '../src/session/store.js';
 import Database from 'better-sqlite3';
 import { SERVER_TOOLS } from '../machines/policy.js';
 import { makeProject, removeProject, REPO_ROOT, SAMPLE } from './helpers/project.js';
-import { driveToReady } from './helpers/session.js';
+import { driveToReady, readWhole } from './helpers/session.js';
 import { GeminiTranscript, Transcript } from './helpers/transcript.js';
 import { settleEvidence } from '../src/guard/evidence-check.js';
 import { deriveEvidence } from '../src/session/evidence.js';
@@ -416,6 +416,21 @@ describe('PreToolUse (the write guard)', () => {
       // honest: a shell's version, a build tool whose operand names a command, a search for a command's name
       allowedAll(['bash --version', 'sh --version', 'grep -rn tee src || true', `sort src/cart.ts | uniq -c > ${scratch}/counts`, 'timeout 60 npm test || true', `x='$(date)'; echo "$x"`]);
     });
+  });
+
+  it('a lock file may change with the manifest the session explored beside it (red team adv40: npm install undid package-lock.json)', async () => {
+    fs.writeFileSync(path.join(root, 'package.json'), '{"name":"sample","dependencies":{}}\n');
+    fs.writeFileSync(path.join(root, 'package-lock.json'), '{"lockfileVersion":3}\n');
+    fs.mkdirSync(path.join(root, 'pkg'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'pkg', 'yarn.lock'), '# lock\n');
+    await toReady();
+    // not explored: the manifest was never read
+    expect(hook('pre-tool-use', edit('package-lock.json')).decision).toBe('deny');
+    readWhole(sessions, 'package.json');
+    expect(hook('pre-tool-use', edit('package-lock.json')).reason).toBeUndefined();
+    // a lock in a folder whose own manifest was not explored, and a file that is no lock, stay refused
+    expect(hook('pre-tool-use', edit('pkg/yarn.lock')).decision).toBe('deny');
+    expect(hook('pre-tool-use', edit('README.md')).decision).toBe('deny');
   });
 
   it('lets honest reading, testing and scratch work through, before READY and in it', async () => {

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { approvedWrites, deriveEvidence } from '../session/evidence.js';
+import { followsManifest } from '../session/write-target.js';
 import { settleEvidence } from './evidence-check.js';
 import { unwitnessed } from './witness.js';
 import type { SessionRow, SessionStore } from '../session/store.js';
@@ -85,6 +86,7 @@ export function forbids(mode: GuardMode, rel: string, isGuardOwned: (rel: string
   if (mode.kind === 'off') return undefined;
   if (isGuardOwned(rel)) return `'${rel}' belongs to the write guard (client settings, hooks, MCP config, git config, .code-intel/)`;
   if (mode.kind === 'locked') return mode.why;
-  if (mode.explored.has(rel) || mode.approvedNew.has(rel)) return undefined;
+  if (mode.explored.has(rel) || mode.approvedNew.has(rel) || followsManifest(rel, mode.explored)) return undefined;
   return `'${rel}' was not explored in session ${mode.session.id} (and is not a new file approved by check_write_target): read it or outline it (get_symbols) first — a search match, a definition or a reference row shows one line and explores nothing`;
 }
+

@@ -147,7 +147,7 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
     return { allowed: false, file: rel, error: `'${rel}' is a directory`, hint: 'Pass a file path.' };
   }
   if (exists) {
-    if (explored.has(rel)) return { allowed: true, file: rel, new_file: false };
+    if (explored.has(rel) || followsManifest(rel, explored)) return { allowed: true, file: rel, new_file: false };
     return {
       allowed: false, file: rel,
       error: `File '${rel}' was not explored in this session`,
@@ -175,4 +175,25 @@ export function checkWriteTarget(root: string, filePath: string, allowNew: boole
     error: `New file '${rel}' is not beside code this session explored (${where} holds no explored file)`,
     hint: `Explore a file in ${where} first, or create the file next to code you explored.`,
   };
+}
+
+/** Lock files a package manager writes from a manifest: the manifest each follows. */
+const LOCKS: Readonly<Record<string, string>> = {
+  'package-lock.json': 'package.json', 'npm-shrinkwrap.json': 'package.json', 'pnpm-lock.yaml': 'package.json', 'yarn.lock': 'package.json', 'bun.lock': 'package.json', 'bun.lockb': 'package.json',
+  'Cargo.lock': 'Cargo.toml', 'poetry.lock': 'pyproject.toml', 'uv.lock': 'pyproject.toml', 'pdm.lock': 'pyproject.toml', 'Pipfile.lock': 'Pipfile', 'go.sum': 'go.mod', 'composer.lock': 'composer.json', 'Gemfile.lock': 'Gemfile',
+};
+
+/**
+ * A lock file changes with its manifest: where the session explored the manifest beside it (or one
+ * of a workspace below it, whose lock lives at the root), the lock may change too — `npm install x`
+ * after reading package.json rewrites package-lock.json, which nobody reads first (red team adv40's
+ * friction).
+ */
+export function followsManifest(rel: string, explored: ReadonlySet<string>): boolean {
+  const manifest = LOCKS[path.posix.basename(rel)];
+  if (!manifest) return false;
+  const dir = path.posix.dirname(rel);
+  const under = dir === '.' ? '' : `${dir}/`;
+  for (const f of explored) if (f.startsWith(under) && path.posix.basename(f) === manifest) return true;
+  return false;
 }
