@@ -75,6 +75,29 @@ for (const [lo, hi] of [[0.5, 2], [0.5, 3], [0.25, 3], [0.5, 5]] as const) {
 for (const k of [1, 3, 10]) { // BM25F saturated on its own scale instead of relative to the best
   ORDERINGS[`cos+bm25/(bm25+${k})`] = (xs) => rankBy(xs, (x) => x.cos + x.bm25 / (x.bm25 + k));
 }
+// the model's cosine on the scale of its own answers to this request: 0 at the 200th best (the engine's
+// nearest-neighbour cut), 1 at the best — as BM25F is taken relative to its best
+function spread(xs: Scored[]): (c: number) => number {
+  const cs = xs.map((x) => x.cos).sort((a, b) => b - a);
+  const top = cs[0] ?? 0, floor = cs[Math.min(199, cs.length - 1)] ?? 0;
+  return (c) => (top > floor ? Math.max(0, (c - floor) / (top - floor)) : 0);
+}
+for (const g of [0.5, 0.75, 1, 1.5]) {
+  ORDERINGS[`bm25/max+${g}·cos spread`] = (xs) => {
+    const max = Math.max(1e-9, ...xs.map((x) => x.bm25));
+    const s = spread(xs);
+    return rankBy(xs, (x) => x.bm25 / max + g * s(x.cos));
+  };
+}
+for (const g of [0.5, 1]) {
+  ORDERINGS[`bm25/max+${g}·z`] = (xs) => {
+    const max = Math.max(1e-9, ...xs.map((x) => x.bm25));
+    const m = xs.reduce((a, x) => a + x.cos, 0) / Math.max(1, xs.length);
+    const sd = Math.sqrt(xs.reduce((a, x) => a + (x.cos - m) ** 2, 0) / Math.max(1, xs.length)) || 1;
+    const zmax = Math.max(1e-9, ...xs.map((x) => (x.cos - m) / sd));
+    return rankBy(xs, (x) => x.bm25 / max + (g * Math.max(0, (x.cos - m) / sd)) / zmax);
+  };
+}
 const COVS: number[] = [];
 
 async function main(): Promise<void> {
