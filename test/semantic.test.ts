@@ -541,13 +541,16 @@ describe('a word the target shares with a family of siblings (red team adv13)', 
       'lib/adapters/http.js': 'export const isHttpAdapterSupported = typeof process !== "undefined";\nexport default function httpAdapter(config) {\n  return request(config);\n}\n',
       'lib/adapters/fetch.js': 'export const isFetchSupported = typeof fetch === "function";\nexport default function fetchAdapter(config) {\n  return fetch(config.url);\n}\n',
       'lib/core/dispatch.js': 'export function dispatchRequest(config) {\n  return config.adapter(config);\n}\n',
+      'lib/rules/getter-return.js': 'function isGetter(node) {\n  return node.kind === "get";\n}\nexport default { create(context) { return { FunctionExpression: isGetter }; } };\n',
+      'lib/rules/accessor-pairs.js': 'function isPropertyDescriptor(node) {\n  return node.type === "ObjectExpression";\n}\nexport default { create(context) { return { ObjectExpression: isPropertyDescriptor }; } };\n',
+      'lib/rules/array-callback-return.js': 'function isCallback(node) {\n  return true;\n}\nexport default { create(context) { return { ArrowFunctionExpression: isCallback }; } };\n',
       ...Object.fromEntries(['headers', 'cookies', 'params', 'timeout', 'cancel', 'retry', 'encode', 'merge', 'progress', 'errors'].map((w) => [`lib/helpers/${w}.js`, `export function ${w}Helper(value) {\n  return String(value);\n}\n`])),
     });
     const project = new Project(root);
     await project.refresh();
     const engine = new SemanticEngine(project);
-    const siblingOf = (file: string, missing: string[]) => siblingSaying(project.db, file, missing);
-    const score = async (name: string, file: string) => (await engine.scoreSymbols('fetch adapter', [{ name, container: null, file, signature: '' }], { siblingOf }))[0]!;
+    const siblingOf = (file: string, missing: string[], matched: string[]) => siblingSaying(project.db, file, missing, matched);
+    const score = async (name: string, file: string, target = 'fetch adapter') => (await engine.scoreSymbols(target, [{ name, container: null, file, signature: '' }], { siblingOf }))[0]!;
     const xhr = await score('isXHRAdapterSupported', 'lib/adapters/xhr.js');
     expect(xhr.legs).toMatchObject({ sibling: 'lib/adapters/fetch.js' });
     expect(xhr.score).toBeLessThan(0.3);
@@ -555,6 +558,14 @@ describe('a word the target shares with a family of siblings (red team adv13)', 
     // a symbol with no sibling named for the missing word keeps its partial credit
     const dispatch = await score('dispatchRequest', 'lib/core/dispatch.js');
     expect(dispatch.legs.sibling).toBeUndefined();
+    // a target that names two files beside each other names each one, not a family (agent trial tr98)
+    for (const [name, file] of [['isGetter', 'lib/rules/getter-return.js'], ['isPropertyDescriptor', 'lib/rules/accessor-pairs.js']] as const) {
+      for (const target of ['getter-return and accessor-pairs rules', 'getter-return 和 accessor-pairs 规则']) {
+        const r = await score(name, file, target);
+        expect(r.legs.sibling, `${name} ${target}`).toBeUndefined();
+        expect(r.score, `${name} ${target}`).toBeGreaterThanOrEqual(0.3);
+      }
+    }
     project.db.close();
     removeProject(root);
   });

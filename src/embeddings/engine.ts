@@ -398,7 +398,7 @@ export class SemanticEngine {
    * folder beside `file` named for the target's words a symbol lacks (the session's
    * which-definition.ts), whose family word then gives it no credit.
    */
-  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string; namesAnother?: boolean })[], opts: { namedIn?: readonly string[]; siblingOf?: (file: string, missing: string[]) => string | undefined } = {}): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
+  async scoreSymbols(target: string, symbols: (SymbolProfileInput & { evidence?: string; namesAnother?: boolean })[], opts: { namedIn?: readonly string[]; siblingOf?: (file: string, missing: string[], matched: string[]) => string | undefined } = {}): Promise<{ score: number; backend: string; legs: Legs; terms: { matched: string[]; missing: string[] } }[]> {
     const corpus = this.corpus();
     // (the head of a compound the project writes apart counts in part here, in the words leg only:
     // never in a ranking, where "filename" would rank every *Name first — red team adv14)
@@ -436,7 +436,8 @@ export class SemanticEngine {
       // a word shared with the target that names a family (adapter), where the target's other words
       // name the member beside this one (fetch.js beside xhr.js): no credit from the shared word
       if (opts.siblingOf && score >= SIBLING_CAP && named === 0 && terms.missing.length > 0) {
-        const sibling = opts.siblingOf(s.file, concepts.filter((c) => terms.missing.includes(c.term)).flatMap((c) => c.words));
+        const wordsOfTerms = (ts: string[]) => concepts.filter((c) => ts.includes(c.term)).flatMap((c) => c.words);
+        const sibling = opts.siblingOf(s.file, wordsOfTerms(terms.missing), wordsOfTerms(terms.matched));
         if (sibling) {
           legs.sibling = sibling;
           score = SIBLING_CAP;

@@ -337,10 +337,12 @@ export function linkedScore(seedScore: number, hops: number): number {
   return 0;
 }
 
-/** How a symbol is described in a reason: Container.name. */
+/** How a symbol is described in a reason: Container.name; a module's `default` with its file (every rule of eslint is one: agent trial tr98). */
 export function symbolLabel(db: DB, id: number): string {
-  const r = db.prepare('SELECT name, container_name FROM symbols WHERE id = ?').get(id) as { name: string; container_name: string | null } | undefined;
-  return r ? (r.container_name ? `${r.container_name}.${r.name}` : r.name) : `#${id}`;
+  const r = db.prepare('SELECT s.name, s.container_name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?').get(id) as { name: string; container_name: string | null; path: string } | undefined;
+  if (!r) return `#${id}`;
+  const label = r.container_name ? `${r.container_name}.${r.name}` : r.name;
+  return label === 'default' || label.startsWith('default.') ? `${label} (${r.path})` : label;
 }
 
 /**

@@ -428,7 +428,7 @@ export class ValidationPhase {
         ? (await this.core.engine.scoreSymbols(target, [{
           name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified, evidence.shownLines),
           namesAnother: targetMeansAnother(this.core.project.db, said, row.name, row.path, row.container_name),
-        }], { namedIn: targetQuote, siblingOf: (file, missing) => siblingSaying(this.core.project.db, file, missing) }))[0]!
+        }], { namedIn: targetQuote, siblingOf: (file, missing, matched) => siblingSaying(this.core.project.db, file, missing, matched) }))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
       const score = row ? Math.min(scored.score, factCap(target, row.name)) : scored.score;
       const tier = tierOf(score);

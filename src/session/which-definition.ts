@@ -48,17 +48,24 @@ export function targetMeansAnother(db: Database.Database, target: string, name: 
  * both belong to, and the target names the other member (red team adv13: it was accepted at 0.43
  * on "adapter", and xhr.js's adapter came in linked to it). Undefined when no sibling says one.
  */
-export function siblingSaying(db: Database.Database, path: string, missing: readonly string[]): string | undefined {
+export function siblingSaying(db: Database.Database, path: string, missing: readonly string[], matched: readonly string[] = []): string | undefined {
   const wanted = new Set(missing.flatMap((m) => [...wordsOf(m)]));
   if (wanted.size === 0) return undefined;
   const slash = path.lastIndexOf('/');
   const dir = slash < 0 ? '' : path.slice(0, slash + 1);
-  const own = path.slice(dir.length).split('/')[0];
+  const own = path.slice(dir.length).split('/')[0]!;
+  const entryWords = (entry: string) => wordsOf(entry.replace(/\.[^.]+$/, ''));
+  // the target's words the file's own name carries: a sibling of the family carries them too (xhr.js and
+  // fetch.js under adapters/); one that does not is another file the target names beside this one
+  // ("getter-return and accessor-pairs rules": agent trial tr98 had both rules' code capped)
+  const ownWords = entryWords(own);
+  const specific = matched.flatMap((m) => [...wordsOf(m)]).filter((w) => ownWords.has(w));
   const rows = db.prepare('SELECT path FROM files WHERE substr(path, 1, ?) = ? LIMIT ?').all(dir.length, dir, MAX_SIBLINGS) as { path: string }[];
   for (const { path: p } of rows) {
     const entry = p.slice(dir.length).split('/')[0]!;
     if (entry === own) continue;
-    if ([...wordsOf(entry.replace(/\.[^.]+$/, ''))].some((w) => wanted.has(w))) return dir + entry;
+    const words = entryWords(entry);
+    if ([...words].some((w) => wanted.has(w)) && specific.every((w) => words.has(w))) return dir + entry;
   }
   return undefined;
 }
