@@ -128,7 +128,7 @@ const WRAPPERS: Record<string, Wrapper> = {
 const PREFIXES = new Set(Object.keys(WRAPPERS));
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'rbash', 'mksh', 'ash', 'yash', 'posh', 'lksh', 'pdksh', 'oksh', 'fish', 'csh', 'tcsh']);
 const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun']);
-const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag']);
+const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag', 'ls-remote']);
 const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'cargo', 'go', 'gem', 'composer', 'apt', 'apt-get', 'brew', 'poetry', 'uv']);
 const PKG_WRITES = new Set(['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'un', 'ci', 'update', 'up', 'upgrade', 'link', 'unlink', 'get', 'prune', 'dedupe', 'publish', 'init', 'sync']);
 const HARMLESS_DEST = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
@@ -161,12 +161,27 @@ function named(targets: readonly string[]): string[] | null {
 
 function unquote(n: Node): string {
   if (n.type === 'raw_string') return n.text.slice(1, -1);
+  // `$'tee'`, `$'\x74ee'`: ANSI-C quoting, decoded as bash does; `$"tee"`: a translated string (red team adv41)
+  if (n.type === 'ansi_c_string') return ansiC(n.text.slice(2, -1));
+  if (n.type === 'translated_string') return n.namedChildren.map((c) => (c?.type === 'string' ? unquote(c) : c?.text ?? '')).join('') || n.text.slice(2, -1);
   if (n.type === 'string') return n.namedChildren.map((c) => (c?.type === 'string_content' ? c.text : c?.text ?? '')).join('');
   // bash's quote removal: `\tee`, `t''ee`, `"l"n` are tee and ln (red team adv37 hid writes behind them)
   if (n.type === 'concatenation') return n.children.map((c) => (c ? unquote(c) : '')).join('');
   if (n.type === 'command_name' && n.namedChildCount === 1) return unquote(n.namedChild(0)!);
   if (n.type === 'word') return n.text.replace(/\\(.)/gs, '$1');
   return n.text;
+}
+
+/** The text of `$'…'` as bash decodes it: `\n`, `\xHH`, `\NNN` (octal), `\uHHHH`, `\cX`, `\'` … */
+export function ansiC(body: string): string {
+  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+  return body.replace(/\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|U([0-9a-fA-F]{1,8})|([0-7]{1,3})|c(.)|(.))/gs, (m, x, u, U, o, c, other) => {
+    if (x) return String.fromCharCode(parseInt(x, 16));
+    if (u || U) return String.fromCodePoint(Math.min(parseInt(u ?? U, 16), 0x10ffff));
+    if (o) return String.fromCharCode(parseInt(o, 8) & 0xff);
+    if (c) return String.fromCharCode(c.toUpperCase().charCodeAt(0) ^ 0x40);
+    return simple[other] ?? m;
+  });
 }
 
 /**
@@ -374,6 +389,9 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const name = n.childForFieldName('name');
           const args = n.childrenForFieldName('argument').map(unquote);
           const cmd = name ? path.basename(unquote(name)) : '';
+          // `GIT_PAGER='cmd' git log`: the value is a command git runs
+          const assigned = n.children.filter((c) => c?.type === 'variable_assignment').map((c) => unquote(c!.childForFieldName('name') ?? c!) + '=' + (c!.childForFieldName('value') ? unquote(c!.childForFieldName('value')!) : ''));
+          nested.push(...codeOfAssignments(assigned).map((code) => ({ code, dir })));
           const peeled = peel([name ? unquote(name) : '', ...args]);
           // `env -C DIR …`, `sudo -D DIR …`: that one command runs elsewhere
           if (peeled.elsewhere) move(null);
@@ -398,6 +416,22 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const subs = substitutions(n.text);
           nested.push(...subs.map((code) => ({ code, dir })));
           if (subs.length > 0 || n.type === 'herestring_redirect') readOnly = false;
+        }
+        // `export GIT_PAGER='cmd'`, `declare -x EDITOR=cmd`: a value a program will run (RUNS_VALUE)
+        if (n.type === 'declaration_command') {
+          const assigned = n.namedChildren.filter((c) => c?.type === 'variable_assignment').map((c) => unquote(c!.childForFieldName('name') ?? c!) + '=' + (c!.childForFieldName('value') ? unquote(c!.childForFieldName('value')!) : ''));
+          nested.push(...codeOfAssignments(assigned).map((code) => ({ code, dir })));
+        }
+        // command substitutions written as text — quoted, escaped or `$'…'`-encoded — in any word: bash
+        // runs them wherever the text is evaluated later (`set -- 'y[$(cmd)]'; echo $(($1))`, a for
+        // list, a function's argument, getopts: red team adv41), so they are judged as if they ran
+        if (QUOTED.has(n.type) || (n.type === 'word' && n.text.includes('\\'))) {
+          const text = unquote(n);
+          if (text.includes('$(') || text.includes('`')) {
+            const subs = substitutions(text);
+            nested.push(...subs.map((code) => ({ code, dir })));
+            if (subs.length > 0) readOnly = false;
+          }
         }
         // a subshell's `cd` ends with it; so does each stage's of a pipeline
         const own = SUBSHELLS.has(n.type) ? dir : undefined;
@@ -440,6 +474,35 @@ function isGitRead(args: string[]): boolean {
   return !!sub && !gitConfigured(args) && gitSubReads(args) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && outputFiles('git', args).length === 0;
 }
 
+/**
+ * The shell code a git command line carries in its options: the value of each `-c name=value`
+ * (`!cmd` of an alias, or a program such as core.pager, core.fsmonitor, diff.external — any value,
+ * judged as a command: a plain one runs nothing), `--upload-pack`/`--receive-pack`/`--exec` (`-u`
+ * of clone and ls-remote), grep's `-O`/`--open-files-in-pager`, difftool's `-x`/`--extcmd`,
+ * rebase's `-x`/`--exec`, filter-branch's filters, and the command of `bisect run` and `submodule foreach`.
+ */
+function gitCode(args: readonly string[]): string[] {
+  const out: string[] = [];
+  const words = gitWords([...args]);
+  const sub = words[0];
+  const valueOf = (i: number, long: string) => (args[i]!.includes('=') ? args[i]!.slice(args[i]!.indexOf('=') + 1) : args[i]!.length > long.length ? undefined : args[i + 1]);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-c' && args[i + 1] !== undefined) out.push(args[i + 1]!.slice(args[i + 1]!.indexOf('=') + 1).replace(/^!/, ''));
+    for (const long of ['--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager', '--extcmd', '--index-filter', '--tree-filter', '--env-filter', '--msg-filter', '--commit-filter', '--parent-filter', '--tag-name-filter']) {
+      if (a === long || a.startsWith(`${long}=`)) {
+        const v = valueOf(i, long);
+        if (v !== undefined) out.push(v);
+      }
+    }
+    if (sub === 'grep' && /^-O./.test(a)) out.push(a.slice(2));
+    if ((sub === 'difftool' || sub === 'rebase') && a === '-x' && args[i + 1] !== undefined) out.push(args[i + 1]!);
+    if ((sub === 'clone' || sub === 'ls-remote') && a === '-u' && args[i + 1] !== undefined) out.push(args[i + 1]!);
+  }
+  if ((sub === 'bisect' && words[1] === 'run') || (sub === 'submodule' && words[1] === 'foreach')) out.push(words.slice(2).join(' '));
+  return out.filter((c) => c.trim() !== '');
+}
+
 /** `git -c name=value …` (or --config-env) can make any git command run a program (core.pager, diff.external …) */
 const gitConfigured = (args: string[]) => args.some((a) => a.startsWith('-c') || a.startsWith('--config-env'));
 
@@ -469,6 +532,8 @@ const GIT_READ_ACTIONS: Record<string, ReadonlySet<string>> = {
 /** a git subcommand that only reads: one of GIT_READ_ONLY, or a read action of another */
 function gitSubReads(args: string[]): boolean {
   const [sub, action] = gitWords(args);
+  // `git apply --check` / `--stat`: reads the patch, applies nothing (red team adv41's friction)
+  if (sub === 'apply' && args.some((a) => /^--(check|stat|numstat|summary)$/.test(a)) && !args.includes('--apply')) return true;
   return !!sub && (GIT_READ_ONLY.has(sub) || (action !== undefined && GIT_READ_ACTIONS[sub]?.has(action) === true));
 }
 
@@ -585,8 +650,9 @@ function peel(commandWords: readonly string[]): Peeled {
         words = words.slice(1);
         break;
       }
-      // `env NAME=value cmd`
+      // `env NAME=value cmd` (a value some program runs as a command is judged: RUNS_VALUE)
       if (name === 'env' && /^\w+=/.test(a)) {
+        out.code.push(...codeOfAssignments([a]));
         words = words.slice(1);
         continue;
       }
@@ -734,6 +800,27 @@ function shellArgs(cmd: string, args: readonly string[]): { code?: string; opera
 /** A script operand that is a pipe: `<(…)`, /dev/fd/N, /dev/stdin, /proc/… */
 const unreadCode = (o: string): boolean => o.startsWith('<(') || o.startsWith('/dev/fd/') || o.startsWith('/proc/') || o === '/dev/stdin' || o === '-';
 
+/**
+ * Variables whose value a program runs as a shell command (git's pager, editor, external diff, ssh
+ * command, its settings from the environment; less's preprocessor): set for a command, by `env` or
+ * by `export`, the value is judged as code (red team adv41: `GIT_EXTERNAL_DIFF='cmd' git diff`,
+ * `GIT_CONFIG_VALUE_0='cmd' git status` with core.fsmonitor).
+ */
+const RUNS_VALUE = /^(?:GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_ASKPASS|SSH_ASKPASS|GIT_PROXY_COMMAND|GIT_CONFIG_VALUE_\d+|GIT_CONFIG_PARAMETERS|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER|BROWSER)$/;
+
+/** The shell code in `NAME=value` words that set a variable a program runs (RUNS_VALUE). */
+function codeOfAssignments(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const w of words) {
+    const m = /^([A-Za-z_]\w*)=(.*)$/s.exec(w);
+    if (m && RUNS_VALUE.test(m[1]!) && m[2]!.trim()) out.push(m[2]!.replace(/^!/, ''));
+  }
+  return out;
+}
+
+/** Words whose text is literal until bash evaluates it again. */
+const QUOTED = new Set(['raw_string', 'ansi_c_string', 'translated_string', 'string']);
+
 /** Builtins that evaluate a subscript or an arithmetic string given as a word, command substitutions included. */
 const EVALUATES_SUBSCRIPTS = new Set(['test', '[', 'let', 'declare', 'typeset', 'local', 'export', 'readonly', 'printf', 'read', 'unset', ':', 'shift', 'return', 'exit', 'mapfile', 'readarray', 'wait', 'kill']);
 
@@ -825,7 +912,8 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     return xargs;
   }
   // an array subscript or an arithmetic string is evaluated, command substitutions in it run (`test -v 'x[$(cmd)]'`, `let`, `printf -v`, `declare`: red team adv38)
-  if (EVALUATES_SUBSCRIPTS.has(cmd)) for (const a of args) nested.push(...substitutions(a));
+  // (printf decodes `\x24(` into `$(` itself: adv41's `printf -v x 'y[\x24(cmd)]'`)
+  if (EVALUATES_SUBSCRIPTS.has(cmd)) for (const a of args) nested.push(...substitutions(cmd === 'printf' ? ansiC(a) : a));
   if (ALWAYS_WRITES.has(cmd)) {
     // cp/mv/ln/install/rsync write their last operand; rm, mkdir, touch, chmod... write every operand
     // ln: a write through the link lands on what it names, so that counts as written too (a
@@ -900,6 +988,10 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     return xargs;
   }
   if (cmd === 'git') {
+    // shell code git runs from its options: `-c alias.x='!cmd'`, `-c core.fsmonitor=cmd`,
+    // `--upload-pack=cmd`, `grep -Ocmd` (red team adv41)
+    nested.push(...gitCode(args));
+    if (args.some((a) => a.startsWith('--config-env'))) writes.push({ what: text, targets: null, refuse: "git --config-env takes a setting's value from a variable the guard cannot read (it may be a command git runs): write the value with -c" });
     const sub = gitSubcommand(args);
     // (a patch or a checkout can make a file a symlink: mode 120000 — red team adv37)
     if (gitConfigured(args) || (sub && !gitSubReads(args))) writes.push({ what: text, targets: null, ...(sub && GIT_WORKTREE.has(sub) && !args.some((a) => /^--(check|stat|numstat|summary)$/.test(a)) ? { linkDests: [gitWorkTree(args, operands, sub)] } : {}) });
@@ -912,6 +1004,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   }
   if (INTERPRETERS.has(cmd) && args.some((a) => a === '-c' || a === '-e' || a === '--eval')) {
     writes.push({ what: text, targets: null }); // inline code can write anything
+  }
+  // `rg --pre CMD`: CMD runs on every file searched (its path as the argument)
+  if (cmd === 'rg' && args.some((a) => a === '--pre' || a.startsWith('--pre='))) {
+    writes.push({ what: text, targets: null, refuse: 'rg --pre runs a program on every file it searches, with the file as its argument: search without --pre' });
+    return xargs;
   }
   // `uniq IN OUT` writes OUT (red team adv40)
   if (cmd === 'uniq') {
