@@ -315,6 +315,19 @@ describe('QueryFrame validation', () => {
     expect(errs(AX, 'trigger_condition', 'the request URL is absolute', 'the request URL is absolute')).toEqual([]);
     const AD = 'Do not change the parser, and add a cache to the loader.';
     expect(da(AD, 'add a cache to the loader', 'add a cache to the loader')).toEqual([]);
+    // keeping is forbidding; a value made of the kept-out clause's words alone (red team adv41)
+    const KY = 'When a request times out, ky should throw a TimeoutError that includes the request; do not change how other errors are thrown, and keep retries as they are.';
+    for (const [v, q] of [['retries', 'keep retries as they are'], ['retries', 'and keep retries as they are'], ['request retries', 'the request; do not change how other errors are thrown, and keep retries']])
+      expect(tf(KY, v, q)[0], `${v} / ${q}`).toMatch(/rules out|keeps out/);
+    for (const [v, q] of [['throw other errors', 'throw a TimeoutError that includes the request; do not change how other errors are thrown'], ['ky should throw other errors', 'throw a TimeoutError that includes the request; do not change how other errors are thrown'], ['other errors are thrown', 'do not change how other errors are thrown']])
+      expect(da(KY, v, q), `${v} / ${q}`).not.toEqual([]);
+    expect(errs(KY, 'trigger_condition', 'other errors', 'includes the request; do not change how other errors')).not.toEqual([]);
+    expect(tf('リクエストがタイムアウトしたら TimeoutError を投げて。リトライはそのままにして。', 'リトライ', 'リトライはそのままにして')[0]).toMatch(/rules out|keeps out/);
+    // honest: the asked parts, and the kept part kept
+    expect(tf(KY, 'TimeoutError', 'ky should throw a TimeoutError that includes the request')).toEqual([]);
+    expect(da(KY, 'throw a TimeoutError that includes the request', 'throw a TimeoutError that includes the request')).toEqual([]);
+    expect(errs(KY, 'trigger_condition', 'a request times out', 'When a request times out')).toEqual([]);
+    expect(da(KY, 'keep retries as they are', 'keep retries as they are')).toEqual([]);
     const SJ = 'ctx.body に新しいストリームを設定したとき、新しい値もストリームなら前のストリームを破棄しないでほしい。';
     expect(da(SJ, '前のストリームを破棄し', '前のストリームを破棄し')[0]).toMatch(/rules out/);
     // reversed in other words (red team adv35)

@@ -375,33 +375,92 @@ const FORBIDS_ZH = new RegExp(`(${FORBIDDING_ZH}\\s*${CHANGE_ZH})`, 'u');
 const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
 
 /**
- * The forbidding words when a value says what the clause they forbid changing names, in other words
- * than the quote's: "serialized params" for "must not change how params are serialized" (red team
- * adv37). A content word of the value that only the forbidden clause has is enough.
+ * Asking to keep something as it is forbids changing it as much as "do not change" does: "keep
+ * retries as they are", "leave X alone", "X stays the same", X はそのままに, X 保持不变 (red team
+ * adv41 took "retries" of "… and keep retries as they are" as the target and changed them). Group 1:
+ * the words that keep, group 2: what is kept.
  */
-function fromExcluded(value: string, quote: string, mixed = false): string | undefined {
-  const q = quote.normalize('NFKC');
+const KEEPS = [
+  /(?:^|[^\p{L}])(keep|keeps|leave|leaves|preserve|preserves|retain|retains)\s+((?:(?!(?:and|but|or)(?![\p{L}]))[^.;:!?,，。；])+?)\s+(?:as\s+(?:it|they|is)(?:\s+(?:is|are|was|were))?|as-is|unchanged|intact|alone|untouched|the\s+same)(?![\p{L}])/giu,
+  /(?:^|[^\p{L}])((?:[\p{L}\p{N}_$.'’-]+\s+){0,4}?[\p{L}\p{N}_$.'’-]+)\s+((?:must|should|needs?\s+to|has\s+to|have\s+to)\s+)?(?:stays?|remains?)\s+(?:the\s+same|unchanged|as\s+(?:it|they)\s+(?:is|are))(?![\p{L}])/giu,
+  /([^\s、。,;；！？]+?)[はをも]?(?:そのまま(?:に|で)?|維持|保持)/gu,
+  /([^\s，。,;；！？]+?)(?:保持不变|保持原样|维持不变|不变)/gu,
+];
+
+/** The spans of a text the request keeps out of the change: after "do not change …" to the clause's end, before 変更しないで, the object of "keep … as it is". */
+function forbiddenSpans(text: string): { why: string; start: number; end: number; from: number; to: number }[] {
+  const out: { why: string; start: number; end: number; from: number; to: number }[] = [];
   for (const [re, keptAfter] of [[FORBIDS_EN, true], [FORBIDS_ZH, true], [FORBIDS_JA, false]] as const) {
-    const m = re.exec(q);
-    if (!m) continue;
-    const at = m.index + m[0].length - m[1]!.length;
-    const after = q.slice(at + m[1]!.length);
-    const before = q.slice(0, at);
-    // the clause the change is forbidden for (to a clause's end: CLAUSE_END), and the rest of the text
-    const clause = after.split(CLAUSE_END)[0]!;
-    const [kept, rest] = keptAfter
-      ? [clause, before + ' ' + after.slice(clause.length)]
-      : [before.split(/[、。,;；]/u).pop()!, before.slice(0, before.length - before.split(/[、。,;；]/u).pop()!.length) + ' ' + after];
-    const [k, r] = [contentUnits(kept), contentUnits(rest)];
-    const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
-    // (the value's units the quote has: a CJK bigram across the value's own join, 数序 of 参数序列化, is none)
-    const v = [...contentUnits(value)].filter((u) => meets(u, k) || meets(u, r));
-    // a word only the forbidden clause has (red team adv37: all of "serialized params"; adv38: "happens"
-    // of "what happens when the rejectOnClear option is not set", quoting both clauses)
-    // (mixed: and one only the rest has — the asked clause widened with the forbidden one's words, not a restatement of the restriction)
-    if (v.some((u) => meets(u, k) && !meets(u, r)) && (!mixed || v.some((u) => meets(u, r) && !meets(u, k)))) return m[1];
+    for (const m of text.matchAll(new RegExp(re.source, `${re.flags}g`))) {
+      const at = m.index! + m[0].length - m[1]!.length;
+      if (keptAfter) {
+        const from = at + m[1]!.length;
+        const end = from + text.slice(from).split(CLAUSE_END)[0]!.length;
+        out.push({ why: m[1]!, start: from, end, from: at, to: end });
+      } else {
+        const clause = text.slice(0, at).split(/[、。,;；]/u).pop()!;
+        out.push({ why: m[1]!, start: at - clause.length, end: at, from: at - clause.length, to: at + m[1]!.length });
+      }
+    }
   }
-  return undefined;
+  KEEPS.forEach((re, i) => {
+    for (const m of text.matchAll(re)) {
+      // EN "keep X …": X is group 2, after the verb; "X stays …", X はそのまま: X is group 1
+      const [obj, verb] = i === 0 ? [m[2]!, m[1]!] : [m[1]!, m[0].slice(m[0].indexOf(m[1]!) + m[1]!.length).trim()];
+      const start = m.index! + m[0].indexOf(obj, i === 0 ? m[0].indexOf(m[1]!) + m[1]!.length : 0);
+      out.push({ why: i === 0 ? `${verb} … ${m[0].slice(m[0].indexOf(obj) + obj.length).trim()}` : verb, start, end: start + obj.length, from: m.index!, to: m.index! + m[0].length });
+    }
+  });
+  return out;
+}
+
+/**
+ * The forbidding words when a value takes in what a clause the request keeps out of the change
+ * names, in other words than the quote's: "serialized params" for "must not change how params are
+ * serialized" (red team adv37), "relative" into "keep the baseURL for relative and absolute URLs"
+ * (adv40), "throw other errors" for "do not change how other errors are thrown" (adv41). A word only
+ * the kept-out clauses have is taken in unless the value keeps it out too, in its own words
+ * ("默认行为保持不变", "keep how other URLs are redirected").
+ */
+function fromExcluded(value: string, text: string): string | undefined {
+  const t = text.normalize('NFKC');
+  const spans = forbiddenSpans(t);
+  if (spans.length === 0) return undefined;
+  let rest = '';
+  let last = 0;
+  for (const sp of [...spans].sort((a, b) => a.from - b.from)) {
+    if (sp.from > last) rest += ' ' + t.slice(last, sp.from);
+    last = Math.max(last, sp.to);
+  }
+  rest += ' ' + t.slice(last);
+  const [k, r] = [contentUnits(spans.map((sp) => t.slice(sp.start, sp.end)).join(' ')), contentUnits(rest)];
+  const v = value.normalize('NFKC');
+  const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
+  // what the value keeps out in its own words — a clause of the kept-out words only: "keep the baseURL
+  // for relative …" keeps the asked baseURL, and takes "relative" in
+  const own = new Set<string>();
+  for (const sp of [...forbiddenSpans(v), ...keptByValue(v)]) {
+    const units = [...contentUnits(v.slice(sp.start, sp.end))];
+    if (!units.some((u) => meets(u, r) && !meets(u, k))) units.forEach((u) => own.add(u));
+  }
+  // (the value's units the text has: a CJK bigram across the value's own join, 数序 of 参数序列化, is none)
+  const taken = [...contentUnits(v)].filter((u) => meets(u, k) && !meets(u, r) && !meets(u, own));
+  return taken.length > 0 ? spans[0]!.why : undefined;
+}
+
+/** In a value, "keep X" / "leave X" / "preserve X" keeps X out of the change to the clause's end, tail or not. */
+function keptByValue(v: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const m of v.matchAll(/(?:^|[^\p{L}])(?:keep|keeps|keeping|leave|leaves|leaving|preserve\w*|retain\w*)\s+/giu)) {
+    const start = m.index! + m[0].length;
+    out.push({ start, end: start + v.slice(start).split(CLAUSE_END)[0]!.length });
+  }
+  return out;
+}
+
+/** Is the quote at `at` inside what the request keeps out of the change ("retries" of "keep retries as they are"), without the words that keep it? */
+function insideKept(req: string, at: number, length: number): string | undefined {
+  return forbiddenSpans(req).find((sp) => at >= sp.start && at + length <= sp.end)?.why;
 }
 
 /**
@@ -422,6 +481,7 @@ export function ruledOut(req: string, quote: string): string | undefined {
     const why = RULED_OUT.map((r) => r.exec(before)?.[1]).find(Boolean)
       ?? NEGATION_BEFORE.exec(before)?.[1]
       ?? inForbiddenClause(before)
+      ?? insideKept(req, at, quote.length)
       ?? RULED_OUT_JA.exec(after)?.[1]
       ?? (endsWithVerb ? NEGATION_AFTER_JA.exec(after)?.[1] : undefined);
     if (!why) return undefined;
@@ -614,7 +674,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" says ${opposed[0]} where its quote "${s.quote}" says ${opposed[1]}: the value must state the quote's action, not its opposite` });
     // a word taken from a clause the request forbids changing, into what it asks for: "keep the baseURL
     // for relative and absolute URLs" where it says "do not change how relative URLs are combined" (red team adv40)
-    else if (slot !== 'observed_issue' && (ruled = fromExcluded(s.value, request, true)))
+    else if (slot !== 'observed_issue' && (ruled = fromExcluded(s.value, request)))
       errors.push({ slot, error: `value "${s.value}" takes in what the request keeps out ("${ruled}" …): the ${slot} states what the request asks for — leave the other clause's words out, or keep its negation with them` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
