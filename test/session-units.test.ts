@@ -317,9 +317,9 @@ describe('QueryFrame validation', () => {
     expect(da(AD, 'add a cache to the loader', 'add a cache to the loader')).toEqual([]);
     // keeping is forbidding; a value made of the kept-out clause's words alone (red team adv41)
     const KY = 'When a request times out, ky should throw a TimeoutError that includes the request; do not change how other errors are thrown, and keep retries as they are.';
-    for (const [v, q] of [['retries', 'keep retries as they are'], ['retries', 'and keep retries as they are'], ['request retries', 'the request; do not change how other errors are thrown, and keep retries']])
+    for (const [v, q] of [['retries', 'keep retries as they are'], ['retries', 'and keep retries as they are'], ['request retries', 'the request; do not change how other errors are thrown, and keep retries']] as [string, string][])
       expect(tf(KY, v, q)[0], `${v} / ${q}`).toMatch(/rules out|keeps out/);
-    for (const [v, q] of [['throw other errors', 'throw a TimeoutError that includes the request; do not change how other errors are thrown'], ['ky should throw other errors', 'throw a TimeoutError that includes the request; do not change how other errors are thrown'], ['other errors are thrown', 'do not change how other errors are thrown']])
+    for (const [v, q] of [['throw other errors', 'throw a TimeoutError that includes the request; do not change how other errors are thrown'], ['ky should throw other errors', 'throw a TimeoutError that includes the request; do not change how other errors are thrown'], ['other errors are thrown', 'do not change how other errors are thrown']] as [string, string][])
       expect(da(KY, v, q), `${v} / ${q}`).not.toEqual([]);
     expect(errs(KY, 'trigger_condition', 'other errors', 'includes the request; do not change how other errors')).not.toEqual([]);
     expect(tf('リクエストがタイムアウトしたら TimeoutError を投げて。リトライはそのままにして。', 'リトライ', 'リトライはそのままにして')[0]).toMatch(/rules out|keeps out/);
