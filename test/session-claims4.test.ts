@@ -582,7 +582,9 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
       'formatPrice is defined in the file src/cart.ts', 'formatPrice resides in src/cart.ts', 'formatPrice: declared in src/cart.ts', "formatPrice's declaration is in src/cart.ts", 'formatPrice (declared in src/cart.ts) rounds', 'src/cart.ts, which declares formatPrice'])
       expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', file: 'src/cart.ts' });
     // red team adv40's: a use in another clause, a path without its extension, "comes from"; a place denied that is right
-    for (const h of ['formatPrice is declared in src/cart.ts and returns a string', 'formatPrice comes from src/cart.ts', 'formatPrice is declared in the src/cart module'])
+    for (const h of ['formatPrice is declared in src/cart.ts and returns a string', 'formatPrice comes from src/cart.ts', 'formatPrice is declared in the src/cart module',
+      // red team adv41's
+      'formatPrice is declared in src/cart.ts, which returns it', 'formatPrice belongs to src/cart.ts', 'src/cart.ts provides formatPrice', 'formatPrice ships in src/cart.ts'])
       expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', file: 'src/cart.ts' });
     expect(sem.misplaced('formatPrice is not defined in src/util/format.ts')).toMatchObject({ name: 'formatPrice', file: 'src/util/format.ts', denied: true });
     // true, and prose: nothing to say

@@ -99,7 +99,7 @@ export class SemanticPhase {
     // each sentence, and each of its clauses: a word of using in one clause does not hide the place the
     // other states ("N is declared in F and returns …": red team adv40)
     const sentences = text.split(/[;!?]|\.\s/);
-    const parts = [...sentences, ...sentences.flatMap((x) => { const c = x.split(/,?\s+(?:and|but|while|whereas)\s+/i); return c.length > 1 ? c : []; })];
+    const parts = [...sentences, ...sentences.flatMap((x) => { const c = x.split(/,?\s+(?:and|but|while|whereas)\s+|,\s*(?=which|where|that|who)\b/i); return c.length > 1 ? c : []; })];
     for (const sentence of parts) {
       if (!DECLARING.test(sentence) || USING.test(sentence)) continue;
       const files = [...this.filesNamed(sentence)];
@@ -380,7 +380,7 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
 }
 
 /** Words that place a declaration, and words that say a use (a sentence with one says where code is used, not where it is). */
-const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export|originat)\w*|\bcomes?\s+from\b|\bis\s+where\b|\b(?:is|are)\s+(?:in|inside|within)\b/i;
+const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export|originat|provid|ship)\w*|\bcomes?\s+from\b|\bbelongs?\s+to\b|\bis\s+part\s+of\b|\bis\s+where\b|\b(?:is|are)\s+(?:in|inside|within)\b/i;
 const USING = /\b(?:call|use|using|import|invok|referenc|pass|read|wrap|return|throw|emit|extend|subclass|instantiat|creat)\w*/i;
 /** English words that are no code name however the index names things (`is`, `in`, `the file` …). */
 const PROSE = new Set('the and that this with from file files which where what when declared defined declaration definition resides lives located written kept sits module class function method type interface is are was were its their there here'.split(' '));
