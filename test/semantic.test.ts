@@ -507,6 +507,24 @@ describe('a rejection names the declaration its evidence lies in when that one w
   });
 });
 
+describe('a member cited where it is used is the definition that use resolves to', () => {
+  it('`AxiosError.from(…)` in the fetch adapter is lib/core/AxiosError.js, not the .d.ts that declares it too (agent trial tr97)', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const root = makeProject({
+      'index.d.ts': 'export class AxiosError extends Error {\n  static from(error: Error): AxiosError;\n}\n',
+      'lib/core/AxiosError.js': 'class AxiosError extends Error {\n  static from(error) {\n    return new AxiosError(error.message);\n  }\n}\nexport default AxiosError;\n',
+      'lib/adapters/fetch.js': "import AxiosError from '../core/AxiosError.js';\nexport default async (config) => {\n  try { return await fetch(config.url); } catch (err) { throw AxiosError.from(err); }\n};\n",
+    });
+    const project = new Project(root);
+    await project.refresh();
+    const sessions = new SessionService(project);
+    const v = (sessions as unknown as { validation: { definitionsFor(name: string, where?: unknown): { path: string }[] } }).validation;
+    expect(v.definitionsFor('AxiosError.from', 'lib/adapters/fetch.js:3')[0]!.path).toBe('lib/core/AxiosError.js');
+    project.db.close();
+    removeProject(root);
+  });
+});
+
 describe('a compound request word the code writes apart (autofix → fix)', () => {
   const doc = (name: string, body = '') => keywordDoc({ name, path: 'lib/rules/no-var.js', body });
   const docs = [doc('canFix'), doc('report', 'fix fixer replace'), doc('fixRange'), doc('autoWidth'), doc('isLoopAssignee'), doc('checkout'), doc('outdated'), doc('autofixDocs')];

@@ -261,9 +261,10 @@ export class ValidationPhase {
     // the warn its import names, not the first of four by name)
     const used = line === undefined ? undefined : (this.core.project.db
       .prepare(`SELECT r.symbol_id AS id FROM refs r JOIN files f ON f.id = r.file_id
-        WHERE f.path = ? AND r.line = ? AND r.name = ? AND r.symbol_id IS NOT NULL AND coalesce(r.confidence, '') <> 'name_match' LIMIT 1`)
-      .get(file, line, name) as { id: number } | undefined);
-    const hit = used && rows.find((r) => r.id === used.id);
+        WHERE f.path = ? AND r.line = ? AND r.name = ? AND r.symbol_id IS NOT NULL AND coalesce(r.confidence, '') <> 'name_match'`)
+      .all(file, line, name.split(/::|[.#]/).pop()!) as { id: number }[]);
+    // (a reference is recorded under the member's own name: `AxiosError.from(…)` is a use of `from` — agent trial tr97 had the .d.ts taken)
+    const hit = used && rows.find((r) => used.some((u) => u.id === r.id));
     if (hit) return [hit, ...rows.filter((r) => r !== hit)];
     return [...rows.filter((r) => r.path === file), ...rows.filter((r) => r.path !== file)];
   }
