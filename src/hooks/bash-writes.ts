@@ -390,8 +390,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const args = n.childrenForFieldName('argument').map(unquote);
           const cmd = name ? path.basename(unquote(name)) : '';
           // `GIT_PAGER='cmd' git log`: the value is a command git runs
-          const assigned = n.children.filter((c) => c?.type === 'variable_assignment').map((c) => unquote(c!.childForFieldName('name') ?? c!) + '=' + (c!.childForFieldName('value') ? unquote(c!.childForFieldName('value')!) : ''));
-          nested.push(...codeOfAssignments(assigned).map((code) => ({ code, dir })));
+          nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir })));
           const peeled = peel([name ? unquote(name) : '', ...args]);
           // `env -C DIR …`, `sudo -D DIR …`: that one command runs elsewhere
           if (peeled.elsewhere) move(null);
@@ -419,8 +418,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
         }
         // `export GIT_PAGER='cmd'`, `declare -x EDITOR=cmd`: a value a program will run (RUNS_VALUE)
         if (n.type === 'declaration_command') {
-          const assigned = n.namedChildren.filter((c) => c?.type === 'variable_assignment').map((c) => unquote(c!.childForFieldName('name') ?? c!) + '=' + (c!.childForFieldName('value') ? unquote(c!.childForFieldName('value')!) : ''));
-          nested.push(...codeOfAssignments(assigned).map((code) => ({ code, dir })));
+          nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir })));
         }
         // command substitutions written as text — quoted, escaped or `$'…'`-encoded — in any word: bash
         // runs them wherever the text is evaluated later (`set -- 'y[$(cmd)]'; echo $(($1))`, a for
@@ -807,6 +805,14 @@ const unreadCode = (o: string): boolean => o.startsWith('<(') || o.startsWith('/
  * `GIT_CONFIG_VALUE_0='cmd' git status` with core.fsmonitor).
  */
 const RUNS_VALUE = /^(?:GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_ASKPASS|SSH_ASKPASS|GIT_PROXY_COMMAND|GIT_CONFIG_VALUE_\d+|GIT_CONFIG_PARAMETERS|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER|BROWSER)$/;
+
+/** The `NAME=value` assignments a command or a declaration (`export …`) holds, as bash reads them. */
+function assignmentsOf(n: Node): string[] {
+  return n.namedChildren.filter((c) => c?.type === 'variable_assignment').map((c) => {
+    const value = c!.childForFieldName('value');
+    return `${unquote(c!.childForFieldName('name') ?? c!)}=${value ? unquote(value) : ''}`;
+  });
+}
 
 /** The shell code in `NAME=value` words that set a variable a program runs (RUNS_VALUE). */
 function codeOfAssignments(words: readonly string[]): string[] {
