@@ -482,6 +482,7 @@ describe('a rejection names the declaration its evidence lies in when that one w
     const { readWhole } = await import('./helpers/session.js');
     const root = makeProject({
       'src/timeout.ts': 'export function requestTimeout(ms: number): number {\n  return ms;\n}\n',
+      'src/ky.ts': 'export interface KyInstance {\n  get(url: string): Promise<unknown>;\n  post(url: string): Promise<unknown>;\n}\n',
       'src/signals.ts': 'export function composeSignals(list: AbortSignal[], ms: number): AbortSignal {\n  const c = new AbortController();\n  setTimeout(() => c.abort(), ms);\n  return c.signal;\n}\n',
       'src/request.ts': "import { composeSignals } from './signals';\nexport async function send(url: string, signal: AbortSignal, ms: number) {\n  const s = composeSignals([signal], ms);\n  return globalThis.fetch(url, { signal: s });\n}\n",
     });
@@ -502,6 +503,10 @@ describe('a rejection names the declaration its evidence lies in when that one w
     const rejected = (r.rejected as { symbol: string; guidance: { reason: string; next_actions: string[] } }[]).find((x) => x.symbol === 'composeSignals')!;
     expect(rejected.guidance.reason).toContain('Its code_evidence (src/request.ts:3) lies inside send, which was not sent for validation');
     expect(rejected.guidance.next_actions[0]).toMatch(/^if send is part of 'request timeout', send it too/);
+    // a line inside a member of the symbol itself is inside the symbol (agent trial tr101: KyInstance.get)
+    const v = (sessions as unknown as { validation: { unsentHolder(symbol: string, where: string, accepted: ReadonlySet<string>, mapped: { symbol: string }[]): string | undefined } }).validation;
+    expect(v.unsentHolder('KyInstance', 'src/ky.ts:3', new Set(), [])).toBeUndefined();
+    expect(v.unsentHolder('composeSignals', 'src/request.ts:3', new Set(), [])).toBe('send');
     project.db.close();
     removeProject(root);
   });

@@ -186,11 +186,14 @@ export class ValidationPhase {
    */
   private unsentHolder(symbol: string, where: string, accepted: ReadonlySet<string>, mapped: readonly { symbol: string }[]): string | undefined {
     const m = /^(.*):(\d+)$/.exec(where);
-    const d = m ? this.core.declarationsAround(m[1]!, Number(m[2])).find((x) => !x.local) : undefined;
+    const around = m ? this.core.declarationsAround(m[1]!, Number(m[2])) : [];
+    const namesOf = (x: { name: string; container_name: string | null }) => [x.name, x.container_name ? `${x.container_name}.${x.name}` : undefined].filter((n): n is string => !!n);
+    // (inside the symbol itself, a member of it included: `KyInstance.get` holds a line of KyInstance — agent trial tr101)
+    if (around.some((x) => namesOf(x).includes(symbol) || (x.name === symbol.split('.').pop() && !x.container_name))) return undefined;
+    const d = around.find((x) => !x.local);
     if (!d) return undefined;
-    const names = [d.name, d.container_name ? `${d.container_name}.${d.name}` : undefined].filter((x): x is string => !!x);
-    const bare = symbol.split('.').pop();
-    if (names.includes(symbol) || (d.name === bare && !d.container_name) || names.some((n) => accepted.has(n) || mapped.some((x) => x.symbol === n))) return undefined;
+    const names = namesOf(d);
+    if (names.some((n) => accepted.has(n) || mapped.some((x) => x.symbol === n))) return undefined;
     return names[names.length - 1];
   }
 
