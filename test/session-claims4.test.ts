@@ -584,12 +584,20 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
     // red team adv40's: a use in another clause, a path without its extension, "comes from"; a place denied that is right
     for (const h of ['formatPrice is declared in src/cart.ts and returns a string', 'formatPrice comes from src/cart.ts', 'formatPrice is declared in the src/cart module',
       // red team adv41's
-      'formatPrice is declared in src/cart.ts, which returns it', 'formatPrice belongs to src/cart.ts', 'src/cart.ts provides formatPrice', 'formatPrice ships in src/cart.ts'])
+      'formatPrice is declared in src/cart.ts, which returns it', 'formatPrice belongs to src/cart.ts', 'src/cart.ts provides formatPrice', 'formatPrice ships in src/cart.ts',
+      // red team adv42's
+      'formatPrice is declared in src/cart.ts, not src/util/format.ts', 'formatPrice, declared in src/cart.ts, rounds and returns the price', 'formatPrice: src/cart.ts', 'formatPrice (src/cart.ts)',
+      'formatPrice is coded in src/cart.ts', 'formatPrice is stored in src/cart.ts', 'formatPrice appears in src/cart.ts', 'src/cart.ts owns formatPrice'])
       expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', file: 'src/cart.ts' });
+    expect(sem.misplaced('formatPrice is declared in SRC/CART.TS')).toMatchObject({ name: 'formatPrice', file: 'SRC/CART.TS' });
+    expect(sem.misplaced('formatPrice is declared in SRC/UTIL/FORMAT.TS')).toBeUndefined();
     expect(sem.misplaced('formatPrice is not defined in src/util/format.ts')).toMatchObject({ name: 'formatPrice', file: 'src/util/format.ts', denied: true });
+    for (const h of ['formatPrice is no longer in src/util/format.ts', 'formatPrice is absent from src/util/format.ts', 'src/util/format.ts lacks formatPrice'])
+      expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', denied: true });
     // true, and prose: nothing to say
     for (const h of ['formatPrice is defined in src/util/format.ts', 'the total is computed in src/cart.ts', 'Cart.total in src/cart.ts calls formatPrice, which is defined elsewhere',
-      'formatPrice is defined in src/util/format.ts and returns a string', 'formatPrice is not defined in src/cart.ts', 'formatPrice comes from the src/util/format module'])
+      'formatPrice is defined in src/util/format.ts and returns a string', 'formatPrice is not defined in src/cart.ts', 'formatPrice comes from the src/util/format module',
+      'formatPrice is declared in src/util/format.ts, not src/cart.ts', 'src/cart.ts calls formatPrice', 'formatPrice is called from src/cart.ts'])
       expect(sem.misplaced(h), h).toBeUndefined();
     // rejected, it stands as rejected; the true one is confirmed
     const r = await t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'rejected', evidence }] });

@@ -81,7 +81,9 @@ export class SemanticPhase {
       const file = c.file.replace(/^\.\//, '');
       const defs = this.core.definitionsOf(bare(c.name));
       if (defs.length === 0) continue;
-      const there = defs.some((d) => d.path === file || d.path.endsWith(`/${file}`));
+      // (as the hypothesis writes it: "LIB/CONTEXT.JS" names lib/context.js — red team adv42)
+      const lower = file.toLowerCase();
+      const there = defs.some((d) => d.path.toLowerCase() === lower || d.path.toLowerCase().endsWith(`/${lower}`));
       // "N is not defined in F" where the index declares it in F (red team adv40) is as wrong as the other way
       if (there === c.denied) return { name: c.name, file, actual: [...new Set(defs.map((d) => d.path))], ...(c.denied ? { denied: true } : {}) };
     }
@@ -89,27 +91,28 @@ export class SemanticPhase {
   }
 
   /**
-   * Where a hypothesis places declarations: in a sentence with a word of placing ("N is declared in
-   * F", "the N helper is defined in F", "N resides in F", "N (declared in F)", "F contains N", "F is
-   * where N is written", "N is in F": red teams adv36–adv39 found each wording) and none of using,
-   * each name the index declares goes with the file written nearest it.
+   * Where a hypothesis places declarations: each name the index declares goes with the file written
+   * nearest it in its sentence, where the words between the two say a place ("N is declared in F",
+   * "the N helper is defined in F", "N (declared in F)", "F contains N", "F is where N is written",
+   * "N is in F", "N: F" — red teams adv36–adv42 found each wording) and none says a use ("N, declared
+   * in F, throws …" places N; "F calls N" does not). A negation between them, or just before the
+   * file, denies that place ("declared in A, not B").
    */
   private placedNear(text: string): { name: string; file: string; denied: boolean }[] {
     const out: { name: string; file: string; denied: boolean }[] = [];
-    // each sentence, and each of its clauses: a word of using in one clause does not hide the place the
-    // other states ("N is declared in F and returns …": red team adv40)
-    const sentences = text.split(/[;!?]|\.\s/);
-    const parts = [...sentences, ...sentences.flatMap((x) => { const c = x.split(/,?\s+(?:and|but|while|whereas)\s+|,\s*(?=which|where|that|who)\b/i); return c.length > 1 ? c : []; })];
-    for (const sentence of parts) {
-      if (!DECLARING.test(sentence) || USING.test(sentence)) continue;
+    for (const sentence of text.split(/[;!?]|\.\s/)) {
       const files = [...this.filesNamed(sentence)];
       if (files.length === 0) continue;
-      const denied = /\b(?:not|never|isn['’]t|aren['’]t|no\s+longer)\b/i.test(sentence);
       for (const m of sentence.matchAll(/[A-Za-z_$][\w$]*(?:(?:\.|#)[A-Za-z_$][\w$]*)*/g)) {
         const name = m[0];
         if (files.some((f) => m.index! >= f.at && m.index! < f.at + f.text.length) || name.length < 3 || PROSE.has(name.toLowerCase())) continue;
         if (this.core.definitionsOf(bare(name)).length === 0) continue;
         const nearest = files.reduce((a, b) => (Math.abs(b.at - m.index!) < Math.abs(a.at - m.index!) ? b : a));
+        const [from, to] = nearest.at > m.index! ? [m.index! + name.length, nearest.at] : [nearest.at + nearest.text.length, m.index!];
+        const between = sentence.slice(from, to);
+        const adjacent = /^[\s:(\[-]*$/.test(between);
+        if (USING.test(between) || (!adjacent && !DECLARING.test(between))) continue;
+        const denied = DENYING.test(between) || DENYING.test(sentence.slice(Math.max(0, nearest.at - 14), nearest.at));
         out.push({ name, file: nearest.file, denied });
       }
     }
@@ -380,13 +383,15 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
 }
 
 /** Words that place a declaration, and words that say a use (a sentence with one says where code is used, not where it is). */
-const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export|originat|provid|ship)\w*|\bcomes?\s+from\b|\bbelongs?\s+to\b|\bis\s+part\s+of\b|\bis\s+where\b|\b(?:is|are)\s+(?:in|inside|within)\b/i;
+const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export|originat|provid|ship|stored|coded|appear|owns?\b|lack|absent|missing)\w*|\bset\s+up\b|\bcomes?\s+from\b|\bbelongs?\s+to\b|\bis\s+part\s+of\b|\bis\s+where\b|\b(?:is|are)\s+(?:\w+\s+){0,2}(?:in|inside|within|at|from)\b/i;
+/** Words that deny a place ("not in F", "no longer in F", "absent from F", "F lacks N"). */
+const DENYING = /\b(?:not|never|isn['’]t|aren['’]t|no\s+longer|absent|missing|lacks?)\b/i;
 const USING = /\b(?:call|use|using|import|invok|referenc|pass|read|wrap|return|throw|emit|extend|subclass|instantiat|creat)\w*/i;
 /** English words that are no code name however the index names things (`is`, `in`, `the file` …). */
 const PROSE = new Set('the and that this with from file files which where what when declared defined declaration definition resides lives located written kept sits module class function method type interface is are was were its their there here'.split(' '));
 /** A path without an extension (`lib/helpers/combineURLs`): a file of the project where one has that stem. */
 const STEM_NAMED_AT = /(?<![\w@$./-])(?:\.\/)?(?:[\w@$-]+\/)+[\w@$-]+(?![\w@$./-])/g;
-const FILE_NAMED_AT = /(?:\.\/)?(?:[\w@$-]+\/)*[\w@$-][\w@$.-]*\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte|d\.ts)\b/g;
+const FILE_NAMED_AT = /(?:\.\/)?(?:[\w@$-]+\/)*[\w@$-][\w@$.-]*\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte|d\.ts)\b/gi;
 
 /** A relative path to a code file, as a hypothesis may name one (`source/core/Ky.ts`, `./lib/x.js`). */
 const FILE_PATH = /(?<![\p{L}\p{N}_$./-])(?:\.\/)?(?:[\w@$-]+\/)+[\w@$.-]+\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte)(?![\p{L}\p{N}_$])/gu;
