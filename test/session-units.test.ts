@@ -328,6 +328,11 @@ describe('QueryFrame validation', () => {
     expect(da(KY, 'throw a TimeoutError that includes the request', 'throw a TimeoutError that includes the request')).toEqual([]);
     expect(errs(KY, 'trigger_condition', 'a request times out', 'When a request times out')).toEqual([]);
     expect(da(KY, 'keep retries as they are', 'keep retries as they are')).toEqual([]);
+    // a kept word taken in again beside its own keep clause; a target that keeps (red team adv42)
+    const KR2 = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; keep how other URLs are redirected as it is, and do not touch the response body helpers.';
+    expect(da(KR2, 'keep other URLs as they are and refuse other URLs too', 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; keep how other URLs are redirected as it is')).not.toEqual([]);
+    expect(tf(KR2, 'keep response body helpers', 'do not touch the response body helpers')).not.toEqual([]);
+    expect(da(KR2, 'refuse a URL whose scheme is javascript: and throw a 400 error instead', 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead')).toEqual([]);
     const SJ = 'ctx.body に新しいストリームを設定したとき、新しい値もストリームなら前のストリームを破棄しないでほしい。';
     expect(da(SJ, '前のストリームを破棄し', '前のストリームを破棄し')[0]).toMatch(/rules out/);
     // reversed in other words (red team adv35)

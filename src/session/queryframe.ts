@@ -422,7 +422,7 @@ function forbiddenSpans(text: string): { why: string; start: number; end: number
  * the kept-out clauses have is taken in unless the value keeps it out too, in its own words
  * ("默认行为保持不变", "keep how other URLs are redirected").
  */
-function fromExcluded(value: string, text: string): string | undefined {
+function fromExcluded(value: string, text: string, ownWords = true): string | undefined {
   const t = text.normalize('NFKC');
   const spans = forbiddenSpans(t);
   if (spans.length === 0) return undefined;
@@ -438,13 +438,15 @@ function fromExcluded(value: string, text: string): string | undefined {
   const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
   // what the value keeps out in its own words — a clause of the kept-out words only: "keep the baseURL
   // for relative …" keeps the asked baseURL, and takes "relative" in
-  const own = new Set<string>();
-  for (const sp of [...forbiddenSpans(v), ...keptByValue(v)]) {
+  // (as written there, not elsewhere in the value: "keep other URLs as they are and refuse other URLs too"
+  // keeps the first "other" only — red team adv42; a target_feature keeps nothing: it is what changes)
+  let outside = v;
+  for (const sp of ownWords ? [...forbiddenSpans(v), ...keptByValue(v)].sort((a, b) => b.start - a.start) : []) {
     const units = [...contentUnits(v.slice(sp.start, sp.end))];
-    if (!units.some((u) => meets(u, r) && !meets(u, k))) units.forEach((u) => own.add(u));
+    if (!units.some((u) => meets(u, r) && !meets(u, k))) outside = outside.slice(0, sp.start) + ' '.repeat(sp.end - sp.start) + outside.slice(sp.end);
   }
   // (the value's units the text has: a CJK bigram across the value's own join, 数序 of 参数序列化, is none)
-  const taken = [...contentUnits(v)].filter((u) => meets(u, k) && !meets(u, r) && !meets(u, own));
+  const taken = [...contentUnits(outside)].filter((u) => meets(u, k) && !meets(u, r));
   return taken.length > 0 ? spans[0]!.why : undefined;
 }
 
@@ -674,7 +676,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" says ${opposed[0]} where its quote "${s.quote}" says ${opposed[1]}: the value must state the quote's action, not its opposite` });
     // a word taken from a clause the request forbids changing, into what it asks for: "keep the baseURL
     // for relative and absolute URLs" where it says "do not change how relative URLs are combined" (red team adv40)
-    else if (slot !== 'observed_issue' && (ruled = fromExcluded(s.value, request)))
+    else if (slot !== 'observed_issue' && (ruled = fromExcluded(s.value, request, slot !== 'target_feature')))
       errors.push({ slot, error: `value "${s.value}" takes in what the request keeps out ("${ruled}" …): the ${slot} states what the request asks for — leave the other clause's words out, or keep its negation with them` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
