@@ -313,7 +313,11 @@ function setsUnreadCode(command: string): string | undefined {
   const bare = unquoted(command);
   const m = /\b(BASH_ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|BASH_XTRACEFD)\b|\b(BASH_FUNC_)/.exec(bare)
     ?? /(?:^|[\s;&|(`])(ENV|PS4)(?:\[[^\]]*\])?\+?=|\b(?:export|read|declare|typeset|local|readonly|mapfile)\b[^;&|\n]*\b(ENV|PS4)\b|\bprintf\s+-v\s*(ENV|PS4)\b|(?:^|[\s;&|(])enable\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/.exec(bare);
-  return m ? m[1] ?? m[2] ?? m[3] ?? 'enable -f' : undefined;
+  if (m) return m[1] ?? m[2] ?? m[3] ?? 'enable -f';
+  // a variable a program runs as a command, set where its value is not written beside it: `read`, `for`,
+  // `printf -v`, `mapfile`, `getopts`, or `+=` (red team adv42)
+  const runs = new RegExp(`\\b(?:read|readarray|mapfile|getopts|for|select)\\b[^;&|\\n]*\\b(${RUNS_VALUE_NAMES})\\b|\\bprintf\\s+(?:-[a-zA-Z]+\\s+)*-v\\s*(${RUNS_VALUE_NAMES})\\b|(?:^|[\\s;&|(])(${RUNS_VALUE_NAMES})\\+=`).exec(bare);
+  return runs ? runs[1] ?? runs[2] ?? runs[3] : undefined;
 }
 
 /** The analysis by the bash grammar: every command, however written. */
@@ -416,8 +420,8 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           nested.push(...subs.map((code) => ({ code, dir })));
           if (subs.length > 0 || n.type === 'herestring_redirect') readOnly = false;
         }
-        // `export GIT_PAGER='cmd'`, `declare -x EDITOR=cmd`: a value a program will run (RUNS_VALUE)
-        if (n.type === 'declaration_command') {
+        // `export GIT_PAGER='cmd'`, `declare -x EDITOR=cmd`, `GIT_EXTERNAL_DIFF='cmd'; export …`: a value a program will run (RUNS_VALUE)
+        if (n.type === 'declaration_command' || (n.type === 'variable_assignments' || (n.type === 'variable_assignment' && n.parent?.type !== 'command' && n.parent?.type !== 'declaration_command'))) {
           nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir })));
         }
         // command substitutions written as text — quoted, escaped or `$'…'`-encoded — in any word: bash
@@ -497,8 +501,28 @@ function gitCode(args: readonly string[]): string[] {
     if ((sub === 'difftool' || sub === 'rebase') && a === '-x' && args[i + 1] !== undefined) out.push(args[i + 1]!);
     if ((sub === 'clone' || sub === 'ls-remote') && a === '-u' && args[i + 1] !== undefined) out.push(args[i + 1]!);
   }
-  if ((sub === 'bisect' && words[1] === 'run') || (sub === 'submodule' && words[1] === 'foreach')) out.push(words.slice(2).join(' '));
+  const action = words.slice(1).findIndex((w) => !w.startsWith('-')) + 1;
+  if ((sub === 'bisect' && words[action] === 'run') || (sub === 'submodule' && words[action] === 'foreach')) out.push(words.slice(action + 1).filter((w, i) => i > 0 || !w.startsWith('-')).join(' '));
+  // programs some subcommands run: `send-email --sendmail-cmd`, `instaweb --httpd`, `web--browse -b` (red team adv42)
+  if (sub === 'send-email') out.push(...optionValues(words, '', ['sendmail-cmd', 'smtp-server']));
+  if (sub === 'instaweb') out.push(...optionValues(words, 'd', ['httpd', 'browser']));
+  if (sub === 'web--browse' || sub === 'help') out.push(...optionValues(words, 'b', ['browser']));
   return out.filter((c) => c.trim() !== '');
+}
+
+/** Files a git command writes by name outside the work tree's own: `config --file F`, `bundle create F`, `archive -o F` (red team adv42). */
+function gitFiles(args: readonly string[]): string[] {
+  const words = gitWords([...args]);
+  const [sub, action] = words;
+  if (sub === 'config') {
+    const file = optionValues(words, 'f', ['file']);
+    // (a read: `--get`, `--list`, `-l`, or a name alone)
+    const reads = words.some((w) => /^--(get|get-all|get-regexp|list|get-urlmatch|show-origin|show-scope)$|^-l$/.test(w)) || words.slice(1).filter((w) => !w.startsWith('-')).length - file.length <= 1;
+    return reads ? [] : file;
+  }
+  if (sub === 'bundle' && action === 'create' && words[2] !== undefined) return [words[2]];
+  if (sub === 'archive') return optionValues(words, 'o', ['output']);
+  return [];
 }
 
 /** `git -c name=value …` (or --config-env) can make any git command run a program (core.pager, diff.external …) */
@@ -557,6 +581,48 @@ function redirectWrite(op: string, target: string, writes: BashWrite[]): void {
 const OUTPUT_OPTIONS = new Set(['--output', '--output-file', '--outfile', '--out-file', '--output-directory']);
 /** short options that name the file written, per command */
 const OUTPUT_SHORT: Record<string, string> = { sort: 'o', curl: 'o', wget: 'O' };
+
+/**
+ * Options of programs that name a file they write (`out`, `outLong`) or a command they run (`code`,
+ * `codeLong`), read as getopt reads them (red team adv42: `tar --to-command=CMD`, `curl -D F`,
+ * `wget -o F`, `sort --compress-program=CMD`, `rsync -e CMD`, `gpg -o F`, `ssh-keygen -f F`, `man -P CMD`).
+ */
+const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[]; code?: string; codeLong?: readonly string[] }> = {
+  tar: { code: 'IF', codeLong: ['to-command', 'use-compress-program', 'info-script', 'new-volume-script'] },
+  bsdtar: { codeLong: ['use-compress-program'] },
+  sort: { codeLong: ['compress-program'] },
+  curl: { out: 'Dc', outLong: ['dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir', 'etag-save', 'hsts', 'alt-svc', 'libcurl'] },
+  wget: { out: 'oaP', outLong: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'save-cookies', 'warc-file'] },
+  rsync: { code: 'e', codeLong: ['rsh'] },
+  gpg: { out: 'o', outLong: ['output'] },
+  'ssh-keygen': { out: 'f' },
+  man: { code: 'P', codeLong: ['pager'] },
+  zip: { codeLong: ['unzip-command'] },
+  csplit: { out: 'f', outLong: ['prefix'] },
+};
+
+/** The values of a command's options: `-xyL VALUE`, `-LVALUE`, `--long VALUE`, `--long=VALUE` (short letters in `letters`, long names in `long`). */
+function optionValues(args: readonly string[], letters = '', long: readonly string[] = []): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (!long.includes(a.slice(2, eq > 0 ? eq : undefined))) continue;
+      const v = eq > 0 ? a.slice(eq + 1) : args[++i];
+      if (v !== undefined) out.push(v);
+    } else if (/^-[a-zA-Z0-9]/.test(a)) {
+      for (let j = 1; j < a.length; j++) {
+        if (!letters.includes(a[j]!)) continue;
+        const v = j < a.length - 1 ? a.slice(j + 1) : args[++i];
+        if (v !== undefined) out.push(v);
+        break;
+      }
+    }
+  }
+  return out;
+}
 /** tar and zip name the archive they make: `tar -cf F`, `tar czf F`, `tar --file=F` */
 function archiveMade(cmd: string, args: string[]): string[] {
   if (cmd !== 'tar' && cmd !== 'bsdtar') return [];
@@ -646,10 +712,15 @@ function peel(commandWords: readonly string[]): Peeled {
       const a = words[0]!;
       if (a === '--') {
         words = words.slice(1);
+        // (`env -- NAME=value cmd`: assignments may follow)
+        while (name === 'env' && words.length > 0 && /^\w+=/.test(words[0]!)) {
+          out.code.push(...codeOfAssignments([words[0]!]));
+          words = words.slice(1);
+        }
         break;
       }
-      // `env NAME=value cmd` (a value some program runs as a command is judged: RUNS_VALUE)
-      if (name === 'env' && /^\w+=/.test(a)) {
+      // `env NAME=value cmd`, `sudo NAME=value cmd` (a value some program runs as a command is judged: RUNS_VALUE)
+      if ((name === 'env' || name === 'sudo' || name === 'doas') && /^\w+=/.test(a)) {
         out.code.push(...codeOfAssignments([a]));
         words = words.slice(1);
         continue;
@@ -804,22 +875,31 @@ const unreadCode = (o: string): boolean => o.startsWith('<(') || o.startsWith('/
  * by `export`, the value is judged as code (red team adv41: `GIT_EXTERNAL_DIFF='cmd' git diff`,
  * `GIT_CONFIG_VALUE_0='cmd' git status` with core.fsmonitor).
  */
-const RUNS_VALUE = /^(?:GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_ASKPASS|SSH_ASKPASS|GIT_PROXY_COMMAND|GIT_CONFIG_VALUE_\d+|GIT_CONFIG_PARAMETERS|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER|BROWSER)$/;
+const RUNS_VALUE_NAMES = 'GIT_EXTERNAL_DIFF|GIT_PAGER|PAGER|GIT_EDITOR|EDITOR|VISUAL|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_ASKPASS|SSH_ASKPASS|GIT_PROXY_COMMAND|GIT_CONFIG_VALUE_\\d+|GIT_CONFIG_PARAMETERS|LESSOPEN|LESSCLOSE|MANPAGER|SYSTEMD_PAGER|BROWSER|RSYNC_RSH|TAR_OPTIONS|GIT_TRACE\\w*';
+const RUNS_VALUE = new RegExp(`^(?:${RUNS_VALUE_NAMES})$`);
 
 /** The `NAME=value` assignments a command or a declaration (`export …`) holds, as bash reads them. */
 function assignmentsOf(n: Node): string[] {
-  return n.namedChildren.filter((c) => c?.type === 'variable_assignment').map((c) => {
+  return (n.type === 'variable_assignment' ? [n] : n.namedChildren.filter((c) => c?.type === 'variable_assignment')).map((c) => {
     const value = c!.childForFieldName('value');
     return `${unquote(c!.childForFieldName('name') ?? c!)}=${value ? unquote(value) : ''}`;
   });
 }
 
-/** The shell code in `NAME=value` words that set a variable a program runs (RUNS_VALUE). */
+/**
+ * The shell code in `NAME=value` words that set a variable a program runs (RUNS_VALUE): the value,
+ * or for TAR_OPTIONS a tar command with those options; a GIT_TRACE* path is written (`: > F` stands for it).
+ */
 function codeOfAssignments(words: readonly string[]): string[] {
   const out: string[] = [];
   for (const w of words) {
-    const m = /^([A-Za-z_]\w*)=(.*)$/s.exec(w);
-    if (m && RUNS_VALUE.test(m[1]!) && m[2]!.trim()) out.push(m[2]!.replace(/^!/, ''));
+    const m = /^([A-Za-z_]\w*)\+?=(.*)$/s.exec(w);
+    if (!m || !RUNS_VALUE.test(m[1]!) || !m[2]!.trim()) continue;
+    const [name, value] = [m[1]!, m[2]!];
+    if (name === 'TAR_OPTIONS') out.push(`tar ${value}`);
+    else if (name.startsWith('GIT_TRACE')) {
+      if (value.includes('/')) out.push(`: >> '${value.replace(/'/g, "'\\''")}'`);
+    } else out.push(value.replace(/^!/, ''));
   }
   return out;
 }
@@ -850,6 +930,9 @@ export function substitutions(word: string): string[] {
   return out.length > 0 || !/\$\(|`/.test(word) ? out : [word];
 }
 
+/** Editors run from the shell: their `-c`, `+cmd` or script write files by name (red team adv42: `vim -c 'w! F'`). */
+const EDITORS = new Set(['vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'red', 'emacs', 'nano', 'pico', 'joe', 'mcedit']);
+
 /** Commands a /code turn never runs: a mount makes a project file another file (red team adv37: `mount --bind ~/x src/a.js`, then an Edit). */
 const MOUNTERS = new Set(['mount', 'umount', 'losetup', 'unshare', 'nsenter', 'chroot', 'fusermount', 'bindfs']);
 
@@ -878,6 +961,28 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // `git -C DIR … --output=F` writes DIR/F: a relative F is in a folder the guard does not follow
     const elsewhere = cmd === 'git' && args.some((a) => ['-C', '--work-tree'].includes(a));
     writes.push({ what: text, targets: named(outputs), ...(elsewhere ? { dir: null } : {}) });
+  }
+  const opts = PROGRAM_OPTIONS[cmd];
+  if (opts) {
+    const files = optionValues(args, opts.out, opts.outLong).filter((v) => !HARMLESS_DEST.has(v) && v !== '-');
+    if (files.length > 0) writes.push({ what: text, targets: named(files) });
+    nested.push(...optionValues(args, opts.code, opts.codeLong));
+  }
+  // tar's `--checkpoint-action=exec=CMD`; ssh's `-o ProxyCommand=CMD` (LocalCommand, KnownHostsCommand …)
+  if (cmd === 'tar' || cmd === 'bsdtar') nested.push(...optionValues(args, '', ['checkpoint-action']).filter((v) => v.startsWith('exec=')).map((v) => v.slice(5)));
+  if (cmd === 'ssh' || cmd === 'scp' || cmd === 'sftp') for (const o of optionValues(args, 'o')) {
+    const m = /^\s*(?:Proxy|Local|KnownHosts|Remote)Command\s*[= ]\s*(.*)$/is.exec(o);
+    if (m) nested.push(m[1]!);
+  }
+  // `split IN PREFIX` writes files named from PREFIX
+  if (cmd === 'split') {
+    const ops = operandsAfter(args, 'lbnCadt');
+    if (ops.length >= 2) writes.push({ what: text, targets: named([ops[1]!]) });
+  }
+  // an editor or a scheduler run from the shell: it writes what it is told later, unread by the guard
+  if (EDITORS.has(cmd) || cmd === 'crontab' || cmd === 'at') {
+    writes.push({ what: text, targets: null, refuse: cmd === 'crontab' || cmd === 'at' ? 'a /code turn schedules nothing: a job runs later, where the guard cannot judge it' : 'a /code turn edits files with the edit tools, not with an editor run from the shell (its commands, -c or +cmd, write where they say)' });
+    return xargs;
   }
   if (cmd === 'source' || cmd === '.') {
     if (operands.some(unreadCode)) writes.push({ what: text, targets: null, refuse: 'it runs code from a pipe or a process substitution, which the guard cannot read: run the commands themselves' });
@@ -959,15 +1064,33 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push({ what: text, targets: operands.length ? named(operands) : null });
     return xargs;
   }
+  if (cmd === 'sed') {
+    // a sed script writes files by name (`w F`, `W F`, `s/a/b/w F`) and runs commands (`e`, `s/a/b/e`: red team adv42)
+    const scripts = sedScripts(args);
+    if (scripts.some((x) => SED_EXEC.test(x))) {
+      writes.push({ what: text, targets: null, refuse: "sed's e command runs its text as a shell command, unread by the guard: run the command itself" });
+      return xargs;
+    }
+    const files = scripts.flatMap((x) => [...x.matchAll(SED_WRITE)].map((m) => (m[1] ?? m[3] ?? '').trim())).filter(Boolean);
+    if (files.length > 0) writes.push({ what: text, targets: named(files) });
+  }
   if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
     writes.push({ what: text, targets: cmd === 'sed' ? sedFiles(args) : operands.length > 1 ? operands.slice(1) : null });
     return xargs;
   }
-  if (cmd === 'awk' || cmd === 'gawk') {
+  if (AWKS.has(cmd)) {
     if (args.includes('inplace')) writes.push({ what: text, targets: null });
+    // an awk program that runs commands or writes files by name: `system()`, `print > "F"`, `| "cmd"` (red team adv42)
+    const program = awkProgram(args);
+    if (program !== undefined && AWK_EFFECTS.test(program)) {
+      writes.push({ what: text, targets: null, refuse: 'an awk program that runs commands or writes files (system(), print > file, a pipe) does what the guard cannot follow: write those steps as shell commands' });
+    }
     return xargs;
   }
-  if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir' || a === '-fprint' || a === '-ok' || a === '-okdir')) {
+  // `-fprint F`, `-fprint0 F`, `-fprintf F FMT`, `-fls F` write F (red team adv42)
+  const printed = cmd === 'find' ? args.flatMap((a, i) => (['-fprint', '-fprint0', '-fprintf', '-fls'].includes(a) && args[i + 1] !== undefined ? [args[i + 1]!] : [])) : [];
+  if (printed.length > 0) writes.push({ what: text, targets: named(printed) });
+  if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir')) {
     writes.push({ what: text, targets: null });
     // what -exec runs is a command of its own: its named targets and links are judged (red team adv38: `-exec cp x ~/y \;`, `-exec ln -s … \;`)
     for (let i = 0; i < args.length; i++) {
@@ -997,6 +1120,8 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // shell code git runs from its options: `-c alias.x='!cmd'`, `-c core.fsmonitor=cmd`,
     // `--upload-pack=cmd`, `grep -Ocmd` (red team adv41)
     nested.push(...gitCode(args));
+    const named_ = gitFiles(args);
+    if (named_.length > 0) writes.push({ what: text, targets: named(named_) });
     if (args.some((a) => a.startsWith('--config-env'))) writes.push({ what: text, targets: null, refuse: "git --config-env takes a setting's value from a variable the guard cannot read (it may be a command git runs): write the value with -c" });
     const sub = gitSubcommand(args);
     // (a patch or a checkout can make a file a symlink: mode 120000 — red team adv37)
@@ -1150,6 +1275,28 @@ function lastOptionValue(args: readonly string[], letter: string, long: string, 
     }
   }
   return found;
+}
+
+/** awk and its kin. */
+const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk']);
+/** What an awk program does beyond printing to stdout: runs a command, writes a file, pipes. */
+const AWK_EFFECTS = /\bsystem\s*\(|\bprintf?\b[^;}\n]*?>|\|\s*&?\s*["a-zA-Z_$(]|\bgetline\b|\bclose\s*\(/;
+/** sed's commands that write a file (`w F`, `W F`, the `w` flag of `s`) and that run one (`e`, the `e` flag). */
+const SED_WRITE = /(?:^|[;\n{}\d$/!])\s*[wW]\s+([^\n;}]+)|s([^\\\n])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpIiMm\d]*w\s*([^\n;}]+)/g;
+const SED_EXEC = /(?:^|[;\n{}\d$/!])\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMmw\d]*e/;
+
+/** The scripts of a sed command: its -e/--expression values, else its first operand. */
+function sedScripts(args: readonly string[]): string[] {
+  const given = optionValues(args, 'e', ['expression']);
+  if (given.length > 0) return given;
+  const first = operandsAfter(args, 'fl')[0];
+  return first === undefined ? [] : [first];
+}
+
+/** The program of an awk command: `-f FILE` runs a file (undefined), else its first operand past -F/-v values. */
+function awkProgram(args: readonly string[]): string | undefined {
+  if (args.some((a) => a === '-f' || a.startsWith('--file'))) return undefined;
+  return operandsAfter(args, 'Fv')[0];
 }
 
 /**
