@@ -463,7 +463,9 @@ describe('PreToolUse (the write guard)', () => {
       for (const cmd of [`vim -c 'w! ${rc}' -c q ${scratch}/payload`, 'crontab -l', `ssh -o ProxyCommand='${app}' host`, `curl -sD ${rc} http://127.0.0.1:9/`])
         expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
       // honest: sed and awk that print, git config reads, a trace to stderr
-      allowedAll([`sed -n '1,2p' src/cart.ts`, "sed 's/total/sum/g' src/cart.ts > /dev/null", `awk -F: '$1 > 1 {print $1}' src/cart.ts`, 'git config --get user.name || true', 'GIT_TRACE=1 git status --short']);
+      allowedAll([`sed -n '1,2p' src/cart.ts`, "sed 's/total/sum/g' src/cart.ts > /dev/null", `awk -F: '$1 > 1 {print $1}' src/cart.ts`, 'git config --get user.name || true', 'GIT_TRACE=1 git status --short',
+        // a backtick the grammar stumbles on, read literally by bash (single-quoted, escaped)
+        "grep -n '`' src/cart.ts || true", 'echo "Run \\`npm test\\` to check" > /dev/null']);
     });
   });
 

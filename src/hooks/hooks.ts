@@ -342,7 +342,7 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     if (refused) return `${refused.what.slice(0, 160)}: ${refused.refuse}`;
     // a redirection the grammar fails on is one the guard does not see (red team adv38: `echo x 1<>FILE` wrote FILE unjudged)
     // (or a command substitution: adv39 hid one in a subscript behind a case pattern's `)`)
-    if (a.parseError && /[<>`]|\$\(/.test(command)) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection or a command substitution in it, e.g. `<>`): write it in plainer shell';
+    if (a.parseError && /[<>`]|\$\(/.test(literalsOut(command).replace(/&?\d*>>?&?\s*(?:\/dev\/null|\d+)(?![\w/.-])/g, ''))) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection or a command substitution in it, e.g. `<>`): write it in plainer shell';
     const mayLink = laterThroughLink(a.writes, base);
     if (mayLink) return mayLink;
     for (const w of a.writes) {
@@ -822,4 +822,29 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
     tool: `hook:${p.tool_name}`, args: { ...pick(p.tool_input ?? {}), tool_name: p.tool_name, tool_use_id: p.tool_use_id, transcript: t },
     phase: s.phase, outcome: found ? 'ok' : 'pending', files, symbols: [], lines, summary: found ? 'read by the agent (found in the client\'s transcript)' : 'waiting for the client\'s transcript',
   });
+}
+
+/**
+ * A command's text without what bash reads literally: single-quoted text and escaped characters. A
+ * backtick inside single quotes (`grep -n '\`' f`) or escaped (`"run \`npm test\`"`) substitutes
+ * nothing, though the grammar may stumble on it (red team adv42's friction).
+ */
+export function literalsOut(command: string): string {
+  let out = '';
+  let quote: "'" | '"' | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+      continue;
+    }
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === "'" && quote === undefined) quote = "'";
+    else if (c === '"') quote = quote === '"' ? undefined : '"';
+    out += c;
+  }
+  return out;
 }
