@@ -342,7 +342,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     if (refused) return `${refused.what.slice(0, 160)}: ${refused.refuse}`;
     // a redirection the grammar fails on is one the guard does not see (red team adv38: `echo x 1<>FILE` wrote FILE unjudged)
     // (or a command substitution: adv39 hid one in a subscript behind a case pattern's `)`)
-    if (a.parseError && /[<>`]|\$\(/.test(literalsOut(command).replace(/&?\d*>>?&?\s*(?:\/dev\/null|\d+)(?![\w/.-])/g, ''))) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection or a command substitution in it, e.g. `<>`): write it in plainer shell';
+    // (a substitution in quotes is code bash may evaluate later — `test -v 'a[$(…)]'`: red team adv39 — a lone backtick is not)
+    if (a.parseError && (/[<>`]|\$\(/.test(literalsOut(command).replace(/&?\d*>>?&?\s*(?:\/dev\/null|\d+)(?![\w/.-])/g, '')) || /\$\(|`[^`]*`/.test(command.replace(/\\./gs, '')))) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection or a command substitution in it, e.g. `<>`): write it in plainer shell';
     const mayLink = laterThroughLink(a.writes, base);
     if (mayLink) return mayLink;
     for (const w of a.writes) {
