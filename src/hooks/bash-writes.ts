@@ -34,6 +34,11 @@ export interface BashWrite {
   linkDests?: string[];
   /** a command a /code turn never runs, and why (a mount, an alias, an archive of absolute paths) */
   refuse?: string;
+  /**
+   * the targets are paths given to a program the guard does not know (`shuf -o F`, `iconv -o F`,
+   * `make --eval=…F…`): it may write them or not — judged only where they lie outside the project
+   */
+  given?: true;
 }
 
 export interface BashAnalysis {
@@ -487,20 +492,15 @@ function gitCode(args: readonly string[]): string[] {
   const out: string[] = [];
   const words = gitWords([...args]);
   const sub = words[0];
-  const valueOf = (i: number, long: string) => (args[i]!.includes('=') ? args[i]!.slice(args[i]!.indexOf('=') + 1) : args[i]!.length > long.length ? undefined : args[i + 1]);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '-c' && args[i + 1] !== undefined) out.push(args[i + 1]!.slice(args[i + 1]!.indexOf('=') + 1).replace(/^!/, ''));
-    for (const long of ['--upload-pack', '--receive-pack', '--exec', '--open-files-in-pager', '--extcmd', '--index-filter', '--tree-filter', '--env-filter', '--msg-filter', '--commit-filter', '--parent-filter', '--tag-name-filter']) {
-      if (a === long || a.startsWith(`${long}=`)) {
-        const v = valueOf(i, long);
-        if (v !== undefined) out.push(v);
-      }
-    }
     if (sub === 'grep' && /^-O./.test(a)) out.push(a.slice(2));
     if ((sub === 'difftool' || sub === 'rebase') && a === '-x' && args[i + 1] !== undefined) out.push(args[i + 1]!);
     if ((sub === 'clone' || sub === 'ls-remote') && a === '-u' && args[i + 1] !== undefined) out.push(args[i + 1]!);
   }
+  // (abbreviated as git takes them: `--open-files` for `--open-files-in-pager` — red team adv43)
+  out.push(...optionValues(args, '', ['upload-pack', 'receive-pack', 'exec', 'open-files-in-pager', 'extcmd', 'index-filter', 'tree-filter', 'env-filter', 'msg-filter', 'commit-filter', 'parent-filter', 'tag-name-filter']));
   const action = words.slice(1).findIndex((w) => !w.startsWith('-')) + 1;
   if ((sub === 'bisect' && words[action] === 'run') || (sub === 'submodule' && words[action] === 'foreach')) out.push(words.slice(action + 1).filter((w, i) => i > 0 || !w.startsWith('-')).join(' '));
   // programs some subcommands run: `send-email --sendmail-cmd`, `instaweb --httpd`, `web--browse -b` (red team adv42)
@@ -588,11 +588,12 @@ const OUTPUT_SHORT: Record<string, string> = { sort: 'o', curl: 'o', wget: 'O' }
  * `wget -o F`, `sort --compress-program=CMD`, `rsync -e CMD`, `gpg -o F`, `ssh-keygen -f F`, `man -P CMD`).
  */
 const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[]; code?: string; codeLong?: readonly string[] }> = {
-  tar: { code: 'IF', codeLong: ['to-command', 'use-compress-program', 'info-script', 'new-volume-script'] },
+  tar: { out: 'g', outLong: ['index-file', 'listed-incremental'], code: 'IF', codeLong: ['to-command', 'use-compress-program', 'info-script', 'new-volume-script'] },
   bsdtar: { codeLong: ['use-compress-program'] },
   sort: { codeLong: ['compress-program'] },
   curl: { out: 'Dc', outLong: ['dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir', 'etag-save', 'hsts', 'alt-svc', 'libcurl'] },
-  wget: { out: 'oaP', outLong: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'save-cookies', 'warc-file'] },
+  wget: { out: 'oaP', outLong: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'save-cookies', 'warc-file', 'rejected-log'] },
+  ssh: { out: 'E' },
   rsync: { code: 'e', codeLong: ['rsh'] },
   gpg: { out: 'o', outLong: ['output'] },
   'ssh-keygen': { out: 'f' },
@@ -600,6 +601,14 @@ const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[
   zip: { codeLong: ['unzip-command'] },
   csplit: { out: 'f', outLong: ['prefix'] },
 };
+
+/**
+ * Does a long option as written name a known one? getopt_long takes any unambiguous prefix
+ * (`--to-com` for `--to-command`, `--expr` for `--expression`: red team adv43), so a prefix of at
+ * least two letters counts — wider than getopt, never narrower.
+ */
+export const longNames = (given: string, known: string): boolean => given === known || (given.length >= 2 && known.startsWith(given));
+const isLong = (given: string, known: readonly string[] = []): boolean => known.some((k) => longNames(given, k));
 
 /** The values of a command's options: `-xyL VALUE`, `-LVALUE`, `--long VALUE`, `--long=VALUE` (short letters in `letters`, long names in `long`). */
 function optionValues(args: readonly string[], letters = '', long: readonly string[] = []): string[] {
@@ -609,7 +618,7 @@ function optionValues(args: readonly string[], letters = '', long: readonly stri
     if (a === '--') break;
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
-      if (!long.includes(a.slice(2, eq > 0 ? eq : undefined))) continue;
+      if (!isLong(a.slice(2, eq > 0 ? eq : undefined), long)) continue;
       const v = eq > 0 ? a.slice(eq + 1) : args[++i];
       if (v !== undefined) out.push(v);
     } else if (/^-[a-zA-Z0-9]/.test(a)) {
@@ -649,7 +658,7 @@ function outputFiles(cmd: string, args: string[]): string[] {
     if (a === '--') break;
     const eq = a.indexOf('=');
     const name = eq > 0 ? a.slice(0, eq) : a;
-    if (OUTPUT_OPTIONS.has(name)) {
+    if (name.startsWith('--') && isLong(name.slice(2), [...OUTPUT_OPTIONS].map((o) => o.slice(2)))) {
       const v = eq > 0 ? a.slice(eq + 1) : args[++i];
       if (v !== undefined) out.push(v);
     } else if (short && new RegExp(`^-[a-zA-Z]*${short}`).test(a) && !a.startsWith('--')) {
@@ -707,7 +716,7 @@ function peel(commandWords: readonly string[]): Peeled {
       else if (kind === 'chdir') out.elsewhere = true;
     };
     const kindOf = (letter: string) => (w.code?.includes(letter) ? 'code' : w.output?.includes(letter) ? 'output' : w.chdir?.includes(letter) ? 'chdir' : 'value');
-    const longKind = (n: string) => (w.codeLong?.includes(n) ? 'code' : w.outputLong?.includes(n) ? 'output' : w.chdirLong?.includes(n) ? 'chdir' : w.long?.includes(n) ? 'value' : undefined);
+    const longKind = (n: string) => (isLong(n, w.codeLong) ? 'code' : isLong(n, w.outputLong) ? 'output' : isLong(n, w.chdirLong) ? 'chdir' : isLong(n, w.long) ? 'value' : undefined);
     while (words.length > 0) {
       const a = words[0]!;
       if (a === '--') {
@@ -956,7 +965,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     return xargs;
   }
   // an output file named by an option (`git diff --output=F`, `sort -o F`, `curl -o F`): written
-  const outputs = [...outputFiles(cmd, args), ...archiveMade(cmd, args)];
+  const outputs = [...outputFiles(cmd, args), ...archiveMade(cmd, args)].filter((o) => !HARMLESS_DEST.has(o));
   if (outputs.length > 0) {
     // `git -C DIR … --output=F` writes DIR/F: a relative F is in a folder the guard does not follow
     const elsewhere = cmd === 'git' && args.some((a) => ['-C', '--work-tree'].includes(a));
@@ -971,12 +980,23 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   // tar's `--checkpoint-action=exec=CMD`; ssh's `-o ProxyCommand=CMD` (LocalCommand, KnownHostsCommand …)
   if (cmd === 'tar' || cmd === 'bsdtar') nested.push(...optionValues(args, '', ['checkpoint-action']).filter((v) => v.startsWith('exec=')).map((v) => v.slice(5)));
   if (cmd === 'ssh' || cmd === 'scp' || cmd === 'sftp') for (const o of optionValues(args, 'o')) {
-    const m = /^\s*(?:Proxy|Local|KnownHosts|Remote)Command\s*[= ]\s*(.*)$/is.exec(o);
+    const m = /^\s*(?:Proxy|Local|KnownHosts|Remote)Command\s*(?:=|\s)\s*(.*)$/is.exec(o);
     if (m) nested.push(m[1]!);
+  }
+  // settings files and commands that set where a program writes or what it runs, unread here (red team adv43)
+  const unreadable = (cmd === 'wget' && optionValues(args, 'e', ['execute']).length > 0 && 'wget -e runs wgetrc commands (output_document=, logfile= …)')
+    || (cmd === 'curl' && optionValues(args, 'K', ['config']).length > 0 && 'curl -K reads options (output=, dump-header= …) from a file or stdin')
+    || (cmd === 'zip' && args.some((a) => a === '-TT' || a.startsWith('--unzip-command')) && 'zip -TT runs a command')
+    || ((cmd === 'npx' || ((cmd === 'npm' || cmd === 'pnpm') && operands[0] === 'exec')) && optionValues(args, 'c', ['call']).length > 0 && `${cmd} -c runs shell code`)
+    || (cmd === 'make' && (optionValues(args, 'E', ['eval']).length > 0) && 'make --eval runs make code ($(shell …) included)')
+    || (cmd === 'split' && optionValues(args, '', ['filter']).length > 0 && 'split --filter runs shell code');
+  if (unreadable) {
+    writes.push({ what: text, targets: null, refuse: `${unreadable} the guard cannot follow: write the steps as plain commands` });
+    return xargs;
   }
   // `split IN PREFIX` writes files named from PREFIX
   if (cmd === 'split') {
-    const ops = operandsAfter(args, 'lbnCadt');
+    const ops = operandsAfter(args, 'lbnCat');
     if (ops.length >= 2) writes.push({ what: text, targets: named([ops[1]!]) });
   }
   // an editor or a scheduler run from the shell: it writes what it is told later, unread by the guard
@@ -1082,7 +1102,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     if (args.includes('inplace')) writes.push({ what: text, targets: null });
     // an awk program that runs commands or writes files by name: `system()`, `print > "F"`, `| "cmd"` (red team adv42)
     const program = awkProgram(args);
-    if (program !== undefined && AWK_EFFECTS.test(program)) {
+    if (program !== undefined && AWK_EFFECTS.test(awkShape(program))) {
       writes.push({ what: text, targets: null, refuse: 'an awk program that runs commands or writes files (system(), print > file, a pipe) does what the guard cannot follow: write those steps as shell commands' });
     }
     return xargs;
@@ -1158,8 +1178,20 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   if (!READERS.has(cmd) && !INTERPRETERS.has(cmd) && !EVALUATES_SUBSCRIPTS.has(cmd) && !CHDIR.has(cmd) && !judged(cmd)) {
     const at = args.findIndex((a) => judged(path.basename(a)));
     if (at >= 0) inspectCommand(args.slice(at), writes, nested);
+    // the paths it is given, wherever they are written in its words (`-o F`, `-oF`, `--out=F`,
+    // `x:=${shell … > F}`): a program the guard does not know may write any of them (red team adv43:
+    // shuf -o, iconv -o, openssl -out, xxd IN OUT, make --eval)
+    const paths = (at >= 0 ? args.slice(0, at) : args).flatMap(pathsIn);
+    if (paths.length > 0) writes.push({ what: text, targets: paths, given: true });
   }
   return xargs;
+}
+
+/** The absolute or home paths written in a word: the word itself, an option's attached value, or inside it (not a URL's). */
+function pathsIn(word: string): string[] {
+  const attached = /^-[a-zA-Z](\/.*)$/.exec(word);
+  if (attached) return [attached[1]!];
+  return [...word.matchAll(/(?<![\w:/.~-])(?:~|\/)(?:\/?[^\s'"`;|&<>(){}$]+)/g)].map((m) => m[0]).filter((p) => p !== '/' && p !== '~' && !HARMLESS_DEST.has(p));
 }
 
 /** The operands of a command, less the values of its short options in `values` given as the next word (`uniq -f 1 a b`). */
@@ -1280,10 +1312,21 @@ function lastOptionValue(args: readonly string[], letter: string, long: string, 
 /** awk and its kin. */
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk']);
 /** What an awk program does beyond printing to stdout: runs a command, writes a file, pipes. */
-const AWK_EFFECTS = /\bsystem\s*\(|\bprintf?\b[^;}\n]*?>|\|\s*&?\s*["a-zA-Z_$(]|\bgetline\b|\bclose\s*\(/;
-/** sed's commands that write a file (`w F`, `W F`, the `w` flag of `s`) and that run one (`e`, the `e` flag). */
-const SED_WRITE = /(?:^|[;\n{}\d$/!])\s*[wW]\s+([^\n;}]+)|s([^\\\n])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpIiMm\d]*w\s*([^\n;}]+)/g;
-const SED_EXEC = /(?:^|[;\n{}\d$/!])\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMmw\d]*e/;
+const AWK_EFFECTS = /\bsystem\s*\(|\bprintf?\b[^;}\n]*?>|\|\s*&?\s*"|\bgetline\b|\bclose\s*\(/;
+
+/** An awk program with its strings emptied and its parenthesized expressions taken out: `print $1 "|" $2` pipes nothing, `print ($1 > 3)` writes nothing (red team adv43's friction). */
+function awkShape(program: string): string {
+  let p = program.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+  for (let before = ''; before !== p; ) [before, p] = [p, p.replace(/\([^()]*\)/g, (m) => (/^\(\s*""\s*\)$/.test(m) ? m : '0'))];
+  return p;
+}
+/**
+ * sed's commands that write a file (`w F`, `W F`, the `w` flag of `s`: the name runs to the line's
+ * end, `}` and `;` included) and that run one (`e`, the `e` flag), after any address: a number, `$`,
+ * a regex with any delimiter and its I/M flags (red team adv43: `\\%x%w F`, `/x/Iw F`, `2wF`).
+ */
+const SED_WRITE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*[wW]\s*(\S[^\n]*)|s([^\\\n])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpIiMm\d]*w\s*([^\n]+)/g;
+const SED_EXEC = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMmw\d]*e/m;
 
 /** The scripts of a sed command: its -e/--expression values, else its first operand. */
 function sedScripts(args: readonly string[]): string[] {
@@ -1296,7 +1339,7 @@ function sedScripts(args: readonly string[]): string[] {
 /** The program of an awk command: `-f FILE` runs a file (undefined), else its first operand past -F/-v values. */
 function awkProgram(args: readonly string[]): string | undefined {
   if (args.some((a) => a === '-f' || a.startsWith('--file'))) return undefined;
-  return operandsAfter(args, 'Fv')[0];
+  return operandsAfter(args, 'FvW')[0];
 }
 
 /**

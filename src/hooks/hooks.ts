@@ -353,6 +353,13 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         continue; // its effect is checked when it returns
       }
       for (const t of w.targets) {
+        // a path given to a program the guard does not know: refused where it is outside the project
+        // and the scratch area (inside, the effect check sees what it did)
+        if (w.given) {
+          const why = outsideGiven(root, base(w), t);
+          if (why) return `${w.what.slice(0, 160)}: ${why}`;
+          continue;
+        }
         if (w.copiesLinks) {
           // a source that is a link: the copy points where it does, and a later write through the copy
           // lands there — refused where that is outside the project and the scratch area (the effect
@@ -499,6 +506,18 @@ function inOwnCode(root: string, real: string): boolean {
   }
   const realRoot = fs.realpathSync(root);
   return within(own, real) && !within(own, realRoot);
+}
+
+/** Why a path given to a program the guard does not know is refused: it lies outside the project and the scratch area (or is code-intel's own, or a hard link there). */
+function outsideGiven(root: string, cwd: string, file: string): string | undefined {
+  if (file.startsWith('~')) return `it is given '${file.slice(0, 120)}', a path in the home folder: the guard does not know this program and cannot tell whether it writes there. Give it paths inside the project or in ${os.tmpdir()}`;
+  const real = landing(asWritten(cwd, file));
+  if (processRelative(real)) return `it is given '${file.slice(0, 120)}', which goes through /proc (or /dev/fd): name the file by its own path`;
+  if (inOwnCode(root, real)) return `it is given '${file.slice(0, 120)}', part of code-intel itself, which runs the write guard`;
+  const rel = path.relative(fs.realpathSync(root), real);
+  if (!(rel.startsWith('..') || path.isAbsolute(rel))) return undefined;
+  if (isScratch(real) && !hardLinked(real)) return undefined;
+  return `it is given '${file.slice(0, 120)}', outside the project: the guard does not know this program and cannot tell whether it writes there. Give it paths inside the project or in ${os.tmpdir()}, or use a command the guard reads (cp, tee, a redirection)`;
 }
 
 function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: 'off' }>, file: string, locked: string | undefined, itself = false): string | undefined {
@@ -832,14 +851,28 @@ function recordRead(db: Database.Database, store: SessionStore, root: string, p:
  */
 export function literalsOut(command: string): string {
   let out = '';
-  let quote: "'" | '"' | undefined;
+  let quote: "'" | '"' | '$' | undefined;
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
-    if (quote === "'") {
-      if (c === "'") quote = undefined;
+    if (quote === "'" || quote === '$') {
+      // (`$'…'` ends at an unescaped quote: `$'\''` is one quote character — red team adv43)
+      if (quote === '$' && c === '\\') i++;
+      else if (c === "'") quote = undefined;
       continue;
     }
     if (c === '\\') {
+      i++;
+      continue;
+    }
+    // a comment runs to the line's end; an apostrophe in it opens nothing (adv43: `true # it's`)
+    if (c === '#' && quote === undefined && (i === 0 || /\s/.test(command[i - 1]!))) {
+      const nl = command.indexOf('\n', i);
+      if (nl < 0) break;
+      i = nl - 1;
+      continue;
+    }
+    if (c === '$' && command[i + 1] === "'" && quote === undefined) {
+      quote = '$';
       i++;
       continue;
     }
