@@ -587,7 +587,10 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
       'formatPrice is declared in src/cart.ts, which returns it', 'formatPrice belongs to src/cart.ts', 'src/cart.ts provides formatPrice', 'formatPrice ships in src/cart.ts',
       // red team adv42's
       'formatPrice is declared in src/cart.ts, not src/util/format.ts', 'formatPrice, declared in src/cart.ts, rounds and returns the price', 'formatPrice: src/cart.ts', 'formatPrice (src/cart.ts)',
-      'formatPrice is coded in src/cart.ts', 'formatPrice is stored in src/cart.ts', 'formatPrice appears in src/cart.ts', 'src/cart.ts owns formatPrice'])
+      'formatPrice is coded in src/cart.ts', 'formatPrice is stored in src/cart.ts', 'formatPrice appears in src/cart.ts', 'src/cart.ts owns formatPrice',
+      // red team adv43's: an aside with a use between them, a decoy file nearer the name
+      'formatPrice, which Cart.total calls for every line, is declared in src/cart.ts', 'src/util/format.ts mentions formatPrice, which is declared in src/cart.ts',
+      'formatPrice is declared (see the import in src/util/format.ts) in src/cart.ts'])
       expect(sem.misplaced(h), h).toMatchObject({ name: 'formatPrice', file: 'src/cart.ts' });
     expect(sem.misplaced('formatPrice is declared in SRC/CART.TS')).toMatchObject({ name: 'formatPrice', file: 'SRC/CART.TS' });
     expect(sem.misplaced('formatPrice is declared in SRC/UTIL/FORMAT.TS')).toBeUndefined();

@@ -332,6 +332,11 @@ describe('QueryFrame validation', () => {
     const KR2 = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; keep how other URLs are redirected as it is, and do not touch the response body helpers.';
     expect(da(KR2, 'keep other URLs as they are and refuse other URLs too', 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; keep how other URLs are redirected as it is')).not.toEqual([]);
     expect(tf(KR2, 'keep response body helpers', 'do not touch the response body helpers')).not.toEqual([]);
+    // the same in another language (red team adv43: アダプター for "the adapters")
+    const AX2 = 'Make buildFullPath keep the configured baseURL when the request URL is absolute and the new config option allowAbsoluteUrls is false. Keep how relative URLs are combined as it is, and do not touch the adapters.';
+    expect(tf(AX2, 'アダプター', 'do not touch the adapters')).not.toEqual([]);
+    expect(da(AX2, 'URLの結合', 'Keep how relative URLs are combined as it is')).not.toEqual([]);
+    expect(tf(AX2, 'buildFullPath', 'Make buildFullPath keep the configured baseURL')).toEqual([]);
     expect(da(KR2, 'refuse a URL whose scheme is javascript: and throw a 400 error instead', 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead')).toEqual([]);
     const SJ = 'ctx.body に新しいストリームを設定したとき、新しい値もストリームなら前のストリームを破棄しないでほしい。';
     expect(da(SJ, '前のストリームを破棄し', '前のストリームを破棄し')[0]).toMatch(/rules out/);

@@ -422,7 +422,7 @@ function forbiddenSpans(text: string): { why: string; start: number; end: number
  * the kept-out clauses have is taken in unless the value keeps it out too, in its own words
  * ("默认行为保持不变", "keep how other URLs are redirected").
  */
-function fromExcluded(value: string, text: string, ownWords = true): string | undefined {
+function fromExcluded(value: string, text: string, ownWords = true, translate?: (text: string) => string[]): string | undefined {
   const t = text.normalize('NFKC');
   const spans = forbiddenSpans(t);
   if (spans.length === 0) return undefined;
@@ -446,7 +446,9 @@ function fromExcluded(value: string, text: string, ownWords = true): string | un
     if (!units.some((u) => meets(u, r) && !meets(u, k))) outside = outside.slice(0, sp.start) + ' '.repeat(sp.end - sp.start) + outside.slice(sp.end);
   }
   // (the value's units the text has: a CJK bigram across the value's own join, 数序 of 参数序列化, is none)
-  const taken = [...contentUnits(outside)].filter((u) => meets(u, k) && !meets(u, r));
+  // (in the request's words too: "アダプター" for "do not touch the adapters" — red team adv43)
+  const units = new Set([...contentUnits(outside), ...(translate ? contentUnits(translate(outside).join(' ')) : [])]);
+  const taken = [...units].filter((u) => meets(u, k) && !meets(u, r));
   return taken.length > 0 ? spans[0]!.why : undefined;
 }
 
@@ -657,7 +659,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `quote "${s.quote}" is what the request rules out ("${ruled}"): the ${slot} is what it asks for — quote that, or quote the negation with it` });
     // the feature taken from inside the clause that rules it out: "other errors" quoting "do not change
     // how other errors are thrown" (red team adv36)
-    else if (slot === 'target_feature' && ((quote.includes(normalize(s.value)) && normalize(s.value) && (ruled = ruledOut(quote, normalize(s.value)))) || (ruled = fromExcluded(s.value, s.quote))))
+    else if (slot === 'target_feature' && ((quote.includes(normalize(s.value)) && normalize(s.value) && (ruled = ruledOut(quote, normalize(s.value)))) || (ruled = fromExcluded(s.value, s.quote, false, translate))))
       errors.push({ slot, error: `target_feature "${s.value}" is what its quote "${s.quote}" rules out ("${ruled}"): the target_feature is what the request asks to change — quote that` });
     else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
@@ -676,7 +678,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" says ${opposed[0]} where its quote "${s.quote}" says ${opposed[1]}: the value must state the quote's action, not its opposite` });
     // a word taken from a clause the request forbids changing, into what it asks for: "keep the baseURL
     // for relative and absolute URLs" where it says "do not change how relative URLs are combined" (red team adv40)
-    else if (slot !== 'observed_issue' && (ruled = fromExcluded(s.value, request, slot !== 'target_feature')))
+    else if (slot !== 'observed_issue' && (ruled = fromExcluded(s.value, request, slot !== 'target_feature', translate)))
       errors.push({ slot, error: `value "${s.value}" takes in what the request keeps out ("${ruled}" …): the ${slot} states what the request asks for — leave the other clause's words out, or keep its negation with them` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);

@@ -91,8 +91,8 @@ export class SemanticPhase {
   }
 
   /**
-   * Where a hypothesis places declarations: each name the index declares goes with the file written
-   * nearest it in its sentence, where the words between the two say a place ("N is declared in F",
+   * Where a hypothesis places declarations: each name the index declares goes with each file written
+   * in its sentence where the words between the two (an aside left out) say a place ("N is declared in F",
    * "the N helper is defined in F", "N (declared in F)", "F contains N", "F is where N is written",
    * "N is in F", "N: F" — red teams adv36–adv42 found each wording) and none says a use ("N, declared
    * in F, throws …" places N; "F calls N" does not). A negation between them, or just before the
@@ -107,13 +107,17 @@ export class SemanticPhase {
         const name = m[0];
         if (files.some((f) => m.index! >= f.at && m.index! < f.at + f.text.length) || name.length < 3 || PROSE.has(name.toLowerCase())) continue;
         if (this.core.definitionsOf(bare(name)).length === 0) continue;
-        const nearest = files.reduce((a, b) => (Math.abs(b.at - m.index!) < Math.abs(a.at - m.index!) ? b : a));
-        const [from, to] = nearest.at > m.index! ? [m.index! + name.length, nearest.at] : [nearest.at + nearest.text.length, m.index!];
-        const between = sentence.slice(from, to);
-        const adjacent = /^[\s:(\[-]*$/.test(between);
-        if (USING.test(between) || (!adjacent && !DECLARING.test(between))) continue;
-        const denied = DENYING.test(between) || DENYING.test(sentence.slice(Math.max(0, nearest.at - 14), nearest.at));
-        out.push({ name, file: nearest.file, denied });
+        // every file of the sentence, not only the nearest: a decoy nearer the name ("F1 mentions N,
+        // which is declared in F2") placed nothing, and F2 went unchecked (red team adv43)
+        for (const f of files) {
+          const [from, to] = f.at > m.index! ? [m.index! + name.length, f.at] : [f.at + f.text.length, m.index!];
+          // an aside between them says nothing of the place: "N, which axios uses for every request, is declared in F", "N (see … F1) is declared in F2"
+          const between = sentence.slice(from, to).replace(/\([^()]*\)/g, ' ').replace(/,\s*(?:which|that|who|where|as)\b[^,]*,/gi, ' ');
+          const adjacent = /^[\s:(\[-]*$/.test(between);
+          if (USING.test(between) || (!adjacent && !DECLARING.test(between))) continue;
+          const denied = DENYING.test(between) || DENYING.test(sentence.slice(Math.max(0, f.at - 14), f.at));
+          out.push({ name, file: f.file, denied });
+        }
       }
     }
     return out;
