@@ -54,6 +54,16 @@ async function withFolders(tag: string, fn: (outside: string, scratch: string) =
   }
 }
 
+/** withFolders with a file outside the project that a hole would write (`rc`, 'original') and a scratch `payload` ('PWNED') to write into it. */
+async function withTarget(tag: string, fn: (outside: string, scratch: string, rc: string) => Promise<void>): Promise<void> {
+  await withFolders(tag, async (outside, scratch) => {
+    const rc = path.join(outside, 'rc');
+    fs.writeFileSync(rc, 'original\n');
+    fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+    await fn(outside, scratch, rc);
+  });
+}
+
 /** A session in EXPLORATION, then (that one aborted) one in READY: a test's checks run in each. */
 async function* phases(): AsyncGenerator<'EXPLORATION' | 'READY'> {
   sessions.start('IMPLEMENT', 'add tax to the cart total');
@@ -346,10 +356,7 @@ describe('PreToolUse (the write guard)', () => {
   });
 
   it('redirections the grammar fails on, shells fed on stdin, wrappers, hash -p, traps, xargs and find -exec, subscripts, eval, BASH_ENV, more unpackers (red team adv38)', async () => {
-    await withFolders('adv38', async (outside, scratch) => {
-      const rc = path.join(outside, 'rc');
-      fs.writeFileSync(rc, 'original\n');
-      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+    await withTarget('adv38', async (outside, scratch, rc) => {
       fs.writeFileSync(path.join(scratch, 'cd.sh'), `cd ${outside}\n`);
       fs.mkdirSync(path.join(scratch, 'D'));
       fs.symlinkSync(outside, path.join(scratch, 'D', 'L'));
@@ -376,10 +383,7 @@ describe('PreToolUse (the write guard)', () => {
   });
 
   it('bash -c with options after it, shells on stdin behind options, eval of backticks, [[ ]] subscripts, BASH_ENV by read (red team adv39)', async () => {
-    await withFolders('adv39', async (outside, scratch) => {
-      const rc = path.join(outside, 'rc');
-      fs.writeFileSync(rc, 'original\n');
-      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+    await withTarget('adv39', async (outside, scratch, rc) => {
       fs.writeFileSync(path.join(scratch, 's'), `echo PWNED >> ${rc}\n`);
       fs.writeFileSync(path.join(scratch, 'env.sh'), `cd ${outside}\n`);
       await toReady();
@@ -395,10 +399,7 @@ describe('PreToolUse (the write guard)', () => {
   });
 
   it('wrapper options read as getopt reads them, wrappers the guard does not know, uniq OUT, history -w, code held in a variable, BASH_FUNC_, bundled tar -xC (red team adv40)', async () => {
-    await withFolders('adv40', async (outside, scratch) => {
-      const rc = path.join(outside, 'rc');
-      fs.writeFileSync(rc, 'original\n');
-      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+    await withTarget('adv40', async (outside, scratch, rc) => {
       fs.mkdirSync(path.join(scratch, 'D'));
       fs.symlinkSync(outside, path.join(scratch, 'D', 'L'));
       spawnSync('tar', ['-cf', path.join(scratch, 'a.tar'), '-C', path.join(scratch, 'D'), 'L']);
@@ -419,10 +420,7 @@ describe('PreToolUse (the write guard)', () => {
   });
 
   it("$'…' and $\"…\" decoded, command substitutions written as text in any word, git's code options and variables, rg --pre (red team adv41)", async () => {
-    await withFolders('adv41', async (outside, scratch) => {
-      const rc = path.join(outside, 'rc');
-      fs.writeFileSync(rc, 'original\n');
-      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+    await withTarget('adv41', async (outside, scratch, rc) => {
       await toReady();
       const app = `cat ${scratch}/payload >> ${rc}`;
       refusedOnDisk([
@@ -439,10 +437,7 @@ describe('PreToolUse (the write guard)', () => {
   });
 
   it('programs that write a file or run a command named in an option, variables set apart from the command, git config --file (red team adv42)', async () => {
-    await withFolders('adv42', async (outside, scratch) => {
-      const rc = path.join(outside, 'rc');
-      fs.writeFileSync(rc, 'original\n');
-      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+    await withTarget('adv42', async (outside, scratch, rc) => {
       fs.mkdirSync(path.join(scratch, 'ex'));
       fs.mkdirSync(path.join(scratch, 'd1'));
       fs.mkdirSync(path.join(scratch, 'd2'));
@@ -470,10 +465,7 @@ describe('PreToolUse (the write guard)', () => {
   });
 
   it('long options abbreviated, programs the guard does not know given a path outside, sed addresses and w forms, awk -W, ssh -E, comments and $\'…\' in a command the grammar fails on (red team adv43)', async () => {
-    await withFolders('adv43', async (outside, scratch) => {
-      const rc = path.join(outside, 'rc');
-      fs.writeFileSync(rc, 'original\n');
-      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+    await withTarget('adv43', async (outside, scratch, rc) => {
       fs.mkdirSync(path.join(scratch, 'ex'));
       spawnSync('tar', ['-cf', path.join(scratch, 'a.tar'), '-C', scratch, 'payload']);
       await toReady();
