@@ -612,6 +612,12 @@ describe('an import alias is found by find_definitions (agent trial tr79)', () =
     expect(findDefinitions(project, { name: 'price' }).items).toEqual([expect.objectContaining({ file: 'src/a.ts', name: 'formatPrice' })]);
     // a name declared somewhere is that declaration, never an alias of another
     expect(findDefinitions(project, { name: 'formatPrice' }).items.map((d) => d.file)).toEqual(['src/a.ts']);
+    // a use under the alias is a use of the declaration, as code_evidence (agent trial tr102)
+    const { SessionService } = await import('../src/session/service.js');
+    const v = (new SessionService(project) as unknown as { validation: { referenceOf(symbol: string, file: string, line: number): boolean } }).validation;
+    expect(v.referenceOf('SupportsRead', 'pkg/models.py', 5)).toBe(true);
+    expect(v.referenceOf('formatPrice', 'src/b.ts', 3)).toBe(true);
+    expect(v.referenceOf('SupportsRead', 'src/b.ts', 3)).toBe(false);
     project.db.close();
     removeProject(root);
   });

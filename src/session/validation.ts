@@ -236,10 +236,14 @@ export class ValidationPhase {
     const db = this.core.project.db;
     const linked = db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? LIMIT 1').get(file);
     if (!linked) return true;
+    const own = new Set(this.core.definitionsOf(symbol).map((d) => d.id));
+    // (a use under an import alias names the symbol too: `_SupportsRead` of `SupportsRead as _SupportsRead` — agent trial tr102)
+    const aliased = own.size > 0 && db.prepare(`SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.symbol_id IN (${[...own].map(() => '?').join(',')}) LIMIT 1`)
+      .get(file, line, ...own) !== undefined;
+    if (aliased) return true;
     const refs = db.prepare('SELECT r.symbol_id AS id, r.confidence FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.name = ?')
       .all(file, line, symbol.split('.').pop()!) as { id: number | null; confidence: string | null }[];
     if (refs.length === 0) return false;
-    const own = new Set(this.core.definitionsOf(symbol).map((d) => d.id));
     return refs.some((r) => r.id === null || r.confidence === 'name_match' || own.has(r.id));
   }
 
