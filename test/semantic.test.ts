@@ -612,6 +612,9 @@ describe('an import alias is found by find_definitions (agent trial tr79)', () =
     expect(findDefinitions(project, { name: 'price' }).items).toEqual([expect.objectContaining({ file: 'src/a.ts', name: 'formatPrice' })]);
     // a name declared somewhere is that declaration, never an alias of another
     expect(findDefinitions(project, { name: 'formatPrice' }).items.map((d) => d.file)).toEqual(['src/a.ts']);
+    // find_references takes the alias as find_definitions does (agent trial tr102)
+    const { findReferences } = await import('../src/query/references.js');
+    expect(findReferences(project, { name: '_SupportsRead' }).items).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'pkg/models.py', line: 5 })]));
     // a use under the alias is a use of the declaration, as code_evidence (agent trial tr102)
     const { SessionService } = await import('../src/session/service.js');
     const v = (new SessionService(project) as unknown as { validation: { referenceOf(symbol: string, file: string, line: number): boolean } }).validation;

@@ -5,7 +5,7 @@ import { type Page, paginate } from './page.js';
 import type { Project } from '../project/project.js';
 import { checkDeadline } from '../util/deadline.js';
 import {
-  type DefinitionOut, MEMBER_KINDS, requireFile, SYMBOL_COLUMNS, type SymbolRow, symbolAtName, symbolById, symbolsByName, toDefinition,
+  type DefinitionOut, importedAs, MEMBER_KINDS, requireFile, SYMBOL_COLUMNS, type SymbolRow, symbolAtName, symbolById, symbolsByName, toDefinition,
 } from './symbols.js';
 
 export interface ReferenceOut {
@@ -217,7 +217,11 @@ function pickTargets(p: Project, args: { name?: string; file?: string; line?: nu
   }
   if (!args.name) throw new UserError('pass `name`, or `file` + `line` + `column` of a definition', 'Example: {"name": "parseConfig"}', 'missing_argument');
   const rows = symbolsByName(p, args.name);
-  return rows.length > 0 ? rows : symbolsByName(p, args.name, { includeLocal: true }); // a function declared inside another one
+  if (rows.length > 0) return rows;
+  const local = symbolsByName(p, args.name, { includeLocal: true }); // a function declared inside another one
+  // nothing declared by that name: what imports call by it, as find_definitions finds it (`_SupportsRead`
+  // of `SupportsRead as _SupportsRead`: agent trial tr102 had find_definitions find it and find_references not)
+  return local.length > 0 ? local : importedAs(p, args.name);
 }
 
 /**
