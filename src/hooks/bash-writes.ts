@@ -578,9 +578,7 @@ function redirectWrite(op: string, target: string, writes: BashWrite[]): void {
 }
 
 /** long options that name a file a command writes, whatever the command */
-const OUTPUT_OPTIONS = new Set(['--output', '--output-file', '--outfile', '--out-file', '--output-directory']);
-/** short options that name the file written, per command */
-const OUTPUT_SHORT: Record<string, string> = { sort: 'o', curl: 'o', wget: 'O' };
+const OUTPUT_OPTIONS = ['output', 'output-file', 'outfile', 'out-file', 'output-directory'];
 
 /**
  * Options of programs that name a file they write (`out`, `outLong`) or a command they run (`code`,
@@ -590,9 +588,9 @@ const OUTPUT_SHORT: Record<string, string> = { sort: 'o', curl: 'o', wget: 'O' }
 const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[]; code?: string; codeLong?: readonly string[] }> = {
   tar: { out: 'g', outLong: ['index-file', 'listed-incremental'], code: 'IF', codeLong: ['to-command', 'use-compress-program', 'info-script', 'new-volume-script'] },
   bsdtar: { codeLong: ['use-compress-program'] },
-  sort: { codeLong: ['compress-program'] },
-  curl: { out: 'Dc', outLong: ['dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir', 'etag-save', 'hsts', 'alt-svc', 'libcurl'] },
-  wget: { out: 'oaP', outLong: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'save-cookies', 'warc-file', 'rejected-log'] },
+  sort: { out: 'o', codeLong: ['compress-program'] },
+  curl: { out: 'oDc', outLong: ['dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir', 'etag-save', 'hsts', 'alt-svc', 'libcurl'] },
+  wget: { out: 'OoaP', outLong: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'save-cookies', 'warc-file', 'rejected-log'] },
   ssh: { out: 'E' },
   rsync: { code: 'e', codeLong: ['rsh'] },
   gpg: { out: 'o', outLong: ['output'] },
@@ -651,24 +649,9 @@ function archiveMade(cmd: string, args: string[]): string[] {
 /** The files named by output options (`--output=F`, `--output F`, `sort -o F`, `sort -oF`). */
 function outputFiles(cmd: string, args: string[]): string[] {
   if (READERS.has(cmd)) return []; // `echo --output=x` prints it
-  const out: string[] = [];
-  const short = cmd === 'git' && args.includes('format-patch') ? 'o' : OUTPUT_SHORT[cmd];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    const eq = a.indexOf('=');
-    const name = eq > 0 ? a.slice(0, eq) : a;
-    if (name.startsWith('--') && isLong(name.slice(2), [...OUTPUT_OPTIONS].map((o) => o.slice(2)))) {
-      const v = eq > 0 ? a.slice(eq + 1) : args[++i];
-      if (v !== undefined) out.push(v);
-    } else if (short && new RegExp(`^-[a-zA-Z]*${short}`).test(a) && !a.startsWith('--')) {
-      // the option letter ends the cluster (`-ro F`), or its value follows it (`-oF`)
-      const at = a.indexOf(short, 1);
-      const v = at === a.length - 1 ? args[++i] : a.slice(at + 1);
-      if (v !== undefined && v !== '') out.push(v);
-    }
-  }
-  return out.filter((v) => !HARMLESS_DEST.has(v) && v !== '-');
+  // (a program's own short output options are in PROGRAM_OPTIONS; git's format-patch writes to -o)
+  const short = cmd === 'git' && args.includes('format-patch') ? 'o' : '';
+  return optionValues(args, short, OUTPUT_OPTIONS).filter((v) => v !== '' && !HARMLESS_DEST.has(v) && v !== '-');
 }
 
 /** The writes of one simple command, given its words (name first, unquoted); `bash -c` and eval code goes to `nested`. */
