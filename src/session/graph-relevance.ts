@@ -130,11 +130,13 @@ const EDGE_SQL = {
 
 interface Span { id: number; file: number; local: number; line: number; col: number; endLine: number; endCol: number }
 
+let runtimeMemberNames: ReadonlySet<string> | undefined;
 /**
  * Members of the runtime's own objects (`toString`, `addEventListener`, `forEach`): a guessed call
- * of one is most often a call on a built-in value, whatever the project declares by that name.
+ * of one is most often a call on a built-in value, whatever the project declares by that name. Read
+ * at the first guessed call, not at start-up (walking the runtime's objects takes ≈ 15 ms).
  */
-const RUNTIME_MEMBERS: ReadonlySet<string> = (() => {
+const runtimeMembers = (): ReadonlySet<string> => (runtimeMemberNames ??= (() => {
   const g = globalThis as Record<string, unknown>;
   const names = new Set<string>();
   for (const key of Object.getOwnPropertyNames(g)) {
@@ -144,11 +146,11 @@ const RUNTIME_MEMBERS: ReadonlySet<string> = (() => {
   }
   for (const n of Object.getOwnPropertyNames(Object.getPrototypeOf(Uint8Array.prototype) as object)) names.add(n);
   return names;
-})();
+})());
 
 /** The one declaration a guessed call of `name` can mean: a compound name no runtime object has, declared once. */
 function guessable(db: DB, name: string): number | undefined {
-  if (RUNTIME_MEMBERS.has(name) || splitWords(name).length < 2) return undefined;
+  if (splitWords(name).length < 2 || runtimeMembers().has(name)) return undefined;
   const ids = db.prepare(EDGE_SQL.callablesNamed).all(name) as { id: number }[];
   return ids.length === 1 ? ids[0]!.id : undefined;
 }
