@@ -483,6 +483,14 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
+  it("npx's options come before its command: `npx prettier -c F` is prettier's check, `npx -c CODE` runs shell code (agent trial tr105)", async () => {
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    for (const cmd of ['npx prettier -c src/cart.ts', 'npx --yes prettier -c src/cart.ts', 'npx -p prettier prettier -c src/cart.ts', 'npx -- eslint -c .eslintrc.json src'])
+      expect(hook('pre-tool-use', bash(cmd)).reason, cmd).toBeUndefined();
+    for (const cmd of ["npx -c 'touch src/cart.ts'", "npx --yes -c 'touch src/cart.ts'", "npx -p foo -c 'touch src/cart.ts'", "npx -pc 'touch src/cart.ts'", "npx --ca='touch src/cart.ts'", "npm exec -c 'touch src/cart.ts'"])
+      expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
+  });
+
   it('a lock file may change with the manifest the session explored beside it (red team adv40: npm install undid package-lock.json)', async () => {
     fs.writeFileSync(path.join(root, 'package.json'), '{"name":"sample","dependencies":{}}\n');
     fs.writeFileSync(path.join(root, 'package-lock.json'), '{"lockfileVersion":3}\n');

@@ -970,7 +970,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   const unreadable = (cmd === 'wget' && optionValues(args, 'e', ['execute']).length > 0 && 'wget -e runs wgetrc commands (output_document=, logfile= …)')
     || (cmd === 'curl' && optionValues(args, 'K', ['config']).length > 0 && 'curl -K reads options (output=, dump-header= …) from a file or stdin')
     || (cmd === 'zip' && args.some((a) => a === '-TT' || a.startsWith('--unzip-command')) && 'zip -TT runs a command')
-    || ((cmd === 'npx' || ((cmd === 'npm' || cmd === 'pnpm') && operands[0] === 'exec')) && optionValues(args, 'c', ['call']).length > 0 && `${cmd} -c runs shell code`)
+    // (npx's options come before the command: `npx prettier -c F` is prettier's; a bundle holding c
+    // is read as npm's option parser may split it, `-pc CODE` as `-p -c CODE`)
+    || (cmd === 'npx' && leadingOptions(args, 'pwc', ['package', 'workspace', 'call']).some((a) => /^-[a-zA-Z]*c/.test(a) || (a.startsWith('--') && isLong(a.slice(2).split('=')[0]!, ['call'])))
+      && 'npx -c runs shell code')
+    || ((cmd === 'npm' || cmd === 'pnpm') && operands[0] === 'exec' && optionValues(args, 'c', ['call']).length > 0 && `${cmd} exec -c runs shell code`)
     || (cmd === 'make' && (optionValues(args, 'E', ['eval']).length > 0) && 'make --eval runs make code ($(shell …) included)')
     || (cmd === 'split' && optionValues(args, '', ['filter']).length > 0 && 'split --filter runs shell code');
   if (unreadable) {
@@ -1178,6 +1182,22 @@ function pathsIn(word: string): string[] {
 }
 
 /** The operands of a command, less the values of its short options in `values` given as the next word (`uniq -f 1 a b`). */
+/**
+ * The options before a command's first operand (`npx [options] <command> [args]`: what follows the
+ * command is the command's own — `npx prettier -c F` is prettier's --check). `letters`/`long`: the
+ * options that take a value.
+ */
+function leadingOptions(args: readonly string[], letters: string, long: readonly string[]): string[] {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--' || !a.startsWith('-') || a === '-') return args.slice(0, i);
+    // (a short option taking a value takes the rest of its bundle, else the next word, as getopt reads it)
+    const short = a.startsWith('--') ? -1 : [...a.slice(1)].findIndex((c) => letters.includes(c));
+    if (a.startsWith('--') ? !a.includes('=') && isLong(a.slice(2), long) : short === a.length - 2) i++;
+  }
+  return [...args];
+}
+
 function operandsAfter(args: readonly string[], values: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
