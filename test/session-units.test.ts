@@ -176,7 +176,13 @@ describe('QueryFrame validation', () => {
     expect(errs('add the value when it is missing and delete it when it is present, returning whether the value is in the set afterwards; wipe the database')[0]).toMatch(/adds claims the request does not make: wipe, database/);
     // a word from elsewhere in the request (tr26: "add a test") and the glossary's near-synonyms are paraphrase
     expect(errs('add the value when it is missing and delete it when it is present, returning whether the value is in the set afterwards; add a test')).toEqual([]);
-    expect(errs('add the value when missing and remove it when present, returning membership')).toEqual([]);
+    expect(errs('add the value when missing and remove it when present, returning whether it is in the set')).toEqual([]);
+    // an English quote needs no noun of the agent's own: one put in place of the quote's changes the request (the old residual)
+    expect(errs('add the value when missing and remove it when present, returning membership')[0]).toMatch(/membership is in no part of it/);
+    const KOA = 'Make ctx.throw accept an options object with a cause, and pass it through to the HttpError.';
+    const koa = (value: string) => validateFrame(KOA, { desired_action: { value, quote: 'Make ctx.throw accept an options object with a cause' } }, translateCjk).errors.map((e) => e.error);
+    expect(koa('ctx.throw accepts an options object with a message')[0]).toMatch(/message is in no part of it/);
+    expect(koa('ctx.throw accepts an options object with a cause')).toEqual([]);
   });
   it('a negation moved to another part of the quote, "no longer X" read as X, and an untranslatable negated verb rendered without it are refused (red team adv27)', () => {
     const sense = (req: string, value: string, quote: string) =>

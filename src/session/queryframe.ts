@@ -174,7 +174,8 @@ const CJK_FUNCTION_CHARS = new Set([...'的地得了着过对在和与及把被�
  * target feature: validation judges symbols against it, so a word there is a claim about which
  * code is concerned ("login handler bypass"). Elsewhere one word may render the request in the
  * agent's words ("the given key" for 指定したキー, tr23) — unless it states an action the quote does
- * not ("delete the user database" for "the user database"): that is a request of its own.
+ * not ("delete the user database" for "the user database"): that is a request of its own. A value
+ * of a quote in Latin script needs no word of its own but a verb of the quote's action.
  */
 function ownWordAllowed(slot: Slot, word: string, quote: string, translate: (text: string) => string[] = () => []): boolean {
   if (slot === 'target_feature') return false;
@@ -186,7 +187,21 @@ function ownWordAllowed(slot: Slot, word: string, quote: string, translate: (tex
   // though the glossary also renders 追加 as "create" (agent-like trial of adv32: it was refused)
   const quoted = actionSides(quote, translate);
   const sides = [...actionSides(word, translate)];
-  return sides.length === 0 || sides.some((a) => quoted.has(a));
+  if (sides.length > 0) return sides.some((a) => quoted.has(a));
+  // a quote in Latin script is rendered in its own words: a thing it does not name, put in place of
+  // one it does, changes what is asked ("an options object with a message" for "… with a cause");
+  // another form of its word (deletion for deleted) or a keep for its "do not change" is its own
+  if (CJK.test(quote) || !/^[\p{Script=Latin}\p{N}_$'-]+$/u.test(word)) return true;
+  return (KEEP_SENSE.test(word) && negated(quote)) || derivedFrom(word, quote);
+}
+
+/** Words that say a thing stays as it is: the other side of a quote's "do not change". */
+const KEEP_SENSE = /^(?:keep|keeps|kept|leave|leaves|preserve[sd]?|retain(?:s|ed)?|maintain(?:s|ed)?|unchanged|intact|untouched|same|as-is)$/i;
+
+/** Is a word another form of one of the quote's (deletion, removal, creation for deleted, removes, created)? */
+function derivedFrom(word: string, quote: string): boolean {
+  const base = word.toLowerCase().replace(/(?:ations?|itions?|ions?|als?|ments?|ances?|ences?|ness)$/, '');
+  return base.length >= 4 && base !== word.toLowerCase() && latinStems(quote).some((q) => stemsMatch(stem(base), q) || (q.length >= 4 && base.startsWith(q)));
 }
 
 /** Words that turn a statement around: English (not, no, never, n't, without, instead of…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
