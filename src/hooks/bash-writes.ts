@@ -144,7 +144,10 @@ const CHDIR = new Set(['cd', 'pushd', 'popd']);
 const DETACHERS = new Set(['coproc', 'nohup', 'setsid', 'disown', 'at', 'batch', 'screen', 'tmux', 'systemd-run', 'daemonize', 'start-stop-daemon']);
 const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'pwd', 'echo', 'printf', 'true', 'false', 'test', '[',
   'stat', 'file', 'du', 'df', 'which', 'type', 'whoami', 'date', 'uname', 'basename', 'dirname', 'realpath', 'readlink', 'diff', 'cmp',
-  'less', 'more', 'cut', 'tr', 'column', 'nl', 'jq', 'sha256sum', 'md5sum', 'printenv', 'id', 'hostname', 'nproc', 'free']);
+  'less', 'more', 'cut', 'tr', 'column', 'nl', 'jq', 'sha256sum', 'md5sum', 'printenv', 'id', 'hostname', 'nproc', 'free',
+  // (programs with no option that writes a file: red team adv44 met them refused on paths outside the project)
+  'sha1sum', 'sha224sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'od', 'base32', 'base64', 'basenc', 'strings', 'tac', 'comm',
+  'rev', 'fold', 'paste', 'join', 'fmt', 'hexdump']);
 /** a target written with an expansion or a pattern cannot be named before the shell runs */
 const UNKNOWABLE = /[*?`$]|^~/;
 
@@ -592,7 +595,8 @@ const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[
   curl: { out: 'oDc', outLong: ['dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir', 'etag-save', 'hsts', 'alt-svc', 'libcurl'] },
   wget: { out: 'OoaP', outLong: ['output-document', 'output-file', 'append-output', 'directory-prefix', 'save-cookies', 'warc-file', 'rejected-log'] },
   ssh: { out: 'E' },
-  rsync: { code: 'e', codeLong: ['rsh'] },
+  rsync: { code: 'e', codeLong: ['rsh'], outLong: ['log-file', 'write-batch', 'only-write-batch', 'backup-dir', 'temp-dir', 'partial-dir'] },
+  cpio: { out: 'OF', outLong: ['file'] },
   gpg: { out: 'o', outLong: ['output'] },
   'ssh-keygen': { out: 'f' },
   man: { code: 'P', codeLong: ['pager'] },
@@ -635,15 +639,12 @@ function archiveMade(cmd: string, args: string[]): string[] {
   if (cmd !== 'tar' && cmd !== 'bsdtar') return [];
   const first = args[0] ?? '';
   const bundled = /^[a-zA-Z]+$/.test(first) ? first : '';
-  const creates = args.some((a) => /^-[a-zA-Z]*[cru]|^--(create|append|update)$/.test(a)) || /[cru]/.test(bundled);
+  // (making, adding to, joining or deleting from an archive writes it: red team adv44's `--delete`, `-A`)
+  const creates = args.some((a) => /^-[a-zA-Z]*[cruA]|^--(create|append|update|delete|catenate|concatenate)$/.test(a)) || /[cruA]/.test(bundled);
   if (!creates) return [];
-  const long = args.find((a) => a.startsWith('--file='));
-  if (long) return [long.slice(7)];
-  const i = args.findIndex((a) => a === '--file' || /^-[a-zA-Z]*f$/.test(a));
-  if (i >= 0 && args[i + 1] !== undefined) return [args[i + 1]!];
-  // `tar czf F …`: the bundled letters take their values in order, f's among them
-  if (bundled.includes('f')) return args[1] !== undefined ? [args[1]] : [];
-  return [];
+  // `-cf F`, `-cfF` (the rest of the bundle: `-cf/root/x.tar`), `--file=F`, `--fi F`, `tar czf F …`
+  const file = lastOptionValue(args, 'f', '--file', bundled ? TAR_VALUES : undefined);
+  return file && file !== '-' ? [file] : [];
 }
 
 /** The files named by output options (`--output=F`, `--output F`, `sort -o F`, `sort -oF`). */
@@ -957,6 +958,16 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   const opts = PROGRAM_OPTIONS[cmd];
   if (opts) {
     const files = optionValues(args, opts.out, opts.outLong).filter((v) => !HARMLESS_DEST.has(v) && v !== '-');
+    // curl puts a relative -o under --output-dir (red team adv44: `--output-dir D -o ../F`)
+    if (cmd === 'curl') for (const d of optionValues(args, '', ['output-dir'])) files.push(...optionValues(args, 'o', ['output']).filter((v) => !v.startsWith('/')).map((v) => `${d}/${v}`));
+    // an upload to a file:// URL writes that file (red team adv44: `curl -T SRC file:///root/.bashrc`)
+    if (cmd === 'curl' && optionValues(args, 'T', ['upload-file']).length > 0) {
+      for (const a of args) {
+        const m = /^file:\/\/[^/]*(\/.*)$/i.exec(a.replace(/^--url=/, ''));
+        if (m && /[[{]/.test(m[1]!)) writes.push({ what: text, targets: null, refuse: 'an upload to file:// URLs named by a pattern writes files the guard cannot name: give each URL in full' });
+        else if (m) files.push(decodeURIComponent(m[1]!.replace(/%(?![0-9a-f]{2})/gi, '%25')));
+      }
+    }
     if (files.length > 0) writes.push({ what: text, targets: named(files) });
     nested.push(...optionValues(args, opts.code, opts.codeLong));
   }
@@ -969,6 +980,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   // settings files and commands that set where a program writes or what it runs, unread here (red team adv43)
   const unreadable = (cmd === 'wget' && optionValues(args, 'e', ['execute']).length > 0 && 'wget -e runs wgetrc commands (output_document=, logfile= …)')
     || (cmd === 'curl' && optionValues(args, 'K', ['config']).length > 0 && 'curl -K reads options (output=, dump-header= …) from a file or stdin')
+    || (cmd === 'wget' && optionValues(args, '', ['config']).length > 0 && 'wget --config reads wgetrc commands (output_document=, logfile= …) from a file')
     || (cmd === 'zip' && args.some((a) => a === '-TT' || a.startsWith('--unzip-command')) && 'zip -TT runs a command')
     // (npx's options come before the command: `npx prettier -c F` is prettier's; a bundle holding c
     // is read as npm's option parser may split it, `-pc CODE` as `-p -c CODE`)
@@ -1082,7 +1094,15 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     if (files.length > 0) writes.push({ what: text, targets: named(files) });
   }
   if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
-    writes.push({ what: text, targets: cmd === 'sed' ? sedFiles(args) : operands.length > 1 ? operands.slice(1) : null });
+    const edited = cmd === 'sed' ? sedFiles(args) : operands.length > 1 ? operands.slice(1) : null;
+    writes.push({ what: text, targets: edited });
+    // the backup it keeps is written too: `-i.bak` beside the file, `-i'DIR/*'` wherever the suffix
+    // says, `*` standing for the file's name (red team adv44: `sed -i'/root/.bash*' -e … rc`)
+    const suffix = args.map((a) => /^--in-place=(.+)$/.exec(a)?.[1] ?? (/^-[a-zA-Z]*?i(.+)$/.exec(a)?.[1])).find((x) => x !== undefined && (cmd === 'perl' || !/^[a-zA-Z]*[ef]$/.test(x)));
+    if (suffix !== undefined && edited) {
+      const backups = edited.map((f) => (suffix.includes('*') ? (suffix.includes('/') ? '' : `${path.posix.dirname(f)}/`) + suffix.replaceAll('*', path.posix.basename(f)) : f + suffix));
+      writes.push({ what: `${text} (its backup)`, targets: named(backups) });
+    }
     return xargs;
   }
   if (AWKS.has(cmd)) {
@@ -1098,6 +1118,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   const printed = cmd === 'find' ? args.flatMap((a, i) => (['-fprint', '-fprint0', '-fprintf', '-fls'].includes(a) && args[i + 1] !== undefined ? [args[i + 1]!] : [])) : [];
   if (printed.length > 0) writes.push({ what: text, targets: named(printed) });
   if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir')) {
+    const before = writes.length;
     writes.push({ what: text, targets: null });
     // what -exec runs is a command of its own: its named targets and links are judged (red team adv38: `-exec cp x ~/y \;`, `-exec ln -s … \;`)
     for (let i = 0; i < args.length; i++) {
@@ -1106,6 +1127,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       const inner = args.slice(i + 1, end < 0 ? undefined : end).filter((a) => a !== '{}');
       if (inner.length > 0) inspectCommand(inner, writes, nested);
     }
+    // what it deletes or hands to a writer lies under the folders it starts from (red team adv44:
+    // `find /root -name .bashrc -exec rm {} +`, `find /root/.ssh -delete`)
+    const starts = args.slice(0, Math.max(0, args.findIndex((a) => /^[-(!]/.test(a)))).filter((a) => !UNKNOWABLE.test(a));
+    const writesFound = args.includes('-delete') || writes.slice(before + 1).length > 0;
+    if (writesFound) writes.push({ what: `${text} (what it finds)`, targets: starts.length > 0 ? starts : ['.'], given: true });
     return xargs;
   }
   // where an archive or a clone is unpacked (red team adv26: `tar -xf t.tar -C ~`, `unzip -d`, `git clone URL DIR`)
@@ -1118,6 +1144,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   if (unpacked !== undefined) {
     writes.push({ what: text, targets: unpacked === null ? null : named([unpacked]), ...(unpacked === null ? {} : { linkDests: [unpacked] }) });
     if (cmd !== 'git') return xargs;
+  }
+  // `ar rc LIB.a …`: the archive it makes or changes (red team adv44)
+  if (cmd === 'ar' && /^-?[a-zA-Z]*[rqdmsu]/.test(args[0] ?? '') && !/x/.test(args[0] ?? '') && args[1] !== undefined) {
+    writes.push({ what: text, targets: named([args[1]]) });
+    return xargs;
   }
   if (cmd === 'link' && operands.length === 2) {
     writes.push({ what: text, targets: named(operands) }); // a hard link: a write through it lands in both
@@ -1132,12 +1163,23 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     if (args.some((a) => a.startsWith('--config-env'))) writes.push({ what: text, targets: null, refuse: "git --config-env takes a setting's value from a variable the guard cannot read (it may be a command git runs): write the value with -c" });
     const sub = gitSubcommand(args);
     // (a patch or a checkout can make a file a symlink: mode 120000 — red team adv37)
-    if (gitConfigured(args) || (sub && !gitSubReads(args))) writes.push({ what: text, targets: null, ...(sub && GIT_WORKTREE.has(sub) && !args.some((a) => /^--(check|stat|numstat|summary)$/.test(a)) ? { linkDests: [gitWorkTree(args, operands, sub)] } : {}) });
+    if (gitConfigured(args) || (sub && !gitSubReads(args))) {
+      writes.push({ what: text, targets: null, ...(sub && GIT_WORKTREE.has(sub) && !args.some((a) => /^--(check|stat|numstat|summary)$/.test(a)) ? { linkDests: [gitWorkTree(args, operands, sub)] } : {}) });
+      // a repository or work tree it changes elsewhere (`git init /root/x`, `git -C /root/r checkout -- .`,
+      // `worktree add`, `--separate-git-dir`: red team adv44) is judged as a program's given paths
+      // (a commit message is text, not a path)
+      const paths = givenWords(args.filter((a, i) => !/^(?:-m|--message)$/.test(args[i - 1] ?? '') && !/^(?:-m.|--message=)/.test(a)));
+      if (paths.length > 0) writes.push({ what: text, targets: paths, given: true });
+    }
     return xargs;
   }
   if (PKG_MANAGERS.has(cmd)) {
     const sub = operands[0];
     if (sub && PKG_WRITES.has(sub)) writes.push({ what: text, targets: null });
+    // where it is told to put things (`--prefix DIR`, `--target DIR`, `go build -o F`,
+    // `npm pack --pack-destination DIR`: red team adv44) is judged as a program's given paths
+    const paths = givenWords(args);
+    if (paths.length > 0) writes.push({ what: text, targets: paths, given: true });
     return xargs;
   }
   if (INTERPRETERS.has(cmd) && args.some((a) => a === '-c' || a === '-e' || a === '--eval')) {
@@ -1168,10 +1210,31 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // the paths it is given, wherever they are written in its words (`-o F`, `-oF`, `--out=F`,
     // `x:=${shell … > F}`): a program the guard does not know may write any of them (red team adv43:
     // shuf -o, iconv -o, openssl -out, xxd IN OUT, make --eval)
-    const paths = (at >= 0 ? args.slice(0, at) : args).flatMap(pathsIn);
+    // (a relative word is judged from the folder the command runs in: `cd /root && shuf -o .bashrc`,
+    // `shuf -o ../../root/.bashrc` — red team adv44)
+    const paths = WORDS_NOT_FILES.has(cmd) ? [] : givenWords(at >= 0 ? args.slice(0, at) : args, true);
     if (paths.length > 0) writes.push({ what: text, targets: paths, given: true });
   }
   return xargs;
+}
+
+/** Builtins and programs whose words name no file they could write (`shopt -s cdable_vars`, `sleep 1`, `kill %1`). */
+const WORDS_NOT_FILES = new Set(['shopt', 'set', 'unset', 'export', 'declare', 'typeset', 'local', 'readonly', 'shift', 'return', 'exit', 'break', 'continue',
+  'wait', 'umask', 'ulimit', 'times', 'let', 'read', 'kill', 'sleep', 'jobs', 'bg', 'fg', 'disown', 'help', 'seq', 'yes', 'expr', 'getopts', 'complete', 'compgen']);
+
+/**
+ * The paths a program is given: absolute and home paths anywhere in its words (pathsIn), relative
+ * words that go up (`../x`, `-o../x`, `--out=../x`) and, with `all`, every relative word (a program
+ * the guard does not know may write any of them; judged from the folder it runs in).
+ */
+function givenWords(args: readonly string[], all = false): string[] {
+  const out = new Set(args.flatMap(pathsIn));
+  for (const a of args) {
+    const word = a.startsWith('--') ? (a.includes('=') ? a.slice(a.indexOf('=') + 1) : '') : /^-[a-zA-Z]./.test(a) ? a.slice(2) : a.startsWith('-') ? '' : a;
+    if (!word || UNKNOWABLE.test(word) || /^[a-z][\w+.-]*:/i.test(word) || pathsIn(word).length > 0) continue;
+    if (word.split('/').includes('..') || (all && !a.startsWith('-'))) out.add(word);
+  }
+  return [...out];
 }
 
 /** The absolute or home paths written in a word: the word itself, an option's attached value, or inside it (not a URL's). */
@@ -1299,8 +1362,9 @@ function lastOptionValue(args: readonly string[], letter: string, long: string, 
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') break;
-    if (a === long) found = args[i + 1] ?? null;
-    else if (a.startsWith(`${long}=`)) found = a.slice(long.length + 1);
+    // (a long option by any unambiguous prefix, as getopt_long takes it: `--dir=D` for --directory — red team adv44)
+    const eq = a.indexOf('=');
+    if (a.startsWith('--') && a.length > 2 && longNames(a.slice(2, eq > 0 ? eq : undefined), long.slice(2))) found = eq > 0 ? a.slice(eq + 1) : args[i + 1] ?? null;
     else if (/^-[a-zA-Z0-9]/.test(a) && !a.startsWith('--') && a.includes(letter)) {
       const rest = a.slice(a.indexOf(letter) + 1);
       found = rest || (args[i + 1] ?? null);
@@ -1315,12 +1379,17 @@ function lastOptionValue(args: readonly string[], letter: string, long: string, 
 /** awk and its kin. */
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk']);
 /** What an awk program does beyond printing to stdout: runs a command, writes a file, pipes. */
-const AWK_EFFECTS = /\bsystem\s*\(|\bprintf?\b[^;}\n]*?>|\|\s*&?\s*"|\bgetline\b|\bclose\s*\(/;
+const AWK_EFFECTS = /\bsystem\b|\bprintf?\b[^;}\n]*?>|(?<!\|)\|(?!\|)\s*&?\s*["\w$]|\bgetline\b|\bclose\s*\(/;
 
-/** An awk program with its strings emptied and its parenthesized expressions taken out: `print $1 "|" $2` pipes nothing, `print ($1 > 3)` writes nothing (red team adv43's friction). */
+/**
+ * An awk program with its strings and regex literals emptied and its parenthesized expressions
+ * taken out: `print $1 "|" $2` pipes nothing, `/total|price/` is a pattern, `print ($1 > 3)` writes
+ * nothing (red team adv43's friction). A call's parentheses stay: `print("x") > "F"` writes, `system(c)`
+ * runs (red team adv44).
+ */
 function awkShape(program: string): string {
-  let p = program.replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
-  for (let before = ''; before !== p; ) [before, p] = [p, p.replace(/\([^()]*\)/g, (m) => (/^\(\s*""\s*\)$/.test(m) ? m : '0'))];
+  let p = program.replace(/"(?:[^"\\\n]|\\.)*"/g, '""').replace(/(^|[({,;~!&|?:]\s*|^\s*)\/(?:[^/\\\n]|\\.)*\//gm, '$1//');
+  for (let before = ''; before !== p; ) [before, p] = [p, p.replace(/(?<![\w$])\([^()]*\)/g, (m) => (/^\(\s*""\s*\)$/.test(m) ? m : '0'))];
   return p;
 }
 /**
@@ -1342,6 +1411,9 @@ function sedScripts(args: readonly string[]): string[] {
 /** The program of an awk command: `-f FILE` runs a file (undefined), else its first operand past -F/-v values. */
 function awkProgram(args: readonly string[]): string | undefined {
   if (args.some((a) => a === '-f' || a.startsWith('--file'))) return undefined;
+  // gawk's `--source=TEXT`, `-e TEXT` (red team adv44) join the program
+  const sources = optionValues(args, 'e', ['source']);
+  if (sources.length > 0) return sources.join('\n');
   return operandsAfter(args, 'FvW')[0];
 }
 

@@ -356,8 +356,14 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         // a path given to a program the guard does not know: refused where it is outside the project
         // and the scratch area (inside, the effect check sees what it did)
         if (w.given) {
-          const why = outsideGiven(root, base(w), t);
-          if (why) return `${w.what.slice(0, 160)}: ${why}`;
+          // (a relative word is judged from every folder the command runs it in — red team adv44: `cd /root && shuf -o .bashrc`)
+          const relative = !path.isAbsolute(t) && !t.startsWith('~');
+          if (relative && (w.dir === null || a.reached?.includes(null)))
+            return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs, then gives '${t.slice(0, 120)}' to a program that may write it. Name the file by its full path, or cd to a plain path.`;
+          for (const folder of [base(w), ...(relative ? (a.reached ?? []).map((d) => (d ? path.resolve(cwd, d) : cwd)) : [])]) {
+            const why = outsideGiven(root, folder, t);
+            if (why) return `${w.what.slice(0, 160)}: ${why}`;
+          }
           continue;
         }
         if (w.copiesLinks) {
@@ -864,8 +870,9 @@ export function literalsOut(command: string): string {
       i++;
       continue;
     }
-    // a comment runs to the line's end; an apostrophe in it opens nothing (adv43: `true # it's`)
-    if (c === '#' && quote === undefined && (i === 0 || /\s/.test(command[i - 1]!))) {
+    // a comment runs to the line's end; an apostrophe in it opens nothing (adv43: `true # it's`); it
+    // starts any word, after an operator too (adv44: `echo a;# it's` hid a later `1<>F` from this reading)
+    if (c === '#' && quote === undefined && (i === 0 || /[\s;&|()<>]/.test(command[i - 1]!))) {
       const nl = command.indexOf('\n', i);
       if (nl < 0) break;
       i = nl - 1;
