@@ -179,6 +179,17 @@ describe('QueryFrame validation', () => {
     expect(errs('add the value when missing and remove it when present, returning whether it is in the set')).toEqual([]);
     // an English quote needs no noun of the agent's own: one put in place of the quote's changes the request (the old residual)
     expect(errs('add the value when missing and remove it when present, returning membership')[0]).toMatch(/membership is in no part of it/);
+    // red team adv44: a dot inside a name ends no clause ("do not change how ctx.assert works" kept only " how ctx"); a synonym for a kept word
+    const KA = 'Make ctx.throw accept an options object with a cause, and pass it through to the HttpError; do not change how ctx.assert works, and keep the default status 500 as it is.';
+    const ka = (slot: 'target_feature' | 'trigger_condition' | 'desired_action', value: string, q: string) => validateFrame(KA, { [slot]: { value, quote: q } }, translateCjk).errors;
+    expect(ka('target_feature', 'assert works', 'assert works')).not.toEqual([]);
+    expect(ka('trigger_condition', 'ctx.assert works', 'ctx.assert works')).not.toEqual([]);
+    expect(ka('target_feature', 'ctx.throw and ctx.assert', 'Make ctx.throw accept an options object with a cause, and pass it through to the HttpError; do not change how ctx.assert works')).not.toEqual([]);
+    expect(ka('desired_action', 'Make ctx.throw accept an options object with a cause and change the fallback', 'Make ctx.throw accept an options object with a cause')).not.toEqual([]);
+    expect(ka('desired_action', 'accept an options object with a cause', 'accept an options object with a cause')).toEqual([]);
+    // agent trial tr104: のような is no prohibitive な
+    const JA = 'UintSlice のフラグで 0x1F のような 16 進数の入力も受け付けるようにしてほしい。他のスライス型の挙動は変えないでください。';
+    expect(validateFrame(JA, { target_feature: { value: 'UintSlice のフラグ', quote: 'UintSlice のフラグで 0x1F のような 16 進数の入力も受け付けるようにしてほしい' } }, translateCjk).errors).toEqual([]);
     const KOA = 'Make ctx.throw accept an options object with a cause, and pass it through to the HttpError.';
     const koa = (value: string) => validateFrame(KOA, { desired_action: { value, quote: 'Make ctx.throw accept an options object with a cause' } }, translateCjk).errors.map((e) => e.error);
     expect(koa('ctx.throw accepts an options object with a message')[0]).toMatch(/message is in no part of it/);

@@ -205,7 +205,7 @@ function derivedFrom(word: string, quote: string): boolean {
 }
 
 /** Words that turn a statement around: English (not, no, never, n't, without, instead of…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
-const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|unless|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|(?<=[るうくすつぬむぶぐ])な(?=[。、！!？?\s]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|[别甭](?=[\s\p{Script=Latin}把让再将给]|$)/iu;
+const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|unless|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|(?<=[るくすつぬむぶぐ]|(?<![よそ])う)な(?=[。、！!？?\s]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|[别甭](?=[\s\p{Script=Latin}把让再将给]|$)/iu;
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts); しか…ない says "only" (a restriction, RESTRICTION). */
 const NOT_NEGATION = /不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?|しか[^。、！？!?\s]{0,15}?(?:ない|ません|なかっ)/gu;
 /** A negation stated by a word or a verb's ending (not, never, n't, ない, ません, ず), not by a kanji prefix. */
@@ -510,7 +510,8 @@ export function ruledOut(req: string, quote: string): string | undefined {
 }
 
 /** Where a clause ends: punctuation, or a conjunction that starts another. */
-const CLAUSE_END = /[.;:!?,。；：！？，、]|(?:^|[^\p{L}])(?:and|but|or|instead|then|so|while|whereas|however|unless|until)(?![\p{L}])/iu;
+// (a dot, colon or comma inside a word ends nothing: `ctx.assert`, `a:b`, `1,000` — red team adv44)
+const CLAUSE_END = /[.:,](?![A-Za-z0-9_$])|[;!?。；：！？，、]|(?:^|[^\p{L}])(?:and|but|or|instead|then|so|while|whereas|however|unless|until)(?![\p{L}])/iu;
 
 /**
  * The forbidding words when a quote starts inside the clause they forbid changing, however far in:
