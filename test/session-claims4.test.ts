@@ -602,6 +602,12 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
       'formatPrice is defined in src/util/format.ts and returns a string', 'formatPrice is not defined in src/cart.ts', 'formatPrice comes from the src/util/format module',
       'formatPrice is declared in src/util/format.ts, not src/cart.ts', 'src/cart.ts calls formatPrice', 'formatPrice is called from src/cart.ts'])
       expect(sem.misplaced(h), h).toBeUndefined();
+    // red team adv44's looser wordings: wrong where the file has nothing of the name, a use where it has
+    for (const h of ['Cart.total is a method of src/util/format.ts', 'src/util/format.ts has the total method of Cart', 'Cart.total, the summing method in src/util/format.ts, returns a string',
+      'The total method is one of the methods in src/util/format.ts'])
+      expect(sem.misplaced(h), h).toMatchObject({ name: expect.stringMatching(/total/), file: 'src/util/format.ts' });
+    for (const h of ['Cart.total is not declared in src/util/format.ts but in src/cart.ts', 'src/main.ts has Cart.total in its checkout', 'Cart.total is one of the methods in src/cart.ts'])
+      expect(sem.misplaced(h), h).toBeUndefined();
     // rejected, it stands as rejected; the true one is confirmed
     const r = await t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'rejected', evidence }] });
     expect(r.rejected).toBe(1);

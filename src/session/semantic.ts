@@ -83,7 +83,9 @@ export class SemanticPhase {
       if (defs.length === 0) continue;
       // (as the hypothesis writes it: "LIB/CONTEXT.JS" names lib/context.js — red team adv42)
       const lower = file.toLowerCase();
-      const there = defs.some((d) => d.path.toLowerCase() === lower || d.path.toLowerCase().endsWith(`/${lower}`));
+      const declares = (p: string) => p.toLowerCase() === lower || p.toLowerCase().endsWith(`/${lower}`);
+      // a loose wording ("N is a method of F", "F has N") may mean a use: wrong only where F neither declares nor uses N
+      const there = defs.some((d) => declares(d.path)) || (!c.strong && !c.denied && this.usesName(file, bare(c.name)));
       // "N is not defined in F" where the index declares it in F (red team adv40) is as wrong as the other way
       if (there === c.denied) return { name: c.name, file, actual: [...new Set(defs.map((d) => d.path))], ...(c.denied ? { denied: true } : {}) };
     }
@@ -98,8 +100,8 @@ export class SemanticPhase {
    * in F, throws …" places N; "F calls N" does not). A negation between them, or just before the
    * file, denies that place ("declared in A, not B").
    */
-  private placedNear(text: string): { name: string; file: string; denied: boolean }[] {
-    const out: { name: string; file: string; denied: boolean }[] = [];
+  private placedNear(text: string): { name: string; file: string; denied: boolean; strong: boolean }[] {
+    const out: { name: string; file: string; denied: boolean; strong: boolean }[] = [];
     for (const sentence of text.split(/[;!?]|\.\s/)) {
       const files = [...this.filesNamed(sentence)];
       if (files.length === 0) continue;
@@ -114,9 +116,15 @@ export class SemanticPhase {
           // an aside between them says nothing of the place: "N, which axios uses for every request, is declared in F", "N (see … F1) is declared in F2"
           const between = sentence.slice(from, to).replace(/\([^()]*\)/g, ' ').replace(/,\s*(?:which|that|who|where|as)\b[^,]*,/gi, ' ');
           const adjacent = /^[\s:(\[-]*$/.test(between);
-          if (USING.test(between) || (!adjacent && !DECLARING.test(between))) continue;
-          const denied = DENYING.test(between) || DENYING.test(sentence.slice(Math.max(0, f.at - 14), f.at));
-          out.push({ name, file: f.file, denied });
+          const loose = LOOSELY_PLACING.test(between) || APPOSITIVE.test(sentence.slice(from, to));
+          if (USING.test(between) || (!adjacent && !DECLARING.test(between) && !loose)) continue;
+          // a negation denies the file it stands before, not one named after another file ("not declared
+          // in A but in B" places N in B — red team adv44): the words from the last other file on
+          const others = files.filter((o) => o !== f && o.at > from && o.at < to).map((o) => o.at + o.text.length);
+          const own = others.length > 0 ? sentence.slice(Math.max(...others), to) : between;
+          const denied = DENYING.test(own) || DENYING.test(sentence.slice(Math.max(0, f.at - 14), f.at));
+          // (the wordings read as places before adv44 stay strict; the looser ones are wrong only where F has nothing of N)
+          out.push({ name, file: f.file, denied, strong: adjacent || DECLARING.test(between) });
         }
       }
     }
@@ -139,6 +147,13 @@ export class SemanticPhase {
       const row = this.core.project.db.prepare("SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\' LIMIT 1").get(`${stem}.%`, `%/${stem}.%`) as { path: string } | undefined;
       if (row) yield { file: row.path, text: m[0], at: m.index! };
     }
+  }
+
+  /** Does a file (by path or a path ending with it) use a name: a reference the index holds there? */
+  private usesName(file: string, name: string): boolean {
+    const lower = file.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+    return !!this.core.project.db.prepare("SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND (lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\') LIMIT 1")
+      .get(name, file.toLowerCase(), `%/${lower}`);
   }
 
   /** Does the project hold a file by this path (or, for a bare name, by this name in some folder)? */
@@ -388,6 +403,10 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
 
 /** Words that place a declaration, and words that say a use (a sentence with one says where code is used, not where it is). */
 const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export|originat|provid|ship|stored|coded|appear|owns?\b|lack|absent|missing)\w*|\bset\s+up\b|\bcomes?\s+from\b|\bbelongs?\s+to\b|\bis\s+part\s+of\b|\bis\s+where\b|\b(?:is|are)\s+(?:\w+\s+){0,2}(?:in|inside|within|at|from)\b/i;
+/** Looser wordings of a place (red team adv44): "N is a method of F", "N is one of the methods in F", "F has N". */
+const LOOSELY_PLACING = /\b(?:is|are)\s+(?:[\w-]+\s+){0,5}(?:in|inside|within|at|from|of)\b|\b(?:has|have|holds?|carries|includes?)\b/i;
+/** "N, the proto method in F, …": an apposition that places N. */
+const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/i;
 /** Words that deny a place ("not in F", "no longer in F", "absent from F", "F lacks N"). */
 const DENYING = /\b(?:not|never|isn['’]t|aren['’]t|no\s+longer|absent|missing|lacks?)\b/i;
 const USING = /\b(?:call|use|using|import|invok|referenc|pass|read|wrap|return|throw|emit|extend|subclass|instantiat|creat)\w*/i;
