@@ -419,6 +419,50 @@ describe('the rank leg takes no homonym the words say the target does not mean (
   });
 });
 
+describe('an investigation grows its chain by the hops it cites (agent trial tr106)', () => {
+  // subcommandsOf (the words) ← checkArgs ← locate ← entry → step → ready: the last three lie past the bound on a chain
+  const files: Record<string, string> = {
+    'src/subcommands.ts': 'export function subcommandsOf(c: { children: string[] }): number {\n  return c.children.length;\n}\n',
+    'src/args.ts': "import { subcommandsOf } from './subcommands';\nexport function checkArgs(c: { children: string[] }, args: string[]): string | undefined {\n  if (subcommandsOf(c) === 0) return undefined;\n  return args[0];\n}\n",
+    'src/locate.ts': "import { checkArgs } from './args';\nexport function locate(c: { children: string[] }, args: string[]): string | undefined {\n  return checkArgs(c, args);\n}\n",
+    'src/run.ts': [
+      "import { locate } from './locate';",
+      'export function entry(c: { children: string[] }, args: string[]): string {',
+      '  const found = locate(c, args);',
+      '  return step(found);',
+      '}',
+      'export function step(found: string | undefined): string {',
+      "  if (!ready(found)) return 'help';",
+      "  return 'ran';",
+      '}',
+      'export function ready(found: string | undefined): boolean {',
+      '  return found !== undefined;',
+      '}',
+    ].join('\n') + '\n',
+    ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`src/util/u${i}.ts`, Array.from({ length: 4 }, (_, j) => `export function util${i}x${j}(n: number): number {\n  return n * ${j + 1};\n}\n`).join('')])),
+  };
+  const claims = [
+    { symbol: 'subcommandsOf', approved: true, code_evidence: 'src/subcommands.ts:2' },
+    { symbol: 'checkArgs', approved: true, code_evidence: 'src/args.ts:3' },
+    { symbol: 'locate', approved: true, code_evidence: 'src/locate.ts:3' },
+    { symbol: 'entry', approved: true, code_evidence: 'src/run.ts:3' },
+    { symbol: 'step', approved: true, code_evidence: 'src/run.ts:4' },
+    { symbol: 'ready', approved: true, code_evidence: 'src/run.ts:7' },
+  ];
+  const o = { request: 'Why does a command with subcommands show help for an unknown argument?', target: 'subcommands', lookups: ['subcommandsOf', 'checkArgs', 'locate', 'entry'] };
+
+  it('INVESTIGATE: every step whose call line is cited stands', async () => {
+    const r = await confirmOn(files, { intent: 'INVESTIGATE', ...o, claims });
+    expect((r.accepted as { symbol: string }[]).map((a) => a.symbol).sort(), JSON.stringify(r.rejected)).toEqual(['checkArgs', 'entry', 'locate', 'ready', 'step', 'subcommandsOf']);
+  });
+
+  it('IMPLEMENT (code changes): the chain stays bounded, and the refusal says that a link exists', async () => {
+    const r = await confirmOn(files, { intent: 'IMPLEMENT', ...o, claims, entry_points: ['entry()'], patterns: ['entry calls locate, which calls checkArgs'] });
+    const rejected = r.rejected as { symbol: string; guidance: { reason: string } }[];
+    expect(rejected.map((x) => x.symbol)).toEqual(['ready']);
+  });
+});
+
 /**
  * An honest session over `files` up to one confirm_symbol_relevance: every file's outline, the
  * lookups named, the understanding and the validation, then the claims as given.

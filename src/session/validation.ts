@@ -113,7 +113,7 @@ export class ValidationPhase {
   }
 
   /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
-  private graphLink(symbol: string, seeds: Seeds, where?: string): { score: number; why: string; direction: LinkDirection; depth: number } | undefined {
+  private graphLink(symbol: string, seeds: Seeds, where?: string, traces = false): { score: number; why: string; direction: LinkDirection; depth: number } | undefined {
     if (seeds.ids.size === 0) return undefined;
     const db = this.core.project.db;
     const rows = this.definitionsFor(symbol, where).slice(0, 10); // overloads: the implementation is often last
@@ -121,8 +121,11 @@ export class ValidationPhase {
     let best: { score: number; why: string; direction: LinkDirection; depth: number } | undefined;
     for (const r of rows) {
       // a seed a link accepted down a call path does not turn back up to the callers of it elsewhere
-      // (graph-relevance.ts linksOnward); a chain the agent traced down (or up) a path stays whole
-      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || linksOnward(db, id, seeds.linkedWay?.get(id), r.id, seeds.linkedDepth?.get(id))) && !this.holdsWithoutVouching(seeds, id, r.id)));
+      // (graph-relevance.ts linksOnward); a chain the agent traced down (or up) a path stays whole —
+      // and, where the session only asks (INVESTIGATE, QUESTION), grows by each hop the agent cites:
+      // its evidence is the line where this symbol uses the seed, or the seed uses it (agent trial tr106: ExecuteC → Find)
+      const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || linksOnward(db, id, seeds.linkedWay?.get(id), r.id, seeds.linkedDepth?.get(id))
+        || (traces && (this.citesUse(r.id, id, where) || this.citesUse(id, r.id, where)))) && !this.holdsWithoutVouching(seeds, id, r.id)));
       const link = linkToSeeds(db, r.id, seedIds, 1);
       if (!link || link.hops === 0) continue;
       const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
@@ -133,6 +136,25 @@ export class ValidationPhase {
       }
     }
     return best;
+  }
+
+  /** An accepted symbol this one links to directly, where only the bound on a chain of links kept it out (its label), else undefined. */
+  private chainBound(symbol: string, accepted: readonly Record<string, unknown>[], where?: string): string | undefined {
+    const db = this.core.project.db;
+    const ids = new Set(accepted.flatMap((a) => this.definitionsFor(String(a.symbol), a.evidence).slice(0, 5).map((r) => r.id)));
+    for (const r of this.definitionsFor(symbol, where).slice(0, 10)) {
+      const link = linkToSeeds(db, r.id, new Set([...ids].filter((id) => id !== r.id)), 1);
+      if (link && link.hops > 0) return symbolLabel(db, link.seed);
+    }
+    return undefined;
+  }
+
+  /** Is the evidence line a use, inside declaration `outer`, of declaration `used` (a resolved reference)? */
+  private citesUse(outer: number, used: number, where?: string): boolean {
+    const m = where ? /^(.*):(\d+)$/.exec(where) : null;
+    if (!m) return false;
+    return this.core.project.db.prepare(`SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.enclosing_id = ? AND r.symbol_id = ?
+      AND r.confidence IS NOT NULL AND r.confidence != 'name_match' LIMIT 1`).get(m[1]!, Number(m[2]), outer, used) !== undefined;
   }
 
   /**
@@ -523,7 +545,7 @@ export class ValidationPhase {
       if (accepted.length > progress) seeds = seedsNow();
       const left: Low[] = [];
       for (const l of pending) {
-        const link = this.graphLink(l.symbol, seeds, l.where);
+        const link = this.graphLink(l.symbol, seeds, l.where, !changesCode(s.row.intent as Intent));
         if (!link) {
           left.push(l);
           continue;
@@ -561,10 +583,16 @@ export class ValidationPhase {
       const words = (t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '')
         + (sibling ? `; ${t?.missing.join(', ') ?? 'the rest'} is what ${quote(sibling, 200)} beside its file is named for: the target means that one, and the word they share names their family` : '');
       const holder = this.unsentHolder(l.symbol, l.where, acceptedNames(), mapped);
+      // linked to an accepted symbol, but past the bound on a chain of links: say so, not "no link"
+      const bound = this.chainBound(l.symbol, accepted, l.where);
+      const traces = !changesCode(s.row.intent as Intent);
+      const links = bound
+        ? `it links to ${quote(bound, 200)}, accepted, but only at the end of a chain of links as long as the gate follows (or by closeness alone) from the symbols the target reaches${traces ? ` (cite the line where it uses ${quote(bound, 200)}, or where ${quote(bound, 200)} uses it, as its code_evidence: a hop the session traced counts)` : ''}`
+        : `it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`;
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}), ...(l.judged ? { judged_as: l.judged } : {}),
         guidance: {
-          reason: `'${quote(target, 200)}' and '${quote(l.symbol, 200)}'${l.judged ? ` (${l.judged})` : ''} are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'}), and it is not among the ${propagationCutoff(ranking.total)} declarations closest to them through the code`
+          reason: `'${quote(target, 200)}' and '${quote(l.symbol, 200)}'${l.judged ? ` (${l.judged})` : ''} are too dissimilar (${l.score} < 0.3${words}), its code ranks ${l.rank ? `#${l.rank}` : 'nowhere'} among the project's declarations for it (the best ${cutoff} are accepted), ${links}, and it is not among the ${propagationCutoff(ranking.total)} declarations closest to them through the code`
             + (holder ? `. Its code_evidence (${l.where}) lies inside ${quote(holder, 200)}, which was not sent for validation` : ''),
           next_actions: [
             ...(holder ? [`if ${quote(holder, 200)} is part of '${quote(target, 200)}', send it too (validate_symbol_relevance, then confirm it with a line of its own): what it contains or calls is then linked to it`] : []),
