@@ -187,6 +187,13 @@ describe('QueryFrame validation', () => {
     expect(ka('target_feature', 'ctx.throw and ctx.assert', 'Make ctx.throw accept an options object with a cause, and pass it through to the HttpError; do not change how ctx.assert works')).not.toEqual([]);
     expect(ka('desired_action', 'Make ctx.throw accept an options object with a cause and change the fallback', 'Make ctx.throw accept an options object with a cause')).not.toEqual([]);
     expect(ka('desired_action', 'accept an options object with a cause', 'accept an options object with a cause')).toEqual([]);
+    // red team adv45: the keep-out clause's own verb taken into what is asked, without its negation
+    const KY2 = 'Add a retry.backoffLimit option that caps the delay between retries; do not change the default delay computation, and keep the retry count behaviour as it is.';
+    const ky2 = (value: string, q = 'Add a retry.backoffLimit option that caps the delay between retries') => validateFrame(KY2, { desired_action: { value, quote: q } }, translateCjk).errors.map((e) => e.error);
+    for (const v of ['keep the delay between retries as it is', 'change the delay between retries', 'add a retry.backoffLimit option that changes the delay between retries'])
+      expect(ky2(v)[0], v).toMatch(/a word the request uses only to keep something out/);
+    expect(ky2('add a retry.backoffLimit option that caps the delay between retries')).toEqual([]);
+    expect(ky2('keep the default delay computation', 'do not change the default delay computation')).toEqual([]);
     // agent trial tr104: のような is no prohibitive な
     const JA = 'UintSlice のフラグで 0x1F のような 16 進数の入力も受け付けるようにしてほしい。他のスライス型の挙動は変えないでください。';
     expect(validateFrame(JA, { target_feature: { value: 'UintSlice のフラグ', quote: 'UintSlice のフラグで 0x1F のような 16 進数の入力も受け付けるようにしてほしい' } }, translateCjk).errors).toEqual([]);

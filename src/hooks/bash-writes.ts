@@ -305,7 +305,7 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
   // the common plain commands (`echo x > f`, `mkdir -p out`) are read without loading the grammar
   const a = plainAnalysis(command) ?? (await parsedAnalysis(command));
   const unread = setsUnreadCode(command);
-  if (unread) a.writes.push({ what: command.slice(0, 160), targets: null, refuse: `setting ${unread} makes bash run code the write guard never reads: run the commands themselves` });
+  if (unread) a.writes.push({ what: command.slice(0, 160), targets: null, refuse: unread === 'TAPE' ? 'TAPE names the archive tar writes without -f, unread by the guard: name it with tar -f FILE' : `setting ${unread} makes bash run code the write guard never reads: run the commands themselves` });
   return a;
 }
 
@@ -319,9 +319,10 @@ const unquoted = (command: string): string => command.replace(/["'\\]/g, '');
  */
 function setsUnreadCode(command: string): string | undefined {
   const bare = unquoted(command);
-  const m = /\b(BASH_ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|BASH_XTRACEFD)\b|\b(BASH_FUNC_)/.exec(bare)
+  // (TAPE names the archive tar writes without -f: red team adv45)
+  const m = /\b(BASH_ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|BASH_XTRACEFD)\b|\b(BASH_FUNC_)|(?:^|[\s;&|(])(TAPE)\+?=/.exec(bare)
     ?? /(?:^|[\s;&|(`])(ENV|PS4)(?:\[[^\]]*\])?\+?=|\b(?:export|read|declare|typeset|local|readonly|mapfile)\b[^;&|\n]*\b(ENV|PS4)\b|\bprintf\s+-v\s*(ENV|PS4)\b|(?:^|[\s;&|(])enable\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/.exec(bare);
-  if (m) return m[1] ?? m[2] ?? m[3] ?? 'enable -f';
+  if (m) return m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? 'enable -f';
   // a variable a program runs as a command, set where its value is not written beside it: `read`, `for`,
   // `printf -v`, `mapfile`, `getopts`, or `+=` (red team adv42)
   const runs = new RegExp(`\\b(?:read|readarray|mapfile|getopts|for|select)\\b[^;&|\\n]*\\b(${RUNS_VALUE_NAMES})\\b|\\bprintf\\s+(?:-[a-zA-Z]+\\s+)*-v\\s*(${RUNS_VALUE_NAMES})\\b|(?:^|[\\s;&|(])(${RUNS_VALUE_NAMES})\\+=`).exec(bare);
@@ -597,6 +598,8 @@ const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[
   ssh: { out: 'E' },
   rsync: { code: 'e', codeLong: ['rsh'], outLong: ['log-file', 'write-batch', 'only-write-batch', 'backup-dir', 'temp-dir', 'partial-dir'] },
   cpio: { out: 'OF', outLong: ['file'] },
+  // (its output, reject file and backup prefix, fused or not: red team adv45's `patch -o/root/.bashrc`, `-B/root/`)
+  patch: { out: 'orBY', outLong: ['output', 'reject-file', 'prefix', 'basename-prefix'] },
   gpg: { out: 'o', outLong: ['output'] },
   'ssh-keygen': { out: 'f' },
   man: { code: 'P', codeLong: ['pager'] },
@@ -764,7 +767,11 @@ function peel(commandWords: readonly string[]): Peeled {
       return out;
     }
     // the wrapper's own operand (`timeout 5`, `taskset 0-3`, `flock FILE`, `setarch x86_64`)
-    if (w.operand && words.length > 0 && w.operand.test(words[0]!)) words = words.slice(1);
+    if (w.operand && words.length > 0 && w.operand.test(words[0]!)) {
+      // (flock creates its lock file where it is missing: red team adv45's `flock /etc/nologin true`)
+      if (name === 'flock') out.outputs.push(words[0]!);
+      words = words.slice(1);
+    }
     // `flock FILE -c CODE`: its options may follow the file
     if (name === 'flock' && /^(-c|--command)$/.test(words[0] ?? '')) {
       out.code.push(words[1] ?? '');
@@ -948,6 +955,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push({ what: text, targets: null, refuse: 'a /code turn defines no shell alias: the guard cannot follow what an alias runs. Write the command itself' });
     return xargs;
   }
+  // `file -C` compiles its magic files into NAME.mgc in the folder it runs in (red team adv45)
+  if (cmd === 'file' && args.some((a) => /^-[a-zA-Z]*C|^--compile$/.test(a))) {
+    const magic = optionValues(args, 'm', ['magic-file']).flatMap((m) => m.split(':')).filter(Boolean);
+    writes.push({ what: text, targets: named((magic.length > 0 ? magic : ['magic']).map((m) => `${path.posix.basename(m).replace(/\.mgc$/, '')}.mgc`)) });
+  }
   // an output file named by an option (`git diff --output=F`, `sort -o F`, `curl -o F`): written
   const outputs = [...outputFiles(cmd, args), ...archiveMade(cmd, args)].filter((o) => !HARMLESS_DEST.has(o));
   if (outputs.length > 0) {
@@ -963,9 +975,18 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // an upload to a file:// URL writes that file (red team adv44: `curl -T SRC file:///root/.bashrc`)
     if (cmd === 'curl' && optionValues(args, 'T', ['upload-file']).length > 0) {
       for (const a of args) {
-        const m = /^file:\/\/[^/]*(\/.*)$/i.exec(a.replace(/^--url=/, ''));
+        // (`file:/P`, `file://host/P`; a `?query` or `#fragment` is no part of the path — red team adv45)
+        const m = /^file:(?:\/\/[^/]*)?(\/[^?#]*)/i.exec(a.replace(/^--url=/, ''));
         if (m && /[[{]/.test(m[1]!)) writes.push({ what: text, targets: null, refuse: 'an upload to file:// URLs named by a pattern writes files the guard cannot name: give each URL in full' });
         else if (m) files.push(decodeURIComponent(m[1]!.replace(/%(?![0-9a-f]{2})/gi, '%25')));
+      }
+    }
+    // `curl -O URL` writes the URL's last name in the folder it runs in (red team adv45: `cd /root && curl -O file:///…/.bashrc`)
+    if (cmd === 'curl' && args.some((a) => /^-[a-zA-Z]*O|^--remote-name/.test(a))) {
+      for (const a of args) {
+        const u = /^[a-z][\w+.-]*:\/*[^/]*(\/[^?#]*)/i.exec(a.replace(/^--url=/, ''));
+        const name = u ? path.posix.basename(u[1]!) : '';
+        if (name) files.push(name);
       }
     }
     if (files.length > 0) writes.push({ what: text, targets: named(files) });
@@ -986,7 +1007,12 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // is read as npm's option parser may split it, `-pc CODE` as `-p -c CODE`)
     || (cmd === 'npx' && leadingOptions(args, 'pwc', ['package', 'workspace', 'call']).some((a) => /^-[a-zA-Z]*c/.test(a) || (a.startsWith('--') && isLong(a.slice(2).split('=')[0]!, ['call'])))
       && 'npx -c runs shell code')
-    || ((cmd === 'npm' || cmd === 'pnpm') && operands[0] === 'exec' && optionValues(args, 'c', ['call']).length > 0 && `${cmd} exec -c runs shell code`)
+    || ((cmd === 'npm' || cmd === 'pnpm' || cmd === 'yarn') && ['exec', 'x', 'dlx'].includes(operands[0] ?? '') && optionValues(args, 'c', ['call']).length > 0 && `${cmd} ${operands[0]} -c runs shell code`)
+    // callbacks bash runs: `mapfile -C CODE`, `compgen -C CMD`/`-F FUNC`, `complete -C` (red team adv45)
+    || (['mapfile', 'readarray', 'compgen', 'complete'].includes(cmd) && optionValues(args, 'CF').length > 0 && `${cmd} -C runs a command for its lines`)
+    || ((cmd === 'awk' || cmd === 'gawk' || cmd === 'mawk' || cmd === 'nawk' || cmd === 'sed') && optionValues(args, 'f', ['file']).some((f) => ['-', '/dev/stdin'].includes(f) || /^\/(?:dev\/fd|proc\/[^/]+\/fd)\/0$/.test(f)) && `${cmd} -f reading its program from stdin`)
+    || (cmd === 'mawk' && optionValues(args, 'W').some((v) => /^e/.test(v)) && 'mawk -W exec runs a program file')
+    || (cmd === 'curl' && optionValues(args, 'T', ['upload-file']).length > 0 && optionValues(args, '', ['proto-default']).length > 0 && 'curl -T with --proto-default uploads where a URL without a scheme says')
     || (cmd === 'make' && (optionValues(args, 'E', ['eval']).length > 0) && 'make --eval runs make code ($(shell …) included)')
     || (cmd === 'split' && optionValues(args, '', ['filter']).length > 0 && 'split --filter runs shell code');
   if (unreadable) {
@@ -1094,7 +1120,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     if (files.length > 0) writes.push({ what: text, targets: named(files) });
   }
   if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
-    const edited = cmd === 'sed' ? sedFiles(args) : operands.length > 1 ? operands.slice(1) : null;
+    const edited = cmd === 'sed' ? sedFiles(args) : perlFiles(args);
     writes.push({ what: text, targets: edited });
     // the backup it keeps is written too: `-i.bak` beside the file, `-i'DIR/*'` wherever the suffix
     // says, `*` standing for the file's name (red team adv44: `sed -i'/root/.bash*' -e … rc`)
@@ -1220,7 +1246,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
 
 /** Builtins and programs whose words name no file they could write (`shopt -s cdable_vars`, `sleep 1`, `kill %1`). */
 const WORDS_NOT_FILES = new Set(['shopt', 'set', 'unset', 'export', 'declare', 'typeset', 'local', 'readonly', 'shift', 'return', 'exit', 'break', 'continue',
-  'wait', 'umask', 'ulimit', 'times', 'let', 'read', 'kill', 'sleep', 'jobs', 'bg', 'fg', 'disown', 'help', 'seq', 'yes', 'expr', 'getopts', 'complete', 'compgen']);
+  'wait', 'umask', 'ulimit', 'times', 'let', 'read', 'kill', 'sleep', 'jobs', 'bg', 'fg', 'disown', 'help', 'seq', 'yes', 'expr', 'getopts']);
 
 /**
  * The paths a program is given: absolute and home paths anywhere in its words (pathsIn), relative
@@ -1231,8 +1257,10 @@ function givenWords(args: readonly string[], all = false): string[] {
   const out = new Set(args.flatMap(pathsIn));
   for (const a of args) {
     const word = a.startsWith('--') ? (a.includes('=') ? a.slice(a.indexOf('=') + 1) : '') : /^-[a-zA-Z]./.test(a) ? a.slice(2) : a.startsWith('-') ? '' : a;
-    if (!word || UNKNOWABLE.test(word) || /^[a-z][\w+.-]*:/i.test(word) || pathsIn(word).length > 0) continue;
-    if (word.split('/').includes('..') || (all && !a.startsWith('-'))) out.add(word);
+    // (an absolute word is pathsIn's: /dev/null stays harmless — red team adv45's friction)
+    if (!word || UNKNOWABLE.test(word) || /^[a-z][\w+.-]*:/i.test(word) || word.startsWith('/') || pathsIn(word).length > 0) continue;
+    // (a value fused to its option too: `shuf -oF`, `--out=F` — red team adv45)
+    if (word.split('/').includes('..') || all) out.add(word);
   }
   return [...out];
 }
@@ -1334,7 +1362,8 @@ function unpackDir(cmd: string, args: string[], operands: string[]): string | nu
     // (the last -C: tar has extracted into it — red team adv38 gave two; adv40 bundled it, `-xC DIR`)
     return lastOptionValue(args, 'C', '--directory', /^[a-zA-Z]+$/.test(first) ? TAR_VALUES : undefined) ?? '.';
   }
-  if (cmd === 'unzip') return lastOptionValue(args, 'd', '--directory') ?? '.';
+  // (`unzip -l`, `-t`, `-p`, `-v`, `-Z` list, test or print: nothing is written — red team adv45's friction)
+  if (cmd === 'unzip') return args.some((a) => /^-[a-zA-Z]*[ltpvZz]/.test(a)) ? undefined : lastOptionValue(args, 'd', '--directory') ?? '.';
   if (cmd === 'cpio' && args.some((a) => /^-[a-zA-Z]*p/.test(a))) return operands.at(-1) ?? null;
   // other unpackers (red team adv38: `dpkg-deb -x p.deb DIR`): where they write
   if (cmd === 'cpio' && args.some((a) => /^-[a-zA-Z]*i|^--extract$/.test(a))) return args.find((a) => a.startsWith('--directory='))?.slice(12) ?? '.';
@@ -1388,7 +1417,8 @@ const AWK_EFFECTS = /\bsystem\b|\bprintf?\b[^;}\n]*?>|(?<!\|)\|(?!\|)\s*&?\s*["\
  * runs (red team adv44).
  */
 function awkShape(program: string): string {
-  let p = program.replace(/"(?:[^"\\\n]|\\.)*"/g, '""').replace(/(^|[({,;~!&|?:]\s*|^\s*)\/(?:[^/\\\n]|\\.)*\//gm, '$1//');
+  // (regex literals first: a `"` inside one (`/"/`) hid a print from the strings' reading — red team adv45)
+  let p = program.replace(/(^|[({,;~!&|?:]\s*|^\s*)\/(?:[^/\\\n]|\\.)*\//gm, '$1//').replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
   for (let before = ''; before !== p; ) [before, p] = [p, p.replace(/(?<![\w$])\([^()]*\)/g, (m) => (/^\(\s*""\s*\)$/.test(m) ? m : '0'))];
   return p;
 }
@@ -1397,7 +1427,7 @@ function awkShape(program: string): string {
  * end, `}` and `;` included) and that run one (`e`, the `e` flag), after any address: a number, `$`,
  * a regex with any delimiter and its I/M flags (red team adv43: `\\%x%w F`, `/x/Iw F`, `2wF`).
  */
-const SED_WRITE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*[wW]\s*(\S[^\n]*)|s([^\\\n])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpIiMm\d]*w\s*([^\n]+)/g;
+const SED_WRITE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*[wW]\s*(\S[^\n]*)|s([^\\\n])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpIiMm\d]*w\s*([^\n]+)/gm;
 const SED_EXEC = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMmw\d]*e/m;
 
 /** The scripts of a sed command: its -e/--expression values, else its first operand. */
@@ -1406,6 +1436,26 @@ function sedScripts(args: readonly string[]): string[] {
   if (given.length > 0) return given;
   const first = operandsAfter(args, 'fl')[0];
   return first === undefined ? [] : [first];
+}
+
+/** The files `perl -i` edits: its operands, less the script unless -e/-E gives it (`-es/a/b/` fused too: red team adv45). */
+function perlFiles(args: readonly string[]): string[] | null {
+  const ops: string[] = [];
+  let scripted = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      ops.push(...args.slice(i + 1));
+      break;
+    }
+    if (/^-[a-zA-Z]*[eE]$/.test(a)) {
+      scripted = true;
+      i++;
+    } else if (/^-[a-zA-Z]*[eE]./.test(a)) scripted = true;
+    else if (!a.startsWith('-')) ops.push(a);
+  }
+  const files = scripted ? ops : ops.slice(1);
+  return files.length > 0 ? files : null;
 }
 
 /** The program of an awk command: `-f FILE` runs a file (undefined), else its first operand past -F/-v values. */

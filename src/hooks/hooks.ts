@@ -350,7 +350,15 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
       if (/^git clean\b/.test(w.what)) return 'git clean deletes untracked and git-ignored files (.env, local data, build output) that the guard cannot put back; remove the files you mean by name.';
       if (w.targets === null) {
         if (locked && /^git\b/.test(w.what)) return `${locked} This command changes the repository: ${w.what.slice(0, 120)}`;
-        continue; // its effect is checked when it returns
+        // its effect is checked when it returns — in the project only: one that may write anything (an
+        // install, git, a script) run in a folder outside it and the scratch area is refused (red team
+        // adv45: `cd /root && npm init -y`, `cd /other/repo && git reset --hard`)
+        if (w.dir === null) return `${w.what.slice(0, 160)}: it runs in a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd …) and may write there. Run it from the project, or cd to a plain path.`;
+        const folder = base(w);
+        const rel = path.relative(fs.realpathSync(root), landing(folder));
+        if ((rel.startsWith('..') || path.isAbsolute(rel)) && !isScratch(landing(folder)))
+          return `${w.what.slice(0, 160)}: it runs in ${folder.slice(0, 120)}, outside the project, and may write there, where the guard cannot see or undo it. Run it from the project (or in ${os.tmpdir()}).`;
+        continue;
       }
       for (const t of w.targets) {
         // a path given to a program the guard does not know: refused where it is outside the project

@@ -402,6 +402,20 @@ const KEEPS = [
   /([^\s，。,;；！？]+?)(?:保持不变|保持原样|维持不变|不变)/gu,
 ];
 
+/** A word of a value that the request says only in its keep-out phrases ("do not change", "keep … as it is") and the value's quote does not. */
+function keptVerbTaken(value: string, quote: string, request: string): string | undefined {
+  const spans = forbiddenSpans(request);
+  if (spans.length === 0) return undefined;
+  const verbs = new Set(spans.flatMap((f) => latinStems(f.why)));
+  // (said elsewhere in the request too, outside every keep-out phrase: a word of what it asks)
+  const outside = spans.reduce((t, f) => t.slice(0, f.from) + ' '.repeat(f.to - f.from) + t.slice(f.to), request);
+  for (const st of latinStems(outside)) verbs.delete(st);
+  const quoted = new Set(latinStems(quote));
+  // (a keep for a quote's own "do not change" says the same: "keep how other URLs are redirected")
+  return value.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u)
+    .find((w) => w && verbs.has(stem(w.toLowerCase())) && !quoted.has(stem(w.toLowerCase())) && !(KEEP_SENSE.test(w) && negated(quote)));
+}
+
 /** The spans of a text the request keeps out of the change: after "do not change …" to the clause's end, before 変更しないで, the object of "keep … as it is". */
 function forbiddenSpans(text: string): { why: string; start: number; end: number; from: number; to: number }[] {
   const out: { why: string; start: number; end: number; from: number; to: number }[] = [];
@@ -696,6 +710,11 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     // for relative and absolute URLs" where it says "do not change how relative URLs are combined" (red team adv40)
     else if (slot !== 'observed_issue' && (ruled = fromExcluded(s.value, request, slot !== 'target_feature', translate)))
       errors.push({ slot, error: `value "${s.value}" takes in what the request keeps out ("${ruled}" …): the ${slot} states what the request asks for — leave the other clause's words out, or keep its negation with them` });
+    // the verb of a clause that keeps something out, taken without its negation into what is asked:
+    // "change the delay between retries" for a quote that caps it, where the request says "do not
+    // change the default delay computation" (red team adv45)
+    else if (slot !== 'observed_issue' && (ruled = keptVerbTaken(s.value, s.quote, request)))
+      errors.push({ slot, error: `value "${s.value}" says '${ruled}', a word the request uses only to keep something out ("${forbiddenSpans(request).map((f) => f.why).join('", "').slice(0, 120)}"), and its quote "${s.quote}" does not say it: state the quote's own action` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });

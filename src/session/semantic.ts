@@ -114,7 +114,8 @@ export class SemanticPhase {
         for (const f of files) {
           const [from, to] = f.at > m.index! ? [m.index! + name.length, f.at] : [f.at + f.text.length, m.index!];
           // an aside between them says nothing of the place: "N, which axios uses for every request, is declared in F", "N (see … F1) is declared in F2"
-          const between = sentence.slice(from, to).replace(/\([^()]*\)/g, ' ').replace(/,\s*(?:which|that|who|where|as)\b[^,]*,/gi, ' ');
+          // (any aside between commas: "N, used for timeouts, is declared in F" — red team adv45)
+          const between = sentence.slice(from, to).replace(/\([^()]*\)/g, ' ').replace(/,[^,]*,/g, ' ');
           const adjacent = /^[\s:(\[-]*$/.test(between);
           const loose = LOOSELY_PLACING.test(between) || APPOSITIVE.test(sentence.slice(from, to));
           if (USING.test(between) || (!adjacent && !DECLARING.test(between) && !loose)) continue;
@@ -409,7 +410,8 @@ const LOOSELY_PLACING = /\b(?:is|are)\s+(?:[\w-]+\s+){0,5}(?:in|inside|within|at
 const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/i;
 /** Words that deny a place ("not in F", "no longer in F", "absent from F", "F lacks N"). */
 const DENYING = /\b(?:not|never|isn['’]t|aren['’]t|no\s+longer|absent|missing|lacks?)\b/i;
-const USING = /\b(?:call|use|using|import|invok|referenc|pass|read|wrap|return|throw|emit|extend|subclass|instantiat|creat)\w*/i;
+// (whole words: "readily" or "users" says no use — red team adv45)
+const USING = /\b(?:call(?:s|ed|ing|ers?)?|us(?:e|es|ed|ing)|import(?:s|ed|ing)?|invok\w*|referenc\w*|pass(?:es|ed|ing)?|read(?:s|ing)?|wrap(?:s|ped|ping)?|return(?:s|ed|ing)?|throw(?:s|n|ing)?|emit(?:s|ted|ting)?|extend(?:s|ed|ing)?|subclass\w*|instantiat\w*|creat(?:e|es|ed|ing))\b/i;
 /** English words that are no code name however the index names things (`is`, `in`, `the file` …). */
 const PROSE = new Set('the and that this with from file files which where what when declared defined declaration definition resides lives located written kept sits module class function method type interface is are was were its their there here'.split(' '));
 /** A path without an extension (`lib/helpers/combineURLs`): a file of the project where one has that stem. */
