@@ -608,7 +608,9 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
       // red team adv45's: an aside between commas, a word that only starts like a use
       'Cart.total, used for every sum, is declared in src/util/format.ts', 'Cart.total is readily declared in src/util/format.ts'])
       expect(sem.misplaced(h), h).toMatchObject({ name: expect.stringMatching(/total/), file: 'src/util/format.ts' });
-    for (const h of ['Cart.total is not declared in src/util/format.ts but in src/cart.ts', 'src/main.ts has Cart.total in its checkout', 'Cart.total is one of the methods in src/cart.ts'])
+    for (const h of ['Cart.total is not declared in src/util/format.ts but in src/cart.ts', 'src/main.ts has Cart.total in its checkout', 'Cart.total is one of the methods in src/cart.ts',
+      // red team adv46: a negation before the name denies it
+      'formatPrice, not Cart.total, is declared in src/util/format.ts'])
       expect(sem.misplaced(h), h).toBeUndefined();
     // rejected, it stands as rejected; the true one is confirmed
     const r = await t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'rejected', evidence }] });

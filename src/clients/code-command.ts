@@ -67,7 +67,8 @@ count; parameters, locals and imported names are not symbols of the index),
 \`existing_patterns\` (each names an example you saw, e.g. "fluent setters returning this, like
 Cart.add"), \`files_analyzed\` (2+ files whose code you saw: read or outlined; a find_definitions or
 find_references row and a search_text match show one line and do not count — open the file), \`notes\`, and
-\`mapped_symbols\` (\`{nl_term, symbol}\` with the term quoted from the request) when risk is HIGH.
+\`mapped_symbols\` (\`{nl_term, symbol}\` with the term quoted from the request) when risk is HIGH: at
+least one, and only terms the request really uses for that symbol — not one per symbol.
 One symbol counts once however it is spelled. \`understanding_refused\` lists each unbacked claim:
 fix those, do not pad. When the server sends you to SEMANTIC it lists \`candidates\` from your own
 results: if they belong to the change, explore them instead of searching. \`next_phase\` tells you

@@ -369,7 +369,8 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
     const upAfterName = names.some((n, i) => n === '..' && names.slice(0, i).some((m) => m !== '..' && m !== '.' && m !== ''));
     const unknowable = (physical || flagP) ? names.includes('..') : upAfterName;
     if (flagP) physical = true;
-    if (cmd === 'popd' || to === undefined || operands.length > 1 || to === '-' || UNKNOWABLE.test(to) || unknowable) move(null);
+    // (`pushd +1`/`-1` rotate the stack back to an earlier folder: red team adv46)
+    if (cmd === 'popd' || to === undefined || operands.length > 1 || to === '-' || (cmd === 'pushd' && /^[+-]\d+$/.test(to)) || UNKNOWABLE.test(to) || unknowable) move(null);
     else if (path.posix.isAbsolute(to)) move(path.posix.normalize(to));
     // with CDPATH or cdable_vars a relative cd may go anywhere (red team adv26: `CDPATH=/ cd root`)
     else if (cdAnywhere) move(null);
@@ -404,6 +405,10 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const cmd = name ? path.basename(unquote(name)) : '';
           // `GIT_PAGER='cmd' git log`: the value is a command git runs
           nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir })));
+          // `npm_config_userconfig=F npm …`, `GOCACHE=D go build`, `CARGO_TARGET_DIR=D cargo build`: a
+          // variable naming where the program writes is judged as a path given to it (red team adv46)
+          const placesOut = assignmentsOf(n).flatMap((a) => (WRITES_WHERE_NAMED.test(a.slice(0, a.indexOf('='))) ? givenWords([a.slice(a.indexOf('=') + 1)]) : []));
+          if (placesOut.length > 0) writes.push({ what: n.text.slice(0, 160), targets: placesOut, given: true });
           const peeled = peel([name ? unquote(name) : '', ...args]);
           // `env -C DIR …`, `sudo -D DIR …`: that one command runs elsewhere
           if (peeled.elsewhere) move(null);
@@ -1012,6 +1017,9 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     || (['mapfile', 'readarray', 'compgen', 'complete'].includes(cmd) && optionValues(args, 'CF').length > 0 && `${cmd} -C runs a command for its lines`)
     || ((cmd === 'awk' || cmd === 'gawk' || cmd === 'mawk' || cmd === 'nawk' || cmd === 'sed') && optionValues(args, 'f', ['file']).some((f) => ['-', '/dev/stdin'].includes(f) || /^\/(?:dev\/fd|proc\/[^/]+\/fd)\/0$/.test(f)) && `${cmd} -f reading its program from stdin`)
     || (cmd === 'mawk' && optionValues(args, 'W').some((v) => /^e/.test(v)) && 'mawk -W exec runs a program file')
+    // the user's own settings, outside the project (`npm config set node-options=…` is read by every later npm: red team adv46)
+    || (['npm', 'pnpm', 'yarn', 'pip', 'pip3', 'bun'].includes(cmd) && operands[0] === 'config' && /^(?:set|delete|rm|unset|edit)$/.test(operands[1] ?? '') && `${cmd} config ${operands[1]} writes the user's settings outside the project, which`)
+    || (cmd === 'go' && operands[0] === 'env' && args.some((a) => /^-[wu]$/.test(a)) && "go env -w writes the user's Go settings outside the project, which")
     || (cmd === 'curl' && optionValues(args, 'T', ['upload-file']).length > 0 && optionValues(args, '', ['proto-default']).length > 0 && 'curl -T with --proto-default uploads where a URL without a scheme says')
     || (cmd === 'make' && (optionValues(args, 'E', ['eval']).length > 0) && 'make --eval runs make code ($(shell …) included)')
     || (cmd === 'split' && optionValues(args, '', ['filter']).length > 0 && 'split --filter runs shell code');
@@ -1201,7 +1209,9 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   }
   if (PKG_MANAGERS.has(cmd)) {
     const sub = operands[0];
-    if (sub && PKG_WRITES.has(sub)) writes.push({ what: text, targets: null });
+    // (a script of the folder's own — `npm test`, `go generate`, `cargo build` — may write anything too:
+    // where the folder is outside the project, nothing would see it — red team adv46: `cd /root && npm test`)
+    if (sub && (PKG_WRITES.has(sub) || RUNS_FOLDER_CODE.has(sub))) writes.push({ what: text, targets: null });
     // where it is told to put things (`--prefix DIR`, `--target DIR`, `go build -o F`,
     // `npm pack --pack-destination DIR`: red team adv44) is judged as a program's given paths
     const paths = givenWords(args);
@@ -1238,11 +1248,19 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // shuf -o, iconv -o, openssl -out, xxd IN OUT, make --eval)
     // (a relative word is judged from the folder the command runs in: `cd /root && shuf -o .bashrc`,
     // `shuf -o ../../root/.bashrc` — red team adv44)
+    // (make's Makefile, `./configure`: the folder's own code, which may write anything)
+    if (cmd === 'make' || cmd === 'gmake' || /^\.\.?\//.test(words[0]!)) writes.push({ what: text, targets: null });
     const paths = WORDS_NOT_FILES.has(cmd) ? [] : givenWords(at >= 0 ? args.slice(0, at) : args, true);
     if (paths.length > 0) writes.push({ what: text, targets: paths, given: true });
   }
   return xargs;
 }
+
+/** Variables that name a file or folder a program writes (caches, configs, build output, prefixes, logs). */
+const WRITES_WHERE_NAMED = /^(?:npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|PNPM_HOME|BUN_INSTALL|GOCACHE|GOMODCACHE|GOPATH|GOBIN|GOTMPDIR|CARGO_\w*(?:DIR|HOME)|RUSTUP_HOME|PIP_\w+|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|\w*(?:CACHE|_DIR|DIR|_HOME|CONFIG|PREFIX|_LOG|LOGFILE|OUTPUT|TARGET)\w*)$/;
+
+/** Package-manager subcommands that run the folder's own code (its scripts, tests, generators, build). */
+const RUNS_FOLDER_CODE = new Set(['test', 't', 'tst', 'run', 'run-script', 'start', 'restart', 'stop', 'build', 'exec', 'x', 'dlx', 'generate', 'bench', 'rebuild']);
 
 /** Builtins and programs whose words name no file they could write (`shopt -s cdable_vars`, `sleep 1`, `kill %1`). */
 const WORDS_NOT_FILES = new Set(['shopt', 'set', 'unset', 'export', 'declare', 'typeset', 'local', 'readonly', 'shift', 'return', 'exit', 'break', 'continue',
@@ -1256,7 +1274,16 @@ const WORDS_NOT_FILES = new Set(['shopt', 'set', 'unset', 'export', 'declare', '
 function givenWords(args: readonly string[], all = false): string[] {
   const out = new Set(args.flatMap(pathsIn));
   for (const a of args) {
-    const word = a.startsWith('--') ? (a.includes('=') ? a.slice(a.indexOf('=') + 1) : '') : /^-[a-zA-Z]./.test(a) ? a.slice(2) : a.startsWith('-') ? '' : a;
+    let word = a.startsWith('--') ? (a.includes('=') ? a.slice(a.indexOf('=') + 1) : '') : /^-[a-zA-Z]./.test(a) ? a.slice(2) : a.startsWith('-') ? '' : a;
+    // `file:/P`, `txt:/P`, `OPEN:P`: the path after a scheme is given too (`sqlite3 file:/root/x`: red team
+    // adv46); a network URL (`scheme://host/…`) is not a path, a file:// one is
+    const scheme = /^[a-z][\w+.-]*:(.*)$/i.exec(word);
+    if (scheme) {
+      const rest = scheme[1]!;
+      const file = /^file:\/\/[^/]*(\/[^?#]*)/i.exec(word);
+      word = file ? file[1]! : rest.startsWith('//') ? '' : rest.replace(/[?#].*$/, '');
+      if (word.startsWith('/') || word.startsWith('~')) out.add(word);
+    }
     // (an absolute word is pathsIn's: /dev/null stays harmless — red team adv45's friction)
     if (!word || UNKNOWABLE.test(word) || /^[a-z][\w+.-]*:/i.test(word) || word.startsWith('/') || pathsIn(word).length > 0) continue;
     // (a value fused to its option too: `shuf -oF`, `--out=F` — red team adv45)

@@ -353,11 +353,13 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         // its effect is checked when it returns — in the project only: one that may write anything (an
         // install, git, a script) run in a folder outside it and the scratch area is refused (red team
         // adv45: `cd /root && npm init -y`, `cd /other/repo && git reset --hard`)
-        if (w.dir === null) return `${w.what.slice(0, 160)}: it runs in a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd …) and may write there. Run it from the project, or cd to a plain path.`;
-        const folder = base(w);
-        const rel = path.relative(fs.realpathSync(root), landing(folder));
-        if ((rel.startsWith('..') || path.isAbsolute(rel)) && !isScratch(landing(folder)))
-          return `${w.what.slice(0, 160)}: it runs in ${folder.slice(0, 120)}, outside the project, and may write there, where the guard cannot see or undo it. Run it from the project (or in ${os.tmpdir()}).`;
+        // (every folder the command reaches: a loop's next pass, a function called after a cd — red team adv46)
+        if (w.dir === null || a.reached?.includes(null)) return `${w.what.slice(0, 160)}: it runs in a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd …) and may write there. Run it from the project, or cd to a plain path.`;
+        for (const folder of [base(w), ...(a.reached ?? []).map((d) => (d ? path.resolve(cwd, d) : cwd))]) {
+          const rel = path.relative(fs.realpathSync(root), landing(folder));
+          if ((rel.startsWith('..') || path.isAbsolute(rel)) && !isScratch(landing(folder)))
+            return `${w.what.slice(0, 160)}: it runs in ${folder.slice(0, 120)}, outside the project, and may write there, where the guard cannot see or undo it. Run it from the project (or in ${os.tmpdir()}).`;
+        }
         continue;
       }
       for (const t of w.targets) {

@@ -123,7 +123,8 @@ export class SemanticPhase {
           // in A but in B" places N in B — red team adv44): the words from the last other file on
           const others = files.filter((o) => o !== f && o.at > from && o.at < to).map((o) => o.at + o.text.length);
           const own = others.length > 0 ? sentence.slice(Math.max(...others), to) : between;
-          const denied = DENYING.test(own) || DENYING.test(sentence.slice(Math.max(0, f.at - 14), f.at));
+          // (or a negation just before the name: "pLimit, not limitFunction, is declared in F" — red team adv46)
+          const denied = DENYING.test(own) || DENYING.test(sentence.slice(Math.max(0, f.at - 14), f.at)) || /\b(?:not|never)\s+$/i.test(sentence.slice(Math.max(0, m.index! - 10), m.index!));
           // (the wordings read as places before adv44 stay strict; the looser ones are wrong only where F has nothing of N)
           out.push({ name, file: f.file, denied, strong: adjacent || DECLARING.test(between) });
         }
