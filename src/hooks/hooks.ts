@@ -369,7 +369,7 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
           // (a relative word is judged from every folder the command runs it in — red team adv44: `cd /root && shuf -o .bashrc`)
           const relative = !path.isAbsolute(t) && !t.startsWith('~');
           if (relative && (w.dir === null || a.reached?.includes(null)))
-            return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs, then gives '${t.slice(0, 120)}' to a program that may write it. Name the file by its full path, or cd to a plain path.`;
+            return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs, then gives '${t.slice(0, 120)}' to a program that may write a file of that name there. Run it from the project (or cd to a plain path), or name files by their full paths.`;
           for (const folder of [base(w), ...(relative ? (a.reached ?? []).map((d) => (d ? path.resolve(cwd, d) : cwd)) : [])]) {
             const why = outsideGiven(root, folder, t);
             if (why) return `${w.what.slice(0, 160)}: ${why}`;
