@@ -194,6 +194,11 @@ describe('QueryFrame validation', () => {
       expect(ky2(v)[0], v).toMatch(/a word the request uses only to keep something out/);
     expect(ky2('add a retry.backoffLimit option that caps the delay between retries')).toEqual([]);
     expect(ky2('keep the default delay computation', 'do not change the default delay computation')).toEqual([]);
+    // red team adv46: a part of a kept identifier ("count" of activeCount)
+    const PL = 'Add a clearQueue() method that drops the pending tasks without running them; do not change how active tasks finish, and keep activeCount as it is.';
+    const plq = 'Add a clearQueue() method that drops the pending tasks without running them';
+    expect(validateFrame(PL, { desired_action: { value: 'drops the pending tasks and count', quote: plq } }, translateCjk).errors).not.toEqual([]);
+    expect(validateFrame(PL, { desired_action: { value: 'clearQueue() drops the pending tasks', quote: plq } }, translateCjk).errors).toEqual([]);
     // agent trial tr104: のような is no prohibitive な
     const JA = 'UintSlice のフラグで 0x1F のような 16 進数の入力も受け付けるようにしてほしい。他のスライス型の挙動は変えないでください。';
     expect(validateFrame(JA, { target_feature: { value: 'UintSlice のフラグ', quote: 'UintSlice のフラグで 0x1F のような 16 進数の入力も受け付けるようにしてほしい' } }, translateCjk).errors).toEqual([]);

@@ -462,7 +462,9 @@ function fromExcluded(value: string, text: string, ownWords = true, translate?: 
     last = Math.max(last, sp.to);
   }
   rest += ' ' + t.slice(last);
-  const [k, r] = [contentUnits(spans.map((sp) => t.slice(sp.start, sp.end)).join(' ')), contentUnits(rest)];
+  const kept = spans.map((sp) => t.slice(sp.start, sp.end)).join(' ');
+  // (a kept identifier keeps its parts: "count" of "keep activeCount as it is" — red team adv46)
+  const [k, r] = [new Set([...contentUnits(kept), ...contentUnits(camelSpaces(kept))]), contentUnits(rest)];
   const v = value.normalize('NFKC');
   const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
   // what the value keeps out in its own words — a clause of the kept-out words only: "keep the baseURL
