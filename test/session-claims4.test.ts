@@ -606,7 +606,9 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
     for (const h of ['Cart.total is a method of src/util/format.ts', 'src/util/format.ts has the total method of Cart', 'Cart.total, the summing method in src/util/format.ts, returns a string',
       'The total method is one of the methods in src/util/format.ts',
       // red team adv45's: an aside between commas, a word that only starts like a use
-      'Cart.total, used for every sum, is declared in src/util/format.ts', 'Cart.total is readily declared in src/util/format.ts'])
+      'Cart.total, used for every sum, is declared in src/util/format.ts', 'Cart.total is readily declared in src/util/format.ts',
+      // red team adv46: a place said before a use of the same file
+      'Cart.total is declared in — and called from — src/util/format.ts'])
       expect(sem.misplaced(h), h).toMatchObject({ name: expect.stringMatching(/total/), file: 'src/util/format.ts' });
     for (const h of ['Cart.total is not declared in src/util/format.ts but in src/cart.ts', 'src/main.ts has Cart.total in its checkout', 'Cart.total is one of the methods in src/cart.ts',
       // red team adv46: a negation before the name denies it

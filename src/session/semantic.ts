@@ -118,7 +118,11 @@ export class SemanticPhase {
           const between = sentence.slice(from, to).replace(/\([^()]*\)/g, ' ').replace(/,[^,]*,/g, ' ');
           const adjacent = /^[\s:(\[-]*$/.test(between);
           const loose = LOOSELY_PLACING.test(between) || APPOSITIVE.test(sentence.slice(from, to));
-          if (USING.test(between) || (!adjacent && !DECLARING.test(between) && !loose)) continue;
+          // a use between them says the file uses N — unless a place is said first, with no other file
+          // between ("N is declared in — and called from — F" still places N in F: red team adv46)
+          const useAt = between.search(USING), declAt = between.search(DECLARES);
+          const placesFirst = declAt >= 0 && declAt < useAt && !files.some((o) => o !== f && o.at > from && o.at < to);
+          if ((useAt >= 0 && !placesFirst) || (!adjacent && !DECLARING.test(between) && !loose)) continue;
           // a negation denies the file it stands before, not one named after another file ("not declared
           // in A but in B" places N in B — red team adv44): the words from the last other file on
           const others = files.filter((o) => o !== f && o.at > from && o.at < to).map((o) => o.at + o.text.length);
@@ -405,6 +409,8 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
 
 /** Words that place a declaration, and words that say a use (a sentence with one says where code is used, not where it is). */
 const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export|originat|provid|ship|stored|coded|appear|owns?\b|lack|absent|missing)\w*|\bset\s+up\b|\bcomes?\s+from\b|\bbelongs?\s+to\b|\bis\s+part\s+of\b|\bis\s+where\b|\b(?:is|are)\s+(?:\w+\s+){0,2}(?:in|inside|within|at|from)\b/i;
+/** The words that declare outright (a use may follow them: "declared in — and called from — F"). */
+const DECLARES = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|coded|stored|originat)\w*/i;
 /** Looser wordings of a place (red team adv44): "N is a method of F", "N is one of the methods in F", "F has N". */
 const LOOSELY_PLACING = /\b(?:is|are)\s+(?:[\w-]+\s+){0,5}(?:in|inside|within|at|from|of)\b|\b(?:has|have|holds?|carries|includes?)\b/i;
 /** "N, the proto method in F, …": an apposition that places N. */
