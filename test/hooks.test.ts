@@ -541,6 +541,18 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
+  it('words after a redirection are the command\'s; runners, aliases and interpreters run where they are; the user\'s settings; variables naming files (red team adv47)', async () => {
+    await withTarget('adv47', async (outside, scratch, rc) => {
+      await toReady();
+      refusedOnDisk([`echo PWNED | tee > /dev/null ${rc}`, `git log -1 > /dev/null --output ${rc}`], rc, 'original\n');
+      for (const cmd of [`rm > /dev/null ${rc}`, `cd ${outside} && npm it`, `cd ${outside} && yarn`, `cd ${outside} && jest`, `cd ${outside} && node --test`, `cd ${outside} && python3 -m pytest`,
+        `cd ${outside} && git config user.name x`, 'git config --global alias.st "!touch x"', 'npm set fund=false', 'pip install --user left-pad', 'python3 -m pip install --user left-pad', 'corepack enable',
+        `NODE_OPTIONS=--cpu-prof-dir=${outside} npm test`, `GIT_INDEX_FILE=${outside}/idx git status`])
+        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
+      allowedAll(['npm test', 'npm ls', 'npm --version', 'node --test', 'npx tsc --noEmit', 'git config user.name', 'git config --get user.email || true', `npm test > ${scratch}/out.txt 2>&1`]);
+    });
+  });
+
   it("npx's options come before its command: `npx prettier -c F` is prettier's check, `npx -c CODE` runs shell code (agent trial tr105)", async () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const cmd of ['npx prettier -c src/cart.ts', 'npx --yes prettier -c src/cart.ts', 'npx -p prettier prettier -c src/cart.ts', 'npx -- eslint -c .eslintrc.json src'])

@@ -191,7 +191,7 @@ describe('QueryFrame validation', () => {
     const KY2 = 'Add a retry.backoffLimit option that caps the delay between retries; do not change the default delay computation, and keep the retry count behaviour as it is.';
     const ky2 = (value: string, q = 'Add a retry.backoffLimit option that caps the delay between retries') => validateFrame(KY2, { desired_action: { value, quote: q } }, translateCjk).errors.map((e) => e.error);
     for (const v of ['keep the delay between retries as it is', 'change the delay between retries', 'add a retry.backoffLimit option that changes the delay between retries'])
-      expect(ky2(v)[0], v).toMatch(/a word the request uses only to keep something out/);
+      expect(ky2(v)[0], v).toMatch(/a word the request uses only to keep something out|what the request asks to change/);
     expect(ky2('add a retry.backoffLimit option that caps the delay between retries')).toEqual([]);
     expect(ky2('keep the default delay computation', 'do not change the default delay computation')).toEqual([]);
     // red team adv46: a part of a kept identifier ("count" of activeCount)
@@ -199,6 +199,14 @@ describe('QueryFrame validation', () => {
     const plq = 'Add a clearQueue() method that drops the pending tasks without running them';
     expect(validateFrame(PL, { desired_action: { value: 'drops the pending tasks and count', quote: plq } }, translateCjk).errors).not.toEqual([]);
     expect(validateFrame(PL, { desired_action: { value: 'clearQueue() drops the pending tasks', quote: plq } }, translateCjk).errors).toEqual([]);
+    // red team adv47: a keep over what the request asks to change; "instead of" is no keep-out phrase of the quote
+    const KE = 'Make ky.extend() merge hooks arrays instead of replacing them; do not change how headers are merged, and keep the retry options as they are.';
+    const ke = (value: string, q: string) => validateFrame(KE, { desired_action: { value, quote: q } }, translateCjk).errors;
+    expect(ke('keep hooks arrays as they are', 'Make ky.extend() merge hooks arrays instead of replacing them')).not.toEqual([]);
+    expect(ke('do not change how hooks arrays are merged', KE)).not.toEqual([]);
+    expect(ke('keep ky.extend() as it is', KE)).not.toEqual([]);
+    expect(ke('merge hooks arrays instead of replacing them', 'Make ky.extend() merge hooks arrays instead of replacing them')).toEqual([]);
+    expect(ke('keep how headers are merged', 'do not change how headers are merged')).toEqual([]);
     // agent trial tr104: のような is no prohibitive な
     const JA = 'UintSlice のフラグで 0x1F のような 16 進数の入力も受け付けるようにしてほしい。他のスライス型の挙動は変えないでください。';
     expect(validateFrame(JA, { target_feature: { value: 'UintSlice のフラグ', quote: 'UintSlice のフラグで 0x1F のような 16 進数の入力も受け付けるようにしてほしい' } }, translateCjk).errors).toEqual([]);

@@ -401,13 +401,21 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           placed(from);
         } else if (n.type === 'command') {
           const name = n.childForFieldName('name');
-          const args = n.childrenForFieldName('argument').map(unquote);
+          // words written after a redirection are the command's too: the grammar hangs them on the
+          // redirection (`tee > /dev/null F` writes F — red team adv47)
+          // (a redirection after a pipeline or a list hangs on the whole: its words are the last command's)
+          let holder: Node = n;
+          while (holder.parent && (holder.parent.type === 'pipeline' || holder.parent.type === 'list') && holder.parent.lastNamedChild?.id === holder.id) holder = holder.parent;
+          const after = holder.parent?.type === 'redirected_statement' && holder.parent.childForFieldName('body')?.id === holder.id
+            ? holder.parent.childrenForFieldName('redirect').filter((r) => r?.type === 'file_redirect').flatMap((r) => r!.childrenForFieldName('destination').slice(1)).filter((d) => d !== null)
+            : [];
+          const args = [...n.childrenForFieldName('argument'), ...after].map((a) => unquote(a!));
           const cmd = name ? path.basename(unquote(name)) : '';
           // `GIT_PAGER='cmd' git log`: the value is a command git runs
           nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir })));
           // `npm_config_userconfig=F npm …`, `GOCACHE=D go build`, `CARGO_TARGET_DIR=D cargo build`: a
           // variable naming where the program writes is judged as a path given to it (red team adv46)
-          const placesOut = assignmentsOf(n).flatMap((a) => (WRITES_WHERE_NAMED.test(a.slice(0, a.indexOf('='))) ? givenWords([a.slice(a.indexOf('=') + 1)]) : []));
+          const placesOut = assignmentsOf(n).flatMap((a) => (WRITES_WHERE_NAMED.test(a.slice(0, a.indexOf('='))) ? givenWords(a.slice(a.indexOf('=') + 1).split(/\s+/)) : []));
           if (placesOut.length > 0) writes.push({ what: n.text.slice(0, 160), targets: placesOut, given: true });
           const peeled = peel([name ? unquote(name) : '', ...args]);
           // `env -C DIR …`, `sudo -D DIR …`: that one command runs elsewhere
@@ -565,6 +573,8 @@ function gitSubReads(args: string[]): boolean {
   const [sub, action] = gitWords(args);
   // `git apply --check` / `--stat`: reads the patch, applies nothing (red team adv41's friction)
   if (sub === 'apply' && args.some((a) => /^--(check|stat|numstat|summary)$/.test(a)) && !args.includes('--apply')) return true;
+  // (`git config NAME VALUE` writes the folder's .git/config: red team adv47)
+  if (sub === 'config') return args.some((a) => /^--(?:get|get-all|get-regexp|list|get-urlmatch|show-origin|show-scope)$|^-l$/.test(a)) || /^(?:get|list)$/.test(action ?? '') || gitWords(args).filter((w) => !w.startsWith('-')).length <= 2;
   return !!sub && (GIT_READ_ONLY.has(sub) || (action !== undefined && GIT_READ_ACTIONS[sub]?.has(action) === true));
 }
 
@@ -1018,7 +1028,12 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     || ((cmd === 'awk' || cmd === 'gawk' || cmd === 'mawk' || cmd === 'nawk' || cmd === 'sed') && optionValues(args, 'f', ['file']).some((f) => ['-', '/dev/stdin'].includes(f) || /^\/(?:dev\/fd|proc\/[^/]+\/fd)\/0$/.test(f)) && `${cmd} -f reading its program from stdin`)
     || (cmd === 'mawk' && optionValues(args, 'W').some((v) => /^e/.test(v)) && 'mawk -W exec runs a program file')
     // the user's own settings, outside the project (`npm config set node-options=…` is read by every later npm: red team adv46)
-    || (['npm', 'pnpm', 'yarn', 'pip', 'pip3', 'bun'].includes(cmd) && operands[0] === 'config' && /^(?:set|delete|rm|unset|edit)$/.test(operands[1] ?? '') && `${cmd} config ${operands[1]} writes the user's settings outside the project, which`)
+    || (['npm', 'pnpm', 'yarn', 'pip', 'pip3', 'bun'].includes(cmd) && ['config', 'c'].includes(operands[0] ?? '') && /^(?:set|delete|rm|unset|edit)$/.test(operands[1] ?? '') && `${cmd} config ${operands[1]} writes the user's settings outside the project, which`)
+    || (['npm', 'pnpm', 'yarn'].includes(cmd) && ['set', 'adduser', 'add-user', 'login', 'logout', 'setup'].includes(operands[0] ?? '') && `${cmd} ${operands[0]} writes the user's settings outside the project, which`)
+    || ((cmd === 'pip' || cmd === 'pip3') && args.includes('--user') && "pip --user installs into the user's folder outside the project, which")
+    || (cmd === 'corepack' && /^(?:enable|disable|prepare|install)$/.test(operands[0] ?? '') && "corepack changes the user's package-manager shims outside the project, which")
+    || (cmd === 'git' && gitWords(args)[0] === 'config' && args.some((a) => /^--(?:global|system)$/.test(a)) && !args.some((a) => /^--(?:get|get-all|get-regexp|list|get-urlmatch)$|^-l$/.test(a)) && !/^(?:get|list)$/.test(gitWords(args)[1] ?? '')
+      && "git config --global/--system writes the user's git settings (an alias or core.fsmonitor runs in every later git), which")
     || (cmd === 'go' && operands[0] === 'env' && args.some((a) => /^-[wu]$/.test(a)) && "go env -w writes the user's Go settings outside the project, which")
     || (cmd === 'curl' && optionValues(args, 'T', ['upload-file']).length > 0 && optionValues(args, '', ['proto-default']).length > 0 && 'curl -T with --proto-default uploads where a URL without a scheme says')
     || (cmd === 'make' && (optionValues(args, 'E', ['eval']).length > 0) && 'make --eval runs make code ($(shell …) included)')
@@ -1211,7 +1226,10 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     const sub = operands[0];
     // (a script of the folder's own — `npm test`, `go generate`, `cargo build` — may write anything too:
     // where the folder is outside the project, nothing would see it — red team adv46: `cd /root && npm test`)
-    if (sub && (PKG_WRITES.has(sub) || RUNS_FOLDER_CODE.has(sub))) writes.push({ what: text, targets: null });
+    // (every subcommand but a known read: npm's aliases are many — `it`, `cit`, `rb`, `rum`, a bare `yarn` installs: red team adv47)
+    const flagsOnly = args.length > 0 && args.every((a) => /^-(?:-version|v|V|-help|h)$/.test(a));
+    if (!flagsOnly && !(sub && PKG_READS.has(sub) && !(sub === 'audit' && args.includes('fix')) && !(sub === 'env' && args.some((a) => /^-[wu]$/.test(a)))))
+      writes.push({ what: text, targets: null });
     // where it is told to put things (`--prefix DIR`, `--target DIR`, `go build -o F`,
     // `npm pack --pack-destination DIR`: red team adv44) is judged as a program's given paths
     const paths = givenWords(args);
@@ -1220,6 +1238,12 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   }
   if (INTERPRETERS.has(cmd) && args.some((a) => a === '-c' || a === '-e' || a === '--eval')) {
     writes.push({ what: text, targets: null }); // inline code can write anything
+  } else if (INTERPRETERS.has(cmd) && args.some((a) => !/^-(?:-version|V|v|-help|h)$/.test(a))) {
+    // a script, `-m pytest`, `--test`, `--run build`: the folder's code, judged where it runs (red team adv47)
+    writes.push({ what: text, targets: null });
+    // `python3 -m pip install --user …`: pip's own rules too
+    const mod = optionValues(args, 'm')[0];
+    if (mod === 'pip' || mod === 'pip3') inspectCommand(['pip', ...args.slice(args.indexOf(mod) + 1)], writes, nested);
   }
   // `rg --pre CMD`: CMD runs on every file searched (its path as the argument)
   if (cmd === 'rg' && args.some((a) => a === '--pre' || a.startsWith('--pre='))) {
@@ -1248,8 +1272,9 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // shuf -o, iconv -o, openssl -out, xxd IN OUT, make --eval)
     // (a relative word is judged from the folder the command runs in: `cd /root && shuf -o .bashrc`,
     // `shuf -o ../../root/.bashrc` — red team adv44)
-    // (make's Makefile, `./configure`: the folder's own code, which may write anything)
-    if (cmd === 'make' || cmd === 'gmake' || /^\.\.?\//.test(words[0]!)) writes.push({ what: text, targets: null });
+    // (a program the guard does not know — make's Makefile, `./configure`, jest, tsc, mvn — may write
+    // anything where it runs: judged by the folder, as an install is — red team adv46, adv47)
+    if (!WORDS_NOT_FILES.has(cmd)) writes.push({ what: text, targets: null });
     const paths = WORDS_NOT_FILES.has(cmd) ? [] : givenWords(at >= 0 ? args.slice(0, at) : args, true);
     if (paths.length > 0) writes.push({ what: text, targets: paths, given: true });
   }
@@ -1257,7 +1282,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
 }
 
 /** Variables that name a file or folder a program writes (caches, configs, build output, prefixes, logs). */
-const WRITES_WHERE_NAMED = /^(?:npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|PNPM_HOME|BUN_INSTALL|GOCACHE|GOMODCACHE|GOPATH|GOBIN|GOTMPDIR|CARGO_\w*(?:DIR|HOME)|RUSTUP_HOME|PIP_\w+|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|\w*(?:CACHE|_DIR|DIR|_HOME|CONFIG|PREFIX|_LOG|LOGFILE|OUTPUT|TARGET)\w*)$/;
+const WRITES_WHERE_NAMED = /^(?:npm_config_\w+|NPM_CONFIG_\w+|YARN_\w+|PNPM_HOME|BUN_INSTALL|GOCACHE|GOMODCACHE|GOPATH|GOBIN|GOTMPDIR|CARGO_\w*(?:DIR|HOME)|RUSTUP_HOME|PIP_\w+|PYTHONUSERBASE|PYTHONPYCACHEPREFIX|NODE_OPTIONS|NODE_V8_COVERAGE|GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|\w*(?:CACHE|_DIR|DIR|_HOME|CONFIG|PREFIX|_LOG|LOGFILE|OUTPUT|TARGET|_FILE|HIST|PROFILE)\w*)$/;
+
+/** Package-manager subcommands that only read. */
+const PKG_READS = new Set(['ls', 'list', 'll', 'la', 'view', 'v', 'info', 'show', 'outdated', 'why', 'explain', 'help', 'search', 'bin', 'root', 'prefix', 'whoami',
+  'ping', 'doctor', 'audit', 'fund', 'env', 'doc', 'vet', 'fmt', 'freeze', 'check', 'tree', 'metadata', 'licenses', 'query']);
 
 /** Package-manager subcommands that run the folder's own code (its scripts, tests, generators, build). */
 const RUNS_FOLDER_CODE = new Set(['test', 't', 'tst', 'run', 'run-script', 'start', 'restart', 'stop', 'build', 'exec', 'x', 'dlx', 'generate', 'bench', 'rebuild']);

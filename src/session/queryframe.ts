@@ -413,7 +413,7 @@ function keptVerbTaken(value: string, quote: string, request: string): string | 
   const quoted = new Set(latinStems(quote));
   // (a keep for a quote's own "do not change" says the same: "keep how other URLs are redirected")
   return value.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u)
-    .find((w) => w && verbs.has(stem(w.toLowerCase())) && !quoted.has(stem(w.toLowerCase())) && !(KEEP_SENSE.test(w) && negated(quote)));
+    .find((w) => w && verbs.has(stem(w.toLowerCase())) && !quoted.has(stem(w.toLowerCase())) && !(KEEP_SENSE.test(w) && forbiddenSpans(quote).length > 0));
 }
 
 /** The spans of a text the request keeps out of the change: after "do not change …" to the clause's end, before 変更しないで, the object of "keep … as it is". */
@@ -481,6 +481,28 @@ function fromExcluded(value: string, text: string, ownWords = true, translate?: 
   const units = new Set([...contentUnits(outside), ...(translate ? contentUnits(translate(outside).join(' ')) : [])]);
   const taken = [...units].filter((u) => meets(u, k) && !meets(u, r));
   return taken.length > 0 ? spans[0]!.why : undefined;
+}
+
+/** A keep-out phrase of the value over words the request asks to change and does not keep out itself (the phrase), else undefined. */
+function keepsAsked(value: string, request: string): string | undefined {
+  const t = request.normalize('NFKC');
+  const spans = forbiddenSpans(t);
+  let rest = '';
+  let last = 0;
+  for (const sp of [...spans].sort((a, b) => a.from - b.from)) {
+    if (sp.from > last) rest += ' ' + t.slice(last, sp.from);
+    last = Math.max(last, sp.to);
+  }
+  rest += ' ' + t.slice(last);
+  const kept = spans.map((sp) => t.slice(sp.start, sp.end)).join(' ');
+  const [k, r] = [new Set([...contentUnits(kept), ...contentUnits(camelSpaces(kept))]), contentUnits(rest)];
+  const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
+  const v = value.normalize('NFKC');
+  for (const sp of [...forbiddenSpans(v), ...keptByValue(v)]) {
+    const text = v.slice(sp.start, sp.end);
+    if ([...contentUnits(text)].some((u) => meets(u, r) && !meets(u, k))) return text.trim().slice(0, 80);
+  }
+  return undefined;
 }
 
 /** In a value, "keep X" / "leave X" / "preserve X" keeps X out of the change to the clause's end, tail or not. */
@@ -715,6 +737,10 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     // the verb of a clause that keeps something out, taken without its negation into what is asked:
     // "change the delay between retries" for a quote that caps it, where the request says "do not
     // change the default delay computation" (red team adv45)
+    // a keep or a "do not change" in the value over what the request asks to change: "keep ky.extend() as
+    // it is", "do not change how hooks arrays are merged" quoting a request that asks to merge them (red team adv47)
+    else if (slot !== 'observed_issue' && !quote.includes(normalize(s.value)) && (ruled = keepsAsked(s.value, request)))
+      errors.push({ slot, error: `value "${s.value}" keeps out ("${ruled}") what the request asks to change: state what it asks for, and keep out only what it keeps out` });
     else if (slot !== 'observed_issue' && (ruled = keptVerbTaken(s.value, s.quote, request)))
       errors.push({ slot, error: `value "${s.value}" says '${ruled}', a word the request uses only to keep something out ("${forbiddenSpans(request).map((f) => f.why).join('", "').slice(0, 120)}"), and its quote "${s.quote}" does not say it: state the quote's own action` });
     else if (!isGrounded(s.value, s.quote, translate)) {
