@@ -452,21 +452,9 @@ function forbiddenSpans(text: string): { why: string; start: number; end: number
  * ("默认行为保持不变", "keep how other URLs are redirected").
  */
 function fromExcluded(value: string, text: string, ownWords = true, translate?: (text: string) => string[]): string | undefined {
-  const t = text.normalize('NFKC');
-  const spans = forbiddenSpans(t);
+  const { spans, k, r } = keptAndAsked(text);
   if (spans.length === 0) return undefined;
-  let rest = '';
-  let last = 0;
-  for (const sp of [...spans].sort((a, b) => a.from - b.from)) {
-    if (sp.from > last) rest += ' ' + t.slice(last, sp.from);
-    last = Math.max(last, sp.to);
-  }
-  rest += ' ' + t.slice(last);
-  const kept = spans.map((sp) => t.slice(sp.start, sp.end)).join(' ');
-  // (a kept identifier keeps its parts: "count" of "keep activeCount as it is" — red team adv46)
-  const [k, r] = [new Set([...contentUnits(kept), ...contentUnits(camelSpaces(kept))]), contentUnits(rest)];
   const v = value.normalize('NFKC');
-  const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
   // what the value keeps out in its own words — a clause of the kept-out words only: "keep the baseURL
   // for relative …" keeps the asked baseURL, and takes "relative" in
   // (as written there, not elsewhere in the value: "keep other URLs as they are and refuse other URLs too"
@@ -483,9 +471,13 @@ function fromExcluded(value: string, text: string, ownWords = true, translate?: 
   return taken.length > 0 ? spans[0]!.why : undefined;
 }
 
-/** A keep-out phrase of the value over words the request asks to change and does not keep out itself (the phrase), else undefined. */
-function keepsAsked(value: string, request: string): string | undefined {
-  const t = request.normalize('NFKC');
+/**
+ * What a text keeps out of the change and what it asks for: its keep-out spans, the content units
+ * inside them (`k`; a kept identifier keeps its parts: "count" of "keep activeCount as it is" — red
+ * team adv46) and those outside them (`r`).
+ */
+function keptAndAsked(text: string): { spans: ReturnType<typeof forbiddenSpans>; k: Set<string>; r: Set<string> } {
+  const t = text.normalize('NFKC');
   const spans = forbiddenSpans(t);
   let rest = '';
   let last = 0;
@@ -495,8 +487,15 @@ function keepsAsked(value: string, request: string): string | undefined {
   }
   rest += ' ' + t.slice(last);
   const kept = spans.map((sp) => t.slice(sp.start, sp.end)).join(' ');
-  const [k, r] = [new Set([...contentUnits(kept), ...contentUnits(camelSpaces(kept))]), contentUnits(rest)];
-  const meets = (u: string, set: ReadonlySet<string>) => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
+  return { spans, k: new Set([...contentUnits(kept), ...contentUnits(camelSpaces(kept))]), r: contentUnits(rest) };
+}
+
+/** Does a unit meet one of a set: the same, or one a prefix of the other (plural, inflection). */
+const meets = (u: string, set: ReadonlySet<string>): boolean => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
+
+/** A keep-out phrase of the value over words the request asks to change and does not keep out itself (the phrase), else undefined. */
+function keepsAsked(value: string, request: string): string | undefined {
+  const { k, r } = keptAndAsked(request);
   const v = value.normalize('NFKC');
   for (const sp of [...forbiddenSpans(v), ...keptByValue(v)]) {
     const text = v.slice(sp.start, sp.end);
