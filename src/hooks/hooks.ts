@@ -346,6 +346,9 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     if (a.parseError && (/[<>`]|\$\(/.test(literalsOut(command).replace(/&?\d*>>?&?\s*(?:\/dev\/null|\d+)(?![\w/.-])/g, '')) || /\$\(|`[^`]*`/.test(command.replace(/\\./gs, '')))) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection or a command substitution in it, e.g. `<>`): write it in plainer shell';
     const mayLink = laterThroughLink(a.writes, base);
     if (mayLink) return mayLink;
+    // every folder the command may be in when it writes (null: one the guard cannot tell), and the project's real path
+    const reached = (a.reached ?? []).map((d) => (d ? path.resolve(cwd, d) : cwd));
+    const realRoot = fs.realpathSync(root);
     for (const w of a.writes) {
       if (/^git clean\b/.test(w.what)) return 'git clean deletes untracked and git-ignored files (.env, local data, build output) that the guard cannot put back; remove the files you mean by name.';
       if (w.targets === null) {
@@ -355,9 +358,9 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         // adv45: `cd /root && npm init -y`, `cd /other/repo && git reset --hard`)
         // (every folder the command reaches: a loop's next pass, a function called after a cd — red team adv46)
         if (w.dir === null || a.reached?.includes(null)) return `${w.what.slice(0, 160)}: it runs in a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd …) and may write there. Run it from the project, or cd to a plain path.`;
-        for (const folder of [base(w), ...(a.reached ?? []).map((d) => (d ? path.resolve(cwd, d) : cwd))]) {
-          const rel = path.relative(fs.realpathSync(root), landing(folder));
-          if ((rel.startsWith('..') || path.isAbsolute(rel)) && !isScratch(landing(folder)))
+        for (const folder of [base(w), ...reached]) {
+          const real = landing(folder);
+          if (isOutside(path.relative(realRoot, real)) && !isScratch(real))
             return `${w.what.slice(0, 160)}: it runs in ${folder.slice(0, 120)}, outside the project, and may write there, where the guard cannot see or undo it. Run it from the project (or in ${os.tmpdir()}).`;
         }
         continue;
@@ -370,7 +373,7 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
           const relative = !path.isAbsolute(t) && !t.startsWith('~');
           if (relative && (w.dir === null || a.reached?.includes(null)))
             return `${w.what.slice(0, 160)}: the command moves to a folder the guard cannot tell before it runs, then gives '${t.slice(0, 120)}' to a program that may write a file of that name there. Run it from the project (or cd to a plain path), or name files by their full paths.`;
-          for (const folder of [base(w), ...(relative ? (a.reached ?? []).map((d) => (d ? path.resolve(cwd, d) : cwd)) : [])]) {
+          for (const folder of [base(w), ...(relative ? reached : [])]) {
             const why = outsideGiven(root, folder, t);
             if (why) return `${w.what.slice(0, 160)}: ${why}`;
           }

@@ -138,10 +138,9 @@ export class ValidationPhase {
     return best;
   }
 
-  /** An accepted symbol this one links to directly, where only the bound on a chain of links kept it out (its label), else undefined. */
-  private chainBound(symbol: string, accepted: readonly Record<string, unknown>[], where?: string): string | undefined {
+  /** An accepted symbol (of `ids`, the declarations accepted) this one links to directly, where only the bound on a chain of links kept it out (its label), else undefined. */
+  private chainBound(symbol: string, ids: ReadonlySet<number>, where?: string): string | undefined {
     const db = this.core.project.db;
-    const ids = new Set(accepted.flatMap((a) => this.definitionsFor(String(a.symbol), a.evidence).slice(0, 5).map((r) => r.id)));
     for (const r of this.definitionsFor(symbol, where).slice(0, 10)) {
       const link = linkToSeeds(db, r.id, new Set([...ids].filter((id) => id !== r.id)), 1);
       if (link && link.hops > 0) return symbolLabel(db, link.seed);
@@ -577,6 +576,8 @@ export class ValidationPhase {
         },
       });
     }
+    // (the declarations accepted, looked up once for every refusal below)
+    const acceptedIds = new Set(accepted.flatMap((a) => this.definitionsFor(String(a.symbol), a.evidence).slice(0, 5).map((r) => r.id)));
     for (const l of pending) {
       const t = l.scored.terms;
       const sibling = l.scored.legs.sibling;
@@ -584,7 +585,7 @@ export class ValidationPhase {
         + (sibling ? `; ${t?.missing.join(', ') ?? 'the rest'} is what ${quote(sibling, 200)} beside its file is named for: the target means that one, and the word they share names their family` : '');
       const holder = this.unsentHolder(l.symbol, l.where, acceptedNames(), mapped);
       // linked to an accepted symbol, but past the bound on a chain of links: say so, not "no link"
-      const bound = this.chainBound(l.symbol, accepted, l.where);
+      const bound = this.chainBound(l.symbol, acceptedIds, l.where);
       const traces = !changesCode(s.row.intent as Intent);
       const links = bound
         ? `it links to ${quote(bound, 200)}, accepted, but only at the end of a chain of links as long as the gate follows (or by closeness alone) from the symbols the target reaches${traces ? ` (cite the line where it uses ${quote(bound, 200)}, or where ${quote(bound, 200)} uses it, as its code_evidence: a hop the session traced counts)` : ''}`
