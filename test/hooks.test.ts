@@ -557,6 +557,11 @@ describe('PreToolUse (the write guard)', () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const cmd of ['npx prettier -c src/cart.ts', 'npx --yes prettier -c src/cart.ts', 'npx -p prettier prettier -c src/cart.ts', 'npx -- eslint -c .eslintrc.json src'])
       expect(hook('pre-tool-use', bash(cmd)).reason, cmd).toBeUndefined();
+    // a glob's `/*.js` goes on from the folders the glob matches (agent trial tr110); an absolute glob is still outside
+    for (const cmd of ['npx mocha "tests/lib/rules/**/*.js"', "npx mocha 'src/*/x?/*.ts'", 'npx mocha src/[ab]/*.js'])
+      expect(hook('pre-tool-use', bash(cmd)).reason, cmd).toBeUndefined();
+    for (const cmd of ['npx mocha "/root/**/*.js"', 'npx mocha src/{a,/root/x}'])
+      expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
     for (const cmd of ["npx -c 'touch src/cart.ts'", "npx --yes -c 'touch src/cart.ts'", "npx -p foo -c 'touch src/cart.ts'", "npx -pc 'touch src/cart.ts'", "npx --ca='touch src/cart.ts'", "npm exec -c 'touch src/cart.ts'"])
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
   });

@@ -1325,7 +1325,8 @@ function givenWords(args: readonly string[], all = false): string[] {
 function pathsIn(word: string): string[] {
   const attached = /^-[a-zA-Z](\/.*)$/.exec(word);
   if (attached) return [attached[1]!];
-  return [...word.matchAll(/(?<![\w:/.~-])(?:~|\/)(?:\/?[^\s'"`;|&<>(){}$]+)/g)].map((m) => m[0]).filter((p) => p !== '/' && p !== '~' && !HARMLESS_DEST.has(p));
+  // (a `/` after a glob character goes on from the folders the glob matches: `tests/**/*.js` is relative — agent trial tr110)
+  return [...word.matchAll(/(?<![\w:/.~*?\]-])(?:~|\/)(?:\/?[^\s'"`;|&<>(){}$]+)/g)].map((m) => m[0]).filter((p) => p !== '/' && p !== '~' && !HARMLESS_DEST.has(p));
 }
 
 /** The operands of a command, less the values of its short options in `values` given as the next word (`uniq -f 1 a b`). */
