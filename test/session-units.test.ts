@@ -365,6 +365,18 @@ describe('QueryFrame validation', () => {
     expect(da(KY, 'throw a TimeoutError that includes the request', 'throw a TimeoutError that includes the request')).toEqual([]);
     expect(errs(KY, 'trigger_condition', 'a request times out', 'When a request times out')).toEqual([]);
     expect(da(KY, 'keep retries as they are', 'keep retries as they are')).toEqual([]);
+    // a keep in other forms: participles, passives, "must not be modified"; its subject never reaches
+    // across a sentence's end or another clause (an honest "retry delay" was refused as kept)
+    for (const R of ['Add jitter to the retry delay; the limit option should not be changed.', 'Add jitter to the retry delay; the limit option must not be modified.',
+      'Add jitter to the retry delay but the limit option is not to be touched.', 'Add jitter to the retry delay; the limit option is left unchanged.',
+      'Add jitter to the retry delay; the limit option should remain as is.', 'Add jitter to the retry delay, leaving the limit option untouched.',
+      'Add jitter to the retry delay, keeping the limit option as it is.', 'Add jitter to the retry delay; keep the timeout and the limit option as they are.',
+      'Add jitter to the retry delay and the limit option stays the same.']) {
+      expect(da(R, 'add jitter to the retry delay and the limit option', R.replace(/[.]$/, '')), R).not.toEqual([]);
+      expect(tf(R, 'retry delay', 'retry delay'), R).toEqual([]);
+      expect(da(R, 'add jitter to the retry delay', 'Add jitter to the retry delay'), R).toEqual([]);
+    }
+    expect(tf('Add jitter to the retry delay. The limit option stays the same.', 'retry delay', 'retry delay')).toEqual([]);
     // a kept word taken in again beside its own keep clause; a target that keeps (red team adv42)
     const KR2 = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; keep how other URLs are redirected as it is, and do not touch the response body helpers.';
     expect(da(KR2, 'keep other URLs as they are and refuse other URLs too', 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; keep how other URLs are redirected as it is')).not.toEqual([]);

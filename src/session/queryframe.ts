@@ -395,9 +395,19 @@ const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:な�
  * adv41 took "retries" of "… and keep retries as they are" as the target and changed them). Group 1:
  * the words that keep, group 2: what is kept.
  */
+/** What "keep …" and "… stays" say a thing stays: as it is, the same, intact … */
+const KEPT_AS = String.raw`(?:as\s+(?:it|they|is)(?:\s+(?:is|are|was|were))?|as-is|unchanged|intact|alone|untouched|the\s+same)`;
+/** A word of a named thing: a dot only inside one (`ctx.assert`), never a sentence's end. */
+const THING_WORD = String.raw`[\p{L}\p{N}_$'’-]+(?:\.[\p{L}\p{N}_$'’-]+)*`;
+/** Words that start another clause, never part of what a "… stays the same" keeps. */
+const CLAUSE_WORD = String.raw`(?:and|or|but|so|then|while|whereas|however|unless|until|that|which|when|if|because|where|also|to|with)`;
 const KEEPS = [
-  /(?:^|[^\p{L}])(keep|keeps|leave|leaves|preserve|preserves|retain|retains)\s+((?:(?!(?:and|but|or)(?![\p{L}]))[^.;:!?,，。；])+?)\s+(?:as\s+(?:it|they|is)(?:\s+(?:is|are|was|were))?|as-is|unchanged|intact|alone|untouched|the\s+same)(?![\p{L}])/giu,
-  /(?:^|[^\p{L}])((?:[\p{L}\p{N}_$.'’-]+\s+){0,4}?[\p{L}\p{N}_$.'’-]+)\s+((?:must|should|needs?\s+to|has\s+to|have\s+to)\s+)?(?:stays?|remains?)\s+(?:the\s+same|unchanged|as\s+(?:it|they)\s+(?:is|are))(?![\p{L}])/giu,
+  // "keep A and B as they are", "leaving X untouched" (a list of kept things is one object)
+  new RegExp(String.raw`(?:^|[^\p{L}])(keep|keeps|keeping|leave|leaves|leaving|preserve|preserves|preserving|retain|retains|retaining)\s+((?:(?!(?:but|then|so|while|whereas|however|unless|until)(?![\p{L}]))(?:[^.;:!?,，。；]|\.(?=[\p{L}\p{N}_$])))+?)\s+${KEPT_AS}(?![\p{L}])`, 'giu'),
+  // "X stays the same", "X should remain as is", "X are kept as they are", "X must not be modified",
+  // "X is not to be touched": X is the words before, back to another clause (not across a sentence's
+  // end: "… the retry delay. The limit stays the same" keeps the limit only)
+  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*)(?![\p{L}])`, 'giu'),
   /([^\s、。,;；！？]+?)[はをも]?(?:そのまま(?:に|で)?|維持|保持)/gu,
   /([^\s，。,;；！？]+?)(?:保持不变|保持原样|维持不变|不变)/gu,
 ];
