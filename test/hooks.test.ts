@@ -553,6 +553,26 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
+  it('brace expansion and pathname patterns are judged as bash expands them; git config values, ext::, --glo; a bare ~; unzip -:, cpio -i, git apply --unsafe-paths (red team adv48)', async () => {
+    await withTarget('adv48', async (outside, scratch, rc) => {
+      fs.writeFileSync(path.join(scratch, 'hl_a'), 'linked\n');
+      fs.linkSync(path.join(scratch, 'hl_a'), path.join(scratch, 'hl_b'));
+      for await (const phase of phases()) {
+        refusedOnDisk([`echo PWNED | {tee,-a,${rc}}`, `echo PWNED | tee -a ${scratch}/{..,.}/../..${rc}`, `echo PWNED | tee -a {${rc},${scratch}/y}`,
+          `echo PWNED >> ${rc.slice(0, -1)}?`, `echo PWNED | tee -a ${outside}/r[c]`, `cp ${scratch}/payload ${outside}/r*`,
+          `GIT_ALLOW_PROTOCOL=ext git ls-remote 'ext::sh -c echo% PWNED%>>${rc}'`], rc, 'original\n', `${phase}: `);
+        refusedOnDisk([`echo PWNED >> ${scratch}/hl_[a]`, `echo PWNED | tee -a ${scratch}/hl_?`, `cd ${scratch} && echo PWNED >> hl_*`], path.join(scratch, 'hl_b'), 'linked\n', `${phase}: `);
+        refusedOnDisk([`{rm,-rf,${outside}}`], rc, 'original\n', `${phase}: `);
+        for (const cmd of ['npm --prefix ~ init -y', 'npm init -y --prefix=~', 'yarn --cwd ~ init -y', 'make -C ~', 'npx tsc --outDir ~', 'git -C ~ init',
+          'git config --glo alias.x y', 'git config --sys core.hooksPath .x', `unzip -o -: ${scratch}/a.zip -d ${scratch}/u`, `cpio -i < ${scratch}/a.cpio`, `git apply --unsafe-paths ${scratch}/p.diff`, 'touch {1..400}'])
+          expect(hook('pre-tool-use', bash(cmd)).decision, `${phase}: ${cmd}`).toBe('deny');
+        allowedAll(['ls {src,test}', 'cat src/*.ts | wc -l', `rm -f ${scratch}/*.tmp`, `touch ${scratch}/{a,b}.txt`, 'git log HEAD~1 --oneline', 'git config user.name']);
+      }
+      // READY: a value git config sets is one git may run in the same command
+      refusedOnDisk([`git config core.fsmonitor 'echo PWNED >> ${rc}' && git status`, `git config alias.zz '!echo PWNED >> ${rc}' && git zz`], rc, 'original\n');
+    });
+  });
+
   it("npx's options come before its command: `npx prettier -c F` is prettier's check, `npx -c CODE` runs shell code (agent trial tr105)", async () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const cmd of ['npx prettier -c src/cart.ts', 'npx --yes prettier -c src/cart.ts', 'npx -p prettier prettier -c src/cart.ts', 'npx -- eslint -c .eslintrc.json src'])
@@ -560,7 +580,7 @@ describe('PreToolUse (the write guard)', () => {
     // a glob's `/*.js` goes on from the folders the glob matches (agent trial tr110); an absolute glob is still outside
     for (const cmd of ['npx mocha "tests/lib/rules/**/*.js"', "npx mocha 'src/*/x?/*.ts'", 'npx mocha src/[ab]/*.js'])
       expect(hook('pre-tool-use', bash(cmd)).reason, cmd).toBeUndefined();
-    for (const cmd of ['npx mocha "/root/**/*.js"', 'npx mocha src/{a,/root/x}'])
+    for (const cmd of ['npx mocha "/root/**/*.js"', 'npx mocha {src/a,/root/x}'])
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
     for (const cmd of ["npx -c 'touch src/cart.ts'", "npx --yes -c 'touch src/cart.ts'", "npx -p foo -c 'touch src/cart.ts'", "npx -pc 'touch src/cart.ts'", "npx --ca='touch src/cart.ts'", "npm exec -c 'touch src/cart.ts'"])
       expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');

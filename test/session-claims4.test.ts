@@ -614,6 +614,13 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
       // red team adv46: a negation before the name denies it
       'formatPrice, not Cart.total, is declared in src/util/format.ts'])
       expect(sem.misplaced(h), h).toBeUndefined();
+    // red team adv48: a member of a class it is not in (the file uses it), a dash, a few words of no placing verb
+    for (const h of ['formatPrice is a private method of the Cart class in src/cart.ts', 'formatPrice is a method of Cart', 'formatPrice — src/cart.ts', 'formatPrice → src/cart.ts',
+      "Cart's home: src/util/format.ts", 'Cart.total lives at src/util/format.ts'])
+      expect(sem.misplaced(h), h).toMatchObject({ name: expect.stringMatching(/formatPrice|total|Cart/) });
+    for (const h of ['Cart.total is a private method of the Cart class in src/cart.ts', 'total is a method of Cart', 'formatPrice — src/util/format.ts', "formatPrice's home: src/util/format.ts",
+      'formatPrice and src/util/index.ts are both changed', 'formatPrice is not a method of Cart', 'formatPrice, then src/main.ts'])
+      expect(sem.misplaced(h), h).toBeUndefined();
     // rejected, it stands as rejected; the true one is confirmed
     const r = await t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'rejected', evidence }] });
     expect(r.rejected).toBe(1);

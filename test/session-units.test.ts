@@ -301,7 +301,7 @@ describe('QueryFrame validation', () => {
     expect(errs(ja, jq, jq)).toEqual([]);
   });
   it('a value may not widen the request to every case, nor put what it keeps under "instead of" (red team adv34)', () => {
-    const errs = (req: string, slot: 'trigger_condition' | 'desired_action', value: string, quote: string) => validateFrame(req, { [slot]: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const errs = (req: string, slot: 'trigger_condition' | 'desired_action' | 'observed_issue', value: string, quote: string) => validateFrame(req, { [slot]: { value, quote } }, translateCjk).errors.map((e) => e.error);
     const R = 'When a request times out, ky should throw a TimeoutError that includes the request, instead of a generic error; do not change how other errors are thrown.';
     const whole = 'ky should throw a TimeoutError that includes the request, instead of a generic error; do not change how other errors are thrown';
     const act = 'ky should throw a TimeoutError that includes the request, instead of a generic error';
@@ -377,6 +377,11 @@ describe('QueryFrame validation', () => {
       expect(da(R, 'add jitter to the retry delay', 'Add jitter to the retry delay'), R).toEqual([]);
     }
     expect(tf('Add jitter to the retry delay. The limit option stays the same.', 'retry delay', 'retry delay')).toEqual([]);
+    // an observed issue is what the program does: a "do not change …" is about the edit (red team adv48)
+    const KYR = "Make ky's retry honour a Retry-After header given as an HTTP date, not only as seconds; do not change how the limit option works, and keep afterStatusCodes as it is.";
+    expect(errs(KYR, 'observed_issue', 'change how the limit option works', 'do not change how the limit option works')[0]).toMatch(/negation/);
+    expect(errs('ctx.body に設定したとき、前のストリームを変更しないでほしい。', 'observed_issue', '前のストリームを変更する', '前のストリームを変更しないで')[0]).toMatch(/negation|否定/);
+    expect(errs('カートを空にしないで、合計だけ計算してほしい', 'observed_issue', 'カートが空になる', 'カートを空にしないで')).toEqual([]);
     // a kept word taken in again beside its own keep clause; a target that keeps (red team adv42)
     const KR2 = 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; keep how other URLs are redirected as it is, and do not touch the response body helpers.';
     expect(da(KR2, 'keep other URLs as they are and refuse other URLs too', 'ctx.redirect() should refuse a URL whose scheme is javascript: and throw a 400 error instead; keep how other URLs are redirected as it is')).not.toEqual([]);

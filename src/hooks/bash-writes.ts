@@ -7,6 +7,7 @@ import type { Node, Parser } from 'web-tree-sitter';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { expandBraces, MAX_BRACE_WORDS, protect } from './brace-expansion.js';
 
 export interface BashWrite {
   /** the command (or redirection) that writes */
@@ -32,6 +33,11 @@ export interface BashWrite {
    * the guard looks
    */
   linkDests?: string[];
+  /**
+   * targets written as patterns (`/tmp/w/hl_[a]`, `src/*.tmp`): judged by the folder before the
+   * first pattern character and by the files they match when the guard looks
+   */
+  globs?: string[];
   /** a command a /code turn never runs, and why (a mount, an alias, an archive of absolute paths) */
   refuse?: string;
   /**
@@ -150,6 +156,10 @@ const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fg
   'rev', 'fold', 'paste', 'join', 'fmt', 'hexdump']);
 /** a target written with an expansion or a pattern cannot be named before the shell runs */
 const UNKNOWABLE = /[*?`$]|^~/;
+/** a target an expansion names: unknown before the shell runs (a pattern is judged by where it can match) */
+const UNKNOWN_NAME = /[`$]|^~/;
+/** a pathname pattern: `*`, `?`, `[…]` (a `[` without its `]` is itself) */
+export const GLOB = /[*?]|\[[^\]]*\]/;
 
 /**
  * The targets as the shell will name them: a leading `~`, `$HOME` or `${HOME}` is the user's home
@@ -161,7 +171,8 @@ function named(targets: readonly string[]): string[] | null {
   for (const t of targets) {
     const home = /^(?:~|"?\$HOME"?(?![\w])|"?\$\{HOME\}"?)(?=\/|$)/.exec(t);
     const x = home ? os.homedir() + t.slice(home[0].length) : t;
-    if (UNKNOWABLE.test(x)) return null;
+    // (a pattern is kept: analyzeBash moves it to the write's globs, judged by where it can match)
+    if (UNKNOWN_NAME.test(x)) return null;
     out.push(x);
   }
   return out;
@@ -178,6 +189,34 @@ function unquote(n: Node): string {
   if (n.type === 'command_name' && n.namedChildCount === 1) return unquote(n.namedChild(0)!);
   if (n.type === 'word') return n.text.replace(/\\(.)/gs, '$1');
   return n.text;
+}
+
+/** What a word whose brace expansion cannot be judged stands for (the command is refused). */
+const BRACE_OVERFLOW = '\u0000brace';
+
+/**
+ * A word as bash hands it to the command: brace expansion, then quote removal. Quoted and escaped
+ * characters take no part in the expansion; a word the grammar splits in pieces it cannot join back
+ * is not judged by guess (BRACE_OVERFLOW).
+ */
+function expandedWords(n: Node): string[] {
+  if (!n.text.includes('{') || !n.text.includes('}') || !['word', 'concatenation', 'command_name', 'brace_expression'].includes(n.type)) return [unquote(n)];
+  let whole = '';
+  const piece = (c: Node): string => {
+    if (c.type === 'concatenation' || c.type === 'command_name') {
+      const parts = c.children.filter((k): k is Node => k !== null);
+      const raw = parts.map((k) => k.text).join('');
+      if (raw !== c.text) whole = BRACE_OVERFLOW;
+      return parts.map(piece).join('');
+    }
+    if (c.type === 'word') return c.text.replace(/\\(.)/gs, (_, ch: string) => protect(ch));
+    if (QUOTED.has(c.type)) return protect(unquote(c));
+    // `$x`, `$(…)`, `{1..3}`: as written (an expansion stays unknowable, a sequence expands)
+    return c.text;
+  };
+  const text = piece(n);
+  if (whole === BRACE_OVERFLOW) return [BRACE_OVERFLOW];
+  return expandBraces(text) ?? [BRACE_OVERFLOW];
 }
 
 /** The text of `$'…'` as bash decodes it: `\n`, `\xHH`, `\NNN` (octal), `\uHHHH`, `\cX`, `\'` … */
@@ -297,7 +336,7 @@ export function plainAnalysis(command: string): BashAnalysis | undefined {
     for (const r of s.redirects) redirectWrite(r.op, r.target, writes);
   }
   if (nested.length > 0) return undefined;
-  return { writes, parseError: false, background, readOnly: readOnly && writes.length === 0 && nestedNone(command) };
+  return withGlobs({ writes, parseError: false, background, readOnly: readOnly && writes.length === 0 && nestedNone(command) });
 }
 
 export async function analyzeBash(command: string): Promise<BashAnalysis> {
@@ -306,6 +345,21 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
   const a = plainAnalysis(command) ?? (await parsedAnalysis(command));
   const unread = setsUnreadCode(command);
   if (unread) a.writes.push({ what: command.slice(0, 160), targets: null, refuse: unread === 'TAPE' ? 'TAPE names the archive tar writes without -f, unread by the guard: name it with tar -f FILE' : `setting ${unread} makes bash run code the write guard never reads: run the commands themselves` });
+  return a;
+}
+
+/**
+ * A target written as a pattern is judged by the folder it can match in and what it matches there
+ * (red team adv48: `>> /root/.bashr?`, `>> /tmp/w/hl_[a]` were judged only by where the command ran).
+ */
+function withGlobs(a: BashAnalysis): BashAnalysis {
+  for (const w of a.writes) {
+    const globs = w.targets?.filter((t) => GLOB.test(t)) ?? [];
+    if (globs.length === 0) continue;
+    const rest = w.targets!.filter((t) => !GLOB.test(t));
+    w.globs = globs;
+    w.targets = rest.length > 0 ? rest : null;
+  }
   return a;
 }
 
@@ -409,19 +463,23 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const after = holder.parent?.type === 'redirected_statement' && holder.parent.childForFieldName('body')?.id === holder.id
             ? holder.parent.childrenForFieldName('redirect').filter((r) => r?.type === 'file_redirect').flatMap((r) => r!.childrenForFieldName('destination').slice(1)).filter((d) => d !== null)
             : [];
-          const args = [...n.childrenForFieldName('argument'), ...after].map((a) => unquote(a!));
-          const cmd = name ? path.basename(unquote(name)) : '';
+          // (brace expansion first, as bash does: `{rm,-rf,/root/x}` is rm given -rf and /root/x — red team adv48)
+          const nameWords = name ? expandedWords(name) : [];
+          const args = [...nameWords.slice(1), ...[...n.childrenForFieldName('argument'), ...after].flatMap((a) => expandedWords(a!))];
+          const nameText = nameWords[0] ?? '';
+          if ([...nameWords, ...args].includes(BRACE_OVERFLOW)) writes.push({ what: n.text.slice(0, 120), targets: null, refuse: `a brace expansion of more than ${MAX_BRACE_WORDS} words, or one the guard cannot read: write the words out` });
+          const cmd = name ? path.basename(nameText) : '';
           // `GIT_PAGER='cmd' git log`: the value is a command git runs
           nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir })));
           // `npm_config_userconfig=F npm …`, `GOCACHE=D go build`, `CARGO_TARGET_DIR=D cargo build`: a
           // variable naming where the program writes is judged as a path given to it (red team adv46)
           const placesOut = assignmentsOf(n).flatMap((a) => (WRITES_WHERE_NAMED.test(a.slice(0, a.indexOf('='))) ? givenWords(a.slice(a.indexOf('=') + 1).split(/\s+/)) : []));
           if (placesOut.length > 0) writes.push({ what: n.text.slice(0, 160), targets: placesOut, given: true });
-          const peeled = peel([name ? unquote(name) : '', ...args]);
+          const peeled = peel([nameText, ...args]);
           // `env -C DIR …`, `sudo -D DIR …`: that one command runs elsewhere
           if (peeled.elsewhere) move(null);
           const code: string[] = [];
-          if (name) inspectWords([unquote(name), ...args], writes, code);
+          if (name) inspectWords([nameText, ...args], writes, code);
           nested.push(...code.map((c) => ({ code: c, dir })));
           placed(from);
           // (`command cd`, `builtin cd`: the cd they run — red team adv37)
@@ -429,7 +487,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const runCmd = run.length > 0 ? path.basename(run[0]!) : '';
           if (CHDIR.has(runCmd)) chdir(runCmd, run.slice(1));
           // a name built by an expansion may be cd (`$c /elsewhere`)
-          if (name && UNKNOWABLE.test(unquote(name))) move(null);
+          if (name && UNKNOWABLE.test(nameText)) move(null);
           // `GIT_PAGER=… git log`, `LESSOPEN=… less`: an environment can make a reader run a program
           if (!readsOnly(cmd, args) || n.children.some((c) => c?.type === 'variable_assignment')) readOnly = false;
           if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
@@ -478,7 +536,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   };
   await visit(command, 0, '');
   const moved = reached.size > 0 ? { reached: ['', ...reached] } : {};
-  return { writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command), ...moved };
+  return withGlobs({ writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command), ...moved });
 }
 
 /** A pipeline stage that the grammar made of a whole list (`a && b 2>&1` before a `|`). */
@@ -518,6 +576,13 @@ function gitCode(args: readonly string[]): string[] {
   }
   // (abbreviated as git takes them: `--open-files` for `--open-files-in-pager` — red team adv43)
   out.push(...optionValues(args, '', ['upload-pack', 'receive-pack', 'exec', 'open-files-in-pager', 'extcmd', 'index-filter', 'tree-filter', 'env-filter', 'msg-filter', 'commit-filter', 'parent-filter', 'tag-name-filter']));
+  // `git config NAME VALUE` (`set NAME VALUE`, `--add`, `--replace-all`): the value may be one git
+  // runs later in the same command (core.fsmonitor, alias.x='!…': red team adv48), as a -c value
+  if (sub === 'config' && !gitSubReads([...args])) {
+    const plain = words.slice(1).filter((w, i, all) => !w.startsWith('-') && !/^(?:-f|--file|--blob|-t|--type|--default|--comment|--value)$/.test(all[i - 1] ?? ''));
+    const rest = /^(?:set|unset|rename-section|remove-section|edit)$/.test(plain[0] ?? '') ? plain.slice(1) : plain;
+    if (rest.length >= 2) out.push(rest.at(-1)!.replace(/^!/, ''));
+  }
   const action = words.slice(1).findIndex((w) => !w.startsWith('-')) + 1;
   if ((sub === 'bisect' && words[action] === 'run') || (sub === 'submodule' && words[action] === 'foreach')) out.push(words.slice(action + 1).filter((w, i) => i > 0 || !w.startsWith('-')).join(' '));
   // programs some subcommands run: `send-email --sendmail-cmd`, `instaweb --httpd`, `web--browse -b` (red team adv42)
@@ -1032,12 +1097,17 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     || (['npm', 'pnpm', 'yarn'].includes(cmd) && ['set', 'adduser', 'add-user', 'login', 'logout', 'setup'].includes(operands[0] ?? '') && `${cmd} ${operands[0]} writes the user's settings outside the project, which`)
     || ((cmd === 'pip' || cmd === 'pip3') && args.includes('--user') && "pip --user installs into the user's folder outside the project, which")
     || (cmd === 'corepack' && /^(?:enable|disable|prepare|install)$/.test(operands[0] ?? '') && "corepack changes the user's package-manager shims outside the project, which")
-    || (cmd === 'git' && gitWords(args)[0] === 'config' && args.some((a) => /^--(?:global|system)$/.test(a)) && !args.some((a) => /^--(?:get|get-all|get-regexp|list|get-urlmatch)$|^-l$/.test(a)) && !/^(?:get|list)$/.test(gitWords(args)[1] ?? '')
+    // (abbreviated as git takes them: `--glo` — red team adv48)
+    || (cmd === 'git' && gitWords(args)[0] === 'config' && args.some((a) => a.startsWith('--') && isLong(a.slice(2).split('=')[0]!, ['global', 'system'])) && !args.some((a) => /^--(?:get|get-all|get-regexp|list|get-urlmatch)$|^-l$/.test(a)) && !/^(?:get|list)$/.test(gitWords(args)[1] ?? '')
       && "git config --global/--system writes the user's git settings (an alias or core.fsmonitor runs in every later git), which")
     || (cmd === 'go' && operands[0] === 'env' && args.some((a) => /^-[wu]$/.test(a)) && "go env -w writes the user's Go settings outside the project, which")
     || (cmd === 'curl' && optionValues(args, 'T', ['upload-file']).length > 0 && optionValues(args, '', ['proto-default']).length > 0 && 'curl -T with --proto-default uploads where a URL without a scheme says')
     || (cmd === 'make' && (optionValues(args, 'E', ['eval']).length > 0) && 'make --eval runs make code ($(shell …) included)')
-    || (cmd === 'split' && optionValues(args, '', ['filter']).length > 0 && 'split --filter runs shell code');
+    || (cmd === 'split' && optionValues(args, '', ['filter']).length > 0 && 'split --filter runs shell code')
+    // (red team adv48: a patch naming ../../root/x is applied there)
+    || (cmd === 'git' && gitWords(args)[0] === 'apply' && args.some((a) => a.startsWith('--') && isLong(a.slice(2), ['unsafe-paths'])) && 'git apply --unsafe-paths writes where the patch says, past the project, which')
+    // git's ext:: transport runs the command written after it (red team adv48: `git ls-remote 'ext::sh -c …'`)
+    || (cmd === 'git' && args.some((a) => a.includes('ext::')) && "git's ext:: transport runs the command written in the URL, which");
   if (unreadable) {
     writes.push({ what: text, targets: null, refuse: `${unreadable} the guard cannot follow: write the steps as plain commands` });
     return xargs;
@@ -1190,6 +1260,15 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push({ what: text, targets: null, refuse: 'an archive unpacked with absolute names (-P) writes wherever its members say, past the folder it is given: unpack without -P' });
     return xargs;
   }
+  // the same for `unzip -:` (entries keep their `../`) and GNU cpio's copy-in, which keeps absolute
+  // names unless told --no-absolute-filenames (red team adv48)
+  const escapes = cmd === 'unzip' && args.some((a) => /^-[a-zA-Z]*:/.test(a)) ? 'unzip -: keeps the ../ of entry names, so they unpack past the folder it is given: unpack without -:'
+    : cmd === 'cpio' && unpacked !== undefined && args.some((a) => /^-[a-zA-Z]*i|^--extract$/.test(a)) && !args.includes('--no-absolute-filenames') ? 'cpio -i keeps absolute member names, so they unpack wherever the archive says: add --no-absolute-filenames, or unpack with tar -x -C DIR'
+      : undefined;
+  if (escapes) {
+    writes.push({ what: text, targets: null, refuse: escapes });
+    return xargs;
+  }
   if (unpacked !== undefined) {
     writes.push({ what: text, targets: unpacked === null ? null : named([unpacked]), ...(unpacked === null ? {} : { linkDests: [unpacked] }) });
     if (cmd !== 'git') return xargs;
@@ -1325,8 +1404,9 @@ function givenWords(args: readonly string[], all = false): string[] {
 function pathsIn(word: string): string[] {
   const attached = /^-[a-zA-Z](\/.*)$/.exec(word);
   if (attached) return [attached[1]!];
-  // (a `/` after a glob character goes on from the folders the glob matches: `tests/**/*.js` is relative — agent trial tr110)
-  return [...word.matchAll(/(?<![\w:/.~*?\]-])(?:~|\/)(?:\/?[^\s'"`;|&<>(){}$]+)/g)].map((m) => m[0]).filter((p) => p !== '/' && p !== '~' && !HARMLESS_DEST.has(p));
+  // (a `/` after a glob character goes on from the folders the glob matches: `tests/**/*.js` is relative — agent trial tr110;
+  // a bare `~` is the home folder: `npm --prefix ~ init` — red team adv48)
+  return [...word.matchAll(/(?<![\w:/.~*?\]-])(?:~(?:\/?[^\s'"`;|&<>(){}$]+)?|\/(?:\/?[^\s'"`;|&<>(){}$]+))/g)].map((m) => m[0]).filter((p) => p !== '/' && !HARMLESS_DEST.has(p));
 }
 
 /** The operands of a command, less the values of its short options in `values` given as the next word (`uniq -f 1 a b`). */

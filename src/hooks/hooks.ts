@@ -34,6 +34,7 @@ import { CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE } from '../clients/hook-command.js'
 import { OPENCODE_PLUGIN_FILE } from '../clients/opencode-plugin.js';
 import { PACKAGE_ROOT } from '../util/paths.js';
 import type { BashWrite } from './bash-writes.js';
+import { patternFolder, patternMatches } from './glob-targets.js';
 import { type Client, format, normalize, patchFiles, type Payload } from './dialects.js';
 
 export type HookEvent = 'pre-tool-use' | 'user-prompt-submit' | 'post-tool-use' | 'stop';
@@ -343,7 +344,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     // a redirection the grammar fails on is one the guard does not see (red team adv38: `echo x 1<>FILE` wrote FILE unjudged)
     // (or a command substitution: adv39 hid one in a subscript behind a case pattern's `)`)
     // (a substitution in quotes is code bash may evaluate later — `test -v 'a[$(…)]'`: red team adv39 — a lone backtick is not)
-    if (a.parseError && (/[<>`]|\$\(/.test(literalsOut(command).replace(/&?\d*>>?&?\s*(?:\/dev\/null|\d+)(?![\w/.-])/g, '')) || /\$\(|`[^`]*`/.test(command.replace(/\\./gs, '')))) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection or a command substitution in it, e.g. `<>`): write it in plainer shell';
+    // (or a brace expansion: the grammar fails on `{rm,-rf,/root/x}` as a command, bash runs it — red team adv48)
+    if (a.parseError && (/[<>`]|\$\(|\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/.test(literalsOut(command).replace(/&?\d*>>?&?\s*(?:\/dev\/null|\d+)(?![\w/.-])/g, '')) || /\$\(|`[^`]*`/.test(command.replace(/\\./gs, '')))) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection, a command substitution or a brace expansion in it, e.g. `<>`, `{a,b}`): write it in plainer shell';
     const mayLink = laterThroughLink(a.writes, base);
     if (mayLink) return mayLink;
     // every folder the command may be in when it writes (null: one the guard cannot tell), and the project's real path
@@ -351,6 +353,8 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     const realRoot = fs.realpathSync(root);
     for (const w of a.writes) {
       if (/^git clean\b/.test(w.what)) return 'git clean deletes untracked and git-ignored files (.env, local data, build output) that the guard cannot put back; remove the files you mean by name.';
+      const patterned = patternedWrite(w, base(w), root, realRoot, reached, a.reached?.includes(null) ?? false, (folder, file) => checkPath(root, folder, mode, file, locked));
+      if (patterned) return `${w.what.slice(0, 160)}: ${patterned}`;
       if (w.targets === null) {
         if (locked && /^git\b/.test(w.what)) return `${locked} This command changes the repository: ${w.what.slice(0, 120)}`;
         // its effect is checked when it returns — in the project only: one that may write anything (an
@@ -499,6 +503,36 @@ function landing(written: string, itself = false): string {
 }
 
 const isOutside = (rel: string) => rel.startsWith('..') || path.isAbsolute(rel);
+
+/**
+ * Why a write to targets written as patterns is refused: from every folder it may run in, the folder
+ * a pattern matches in lies outside the project and the scratch area, or a file it matches now is
+ * refused as a path (a hard link, a link out, the guard's own files). Inside the project the effect
+ * check sees what changed, as for any target the guard cannot name.
+ */
+function patternedWrite(w: BashWrite, from: string, root: string, realRoot: string, reached: readonly string[], unknownFolder: boolean, check: (folder: string, file: string) => string | undefined): string | undefined {
+  for (const g of w.globs ?? []) {
+    const relative = !path.isAbsolute(g);
+    if (relative && (w.dir === null || unknownFolder)) return `the command moves to a folder the guard cannot tell before it runs, then writes files matching '${g.slice(0, 120)}'. Name the files by their full paths, or cd to a plain path.`;
+    for (const folder of relative ? [from, ...reached] : [from]) {
+      const where = landing(patternFolder(folder, g));
+      const rel = path.relative(realRoot, where);
+      const matches = patternMatches(folder, g);
+      if (matches === null) return `'${g.slice(0, 120)}' matches too many files for the write guard to check: name the files`;
+      if (!isOutside(rel)) {
+        const owned = matches.find((m) => isGuardOwned(path.relative(root, m).split(path.sep).join('/')));
+        if (owned) return `'${g.slice(0, 120)}' matches ${owned.slice(0, 160)}, one of the write guard's files`;
+        continue;
+      }
+      if (!isScratch(where)) return `it writes files matching '${g.slice(0, 120)}' in ${where.slice(0, 160)}, outside the project, where the guard cannot see or undo it. Name the files, in the project or in ${os.tmpdir()}.`;
+      for (const m of matches) {
+        const why = check(folder, m);
+        if (why) return `'${g.slice(0, 120)}' matches ${m.slice(0, 160)}: ${why}`;
+      }
+    }
+  }
+  return undefined;
+}
 
 const within = (dir: string, p: string) => p === dir || p.startsWith(dir + path.sep);
 

@@ -216,6 +216,9 @@ const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|
 /** A negation that asks for something not to be done (without, don't, ずに, ないで, ないように, 不要, 别), not one that observes. */
 const INSTRUCTION_NEGATION = /(?:^|[^\p{L}])(?:without|never|don['’]t|do\s+not|must\s+not|should\s+not|shouldn['’]t|mustn['’]t)(?![\p{L}])|ずに|ないで|ないよう|ぬよう|[不别]要|不许|不得|勿/iu;
 
+/** A forbidden edit of the code itself (not a behaviour of the program): "do not change", 変更しないで, 不要修改. */
+const FORBIDS_EDIT = /(?:^|[^\p{L}])(?:without|never|don['’]t|do\s+not|must\s+not|should\s+not|shouldn['’]t|mustn['’]t|no\s+need\s+to)\s+(?:chang|modif|edit|touch|alter|rewrit|refactor)|(?:変更|修正|編集|触|変え|書き換|いじ)[\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません)|(?:不要|别|勿|不许|不得|禁止)\s*(?:修改|改动|更改|改|动|碰|编辑)/iu;
+
 /** "Y instead of X": X is what happens now, which an observed issue may state as it is. */
 const ALTERNATIVE = /(?:^|[^\p{L}])(?:instead\s+of|rather\s+than)(?![\p{L}])/iu;
 const ALTERNATIVE_G = new RegExp(ALTERNATIVE.source, 'giu');
@@ -629,7 +632,9 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
   // what goes wrong now is what the request asks not to happen: "throws an error" for エラーを投げずに
   // ("without throwing"), "the cart is emptied" for "do not empty the cart" (tr22) — not for a
   // quote that observes ("the error is displayed" for エラーが表示されない turns the observation around)
-  if (slot === 'observed_issue' && !v && q && INSTRUCTION_NEGATION.test(quote.normalize('NFKC'))) return true;
+  // (a "do not change/touch …" is about the agent's edit, not the program: "change how the limit works"
+  // observes nothing — red team adv48)
+  if (slot === 'observed_issue' && !v && q && INSTRUCTION_NEGATION.test(quote.normalize('NFKC')) && !FORBIDS_EDIT.test(quote.normalize('NFKC'))) return true;
   // the same for what a request wants replaced: "reject them instead of leaving them pending forever"
   // observes that they are left pending (tr75)
   if (slot === 'observed_issue' && !v && q && ALTERNATIVE.test(quote.normalize('NFKC')) && !negated(quote.normalize('NFKC').replace(ALTERNATIVE_G, ' '))) return true;

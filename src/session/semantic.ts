@@ -77,6 +77,13 @@ export class SemanticPhase {
    * index does not know is left to the other checks.
    */
   private misplaced(text: string): { name: string; file: string; actual: string[]; denied?: boolean } | undefined {
+    // "N is a private method of the C class": N's container must be C (red team adv48 placed a module function in a class)
+    for (const m of text.matchAll(OWNED_BY)) {
+      const [name, owner] = [m[1]!, m[2]!];
+      const defs = this.core.definitionsOf(bare(name));
+      if (defs.length === 0 || this.core.definitionsOf(owner).length === 0 || /\bnot\b|n['’]t\b/i.test(m[0])) continue;
+      if (!defs.some((d) => (d.container_name ?? '').split('.').pop() === owner)) return { name, file: `a member of ${owner}`, actual: [...new Set(defs.map((d) => (d.container_name ? `${d.path} (in ${d.container_name})` : `${d.path} (at the top level)`)))] };
+    }
     for (const c of this.placedNear(text)) {
       const file = c.file.replace(/^\.\//, '');
       const defs = this.core.definitionsOf(bare(c.name));
@@ -116,8 +123,12 @@ export class SemanticPhase {
           // an aside between them says nothing of the place: "N, which axios uses for every request, is declared in F", "N (see … F1) is declared in F2"
           // (any aside between commas: "N, used for timeouts, is declared in F" — red team adv45)
           const between = sentence.slice(from, to).replace(/\([^()]*\)/g, ' ').replace(/,[^,]*,/g, ' ');
-          const adjacent = /^[\s:(\[-]*$/.test(between);
-          const loose = LOOSELY_PLACING.test(between) || APPOSITIVE.test(sentence.slice(from, to));
+          // ("N — F", "N → F": red team adv48)
+          const adjacent = /^[\s:(\[\-—–→>]*$/.test(between);
+          // a few words with no use and no other clause say some tie of N to F ("N's home: F" — adv48)
+          const loose = LOOSELY_PLACING.test(between) || APPOSITIVE.test(sentence.slice(from, to)) || SHORT_TIE.test(between.trim()) && !NOT_A_TIE.test(between);
+          // "N is a (private) method of the C class in F": a member, so declared there (adv48)
+          const member = MEMBER_OF.test(between);
           // a use between them says the file uses N — unless a place is said first, with no other file
           // between ("N is declared in — and called from — F" still places N in F: red team adv46)
           const useAt = between.search(USING), declAt = between.search(DECLARES);
@@ -130,7 +141,7 @@ export class SemanticPhase {
           // (or a negation just before the name: "pLimit, not limitFunction, is declared in F" — red team adv46)
           const denied = DENYING.test(own) || DENYING.test(sentence.slice(Math.max(0, f.at - 14), f.at)) || /\b(?:not|never)\s+$/i.test(sentence.slice(Math.max(0, m.index! - 10), m.index!));
           // (the wordings read as places before adv44 stay strict; the looser ones are wrong only where F has nothing of N)
-          out.push({ name, file: f.file, denied, strong: adjacent || DECLARING.test(between) });
+          out.push({ name, file: f.file, denied, strong: adjacent || member || DECLARING.test(between) });
         }
       }
     }
@@ -416,6 +427,14 @@ const LOOSELY_PLACING = /\b(?:is|are)\s+(?:[\w-]+\s+){0,5}(?:in|inside|within|at
 /** "N, the proto method in F, …": an apposition that places N. */
 const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/i;
 /** Words that deny a place ("not in F", "no longer in F", "absent from F", "F lacks N"). */
+/** "N is a (private) method of (the) C (class)": group 1 N, group 2 C. */
+const OWNED_BY = /([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s+(?:is|are)\s+(?:not\s+)?(?:a|an|the|one\s+of\s+the)\s+(?:[\w-]+\s+){0,2}(?:method|member|property|field|getter|setter|accessor)s?\s+of\s+(?:the\s+)?([A-Za-z_$][\w$]*)/gi;
+/** At most three words between a name and a file: "N's home:", "N at", "N →". */
+const SHORT_TIE = /^(?:[^\s]+\s+){0,2}[^\s]*$/;
+/** Words that start another clause or set two things apart: "N and F", "N than F" tie nothing. */
+const NOT_A_TIE = /\b(?:and|or|but|nor|then|while|whereas|also|than|versus|vs|before|after|because|so|if|when|unlike)\b/i;
+/** "a method of", "the only function in", "a static member of": a member or a declaration of what follows. */
+const MEMBER_OF = /\b(?:method|function|member|property|field|getter|setter|class|interface|enum|constant|constructor|accessor|type\s+alias)s?\s+(?:of|in|inside|within)\b/i;
 const DENYING = /\b(?:not|never|isn['’]t|aren['’]t|no\s+longer|absent|missing|lacks?)\b/i;
 // (whole words: "readily" or "users" says no use — red team adv45)
 const USING = /\b(?:call(?:s|ed|ing|ers?)?|us(?:e|es|ed|ing)|import(?:s|ed|ing)?|invok\w*|referenc\w*|pass(?:es|ed|ing)?|read(?:s|ing)?|wrap(?:s|ped|ping)?|return(?:s|ed|ing)?|throw(?:s|n|ing)?|emit(?:s|ted|ting)?|extend(?:s|ed|ing)?|subclass\w*|instantiat\w*|creat(?:e|es|ed|ing))\b/i;

@@ -1,0 +1,85 @@
+/**
+ * Targets written as pathname patterns (`/tmp/w/hl_[a]`, `/root/.bashr?`, `src/*.tmp`): the shell
+ * names the files when it runs, so the write guard judges the folder a pattern can match in and the
+ * files it matches when the guard looks (red team adv48 wrote through a refused hard link and into
+ * /root by patterns the guard took as "a target it cannot name").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const PATTERN = /[*?]|\[[^\]]*\]/;
+
+/** The folder a pattern can match in, from `from`: its path up to the last `/` before the first pattern character. */
+export function patternFolder(from: string, pattern: string): string {
+  const at = pattern.search(PATTERN);
+  const head = at < 0 ? pattern : pattern.slice(0, pattern.lastIndexOf('/', at) + 1);
+  return path.resolve(from, head || '.');
+}
+
+/** One name of a pattern as a regular expression: `*`, `?`, `[…]`, `[!…]` (a `[` without its `]` is itself). Dot files match too. */
+function nameRegex(name: string): RegExp {
+  let re = '';
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i]!;
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const end = name.indexOf(']', i + 2);
+      if (end < 0) re += '\\[';
+      else {
+        let body = name.slice(i + 1, end);
+        const negated = /^[!^]/.test(body);
+        if (negated) body = body.slice(1);
+        re += `[${negated ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+        i = end;
+      }
+    } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, 's');
+}
+
+/**
+ * The paths a pattern matches now, from `from` (absolute), or null past `cap`. A `**` name matches
+ * folders at any depth (as with bash's globstar), so the answer holds with it on or off.
+ */
+export function patternMatches(from: string, pattern: string, cap = 500): string[] | null {
+  const names = path.resolve(from, pattern).split('/').filter((n, i) => n !== '' || i === 0);
+  let found = ['/'];
+  for (const name of names.slice(1)) {
+    const next: string[] = [];
+    for (const dir of found) {
+      if (!PATTERN.test(name)) {
+        next.push(path.join(dir, name));
+        continue;
+      }
+      const re = nameRegex(name);
+      const walk = (d: string, deep: boolean): boolean => {
+        let entries: fs.Dirent[];
+        try {
+          entries = fs.readdirSync(d, { withFileTypes: true });
+        } catch {
+          return true;
+        }
+        for (const e of entries) {
+          const p = path.join(d, e.name);
+          if (name === '**' || re.test(e.name)) next.push(p);
+          if (deep && e.isDirectory() && !walk(p, true)) return false;
+          if (next.length > cap) return false;
+        }
+        return true;
+      };
+      if (name === '**') next.push(dir);
+      if (!walk(dir, name === '**')) return null;
+    }
+    found = [...new Set(next)];
+    if (found.length > cap) return null;
+  }
+  return found.filter((p) => {
+    try {
+      fs.lstatSync(p);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
