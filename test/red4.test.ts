@@ -315,6 +315,9 @@ describe('A Read explores a file only when it showed some of its code', () => {
     const ledger = sessions.store.ledger(sessions.store.active()!.id).filter((e) => e.tool === 'hook:Read');
     expect(ledger.map((e) => e.summary)).toEqual([expect.stringMatching(/showed nothing .*past its end/), expect.stringMatching(/lines 1–1 of 6/), expect.stringMatching(/lines 4–4 of 6/), expect.stringMatching(/lines 1–10 of 37/), expect.stringMatching(/lines 27–36 of 37/)]);
     expect(bash("echo '// written unseen' >> src/main.ts").decision).toBe('deny');
+    // the refusal says what the Read showed (agent trial tr113 read a test file's imports and was not told why that did not count)
+    const edit = hook('pre-tool-use', { hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_use_id: 'toolu_e1', tool_input: { file_path: path.join(root, 'test/cart.test.ts'), old_string: 'a', new_string: 'b' } });
+    expect(edit).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/your Read of it showed lines 27–36 of 37.*explores nothing/) });
     bash(`python3 -c "open('src/main.ts','a').write('// written unseen')"`);
     expect(disk('src/main.ts')).toBe(main);
     expect(sessions.status()).toMatchObject({ explored_files: expect.not.arrayContaining(['src/main.ts']) });

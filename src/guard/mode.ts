@@ -20,7 +20,7 @@ export type GuardMode =
   /** turn: the /code prompt that holds a turn no session has started in yet (its effects are checked from its first event) */
   /** tampered: the records cannot be trusted (changed, gone or rolled back): effects are undone against the anchor (anchor.ts) */
   | { kind: 'locked'; session?: SessionRow; why: string; turn?: string; tampered?: boolean }
-  | { kind: 'ready'; session: SessionRow; explored: Set<string>; approvedNew: Set<string> };
+  | { kind: 'ready'; session: SessionRow; explored: Set<string>; approvedNew: Set<string>; readsNotExploring: Map<string, string> };
 
 const WRITABLE = new Set(['IMPLEMENT', 'MODIFY']);
 const TURN_WITHOUT_PROMPTS_MS = 30 * 60 * 1000;
@@ -78,7 +78,14 @@ function sessionMode(store: SessionStore, root: string, s: SessionRow, phase: st
   if (unseen) return { kind: 'locked', session: s, why: unseen };
   const ledger = store.ledger(s.id);
   const explored = deriveEvidence(ledger).exploredFiles;
-  return { kind: 'ready', session: s, explored, approvedNew: approvedWrites(ledger, root) };
+  // what the last Read of a file showed when it explored nothing, for the refusal to say (agent trial
+  // tr113 read a test file's first 12 lines, its imports, and was refused the edit without knowing why)
+  const readsNotExploring = new Map<string, string>();
+  for (const e of ledger) {
+    const m = e.tool === 'hook:Read' && e.outcome === 'blocked' ? /^a Read of (.+?) that showed (.*): it explores nothing/s.exec(e.summary ?? '') : null;
+    if (m) readsNotExploring.set(m[1]!, m[2]!);
+  }
+  return { kind: 'ready', session: s, explored, approvedNew: approvedWrites(ledger, root), readsNotExploring };
 }
 
 /** May `rel` (project-relative) change in this mode? A reason when it may not. */

@@ -609,7 +609,11 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
   // named outside, lands inside: judged as the project file it is
   // a new file check_write_target approved is the agent's own once made: writable again, as the effect check lets it be
   const v = checkWriteTarget(root, namedOutside ? realRel : rel, true, new Set([...mode.explored, ...mode.approvedNew]));
-  if (!v.allowed) return `${v.error}. ${v.hint}`;
+  if (!v.allowed) {
+    const lastRead = v.file ? mode.readsNotExploring.get(v.file) : undefined;
+    if (lastRead) return `${v.error}: your Read of it showed ${lastRead}, which explores nothing. Read the code you will change (the declaration or the test block, whole), or all of the file.`;
+    return `${v.error}. ${v.hint}`;
+  }
   if (v.new_file && !mode.approvedNew.has(v.file)) return `'${v.file}' is a new file: call check_write_target with allow_new_files: true first.`;
   return undefined;
 }
