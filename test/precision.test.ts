@@ -380,6 +380,10 @@ describe('members declared apart in CommonJS-era JavaScript', () => {
         '};',
         'function Foo() {}',
         'Foo.prototype.bar = function () { return 1; };',
+        // chained: both names are members, and a call through `this` finds the right one (agent trial tr112)
+        'SourceCodeFixer.set =',
+        'SourceCodeFixer.header = function header(field) { return field; };',
+        'SourceCodeFixer.send = function send() { return this.set("a"); };',
         'module.exports.helper = function () {};',
         'function init() { Foo.later = () => 2; }',
         'module.exports = SourceCodeFixer;',
@@ -399,7 +403,9 @@ describe('members declared apart in CommonJS-era JavaScript', () => {
     type Item = { name: string; kind: string; children?: Item[] };
     const flat = (items: Item[], holder = ''): string[] => items.flatMap((s) => [`${s.kind} ${holder}${s.name}`, ...flat(s.children ?? [], `${s.name}.`)]);
     const outline = flat(getSymbols(p, { file: 'lib/fixer.js' }).items as Item[]);
-    expect(outline).toEqual(expect.arrayContaining(['method SourceCodeFixer.applyFixes', 'method Foo.bar']));
+    expect(outline).toEqual(expect.arrayContaining(['method SourceCodeFixer.applyFixes', 'method Foo.bar', 'method SourceCodeFixer.set', 'method SourceCodeFixer.header']));
+    const set = findDefinitions(p, { from: { file: 'lib/fixer.js', line: 9, column: 54 } }).items as { name: string; line: number }[];
+    expect(set.map((d) => [d.name, d.line])).toEqual([['set', 7]]);
     // module.exports.x is an export, not a member of `module`; an assignment inside a body is not a declaration
     expect(outline.some((s) => /helper|later/.test(s))).toBe(false);
   });

@@ -91,6 +91,21 @@
   left: (member_expression object: (identifier) @member.of property: (property_identifier) @name)
   right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
   (#not-any-of? @member.of "module" "exports" "window" "global" "globalThis" "self"))
+; … also chained: `res.set = res.header = function header() {}` declares both (express's response and
+; request objects: set, type, get were missing — agent trial tr112); the first name is the line that
+; names it, the function is the last one's
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @member.of property: (property_identifier) @name) @definition.method
+  right: (assignment_expression
+    left: (member_expression object: (identifier) @_same)
+    right: [(arrow_function) (function_expression) (generator_function)]))
+  (#not-any-of? @member.of "module" "exports" "window" "global" "globalThis" "self")
+  (#eq? @member.of @_same)))
+(program (expression_statement (assignment_expression
+  right: (assignment_expression
+    left: (member_expression object: (identifier) @member.of property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
+  (#not-any-of? @member.of "module" "exports" "window" "global" "globalThis" "self"))
 (program (expression_statement (assignment_expression
   left: (member_expression
     object: (member_expression object: (identifier) @member.of property: (property_identifier) @_prototype)
