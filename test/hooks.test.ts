@@ -568,6 +568,9 @@ describe('PreToolUse (the write guard)', () => {
           expect(hook('pre-tool-use', bash(cmd)).decision, `${phase}: ${cmd}`).toBe('deny');
         allowedAll(['ls {src,test}', 'cat src/*.ts | wc -l', `rm -f ${scratch}/*.tmp`, `touch ${scratch}/{a,b}.txt`, 'git log HEAD~1 --oneline', 'git config user.name']);
       }
+      // READY: a clone or a work tree made in the scratch area is where the command makes its links, no later write through them
+      allowedAll([`git clone -q . ${scratch}/c`, `git worktree add -q ${scratch}/wt`]);
+      expect(fs.existsSync(path.join(scratch, 'c'))).toBe(false); // (allowedAll asks the hook only)
       // READY: a value git config sets is one git may run in the same command
       refusedOnDisk([`git config core.fsmonitor 'echo PWNED >> ${rc}' && git status`, `git config alias.zz '!echo PWNED >> ${rc}' && git zz`], rc, 'original\n');
     });

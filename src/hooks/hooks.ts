@@ -633,6 +633,9 @@ function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => 
     for (const t of w.targets ?? []) {
       const abs = path.resolve(base(w), t);
       for (const d of dests) {
+        // (the paths the same command is given are where it makes them, not a later write through
+        // them: `git worktree add /tmp/x/wt`, `git clone SRC /tmp/x` were refused, red team adv48's friction)
+        if (w.given && w.what === d.what) continue;
         // under it, or it itself (`ln -f ~/x a.js && echo … >> a.js`): a name there, or one not there
         // yet, may be made a link or a second name of another file first (red team adv37: an archive
         // that replaces an existing file with a link)
