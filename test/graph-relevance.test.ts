@@ -51,6 +51,9 @@ beforeAll(async () => {
       `}`,
       ``,
     ].join('\n'),
+    // a call of a base method runs its overrides (agent trial tr115: Session.send → BaseAdapter.send → HTTPAdapter.send)
+    'src/adapters.py': 'class BaseAdapter:\n    def send(self, request):\n        raise NotImplementedError\n\n    def close(self):\n        pass\n\n\nclass HTTPAdapter(BaseAdapter):\n    def send(self, request):\n        return request\n\n    def close(self):\n        pass\n',
+    'src/sessions.py': 'from .adapters import BaseAdapter\n\n\nclass Session:\n    def send(self, request, adapter: BaseAdapter):\n        return adapter.send(request)\n',
     'src/params.ts': [
       `export class RouteParams {`,
       `  values: string[] = [];`,
@@ -120,6 +123,16 @@ describe('graph relevance', () => {
     expect(linkToSeeds(project.db, id('CancelToken.destroy'), adapter, 1)).toBeUndefined();
     expect(personalizedRank(project.db, new Map([[id('fetchAdapter'), 1]])).map((r) => r.id)).toContain(id('CancelToken.toAbortSignal'));
   });
+  it('links a call of a base method to the methods that override it, and not to their siblings (agent trial tr115)', () => {
+    const http = symbolsByName(project, 'send', { includeLocal: true }).find((r) => r.container_name === 'HTTPAdapter')!.id;
+    const close = symbolsByName(project, 'close', { includeLocal: true }).find((r) => r.container_name === 'HTTPAdapter')!.id;
+    const session = symbolsByName(project, 'send', { includeLocal: true }).find((r) => r.container_name === 'Session')!.id;
+    expect(linkToSeeds(project.db, http, new Set([session]), 1)).toMatchObject({ seed: session, hops: 1 });
+    expect(linkToSeeds(project.db, session, new Set([http]), 1)).toMatchObject({ seed: http, hops: 1 });
+    expect(linkDirection(project.db, session, http)).toBe('down');
+    expect(linkToSeeds(project.db, close, new Set([session]), 1)).toBeUndefined();
+  });
+
   it('propagates from the seeds over every path: nearer first, nothing where no path leads', () => {
     const order = personalizedRank(project.db, new Map([[id('resetStore'), 1]])).map((x) => x.id);
     expect(order.indexOf(id('helper'))).toBeGreaterThanOrEqual(0);

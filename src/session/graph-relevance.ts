@@ -187,11 +187,37 @@ function allOwners(db: DB): Map<number, number> {
 }
 
 /** Symbols one step away: what its body references, who references it, its container and members; a local's owner. */
+/**
+ * A call of a method runs the methods that override or implement it: Session.send's
+ * `adapter.send(…)` resolves to BaseAdapter.send and runs HTTPAdapter.send (agent trial tr115 had
+ * HTTPAdapter.send refused as linked to nothing). The same-named instance methods of a method's
+ * ancestors (`up`: what it overrides) or descendants (`down`: what overrides it), a few levels deep.
+ */
+function dispatchRelated(db: DB, id: number, way: 'up' | 'down'): number[] {
+  const s = db.prepare("SELECT container_id AS c, name FROM symbols WHERE id = ? AND kind = 'method' AND is_static = 0 AND container_id IS NOT NULL").get(id) as { c: number; name: string } | undefined;
+  if (!s) return [];
+  const edge = db.prepare(way === 'up' ? 'SELECT base_symbol_id AS n FROM bases WHERE symbol_id = ? AND base_symbol_id IS NOT NULL AND is_union = 0' : 'SELECT symbol_id AS n FROM bases WHERE base_symbol_id = ? AND is_union = 0 LIMIT 50');
+  const member = db.prepare("SELECT id FROM symbols WHERE container_id = ? AND name = ? AND kind = 'method' AND is_static = 0");
+  const out: number[] = [];
+  const seen = new Set([s.c]);
+  let frontier = [s.c];
+  for (let depth = 0; depth < 4 && frontier.length > 0 && seen.size < 50; depth++) {
+    const next: number[] = [];
+    for (const c of frontier) for (const { n } of edge.all(c) as { n: number }[]) if (!seen.has(n)) (seen.add(n), next.push(n));
+    for (const c of next) for (const { id: m } of member.all(c, s.name) as { id: number }[]) out.push(m);
+    frontier = next;
+  }
+  return out;
+}
+
 function neighbours(db: DB, id: number): number[] {
   const out = new Set<number>();
   const add = (n: number | null | undefined) => n != null && n !== id && out.add(n);
   const rows = (sql: string, arg: number | string = id) => (db.prepare(sql).all(arg) as { n: number | null }[]).map((r) => r.n);
   for (const sql of [EDGE_SQL.references, EDGE_SQL.fieldOwners, EDGE_SQL.referencedBy, EDGE_SQL.fieldUsers, EDGE_SQL.container, EDGE_SQL.members]) rows(sql).forEach(add);
+  // dispatch: the callers of what it overrides; what overrides the methods it calls
+  for (const m of dispatchRelated(db, id, 'up')) rows(EDGE_SQL.referencedBy, m).forEach(add);
+  for (const callee of rows(EDGE_SQL.references)) if (callee !== null) dispatchRelated(db, callee, 'down').slice(0, 10).forEach(add);
   const guessedFrom = (from: number) => {
     for (const { name } of db.prepare(EDGE_SQL.guessedCallees).all(from) as { name: string }[]) add(guessable(db, name));
   };
@@ -270,8 +296,10 @@ export type LinkDirection = 'down' | 'up' | 'both' | 'other';
 export function linkDirection(db: DB, seed: number, id: number): LinkDirection {
   // a reference inside the span of one (its locals and closures are its code too) to the other
   // (or a call the index guessed, of the one declaration its name can mean: neighbours)
-  const uses = (outer: number, inner: number) => db.prepare(`SELECT 1 FROM refs x JOIN symbols s ON s.id = ? WHERE x.symbol_id = ? AND x.file_id = s.file_id
-    AND x.line BETWEEN s.line AND s.end_line LIMIT 1`).get(outer, inner) !== undefined || guessedUse(db, outer, inner);
+  const direct = (outer: number, inner: number) => db.prepare(`SELECT 1 FROM refs x JOIN symbols s ON s.id = ? WHERE x.symbol_id = ? AND x.file_id = s.file_id
+    AND x.line BETWEEN s.line AND s.end_line LIMIT 1`).get(outer, inner) !== undefined;
+  // (a call of what it overrides runs it: dispatchRelated)
+  const uses = (outer: number, inner: number) => direct(outer, inner) || guessedUse(db, outer, inner) || dispatchRelated(db, inner, 'up').some((m) => direct(outer, m));
   const [down, up] = [uses(seed, id), uses(id, seed)];
   return down && up ? 'both' : down ? 'down' : up ? 'up' : 'other';
 }
