@@ -156,10 +156,12 @@ const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fg
   'rev', 'fold', 'paste', 'join', 'fmt', 'hexdump']);
 /** a target written with an expansion or a pattern cannot be named before the shell runs */
 const UNKNOWABLE = /[*?`$]|^~/;
-/** a target an expansion names: unknown before the shell runs (a pattern is judged by where it can match) */
-const UNKNOWN_NAME = /[`$]|^~/;
-/** a pathname pattern: `*`, `?`, `[…]` (a `[` without its `]` is itself) */
-export const GLOB = /[*?]|\[[^\]]*\]/;
+/**
+ * A target not fully known before the shell runs: a pathname pattern (`*`, `?`, `[…]`; a `[`
+ * without its `]` is itself) or an expansion (`$`, a backtick; written in quotes they are letters,
+ * but the guard cannot tell which from the word it is given)
+ */
+export const GLOB = /[*?`$]|\[[^\]]*\]/;
 
 /**
  * The targets as the shell will name them: a leading `~`, `$HOME` or `${HOME}` is the user's home
@@ -171,8 +173,9 @@ function named(targets: readonly string[]): string[] | null {
   for (const t of targets) {
     const home = /^(?:~|"?\$HOME"?(?![\w])|"?\$\{HOME\}"?)(?=\/|$)/.exec(t);
     const x = home ? os.homedir() + t.slice(home[0].length) : t;
-    // (a pattern is kept: analyzeBash moves it to the write's globs, judged by where it can match)
-    if (UNKNOWN_NAME.test(x)) return null;
+    // (a pattern, and a `$` or backtick — a literal one when quoted: `'/root/$/../x'`, red team adv49 —
+    // is kept: withGlobs moves it to the write's globs, judged by the folder before it and what it names now)
+    if (/^~/.test(x)) return null;
     out.push(x);
   }
   return out;
@@ -345,6 +348,11 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
   const a = plainAnalysis(command) ?? (await parsedAnalysis(command));
   const unread = setsUnreadCode(command);
   if (unread) a.writes.push({ what: command.slice(0, 160), targets: null, refuse: unread === 'TAPE' ? 'TAPE names the archive tar writes without -f, unread by the guard: name it with tar -f FILE' : `setting ${unread} makes bash run code the write guard never reads: run the commands themselves` });
+  // the guard expands words as bash does by default: options that change that make its reading wrong
+  // (red team adv49: `set +B` keeps `{q..q}` literal, nullglob drops a pattern and shifts cp's operands,
+  // nocaseglob and extglob match what the guard's matcher does not)
+  const expansion = EXPANSION_OPTIONS.exec(unquoted(command));
+  if (expansion) a.writes.push({ what: command.slice(0, 160), targets: null, refuse: `${expansion[0].trim()} changes how bash expands words, which the write guard reads as bash does by default: run the command without it` });
   return a;
 }
 
@@ -362,6 +370,9 @@ function withGlobs(a: BashAnalysis): BashAnalysis {
   }
   return a;
 }
+
+/** `set +B`, `set -f`, `set -o noglob`, `shopt -s nullglob|nocaseglob|extglob|nocasematch` (globstar, dotglob and failglob only widen or stop what the guard judges). */
+const EXPANSION_OPTIONS = /(?:^|[\s;&|(])(?:set\s+(?:[^;&|\n]*\s)?(?:\+[a-zA-Z]*B|-[a-zA-Z]*f\b|[-+]o\s+(?:braceexpand|noglob))|shopt\s+[^;&|\n]*\b(?:nullglob|nocaseglob|extglob|nocasematch)\b)/;
 
 /** A command's text with its quotes and backslashes taken out: `set -o phys""ical` reads as `set -o physical`. */
 const unquoted = (command: string): string => command.replace(/["'\\]/g, '');
@@ -570,6 +581,12 @@ function gitCode(args: readonly string[]): string[] {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '-c' && args[i + 1] !== undefined) out.push(args[i + 1]!.slice(args[i + 1]!.indexOf('=') + 1).replace(/^!/, ''));
+    // (fused, `-ccore.fsmonitor=…`, and clone's `--config NAME=VALUE` — red team adv49)
+    else if (/^-c[^-]/.test(a) && !a.startsWith('-c=')) out.push(a.slice(a.indexOf('=') + 1).replace(/^!/, ''));
+    else if (sub === 'clone' && a.startsWith('--') && !a.startsWith('--config-env') && isLong(a.slice(2).split('=')[0]!, ['config'])) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[i + 1] ?? '';
+      out.push(v.slice(v.indexOf('=') + 1).replace(/^!/, ''));
+    }
     if (sub === 'grep' && /^-O./.test(a)) out.push(a.slice(2));
     if ((sub === 'difftool' || sub === 'rebase') && a === '-x' && args[i + 1] !== undefined) out.push(args[i + 1]!);
     if ((sub === 'clone' || sub === 'ls-remote') && a === '-u' && args[i + 1] !== undefined) out.push(args[i + 1]!);
@@ -581,7 +598,8 @@ function gitCode(args: readonly string[]): string[] {
   if (sub === 'config' && !gitSubReads([...args])) {
     const plain = words.slice(1).filter((w, i, all) => !w.startsWith('-') && !/^(?:-f|--file|--blob|-t|--type|--default|--comment|--value)$/.test(all[i - 1] ?? ''));
     const rest = /^(?:set|unset|rename-section|remove-section|edit)$/.test(plain[0] ?? '') ? plain.slice(1) : plain;
-    if (rest.length >= 2) out.push(rest.at(-1)!.replace(/^!/, ''));
+    // (every word after the name: VALUE, and a value pattern after it — red team adv49 put the code first)
+    for (const v of rest.slice(1)) out.push(v.replace(/^!/, ''));
   }
   const action = words.slice(1).findIndex((w) => !w.startsWith('-')) + 1;
   if ((sub === 'bisect' && words[action] === 'run') || (sub === 'submodule' && words[action] === 'foreach')) out.push(words.slice(action + 1).filter((w, i) => i > 0 || !w.startsWith('-')).join(' '));
@@ -608,7 +626,7 @@ function gitFiles(args: readonly string[]): string[] {
 }
 
 /** `git -c name=value …` (or --config-env) can make any git command run a program (core.pager, diff.external …) */
-const gitConfigured = (args: string[]) => args.some((a) => a.startsWith('-c') || a.startsWith('--config-env'));
+const gitConfigured = (args: string[]) => args.some((a) => a.startsWith('-c') || a.startsWith('--config-env') || (a.startsWith('--con') && isLong(a.slice(2).split('=')[0]!, ['config'])));
 
 /** git's subcommand, past the global options (`-C DIR`, `--git-dir DIR`, `-c name=value` …). */
 function gitSubcommand(args: string[]): string | undefined {
@@ -650,7 +668,8 @@ function nestedNone(command: string): boolean {
 function inspectRedirect(n: Node, writes: BashWrite[]): void {
   const dest = n.childForFieldName('destination');
   const op = n.children.filter((c) => c && !c.isNamed).map((c) => c!.text).join('');
-  if (dest) redirectWrite(op, unquote(dest), writes);
+  // (brace-expanded as bash does a redirection's word: `>> /tmp/w/{L..L}/x` is one word — red team adv49)
+  if (dest) for (const target of expandedWords(dest)) redirectWrite(op, target === BRACE_OVERFLOW ? '/' : target, writes);
 }
 
 /** The write of a redirection `op target` (none for input, descriptor duplication, /dev/null …). */

@@ -8,13 +8,13 @@
 /** At most this many words from one word: a larger expansion is refused rather than judged in part. */
 export const MAX_BRACE_WORDS = 256;
 
-const PROTECTED: Record<string, string> = { '{': '\uE001', '}': '\uE002', ',': '\uE003', '.': '\uE004' };
+const PROTECTED: Record<string, string> = { '{': '\uE001', '}': '\uE002', ',': '\uE003', '.': '\uE004', $: '\uE005' };
 const UNPROTECTED = Object.fromEntries(Object.entries(PROTECTED).map(([k, v]) => [v, k]));
 
-/** Quoted or escaped text: its braces, commas and dots are letters, not expansion syntax. */
-export const protect = (text: string): string => text.replace(/[{},.]/g, (c) => PROTECTED[c]!);
+/** Quoted or escaped text: its braces, commas, dots and `$` are letters, not expansion syntax (`"$"{a,b}` expands: red team adv49). */
+export const protect = (text: string): string => text.replace(/[{},.$]/g, (c) => PROTECTED[c]!);
 
-const unprotect = (text: string): string => text.replace(/[\uE001-\uE004]/g, (c) => UNPROTECTED[c]!);
+const unprotect = (text: string): string => text.replace(/[\uE001-\uE005]/g, (c) => UNPROTECTED[c]!);
 
 /**
  * The words a (protected) word expands to, unprotected, or null when there are more than

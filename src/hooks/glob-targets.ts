@@ -8,10 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const PATTERN = /[*?]|\[[^\]]*\]/;
+/** where a target stops being known: a pattern, or an expansion (`$`, a backtick) */
+const UNKNOWN = /[*?`$]|\[[^\]]*\]/;
 
-/** The folder a pattern can match in, from `from`: its path up to the last `/` before the first pattern character. */
+/** The folder a pattern can match in, from `from`: its path up to the last `/` before the first pattern or expansion character. */
 export function patternFolder(from: string, pattern: string): string {
-  const at = pattern.search(PATTERN);
+  const at = pattern.search(UNKNOWN);
   const head = at < 0 ? pattern : pattern.slice(0, pattern.lastIndexOf('/', at) + 1);
   return path.resolve(from, head || '.');
 }
@@ -24,14 +26,20 @@ function nameRegex(name: string): RegExp {
     if (c === '*') re += '.*';
     else if (c === '?') re += '.';
     else if (c === '[') {
-      const end = name.indexOf(']', i + 2);
-      if (end < 0) re += '\\[';
+      // any bracket expression is taken as any one character: a superset of what bash matches
+      // (`[[:alpha:]]`, `[!a]`, ranges in any locale — red team adv49), so nothing it matches goes unjudged
+      let j = i + 1;
+      if (name[j] === '!' || name[j] === '^') j++;
+      if (name[j] === ']') j++; // a `]` first is a member
+      while (j < name.length && name[j] !== ']') {
+        // `[:alpha:]`, `[=a=]`, `[.a.]` inside: their `]` does not close the expression
+        const inner = name[j] === '[' && /[:=.]/.test(name[j + 1] ?? '') ? name.indexOf(`${name[j + 1]}]`, j + 2) : -2;
+        j = inner === -2 ? j + 1 : inner < 0 ? name.length : inner + 2;
+      }
+      if (j >= name.length) re += '\\[';
       else {
-        let body = name.slice(i + 1, end);
-        const negated = /^[!^]/.test(body);
-        if (negated) body = body.slice(1);
-        re += `[${negated ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
-        i = end;
+        re += '.';
+        i = j;
       }
     } else re += c.replace(/[.+^${}()|\\]/g, '\\$&');
   }
@@ -74,7 +82,7 @@ export function patternMatches(from: string, pattern: string, cap = 500): string
     found = [...new Set(next)];
     if (found.length > cap) return null;
   }
-  return found.filter((p) => {
+  const existing = [...new Set(found)].filter((p) => {
     try {
       fs.lstatSync(p);
       return true;
@@ -82,4 +90,8 @@ export function patternMatches(from: string, pattern: string, cap = 500): string
       return false;
     }
   });
+  // and the path as written, `..` kept (it goes up from where a link leads), there or not: a pattern
+  // that matches nothing is kept by bash as a literal name (`x[y]` may be a link of that name — red
+  // team adv49), and an expansion may be a literal `$`
+  return [...existing, path.isAbsolute(pattern) ? pattern : `${from}/${pattern}`];
 }

@@ -516,18 +516,15 @@ function patternedWrite(w: BashWrite, from: string, root: string, realRoot: stri
     if (relative && (w.dir === null || unknownFolder)) return `the command moves to a folder the guard cannot tell before it runs, then writes files matching '${g.slice(0, 120)}'. Name the files by their full paths, or cd to a plain path.`;
     for (const folder of relative ? [from, ...reached] : [from]) {
       const where = landing(patternFolder(folder, g));
-      const rel = path.relative(realRoot, where);
+      if (isOutside(path.relative(realRoot, where)) && !isScratch(where)) return `it writes files matching '${g.slice(0, 120)}' in ${where.slice(0, 160)}, outside the project, where the guard cannot see or undo it. Name the files, in the project or in ${os.tmpdir()}.`;
       const matches = patternMatches(folder, g);
       if (matches === null) return `'${g.slice(0, 120)}' matches too many files for the write guard to check: name the files`;
-      if (!isOutside(rel)) {
-        const owned = matches.find((m) => isGuardOwned(path.relative(root, m).split(path.sep).join('/')));
-        if (owned) return `'${g.slice(0, 120)}' matches ${owned.slice(0, 160)}, one of the write guard's files`;
-        continue;
-      }
-      if (!isScratch(where)) return `it writes files matching '${g.slice(0, 120)}' in ${where.slice(0, 160)}, outside the project, where the guard cannot see or undo it. Name the files, in the project or in ${os.tmpdir()}.`;
+      // each file it names now (and the name as written): inside the project the effect check sees
+      // what changed (the guard's own files aside); outside it, judged as a path named there
       for (const m of matches) {
-        const why = check(folder, m);
-        if (why) return `'${g.slice(0, 120)}' matches ${m.slice(0, 160)}: ${why}`;
+        const rel = path.relative(realRoot, landing(m));
+        const why = !isOutside(rel) ? (isGuardOwned(rel.split(path.sep).join('/')) ? "one of the write guard's files" : undefined) : check(folder, m);
+        if (why) return `'${g.slice(0, 120)}' names ${m.slice(0, 160)}: ${why}`;
       }
     }
   }
@@ -630,6 +627,12 @@ function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => 
   if (dests.length === 0) return undefined;
   for (const w of writes) {
     if (w.linkDests || w.copiesLinks) continue;
+    // a pattern may name a file under the folder the links are made in (red team adv49: `cp -a D D2 && … >> D2/[L]/x`)
+    for (const g of w.globs ?? []) {
+      const folder = patternFolder(base(w), g);
+      const d = dests.find((x) => folder === x.at || folder.startsWith(x.at + path.sep) || x.at.startsWith(folder + path.sep));
+      if (d) return `${w.what.slice(0, 160)}: writes files matching '${g.slice(0, 120)}' where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
+    }
     for (const t of w.targets ?? []) {
       const abs = path.resolve(base(w), t);
       for (const d of dests) {
