@@ -377,6 +377,9 @@ describe('QueryFrame validation', () => {
       expect(da(R, 'add jitter to the retry delay', 'Add jitter to the retry delay'), R).toEqual([]);
     }
     expect(tf('Add jitter to the retry delay. The limit option stays the same.', 'retry delay', 'retry delay')).toEqual([]);
+    // the refusal names the phrase that keeps out what was taken (red team adv49's friction)
+    const RR = 'Make res.redirect refuse a javascript: URL with a 400 error; the status codes of other redirects must stay the same, and do not touch res.location.';
+    expect(da(RR, 'refuse a javascript: URL with a 400 error and change the status codes of other redirects', 'Make res.redirect refuse a javascript: URL with a 400 error')[0]).toMatch(/must stay the same/);
     // an observed issue is what the program does: a "do not change …" is about the edit (red team adv48)
     const KYR = "Make ky's retry honour a Retry-After header given as an HTTP date, not only as seconds; do not change how the limit option works, and keep afterStatusCodes as it is.";
     expect(errs(KYR, 'observed_issue', 'change how the limit option works', 'do not change how the limit option works')[0]).toMatch(/negation/);

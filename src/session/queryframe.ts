@@ -481,7 +481,14 @@ function fromExcluded(value: string, text: string, ownWords = true, translate?: 
   // (in the request's words too: "アダプター" for "do not touch the adapters" — red team adv43)
   const units = new Set([...contentUnits(outside), ...(translate ? contentUnits(translate(outside).join(' ')) : [])]);
   const taken = [...units].filter((u) => meets(u, k) && !meets(u, r));
-  return taken.length > 0 ? spans[0]!.why : undefined;
+  if (taken.length === 0) return undefined;
+  // (the phrase that keeps out what was taken, not the first one: red team adv49's friction)
+  const t = text.normalize('NFKC');
+  const holding = spans.find((sp) => {
+    const held = new Set(contentUnits(t.slice(sp.start, sp.end)));
+    return taken.some((x) => meets(x, held));
+  });
+  return (holding ?? spans[0]!).why;
 }
 
 /**
