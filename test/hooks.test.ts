@@ -568,6 +568,11 @@ describe('PreToolUse (the write guard)', () => {
           expect(hook('pre-tool-use', bash(cmd)).decision, `${phase}: ${cmd}`).toBe('deny');
         allowedAll(['ls {src,test}', 'cat src/*.ts | wc -l', `rm -f ${scratch}/*.tmp`, `touch ${scratch}/{a,b}.txt`, 'git log HEAD~1 --oneline', 'git config user.name']);
       }
+      // a write in a part of the command that runs before the one making links (agent trial tr112); after it, or in a loop, still refused
+      allowedAll([`rm -rf ${scratch}/orig && mkdir -p ${scratch}/orig && git archive HEAD | tar -x -C ${scratch}/orig`]);
+      for (const cmd of [`tar -x -C ${scratch}/o < ${scratch}/a.tar && echo x >> ${scratch}/o/f`, `for i in 1 2; do echo x >> ${scratch}/o/f; tar -x -C ${scratch}/o < ${scratch}/a.tar; done`,
+        `f() { echo x >> ${scratch}/o/f; }; tar -x -C ${scratch}/o < ${scratch}/a.tar; f`, `echo x >> ${scratch}/o/f | tar -x -C ${scratch}/o < ${scratch}/a.tar`])
+        expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
       // READY: a clone or a work tree made in the scratch area is where the command makes its links, no later write through them
       allowedAll([`git clone -q . ${scratch}/c`, `git worktree add -q ${scratch}/wt`]);
       expect(fs.existsSync(path.join(scratch, 'c'))).toBe(false); // (allowedAll asks the hook only)

@@ -38,6 +38,12 @@ export interface BashWrite {
    * first pattern character and by the files they match when the guard looks
    */
   globs?: string[];
+  /**
+   * where the write runs among the parts of the command that run one after another (its statements,
+   * the sides of `&&`/`||`), when that is known: a write in an earlier part cannot go through a link
+   * a later part makes
+   */
+  step?: number;
   /** a command a /code turn never runs, and why (a mount, an alias, an archive of absolute paths) */
   refuse?: string;
   /**
@@ -394,6 +400,12 @@ function setsUnreadCode(command: string): string | undefined {
   return runs ? runs[1] ?? runs[2] ?? runs[3] : undefined;
 }
 
+/** The parts of a program that run one after another, in order: its statements, and the sides of a list (`a && b`, `a || b`, `a; b`). */
+function inOrder(n: Node): Node[] {
+  if (n.type === 'program' || n.type === 'list') return n.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment').flatMap(inOrder);
+  return [n];
+}
+
 /** The analysis by the bash grammar: every command, however written. */
 export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   const p = await bashParser();
@@ -539,7 +551,15 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
         }
         if (own !== undefined) dir = own;
       };
-      walk(tree.rootNode);
+      if (depth === 0) {
+        // the parts that run one after another, in order (not a function's body: it runs when called)
+        const parts = inOrder(tree.rootNode);
+        for (const [i, part] of parts.entries()) {
+          const from = writes.length;
+          walk(part);
+          if (parts.length > 1 && part.descendantsOfType('function_definition').length === 0 && part.type !== 'function_definition') for (let k = from; k < writes.length; k++) writes[k]!.step = i;
+        }
+      } else walk(tree.rootNode);
       for (const inner of nested) await visit(inner.code, depth + 1, inner.dir);
     } finally {
       tree.delete();

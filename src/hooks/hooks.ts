@@ -623,14 +623,17 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
  * adv37: an archive that replaces an existing file with a link, `patch` that makes one).
  */
 function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => string): string | undefined {
-  const dests = writes.flatMap((w) => (w.linkDests ?? []).map((d) => ({ at: path.resolve(base(w), d), what: w.what })));
+  const dests = writes.flatMap((w) => (w.linkDests ?? []).map((d) => ({ at: path.resolve(base(w), d), what: w.what, step: w.step })));
+  // (a write in a part of the command that runs before the one making links cannot go through them:
+  // `rm -rf X && mkdir X && git archive HEAD | tar -x -C X` — agent trial tr112)
+  const before = (w: BashWrite, d: { step?: number }) => w.step !== undefined && d.step !== undefined && w.step < d.step;
   if (dests.length === 0) return undefined;
   for (const w of writes) {
     if (w.linkDests || w.copiesLinks) continue;
     // a pattern may name a file under the folder the links are made in (red team adv49: `cp -a D D2 && … >> D2/[L]/x`)
     for (const g of w.globs ?? []) {
       const folder = patternFolder(base(w), g);
-      const d = dests.find((x) => folder === x.at || folder.startsWith(x.at + path.sep) || x.at.startsWith(folder + path.sep));
+      const d = dests.find((x) => !before(w, x) && (folder === x.at || folder.startsWith(x.at + path.sep) || x.at.startsWith(folder + path.sep)));
       if (d) return `${w.what.slice(0, 160)}: writes files matching '${g.slice(0, 120)}' where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
     }
     for (const t of w.targets ?? []) {
@@ -638,7 +641,7 @@ function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => 
       for (const d of dests) {
         // (the paths the same command is given are where it makes them, not a later write through
         // them: `git worktree add /tmp/x/wt`, `git clone SRC /tmp/x` were refused, red team adv48's friction)
-        if (w.given && w.what === d.what) continue;
+        if ((w.given && w.what === d.what) || before(w, d)) continue;
         // under it, or it itself (`ln -f ~/x a.js && echo … >> a.js`): a name there, or one not there
         // yet, may be made a link or a second name of another file first (red team adv37: an archive
         // that replaces an existing file with a link)
