@@ -554,6 +554,9 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
       if (depth === 0) {
         // the parts that run one after another, in order (not a function's body: it runs when called)
         const parts = inOrder(tree.rootNode);
+        // (what the walk of the program and its lists would see: a part sent to the background)
+        const lists = [tree.rootNode, ...tree.rootNode.descendantsOfType('list').filter((l): l is Node => l !== null && parts.some((x) => x.parent?.id === l.id))];
+        for (const l of lists) if (l.children.some((c) => c?.type === '&')) background.push(l.text.slice(0, 200));
         for (const [i, part] of parts.entries()) {
           const from = writes.length;
           walk(part);
