@@ -377,6 +377,10 @@ describe('QueryFrame validation', () => {
       expect(da(R, 'add jitter to the retry delay', 'Add jitter to the retry delay'), R).toEqual([]);
     }
     expect(tf('Add jitter to the retry delay. The limit option stays the same.', 'retry delay', 'retry delay')).toEqual([]);
+    // Python's None is a value, not a negation (red team adv50's friction); "None of …" is one
+    const RN = 'Make Session.send raise a clear error when the adapter returns None; keep how redirects are resolved as it is, and do not change HTTPAdapter.send.';
+    expect(da(RN, 'raise a clear error', 'raise a clear error when the adapter returns None')).toEqual([]);
+    expect(errs('None of the headers are sent when the proxy is used', 'observed_issue', 'the headers are sent', 'None of the headers are sent')[0]).toMatch(/negation/);
     // the refusal names the phrase that keeps out what was taken (red team adv49's friction)
     const RR = 'Make res.redirect refuse a javascript: URL with a 400 error; the status codes of other redirects must stay the same, and do not touch res.location.';
     expect(da(RR, 'refuse a javascript: URL with a 400 error and change the status codes of other redirects', 'Make res.redirect refuse a javascript: URL with a 400 error')[0]).toMatch(/must stay the same/);
