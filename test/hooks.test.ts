@@ -606,6 +606,26 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
+  it('a folder made unseen by an earlier part, `..` a pattern names, a shell started with options that change expansion, braces given to sh (red team adv50)', async () => {
+    await withTarget('adv50', async (outside, scratch, rc) => {
+      fs.mkdirSync(path.join(scratch, 'stash'));
+      fs.symlinkSync(outside, path.join(scratch, 'stash', 'L'));
+      // a program the guard does not know, which moves a folder (rename.ul, gio move did)
+      const mover = path.join(scratch, 'mover');
+      fs.writeFileSync(mover, `#!/bin/sh\nmv ${scratch}/stash ${scratch}/g\n`, { mode: 0o755 });
+      fs.mkdirSync(path.join(scratch, 'a', 'b'), { recursive: true });
+      fs.writeFileSync(path.join(scratch, 'a', 'hl'), 'linked\n');
+      fs.linkSync(path.join(scratch, 'a', 'hl'), path.join(scratch, 'hl2'));
+      for await (const phase of phases()) {
+        refusedOnDisk([`${mover} && echo PWNED >> ${scratch}/g/L/rc`, `bash -O extglob -c 'echo PWNED >> ${scratch}/stash/@(L)/rc'`, `bash +B -c 'echo PWNED >> ${scratch}/stash/{L,}/rc'`,
+          `sh -c 'echo PWNED >> ${scratch}/stash/{L..L}/rc'`], rc, 'original\n', `${phase}: `);
+        if (fs.existsSync(path.join(scratch, 'g'))) fs.renameSync(path.join(scratch, 'g'), path.join(scratch, 'stash'));
+        refusedOnDisk([`shopt -u globskipdots; echo PWNED >> ${scratch}/a/b/.[.]/hl`], path.join(scratch, 'hl2'), 'linked\n', `${phase}: `);
+        allowedAll([`mkdir -p ${scratch}/new && npm --version > ${scratch}/new/log`, `sh -c 'ls src'`, `bash -c 'ls {src,test}'`]);
+      }
+    });
+  });
+
   it("npx's options come before its command: `npx prettier -c F` is prettier's check, `npx -c CODE` runs shell code (agent trial tr105)", async () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const cmd of ['npx prettier -c src/cart.ts', 'npx --yes prettier -c src/cart.ts', 'npx -p prettier prettier -c src/cart.ts', 'npx -- eslint -c .eslintrc.json src'])

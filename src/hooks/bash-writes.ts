@@ -44,6 +44,8 @@ export interface BashWrite {
    * a later part makes
    */
   step?: number;
+  /** the simple command it belongs to (a redirection: the command it is written on), in a command of several parts */
+  cmd?: number;
   /** a command a /code turn never runs, and why (a mount, an alias, an archive of absolute paths) */
   refuse?: string;
   /**
@@ -401,9 +403,23 @@ function setsUnreadCode(command: string): string | undefined {
 }
 
 /** The parts of a program that run one after another, in order: its statements, and the sides of a list (`a && b`, `a || b`, `a; b`). */
-function inOrder(n: Node): Node[] {
+function inOrder(n: Node): Node[][] {
   if (n.type === 'program' || n.type === 'list') return n.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment').flatMap(inOrder);
-  return [n];
+  // `a && b > f`: the grammar hangs the redirection on the list, bash on its last command
+  const body = n.type === 'redirected_statement' ? n.childForFieldName('body') : null;
+  if (body?.type === 'list') {
+    const parts = inOrder(body);
+    parts[parts.length - 1]!.push(...n.namedChildren.filter((c): c is Node => c !== null && c.id !== body.id));
+    return parts;
+  }
+  return [[n]];
+}
+
+/** The simple command a redirection is written on: the last one of a list or pipeline it hangs on. */
+function redirectedCommand(redirect: Node): Node | null {
+  let n = redirect.parent?.type === 'redirected_statement' ? redirect.parent.childForFieldName('body') : null;
+  while (n && (n.type === 'list' || n.type === 'pipeline')) n = n.lastNamedChild;
+  return n?.type === 'command' ? n : null;
 }
 
 /** The analysis by the bash grammar: every command, however written. */
@@ -476,6 +492,8 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
         if (n.type === 'file_redirect') {
           inspectRedirect(n, writes);
           placed(from);
+          const body = redirectedCommand(n);
+          if (body && depth === 0) for (let k = from; k < writes.length; k++) writes[k]!.cmd ??= body.startIndex;
         } else if (n.type === 'command') {
           const name = n.childForFieldName('name');
           // words written after a redirection are the command's too: the grammar hangs them on the
@@ -514,6 +532,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           // `GIT_PAGER=… git log`, `LESSOPEN=… less`: an environment can make a reader run a program
           if (!readsOnly(cmd, args) || n.children.some((c) => c?.type === 'variable_assignment')) readOnly = false;
           if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
+          if (depth === 0) for (let k = from; k < writes.length; k++) writes[k]!.cmd ??= n.startIndex;
         } else if (n.type === 'heredoc_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
         // `[[ 'a[$(cmd)]' -eq 0 ]]`: a subscript in an arithmetic test runs its substitutions (red team adv39);
         // so does a variable that holds one as text, wherever bash evaluates it (`x='y[$(cmd)]'; echo $((x))`,
@@ -555,12 +574,12 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
         // the parts that run one after another, in order (not a function's body: it runs when called)
         const parts = inOrder(tree.rootNode);
         // (what the walk of the program and its lists would see: a part sent to the background)
-        const lists = [tree.rootNode, ...tree.rootNode.descendantsOfType('list').filter((l): l is Node => l !== null && parts.some((x) => x.parent?.id === l.id))];
+        const lists = [tree.rootNode, ...tree.rootNode.descendantsOfType('list').filter((l): l is Node => l !== null && parts.some((x) => x[0]!.parent?.id === l.id))];
         for (const l of lists) if (l.children.some((c) => c?.type === '&')) background.push(l.text.slice(0, 200));
         for (const [i, part] of parts.entries()) {
           const from = writes.length;
-          walk(part);
-          if (parts.length > 1 && part.descendantsOfType('function_definition').length === 0 && part.type !== 'function_definition') for (let k = from; k < writes.length; k++) writes[k]!.step = i;
+          part.forEach(walk);
+          if (parts.length > 1 && part.every((x) => x.type !== 'function_definition' && x.descendantsOfType('function_definition').length === 0)) for (let k = from; k < writes.length; k++) writes[k]!.step = i;
         }
       } else walk(tree.rootNode);
       for (const inner of nested) await visit(inner.code, depth + 1, inner.dir);
@@ -569,6 +588,8 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
     }
   };
   await visit(command, 0, '');
+  // (which command a write belongs to matters only among parts that run in order)
+  if (!writes.some((w) => w.step !== undefined)) for (const w of writes) delete w.cmd;
   const moved = reached.size > 0 ? { reached: ['', ...reached] } : {};
   return withGlobs({ writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command), ...moved });
 }
@@ -1177,7 +1198,14 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     }
     const stdin = 'a shell that reads its commands from stdin (a here-doc, a pipe) runs what the guard cannot read: run the commands themselves, or bash -c \'…\'';
     const sh = shellArgs(cmd, args);
-    if (sh.code !== undefined) nested.push(sh.code);
+    // the shell's own options that change how it expands words (`bash -O extglob`, `+B`, `-f`: red
+    // team adv50), and a shell that is not bash (`sh` may be dash: no brace expansion) given braces
+    const opts: string[] = [];
+    for (let i = 0; i < args.length && /^[-+]./.test(args[i]!) && args[i] !== '--'; i++) opts.push(/^[-+][oO]$/.test(args[i]!) ? `${args[i]}${args[++i] ?? ''}` : args[i]!);
+    const expansion = opts.find((o) => /^-O(?:nullglob|nocaseglob|extglob|nocasematch)$|^\+[a-zA-Z]*B|^-[a-zA-Z]*f|^[-+]o(?:noglob|braceexpand)$/.test(o));
+    if (expansion) writes.push({ what: text, targets: null, refuse: `${cmd} ${expansion} changes how the shell expands words, which the write guard reads as bash does by default: run it without` });
+    else if (sh.code !== undefined && cmd !== 'bash' && /\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/.test(sh.code)) writes.push({ what: text, targets: null, refuse: `${cmd} may not expand braces as bash does (sh is dash on many systems): write the words out, or run bash -c` });
+    else if (sh.code !== undefined) nested.push(sh.code);
     else if (sh.operands.some(unreadCode)) writes.push({ what: text, targets: null, refuse: 'it runs code from a pipe or a process substitution, which the guard cannot read: run the commands themselves' });
     // no command and no script: it reads its commands from stdin (red team adv38: a here-doc; adv39: `bash -o posix <<…`, `… | su`, `script` alone)
     else if (sh.stdin) writes.push({ what: text, targets: null, refuse: stdin });

@@ -51,13 +51,14 @@ function nameRegex(name: string): RegExp {
  * folders at any depth (as with bash's globstar), so the answer holds with it on or off.
  */
 export function patternMatches(from: string, pattern: string, cap = 500): string[] | null {
-  const names = path.resolve(from, pattern).split('/').filter((n, i) => n !== '' || i === 0);
+  // (not normalised: a `..` after a pattern goes up from what the pattern matched — red team adv50's `.[.]/..`)
+  const names = (path.isAbsolute(pattern) ? pattern : `${from}/${pattern}`).split('/').filter((n) => n !== '');
   let found = ['/'];
-  for (const name of names.slice(1)) {
+  for (const name of names) {
     const next: string[] = [];
     for (const dir of found) {
       if (!PATTERN.test(name)) {
-        next.push(path.join(dir, name));
+        next.push(`${dir === '/' ? '' : dir}/${name}`);
         continue;
       }
       const re = nameRegex(name);
@@ -68,8 +69,11 @@ export function patternMatches(from: string, pattern: string, cap = 500): string
         } catch {
           return true;
         }
+        // `.` and `..` match too where a pattern can name them (`.[.]`, `.*` with globskipdots off, or
+        // bash 5.1 and older — red team adv50); kept as written, as the kernel reads `..` after a link
+        if (!deep) for (const dot of ['.', '..']) if (re.test(dot)) next.push(`${d}/${dot}`);
         for (const e of entries) {
-          const p = path.join(d, e.name);
+          const p = `${d === '/' ? '' : d}/${e.name}`;
           if (name === '**' || re.test(e.name)) next.push(p);
           if (deep && e.isDirectory() && !walk(p, true)) return false;
           if (next.length > cap) return false;
@@ -82,14 +86,16 @@ export function patternMatches(from: string, pattern: string, cap = 500): string
     found = [...new Set(next)];
     if (found.length > cap) return null;
   }
-  const existing = [...new Set(found)].filter((p) => {
+  // (a file the write would make counts where its folder is there)
+  const there = (p: string) => {
     try {
       fs.lstatSync(p);
       return true;
     } catch {
       return false;
     }
-  });
+  };
+  const existing = [...new Set(found)].filter((p) => there(p) || there(p.slice(0, p.lastIndexOf('/')) || '/'));
   // and the path as written, `..` kept (it goes up from where a link leads), there or not: a pattern
   // that matches nothing is kept by bash as a literal name (`x[y]` may be a link of that name — red
   // team adv49), and an expansion may be a literal `$`

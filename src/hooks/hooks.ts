@@ -346,7 +346,7 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
     // (a substitution in quotes is code bash may evaluate later — `test -v 'a[$(…)]'`: red team adv39 — a lone backtick is not)
     // (or a brace expansion: the grammar fails on `{rm,-rf,/root/x}` as a command, bash runs it — red team adv48)
     if (a.parseError && (/[<>`]|\$\(|\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/.test(literalsOut(command).replace(/&?\d*>>?&?\s*(?:\/dev\/null|\d+)(?![\w/.-])/g, '')) || /\$\(|`[^`]*`/.test(command.replace(/\\./gs, '')))) return 'the write guard cannot read this command (the bash grammar fails on part of it, with a redirection, a command substitution or a brace expansion in it, e.g. `<>`, `{a,b}`): write it in plainer shell';
-    const mayLink = laterThroughLink(a.writes, base);
+    const mayLink = laterThroughLink(a.writes, base) ?? throughFolderMadeUnseen(a.writes, base);
     if (mayLink) return mayLink;
     // every folder the command may be in when it writes (null: one the guard cannot tell), and the project's real path
     const reached = (a.reached ?? []).map((d) => (d ? path.resolve(cwd, d) : cwd));
@@ -647,6 +647,30 @@ function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => 
         // that replaces an existing file with a link)
         if (abs === d.at || abs.startsWith(d.at + path.sep)) return `${w.what.slice(0, 160)}: writes '${t.slice(0, 120)}' under ${d.at.slice(0, 200)}, where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
       }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A named write through a folder that is not there when the guard looks, in a command where an
+ * earlier part (or one running beside it) is a program whose writes the guard does not follow: that
+ * program may make the folder, links in it included, and the write would land where they lead (red
+ * team adv50: `rename.ul stash g stash && echo x >> g/L/.bashrc`, with stash/L a link to /root).
+ */
+function throughFolderMadeUnseen(writes: readonly BashWrite[], base: (w: BashWrite) => string): string | undefined {
+  const opaque = writes.filter((w) => (w.targets === null && !w.globs?.length) || w.given);
+  if (opaque.length === 0) return undefined;
+  for (const w of writes) {
+    if (w.given || w.targets === null) continue;
+    // (not the program a redirection is written on: bash opens the file before it runs)
+    const earlier = opaque.find((o) => o !== w && !(o.cmd !== undefined && o.cmd === w.cmd) && (o.step === undefined || w.step === undefined || o.step <= w.step));
+    if (!earlier) continue;
+    for (const t of w.targets) {
+      const abs = path.isAbsolute(t) ? t : `${base(w)}/${t}`;
+      const folder = abs.replace(/\/+$/, '').slice(0, abs.replace(/\/+$/, '').lastIndexOf('/')) || '/';
+      if (fs.existsSync(folder)) continue;
+      return `${w.what.slice(0, 160)}: writes '${t.slice(0, 120)}' in ${folder.slice(0, 160)}, a folder that is not there yet, after ${earlier.what.slice(0, 80)}, whose writes the guard does not follow (it may make that folder, links in it included). Split it into two commands: the guard then judges the write where it lands`;
     }
   }
   return undefined;
