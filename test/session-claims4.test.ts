@@ -625,4 +625,19 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
     const r = await t.call('submit_verification', { verified: [{ hypothesis: wrong, status: 'rejected', evidence }] });
     expect(r.rejected).toBe(1);
   });
+
+  it('reads a qualified name as that member, an owner with the classes it extends, a dotted module, more owner wordings (red team adv50)', async () => {
+    const t = await setup({
+      'src/pkg/adapters.py': 'class BaseAdapter:\n    def send(self):\n        pass\n\n    def close(self):\n        pass\n\n\nclass HTTPAdapter(BaseAdapter):\n    def send(self):\n        pass\n\n    def close(self):\n        pass\n',
+      'src/pkg/sessions.py': 'from .adapters import HTTPAdapter\n\n\nclass Mixin:\n    def get_redirect_target(self):\n        pass\n\n    def resolve_redirects(self):\n        pass\n\n\nclass Session(Mixin):\n    def send(self):\n        return HTTPAdapter().send()\n',
+      'src/pkg/models.py': 'class Response:\n    def close(self):\n        pass\n',
+    });
+    const sem = (t.sessions as unknown as { semantic: { misplaced(x: string): unknown } }).semantic;
+    for (const h of ['HTTPAdapter.send is declared in src/pkg/sessions.py', 'HTTPAdapter.send is a method of the Session class', "HTTPAdapter.close's home: src/pkg/models.py",
+      'resolve_redirects is a method of class HTTPAdapter', 'resolve_redirects is a method on HTTPAdapter', 'resolve_redirects belongs to the HTTPAdapter class', 'Session.send is defined in the pkg.adapters module'])
+      expect(sem.misplaced(h), h).toBeDefined();
+    for (const h of ['HTTPAdapter.send is declared in src/pkg/adapters.py', 'get_redirect_target is a method of the Session class', 'Session.send is defined in the pkg.sessions module',
+      'resolve_redirects belongs to Mixin', 'HTTPAdapter.close — src/pkg/adapters.py', 'Session.send calls HTTPAdapter.send in src/pkg/sessions.py'])
+      expect(sem.misplaced(h), h).toBeUndefined();
+  });
 });

@@ -7,7 +7,7 @@ import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, nextStepFor, PHASES, TOO
 import { type Missing, type SessionEvent, sessionMachine } from '../machines/session.js';
 import { deriveEvidence } from '../src/session/evidence.js';
 import { ALL_TOOLS, toolNamed } from '../src/tools/catalog.js';
-import { isGrounded, type QueryFrameInput, riskLevel, validateFrame } from '../src/session/queryframe.js';
+import { isGrounded, keptOutRemoved, type QueryFrameInput, riskLevel, validateFrame } from '../src/session/queryframe.js';
 import { normalize } from '../src/util/words.js';
 import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
 import { aboutHypothesis, matchEvidence } from '../src/session/semantic.js';
@@ -446,6 +446,12 @@ describe('QueryFrame validation', () => {
     expect(requestNamesAsCode(req, 'constructor', 'TimeoutError', 6)).toBe(false);
     expect(requestNamesAsCode(req, 'constructor', null, 6)).toBe(false);
     expect(requestNamesAsCode('fix the timeout message of `when()`', 'when', null, 1)).toBe(true);
+    // written with its container where the request keeps it out, beside a homonym it asks for (red team adv50)
+    const RN = 'Make Session.send raise a clear error when the adapter returns None; keep how redirects are resolved as it is, and do not change HTTPAdapter.send.';
+    expect(requestNamesAsCode(RN, 'send', 'HTTPAdapter', 3)).toBe(false);
+    expect(requestNamesAsCode(RN, 'send', 'Session', 3)).toBe(true);
+    expect(keptOutRemoved(RN)).not.toMatch(/HTTPAdapter/);
+    expect(keptOutRemoved(RN)).toMatch(/Session\.send raise a clear error/);
   });
 
   it('a negation a verb states is not dropped by a translation; a kanji prefix, a stated failure and "must" idioms are no dropped negation (#10)', () => {

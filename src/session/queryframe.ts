@@ -540,6 +540,12 @@ function insideKept(req: string, at: number, length: number): string | undefined
   return forbiddenSpans(req).find((sp) => at >= sp.start && at + length <= sp.end)?.why;
 }
 
+/** A text with what it keeps out of the change blanked: "… and do not change HTTPAdapter.send" names no code to change. */
+export function keptOutRemoved(text: string): string {
+  const t = text.normalize('NFKC');
+  return forbiddenSpans(t).sort((a, b) => b.from - a.from).reduce((out, sp) => out.slice(0, sp.from) + ' '.repeat(sp.to - sp.from) + out.slice(sp.to), t);
+}
+
 /**
  * The words of the request that rule a quote out of the change: a quote the request says not to
  * change ("do not change the admin report" → "the admin report", 管理レポートは変更しないで →

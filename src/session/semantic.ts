@@ -8,6 +8,7 @@ import { type SessionCore, SessionError } from './core.js';
 import { contentUnits, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import type { LedgerEntry } from './store.js';
+import type { SymbolRow } from '../query/symbols.js';
 import { toolNamed } from '../tools/catalog.js';
 import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understanding.js';
 import { quote } from '../util/paths.js';
@@ -78,21 +79,23 @@ export class SemanticPhase {
    */
   private misplaced(text: string): { name: string; file: string; actual: string[]; denied?: boolean } | undefined {
     // "N is a private method of the C class": N's container must be C (red team adv48 placed a module function in a class)
-    for (const m of text.matchAll(OWNED_BY)) {
+    for (const m of [...text.matchAll(OWNED_BY), ...text.matchAll(BELONGS_TO)]) {
       const [name, owner] = [m[1]!, m[2]!];
-      const defs = this.core.definitionsOf(bare(name));
+      const defs = this.defsNamed(name);
       if (defs.length === 0 || this.core.definitionsOf(owner).length === 0 || /\bnot\b|n['’]t\b/i.test(m[0])) continue;
-      if (!defs.some((d) => (d.container_name ?? '').split('.').pop() === owner)) return { name, file: `a member of ${owner}`, actual: [...new Set(defs.map((d) => (d.container_name ? `${d.path} (in ${d.container_name})` : `${d.path} (at the top level)`)))] };
+      // (a member the class inherits is its member too: get_redirect_target of Session, from its mixin — red team adv50's friction)
+      const owners = this.withAncestors(owner);
+      if (!defs.some((d) => owners.has((d.container_name ?? '').split('.').pop()!))) return { name, file: `a member of ${owner}`, actual: [...new Set(defs.map((d) => (d.container_name ? `${d.path} (in ${d.container_name})` : `${d.path} (at the top level)`)))] };
     }
     for (const c of this.placedNear(text)) {
       const file = c.file.replace(/^\.\//, '');
-      const defs = this.core.definitionsOf(bare(c.name));
+      const defs = this.defsNamed(c.name);
       if (defs.length === 0) continue;
       // (as the hypothesis writes it: "LIB/CONTEXT.JS" names lib/context.js — red team adv42)
       const lower = file.toLowerCase();
       const declares = (p: string) => p.toLowerCase() === lower || p.toLowerCase().endsWith(`/${lower}`);
       // a loose wording ("N is a method of F", "F has N") may mean a use: wrong only where F neither declares nor uses N
-      const there = defs.some((d) => declares(d.path)) || (!c.strong && !c.denied && this.usesName(file, bare(c.name)));
+      const there = defs.some((d) => declares(d.path)) || (!c.strong && !c.denied && this.usesName(file, bare(c.name), defs.map((d) => d.id)));
       // "N is not defined in F" where the index declares it in F (red team adv40) is as wrong as the other way
       if (there === c.denied) return { name: c.name, file, actual: [...new Set(defs.map((d) => d.path))], ...(c.denied ? { denied: true } : {}) };
     }
@@ -164,13 +167,46 @@ export class SemanticPhase {
       const row = this.core.project.db.prepare("SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\' LIMIT 1").get(`${stem}.%`, `%/${stem}.%`) as { path: string } | undefined;
       if (row) yield { file: row.path, text: m[0], at: m.index! };
     }
+    // a module written dotted, as Python names it: "the requests.adapters module" (red team adv50)
+    for (const m of sentence.matchAll(DOTTED_MODULE)) {
+      if (seen.some(([a, b]) => m.index! >= a && m.index! < b)) continue;
+      const stem = m[1]!.replace(/\./g, '/').replace(/[\\%_]/g, (c) => `\\${c}`);
+      const row = this.core.project.db.prepare("SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\' LIMIT 1")
+        .get(`${stem}.%`, `%/${stem}.%`, `${stem}/__init__.%`, `%/${stem}/__init__.%`) as { path: string } | undefined;
+      if (row) yield { file: row.path, text: m[1]!, at: m.index! };
+    }
   }
 
-  /** Does a file (by path or a path ending with it) use a name: a reference the index holds there? */
-  private usesName(file: string, name: string): boolean {
+  /**
+   * Does a file (by path or a path ending with it) use a name: a reference the index holds there,
+   * resolved to one of `ids` or to nothing (a qualified HTTPAdapter.close is not Response.close's use — red team adv50)
+   */
+  private usesName(file: string, name: string, ids: readonly number[]): boolean {
     const lower = file.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-    return !!this.core.project.db.prepare("SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND (lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\') LIMIT 1")
-      .get(name, file.toLowerCase(), `%/${lower}`);
+    return !!this.core.project.db.prepare(`SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND (lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\')
+      AND (r.symbol_id IS NULL OR r.symbol_id IN (${ids.map(() => '?').join(',') || 'NULL'})) LIMIT 1`).get(name, file.toLowerCase(), `%/${lower}`, ...ids);
+  }
+
+  /** The declarations a name written in a hypothesis means: `HTTPAdapter.send` is the send of HTTPAdapter, not every send (red team adv50). */
+  private defsNamed(name: string): SymbolRow[] {
+    const defs = this.core.definitionsOf(bare(name));
+    const parts = name.replace(/\(.*$/, '').split(/\.|::|#/).filter(Boolean);
+    if (parts.length < 2) return defs;
+    const owner = parts[parts.length - 2]!;
+    const owners = this.withAncestors(owner);
+    return defs.filter((d) => owners.has((d.container_name ?? '').split('.').pop()!));
+  }
+
+  /** A class's name and those of the classes it extends (the bases the index linked), a few levels up. */
+  private withAncestors(owner: string): Set<string> {
+    const db = this.core.project.db;
+    const out = new Set([owner]);
+    let frontier = this.core.definitionsOf(owner).map((d) => d.id);
+    for (let depth = 0; depth < 5 && frontier.length > 0; depth++) {
+      const up = frontier.flatMap((id) => db.prepare('SELECT s.id, s.name FROM bases b JOIN symbols s ON s.id = b.base_symbol_id WHERE b.symbol_id = ? AND b.is_union = 0').all(id) as { id: number; name: string }[]);
+      frontier = up.filter((u) => !out.has(u.name)).map((u) => (out.add(u.name), u.id));
+    }
+    return out;
   }
 
   /** Does the project hold a file by this path (or, for a bare name, by this name in some folder)? */
@@ -427,8 +463,12 @@ const LOOSELY_PLACING = /\b(?:is|are)\s+(?:[\w-]+\s+){0,5}(?:in|inside|within|at
 /** "N, the proto method in F, …": an apposition that places N. */
 const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/i;
 /** Words that deny a place ("not in F", "no longer in F", "absent from F", "F lacks N"). */
-/** "N is a (private) method of (the) C (class)": group 1 N, group 2 C. */
-const OWNED_BY = /([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s+(?:is|are)\s+(?:not\s+)?(?:a|an|the|one\s+of\s+the)\s+(?:[\w-]+\s+){0,2}(?:method|member|property|field|getter|setter|accessor)s?\s+of\s+(?:the\s+)?([A-Za-z_$][\w$]*)/gi;
+/** A dotted module name said to be one: "requests.adapters module". */
+const DOTTED_MODULE = /(?<![\w$./])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?=\s+(?:module|package)\b)/g;
+/** "N is a (private) method of/on/in (the) (class) C": group 1 N, group 2 C. */
+const OWNED_BY = /([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s+(?:is|are)\s+(?:not\s+)?(?:a|an|the|one\s+of\s+the)\s+(?:[\w-]+\s+){0,2}(?:method|member|property|field|getter|setter|accessor|attribute)s?\s+(?:of|on|in|from)\s+(?:the\s+)?(?:(?:class|type|struct|interface|trait|object)\s+)?([A-Za-z_$][\w$]*)/gi;
+/** "N belongs to (the) (class) C (class)": group 1 N, group 2 C (a file there is placedNear's). */
+const BELONGS_TO = /([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s+(?:belongs|belong)\s+to\s+(?:the\s+)?(?:(?:class|type|struct|interface|trait|object)\s+)?([A-Za-z_$][\w$]*)(?![\w$./])/gi;
 /** At most three words between a name and a file: "N's home:", "N at", "N →". */
 const SHORT_TIE = /^(?:[^\s]+\s+){0,2}[^\s]*$/;
 /** Words that start another clause or set two things apart: "N and F", "N than F" tie nothing. */

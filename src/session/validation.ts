@@ -13,7 +13,7 @@ import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
 import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel, within } from './graph-relevance.js';
-import { contentUnits, isGrounded, ruledOut, stem } from './queryframe.js';
+import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { factCap, tierOf } from './relevance.js';
 import { type Evidence, linesShown } from './evidence.js';
@@ -445,7 +445,8 @@ export class ValidationPhase {
     // the user's own words for the target: a name they wrote as code there is the thing itself,
     // however the agent rendered the value it passes (agent trial tr34: `Map` in the quote, Map in the value)
     const frame = s.row.query_frame ? (JSON.parse(s.row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
-    const targetQuote = frame.quotes?.target_feature ? [frame.quotes.target_feature] : [];
+    // (a name the quote keeps out of the change is no credit: "… do not change HTTPAdapter.send" — red team adv50)
+    const targetQuote = frame.quotes?.target_feature ? [keptOutRemoved(frame.quotes.target_feature)] : [];
     // what the target says, value and quote: a value that leaves out a qualifier its quote has (red
     // team adv9) still means the same definition of a name (which-definition.ts)
     const said = [target, ...targetQuote].join(' ');
@@ -658,7 +659,10 @@ export const REQUEST_NAMED_SCORE = 0.45;
 
 /** The user wrote the symbol's name as code in the request (`$dispose`, when(), parseConfig), not to rule it out ("do not change `AdminService`"). */
 export function requestNamesAsCode(userRequest: string, name: string, container: string | null, homonyms = 1): boolean {
-  if (namedScore(userRequest, name, container) < NAMED_AS_CODE || ruledOut(normalize(userRequest).replace(/[`'"“”‘’「」]/g, ''), normalize(name))) return false;
+  const req = normalize(userRequest).replace(/[`'"“”‘’「」]/g, '');
+  // (written with its container where the request keeps it out: "do not change HTTPAdapter.send" beside "Session.send" — red team adv50)
+  const owner = container?.split('.').pop();
+  if (namedScore(userRequest, name, container) < NAMED_AS_CODE || ruledOut(req, normalize(name)) || (owner && req.includes(normalize(`${owner}.${name}`)) && ruledOut(req, normalize(`${owner}.${name}`)))) return false;
   // a name several definitions share names one of them only with its container: "HTTPError's
   // constructor()" is not every class's constructor (red team adv31 had five accepted)
   if (homonyms <= 1) return true;
