@@ -629,7 +629,7 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
   it('reads a qualified name as that member, an owner with the classes it extends, a dotted module, more owner wordings (red team adv50)', async () => {
     const t = await setup({
       'src/pkg/adapters.py': 'class BaseAdapter:\n    def send(self):\n        pass\n\n    def close(self):\n        pass\n\n\nclass HTTPAdapter(BaseAdapter):\n    def send(self):\n        pass\n\n    def close(self):\n        pass\n',
-      'src/pkg/sessions.py': 'from .adapters import HTTPAdapter\n\n\nclass Mixin:\n    def get_redirect_target(self):\n        pass\n\n    def resolve_redirects(self):\n        pass\n\n\nclass Session(Mixin):\n    def send(self):\n        return HTTPAdapter().send()\n',
+      'src/pkg/sessions.py': 'from .adapters import BaseAdapter, HTTPAdapter\n\n\ndef run(a: BaseAdapter):\n    return a.send()\n\n\nclass Mixin:\n    def get_redirect_target(self):\n        pass\n\n    def resolve_redirects(self):\n        pass\n\n\nclass Session(Mixin):\n    def request(self):\n        return self.send()\n\n    def send(self):\n        return HTTPAdapter().send()\n',
       'src/pkg/models.py': 'class Response:\n    def close(self):\n        pass\n',
     });
     const sem = (t.sessions as unknown as { semantic: { misplaced(x: string): unknown } }).semantic;
@@ -639,5 +639,11 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
     for (const h of ['HTTPAdapter.send is declared in src/pkg/adapters.py', 'get_redirect_target is a method of the Session class', 'Session.send is defined in the pkg.sessions module',
       'resolve_redirects belongs to Mixin', 'HTTPAdapter.close — src/pkg/adapters.py', 'Session.send calls HTTPAdapter.send in src/pkg/sessions.py'])
       expect(sem.misplaced(h), h).toBeUndefined();
+    // a call or an override the index does not hold (red team adv50: "… calls Session.send and overrides it" was FACT)
+    const rel = sem as unknown as { wrongRelation(x: string): string | undefined };
+    for (const h of ['HTTPAdapter.send calls Session.send and overrides it', 'HTTPAdapter.close calls Session.send', 'Session.send overrides HTTPAdapter.send', 'Response.close overrides BaseAdapter.close'])
+      expect(rel.wrongRelation(h), h).toBeDefined();
+    for (const h of ['Session.send calls HTTPAdapter.send', 'run calls HTTPAdapter.send', 'Session.request calls HTTPAdapter.send', 'HTTPAdapter.send overrides BaseAdapter.send', 'HTTPAdapter.close does not call Session.send', 'the adapter calls send'])
+      expect(rel.wrongRelation(h), h).toBeUndefined();
   });
 });

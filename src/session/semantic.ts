@@ -187,6 +187,56 @@ export class SemanticPhase {
       AND (r.symbol_id IS NULL OR r.symbol_id IN (${ids.map(() => '?').join(',') || 'NULL'})) LIMIT 1`).get(name, file.toLowerCase(), `%/${lower}`, ...ids);
   }
 
+  /**
+   * A call or an override the hypothesis states between two declarations the index knows, which the
+   * index does not hold: "A calls B" where no code of A names B, "A overrides B" where A's class does
+   * not extend B's (red team adv50: "HTTPAdapter.build_response calls Session.send and overrides it"
+   * was confirmed). Said with a negation, or of names the index does not know, it is left alone.
+   */
+  private wrongRelation(text: string): string | undefined {
+    const db = this.core.project.db;
+    for (const sentence of text.split(/[;!?]|\.\s/)) {
+      for (const m of sentence.matchAll(RELATION)) {
+        if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
+        const [a, b] = [m[1]!, m[3]!];
+        const claims = [m[2]!.toLowerCase(), ...[...(m[4] ?? '').matchAll(/(calls|invokes|overrides)/gi)].map((x) => x[1]!.toLowerCase())];
+        const from = this.defsNamed(a);
+        const to = this.defsNamed(b);
+        if (from.length === 0 || to.length === 0) continue;
+        for (const verb of claims) {
+          if (verb !== 'overrides') {
+            // a use of B's name in A's code: resolved to B, or a call the index could only guess
+            // (or a call of what B overrides, which runs B: Session.send's adapter.send() is BaseAdapter.send)
+            const names = [...new Set(to.map((d) => d.name))];
+            const ids = to.map((d) => d.id);
+            const bases = [...new Set(to.flatMap((d) => (d.container_name ? [...this.withAncestors(d.container_name.split('.').pop()!)] : [])))];
+            const usesB = db.prepare(`SELECT 1 FROM refs r JOIN symbols s ON s.id = ? LEFT JOIN symbols t ON t.id = r.symbol_id WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
+              AND r.name IN (${names.map(() => '?').join(',')}) AND (r.symbol_id IS NULL OR r.symbol_id IN (${ids.map(() => '?').join(',')}) OR t.container_name IN (${bases.map(() => '?').join(',') || 'NULL'})) LIMIT 1`);
+            // (through the code it calls, a few calls deep: "Session.request calls HTTPAdapter.send" by way of Session.send)
+            const callees = db.prepare('SELECT DISTINCT r.symbol_id AS id FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.symbol_id IS NOT NULL LIMIT 200');
+            let frontier = from.map((d) => d.id);
+            const seen = new Set(frontier);
+            let uses = false;
+            for (let depth = 0; depth < 3 && frontier.length > 0 && !uses && seen.size < 2000; depth++) {
+              uses = frontier.some((id) => usesB.get(id, ...names, ...ids, ...bases) !== undefined);
+              frontier = frontier.flatMap((id) => (callees.all(id) as { id: number }[]).map((x) => x.id)).filter((id) => !seen.has(id) && (seen.add(id), true));
+            }
+            if (!uses) return `${a} ${verb} ${b}, and the index holds no use of ${b} in ${a}'s code`;
+          } else {
+            // B's class among the classes A's class extends, and the same name
+            const extendsB = from.some((f) => {
+              const own = (f.container_name ?? '').split('.').pop()!;
+              const above = new Set([...this.withAncestors(own)].filter((o) => o !== own));
+              return to.some((d) => d.name === f.name && above.has((d.container_name ?? '').split('.').pop()!));
+            });
+            if (!extendsB) return `${a} overrides ${b}, and ${a}'s class does not extend one that declares ${b}`;
+          }
+        }
+      }
+    }
+    return undefined;
+  }
+
   /** The declarations a name written in a hypothesis means: `HTTPAdapter.send` is the send of HTTPAdapter, not every send (red team adv50). */
   private defsNamed(name: string): SymbolRow[] {
     const defs = this.core.definitionsOf(bare(name));
@@ -319,6 +369,11 @@ export class SemanticPhase {
       const misplaced = v.status === 'confirmed' ? this.misplaced(h.text) : undefined;
       if (misplaced) {
         problems.push(`'${quote(h.text, 200)}' says ${quote(misplaced.name, 100)} is ${misplaced.denied ? 'not ' : ''}declared in ${quote(misplaced.file, 200)}; the index declares it in ${quote(misplaced.actual.slice(0, 3).join(', '), 300)}: a hypothesis confirmed as FACT says where code is as the code does`);
+        continue;
+      }
+      const unrelated = v.status === 'confirmed' ? this.wrongRelation(h.text) : undefined;
+      if (unrelated) {
+        problems.push(`'${quote(h.text, 200)}' says ${unrelated}: a hypothesis confirmed as FACT says how code is linked as the index links it`);
         continue;
       }
       // one call confirms one hypothesis: one get_symbols of a file had confirmed two claims about it,
@@ -463,6 +518,8 @@ const LOOSELY_PLACING = /\b(?:is|are)\s+(?:[\w-]+\s+){0,5}(?:in|inside|within|at
 /** "N, the proto method in F, …": an apposition that places N. */
 const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/i;
 /** Words that deny a place ("not in F", "no longer in F", "absent from F", "F lacks N"). */
+/** "A calls B", "A invokes B", "A overrides B", "A calls B and overrides it": group 1 A, 2 the verb, 3 B, 4 more verbs of B. */
+const RELATION = /([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\s+(?:(?:directly|also|then|only)\s+)?(calls|invokes|overrides)\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)/gi;
 /** A dotted module name said to be one: "requests.adapters module". */
 const DOTTED_MODULE = /(?<![\w$./])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?=\s+(?:module|package)\b)/g;
 /** "N is a (private) method of/on/in (the) (class) C": group 1 N, group 2 C. */
