@@ -579,7 +579,10 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
         for (const [i, part] of parts.entries()) {
           const from = writes.length;
           part.forEach(walk);
-          if (parts.length > 1 && part.every((x) => x.type !== 'function_definition' && x.descendantsOfType('function_definition').length === 0)) for (let k = from; k < writes.length; k++) writes[k]!.step = i;
+          // (a process substitution runs beside the rest and may outlive its part: red team adv51 wrote from
+          // `true <(sleep 1; echo >> D2/L/x)` after a later `cp -a D D2` made the link)
+          const later = (x: Node) => x.type === 'function_definition' || x.type === 'process_substitution' || x.descendantsOfType(['function_definition', 'process_substitution']).length > 0;
+          if (parts.length > 1 && !part.some(later)) for (let k = from; k < writes.length; k++) writes[k]!.step = i;
         }
       } else walk(tree.rootNode);
       for (const inner of nested) await visit(inner.code, depth + 1, inner.dir);
@@ -1635,7 +1638,13 @@ function awkShape(program: string): string {
  * a regex with any delimiter and its I/M flags (red team adv43: `\\%x%w F`, `/x/Iw F`, `2wF`).
  */
 const SED_WRITE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*[wW]\s*(\S[^\n]*)|s([^\\\n])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpIiMm\d]*w\s*([^\n]+)/gm;
-const SED_EXEC = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMmw\d]*e/m;
+// (an `s` command starts where a command can: at the start, after `;`, `{`, `}`, `!`, a newline or an
+// address — `/re/`, a line number, `$`, a range's comma; a script with a backslash may hold an address
+// of another delimiter, `\%re%s…`, and is read with an `s` anywhere: red team adv51's friction, the
+// `s` of "const" in `s/const delayPattern/…/` read as a command with `t` as its delimiter)
+const SED_EXEC_ANYWHERE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMmw\d]*e/m;
+const SED_EXEC_AT_COMMANDS = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|(?:^|[;{}!\n/\d$,]|\/[IM]{1,2})\s*s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMmw\d]*e/m;
+const SED_EXEC = { test: (script: string): boolean => (script.includes('\\') ? SED_EXEC_ANYWHERE : SED_EXEC_AT_COMMANDS).test(script) };
 
 /** The scripts of a sed command: its -e/--expression values, else its first operand. */
 function sedScripts(args: readonly string[]): string[] {

@@ -623,7 +623,9 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
  * adv37: an archive that replaces an existing file with a link, `patch` that makes one).
  */
 function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => string): string | undefined {
-  const dests = writes.flatMap((w) => (w.linkDests ?? []).map((d) => ({ at: path.resolve(base(w), d), what: w.what, step: w.step })));
+  // (where each lands too: a link made earlier may lead into the folder — red team adv51's `ln -s S2 E2`, then `cp -a D S2 && echo >> E2/L/x`)
+  const dests = writes.flatMap((w) => (w.linkDests ?? []).map((d) => ({ at: path.resolve(base(w), d), real: landing(path.resolve(base(w), d)), what: w.what, step: w.step })));
+  const under = (p: string, d: { at: string; real: string }) => [d.at, d.real].some((x) => p === x || p.startsWith(x + path.sep));
   // (a write in a part of the command that runs before the one making links cannot go through them:
   // `rm -rf X && mkdir X && git archive HEAD | tar -x -C X` — agent trial tr112)
   const before = (w: BashWrite, d: { step?: number }) => w.step !== undefined && d.step !== undefined && w.step < d.step;
@@ -633,11 +635,12 @@ function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => 
     // a pattern may name a file under the folder the links are made in (red team adv49: `cp -a D D2 && … >> D2/[L]/x`)
     for (const g of w.globs ?? []) {
       const folder = patternFolder(base(w), g);
-      const d = dests.find((x) => !before(w, x) && (folder === x.at || folder.startsWith(x.at + path.sep) || x.at.startsWith(folder + path.sep)));
+      const d = dests.find((x) => !before(w, x) && (under(folder, x) || under(landing(folder), x) || x.at.startsWith(folder + path.sep)));
       if (d) return `${w.what.slice(0, 160)}: writes files matching '${g.slice(0, 120)}' where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
     }
     for (const t of w.targets ?? []) {
       const abs = path.resolve(base(w), t);
+      const real = landing(asWritten(base(w), t));
       for (const d of dests) {
         // (the paths the same command is given are where it makes them, not a later write through
         // them: `git worktree add /tmp/x/wt`, `git clone SRC /tmp/x` were refused, red team adv48's friction)
@@ -645,7 +648,7 @@ function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => 
         // under it, or it itself (`ln -f ~/x a.js && echo … >> a.js`): a name there, or one not there
         // yet, may be made a link or a second name of another file first (red team adv37: an archive
         // that replaces an existing file with a link)
-        if (abs === d.at || abs.startsWith(d.at + path.sep)) return `${w.what.slice(0, 160)}: writes '${t.slice(0, 120)}' under ${d.at.slice(0, 200)}, where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
+        if (under(abs, d) || under(real, d)) return `${w.what.slice(0, 160)}: writes '${t.slice(0, 120)}' under ${d.at.slice(0, 200)}, where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
       }
     }
   }
