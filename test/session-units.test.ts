@@ -452,6 +452,13 @@ describe('QueryFrame validation', () => {
     expect(requestNamesAsCode(RN, 'send', 'Session', 3)).toBe(true);
     expect(keptOutRemoved(RN)).not.toMatch(/HTTPAdapter/);
     expect(keptOutRemoved(RN)).toMatch(/Session\.send raise a clear error/);
+    // other wordings of keeping code out of the change (red team adv51); a behaviour to avoid is no keep
+    const base = 'Make retry honour Retry-After dates; ';
+    for (const t of ['please do not make any changes to `X`', 'dont change `X`', 'do not change, rename or remove `X`', 'avoid changing `X`', 'refrain from modifying `X`', '`X` is off-limits',
+      'no changes to `X`', 'do not ever change `X`', 'keep `X` the way it is', 'keep `X` unmodified', 'do not alter `A` or `X`', '`X` must not change', 'X() must stay as is'])
+      expect(requestNamesAsCode(base + t, 'X', null, 1), t).toBe(false);
+    expect(requestNamesAsCode('Avoid adding duplicate headers in `mergeHeaders`', 'mergeHeaders', null, 1)).toBe(true);
+    expect(requestNamesAsCode('Do not change the parser, and make `loadCache` faster', 'loadCache', null, 1)).toBe(true);
   });
 
   it('a negation a verb states is not dropped by a translation; a kanji prefix, a stated failure and "must" idioms are no dropped negation (#10)', () => {

@@ -369,11 +369,13 @@ function stoppedWords(quote: string): string[] {
 }
 
 /** Verbs of change a request may forbid (English stems, Japanese and Chinese forms). */
-const CHANGE_EN = '(?:chang|modif|edit|touch|updat|alter|delet|remov|add|renam|refactor|rewrit|mov|replac)[a-z]*';
+const CHANGE_EN = '(?:make\\s+(?:any\\s+)?(?:chang|modif|edit)[a-z]*\\s+(?:to|in)|(?:chang|modif|edit|touch|updat|alter|delet|remov|add|renam|refactor|rewrit|mov|replac)[a-z]*)';
+/** Several change verbs in a row: "do not change, rename or remove X" (red team adv51). */
+const CHANGES_EN = `${CHANGE_EN}(?:\\s*,\\s*${CHANGE_EN})*(?:\\s*,?\\s*(?:or|and|nor)\\s+${CHANGE_EN})?`;
 const CHANGE_JA = '(?:変更|修正|編集|削除|追加|触|変え|書き換|いじ)';
 const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)';
 /** Words that forbid what follows them (RULED_OUT, fromExcluded: one list each). */
-const FORBIDDING_EN = "(?:do\\s+not|don['’]t|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to)";
+const FORBIDDING_EN = "(?:do\\s+not(?:\\s+ever)?|don['’]?t(?:\\s+ever)?|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|refrain\\s+from)";
 const FORBIDDING_ZH = '(?:不要|别|勿|不许|不得|禁止|不)';
 const RULED_OUT = [
   // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
@@ -389,7 +391,7 @@ const RULED_OUT_JA = new RegExp(`^\\s*[はをもにの]?\\s*(${CHANGE_JA}[\\p{Sc
 const NEGATION_AFTER_JA = /^([\p{Script=Hiragana}]{0,2}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))/u;
 
 /** A change a text forbids, and where the thing it keeps stands: after it (English, Chinese), before it (Japanese). */
-const FORBIDS_EN = new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGE_EN})`, 'iu');
+const FORBIDS_EN = new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGES_EN}|no\\s+(?:changes?|modifications?|edits?)\\s+(?:to|in)|avoid\\s+(?:chang|modif|touch|alter|edit)[a-z]*)`, 'iu');
 const FORBIDS_ZH = new RegExp(`(${FORBIDDING_ZH}\\s*${CHANGE_ZH})`, 'u');
 const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
 
@@ -400,9 +402,9 @@ const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:な�
  * the words that keep, group 2: what is kept.
  */
 /** What "keep …" and "… stays" say a thing stays: as it is, the same, intact … */
-const KEPT_AS = String.raw`(?:as\s+(?:it|they|is)(?:\s+(?:is|are|was|were))?|as-is|unchanged|intact|alone|untouched|the\s+same)`;
+const KEPT_AS = String.raw`(?:as\s+(?:it|they|is)(?:\s+(?:is|are|was|were))?|as-is|unchanged|unmodified|unaltered|intact|alone|untouched|the\s+same|the\s+way\s+(?:it|they)\s+(?:is|are))`;
 /** A word of a named thing: a dot only inside one (`ctx.assert`), never a sentence's end. */
-const THING_WORD = String.raw`[\p{L}\p{N}_$'’-]+(?:\.[\p{L}\p{N}_$'’-]+)*`;
+const THING_WORD = String.raw`[\p{L}\p{N}_$'’-]+(?:\.[\p{L}\p{N}_$'’-]+)*(?:\(\))?`;
 /** Words that start another clause, never part of what a "… stays the same" keeps. */
 const CLAUSE_WORD = String.raw`(?:and|or|but|so|then|while|whereas|however|unless|until|that|which|when|if|because|where|also|to|with)`;
 const KEEPS = [
@@ -411,7 +413,7 @@ const KEEPS = [
   // "X stays the same", "X should remain as is", "X are kept as they are", "X must not be modified",
   // "X is not to be touched": X is the words before, back to another clause (not across a sentence's
   // end: "… the retry delay. The limit stays the same" keeps the limit only)
-  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*)(?![\p{L}])`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*|(?:must|should|shall|can|may|will)\s*(?:n['’]t|\s+not)\s+(?:chang|modif|alter)[a-z]*|(?:is|are)\s+off[-\s]limits)(?![\p{L}])`, 'giu'),
   /([^\s、。,;；！？]+?)[はをも]?(?:そのまま(?:に|で)?|維持|保持)/gu,
   /([^\s，。,;；！？]+?)(?:保持不变|保持原样|维持不变|不变)/gu,
 ];
@@ -430,6 +432,26 @@ function keptVerbTaken(value: string, quote: string, request: string): string | 
     .find((w) => w && verbs.has(stem(w.toLowerCase())) && !quoted.has(stem(w.toLowerCase())) && !(KEEP_SENSE.test(w) && forbiddenSpans(quote).length > 0));
 }
 
+/**
+ * Where what a "do not change …" keeps out ends: at the clause's end, but a list of kept things goes
+ * on — past "or"/"nor", and past a comma or "and" before a name written as code ("do not alter `A`
+ * or `X`", "do not change A, `B` and `C`": red team adv51); "…, and add a cache" is another clause.
+ */
+function keptEnd(text: string, from: number): number {
+  let at = from;
+  for (;;) {
+    const m = CLAUSE_END.exec(text.slice(at));
+    if (!m) return text.length;
+    const stop = at + m.index;
+    const after = text.slice(stop + m[0].length);
+    const goesOn = /(?:^|[^\p{L}])n?or$/iu.test(m[0]) ? after.trim() !== '' : /^(?:,|(?:^|[^\p{L}])and)$/iu.test(m[0]) && CODE_NEXT.test(after);
+    if (!goesOn) return stop;
+    at = stop + m[0].length;
+  }
+}
+/** A name written as code next (after an article): `x`, a.b, f(), snake_case, camelCase. */
+const CODE_NEXT = /^\s*(?:(?:the|a|an)\s+)?(?:`|[A-Za-z_$][\w$]*(?:[.(]|_[\w$]|[a-z][A-Z]))/u;
+
 /** The spans of a text the request keeps out of the change: after "do not change …" to the clause's end, before 変更しないで, the object of "keep … as it is". */
 function forbiddenSpans(text: string): { why: string; start: number; end: number; from: number; to: number }[] {
   const out: { why: string; start: number; end: number; from: number; to: number }[] = [];
@@ -438,7 +460,7 @@ function forbiddenSpans(text: string): { why: string; start: number; end: number
       const at = m.index! + m[0].length - m[1]!.length;
       if (keptAfter) {
         const from = at + m[1]!.length;
-        const end = from + text.slice(from).split(CLAUSE_END)[0]!.length;
+        const end = keptEnd(text, from);
         out.push({ why: m[1]!, start: from, end, from: at, to: end });
       } else {
         const clause = text.slice(0, at).split(/[、。,;；]/u).pop()!;
