@@ -641,9 +641,13 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
       expect(sem.misplaced(h), h).toBeUndefined();
     // a call or an override the index does not hold (red team adv50: "… calls Session.send and overrides it" was FACT)
     const rel = sem as unknown as { wrongRelation(x: string): string | undefined };
-    for (const h of ['HTTPAdapter.send calls Session.send and overrides it', 'HTTPAdapter.close calls Session.send', 'Session.send overrides HTTPAdapter.send', 'Response.close overrides BaseAdapter.close'])
+    for (const h of ['HTTPAdapter.send calls Session.send and overrides it', 'HTTPAdapter.close calls Session.send', 'Session.send overrides HTTPAdapter.send', 'Response.close overrides BaseAdapter.close',
+      // red team adv51's wordings: passive, "uses", an article, backticks, an adverb, class relations
+      'Session.send is called by HTTPAdapter.send', 'HTTPAdapter.close uses Session.send', 'HTTPAdapter.close calls the Session.send helper', 'HTTPAdapter.close calls `Session.send` for dates',
+      'HTTPAdapter.close first calls Session.send', 'HTTPAdapter extends Session', 'Response inherits from BaseAdapter', 'Session.send is invoked from HTTPAdapter.close'])
       expect(rel.wrongRelation(h), h).toBeDefined();
-    for (const h of ['Session.send calls HTTPAdapter.send', 'run calls HTTPAdapter.send', 'Session.request calls HTTPAdapter.send', 'HTTPAdapter.send overrides BaseAdapter.send', 'HTTPAdapter.close does not call Session.send', 'the adapter calls send'])
+    for (const h of ['Session.send calls HTTPAdapter.send', 'run calls HTTPAdapter.send', 'Session.request calls HTTPAdapter.send', 'HTTPAdapter.send is called by Session.send',
+      '`Session.request` first calls the `Session.send` helper', 'HTTPAdapter inherits from BaseAdapter', 'Session extends Mixin', 'Session.request uses HTTPAdapter.send', 'HTTPAdapter.send overrides BaseAdapter.send', 'HTTPAdapter.close does not call Session.send', 'the adapter calls send'])
       expect(rel.wrongRelation(h), h).toBeUndefined();
   });
 });

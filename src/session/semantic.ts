@@ -198,13 +198,20 @@ export class SemanticPhase {
     for (const sentence of text.split(/[;!?]|\.\s/)) {
       for (const m of sentence.matchAll(RELATION)) {
         if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
-        const [a, b] = [m[1]!, m[3]!];
-        const claims = [m[2]!.toLowerCase(), ...[...(m[4] ?? '').matchAll(/(calls|invokes|overrides)/gi)].map((x) => x[1]!.toLowerCase())];
+        const verb0 = m[2]!.toLowerCase().replace(/\s+/g, ' ');
+        // "B is called by A": A calls B
+        const passive = /^is (?:called|invoked|used)/.test(verb0);
+        const [a, b] = passive ? [m[3]!, m[1]!] : [m[1]!, m[3]!];
+        const claims = [passive ? 'calls' : verb0, ...[...(m[4] ?? '').matchAll(/(calls|invokes|overrides)/gi)].map((x) => x[1]!.toLowerCase())];
         const from = this.defsNamed(a);
         const to = this.defsNamed(b);
         if (from.length === 0 || to.length === 0) continue;
         for (const verb of claims) {
-          if (verb !== 'overrides') {
+          if (/^(?:extends|inherits from|derives from|subclasses|is a subclass of)$/.test(verb)) {
+            // B among the classes A extends, as the index linked them
+            const above = new Set(from.flatMap((d) => [...this.withAncestors(d.name)].filter((n) => n !== d.name)));
+            if (!to.some((d) => above.has(d.name))) return `${a} ${verb} ${b}, and the index links no such base`;
+          } else if (verb !== 'overrides') {
             // a use of B's name in A's code: resolved to B, or a call the index could only guess
             // (or a call of what B overrides, which runs B: Session.send's adapter.send() is BaseAdapter.send)
             const names = [...new Set(to.map((d) => d.name))];
@@ -518,8 +525,14 @@ const LOOSELY_PLACING = /\b(?:is|are)\s+(?:[\w-]+\s+){0,5}(?:in|inside|within|at
 /** "N, the proto method in F, …": an apposition that places N. */
 const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/i;
 /** Words that deny a place ("not in F", "no longer in F", "absent from F", "F lacks N"). */
-/** "A calls B", "A invokes B", "A overrides B", "A calls B and overrides it": group 1 A, 2 the verb, 3 B, 4 more verbs of B. */
-const RELATION = /([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\s+(?:(?:directly|also|then|only)\s+)?(calls|invokes|overrides)\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)/gi;
+/** A name in a relation, in backticks or not, `#private` and qualified ones too. */
+const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(\))?\`?`;
+/**
+ * "A calls B", "A first/directly/… calls the B helper", "A uses B", "A calls B and overrides it",
+ * "B is called by A", "B is invoked from A", "A extends B", "A inherits from B": group 1 A, 2 the
+ * verb, 3 B, 4 more verbs of B (red teams adv50, adv51).
+ */
+const RELATION = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|first|also|then|only|always|later)\s+)?(calls|invokes|uses|overrides|extends|inherits\s+from|derives\s+from|subclasses|is\s+a\s+subclass\s+of|is\s+called\s+(?:by|from)|is\s+invoked\s+(?:by|from)|is\s+used\s+by)\s+(?:(?:the|a|an)\s+)?${REL_NAME}((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)`, 'gi');
 /** A dotted module name said to be one: "requests.adapters module". */
 const DOTTED_MODULE = /(?<![\w$./])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?=\s+(?:module|package)\b)/g;
 /** "N is a (private) method of/on/in (the) (class) C": group 1 N, group 2 C. */
