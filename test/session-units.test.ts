@@ -459,6 +459,13 @@ describe('QueryFrame validation', () => {
       expect(requestNamesAsCode(base + t, 'X', null, 1), t).toBe(false);
     expect(requestNamesAsCode('Avoid adding duplicate headers in `mergeHeaders`', 'mergeHeaders', null, 1)).toBe(true);
     expect(requestNamesAsCode('Do not change the parser, and make `loadCache` faster', 'loadCache', null, 1)).toBe(true);
+    // red team adv52's wordings; and its honest requests, whose target is no kept thing ("X should not change the status"
+    // keeps nothing of X; "the cause given to ctx.throw" keeps the cause)
+    for (const t of ['do not under any circumstances change `mergeHeaders`', 'do not also change `mergeHeaders`', 'hands off `mergeHeaders`', '`mergeHeaders` is out of scope', 'leave `mergeHeaders` be'])
+      expect(requestNamesAsCode(`Make ctx.throw accept a cause; ${t}`, 'mergeHeaders', null, 1), t).toBe(false);
+    for (const R of ['When given a cause, ctx.throw should not change the status; pass the cause through to the HttpError.', 'The cause given to ctx.throw should stay the same, and ctx.throw must pass it to the HttpError.',
+      'Make ctx.throw keep the cause: the error thrown by ctx.throw must not be modified.'])
+      expect(validateFrame(R, { target_feature: { value: 'ctx.throw', quote: 'ctx.throw' } }, translateCjk).errors, R).toEqual([]);
   });
 
   it('a negation a verb states is not dropped by a translation; a kanji prefix, a stated failure and "must" idioms are no dropped negation (#10)', () => {

@@ -375,7 +375,7 @@ const CHANGES_EN = `${CHANGE_EN}(?:\\s*,\\s*${CHANGE_EN})*(?:\\s*,?\\s*(?:or|and
 const CHANGE_JA = '(?:変更|修正|編集|削除|追加|触|変え|書き換|いじ)';
 const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)';
 /** Words that forbid what follows them (RULED_OUT, fromExcluded: one list each). */
-const FORBIDDING_EN = "(?:do\\s+not(?:\\s+ever)?|don['’]?t(?:\\s+ever)?|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|refrain\\s+from)";
+const FORBIDDING_EN = "(?:do\\s+not(?:\\s+(?:ever|also|under\\s+any\\s+circumstances|in\\s+any\\s+way))?|don['’]?t(?:\\s+(?:ever|also))?|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|refrain\\s+from)";
 const FORBIDDING_ZH = '(?:不要|别|勿|不许|不得|禁止|不)';
 const RULED_OUT = [
   // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
@@ -391,7 +391,7 @@ const RULED_OUT_JA = new RegExp(`^\\s*[はをもにの]?\\s*(${CHANGE_JA}[\\p{Sc
 const NEGATION_AFTER_JA = /^([\p{Script=Hiragana}]{0,2}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))/u;
 
 /** A change a text forbids, and where the thing it keeps stands: after it (English, Chinese), before it (Japanese). */
-const FORBIDS_EN = new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGES_EN}|no\\s+(?:changes?|modifications?|edits?)\\s+(?:to|in)|avoid\\s+(?:chang|modif|touch|alter|edit)[a-z]*)`, 'iu');
+const FORBIDS_EN = new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGES_EN}|no\\s+(?:changes?|modifications?|edits?)\\s+(?:to|in)|avoid\\s+(?:chang|modif|touch|alter|edit)[a-z]*|hands\\s+off)`, 'iu');
 const FORBIDS_ZH = new RegExp(`(${FORBIDDING_ZH}\\s*${CHANGE_ZH})`, 'u');
 const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
 
@@ -402,18 +402,20 @@ const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:な�
  * the words that keep, group 2: what is kept.
  */
 /** What "keep …" and "… stays" say a thing stays: as it is, the same, intact … */
-const KEPT_AS = String.raw`(?:as\s+(?:it|they|is)(?:\s+(?:is|are|was|were))?|as-is|unchanged|unmodified|unaltered|intact|alone|untouched|the\s+same|the\s+way\s+(?:it|they)\s+(?:is|are))`;
+const KEPT_AS = String.raw`(?:be|as\s+(?:it|they|is)(?:\s+(?:is|are|was|were))?|as-is|unchanged|unmodified|unaltered|intact|alone|untouched|the\s+same|the\s+way\s+(?:it|they)\s+(?:is|are))`;
 /** A word of a named thing: a dot only inside one (`ctx.assert`), never a sentence's end. */
 const THING_WORD = String.raw`[\p{L}\p{N}_$'’-]+(?:\.[\p{L}\p{N}_$'’-]+)*(?:\(\))?`;
 /** Words that start another clause, never part of what a "… stays the same" keeps. */
-const CLAUSE_WORD = String.raw`(?:and|or|but|so|then|while|whereas|however|unless|until|that|which|when|if|because|where|also|to|with)`;
+const CLAUSE_WORD = String.raw`(?:and|or|but|so|then|while|whereas|however|unless|until|that|which|when|if|because|where|also)`;
+/** Words that start what follows a noun and tells which one it is: "the cause given to ctx.throw" keeps the cause, not ctx.throw. */
+const POST_MODIFIER = /\s+(?:to|by|of|in|into|for|from|with|on|at|given|passed|thrown|returned|used|sent|set)\s+/i;
 const KEEPS = [
   // "keep A and B as they are", "leaving X untouched" (a list of kept things is one object)
   new RegExp(String.raw`(?:^|[^\p{L}])(keep|keeps|keeping|leave|leaves|leaving|preserve|preserves|preserving|retain|retains|retaining)\s+((?:(?!(?:but|then|so|while|whereas|however|unless|until)(?![\p{L}]))(?:[^.;:!?,，。；]|\.(?=[\p{L}\p{N}_$])))+?)\s+${KEPT_AS}(?![\p{L}])`, 'giu'),
   // "X stays the same", "X should remain as is", "X are kept as they are", "X must not be modified",
   // "X is not to be touched": X is the words before, back to another clause (not across a sentence's
   // end: "… the retry delay. The limit stays the same" keeps the limit only)
-  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*|(?:must|should|shall|can|may|will)\s*(?:n['’]t|\s+not)\s+(?:chang|modif|alter)[a-z]*|(?:is|are)\s+off[-\s]limits)(?![\p{L}])`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*|(?:must|should|shall|can|may|will)\s*(?:n['’]t|\s+not)\s+(?:chang|modif|alter)[a-z]*(?=\s*(?:[.;:,!?。]|$|(?:and|but|or|so|when|while|if|unless)(?![\p{L}])))|(?:is|are)\s+off[-\s]limits|(?:is|are)\s+out\s+of\s+scope)(?![\p{L}])`, 'giu'),
   /([^\s、。,;；！？]+?)[はをも]?(?:そのまま(?:に|で)?|維持|保持)/gu,
   /([^\s，。,;；！？]+?)(?:保持不变|保持原样|维持不变|不变)/gu,
 ];
@@ -471,7 +473,10 @@ function forbiddenSpans(text: string): { why: string; start: number; end: number
   KEEPS.forEach((re, i) => {
     for (const m of text.matchAll(re)) {
       // EN "keep X …": X is group 2, after the verb; "X stays …", X はそのまま: X is group 1
-      const [obj, verb] = i === 0 ? [m[2]!, m[1]!] : [m[1]!, m[0].slice(m[0].indexOf(m[1]!) + m[1]!.length).trim()];
+      const [whole, verb] = i === 0 ? [m[2]!, m[1]!] : [m[1]!, m[0].slice(m[0].indexOf(m[1]!) + m[1]!.length).trim()];
+      // (what "… stays the same" keeps is the noun, not what tells which one it is — red team adv52's
+      // honest "the cause given to ctx.throw should stay the same" had ctx.throw kept)
+      const obj = i === 1 ? whole.split(POST_MODIFIER)[0]! : whole;
       const start = m.index! + m[0].indexOf(obj, i === 0 ? m[0].indexOf(m[1]!) + m[1]!.length : 0);
       out.push({ why: i === 0 ? `${verb} … ${m[0].slice(m[0].indexOf(obj) + obj.length).trim()}` : verb, start, end: start + obj.length, from: m.index!, to: m.index! + m[0].length });
     }
@@ -565,7 +570,7 @@ function insideKept(req: string, at: number, length: number): string | undefined
 /** A text with what it keeps out of the change blanked: "… and do not change HTTPAdapter.send" names no code to change. */
 export function keptOutRemoved(text: string): string {
   const t = text.normalize('NFKC');
-  return forbiddenSpans(t).sort((a, b) => b.from - a.from).reduce((out, sp) => out.slice(0, sp.from) + ' '.repeat(sp.to - sp.from) + out.slice(sp.to), t);
+  return forbiddenSpans(t).sort((a, b) => b.start - a.start).reduce((out, sp) => out.slice(0, sp.start) + ' '.repeat(sp.end - sp.start) + out.slice(sp.end), t);
 }
 
 /**
