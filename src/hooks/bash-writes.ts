@@ -1246,10 +1246,12 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       writes.push({ what: text, targets: ln.targets.length ? named(ln.targets) : null, linkDests: [ln.dest] });
       return xargs;
     }
-    const links = cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[sl]|^--(symbolic-)?link$/.test(a));
+    // (long options abbreviated as getopt_long takes them: `--sym`, `--arch`, `--rec` — red team adv52)
+    const cpLong = (a: string, names: readonly string[]) => a.startsWith('--') && a.length > 3 && isLong(a.slice(2).split('=')[0]!, names);
+    const links = cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[sl]/.test(a) || cpLong(a, ['symbolic-link', 'link']));
     const linked = links && operands.length > 1
       // (joined as written: a `..` in it goes up from where a link on the way led — red team adv35)
-      ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s|^--symbolic$/.test(a)) && !o.startsWith('/') ? `${path.posix.dirname(operands.at(-1)!)}/${o}` : o))
+      ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s/.test(a) || cpLong(a, ['symbolic-link'])) && !o.startsWith('/') ? `${path.posix.dirname(operands.at(-1)!)}/${o}` : o))
       : [];
     // `cp -t DIR SRC…`, `mv -t DIR …`: DIR is written, every operand is a source (red team adv38)
     const tDir = ['cp', 'mv', 'install'].includes(cmd) ? targetDirOption(args) : undefined;
@@ -1266,7 +1268,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     if (cmd === 'mv' && sources.length > 0) writes.push({ what: `${text} (removes its source)`, targets: named(sources) });
     // a link copied as a link (cp -P, -a, -d, -R, mv): the copy points where the source does (red
     // team adv35: `cp -P R L && echo x >> L/.bashrc`, R → /root, wrote through the copy)
-    const copiesLinks = cmd === 'mv' || cmd === 'rsync' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[PdaRr]|^--(no-dereference|archive|recursive)$|^--preserve=.*links/.test(a)));
+    const copiesLinks = cmd === 'mv' || cmd === 'rsync' || (cmd === 'cp' && args.some((a) => /^-[a-zA-Z]*[PdaRr]|^--pre[a-z]*=.*links/.test(a) || cpLong(a, ['no-dereference', 'archive', 'recursive'])));
     if (copiesLinks && sources.length > 0) writes.push({ what: `${text} (copies a link as a link)`, targets: named(sources), copiesLinks: true });
     if ((copiesLinks || links) && sources.length > 0) main.linkDests = [tDir ?? operands.at(-1)!];
     return xargs;
@@ -1637,13 +1639,14 @@ function awkShape(program: string): string {
  * end, `}` and `;` included) and that run one (`e`, the `e` flag), after any address: a number, `$`,
  * a regex with any delimiter and its I/M flags (red team adv43: `\\%x%w F`, `/x/Iw F`, `2wF`).
  */
-const SED_WRITE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*[wW]\s*(\S[^\n]*)|s([^\\\n])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpIiMm\d]*w\s*([^\n]+)/gm;
+// (GNU sed takes blanks between an s command's flags: `s/a/b/g w F`, `s/a/b/p e` — red team adv52)
+const SED_WRITE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*[wW]\s*(\S[^\n]*)|s([^\\\n])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpIiMm\d\s]*w\s*([^\n]+)/gm;
 // (an `s` command starts where a command can: at the start, after `;`, `{`, `}`, `!`, a newline or an
 // address — `/re/`, a line number, `$`, a range's comma; a script with a backslash may hold an address
 // of another delimiter, `\%re%s…`, and is read with an `s` anywhere: red team adv51's friction, the
 // `s` of "const" in `s/const delayPattern/…/` read as a command with `t` as its delimiter)
-const SED_EXEC_ANYWHERE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMmw\d]*e/m;
-const SED_EXEC_AT_COMMANDS = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|(?:^|[;{}!\n/\d$,]|\/[IM]{1,2})\s*s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMmw\d]*e/m;
+const SED_EXEC_ANYWHERE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*e(?:\s|;|$)|^\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
+const SED_EXEC_AT_COMMANDS = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*e(?:\s|;|$)|^\s*e(?:\s|;|$)|(?:^|[;{}!\n/\d$,]|\/[IM]{1,2})\s*s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
 const SED_EXEC = { test: (script: string): boolean => (script.includes('\\') ? SED_EXEC_ANYWHERE : SED_EXEC_AT_COMMANDS).test(script) };
 
 /** The scripts of a sed command: its -e/--expression values, else its first operand. */
