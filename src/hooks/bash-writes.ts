@@ -1645,9 +1645,15 @@ const SED_WRITE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*[wW]\s*(\S[^\n]*)|s
 // address — `/re/`, a line number, `$`, a range's comma; a script with a backslash may hold an address
 // of another delimiter, `\%re%s…`, and is read with an `s` anywhere: red team adv51's friction, the
 // `s` of "const" in `s/const delayPattern/…/` read as a command with `t` as its delimiter)
-const SED_EXEC_ANYWHERE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*e(?:\s|;|$)|^\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
-const SED_EXEC_AT_COMMANDS = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*e(?:\s|;|$)|^\s*e(?:\s|;|$)|(?:^|[;{}!\n/\d$,]|\/[IM]{1,2})\s*s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
-const SED_EXEC = { test: (script: string): boolean => (script.includes('\\') ? SED_EXEC_ANYWHERE : SED_EXEC_AT_COMMANDS).test(script) };
+const SED_EXEC_ANYWHERE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
+const SED_EXEC_AT_COMMANDS = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|(?:^|[;{}!\n/\d$,]|\/[IM]{1,2})\s*s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
+// (the e command is looked for outside s commands: `s/ e / E /` replaces text — red team adv43's friction —
+// while `1 e CMD` and `/re/ e CMD` run CMD: adv52)
+const SED_S_COMMANDS = /(^|[;{}!\n/\d$,]|\/[IM]{1,2})(\s*)s([^\\\n])(?:\\.|(?!\3).)*\3(?:\\.|(?!\3).)*\3[gpIiMm\d]*/g;
+const SED_E_COMMAND = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*e(?:\s|;|$)|^\s*e(?:\s|;|$)/m;
+const SED_EXEC = {
+  test: (script: string): boolean => (script.includes('\\') ? SED_EXEC_ANYWHERE : SED_EXEC_AT_COMMANDS).test(script) || SED_E_COMMAND.test(script.replace(SED_S_COMMANDS, '$1$2 ')),
+};
 
 /** The scripts of a sed command: its -e/--expression values, else its first operand. */
 function sedScripts(args: readonly string[]): string[] {
