@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { expandBraces, MAX_BRACE_WORDS, protect } from './brace-expansion.js';
+import { UNKNOWN } from './glob-targets.js';
 
 export interface BashWrite {
   /** the command (or redirection) that writes */
@@ -164,12 +165,6 @@ const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fg
   'rev', 'fold', 'paste', 'join', 'fmt', 'hexdump']);
 /** a target written with an expansion or a pattern cannot be named before the shell runs */
 const UNKNOWABLE = /[*?`$]|^~/;
-/**
- * A target not fully known before the shell runs: a pathname pattern (`*`, `?`, `[…]`; a `[`
- * without its `]` is itself) or an expansion (`$`, a backtick; written in quotes they are letters,
- * but the guard cannot tell which from the word it is given)
- */
-export const GLOB = /[*?`$]|\[[^\]]*\]/;
 
 /**
  * The targets as the shell will name them: a leading `~`, `$HOME` or `${HOME}` is the user's home
@@ -370,17 +365,21 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
  */
 function withGlobs(a: BashAnalysis): BashAnalysis {
   for (const w of a.writes) {
-    const globs = w.targets?.filter((t) => GLOB.test(t)) ?? [];
+    const globs = w.targets?.filter((t) => UNKNOWN.test(t)) ?? [];
     if (globs.length === 0) continue;
-    const rest = w.targets!.filter((t) => !GLOB.test(t));
+    const rest = w.targets!.filter((t) => !UNKNOWN.test(t));
     w.globs = globs;
     w.targets = rest.length > 0 ? rest : null;
   }
   return a;
 }
 
-/** `set +B`, `set -f`, `set -o noglob`, `shopt -s nullglob|nocaseglob|extglob|nocasematch` (globstar, dotglob and failglob only widen or stop what the guard judges). */
-const EXPANSION_OPTIONS = /(?:^|[\s;&|(])(?:set\s+(?:[^;&|\n]*\s)?(?:\+[a-zA-Z]*B|-[a-zA-Z]*f\b|[-+]o\s+(?:braceexpand|noglob))|shopt\s+[^;&|\n]*\b(?:nullglob|nocaseglob|extglob|nocasematch)\b)/;
+/** The shopt options that change what a pattern matches beyond what the guard's matcher takes (globstar, dotglob and failglob only widen or stop it). */
+const EXPANSION_SHOPTS = 'nullglob|nocaseglob|extglob|nocasematch';
+/** `set +B`, `set -f`, `set -o noglob`, `shopt -s` one of EXPANSION_SHOPTS. */
+const EXPANSION_OPTIONS = new RegExp(String.raw`(?:^|[\s;&|(])(?:set\s+(?:[^;&|\n]*\s)?(?:\+[a-zA-Z]*B|-[a-zA-Z]*f\b|[-+]o\s+(?:braceexpand|noglob))|shopt\s+[^;&|\n]*\b(?:${EXPANSION_SHOPTS})\b)`);
+/** The same given to a shell as its own options: `bash -O extglob`, `+B`, `-f`, `-o noglob`. */
+const SHELL_EXPANSION_OPTION = new RegExp(String.raw`^-O(?:${EXPANSION_SHOPTS})$|^\+[a-zA-Z]*B|^-[a-zA-Z]*f|^[-+]o(?:noglob|braceexpand)$`);
 
 /** A command's text with its quotes and backslashes taken out: `set -o phys""ical` reads as `set -o physical`. */
 const unquoted = (command: string): string => command.replace(/["'\\]/g, '');
@@ -1205,7 +1204,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // team adv50), and a shell that is not bash (`sh` may be dash: no brace expansion) given braces
     const opts: string[] = [];
     for (let i = 0; i < args.length && /^[-+]./.test(args[i]!) && args[i] !== '--'; i++) opts.push(/^[-+][oO]$/.test(args[i]!) ? `${args[i]}${args[++i] ?? ''}` : args[i]!);
-    const expansion = opts.find((o) => /^-O(?:nullglob|nocaseglob|extglob|nocasematch)$|^\+[a-zA-Z]*B|^-[a-zA-Z]*f|^[-+]o(?:noglob|braceexpand)$/.test(o));
+    const expansion = opts.find((o) => SHELL_EXPANSION_OPTION.test(o));
     if (expansion) writes.push({ what: text, targets: null, refuse: `${cmd} ${expansion} changes how the shell expands words, which the write guard reads as bash does by default: run it without` });
     else if (sh.code !== undefined && cmd !== 'bash' && /\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/.test(sh.code)) writes.push({ what: text, targets: null, refuse: `${cmd} may not expand braces as bash does (sh is dash on many systems): write the words out, or run bash -c` });
     else if (sh.code !== undefined) nested.push(sh.code);
@@ -1645,12 +1644,13 @@ const SED_WRITE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*[wW]\s*(\S[^\n]*)|s
 // address — `/re/`, a line number, `$`, a range's comma; a script with a backslash may hold an address
 // of another delimiter, `\%re%s…`, and is read with an `s` anywhere: red team adv51's friction, the
 // `s` of "const" in `s/const delayPattern/…/` read as a command with `t` as its delimiter)
-const SED_EXEC_ANYWHERE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
-const SED_EXEC_AT_COMMANDS = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})e(?:\s|;|$)|^\s*e(?:\s|;|$)|(?:^|[;{}!\n/\d$,]|\/[IM]{1,2})\s*s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
+const SED_EXEC_ANYWHERE = /s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
+const SED_EXEC_AT_COMMANDS = /(?:^|[;{}!\n/\d$,]|\/[IM]{1,2})\s*s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
 // (the e command is looked for outside s commands: `s/ e / E /` replaces text — red team adv43's friction —
 // while `1 e CMD` and `/re/ e CMD` run CMD: adv52)
 const SED_S_COMMANDS = /(^|[;{}!\n/\d$,]|\/[IM]{1,2})(\s*)s([^\\\n])(?:\\.|(?!\3).)*\3(?:\\.|(?!\3).)*\3[gpIiMm\d]*/g;
 const SED_E_COMMAND = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*e(?:\s|;|$)|^\s*e(?:\s|;|$)/m;
+/** An e command, or an s command with the e flag: a script that runs shell code. */
 const SED_EXEC = {
   test: (script: string): boolean => (script.includes('\\') ? SED_EXEC_ANYWHERE : SED_EXEC_AT_COMMANDS).test(script) || SED_E_COMMAND.test(script.replace(SED_S_COMMANDS, '$1$2 ')),
 };

@@ -8,8 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const PATTERN = /[*?]|\[[^\]]*\]/;
-/** where a target stops being known: a pattern, or an expansion (`$`, a backtick) */
-const UNKNOWN = /[*?`$]|\[[^\]]*\]/;
+/**
+ * A target not fully known before the shell runs: a pathname pattern (`*`, `?`, `[…]`; a `[`
+ * without its `]` is itself) or an expansion (`$`, a backtick; written in quotes they are letters,
+ * but the guard cannot tell which from the word it is given). Where it stops being known.
+ */
+export const UNKNOWN = /[*?`$]|\[[^\]]*\]/;
 
 /** The folder a pattern can match in, from `from`: its path up to the last `/` before the first pattern or expansion character. */
 export function patternFolder(from: string, pattern: string): string {

@@ -670,8 +670,8 @@ function throughFolderMadeUnseen(writes: readonly BashWrite[], base: (w: BashWri
     const earlier = opaque.find((o) => o !== w && !(o.cmd !== undefined && o.cmd === w.cmd) && (o.step === undefined || w.step === undefined || o.step <= w.step));
     if (!earlier) continue;
     for (const t of w.targets) {
-      const abs = path.isAbsolute(t) ? t : `${base(w)}/${t}`;
-      const folder = abs.replace(/\/+$/, '').slice(0, abs.replace(/\/+$/, '').lastIndexOf('/')) || '/';
+      const abs = (path.isAbsolute(t) ? t : `${base(w)}/${t}`).replace(/\/+$/, '');
+      const folder = abs.slice(0, abs.lastIndexOf('/')) || '/';
       if (fs.existsSync(folder)) continue;
       return `${w.what.slice(0, 160)}: writes '${t.slice(0, 120)}' in ${folder.slice(0, 160)}, a folder that is not there yet, after ${earlier.what.slice(0, 80)}, whose writes the guard does not follow (it may make that folder, links in it included). Split it into two commands: the guard then judges the write where it lands`;
     }
