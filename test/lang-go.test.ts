@@ -88,6 +88,14 @@ describe('go-app: methods', () => {
     expect(config.children.map((c) => c.name)).toEqual(['Name', 'verbose', 'print']);
   });
 
+  it('a capitalised method is exported (visible outside its package), a lower-case one is not', () => {
+    const circle = getSymbols(go, { file: 'geometry/circle.go' }).items;
+    const methods = circle.flatMap((n) => [n, ...n.children]).filter((n) => n.kind === 'method');
+    expect(methods.map((m) => `${m.name} ${m.exported}`).sort()).toEqual(['Area true', 'Label true', 'describe false', 'describe false']);
+    // a method adds no name to its package: `geometry.Area` is not a package-level name
+    expect(findDefinitions(go, { name: 'Area' }).items.every((d) => d.container)).toBe(true);
+  });
+
   it('methods resolve through declared types: T{}, &pkg.T{}, var x pkg.I, receivers, results of this file', () => {
     expect(defsFrom('main.go', 'c.print()', 2)).toEqual(['config.go:15 Config.print resolved']);
     expect(defsFrom('main.go', 'c.Describe()', 2)).toEqual(['helpers.go:11 Config.Describe resolved']);

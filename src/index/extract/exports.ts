@@ -73,6 +73,10 @@ export function readExports(ctx: FileContext): void {
       else syntheticDefault(ctx, n);
     } else if (caps['export.declaration']) {
       exportedDeclarations.add(caps['export.declaration'].id);
+    } else if (caps['export.member']) {
+      // visible outside its package (Go's capitalised method), but no name of the module
+      const d = defByNode.get(caps['export.member'].id);
+      if (d?.symbol != null) symbols[d.symbol]!.exported = true;
     } else if (caps['export.local']) {
       const local = caps['export.local'];
       const alias = caps['export.alias'];
