@@ -88,10 +88,12 @@ describe('go-app: methods', () => {
     expect(config.children.map((c) => c.name)).toEqual(['Name', 'verbose', 'print']);
   });
 
-  it('a capitalised method is exported (visible outside its package), a lower-case one is not', () => {
+  it('a capitalised method or field is exported (visible outside its package), a lower-case one is not', () => {
     const circle = getSymbols(go, { file: 'geometry/circle.go' }).items;
     const methods = circle.flatMap((n) => [n, ...n.children]).filter((n) => n.kind === 'method');
     expect(methods.map((m) => `${m.name} ${m.exported}`).sort()).toEqual(['Area true', 'Label true', 'describe false', 'describe false']);
+    const config = getSymbols(go, { file: 'config.go' }).items.find((n) => n.name === 'Config')!;
+    expect(config.children.map((c) => `${c.name} ${c.exported}`)).toEqual(['Name true', 'verbose false', 'print false']);
     // a method adds no name to its package: `geometry.Area` is not a package-level name
     expect(findDefinitions(go, { name: 'Area' }).items.every((d) => d.container)).toBe(true);
   });

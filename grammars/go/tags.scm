@@ -105,6 +105,7 @@
 ((type_alias name: (type_identifier) @_n) @export.declaration (#match? @_n "^[A-Z]"))
 ((const_spec name: (identifier) @_n) @export.declaration (#match? @_n "^[A-Z]"))
 ((var_spec name: (identifier) @_n) @export.declaration (#match? @_n "^[A-Z]"))
-; a capitalised method is visible outside the package too; it adds no name to the package
-((method_declaration name: (field_identifier) @_n) @export.member (#match? @_n "^[A-Z]"))
-((method_elem name: (field_identifier) @_n) @export.member (#match? @_n "^[A-Z]"))
+; a capitalised method or field is visible outside the package too; it adds no name to the package
+((method_declaration name: (field_identifier) @export.member) (#match? @export.member "^[A-Z]"))
+((method_elem name: (field_identifier) @export.member) (#match? @export.member "^[A-Z]"))
+((field_declaration name: (field_identifier) @export.member) (#match? @export.member "^[A-Z]"))

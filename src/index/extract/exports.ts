@@ -56,6 +56,7 @@ function exportBinding(ctx: FileContext, exportedName: string, localNode: Node):
 
 export function readExports(ctx: FileContext): void {
   const { defaultDeclarations, defByNode, symbols, exportsOut, exportedDeclarations, handled, imports } = ctx;
+  let byName: Map<number, (typeof ctx.symbolDefs)[number]> | undefined;
   for (const caps of ctx.exportMatches) {
     if (caps['export.default_declaration']) {
       const n = caps['export.default_declaration'];
@@ -74,8 +75,10 @@ export function readExports(ctx: FileContext): void {
     } else if (caps['export.declaration']) {
       exportedDeclarations.add(caps['export.declaration'].id);
     } else if (caps['export.member']) {
-      // visible outside its package (Go's capitalised method), but no name of the module
-      const d = defByNode.get(caps['export.member'].id);
+      // visible outside its package (Go's capitalised methods and fields), but no name of the module;
+      // captured by its name (a Go field declaration may declare several)
+      byName ??= new Map(ctx.symbolDefs.map((x) => [x.name.id, x]));
+      const d = byName.get(caps['export.member'].id);
       if (d?.symbol != null) symbols[d.symbol]!.exported = true;
     } else if (caps['export.local']) {
       const local = caps['export.local'];
