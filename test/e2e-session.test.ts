@@ -55,7 +55,7 @@ describe('/code session over MCP', () => {
 
     const qf = await s.call('set_query_frame', FRAME);
     expect(qf.structuredContent).toMatchObject({
-      success: true, risk_level: 'MEDIUM', missing_slots: [], // a new feature has no observed issue, and this one no trigger
+      success: true, risk_level: 'MEDIUM', risk_reason: expect.stringMatching(/^MEDIUM: a new feature/), missing_slots: [], // a new feature has no observed issue, and this one no trigger
       query_frame: { validated_slots: ['target_feature', 'desired_action'], slot_sources: { target_feature: 'FACT' } },
     });
     expect(qf.structuredContent!.investigation_guidance.recommended_tools).toEqual([]); // nothing the intent expects is missing

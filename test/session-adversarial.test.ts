@@ -207,7 +207,7 @@ describe('QueryFrame gate (set_query_frame)', () => {
       trigger_condition: { value: 'cart is empty', quote: 'When the cart is empty' },
       desired_action: { value: 'change formatPrice to return 0.00', quote: 'change formatPrice to return 0.00' },
     };
-    expect(await ok(s, 'set_query_frame', base)).toMatchObject({ success: true, risk_level: 'HIGH', missing_slots: ['observed_issue'] });
+    expect(await ok(s, 'set_query_frame', base)).toMatchObject({ success: true, risk_level: 'HIGH', missing_slots: ['observed_issue'], risk_reason: expect.stringContaining('needs mapped_symbols') });
     await attempt(G, s, {
       gate: 'set_query_frame (risk)', attack: 're-run set_query_frame adding a real observed_issue to lower risk HIGH', expected: 'frame accepted, risk_level stays HIGH',
       run: () => s.call('set_query_frame', { ...base, observed_issue: { value: 'shows NaN', quote: 'the cart total shows NaN' } }),

@@ -7,7 +7,7 @@ import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, nextStepFor, PHASES, TOO
 import { type Missing, type SessionEvent, sessionMachine } from '../machines/session.js';
 import { deriveEvidence } from '../src/session/evidence.js';
 import { ALL_TOOLS, toolNamed } from '../src/tools/catalog.js';
-import { isGrounded, keptOutRemoved, type QueryFrameInput, riskLevel, validateFrame } from '../src/session/queryframe.js';
+import { isGrounded, keptOutRemoved, type QueryFrameInput, riskLevel, riskReason, validateFrame } from '../src/session/queryframe.js';
 import { normalize } from '../src/util/words.js';
 import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevance.js';
 import { aboutHypothesis, matchEvidence } from '../src/session/semantic.js';
@@ -519,6 +519,10 @@ describe('QueryFrame validation', () => {
     expect(riskLevel('MODIFY', ['trigger_condition'])).toBe('MEDIUM');
     expect(riskLevel('IMPLEMENT', [])).toBe('MEDIUM');
     expect(riskLevel('INVESTIGATE', ['observed_issue'])).toBe('LOW');
+    // and says why, with what it asks (tr116, tr117 met HIGH unexplained)
+    expect(riskReason('HIGH', 'MODIFY', ['observed_issue'])).toMatch(/^HIGH: a MODIFY whose observed issue .* needs mapped_symbols/);
+    expect(riskReason('MEDIUM', 'MODIFY', ['trigger_condition'])).toMatch(/^MEDIUM: trigger_condition not stated/);
+    expect(riskReason('HIGH', 'MODIFY', [])).toMatch(/^HIGH: as set earlier .* would give LOW/);
   });
 });
 

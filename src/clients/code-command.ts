@@ -46,7 +46,7 @@ where it shows have slots of their own. Pass them as
 \`query_frame\` to \`start_session\` (or afterwards, as top-level arguments, to
 \`mcp__code-intel__set_query_frame\`, following the \`extraction_prompt\` it returns). If \`query_frame.status\` is \`refused\` or \`partly set\` (or
 \`set_query_frame\` answers \`validation_failed\`), fix the listed slots with \`set_query_frame\` (the slots that passed are set: send only the fixed ones).
-Read \`risk_level\`, \`missing_slots\` and \`investigation_guidance\`.
+Read \`risk_level\` (\`risk_reason\` says why and what it asks), \`missing_slots\` and \`investigation_guidance\`.
 
 ## 4. EXPLORATION
 

@@ -830,11 +830,25 @@ export function riskLevel(intent: Intent, missing: readonly Slot[]): Risk {
   return 'LOW';
 }
 
+/** Why a frame has its risk, and what the risk asks of the agent (an agent met HIGH unexplained: tr116, tr117). */
+export function riskReason(risk: Risk, intent: Intent, missing: readonly Slot[]): string {
+  const own = riskLevel(intent, missing);
+  if (own !== risk) return `${risk}: as set earlier in this session (a later frame or call never lowers it; this frame alone would give ${own}).`;
+  switch (risk) {
+    case 'HIGH':
+      return 'HIGH: a MODIFY whose observed issue the request does not state (seed 001: a change with the issue unknown). It asks one thing more: submit_understanding needs mapped_symbols (an nl_term quoted from the request → a symbol you identified). A request for new behaviour states no issue: then leave observed_issue unset, there is nothing to find.';
+    case 'MEDIUM':
+      return `MEDIUM: ${intent === 'IMPLEMENT' ? 'a new feature' : `${missing.join(', ')} not stated by the request`}. mapped_symbols are welcome in submit_understanding, not required.`;
+    default:
+      return changesCode(intent) ? 'LOW: every slot the request is expected to state is set.' : `LOW: ${intent} sessions change no code.`;
+  }
+}
+
 /** Per missing slot: what to look for and which tools help (seed 001's table). */
 export const SLOT_GUIDANCE: Record<Slot, { hint: string; tools: string[] }> = {
   target_feature: { hint: 'Find the feature or component the request is about.', tools: ['query', 'get_symbols', 'analyze_structure'] },
   trigger_condition: { hint: 'Find when it happens: the input, event or code path that triggers it.', tools: ['search_text', 'find_definitions'] },
-  observed_issue: { hint: 'Find what currently goes wrong: error messages, failing checks, wrong output.', tools: ['search_text', 'query'] },
+  observed_issue: { hint: 'Find what currently goes wrong: error messages, failing checks, wrong output. (A request for new behaviour may state no issue: then there is nothing to find.)', tools: ['search_text', 'query'] },
   desired_action: { hint: 'Find where the change belongs: the callers and structure around the target.', tools: ['find_references', 'analyze_structure'] },
 };
 

@@ -12,7 +12,7 @@ import { quote, UserError } from '../util/paths.js';
 import { type Loaded, type ProjectHolds, type SessionCore, SessionError } from './core.js';
 import { approvedWrites, deriveEvidence, type Evidence, linesOf } from './evidence.js';
 import { toolNamed } from '../tools/catalog.js';
-import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, type Slot, SLOTS, validateFrame } from './queryframe.js';
+import { EXPECTED_SLOTS, extractionPrompt, investigationGuidance, type QueryFrameInput, riskLevel, riskReason, type Slot, SLOTS, validateFrame } from './queryframe.js';
 
 import { normalize } from '../util/words.js';
 import { type Legs, SemanticEngine, semanticEngine } from '../embeddings/engine.js';
@@ -360,6 +360,7 @@ export class SessionService implements SessionCore {
       query_frame: { ...qf, validated_slots: all, slot_sources: Object.fromEntries(all.map((k) => [k, 'FACT'])) },
       ...(kept.length ? { kept_from_before: kept, kept_note: 'Slots this call did not give keep the values set before; give a slot again to change it.' } : {}),
       risk_level: this.require().actor.getSnapshot().context.risk,
+      risk_reason: riskReason(this.require().actor.getSnapshot().context.risk, intent, missing),
       missing_slots: missing,
     };
   }
