@@ -182,7 +182,8 @@ describe('the graph leg in confirm_symbol_relevance', () => {
       { symbol: 'formatPrice', approved: true, code_evidence: 'src/util/format.ts:2' },
       { symbol: 'Basket', approved: true, code_evidence: 'src/basket.ts:1' },
     ]);
-    expect(first.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'formatPrice', tier: 'ACCEPTED_HIGH_RISK', via: expect.stringContaining('Cart.total') })]));
+    // the link said as what it is, which way it runs (an arrow was read as a call either way: tr118)
+    expect(first.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'formatPrice', tier: 'ACCEPTED_HIGH_RISK', via: 'linked through the code: Cart.total uses formatPrice' })]));
     expect(first.rejected).toEqual([expect.objectContaining({ symbol: 'Basket' })]);
     expect(first.next_phase).toBe('EXPLORATION');
     // second pass: formatPrice again, alone — it stays accepted (it is no longer its own link)

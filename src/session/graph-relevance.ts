@@ -271,6 +271,22 @@ function allEdges(db: DB): Map<number, Set<number>> {
 }
 
 /** The nearest seed within `maxHops` steps of `from` (breadth first, bounded), or undefined. */
+/** The seeds a symbol links to directly (one hop of linkToSeeds), in the graph's order. */
+export function seedsBeside(db: DB, from: number, seeds: ReadonlySet<number>): number[] {
+  return neighbours(db, from).filter((n) => seeds.has(n));
+}
+
+/** A direct link said as what it is ("A uses B"): an arrow alone read as a call either way (agent trial tr118). */
+export function linkWords(db: DB, seed: number, id: number, direction: LinkDirection): string {
+  const [s, x] = [symbolLabel(db, seed), symbolLabel(db, id)];
+  switch (direction) {
+    case 'down': return `${s} uses ${x}`;
+    case 'up': return `${x} uses ${s}`;
+    case 'both': return `${x} and ${s} use each other`;
+    default: return `${x} and ${s} are one declaration's parts (one holds the other, or a field links them)`;
+  }
+}
+
 export function linkToSeeds(db: DB, from: number, seeds: ReadonlySet<number>, maxHops = 2): GraphLink | undefined {
   if (seeds.has(from)) return { seed: from, hops: 0, path: [from] };
   let frontier = [[from]];

@@ -12,7 +12,7 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, symbolLabel, within } from './graph-relevance.js';
+import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { factCap, tierOf } from './relevance.js';
@@ -126,13 +126,19 @@ export class ValidationPhase {
       // its evidence is the line where this symbol uses the seed, or the seed uses it (agent trial tr106: ExecuteC → Find)
       const seedIds = new Set([...seeds.ids.keys()].filter((id) => !own.has(id) && (!seeds.linked?.has(id) || linksOnward(db, id, seeds.linkedWay?.get(id), r.id, seeds.linkedDepth?.get(id))
         || (traces && (this.citesUse(r.id, id, where) || this.citesUse(id, r.id, where)))) && !this.holdsWithoutVouching(seeds, id, r.id)));
-      const link = linkToSeeds(db, r.id, seedIds, 1);
-      if (!link || link.hops === 0) continue;
-      const score = linkedScore(seeds.ids.get(link.seed)!, link.hops);
+      const beside = seedsBeside(db, r.id, seedIds);
+      if (beside.length === 0) continue;
+      // the seed the evidence cites a use with (the link the agent saw), else the best scored (tr116 was
+      // told "res.set → res.links" for the use in res.attachment it cited)
+      const worth = (id: number) => linkedScore(seeds.ids.get(id)!, 1);
+      const cited = beside.find((id) => worth(id) >= 0.3 && (this.citesUse(r.id, id, where) || this.citesUse(id, r.id, where)));
+      const seed = cited ?? beside.reduce((a, b) => (worth(b) > worth(a) ? b : a));
+      const score = worth(seed);
       if (score >= 0.3 && (!best || score > best.score)) {
         // how many links from a seed the words, the rank or the target reach (a turn is allowed only at the first)
-        const depth = seeds.linked?.has(link.seed) ? (seeds.linkedDepth?.get(link.seed) ?? 2) + 1 : 1;
-        best = { score, why: `linked through the code: ${link.path.map((id) => symbolLabel(db, id)).join(' → ')}`, direction: linkDirection(db, link.seed, r.id), depth };
+        const depth = seeds.linked?.has(seed) ? (seeds.linkedDepth?.get(seed) ?? 2) + 1 : 1;
+        const direction = linkDirection(db, seed, r.id);
+        best = { score, why: `linked through the code: ${linkWords(db, seed, r.id, direction)}`, direction, depth };
       }
     }
     return best;
