@@ -9,7 +9,7 @@ import { createEcmascriptResolver } from '../src/index/resolvers/ecmascript.js';
 import { makeProject, removeProject } from './helpers/project.js';
 import { extractFile } from '../src/index/extract.js';
 import { languageFor } from '../src/index/languages.js';
-import { factCap, TIER } from '../src/session/relevance.js';
+import { factCap, ownWords, TIER } from '../src/session/relevance.js';
 
 describe('splitWords', () => {
   it('splits camelCase, PascalCase, acronyms, snake_case and kebab-case', () => {
@@ -101,6 +101,8 @@ describe('factCap: a FACT is a symbol whose name says the target and nothing mor
     expect(factCap('ref', 'ComputedRef')).toBe(TIER.fact);
     expect(factCap('ref', 'hasScopeRef')).toBe(TIER.fact);
     expect(factCap('ObservableSet', 'makeObservable')).toBe(TIER.fact);
+    expect(ownWords('ObservableSet', 'makeObservable')).toEqual(['make']); // what a capped acceptance names as its reason (tr119)
+    expect(ownWords('ref', 'ref')).toEqual([]);
     expect(factCap('ref', 'ref')).toBe(1);
     expect(factCap('getters', 'getters')).toBe(1);
     expect(factCap('ObservableSet.replace', 'replace')).toBe(1);

@@ -38,11 +38,15 @@ export function tierOf(score: number): Tier {
  * bench with the targets agents set, FACT precision was 29 % (eval EN) with the words alone.
  */
 export function factCap(target: string, name: string): number {
+  return ownWords(target, name).length > 0 ? TIER.fact : 1;
+}
+
+/** The words of a name the target does not say: what keeps it below FACT (factCap). */
+export function ownWords(target: string, name: string): string[] {
   // (the target's own words too: a generic word such as `code` in `hashCode` is no concept, but the target says it)
   const said = [...conceptsOf(target).flatMap((c) => c.words), ...splitWords(target)];
   // (in a name, make, has and add say something: only the small joining words say nothing, `isNaN`'s is)
-  const own = splitWords(name).filter((w) => !(w.length <= 2 && STOP_EN.has(w)) && !said.some((a) => wordMatch(a, w) >= 0.7));
-  return own.length > 0 ? TIER.fact : 1;
+  return splitWords(name).filter((w) => !(w.length <= 2 && STOP_EN.has(w)) && !said.some((a) => wordMatch(a, w) >= 0.7));
 }
 
 /** A target feature as concepts; each concept is a set of English words any of which expresses it. */

@@ -15,7 +15,7 @@ import { type SessionCore, SessionError } from './core.js';
 import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
-import { factCap, tierOf } from './relevance.js';
+import { factCap, ownWords, tierOf } from './relevance.js';
 import { type Evidence, linesShown } from './evidence.js';
 import { siblingSaying, targetMeansAnother } from './which-definition.js';
 import { quote } from '../util/paths.js';
@@ -499,8 +499,13 @@ export class ValidationPhase {
       } else {
         if (tier === 'ACCEPTED_HIGH_RISK') raiseRisk = true;
         // (a name that says more than the feature is at most accepted: `fact_cap` says so)
-        const legs = score < scored.score ? { ...scored.legs, fact_cap: score } : scored.legs;
-        accepted.push({ symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs, evidence: verified.where, file: row?.path });
+        const capped = score < scored.score;
+        const legs = capped ? { ...scored.legs, fact_cap: score } : scored.legs;
+        accepted.push({
+          symbol: m.symbol, similarity: score, tier, backend: scored.backend, legs, evidence: verified.where, file: row?.path,
+          // (an agent saw keyword 0.722 capped at 0.6 and no reason: tr119)
+          ...(capped && row ? { capped_because: `its name says more than the target feature (${ownWords(target, row.name).slice(0, 4).join(', ')}): a FACT is a name that says the feature and nothing more; this one is accepted with risk HIGH` } : {}),
+        });
       }
     };
     let pending: Low[] = [];
@@ -634,7 +639,9 @@ export class ValidationPhase {
       // enough backed symbols stand: the session goes on; rejected claims are simply not credited
       success: !short,
       next_phase: to,
-      accepted,
+      // (stored as `target`; shown as what it is, the request's words it was judged against — agents read
+      // `target` as the target_feature value: tr118, tr119)
+      accepted: accepted.map(({ target: judged, ...a }) => ({ ...a, judged_against: judged })),
       rejected,
       dismissed,
       accepted_total: { have: distinct, need },
