@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expandBraces, MAX_BRACE_WORDS, protect } from './brace-expansion.js';
 import { UNKNOWN } from './glob-targets.js';
+import { sedEffects } from './sed-script.js';
 
 export interface BashWrite {
   /** the command (or redirection) that writes */
@@ -49,6 +50,8 @@ export interface BashWrite {
   cmd?: number;
   /** a command a /code turn never runs, and why (a mount, an alias, an archive of absolute paths) */
   refuse?: string;
+  /** with no targets: the folder (from where the command runs) it may write in, where not there (`patch -d DIR`) */
+  runsIn?: string;
   /**
    * the targets are paths given to a program the guard does not know (`shuf -o F`, `iconv -o F`,
    * `make --eval=…F…`): it may write them or not — judged only where they lie outside the project
@@ -156,7 +159,10 @@ const HARMLESS_DEST = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/
 const SUBSHELLS = new Set(['subshell', 'command_substitution', 'process_substitution']);
 /** builtins that move the shell to another folder */
 const CHDIR = new Set(['cd', 'pushd', 'popd']);
-const DETACHERS = new Set(['coproc', 'nohup', 'setsid', 'disown', 'at', 'batch', 'screen', 'tmux', 'systemd-run', 'daemonize', 'start-stop-daemon']);
+const DETACHERS = new Set(['coproc', 'nohup', 'setsid', 'disown', 'at', 'batch', 'screen', 'tmux', 'systemd-run', 'daemonize', 'start-stop-daemon', 'sem']);
+/** A command that leaves a process running after it returns: a detacher, GNU parallel's `--bg` / `--semaphore` (red team adv53: `sem '…'`). */
+const detaches = (cmd: string, args: readonly string[]): boolean =>
+  DETACHERS.has(cmd) || (cmd === 'parallel' && args.some((a) => a.startsWith('--') && isLong(a.slice(2).split('=')[0]!, ['bg', 'semaphore', 'fg'])));
 const READERS = new Set(['ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'pwd', 'echo', 'printf', 'true', 'false', 'test', '[',
   'stat', 'file', 'du', 'df', 'which', 'type', 'whoami', 'date', 'uname', 'basename', 'dirname', 'realpath', 'readlink', 'diff', 'cmp',
   'less', 'more', 'cut', 'tr', 'column', 'nl', 'jq', 'sha256sum', 'md5sum', 'printenv', 'id', 'hostname', 'nproc', 'free',
@@ -338,7 +344,7 @@ export function plainAnalysis(command: string): BashAnalysis | undefined {
     inspectWords(s.words, writes, nested);
     const cmd = path.basename(s.words[0]!);
     if (!readsOnly(cmd, s.words.slice(1))) readOnly = false;
-    if (DETACHERS.has(cmd)) background.push(s.text.slice(0, 200));
+    if (detaches(cmd, s.words.slice(1))) background.push(s.text.slice(0, 200));
     for (const r of s.redirects) redirectWrite(r.op, r.target, writes);
   }
   if (nested.length > 0) return undefined;
@@ -530,7 +536,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           if (name && UNKNOWABLE.test(nameText)) move(null);
           // `GIT_PAGER=… git log`, `LESSOPEN=… less`: an environment can make a reader run a program
           if (!readsOnly(cmd, args) || n.children.some((c) => c?.type === 'variable_assignment')) readOnly = false;
-          if (DETACHERS.has(cmd)) background.push(n.text.slice(0, 200));
+          if (detaches(cmd, args)) background.push(n.text.slice(0, 200));
           if (depth === 0) for (let k = from; k < writes.length; k++) writes[k]!.cmd ??= n.startIndex;
         } else if (n.type === 'heredoc_redirect' || n.type === 'process_substitution' || n.type === 'command_substitution') readOnly = false;
         // `[[ 'a[$(cmd)]' -eq 0 ]]`: a subscript in an arithmetic test runs its substitutions (red team adv39);
@@ -735,7 +741,7 @@ const OUTPUT_OPTIONS = ['output', 'output-file', 'outfile', 'out-file', 'output-
  * `wget -o F`, `sort --compress-program=CMD`, `rsync -e CMD`, `gpg -o F`, `ssh-keygen -f F`, `man -P CMD`).
  */
 const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[]; code?: string; codeLong?: readonly string[] }> = {
-  tar: { out: 'g', outLong: ['index-file', 'listed-incremental'], code: 'IF', codeLong: ['to-command', 'use-compress-program', 'info-script', 'new-volume-script'] },
+  tar: { out: 'g', outLong: ['index-file', 'listed-incremental', 'volno-file'], code: 'IF', codeLong: ['to-command', 'use-compress-program', 'info-script', 'new-volume-script'] },
   bsdtar: { codeLong: ['use-compress-program'] },
   sort: { out: 'o', codeLong: ['compress-program'] },
   curl: { out: 'oDc', outLong: ['dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir', 'etag-save', 'hsts', 'alt-svc', 'libcurl'] },
@@ -944,20 +950,44 @@ function gitWorkTree(args: readonly string[], operands: readonly string[], sub: 
   return c >= 0 && args[c + 1] !== undefined ? args[c + 1]! : '.';
 }
 
-/** The folder `patch` works in: `-d DIR`, `--directory=DIR`, else where it runs. */
+/** patch's options that take a value (short letters, long names): their values are no files it patches. */
+const PATCH_VALUES = 'iordpFBYzDVg';
+const PATCH_LONG_VALUES = ['input', 'output', 'reject-file', 'directory', 'strip', 'fuzz', 'prefix', 'basename-prefix', 'suffix', 'ifdef', 'version-control', 'get', 'quoting-style', 'read-only', 'reject-format'];
+
+/** The folder `patch` works in: `-d DIR`, `--directory=DIR` (`--dir=DIR`, getopt's abbreviations), else where it runs. */
 function patchDir(args: readonly string[]): string {
-  const i = args.findIndex((a) => a === '-d' || a === '--directory' || a.startsWith('--directory=') || /^-d./.test(a));
-  if (i < 0) return '.';
-  const a = args[i]!;
-  return a.startsWith('--directory=') ? a.slice(12) : /^-d./.test(a) ? a.slice(2) : args[i + 1] ?? '.';
+  return optionValues(args, 'd', ['directory']).at(-1) ?? '.';
+}
+
+/** The file `patch` is told to patch (its first operand), from the folder it works in; the patch it reads (`-i`, a second operand) is no target (red team adv53 had `-i /tmp/p.diff` judged instead of the folder). */
+function patchTargets(args: readonly string[]): string[] {
+  const ops: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      ops.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      if (!a.includes('=') && isLong(a.slice(2), PATCH_LONG_VALUES)) i++;
+    } else if (a.startsWith('-') && a !== '-') {
+      const at = [...a.slice(1)].findIndex((c) => PATCH_VALUES.includes(c));
+      if (at === a.length - 2) i++;
+    } else ops.push(a);
+  }
+  const dir = patchDir(args);
+  return ops.slice(0, 1).map((f) => (dir === '.' || f.startsWith('/') ? f : `${dir.replace(/\/+$/, '')}/${f}`));
 }
 
 /** The folder of `-t DIR`, `-tDIR`, `--target-directory=DIR` (cp, mv, install). */
 function targetDirOption(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '-t' || a === '--target-directory') return args[i + 1];
-    if (a.startsWith('--target-directory=')) return a.slice('--target-directory='.length);
+    // (`--t`, `--targ`: getopt_long takes any prefix no other option shares, and cp, mv, install and ln
+    // have no other long option in t — red team adv53)
+    const long = /^--(t[a-z-]*)(?:=(.*))?$/.exec(a);
+    if (long && 'target-directory'.startsWith(long[1]!)) return long[2] ?? args[i + 1];
+    if (a === '-t') return args[i + 1];
     if (/^-[a-zA-Z]*t./.test(a) && !a.startsWith('--')) return a.slice(a.indexOf('t') + 1);
     if (/^-[a-zA-Z]+t$/.test(a)) return args[i + 1];
   }
@@ -1106,6 +1136,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     writes.push({ what: text, targets: named((magic.length > 0 ? magic : ['magic']).map((m) => `${path.posix.basename(m).replace(/\.mgc$/, '')}.mgc`)) });
   }
   // an output file named by an option (`git diff --output=F`, `sort -o F`, `curl -o F`): written
+  // (tar deletes what it archived: red team adv53's `tar -c --remove-files -f x.tar /root/.bashrc`)
+  if ((cmd === 'tar' || cmd === 'bsdtar') && args.some((a) => a.startsWith('--') && isLong(a.slice(2), ['remove-files']))) {
+    writes.push({ what: text, targets: null, refuse: 'tar --remove-files deletes the files it archives: make the archive, then remove the files you mean by name' });
+    return xargs;
+  }
   const outputs = [...outputFiles(cmd, args), ...archiveMade(cmd, args)].filter((o) => !HARMLESS_DEST.has(o));
   if (outputs.length > 0) {
     // `git -C DIR … --output=F` writes DIR/F: a relative F is in a folder the guard does not follow
@@ -1254,7 +1289,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       : [];
     // `cp -t DIR SRC…`, `mv -t DIR …`: DIR is written, every operand is a source (red team adv38)
     const tDir = ['cp', 'mv', 'install'].includes(cmd) ? targetDirOption(args) : undefined;
+    // (`install -d A B` makes every operand a folder — red team adv53 had only the last judged)
+    const makesDirs = cmd === 'install' && args.some((a) => /^-[a-zA-Z]*d/.test(a) || (a.startsWith('--') && isLong(a.slice(2), ['directory'])));
     const targets = tDir !== undefined ? [tDir, ...linked]
+      : cmd === 'patch' ? patchTargets(args)
+      : makesDirs ? operands
       : ['cp', 'mv', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
       : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
@@ -1262,7 +1301,14 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     const main: BashWrite = { what: text, targets: targets.length ? named(targets) : null, ...(cmd === 'rm' || cmd === 'unlink' ? { unlinks: true as const } : {}) };
     writes.push(main);
     // `patch` makes a symlink from a git diff's `new file mode 120000` (red team adv37): in its folder
-    if (cmd === 'patch') main.linkDests = [patchDir(args)];
+    if (cmd === 'patch') {
+      main.linkDests = [patchDir(args)];
+      // (what a patch names is written in the folder it works in: judged there when it names no file)
+      main.runsIn = patchDir(args);
+    }
+    // rsync deletes what it sent (red team adv53: `rsync --remove-source-files /root/.bashrc …`)
+    if (cmd === 'rsync' && args.some((a) => a.startsWith('--') && isLong(a.slice(2), ['remove-source-files', 'remove-sent-files'])) && operands.length > 1)
+      writes.push({ what: `${text} (removes its sources)`, targets: named(operands.slice(0, -1)), unlinks: true });
     const sources = tDir !== undefined ? operands.filter((o) => o !== tDir) : operands.slice(0, -1);
     if (cmd === 'mv' && sources.length > 0) writes.push({ what: `${text} (removes its source)`, targets: named(sources) });
     // a link copied as a link (cp -P, -a, -d, -R, mv): the copy points where the source does (red
@@ -1278,13 +1324,21 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   }
   if (cmd === 'sed') {
     // a sed script writes files by name (`w F`, `W F`, `s/a/b/w F`) and runs commands (`e`, `s/a/b/e`: red team adv42)
-    const scripts = sedScripts(args);
-    if (scripts.some((x) => SED_EXEC.test(x))) {
+    if (optionValues(args, 'f', ['file']).length > 0) {
+      writes.push({ what: text, targets: null, refuse: 'a sed script read from a file (-f) is not read by the guard: give the script with -e' });
+      return xargs;
+    }
+    // (sed joins its -e scripts with newlines: one script)
+    const effects = sedEffects(sedScripts(args).join('\n'));
+    if (!effects) {
+      writes.push({ what: text, targets: null, refuse: 'the guard could not read this sed script as GNU sed reads it (sed would refuse it too): write it plainly' });
+      return xargs;
+    }
+    if (effects.runs) {
       writes.push({ what: text, targets: null, refuse: "sed's e command runs its text as a shell command, unread by the guard: run the command itself" });
       return xargs;
     }
-    const files = scripts.flatMap((x) => [...x.matchAll(SED_WRITE)].map((m) => (m[1] ?? m[3] ?? '').trim())).filter(Boolean);
-    if (files.length > 0) writes.push({ what: text, targets: named(files) });
+    if (effects.writes.length > 0) writes.push({ what: text, targets: named(effects.writes) });
   }
   if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
     const edited = cmd === 'sed' ? sedFiles(args) : perlFiles(args);
@@ -1538,8 +1592,9 @@ function lnParts(args: readonly string[]): { targets: string[]; dest: string } {
       ops.push(...args.slice(i + 1));
       break;
     }
-    if (a === '--target-directory' || a === '-t') dir = args[++i];
-    else if (a.startsWith('--target-directory=')) dir = a.slice('--target-directory='.length);
+    const long = /^--(t[a-z-]*)(?:=(.*))?$/.exec(a);
+    if (long && 'target-directory'.startsWith(long[1]!)) dir = long[2] ?? args[++i];
+    else if (a === '-t') dir = args[++i];
     else if (a === '--suffix' || a === '-S') i++;
     else if (a === '--symbolic') symbolic = true;
     else if (a === '--relative') relative = true;
@@ -1633,28 +1688,6 @@ function awkShape(program: string): string {
   for (let before = ''; before !== p; ) [before, p] = [p, p.replace(/(?<![\w$])\([^()]*\)/g, (m) => (/^\(\s*""\s*\)$/.test(m) ? m : '0'))];
   return p;
 }
-/**
- * sed's commands that write a file (`w F`, `W F`, the `w` flag of `s`: the name runs to the line's
- * end, `}` and `;` included) and that run one (`e`, the `e` flag), after any address: a number, `$`,
- * a regex with any delimiter and its I/M flags (red team adv43: `\\%x%w F`, `/x/Iw F`, `2wF`).
- */
-// (GNU sed takes blanks between an s command's flags: `s/a/b/g w F`, `s/a/b/p e` — red team adv52)
-const SED_WRITE = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*[wW]\s*(\S[^\n]*)|s([^\\\n])(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpIiMm\d\s]*w\s*([^\n]+)/gm;
-// (an `s` command starts where a command can: at the start, after `;`, `{`, `}`, `!`, a newline or an
-// address — `/re/`, a line number, `$`, a range's comma; a script with a backslash may hold an address
-// of another delimiter, `\%re%s…`, and is read with an `s` anywhere: red team adv51's friction, the
-// `s` of "const" in `s/const delayPattern/…/` read as a command with `t` as its delimiter)
-const SED_EXEC_ANYWHERE = /s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
-const SED_EXEC_AT_COMMANDS = /(?:^|[;{}!\n/\d$,]|\/[IM]{1,2})\s*s([^\\\n])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1[gpIiMm\d\s]*e/m;
-// (the e command is looked for outside s commands: `s/ e / E /` replaces text — red team adv43's friction —
-// while `1 e CMD` and `/re/ e CMD` run CMD: adv52)
-const SED_S_COMMANDS = /(^|[;{}!\n/\d$,]|\/[IM]{1,2})(\s*)s([^\\\n])(?:\\.|(?!\3).)*\3(?:\\.|(?!\3).)*\3[gpIiMm\d]*/g;
-const SED_E_COMMAND = /(?:^|[^A-Za-z_\s]|[^A-Za-z\s][IM]{1,2})\s*e(?:\s|;|$)|^\s*e(?:\s|;|$)/m;
-/** An e command, or an s command with the e flag: a script that runs shell code. */
-const SED_EXEC = {
-  test: (script: string): boolean => (script.includes('\\') ? SED_EXEC_ANYWHERE : SED_EXEC_AT_COMMANDS).test(script) || SED_E_COMMAND.test(script.replace(SED_S_COMMANDS, '$1$2 ')),
-};
-
 /** The scripts of a sed command: its -e/--expression values, else its first operand. */
 function sedScripts(args: readonly string[]): string[] {
   const given = optionValues(args, 'e', ['expression']);

@@ -362,7 +362,7 @@ async function judge(store: SessionStore, root: string, cwd: string, mode: Exclu
         // adv45: `cd /root && npm init -y`, `cd /other/repo && git reset --hard`)
         // (every folder the command reaches: a loop's next pass, a function called after a cd — red team adv46)
         if (w.dir === null || a.reached?.includes(null)) return `${w.what.slice(0, 160)}: it runs in a folder the guard cannot tell before it runs (cd to an expansion, cd -, popd …) and may write there. Run it from the project, or cd to a plain path.`;
-        for (const folder of [base(w), ...reached]) {
+        for (const folder of [base(w), ...reached].map((f) => path.resolve(f, w.runsIn ?? '.'))) {
           const real = landing(folder);
           if (isOutside(path.relative(realRoot, real)) && !isScratch(real))
             return `${w.what.slice(0, 160)}: it runs in ${folder.slice(0, 120)}, outside the project, and may write there, where the guard cannot see or undo it. Run it from the project (or in ${os.tmpdir()}).`;
