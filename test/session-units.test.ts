@@ -457,6 +457,14 @@ describe('QueryFrame validation', () => {
     for (const t of ['please do not make any changes to `X`', 'dont change `X`', 'do not change, rename or remove `X`', 'avoid changing `X`', 'refrain from modifying `X`', '`X` is off-limits',
       'no changes to `X`', 'do not ever change `X`', 'keep `X` the way it is', 'keep `X` unmodified', 'do not alter `A` or `X`', '`X` must not change', 'X() must stay as is'])
       expect(requestNamesAsCode(base + t, 'X', null, 1), t).toBe(false);
+    // said to the agent, passive, "changes to X …", a list past "and" (this session's open wordings); a problem "you cannot change" is none
+    for (const t of ['you may not change `X`', 'you are not allowed to change `X`', "you're not permitted to modify `X`", '`X` is not to change', 'changes to `X` are not allowed',
+      'modifications of the `X` helper are out of scope', 'do not change `A` and `X`', 'do not change the parser and the `X` helper.'])
+      expect(requestNamesAsCode(base + t, 'X', null, 1), t).toBe(false);
+    for (const t of ['Currently you cannot change `X` after listen(); allow it', 'do not change `A` and `X` should return 0', 'do not change the parser and the `X` helper should be faster'])
+      expect(requestNamesAsCode(base + t, 'X', null, 1), t).toBe(true);
+    expect(keptOutRemoved('Fix retries; do not change the parser and the lexer.')).not.toMatch(/lexer/);
+    expect(keptOutRemoved('Fix retries; do not change the parser and the lexer should be faster.')).toMatch(/lexer/);
     expect(requestNamesAsCode('Avoid adding duplicate headers in `mergeHeaders`', 'mergeHeaders', null, 1)).toBe(true);
     expect(requestNamesAsCode('Do not change the parser, and make `loadCache` faster', 'loadCache', null, 1)).toBe(true);
     // red team adv52's wordings; and its honest requests, whose target is no kept thing ("X should not change the status"

@@ -375,7 +375,8 @@ const CHANGES_EN = `${CHANGE_EN}(?:\\s*,\\s*${CHANGE_EN})*(?:\\s*,?\\s*(?:or|and
 const CHANGE_JA = '(?:変更|修正|編集|削除|追加|触|変え|書き換|いじ)';
 const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)';
 /** Words that forbid what follows them (RULED_OUT, fromExcluded: one list each). */
-const FORBIDDING_EN = "(?:do\\s+not(?:\\s+(?:ever|also|under\\s+any\\s+circumstances|in\\s+any\\s+way))?|don['’]?t(?:\\s+(?:ever|also))?|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|refrain\\s+from)";
+// ("you may not change X", "you are not allowed to": said to the agent; "you cannot change the port" describes a problem)
+const FORBIDDING_EN = "(?:do\\s+not(?:\\s+(?:ever|also|under\\s+any\\s+circumstances|in\\s+any\\s+way))?|don['’]?t(?:\\s+(?:ever|also))?|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|refrain\\s+from|you\\s+may\\s+not|you\\s+are\\s+not\\s+(?:allowed|permitted)\\s+to|you['’]?re\\s+not\\s+(?:allowed|permitted)\\s+to)";
 const FORBIDDING_ZH = '(?:不要|别|勿|不许|不得|禁止|不)';
 const RULED_OUT = [
   // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
@@ -404,7 +405,8 @@ const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:な�
 /** What "keep …" and "… stays" say a thing stays: as it is, the same, intact … */
 const KEPT_AS = String.raw`(?:be|as\s+(?:it|they|is)(?:\s+(?:is|are|was|were))?|as-is|unchanged|unmodified|unaltered|intact|alone|untouched|the\s+same|the\s+way\s+(?:it|they)\s+(?:is|are))`;
 /** A word of a named thing: a dot only inside one (`ctx.assert`), never a sentence's end. */
-const THING_WORD = String.raw`[\p{L}\p{N}_$'’-]+(?:\.[\p{L}\p{N}_$'’-]+)*(?:\(\))?`;
+// (written as code too: "`X` must not change" — the backticks are the name's)
+const THING_WORD = String.raw`\x60?[\p{L}\p{N}_$'’-]+(?:\.[\p{L}\p{N}_$'’-]+)*(?:\(\))?\x60?`;
 /** Words that start another clause, never part of what a "… stays the same" keeps. */
 const CLAUSE_WORD = String.raw`(?:and|or|but|so|then|while|whereas|however|unless|until|that|which|when|if|because|where|also)`;
 /** Words that start what follows a noun and tells which one it is: "the cause given to ctx.throw" keeps the cause, not ctx.throw. */
@@ -415,7 +417,9 @@ const KEEPS = [
   // "X stays the same", "X should remain as is", "X are kept as they are", "X must not be modified",
   // "X is not to be touched": X is the words before, back to another clause (not across a sentence's
   // end: "… the retry delay. The limit stays the same" keeps the limit only)
-  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*|(?:must|should|shall|can|may|will)\s*(?:n['’]t|\s+not)\s+(?:chang|modif|alter)[a-z]*(?=\s*(?:[.;:,!?。]|$|(?:and|but|or|so|when|while|if|unless)(?![\p{L}])))|(?:is|are)\s+off[-\s]limits|(?:is|are)\s+out\s+of\s+scope)(?![\p{L}])`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*|(?:must|should|shall|can|may|will)\s*(?:n['’]t|\s+not)\s+(?:chang|modif|alter)[a-z]*(?=\s*(?:[.;:,!?。]|$|(?:and|but|or|so|when|while|if|unless)(?![\p{L}])))|(?:is|are)\s+not\s+to\s+(?:chang|modif|alter|touch)[a-z]*|(?:is|are)\s+off[-\s]limits|(?:is|are)\s+out\s+of\s+scope)(?![\p{L}])`, 'giu'),
+  // "changes to X are not allowed", "modifications of X are out of scope"
+  new RegExp(String.raw`(?:^|[^\p{L}])(?:changes?|modifications?|edits?)\s+(?:to|of|in)\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:are|is)\s+(?:not\s+(?:allowed|permitted|wanted|welcome|in\s+scope)|forbidden|out\s+of\s+scope|off[-\s]limits)(?![\p{L}])`, 'giu'),
   /([^\s、。,;；！？]+?)[はをも]?(?:そのまま(?:に|で)?|維持|保持)/gu,
   /([^\s，。,;；！？]+?)(?:保持不变|保持原样|维持不变|不变)/gu,
 ];
@@ -446,11 +450,16 @@ function keptEnd(text: string, from: number): number {
     if (!m) return text.length;
     const stop = at + m.index;
     const after = text.slice(stop + m[0].length);
-    const goesOn = /(?:^|[^\p{L}])n?or$/iu.test(m[0]) ? after.trim() !== '' : /^(?:,|(?:^|[^\p{L}])and)$/iu.test(m[0]) && CODE_NEXT.test(after);
+    const goesOn = /(?:^|[^\p{L}])n?or$/iu.test(m[0]) ? after.trim() !== ''
+      : /^(?:,|(?:^|[^\p{L}])and)$/iu.test(m[0]) && (CODE_NEXT.test(after) || (/and$/i.test(m[0]) && NOUN_NEXT.test(after))) && !VERB_IN.test(after.split(CLAUSE_END)[0]!);
     if (!goesOn) return stop;
     at = stop + m[0].length;
   }
 }
+/** A noun phrase next that ends its clause, no verb in it: "do not change the parser and the lexer." (not "… and the lexer should be faster"). */
+const NOUN_NEXT = /^\s*(?:the|its|their|any|all)\s/iu;
+/** A word that makes what follows "and" a clause of its own ("… and `X` should return 0"): what it names is asked for, not kept. */
+const VERB_IN = /(?:^|[^\p{L}])(?:should|must|will|shall|can|could|would|may|might|is|are|was|were|be|has|have|had|needs?|does|do|did)(?![\p{L}])/iu;
 /** A name written as code next (after an article): `x`, a.b, f(), snake_case, camelCase. */
 const CODE_NEXT = /^\s*(?:(?:the|a|an)\s+)?(?:`|[A-Za-z_$][\w$]*(?:[.(]|_[\w$]|[a-z][A-Z]))/u;
 

@@ -676,6 +676,8 @@ export function requestNamesAsCode(userRequest: string, name: string, container:
   // (written with its container where the request keeps it out: "do not change HTTPAdapter.send" beside "Session.send" — red team adv50)
   const owner = container?.split('.').pop();
   if (namedScore(userRequest, name, container) < NAMED_AS_CODE || ruledOut(req, normalize(name)) || (owner && req.includes(normalize(`${owner}.${name}`)) && ruledOut(req, normalize(`${owner}.${name}`)))) return false;
+  // (and with its code marks: "do not change `A` and `X`" lists X among the kept things, which the text without backticks does not show)
+  if (namedScore(keptOutRemoved(userRequest), name, container) < NAMED_AS_CODE) return false;
   // a name several definitions share names one of them only with its container: "HTTPError's
   // constructor()" is not every class's constructor (red team adv31 had five accepted)
   if (homonyms <= 1) return true;
