@@ -644,8 +644,12 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
     for (const h of ['HTTPAdapter.send calls Session.send and overrides it', 'HTTPAdapter.close calls Session.send', 'Session.send overrides HTTPAdapter.send', 'Response.close overrides BaseAdapter.close',
       // red team adv51's wordings: passive, "uses", an article, backticks, an adverb, class relations
       'Session.send is called by HTTPAdapter.send', 'HTTPAdapter.close uses Session.send', 'HTTPAdapter.close calls the Session.send helper', 'HTTPAdapter.close calls `Session.send` for dates',
-      'HTTPAdapter.close first calls Session.send', 'HTTPAdapter extends Session', 'Response inherits from BaseAdapter', 'Session.send is invoked from HTTPAdapter.close'])
+      'HTTPAdapter.close first calls Session.send', 'HTTPAdapter extends Session', 'Response inherits from BaseAdapter', 'Session.send is invoked from HTTPAdapter.close',
+      // more verbs of use
+      'HTTPAdapter.close delegates to Session.send', 'HTTPAdapter.close relies on Session.send', 'HTTPAdapter.close depends on the Session.send helper', 'HTTPAdapter.close forwards to Session.send'])
       expect(rel.wrongRelation(h), h).toBeDefined();
+    for (const h of ['Session.send delegates to HTTPAdapter.send', 'Session.request relies on HTTPAdapter.send'])
+      expect(rel.wrongRelation(h), h).toBeUndefined();
     for (const h of ['Session.send calls HTTPAdapter.send', 'run calls HTTPAdapter.send', 'Session.request calls HTTPAdapter.send', 'HTTPAdapter.send is called by Session.send',
       '`Session.request` first calls the `Session.send` helper', 'HTTPAdapter inherits from BaseAdapter', 'Session extends Mixin', 'Session.request uses HTTPAdapter.send', 'HTTPAdapter.send overrides BaseAdapter.send', 'HTTPAdapter.close does not call Session.send', 'the adapter calls send'])
       expect(rel.wrongRelation(h), h).toBeUndefined();
