@@ -114,3 +114,17 @@ describe('factCap: a FACT is a symbol whose name says the target and nothing mor
     expect(factCap('JsonPrimitive の hashCode', 'equalsIgnoreCase')).toBe(TIER.fact);
   });
 });
+
+describe('rankFiles: a file ranks by its best symbols, not by how many match (agent trial tr119)', () => {
+  it('twenty weak matches of a type declaration file stay below the implementation\'s three strong ones', async () => {
+    const { rankFiles } = await import('../src/query/file-rank.js');
+    const rows = [
+      ...['dispatchBeforeRedirect', 'setProxy', 'default'].map((label, i) => ({ file: 'lib/adapters/http.js', label, score: 1 - i * 0.05 })),
+      ...Array.from({ length: 20 }, (_, i) => ({ file: 'index.d.ts', label: `Option${i}`, score: 0.8 })),
+    ];
+    const files = rankFiles(rows, 1);
+    expect(files.map((f) => f.file)).toEqual(['lib/adapters/http.js', 'index.d.ts']);
+    expect(files[0]!.top_symbols).toEqual(['dispatchBeforeRedirect', 'setProxy', 'default']);
+    expect(files.every((f) => f.score > 0 && f.score <= 1)).toBe(true);
+  });
+});

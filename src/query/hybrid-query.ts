@@ -5,6 +5,7 @@
  * reciprocal rank. A Japanese or Chinese request with no English word still finds code through the
  * engine; a name typed exactly still comes first through the name index.
  */
+import { rankFiles } from './file-rank.js';
 import { semanticEngine } from '../embeddings/engine.js';
 import { currentDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';
@@ -72,21 +73,13 @@ export async function queryHybrid(p: Project, args: { text: string; kind?: strin
   const order = [...fused.values()].sort((a, b) => b.score - a.score || a.row.file.localeCompare(b.row.file) || a.row.line - b.row.line);
   const max = order[0]?.score ?? 1;
   const page = paginate(order, args.offset, args.limit ?? 20);
-  const byFile = new Map<string, { score: number; top: string[] }>();
-  for (const { row, score } of order) {
-    const f = byFile.get(row.file) ?? { score: 0, top: [] };
-    f.score += score;
-    if (f.top.length < 5) f.top.push(row.container ? `${row.container}.${row.name}` : row.name);
-    byFile.set(row.file, f);
-  }
   // a row only the engine found has no column yet: the name's, from the index
   const col = p.db.prepare('SELECT s.name_col AS c FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.name_line = ?');
   for (const { row } of page.items) if (row.column === 0) row.column = (col.get(row.file, row.name, row.line) as { c: number } | undefined)?.c ?? 1;
   return {
     terms: lexical?.terms ?? [...new Set((ranked?.concepts ?? []).flatMap((c) => c.words))].slice(0, 30),
     symbols: page.items.map(({ row, score }) => ({ ...row, score: Math.round((score / max) * 1000) / 1000 })),
-    files: [...byFile.entries()].sort((a, b) => b[1].score - a[1].score).slice(0, 10)
-      .map(([file, f]) => ({ file, score: Math.round((f.score / (max * 3)) * 1000) / 1000, top_symbols: f.top })),
+    files: rankFiles(order.map(({ row, score }) => ({ file: row.file, label: row.container ? `${row.container}.${row.name}` : row.name, score })), max),
     total: page.total,
     offset: page.offset,
     limit: page.limit,

@@ -3,6 +3,7 @@
  * container names, paths and signature lines, over every declaration. `query` fuses it with the
  * semantic engine's ranking (hybrid-query.ts).
  */
+import { rankFiles } from './file-rank.js';
 import { checkDeadline } from '../util/deadline.js';
 import { UserError } from '../util/paths.js';
 import { splitWords } from '../util/words.js';
@@ -109,13 +110,6 @@ export function runQuery(p: Project, args: { text: string; kind?: string; offset
     scored.push({ doc, score, matched });
   }
   scored.sort((a, c) => c.score - a.score || a.doc.file.localeCompare(c.doc.file) || a.doc.line - c.doc.line);
-  const byFile = new Map<string, { score: number; top: string[] }>();
-  for (const s of scored) {
-    const f = byFile.get(s.doc.file) ?? { score: 0, top: [] };
-    f.score += s.score;
-    if (f.top.length < 5) f.top.push(s.doc.container ? `${s.doc.container}.${s.doc.name}` : s.doc.name);
-    byFile.set(s.doc.file, f);
-  }
   const page = paginate(scored, args.offset, args.limit ?? 20);
   const max = scored[0]?.score ?? 1;
   return {
@@ -124,10 +118,7 @@ export function runQuery(p: Project, args: { text: string; kind?: string; offset
       name: s.doc.name, kind: s.doc.kind, container: s.doc.container, file: s.doc.file, line: s.doc.line, column: s.doc.column,
       score: round(s.score / max), matched: s.matched, snippet: s.doc.signature,
     })),
-    files: [...byFile.entries()]
-      .sort((a, c) => c[1].score - a[1].score)
-      .slice(0, 10)
-      .map(([file, f]) => ({ file, score: round(f.score / (max * 3)), top_symbols: f.top })),
+    files: rankFiles(scored.map((s) => ({ file: s.doc.file, label: s.doc.container ? `${s.doc.container}.${s.doc.name}` : s.doc.name, score: s.score })), max),
     total: page.total,
     offset: page.offset,
     limit: page.limit,
