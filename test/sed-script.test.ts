@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { sedEffects } from '../src/hooks/sed-script.js';
+import { sedCommands, sedEffects } from '../src/hooks/sed-script.js';
 
 const gnu = (script: string): 'ok' | 'effects' | 'error' => {
   const r = spawnSync('sed', ['--sandbox', '-n', '-e', script], { input: '', encoding: 'utf8' });
@@ -28,6 +28,21 @@ describe('sed scripts', () => {
     expect(sedEffects(':. e ls')).toMatchObject({ runs: true }); // a label ends at a blank
     expect(sedEffects('s/a/b/p w /tmp/o')).toMatchObject({ writes: ['/tmp/o'] });
     expect(sedEffects('1{\ne ls\n}')).toMatchObject({ runs: true });
+    expect(sedEffects('v 4.2 e ls')).toMatchObject({ runs: true }); // a version ends at a blank (red team adv54)
+    // a delimiter outside ASCII is read by bytes or by characters depending on the locale: unreadable (adv54)
+    expect(sedEffects('1s\u00c3.*\u00e9;echo x\u00c3e#\u00c3')).toBeUndefined();
+    expect(sedEffects('s/旧/新/g')).toEqual({ runs: false, writes: [], reads: [] });
+    expect(sedEffects('s/a/b/w /dev/stdout')).toEqual({ runs: false, writes: [], reads: [] });
+  });
+  it('reads the command line as GNU getopt does, and as POSIXLY_CORRECT makes it (red team adv54)', () => {
+    const [permuted, posix] = sedCommands(['-nl', '5p', 'e ls', 'f']);
+    expect(permuted).toMatchObject({ scripts: ['e ls'], files: ['f'] });
+    expect(sedCommands(['-iep', 'S', 'f'])[0]).toMatchObject({ scripts: ['S'], files: ['f'], inPlace: true, suffix: 'ep' });
+    expect(sedCommands(['--e=S', 'f'])[0]).toMatchObject({ scripts: ['S'], files: ['f'] });
+    expect(sedCommands(['--i', 'S', 'f'])[0]).toMatchObject({ inPlace: true, scripts: ['S'] });
+    expect(sedCommands(['S1', 'f', '-e', 'p'])[0]).toMatchObject({ scripts: ['p'], files: ['S1', 'f'] });
+    expect(sedCommands(['S1', 'f', '-e', 'p'])[1]).toMatchObject({ scripts: ['S1'], files: ['f', '-e', 'p'] });
+    expect(posix).toMatchObject({ scripts: ['e ls'] });
   });
   it('reads honest scripts as harmless', () => {
     for (const s of ['/set -e /p', '/ e /p', '/grep -w /p', '/ -W /p', '/http:\\/\\/www\\./p', 's/[/]/x/', ':a;N;$!ba;s/\\n/ /g', '1i\\\nhello\\\ne ls', 's/ e / E /', '/x/{p;q}'])

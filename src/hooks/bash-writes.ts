@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expandBraces, MAX_BRACE_WORDS, protect } from './brace-expansion.js';
 import { UNKNOWN } from './glob-targets.js';
-import { sedEffects } from './sed-script.js';
+import { sedCommands, sedEffects } from './sed-script.js';
 
 export interface BashWrite {
   /** the command (or redirection) that writes */
@@ -151,7 +151,8 @@ const WRAPPERS: Record<string, Wrapper> = {
 const PREFIXES = new Set(Object.keys(WRAPPERS));
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'rbash', 'mksh', 'ash', 'yash', 'posh', 'lksh', 'pdksh', 'oksh', 'fish', 'csh', 'tcsh']);
 const INTERPRETERS = new Set(['python', 'python3', 'node', 'ruby', 'perl', 'php', 'deno', 'bun']);
-const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag', 'ls-remote']);
+// (`git archive` writes the archive to stdout, or to its -o/--output: agent trial tr121 was refused `git archive HEAD | tar -x -C /tmp/x` in EXPLORATION)
+const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag', 'ls-remote', 'archive']);
 const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pip3', 'cargo', 'go', 'gem', 'composer', 'apt', 'apt-get', 'brew', 'poetry', 'uv']);
 const PKG_WRITES = new Set(['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'un', 'ci', 'update', 'up', 'upgrade', 'link', 'unlink', 'get', 'prune', 'dedupe', 'publish', 'init', 'sync']);
 const HARMLESS_DEST = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty']);
@@ -415,6 +416,15 @@ function inOrder(n: Node): Node[][] {
   if (body?.type === 'list') {
     const parts = inOrder(body);
     parts[parts.length - 1]!.push(...n.namedChildren.filter((c): c is Node => c !== null && c.id !== body.id));
+    return parts;
+  }
+  // `a && b | c`: the grammar reads (a && b) | c, bash runs a && (b | c) — the list's parts in order,
+  // the pipeline's other stages beside its last one (agent trial tr121: `rm -rf X && mkdir X && git
+  // archive HEAD | tar -x -C X && pytest 2>&1 | tail -3; …` was judged as one part)
+  const first = n.type === 'pipeline' ? n.namedChildren[0] : null;
+  if (first && endsInList(first)) {
+    const parts = inOrder(first);
+    parts[parts.length - 1]!.push(...n.namedChildren.filter((c): c is Node => c !== null && c.id !== first.id));
     return parts;
   }
   return [[n]];
@@ -741,7 +751,7 @@ const OUTPUT_OPTIONS = ['output', 'output-file', 'outfile', 'out-file', 'output-
  * `wget -o F`, `sort --compress-program=CMD`, `rsync -e CMD`, `gpg -o F`, `ssh-keygen -f F`, `man -P CMD`).
  */
 const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[]; code?: string; codeLong?: readonly string[] }> = {
-  tar: { out: 'g', outLong: ['index-file', 'listed-incremental', 'volno-file'], code: 'IF', codeLong: ['to-command', 'use-compress-program', 'info-script', 'new-volume-script'] },
+  tar: { out: 'g', outLong: ['index-file', 'listed-incremental', 'volno-file'], code: 'IF', codeLong: ['to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'rmt-command'] },
   bsdtar: { codeLong: ['use-compress-program'] },
   sort: { out: 'o', codeLong: ['compress-program'] },
   curl: { out: 'oDc', outLong: ['dump-header', 'cookie-jar', 'trace', 'trace-ascii', 'stderr', 'output-dir', 'etag-save', 'hsts', 'alt-svc', 'libcurl'] },
@@ -763,7 +773,8 @@ const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[
  * (`--to-com` for `--to-command`, `--expr` for `--expression`: red team adv43), so a prefix of at
  * least two letters counts — wider than getopt, never narrower.
  */
-export const longNames = (given: string, known: string): boolean => given === known || (given.length >= 2 && known.startsWith(given));
+// (one letter too: `sort --o=F`, `sed --e=S`, `patch --o=F` — red team adv54; an ambiguous one makes the program refuse to run)
+export const longNames = (given: string, known: string): boolean => given === known || (given.length >= 1 && known.startsWith(given));
 const isLong = (given: string, known: readonly string[] = []): boolean => known.some((k) => longNames(given, k));
 
 /** The values of a command's options: `-xyL VALUE`, `-LVALUE`, `--long VALUE`, `--long=VALUE` (short letters in `letters`, long names in `long`). */
@@ -805,7 +816,7 @@ function archiveMade(cmd: string, args: string[]): string[] {
 function outputFiles(cmd: string, args: string[]): string[] {
   if (READERS.has(cmd)) return []; // `echo --output=x` prints it
   // (a program's own short output options are in PROGRAM_OPTIONS; git's format-patch writes to -o)
-  const short = cmd === 'git' && args.includes('format-patch') ? 'o' : '';
+  const short = cmd === 'git' && (args.includes('format-patch') || args.includes('archive')) ? 'o' : '';
   return optionValues(args, short, OUTPUT_OPTIONS).filter((v) => v !== '' && !HARMLESS_DEST.has(v) && v !== '-');
 }
 
@@ -1323,33 +1334,42 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     return xargs;
   }
   if (cmd === 'sed') {
-    // a sed script writes files by name (`w F`, `W F`, `s/a/b/w F`) and runs commands (`e`, `s/a/b/e`: red team adv42)
-    if (optionValues(args, 'f', ['file']).length > 0) {
+    // a sed script writes files by name (`w F`, `W F`, `s/a/b/w F`) and runs commands (`e`, `s/a/b/e`: red team adv42),
+    // in each way sed may read its arguments (sedCommands)
+    const readings = sedCommands(args);
+    if (readings.some((r) => r.scriptFiles.length > 0)) {
       writes.push({ what: text, targets: null, refuse: 'a sed script read from a file (-f) is not read by the guard: give the script with -e' });
       return xargs;
     }
     // (sed joins its -e scripts with newlines: one script)
-    const effects = sedEffects(sedScripts(args).join('\n'));
-    if (!effects) {
+    const effects = readings.map((r) => sedEffects(r.scripts.join('\n')));
+    if (effects.every((e) => e === undefined)) {
       writes.push({ what: text, targets: null, refuse: 'the guard could not read this sed script as GNU sed reads it (sed would refuse it too): write it plainly' });
       return xargs;
     }
-    if (effects.runs) {
+    if (effects.some((e) => e?.runs)) {
       writes.push({ what: text, targets: null, refuse: "sed's e command runs its text as a shell command, unread by the guard: run the command itself" });
       return xargs;
     }
-    if (effects.writes.length > 0) writes.push({ what: text, targets: named(effects.writes) });
-  }
-  if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
-    const edited = cmd === 'sed' ? sedFiles(args) : perlFiles(args);
-    writes.push({ what: text, targets: edited });
-    // the backup it keeps is written too: `-i.bak` beside the file, `-i'DIR/*'` wherever the suffix
-    // says, `*` standing for the file's name (red team adv44: `sed -i'/root/.bash*' -e … rc`)
-    const suffix = args.map((a) => /^--in-place=(.+)$/.exec(a)?.[1] ?? (/^-[a-zA-Z]*?i(.+)$/.exec(a)?.[1])).find((x) => x !== undefined && (cmd === 'perl' || !/^[a-zA-Z]*[ef]$/.test(x)));
-    if (suffix !== undefined && edited) {
-      const backups = edited.map((f) => (suffix.includes('*') ? (suffix.includes('/') ? '' : `${path.posix.dirname(f)}/`) + suffix.replaceAll('*', path.posix.basename(f)) : f + suffix));
-      writes.push({ what: `${text} (its backup)`, targets: named(backups) });
+    const files = [...new Set(effects.flatMap((e) => e?.writes ?? []))];
+    if (files.length > 0) writes.push({ what: text, targets: named(files) });
+    const inPlace = readings.filter((r) => r.inPlace);
+    if (inPlace.length > 0) {
+      const edited = [...new Set(inPlace.flatMap((r) => r.files))];
+      writes.push({ what: text, targets: edited.length ? named(edited) : null });
+      // the backup it keeps is written too: `-i.bak` beside the file, `-i'DIR/*'` wherever the suffix
+      // says, `*` standing for the file's name (red team adv44: `sed -i'/root/.bash*' -e … rc`)
+      for (const suffix of new Set(inPlace.map((r) => r.suffix).filter((x): x is string => x !== undefined))) {
+        if (edited.length > 0) writes.push({ what: `${text} (its backup)`, targets: named(backupsOf(edited, suffix)) });
+      }
     }
+    return xargs;
+  }
+  if (cmd === 'perl' && args.some((a) => /^-[a-zA-Z]*i/.test(a))) {
+    const edited = perlFiles(args);
+    writes.push({ what: text, targets: edited });
+    const suffix = args.map((a) => /^-[a-zA-Z]*?i(.+)$/.exec(a)?.[1]).find((x) => x !== undefined);
+    if (suffix !== undefined && edited) writes.push({ what: `${text} (its backup)`, targets: named(backupsOf(edited, suffix)) });
     return xargs;
   }
   if (AWKS.has(cmd)) {
@@ -1384,7 +1404,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   // where an archive or a clone is unpacked (red team adv26: `tar -xf t.tar -C ~`, `unzip -d`, `git clone URL DIR`)
   const unpacked = unpackDir(cmd, args, operands);
   // an archive unpacked with its absolute names writes wherever they say, not in -C (red team adv37)
-  if (unpacked !== undefined && (cmd === 'tar' || cmd === 'bsdtar') && args.some((a, i) => /^-[a-zA-Z]*P|^--absolute-names$/.test(a) || (i === 0 && /^[a-zA-Z]+$/.test(a) && a.includes('P')))) {
+  if (unpacked !== undefined && (cmd === 'tar' || cmd === 'bsdtar') && args.some((a, i) => (/^-[a-zA-Z]*P/.test(a) || (a.startsWith('--') && isLong(a.slice(2), ['absolute-names']))) || (i === 0 && /^[a-zA-Z]+$/.test(a) && a.includes('P')))) {
     writes.push({ what: text, targets: null, refuse: 'an archive unpacked with absolute names (-P) writes wherever its members say, past the folder it is given: unpack without -P' });
     return xargs;
   }
@@ -1626,7 +1646,9 @@ function unpackDir(cmd: string, args: string[], operands: string[]): string | nu
     const extracts = args.some((a) => /^-[a-zA-Z]*x|^--(extract|get)$/.test(a)) || (/^[a-zA-Z]+$/.test(first) && first.includes('x'));
     if (!extracts) return undefined; // (an archive it makes is named by -f: outputFiles)
     // (the last -C: tar has extracted into it — red team adv38 gave two; adv40 bundled it, `-xC DIR`)
-    return lastOptionValue(args, 'C', '--directory', /^[a-zA-Z]+$/.test(first) ? TAR_VALUES : undefined) ?? '.';
+    // (bsdtar's `--cd DIR` is its -C too: red team adv54)
+    const cd = cmd === 'bsdtar' ? lastOptionValue(args, 'C', '--cd') : undefined;
+    return cd ?? lastOptionValue(args, 'C', '--directory', /^[a-zA-Z]+$/.test(first) ? TAR_VALUES : undefined) ?? '.';
   }
   // (`unzip -l`, `-t`, `-p`, `-v`, `-Z` list, test or print: nothing is written — red team adv45's friction)
   if (cmd === 'unzip') return args.some((a) => /^-[a-zA-Z]*[ltpvZz]/.test(a)) ? undefined : lastOptionValue(args, 'd', '--directory') ?? '.';
@@ -1688,12 +1710,9 @@ function awkShape(program: string): string {
   for (let before = ''; before !== p; ) [before, p] = [p, p.replace(/(?<![\w$])\([^()]*\)/g, (m) => (/^\(\s*""\s*\)$/.test(m) ? m : '0'))];
   return p;
 }
-/** The scripts of a sed command: its -e/--expression values, else its first operand. */
-function sedScripts(args: readonly string[]): string[] {
-  const given = optionValues(args, 'e', ['expression']);
-  if (given.length > 0) return given;
-  const first = operandsAfter(args, 'fl')[0];
-  return first === undefined ? [] : [first];
+/** The backups an in-place edit keeps: FILE + suffix, or the suffix with `*` standing for the file's name (in FILE's folder unless the suffix names one). */
+function backupsOf(edited: readonly string[], suffix: string): string[] {
+  return edited.map((f) => (suffix.includes('*') ? (suffix.includes('/') ? '' : `${path.posix.dirname(f)}/`) + suffix.replaceAll('*', path.posix.basename(f)) : f + suffix));
 }
 
 /** The files `perl -i` edits: its operands, less the script unless -e/-E gives it (`-es/a/b/` fused too: red team adv45). */
@@ -1725,25 +1744,3 @@ function awkProgram(args: readonly string[]): string | undefined {
   return operandsAfter(args, 'FvW')[0];
 }
 
-/**
- * The files `sed -i` edits: its operands, less the script — the first operand, unless scripts come
- * with -e/-f (then none of the operands is one, and the option's value is no file: agent trial tr65
- * was told its `-e 's/a/b/'` "ends with a slash").
- */
-function sedFiles(args: readonly string[]): string[] | null {
-  const files: string[] = [];
-  let scripted = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-e' || a === '-f' || a === '--expression' || a === '--file') {
-      scripted = true;
-      i++;
-    } else if (a.startsWith('--expression=') || a.startsWith('--file=') || (/^-[a-zA-Z]*[ef]/.test(a) && !a.startsWith('--'))) {
-      // -e, -f fused with other flags (`-ie`) take the next argument; `-es/a/b/` carries it
-      scripted = true;
-      if (/[ef]$/.test(a) && !a.includes('=')) i++;
-    } else if (!a.startsWith('-') || a === '-') files.push(a);
-  }
-  const out = scripted ? files : files.slice(1);
-  return out.length ? out : null;
-}

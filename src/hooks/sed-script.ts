@@ -104,13 +104,24 @@ class Reader {
     }
     if (c === '/' || c === '\\') {
       if (c === '\\') this.at++;
-      const delim = this.s[this.at++];
-      if (delim === undefined || delim === '\n' || delim === '\\') throw new Unreadable('a regex address has no delimiter');
+      const delim = this.delimiter();
       this.part(delim, true);
       this.skip(/[IM]/);
       return true;
     }
     return false;
+  }
+
+  /**
+   * The delimiter of a regex address, `s` or `y`: one ASCII character. Outside ASCII, sed reads bytes
+   * in the C locale and characters in a UTF-8 one, and the parts differ (red team adv54: `s\xc3…é…\xc3e`
+   * under LC_ALL=C ended the regex inside `é`); inside ASCII no UTF-8 byte is mistaken for it.
+   */
+  private delimiter(): string {
+    const d = this.s[this.at++];
+    if (d === undefined || d === '\n' || d === '\\') throw new Unreadable('a delimiter is missing');
+    if (d.charCodeAt(0) > 0x7f) throw new Unreadable('a delimiter outside ASCII');
+    return d;
   }
 
   /** One part of an address or of `s`/`y`, up to its closing delimiter; a regex ends at no newline, a replacement only at an escaped one. */
@@ -166,7 +177,8 @@ class Reader {
       const arg = this.lineEnd().trim();
       if (c === 'e') this.out.runs = true;
       else if (arg === '' && c !== 'r') throw new Unreadable(`"${c}" without a file`);
-      else (c === 'w' || c === 'W' ? this.out.writes : this.out.reads).push(arg);
+      else if (c === 'w' || c === 'W') this.written(arg);
+      else this.out.reads.push(arg);
       return;
     }
     if (c === 'q' || c === 'Q' || c === 'l' || c === 'L') {
@@ -174,20 +186,25 @@ class Reader {
       this.skip(/\d/);
       return this.end();
     }
+    // (`v` takes a version up to a blank, and a command may follow: `v 4.2 e CMD` runs CMD — red team adv54)
     if (c === 'v') {
-      this.skip(/[^;\n}]/);
-      return this.end();
+      this.label();
+      return;
     }
     if (c === 's') return this.substitute();
     if (c === 'y') {
-      const delim = this.s[this.at++];
-      if (delim === undefined || delim === '\n' || delim === '\\') throw new Unreadable('"y" without a delimiter');
+      const delim = this.delimiter();
       this.part(delim, false);
       this.part(delim, false);
       return this.end();
     }
     if (PLAIN.has(c)) return this.end();
     throw new Unreadable(`an unknown command "${c}"`);
+  }
+
+  /** A file `w` writes: /dev/stdout and /dev/stderr are sed's own output, not files it opens (adv54's friction). */
+  private written(file: string): void {
+    if (file !== '/dev/stdout' && file !== '/dev/stderr') this.out.writes.push(file);
   }
 
   /** `a text`, `a\` + lines: text, to a line that does not end in a backslash. */
@@ -217,8 +234,7 @@ class Reader {
 
   /** `s/re/replacement/flags`: flags g, p, a number, i/I, m/M, e, and `w FILE` to the line's end (blanks between them: red team adv52). */
   private substitute(): void {
-    const delim = this.s[this.at++];
-    if (delim === undefined || delim === '\n' || delim === '\\') throw new Unreadable('"s" without a delimiter');
+    const delim = this.delimiter();
     this.part(delim, true);
     this.part(delim, false);
     for (;;) {
@@ -232,9 +248,85 @@ class Reader {
         this.at++;
         const file = this.lineEnd().trim();
         if (file === '') throw new Unreadable('"s///w" without a file');
-        this.out.writes.push(file);
+        this.written(file);
         return;
       } else return this.end();
     }
   }
+}
+
+/** How a sed command line is read: its scripts (-e, --expression, else the first operand), script files, the files it reads or edits. */
+export interface SedCommand {
+  scripts: string[];
+  scriptFiles: string[];
+  files: string[];
+  inPlace: boolean;
+  /** -iSUFFIX, --in-place=SUFFIX: the backup's suffix */
+  suffix?: string;
+}
+
+/** sed's long options, as getopt_long takes them (any unambiguous prefix): which take a value. */
+const LONG: Record<string, 'value' | 'optional' | 'flag'> = {
+  expression: 'value', file: 'value', 'line-length': 'value', 'in-place': 'optional', quiet: 'flag', silent: 'flag', 'regexp-extended': 'flag',
+  separate: 'flag', unbuffered: 'flag', 'null-data': 'flag', 'zero-terminated': 'flag', posix: 'flag', debug: 'flag', sandbox: 'flag',
+  'follow-symlinks': 'flag', binary: 'flag', help: 'flag', version: 'flag',
+};
+
+/**
+ * The ways GNU sed may read its arguments: options anywhere (getopt's default) and options only
+ * before the first operand (POSIXLY_CORRECT, which the environment may set unseen: red team adv54's
+ * `sed 'e CMD' f -e p`). Short options bundle, and `-e`, `-f`, `-l` take the rest of the word or the
+ * next one (`-nl 5p SCRIPT`), `-i` only the rest (`-iep SCRIPT` has the suffix "ep").
+ */
+export function sedCommands(args: readonly string[]): SedCommand[] {
+  return [readSedArgs(args, false), readSedArgs(args, true)];
+}
+
+function readSedArgs(args: readonly string[], posix: boolean): SedCommand {
+  const out: SedCommand = { scripts: [], scriptFiles: [], files: [], inPlace: false };
+  const operands: string[] = [];
+  const take = (kind: string, value: string | undefined) => {
+    if (value === undefined) return;
+    if (kind === 'e' || kind === 'expression') out.scripts.push(value);
+    else if (kind === 'f' || kind === 'file') out.scriptFiles.push(value);
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const given = a.slice(2, eq < 0 ? undefined : eq);
+      const names = Object.keys(LONG).filter((k) => k === given || (given !== '' && k.startsWith(given)));
+      const name = names.includes(given) ? given : names.length === 1 ? names[0]! : undefined;
+      if (name === undefined) continue; // (ambiguous or unknown: sed refuses to run)
+      if (LONG[name] === 'value') take(name, eq < 0 ? args[++i] : a.slice(eq + 1));
+      else if (LONG[name] === 'optional') {
+        out.inPlace = true;
+        if (eq >= 0) out.suffix = a.slice(eq + 1);
+      }
+    } else if (a.startsWith('-') && a !== '-') {
+      for (let j = 1; j < a.length; j++) {
+        const c = a[j]!;
+        const rest = a.slice(j + 1);
+        if (c === 'i') {
+          out.inPlace = true;
+          if (rest) out.suffix = rest;
+          break;
+        }
+        if (c === 'e' || c === 'f' || c === 'l') {
+          take(c, rest || args[++i]);
+          break;
+        }
+      }
+    } else if (posix) {
+      operands.push(...args.slice(i));
+      break;
+    } else operands.push(a);
+  }
+  if (out.scripts.length === 0 && out.scriptFiles.length === 0 && operands.length > 0) out.scripts.push(operands.shift()!);
+  out.files = operands;
+  return out;
 }
