@@ -463,6 +463,17 @@ describe('QueryFrame validation', () => {
       expect(requestNamesAsCode(base + t, 'X', null, 1), t).toBe(false);
     for (const t of ['Currently you cannot change `X` after listen(); allow it', 'do not change `A` and `X` should return 0', 'do not change the parser and the `X` helper should be faster'])
       expect(requestNamesAsCode(base + t, 'X', null, 1), t).toBe(true);
+    // red team adv54's: a kept-out thing set as the target feature is refused; failures that read like keep-outs are not
+    const ky = "Make ky's timeout option accept a function that returns the timeout for each request. ";
+    const tf = (req: string, q: string) => validateFrame(req, { target_feature: { value: q, quote: q } }).validated.length > 0;
+    for (const k of ['Under no circumstances change the retry delay.', 'It is forbidden to change the retry delay.', 'Editing the retry delay is not permitted.', 'Nothing in the retry delay may change.',
+      'Change the timeout, not the retry delay.', 'The retry delay needs no changes.', 'Neither the parser nor the retry delay may be changed.', 'Do not change the parser, and the retry delay stays too.',
+      'The retry delay is not to change.', 'you may not change how the retry delay is computed.', 'Changes to the retry delay are not allowed.'])
+      expect(tf(ky + k, 'retry delay'), k).toBe(false);
+    for (const [req, q] of [['Fix the crash when the array index is out of bounds.', 'array index'], ['The UI is frozen while the retry delay runs; fix it.', 'retry delay'],
+      ['Nothing in the retry delay is configurable; make it configurable.', 'retry delay'], ['Neither the parser nor the lexer handle tabs; fix both.', 'lexer'],
+      ['Change the timeout, not only the retry delay.', 'retry delay'], ['Changing the retry delay should not reset the timeout.', 'retry delay']] as const)
+      expect(tf(req, q), req).toBe(true);
     expect(keptOutRemoved('Fix retries; do not change the parser and the lexer.')).not.toMatch(/lexer/);
     expect(keptOutRemoved('Fix retries; do not change the parser and the lexer should be faster.')).toMatch(/lexer/);
     expect(requestNamesAsCode('Avoid adding duplicate headers in `mergeHeaders`', 'mergeHeaders', null, 1)).toBe(true);

@@ -376,13 +376,15 @@ const CHANGE_JA = '(?:変更|修正|編集|削除|追加|触|変え|書き換|�
 const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)';
 /** Words that forbid what follows them (RULED_OUT, fromExcluded: one list each). */
 // ("you may not change X", "you are not allowed to": said to the agent; "you cannot change the port" describes a problem)
-const FORBIDDING_EN = "(?:do\\s+not(?:\\s+(?:ever|also|under\\s+any\\s+circumstances|in\\s+any\\s+way))?|don['’]?t(?:\\s+(?:ever|also))?|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|refrain\\s+from|you\\s+may\\s+not|you\\s+are\\s+not\\s+(?:allowed|permitted)\\s+to|you['’]?re\\s+not\\s+(?:allowed|permitted)\\s+to)";
+const FORBIDDING_EN = "(?:do\\s+not(?:\\s+(?:ever|also|under\\s+any\\s+circumstances|in\\s+any\\s+way))?|don['’]?t(?:\\s+(?:ever|also))?|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|refrain\\s+from|you\\s+may\\s+not|you\\s+are\\s+not\\s+(?:allowed|permitted)\\s+to|you['’]?re\\s+not\\s+(?:allowed|permitted)\\s+to|under\\s+no\\s+circumstances(?:\\s+(?:should|may|must|can)\\s+you)?|it\\s+is\\s+(?:forbidden|not\\s+allowed|not\\s+permitted)\\s+to|it['’]?s\\s+(?:forbidden|not\\s+allowed|not\\s+permitted)\\s+to)";
 const FORBIDDING_ZH = '(?:不要|别|勿|不许|不得|禁止|不)';
 const RULED_OUT = [
   // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
   new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our|how|what|which|whether|where|when|why|the\\s+way)\\s+){0,2}$`, 'iu'),
   // "…, not to the admin report", "except the admin report"
   /(?:^|[^\p{L}])(not\s+(?:to|for)|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from)\s+(?:(?:the|a|an|any|this|that)\s+)?$/iu,
+  // "change the timeout, not the retry delay"
+  /,\s*(not)\s+(?:(?:the|a|an|any|this|that)\s+)?$/iu,
   // 不要修改管理报告, 别动
   new RegExp(`(${FORBIDDING_ZH}\\s*${CHANGE_ZH})\\s*$`, 'u'),
 ];
@@ -417,9 +419,13 @@ const KEEPS = [
   // "X stays the same", "X should remain as is", "X are kept as they are", "X must not be modified",
   // "X is not to be touched": X is the words before, back to another clause (not across a sentence's
   // end: "… the retry delay. The limit stays the same" keeps the limit only)
-  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*|(?:must|should|shall|can|may|will)\s*(?:n['’]t|\s+not)\s+(?:chang|modif|alter)[a-z]*(?=\s*(?:[.;:,!?。]|$|(?:and|but|or|so|when|while|if|unless)(?![\p{L}])))|(?:is|are)\s+not\s+to\s+(?:chang|modif|alter|touch)[a-z]*|(?:is|are)\s+off[-\s]limits|(?:is|are)\s+out\s+of\s+scope)(?![\p{L}])`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*|(?:must|should|shall|can|may|will)\s*(?:n['’]t|\s+not)\s+(?:chang|modif|alter)[a-z]*(?=\s*(?:[.;:,!?。]|$|(?:and|but|or|so|when|while|if|unless)(?![\p{L}])))|(?:is|are)\s+not\s+to\s+(?:chang|modif|alter|touch)[a-z]*|(?:is|are)\s+off[-\s]limits|(?:is|are)\s+out\s+of\s+scope|(?:needs?|requires?)\s+no\s+(?:changes?|modifications?|edits?)|(?:stays?|remains?)\s+(?:too|as\s+well))(?![\p{L}])`, 'giu'),
   // "changes to X are not allowed", "modifications of X are out of scope"
   new RegExp(String.raw`(?:^|[^\p{L}])(?:changes?|modifications?|edits?)\s+(?:to|of|in)\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:are|is)\s+(?:not\s+(?:allowed|permitted|wanted|welcome|in\s+scope)|forbidden|out\s+of\s+scope|off[-\s]limits)(?![\p{L}])`, 'giu'),
+  // "editing X is not permitted", "nothing in X may change", "neither A nor X may be changed"
+  new RegExp(String.raw`(?:^|[^\p{L}])(?:editing|changing|modifying|touching|altering)\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:is|are)\s+(?:not\s+(?:allowed|permitted|wanted|in\s+scope)|forbidden|out\s+of\s+scope)(?![\p{L}])`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}])nothing\s+(?:in|of|about)\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:may|can|should|must|will|shall)\s+(?:be\s+)?(?:chang|modif|alter|touch|edit)[a-z]*(?![\p{L}])`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}])neither\s+((?:${THING_WORD}\s+){1,8}?nor\s+(?:${THING_WORD}\s+){0,4}?${THING_WORD})\s+(?:may|can|should|must|will|shall)\s+(?:be\s+)?(?:chang|modif|alter|touch|edit)[a-z]*(?![\p{L}])`, 'giu'),
   /([^\s、。,;；！？]+?)[はをも]?(?:そのまま(?:に|で)?|維持|保持)/gu,
   /([^\s，。,;；！？]+?)(?:保持不变|保持原样|维持不变|不变)/gu,
 ];
