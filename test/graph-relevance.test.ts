@@ -954,4 +954,17 @@ describe('a symbol the request names as code, outside the target feature', () =>
     });
     expect((described.rejected as { symbol: string }[]).map((x) => x.symbol)).toEqual(['dispose']);
   });
+
+  it('a method declared twice in one class (its typings beside its code) is one name, not homonyms (agent trial tr123)', async () => {
+    const twin: Record<string, string> = {
+      'lib/command.js': 'class Command {\n  parseOptions(args) {\n    return this._positional ? args : [];\n  }\n  enablePositionalOptions(on = true) {\n    this._positional = on;\n    return this;\n  }\n}\nmodule.exports = { Command };\n',
+      'typings/index.d.ts': 'export class Command {\n  parseOptions(args: string[]): string[];\n  enablePositionalOptions(on?: boolean): this;\n}\n',
+    };
+    const r = await confirmOn(twin, {
+      intent: 'INVESTIGATE', request: 'how are unknown arguments parsed, and what does enablePositionalOptions change about that?', target: 'unknown arguments parsed',
+      lookups: ['parseOptions', 'enablePositionalOptions'],
+      claims: [{ symbol: 'parseOptions', approved: true, code_evidence: 'lib/command.js:2' }, { symbol: 'enablePositionalOptions', approved: true, code_evidence: 'lib/command.js:5' }],
+    });
+    expect(r.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'enablePositionalOptions', tier: 'ACCEPTED_HIGH_RISK' })]));
+  });
 });

@@ -473,7 +473,12 @@ export class ValidationPhase {
       // the user wrote its name as code (`$dispose`, when(), parseConfig) somewhere in the request,
       // outside the target feature: part of the request, accepted with risk HIGH
       // — not where the request rules it out ("do not change `AdminService`" names it to keep it out)
-      const requestNames = row !== undefined && requestNamesAsCode(userRequest, row.name, row.container_name, this.core.definitionsOf(row.name).length);
+      // (homonyms are other owners' definitions: a declaration file's twin of the code is one name, and so are one class's
+      // declarations of it — agent trial tr123's enablePositionalOptions in lib/command.js and typings/index.d.ts)
+      const defs = row !== undefined ? this.core.definitionsOf(row.name) : [];
+      const code = defs.filter((d) => !/\.d\.[cm]?ts$/.test(d.path));
+      const owners = new Set((code.length > 0 ? code : defs).map((d) => d.container_name ?? `\0${d.path}`)).size;
+      const requestNames = row !== undefined && requestNamesAsCode(userRequest, row.name, row.container_name, owners);
       if (tier === 'REJECTED' && ranked < 0.3 && requestNames) {
         raiseRisk = true;
         accepted.push({
