@@ -128,3 +128,11 @@ describe('rankFiles: a file ranks by its best symbols, not by how many match (ag
     expect(files.every((f) => f.score > 0 && f.score <= 1)).toBe(true);
   });
 });
+
+describe('the JA glossary', () => {
+  it('knows 指定 (specify) and 必須 as mandatory too (agent trial tr122: 指定 had no English word, so missingMandatoryOptionValue could never carry it)', async () => {
+    const { concepts } = await import('../src/session/relevance.js');
+    const c = concepts('必須オプションが指定されなかったときのエラーメッセージ');
+    expect(c).toEqual(expect.arrayContaining([expect.arrayContaining(['required', 'mandatory']), expect.arrayContaining(['specify', 'specified'])]));
+  });
+});
