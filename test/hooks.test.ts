@@ -698,6 +698,13 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
+  it("sed: a reading the guard cannot read is refused though another reads harmless; `e CMD\\` goes on to the next line (red team adv55)", async () => {
+    await withTarget('adv55', async (_outside, _scratch, rc) => {
+      for await (const phase of phases())
+        refusedOnDisk([`sed -n p README.md -e 'e echo PWNED >> ${rc}\\\n^'`, `sed -n -e '1e echo PWNED >> ${rc}\\\necho x' README.md`], rc, 'original\n', `${phase}: `);
+    });
+  });
+
   it("npx's options come before its command: `npx prettier -c F` is prettier's check, `npx -c CODE` runs shell code (agent trial tr105)", async () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const cmd of ['npx prettier -c src/cart.ts', 'npx --yes prettier -c src/cart.ts', 'npx -p prettier prettier -c src/cart.ts', 'npx -- eslint -c .eslintrc.json src'])

@@ -1343,7 +1343,9 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     }
     // (sed joins its -e scripts with newlines: one script)
     const effects = readings.map((r) => sedEffects(r.scripts.join('\n')));
-    if (effects.every((e) => e === undefined)) {
+    // (any reading sed may take that the guard cannot read is refused: red team adv55 hid `e CMD\` + a line in
+    // the -e script behind a readable POSIX reading)
+    if (effects.some((e) => e === undefined)) {
       writes.push({ what: text, targets: null, refuse: 'the guard could not read this sed script as GNU sed reads it (sed would refuse it too): write it plainly' });
       return xargs;
     }

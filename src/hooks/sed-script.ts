@@ -173,6 +173,12 @@ class Reader {
       return;
     }
     if (c === 'a' || c === 'i' || c === 'c') return this.text();
+    // (`e CMD\` goes on to the next line, as a/i/c text does — red team adv55)
+    if (c === 'e') {
+      this.text();
+      this.out.runs = true;
+      return;
+    }
     if (TO_LINE_END.has(c)) {
       const arg = this.lineEnd().trim();
       if (c === 'e') this.out.runs = true;
