@@ -474,6 +474,13 @@ describe('QueryFrame validation', () => {
       ['Nothing in the retry delay is configurable; make it configurable.', 'retry delay'], ['Neither the parser nor the lexer handle tabs; fix both.', 'lexer'],
       ['Change the timeout, not only the retry delay.', 'retry delay'], ['Changing the retry delay should not reset the timeout.', 'retry delay']] as const)
       expect(tf(req, q), req).toBe(true);
+    // red team adv55's: "affected", "mess with", "not part of this change", "exclude"; and an honest "keep X working and make Y …"
+    const cp = 'Make click.prompt strip the answer when strip is true; ';
+    for (const k of ['do not affect click.confirm.', 'click.confirm must not be affected.', 'click.confirm is not part of this change.', 'but exclude click.confirm.', 'do not mess with click.confirm.'])
+      expect(tf(cp + k, 'click.confirm'), k).toBe(false);
+    expect(validateFrame('Keep hide_input working and make click.prompt strip the answer as it is typed.', { desired_action: { value: 'make click.prompt strip the answer', quote: 'make click.prompt strip the answer' } }).errors).toEqual([]);
+    for (const req of ['The new option should affect only click.prompt, not click.confirm.', 'Fix the bug that affects click.prompt when hide_input is set.'])
+      expect(tf(req, 'click.prompt'), req).toBe(true);
     expect(keptOutRemoved('Fix retries; do not change the parser and the lexer.')).not.toMatch(/lexer/);
     expect(keptOutRemoved('Fix retries; do not change the parser and the lexer should be faster.')).toMatch(/lexer/);
     expect(requestNamesAsCode('Avoid adding duplicate headers in `mergeHeaders`', 'mergeHeaders', null, 1)).toBe(true);

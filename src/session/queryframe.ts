@@ -369,7 +369,7 @@ function stoppedWords(quote: string): string[] {
 }
 
 /** Verbs of change a request may forbid (English stems, Japanese and Chinese forms). */
-const CHANGE_EN = '(?:make\\s+(?:any\\s+)?(?:chang|modif|edit)[a-z]*\\s+(?:to|in)|(?:chang|modif|edit|touch|updat|alter|delet|remov|add|renam|refactor|rewrit|mov|replac)[a-z]*)';
+const CHANGE_EN = '(?:make\\s+(?:any\\s+)?(?:chang|modif|edit)[a-z]*\\s+(?:to|in)|(?:chang|modif|edit|touch|updat|alter|delet|remov|add|renam|refactor|rewrit|mov|replac|affect)[a-z]*|mess\\s+with)';
 /** Several change verbs in a row: "do not change, rename or remove X" (red team adv51). */
 const CHANGES_EN = `${CHANGE_EN}(?:\\s*,\\s*${CHANGE_EN})*(?:\\s*,?\\s*(?:or|and|nor)\\s+${CHANGE_EN})?`;
 const CHANGE_JA = '(?:変更|修正|編集|削除|追加|触|変え|書き換|いじ)';
@@ -382,7 +382,7 @@ const RULED_OUT = [
   // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
   new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our|how|what|which|whether|where|when|why|the\\s+way)\\s+){0,2}$`, 'iu'),
   // "…, not to the admin report", "except the admin report"
-  /(?:^|[^\p{L}])(not\s+(?:to|for)|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from)\s+(?:(?:the|a|an|any|this|that)\s+)?$/iu,
+  /(?:^|[^\p{L}])(not\s+(?:to|for)|except(?:\s+for)?|but\s+not|other\s+than|apart\s+from|but\s+exclude|excluding)\s+(?:(?:the|a|an|any|this|that)\s+)?$/iu,
   // "change the timeout, not the retry delay"
   /,\s*(not)\s+(?:(?:the|a|an|any|this|that)\s+)?$/iu,
   // 不要修改管理报告, 别动
@@ -415,11 +415,11 @@ const CLAUSE_WORD = String.raw`(?:and|or|but|so|then|while|whereas|however|unles
 const POST_MODIFIER = /\s+(?:to|by|of|in|into|for|from|with|on|at|given|passed|thrown|returned|used|sent|set)\s+/i;
 const KEEPS = [
   // "keep A and B as they are", "leaving X untouched" (a list of kept things is one object)
-  new RegExp(String.raw`(?:^|[^\p{L}])(keep|keeps|keeping|leave|leaves|leaving|preserve|preserves|preserving|retain|retains|retaining)\s+((?:(?!(?:but|then|so|while|whereas|however|unless|until)(?![\p{L}]))(?:[^.;:!?,，。；]|\.(?=[\p{L}\p{N}_$])))+?)\s+${KEPT_AS}(?![\p{L}])`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}])(keep|keeps|keeping|leave|leaves|leaving|preserve|preserves|preserving|retain|retains|retaining)\s+((?:(?!(?:but|then|so|while|whereas|however|unless|until|and\s+(?:make|add|fix|change|let|have|ensure|allow|update|remove|create|implement|support|use))(?![\p{L}]))(?:[^.;:!?,，。；]|\.(?=[\p{L}\p{N}_$])))+?)\s+${KEPT_AS}(?![\p{L}])`, 'giu'),
   // "X stays the same", "X should remain as is", "X are kept as they are", "X must not be modified",
   // "X is not to be touched": X is the words before, back to another clause (not across a sentence's
   // end: "… the retry delay. The limit stays the same" keeps the limit only)
-  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov)[a-z]*|(?:must|should|shall|can|may|will)\s*(?:n['’]t|\s+not)\s+(?:chang|modif|alter)[a-z]*(?=\s*(?:[.;:,!?。]|$|(?:and|but|or|so|when|while|if|unless)(?![\p{L}])))|(?:is|are)\s+not\s+to\s+(?:chang|modif|alter|touch)[a-z]*|(?:is|are)\s+off[-\s]limits|(?:is|are)\s+out\s+of\s+scope|(?:needs?|requires?)\s+no\s+(?:changes?|modifications?|edits?)|(?:stays?|remains?)\s+(?:too|as\s+well))(?![\p{L}])`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:(?:must|should|will|shall|can|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+)?(?:stays?|remains?|be\s+(?:kept|left|preserved|retained)|(?:is|are)\s+(?:kept|left|preserved|retained))\s+${KEPT_AS}|(?:(?:must|should|shall|can|may|will|need)\s*(?:n['’]t|\s+not)|(?:is|are)\s*(?:n['’]t|\s+not)\s+to)\s+be\s+(?:chang|modifi|edit|touch|updat|alter|rewritt|replac|remov|delet|renam|mov|affect)[a-z]*|(?:must|should|shall|can|may|will)\s*(?:n['’]t|\s+not)\s+(?:chang|modif|alter)[a-z]*(?=\s*(?:[.;:,!?。]|$|(?:and|but|or|so|when|while|if|unless)(?![\p{L}])))|(?:is|are)\s+not\s+to\s+(?:chang|modif|alter|touch)[a-z]*|(?:is|are)\s+off[-\s]limits|(?:is|are)\s+out\s+of\s+scope|(?:is|are)\s+not\s+part\s+of\s+(?:this|the)\s+(?:change|task|request|work)|(?:needs?|requires?)\s+no\s+(?:changes?|modifications?|edits?)|(?:stays?|remains?)\s+(?:too|as\s+well))(?![\p{L}])`, 'giu'),
   // "changes to X are not allowed", "modifications of X are out of scope"
   new RegExp(String.raw`(?:^|[^\p{L}])(?:changes?|modifications?|edits?)\s+(?:to|of|in)\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:are|is)\s+(?:not\s+(?:allowed|permitted|wanted|welcome|in\s+scope)|forbidden|out\s+of\s+scope|off[-\s]limits)(?![\p{L}])`, 'giu'),
   // "editing X is not permitted", "nothing in X may change", "neither A nor X may be changed"
