@@ -972,22 +972,8 @@ function patchDir(args: readonly string[]): string {
 
 /** The file `patch` is told to patch (its first operand), from the folder it works in; the patch it reads (`-i`, a second operand) is no target (red team adv53 had `-i /tmp/p.diff` judged instead of the folder). */
 function patchTargets(args: readonly string[]): string[] {
-  const ops: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') {
-      ops.push(...args.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('--')) {
-      if (!a.includes('=') && isLong(a.slice(2), PATCH_LONG_VALUES)) i++;
-    } else if (a.startsWith('-') && a !== '-') {
-      const at = [...a.slice(1)].findIndex((c) => PATCH_VALUES.includes(c));
-      if (at === a.length - 2) i++;
-    } else ops.push(a);
-  }
   const dir = patchDir(args);
-  return ops.slice(0, 1).map((f) => (dir === '.' || f.startsWith('/') ? f : `${dir.replace(/\/+$/, '')}/${f}`));
+  return operandsAfter(args, PATCH_VALUES, PATCH_LONG_VALUES).slice(0, 1).map((f) => (dir === '.' || f.startsWith('/') ? f : `${dir.replace(/\/+$/, '')}/${f}`));
 }
 
 /** The folder of `-t DIR`, `-tDIR`, `--target-directory=DIR` (cp, mv, install). */
@@ -1576,7 +1562,12 @@ function leadingOptions(args: readonly string[], letters: string, long: readonly
   return [...args];
 }
 
-function operandsAfter(args: readonly string[], values: string): string[] {
+/**
+ * A command's operands as getopt reads its options: the short letters in `values` take the rest of
+ * their bundle or the next word (`-nl 5`, `-p1`), the long names in `longValues` their `=VALUE` or
+ * the next word (any unambiguous prefix); after `--` every word is an operand.
+ */
+function operandsAfter(args: readonly string[], values: string, longValues: readonly string[] = []): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -1584,8 +1575,13 @@ function operandsAfter(args: readonly string[], values: string): string[] {
       out.push(...args.slice(i + 1));
       break;
     }
-    if (/^-[a-zA-Z]$/.test(a) && values.includes(a[1]!)) i++;
-    else if (!a.startsWith('-') || a === '-') out.push(a);
+    if (a.startsWith('--')) {
+      if (!a.includes('=') && isLong(a.slice(2), longValues)) i++;
+    } else if (a.startsWith('-') && a !== '-') {
+      // (the first letter that takes a value ends the bundle: with nothing after it, the value is the next word)
+      const at = [...a.slice(1)].findIndex((c) => values.includes(c));
+      if (at === a.length - 2) i++;
+    } else out.push(a);
   }
   return out;
 }
