@@ -29,6 +29,8 @@ describe('sed scripts', () => {
     expect(sedEffects('s/a/b/p w /tmp/o')).toMatchObject({ writes: ['/tmp/o'] });
     expect(sedEffects('1{\ne ls\n}')).toMatchObject({ runs: true });
     expect(sedEffects('v 4.2 e ls')).toMatchObject({ runs: true }); // a version ends at a blank (red team adv54)
+    expect(sedEffects(':x\ra e ls')).toMatchObject({ runs: true }); // a CR is part of a label, not its end (red team adv56)
+    expect(sedEffects('b x\va w /tmp/o')).toMatchObject({ writes: ['/tmp/o'] });
     // a delimiter outside ASCII is read by bytes or by characters depending on the locale: unreadable (adv54)
     expect(sedEffects('1s\u00c3.*\u00e9;echo x\u00c3e#\u00c3')).toBeUndefined();
     expect(sedEffects('s/旧/新/g')).toEqual({ runs: false, writes: [], reads: [] });
@@ -49,7 +51,7 @@ describe('sed scripts', () => {
       expect(sedEffects(s), s).toEqual({ runs: false, writes: [], reads: [] });
   });
   it.skipIf(!hasGnuSed)('agrees with GNU sed on random scripts: nothing it runs or writes is missed, nothing it takes as harmless is refused', () => {
-    const alphabet = ['s', '/', '\\', '[', ']', 'e', 'w', 'W', 'p', ';', '{', '}', '!', '1', '$', ',', ':', 'b', 'a', '\n', ' ', 'x', 'I', 'M', 'g', '#', 'y', '|', '^', '.', '=', '+', '~', 'c', 'i', 'q', 'r'];
+    const alphabet = ['s', '/', '\\', '[', ']', 'e', 'w', 'W', 'p', ';', '{', '}', '!', '1', '$', ',', ':', 'b', 'a', '\n', ' ', 'x', 'I', 'M', 'g', '#', 'y', '|', '^', '.', '=', '+', '~', 'c', 'i', 'q', 'r', '\r', '\f', '\v', '\t'];
     let seed = 53;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
     const missed: string[] = [];

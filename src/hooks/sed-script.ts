@@ -226,7 +226,8 @@ class Reader {
   private label(): string {
     this.skip(/[ \t]/);
     const from = this.at;
-    this.skip(/[^\s;#]/);
+    // (GNU sed ends a label at a space, a tab, a newline, `;` or `#` only: a CR, FF or VT is part of it — red team adv56)
+    this.skip(/[^ \t\n;#]/);
     return this.s.slice(from, this.at);
   }
 
