@@ -966,5 +966,13 @@ describe('a symbol the request names as code, outside the target feature', () =>
       claims: [{ symbol: 'parseOptions', approved: true, code_evidence: 'lib/command.js:2' }, { symbol: 'enablePositionalOptions', approved: true, code_evidence: 'lib/command.js:5' }],
     });
     expect(r.accepted).toEqual(expect.arrayContaining([expect.objectContaining({ symbol: 'enablePositionalOptions', tier: 'ACCEPTED_HIGH_RISK' })]));
+    // a declaration file's member of another class is another owner: the name alone does not say which (red team adv56)
+    const other = { ...twin, 'typings/index.d.ts': twin['typings/index.d.ts']! + 'export class Option {\n  enablePositionalOptions(on?: boolean): this;\n}\n' };
+    const r2 = await confirmOn(other, {
+      intent: 'INVESTIGATE', request: 'how are unknown arguments parsed, and what does enablePositionalOptions change about that?', target: 'unknown arguments parsed',
+      lookups: ['parseOptions', 'enablePositionalOptions'],
+      claims: [{ symbol: 'parseOptions', approved: true, code_evidence: 'lib/command.js:2' }, { symbol: 'enablePositionalOptions', approved: true, code_evidence: 'lib/command.js:5' }],
+    });
+    expect((r2.accepted as { symbol: string; via?: string }[]).find((a) => a.symbol === 'enablePositionalOptions')?.via ?? '').not.toMatch(/request names it/);
   });
 });

@@ -477,7 +477,10 @@ export class ValidationPhase {
       // declarations of it — agent trial tr123's enablePositionalOptions in lib/command.js and typings/index.d.ts)
       const defs = row !== undefined ? this.core.definitionsOf(row.name) : [];
       const code = defs.filter((d) => !/\.d\.[cm]?ts$/.test(d.path));
-      const owners = new Set((code.length > 0 ? code : defs).map((d) => d.container_name ?? `\0${d.path}`)).size;
+      // (a declaration file's definition under another class is another owner: typings' Option.description beside Command.description — red team adv56)
+      const codeOwners = new Set(code.map((d) => d.container_name ?? `\0${d.path}`));
+      const typed = defs.filter((d) => !code.includes(d)).map((d) => d.container_name ?? (code.length > 0 ? undefined : `\0${d.path}`));
+      const owners = new Set([...codeOwners, ...typed.filter((k): k is string => k !== undefined && !codeOwners.has(k))]).size;
       const requestNames = row !== undefined && requestNamesAsCode(userRequest, row.name, row.container_name, owners);
       if (tier === 'REJECTED' && ranked < 0.3 && requestNames) {
         raiseRisk = true;
