@@ -481,6 +481,13 @@ describe('QueryFrame validation', () => {
     expect(validateFrame('Keep hide_input working and make click.prompt strip the answer as it is typed.', { desired_action: { value: 'make click.prompt strip the answer', quote: 'make click.prompt strip the answer' } }).errors).toEqual([]);
     for (const req of ['The new option should affect only click.prompt, not click.confirm.', 'Fix the bug that affects click.prompt when hide_input is set.'])
       expect(tf(req, 'click.prompt'), req).toBe(true);
+    // red team adv56's: more verbs, an aside, an adverb, "not in scope", "prohibited"; and bug reports whose subject "stays the same after …"
+    for (const k of ['do not adjust the help output.', 'do not fiddle with the help output.', 'the help output, however, must not be changed.', '(the help output is not in scope)',
+      'the help output should remain exactly as it is.', 'changing the help output is prohibited.'])
+      expect(tf('Add a --quiet flag to the CLI; ' + k, 'help output'), k).toBe(false);
+    for (const [req, q] of [['Fix the bug where the timeout stays the same after calling setTimeout().', 'timeout'], ['The counter remains unchanged after increment() is called; fix it.', 'counter'],
+      ['Bug: the cache is kept as it is after clear() runs. Make clear() empty it.', 'cache'], ['Adjust the help output to list env vars.', 'help output']] as const)
+      expect(tf(req, q), req).toBe(true);
     expect(keptOutRemoved('Fix retries; do not change the parser and the lexer.')).not.toMatch(/lexer/);
     expect(keptOutRemoved('Fix retries; do not change the parser and the lexer should be faster.')).toMatch(/lexer/);
     expect(requestNamesAsCode('Avoid adding duplicate headers in `mergeHeaders`', 'mergeHeaders', null, 1)).toBe(true);
