@@ -21,8 +21,8 @@ export interface SedEffects {
 const PLAIN = new Set([...'=dDgGhHxnNpPzF']);
 /** Commands that take a label. */
 const LABELLED = new Set([...'btT']);
-/** Commands whose argument runs to the line's end: a file, a command, a text. */
-const TO_LINE_END = new Set([...'rRwWe']);
+/** Commands whose argument, a file, runs to the line's end. */
+const FILE_ARG = new Set([...'rRwW']);
 
 export function sedEffects(script: string): SedEffects | undefined {
   try {
@@ -179,10 +179,9 @@ class Reader {
       this.out.runs = true;
       return;
     }
-    if (TO_LINE_END.has(c)) {
+    if (FILE_ARG.has(c)) {
       const arg = this.lineEnd().trim();
-      if (c === 'e') this.out.runs = true;
-      else if (arg === '' && c !== 'r') throw new Unreadable(`"${c}" without a file`);
+      if (arg === '' && c !== 'r') throw new Unreadable(`"${c}" without a file`);
       else if (c === 'w' || c === 'W') this.written(arg);
       else this.out.reads.push(arg);
       return;

@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import type { Statement } from 'better-sqlite3';
 import { type DB, getMeta, setMeta } from '../store/db.js';
 import { log } from '../util/log.js';
-import { PACKAGE_ROOT } from '../util/paths.js';
+import { isDeclarationFile, PACKAGE_ROOT } from '../util/paths.js';
 import type { FileFacts } from './facts.js';
 import { checkedGrammars, extractorFingerprint, languageFor } from './languages.js';
 import { linkInterfaceDigest } from './link-interface.js';
@@ -290,7 +290,7 @@ export async function updateIndex(db: DB, root: string, opts: IndexOptions = {})
 function linksInPart(rel: string, isModule: boolean): boolean {
   if (RESOLVER_INPUTS.has(path.posix.basename(rel))) return false;
   const lang = languageFor(rel);
-  return !lang || (lang.resolver === 'ecmascript' && isModule && !/\.d\.[cm]?ts$/.test(rel));
+  return !lang || (lang.resolver === 'ecmascript' && isModule && !isDeclarationFile(rel));
 }
 
 /**

@@ -270,7 +270,6 @@ function allEdges(db: DB): Map<number, Set<number>> {
   return edges;
 }
 
-/** The nearest seed within `maxHops` steps of `from` (breadth first, bounded), or undefined. */
 /** The seeds a symbol links to directly (one hop of linkToSeeds), in the graph's order. */
 export function seedsBeside(db: DB, from: number, seeds: ReadonlySet<number>): number[] {
   return neighbours(db, from).filter((n) => seeds.has(n));
@@ -287,6 +286,7 @@ export function linkWords(db: DB, seed: number, id: number, direction: LinkDirec
   }
 }
 
+/** The nearest seed within `maxHops` steps of `from` (breadth first, bounded), or undefined. */
 export function linkToSeeds(db: DB, from: number, seeds: ReadonlySet<number>, maxHops = 2): GraphLink | undefined {
   if (seeds.has(from)) return { seed: from, hops: 0, path: [from] };
   let frontier = [[from]];

@@ -18,7 +18,7 @@ import { normalize } from '../util/words.js';
 import { factCap, ownWords, tierOf } from './relevance.js';
 import { type Evidence, linesShown } from './evidence.js';
 import { siblingSaying, targetMeansAnother } from './which-definition.js';
-import { quote } from '../util/paths.js';
+import { isDeclarationFile, quote } from '../util/paths.js';
 
 export class ValidationPhase {
   constructor(private readonly core: SessionCore) {}
@@ -473,14 +473,7 @@ export class ValidationPhase {
       // the user wrote its name as code (`$dispose`, when(), parseConfig) somewhere in the request,
       // outside the target feature: part of the request, accepted with risk HIGH
       // — not where the request rules it out ("do not change `AdminService`" names it to keep it out)
-      // (homonyms are other owners' definitions: a declaration file's twin of the code is one name, and so are one class's
-      // declarations of it — agent trial tr123's enablePositionalOptions in lib/command.js and typings/index.d.ts)
-      const defs = row !== undefined ? this.core.definitionsOf(row.name) : [];
-      const code = defs.filter((d) => !/\.d\.[cm]?ts$/.test(d.path));
-      // (a declaration file's definition under another class is another owner: typings' Option.description beside Command.description — red team adv56)
-      const codeOwners = new Set(code.map((d) => d.container_name ?? `\0${d.path}`));
-      const typed = defs.filter((d) => !code.includes(d)).map((d) => d.container_name ?? (code.length > 0 ? undefined : `\0${d.path}`));
-      const owners = new Set([...codeOwners, ...typed.filter((k): k is string => k !== undefined && !codeOwners.has(k))]).size;
+      const owners = row !== undefined ? ownersOf(this.core.definitionsOf(row.name)) : 0;
       const requestNames = row !== undefined && requestNamesAsCode(userRequest, row.name, row.container_name, owners);
       if (tier === 'REJECTED' && ranked < 0.3 && requestNames) {
         raiseRisk = true;
@@ -672,6 +665,19 @@ export class ValidationPhase {
 type Verified = { where: string; text: string; to?: number };
 /** The most lines of a fragment judged line by line. */
 const MAX_SPAN = 200;
+
+/**
+ * How many owners share a name, for requestNamesAsCode's homonyms: a declaration file's twin of the
+ * code's own class is the same name (agent trial tr123: enablePositionalOptions in lib/command.js and
+ * typings/index.d.ts); one under another class is another owner (red team adv56: typings'
+ * Option.description beside Command.description).
+ */
+function ownersOf(defs: readonly SymbolRow[]): number {
+  const code = defs.filter((d) => !isDeclarationFile(d.path));
+  const owners = new Set(code.map((d) => d.container_name ?? `\0${d.path}`));
+  for (const d of defs) if (isDeclarationFile(d.path) && (d.container_name !== null || code.length === 0)) owners.add(d.container_name ?? `\0${d.path}`);
+  return owners.size;
+}
 
 /** namedScore of a name the writer marked as code (`x`, x(), a $, camelCase, snake_case, digits) */
 const NAMED_AS_CODE = 0.7;

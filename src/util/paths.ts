@@ -50,6 +50,11 @@ export function quote(s: unknown, max: number = QUOTE_MAX): string {
 }
 
 /** Trailing slashes off, in linear time (`/\/+$/` backtracks over every slash of a long run). */
+/** A TypeScript declaration file (`.d.ts`, `.d.mts`, `.d.cts`): it declares code that lives elsewhere. */
+export function isDeclarationFile(p: string): boolean {
+  return /\.d\.[cm]?ts$/.test(p);
+}
+
 export function trimSlashes(s: string): string {
   let end = s.length;
   while (end > 0 && s.charCodeAt(end - 1) === 47) end--;
