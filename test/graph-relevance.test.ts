@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project } from '../src/project/project.js';
 import { symbolsByName } from '../src/query/symbols.js';
-import { linkDirection, linkedScore, linkToSeeds, personalizedRank, propagationCutoff, symbolLabel } from '../src/session/graph-relevance.js';
+import { linkDirection, linkedScore, linkToSeeds, linkWords, personalizedRank, propagationCutoff, symbolLabel } from '../src/session/graph-relevance.js';
 import { makeProject, removeProject } from './helpers/project.js';
 import { readWhole } from './helpers/session.js';
 
@@ -54,6 +54,23 @@ beforeAll(async () => {
     // a call of a base method runs its overrides (agent trial tr115: Session.send → BaseAdapter.send → HTTPAdapter.send)
     'src/adapters.py': 'class BaseAdapter:\n    def send(self, request):\n        raise NotImplementedError\n\n    def close(self):\n        pass\n\n\nclass HTTPAdapter(BaseAdapter):\n    def send(self, request):\n        return request\n\n    def close(self):\n        pass\n',
     'src/sessions.py': 'from .adapters import BaseAdapter\n\n\nclass Session:\n    def send(self, request, adapter: BaseAdapter):\n        return adapter.send(request)\n',
+    // a field one method sets and another reads (agent trials tr122, tr123: commander's option.mandatory, _passThroughOptions)
+    'src/cmd.js': [
+      `export class Opt {`,
+      `  constructor() { this.required = false; this.label = ''; }`,
+      `  makeRequired() { this.required = true; return this; }`,
+      `}`,
+      `export class Cmd {`,
+      `  constructor() { this._passThrough = false; this.options = []; this.label = ''; }`,
+      `  passThrough() { this._passThrough = true; return this; }`,
+      `  parse(args) { return this._passThrough ? args : []; }`,
+      `  checkMissing() { for (const o of this.options) if (o.required) throw new Error(o.label); }`,
+      `  help() { return 'help ' + this.label; }`,
+      `  rename(n) { this.name = n; }`,
+      `  title() { return this.name; }`,
+      `}`,
+      ``,
+    ].join('\n'),
     'src/params.ts': [
       `export class RouteParams {`,
       `  values: string[] = [];`,
@@ -94,6 +111,18 @@ describe('graph relevance', () => {
     expect(linkToSeeds(project.db, id('RouteParams'), new Set([id('countAdds')]), 1)).toBeUndefined();
     // reading a field: an options type read everywhere would link to everything
     expect(linkToSeeds(project.db, id('RouteParams'), new Set([id('firstValue')]), 1)).toBeUndefined();
+  });
+  it('links the code that sets a field one class writes to the code that reads it, and not through an initialiser, a shared name or a built-in one', () => {
+    const db = project.db;
+    expect(linkToSeeds(db, id('Cmd.parse'), new Set([id('Cmd.passThrough')]), 1)).toMatchObject({ hops: 1 });
+    expect(linkToSeeds(db, id('Cmd.passThrough'), new Set([id('Cmd.parse')]), 1)).toMatchObject({ hops: 1 });
+    expect(linkWords(db, id('Cmd.passThrough'), id('Cmd.parse'), linkDirection(db, id('Cmd.passThrough'), id('Cmd.parse')))).toBe('Cmd.passThrough sets the field `_passThrough`, which Cmd.parse reads');
+    // across classes: a value of no known type read in Cmd, the field only Opt writes
+    expect(linkToSeeds(db, id('Cmd.checkMissing'), new Set([id('Opt.makeRequired')]), 1)).toMatchObject({ hops: 1 });
+    // the constructor's default is no data path; `label` is written in two classes; `name` is every function's
+    expect(linkToSeeds(db, id('Cmd.parse'), new Set([id('Cmd.constructor')]), 1)).toBeUndefined();
+    expect(linkToSeeds(db, id('Cmd.help'), new Set([id('Opt.makeRequired')]), 1)).toBeUndefined();
+    expect(linkToSeeds(db, id('Cmd.title'), new Set([id('Cmd.rename')]), 1)).toBeUndefined();
   });
   it('counts what a closure calls as called by the declaration that holds it', () => {
     const seeds = new Set([id('Reaction.track')]);

@@ -113,6 +113,17 @@ const EDGE_SQL = {
   fieldUsers: `SELECT DISTINCT r.enclosing_id AS n FROM symbols m JOIN refs r ON r.symbol_id = m.id WHERE m.container_id = ? AND m.kind = 'property' AND r.role = 'write' AND r.enclosing_id IS NOT NULL LIMIT 400`,
   allMembers: 'SELECT id AS a, container_id AS b FROM symbols WHERE container_id IS NOT NULL AND local = 0',
   /**
+   * A field one class writes and other code reads carries data between them: commander's
+   * passThroughOptions() sets `this._passThroughOptions`, which parseOptions reads (agent trial tr123
+   * had parseOptions refused); Option.makeOptionMandatory sets `mandatory`, which Command's check of
+   * missing options reads (tr122). The member names a declaration writes or reads (a member access
+   * on any value: the index seldom knows a JavaScript value's type), and for one name, who writes and
+   * who reads it. Which names are specific enough is judged in JavaScript (fieldLinked).
+   */
+  memberAccesses: `SELECT DISTINCT name, role FROM refs WHERE enclosing_id = ? AND role IN ('read', 'write') AND target_kind IN ('member', 'member_of_import') LIMIT 400`,
+  memberWriters: `SELECT DISTINCT r.enclosing_id AS n, s.container_id AS c FROM refs r JOIN symbols s ON s.id = r.enclosing_id WHERE r.name = ? AND r.role = 'write' AND r.target_kind IN ('member', 'member_of_import') LIMIT 20`,
+  memberReaders: `SELECT DISTINCT enclosing_id AS n FROM refs WHERE name = ? AND role = 'read' AND target_kind IN ('member', 'member_of_import') AND enclosing_id IS NOT NULL LIMIT 20`,
+  /**
    * A call the index could only guess (`cancelToken.toAbortSignal()` on a value of no known type:
    * confidence name_match, no symbol) and the one function or method of that name the project's
    * code declares (declaration files aside): its callees and its callers. Which names are specific
@@ -153,6 +164,49 @@ function guessable(db: DB, name: string): number | undefined {
   if (splitWords(name).length < 2 || runtimeMembers().has(name)) return undefined;
   const ids = db.prepare(EDGE_SQL.callablesNamed).all(name) as { id: number }[];
   return ids.length === 1 ? ids[0]!.id : undefined;
+}
+
+/** The most declarations that may write, and read, a field for it to link them: more is a hub, not a data path. */
+export const FIELD_WRITERS = 4;
+export const FIELD_READERS = 8;
+const INITIALISERS = new Set(['constructor', '__init__', '__new__', 'initialize']);
+
+/**
+ * The writers and readers a field links, or undefined where the name is not specific: a member of
+ * the runtime's objects (`length`, `name`), written outside one class (a name every options object
+ * has), or written or read in more places than a data path has. An initialiser's default is no data
+ * path: it is left out of the writers linked (it counts towards the bound).
+ */
+function fieldLinked(db: DB, name: string): { writers: number[]; readers: number[] } | undefined {
+  if (runtimeMembers().has(name)) return undefined;
+  const w = db.prepare(EDGE_SQL.memberWriters).all(name) as { n: number; c: number | null }[];
+  if (w.length === 0 || w.length > FIELD_WRITERS || w[0]!.c === null || w.some((x) => x.c !== w[0]!.c)) return undefined;
+  const readers = (db.prepare(EDGE_SQL.memberReaders).all(name) as { n: number }[]).map((r) => r.n);
+  if (readers.length === 0 || readers.length > FIELD_READERS) return undefined;
+  const label = db.prepare('SELECT name FROM symbols WHERE id = ?');
+  const writers = w.map((x) => x.n).filter((n) => !INITIALISERS.has((label.get(n) as { name: string } | undefined)?.name ?? ''));
+  return { writers, readers };
+}
+
+/** A field `writer` sets and `reader` reads that links them (fieldLinked), or undefined. */
+function fieldBetween(db: DB, writer: number, reader: number): { name: string; writer: number } | undefined {
+  for (const { name, role } of db.prepare(EDGE_SQL.memberAccesses).all(reader) as { name: string; role: string }[]) {
+    if (role !== 'read') continue;
+    if (fieldLinked(db, name)?.writers.includes(writer)) return { name, writer };
+  }
+  return undefined;
+}
+
+/** What a declaration's fields link it to: the readers of what it writes, the writers of what it reads. */
+function fieldPartners(db: DB, id: number): number[] {
+  const out: number[] = [];
+  for (const { name, role } of db.prepare(EDGE_SQL.memberAccesses).all(id) as { name: string; role: string }[]) {
+    const f = fieldLinked(db, name);
+    if (!f) continue;
+    if (role === 'read') out.push(...f.writers);
+    else if (f.writers.includes(id)) out.push(...f.readers);
+  }
+  return out;
 }
 
 /** The owner of each local among one file's declarations: the smallest declaration around it that is not local. */
@@ -222,6 +276,7 @@ function neighbours(db: DB, id: number): number[] {
     for (const { name } of db.prepare(EDGE_SQL.guessedCallees).all(from) as { name: string }[]) add(guessable(db, name));
   };
   guessedFrom(id);
+  fieldPartners(db, id).forEach(add);
   // owners by file, each file read once
   const known: Map<number, number>[] = [];
   const ownerOf = (n: number) => {
@@ -282,7 +337,11 @@ export function linkWords(db: DB, seed: number, id: number, direction: LinkDirec
     case 'down': return `${s} uses ${x}`;
     case 'up': return `${x} uses ${s}`;
     case 'both': return `${x} and ${s} use each other`;
-    default: return `${x} and ${s} are one declaration's parts (one holds the other, or a field links them)`;
+    default: {
+      const f = fieldBetween(db, seed, id) ?? fieldBetween(db, id, seed);
+      if (f) return `${f.writer === seed ? s : x} sets the field \`${f.name}\`, which ${f.writer === seed ? x : s} reads`;
+      return `${x} and ${s} are one declaration's parts (one holds the other, or a field links them)`;
+    }
   }
 }
 
