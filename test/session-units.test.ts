@@ -488,6 +488,14 @@ describe('QueryFrame validation', () => {
     for (const [req, q] of [['Fix the bug where the timeout stays the same after calling setTimeout().', 'timeout'], ['The counter remains unchanged after increment() is called; fix it.', 'counter'],
       ['Bug: the cache is kept as it is after clear() runs. Make clear() empty it.', 'cache'], ['Adjust the help output to list env vars.', 'help output']] as const)
       expect(tf(req, q), req).toBe(true);
+    // keep-outs the nineteenth session's note left unread; and the symptoms and asks they look like
+    for (const k of ['keep the help output identical.', 'the help output: unchanged.', 'help output changes are not allowed.', 'the help output is excluded from this change.',
+      'exclude the help output from this change.', 'help output: do not change.', 'help output edits are prohibited.'])
+      expect(tf('Add a --quiet flag to the CLI; ' + k, 'help output'), k).toBe(false);
+    for (const [req, q] of [['Fix the bug where config changes are not allowed after start.', 'config'], ['Hidden files are excluded from the listing; list them with --all.', 'hidden files'],
+      ['Make the two outputs identical: the help output should match the man page.', 'help output'], ['Note: the help output is wrong. Fix it.', 'help output'],
+      ['Exclude hidden files from the listing by default.', 'hidden files']] as const)
+      expect(tf(req, q), req).toBe(true);
     expect(keptOutRemoved('Fix retries; do not change the parser and the lexer.')).not.toMatch(/lexer/);
     expect(keptOutRemoved('Fix retries; do not change the parser and the lexer should be faster.')).toMatch(/lexer/);
     expect(requestNamesAsCode('Avoid adding duplicate headers in `mergeHeaders`', 'mergeHeaders', null, 1)).toBe(true);
