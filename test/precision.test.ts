@@ -390,6 +390,23 @@ describe('members declared apart in CommonJS-era JavaScript', () => {
         '',
       ].join('\n'),
       'lib/use.js': 'const SourceCodeFixer = require("./fixer");\nSourceCodeFixer.applyFixes("x", []);\n',
+      // a factory that fills an object it declares (yargs' validation: agent trial tr126 found only the interface's signature)
+      'lib/validation.ts': [
+        'export interface ValidationInstance { requiredArguments(argv: string[]): void; other(): number }',
+        'export function validation() {',
+        '  const self = {} as ValidationInstance;',
+        '  self.requiredArguments = function requiredArguments(argv) {',
+        '    check(argv);',
+        '  };',
+        '  self.other = () => 1;',
+        '  function init() { Outside.later = () => 2; }',
+        '  return self;',
+        '}',
+        'function check(x: string[]) { return x; }',
+        'export function Outside() {}',
+        'export function use(v: ValidationInstance) { v.requiredArguments([]); }',
+        '',
+      ].join('\n'),
     });
     p = new ProjectClass(dir);
     await p.refresh();
@@ -406,8 +423,20 @@ describe('members declared apart in CommonJS-era JavaScript', () => {
     expect(outline).toEqual(expect.arrayContaining(['method SourceCodeFixer.applyFixes', 'method Foo.bar', 'method SourceCodeFixer.set', 'method SourceCodeFixer.header']));
     const set = findDefinitions(p, { from: { file: 'lib/fixer.js', line: 9, column: 54 } }).items as { name: string; line: number }[];
     expect(set.map((d) => [d.name, d.line])).toEqual([['set', 7]]);
-    // module.exports.x is an export, not a member of `module`; an assignment inside a body is not a declaration
-    expect(outline.some((s) => /helper|later/.test(s))).toBe(false);
+    // module.exports.x is a function of the module, exported, not a member of `module`; an assignment inside a body is not a declaration
+    expect(outline).toContain('function helper');
+    expect(outline.some((s) => /module\.|later/.test(s))).toBe(false);
+  });
+
+  it('a method a body assigns to the object it declares is that object\'s, implementing the type it is cast to; another receiver declares nothing', () => {
+    type Item = { name: string; kind: string; children?: Item[] };
+    const flat = (items: Item[], holder = ''): string[] => items.flatMap((s) => [`${s.kind} ${holder}${s.name}`, ...flat(s.children ?? [], `${s.name}.`)]);
+    const defs = findDefinitions(p, { name: 'requiredArguments' }).items as { container: string; line: number }[];
+    expect(defs.map((d) => `${d.container}:${d.line}`).sort()).toEqual(['ValidationInstance:1', 'self:4']);
+    expect(flat(getSymbols(p, { file: 'lib/validation.ts' }).items as Item[]).some((s) => /later/.test(s))).toBe(false);
+    // the implementation is found from the interface's member, as a class's would be
+    const refs = findReferences(p, { file: 'lib/validation.ts', line: 1, column: 40 }).items as { line: number; kind: string }[];
+    expect(refs.map((r) => `${r.kind}:${r.line}`)).toEqual(expect.arrayContaining(['override:4']));
   });
 
   it('a member of what a module exports as a whole is a guess among same-named members, said so', () => {
@@ -613,6 +642,11 @@ describe('the methods of an object passed to a call are members of the declarati
     'lib/escape.js': ["'use strict';", '', 'module.exports = string => {', "  return string.replace(/-/g, '\\x2d');", '};', ''].join('\n'),
     'lib/limit.js': ['function pLimit(n) {', '  return n;', '}', 'module.exports = pLimit;', ''].join('\n'),
     'lib/klass.js': ['module.exports = class Queue {', '  push(x) { return x; }', '};', ''].join('\n'),
+    // CommonJS named exports (express's lib/utils.js held none of its nine)
+    'lib/utils.js': ["var etag = require('etag');", 'function helper() { return 1; }', 'exports.normalizeType = function (type) { return type; };',
+      'exports.setCharset = function setCharset(type) { return type; };', 'module.exports.arrow = (x) => x;', 'exports.helper = helper;',
+      'exports.one = exports.two = function () {};', 'exports.etag = createTag({ weak: false });', 'function createTag(o) { return (b) => etag(b, o); }', ''].join('\n'),
+    'lib/app.js': ["var utils = require('./utils');", 'exports.run = function () { return utils.normalizeType(utils.etag); };', ''].join('\n'),
   });
 
   it('create is noThing\'s, setup and submit the default\'s; an object passed to a call nothing holds declares nothing', () => {
@@ -645,6 +679,17 @@ describe('the methods of an object passed to a call are members of the declarati
     // a name assigned there exports the declaration it names, which keeps its name
     expect(tree('lib/limit.js')).toEqual(['function pLimit:1']);
     expect(findDefinitions(q(), { name: 'pLimit' }).items.map((d) => `${d.name} exported=${d.exported}`)).toEqual(['pLimit exported=true']);
+  });
+
+  it('`exports.x = …` and `module.exports.x = …` declare x and export it, chained too; `exports.x = name` exports the declaration named; a use through require resolves', () => {
+    const tree = getSymbols(q(), { file: 'lib/utils.js' }).items.map((s) => `${s.kind} ${s.name}:${s.line}`);
+    expect(tree).toEqual(['function helper:2', 'function normalizeType:3', 'function setCharset:4', 'function arrow:5', 'function one:7', 'function two:7', 'variable etag:8', 'function createTag:9']);
+    expect(findDefinitions(q(), { name: 'helper' }).items.map((d) => `${d.name} exported=${d.exported}`)).toEqual(['helper exported=true']);
+    expect(findDefinitions(q(), { name: 'normalizeType' }).items.map((d) => `${d.name} exported=${d.exported}`)).toEqual(['normalizeType exported=true']);
+    const use = findReferences(q(), { name: 'normalizeType' }).items.filter((r) => r.file === 'lib/app.js');
+    expect(use.map((r) => `${r.confidence} ${r.definition}`)).toEqual(['imported lib/utils.js:3']);
+    // the module's own `etag` import is still what createTag calls
+    expect(findReferences(q(), { name: 'etag' }).items.filter((r) => r.file === 'lib/utils.js' && r.line === 9).map((r) => r.definition ?? r.confidence)).not.toContain('lib/utils.js:8');
   });
 
   it('find_definitions finds them by name, and a use through the holder resolves to them', () => {

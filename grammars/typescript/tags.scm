@@ -49,6 +49,8 @@
 ; `const p: Provider = { now() {} }`: the literal's members implement the declared type's (find_references relates them)
 (variable_declarator type: (type_annotation (type_identifier) @class.extends) value: (object)) @class.derived
 (variable_declarator type: (type_annotation (generic_type name: (type_identifier) @class.extends)) value: (object)) @class.derived
+; … and `const self = {} as T`, whose methods a body assigns later (yargs' factories: symbols.ts expandoHolder)
+(variable_declarator value: (as_expression (object) [(type_identifier) @class.extends (generic_type name: (type_identifier) @class.extends)])) @class.derived
 
 ; interfaces inherit members from what they extend
 (interface_declaration (extends_type_clause (type_identifier) @class.extends)) @class.derived

@@ -11,7 +11,7 @@ type Store = 'always' | 'toplevel' | 'never';
  * belongs to (`self`). `assigned`: a member declared by assigning through the receiver
  * (`self.x = v`), on the receiver's class, unless the class (or a base in the file) declares it.
  */
-export type Rule = { kind: string; binding: Binding; store: Store; once?: true; receiver?: true; assigned?: true; alsoReference?: true; variadic?: true; described?: true };
+export type Rule = { kind: string; binding: Binding; store: Store; once?: true; receiver?: true; assigned?: true; alsoReference?: true; variadic?: true; described?: true; expando?: true };
 
 /** capture suffix after `definition.` → symbol kind, how it binds, and whether it becomes a symbol */
 export const DEFINITION_RULES: Record<string, Rule> = {
@@ -51,6 +51,9 @@ export const DEFINITION_RULES: Record<string, Rule> = {
   // the functions of its descriptor implement it, they are no members of their own (`described`)
   'method.described': { kind: 'method', binding: 'member', store: 'always', described: true },
   'property.described': { kind: 'property', binding: 'member', store: 'always', described: true },
+  // a method assigned to an object a body declares (`const self = {}; self.run = function () {}`):
+  // that object's, where the same block declares it; else no declaration (`expando`)
+  'method.expando': { kind: 'method', binding: 'member', store: 'always', expando: true },
   // a Go embedded field is named by its type: the name is also a use of that type
   'property.embedded': { kind: 'property', binding: 'member', store: 'always', alsoReference: true },
 };

@@ -32,6 +32,7 @@ export function containerOf(ctx: FileContext, d: Def): Def | undefined {
  */
 function holderOf(ctx: FileContext, d: Def): Def | Node | undefined {
   const { defByNode } = ctx;
+  if (d.rule.expando) return expandoHolder(ctx, d);
   if (d.rule.binding !== 'member' && ctx.macroRoots.length === 0) {
     ctx.containerRanges ??= new NodeRanges([...defByNode.values()].filter((c) => CONTAINER_KINDS.has(c.rule.kind)).map((c) => c.node));
     const near = ctx.containerRanges.nearest(d.node);
@@ -132,6 +133,29 @@ export function findImportedNames(ctx: FileContext): void {
     const local = caps['import.alias'] ?? caps['import.name'] ?? caps['import.namespace'];
     if (local) ctx.importedIn.add(`${scopeOf(ctx, ctx.up(local), false).id}:${local.text}`);
   }
+}
+
+/**
+ * The object an assignment in a body gives a method to (`self.requiredArguments = function …` in
+ * yargs' validation factory: the index held only the interface's signature, agent trial tr126): the
+ * variable the same block declares with an object literal (`const self = {} as T`), before it.
+ */
+function expandoHolder(ctx: FileContext, d: Def): Def | undefined {
+  const assign = d.node;
+  const receiver = assign.childForFieldName('left')?.childForFieldName('object');
+  const block = ctx.parentOf(ctx.parentOf(assign) ?? assign);
+  if (!receiver || !block) return undefined;
+  for (const stmt of block.namedChildren) {
+    if (!stmt || stmt.startIndex >= assign.startIndex) break;
+    for (const decl of stmt.namedChildren) {
+      if (decl?.type !== 'variable_declarator' || decl.childForFieldName('name')?.text !== receiver.text) continue;
+      let value = decl.childForFieldName('value');
+      while (value && (value.type === 'as_expression' || value.type === 'satisfies_expression' || value.type === 'parenthesized_expression')) value = value.namedChild(0);
+      const own = ctx.defByNode.get(decl.id);
+      if (value?.type === 'object' && own) return own;
+    }
+  }
+  return undefined;
 }
 
 /**
