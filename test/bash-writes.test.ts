@@ -113,6 +113,9 @@ describe('the analyser\'s fast paths say what the bash grammar says', () => {
     // (a script from a file is not read by the guard: refused, with what to do instead — red team adv53)
     expect((await analyzeBash('sed -i -f fix.sed src/a.ts')).writes).toEqual([expect.objectContaining({ targets: null, refuse: expect.stringContaining('give the script with -e') })]);
     expect(await files('sed -i --expression=s/a/b/ src/a.ts')).toEqual([['src/a.ts']]);
+    // inside double quotes `\$` is `$` (agent trial tr126's `sed -n "/passing/,\$p"` was refused as unreadable); the other escapes too
+    expect((await analyzeBash('npx mocha 2>&1 | sed -n "/passing/,\\$p" | head -40')).writes.filter((w) => w.what.startsWith('sed'))).toEqual([]);
+    expect((await analyzeBash('sed -i "s/a/\\$b\\"/" "src/\\$x.ts"')).writes).toEqual([expect.objectContaining({ what: 'sed -i s/a/$b"/ src/$x.ts', globs: ['src/$x.ts'] })]);
     // (GNU sed reads `-ie` as -i with the backup suffix "e", and the first operand as the script: a.tse is written)
     expect(await files('sed -ie s/a/b/ src/a.ts')).toEqual([['src/a.ts'], ['src/a.tse']]);
     expect(await files('sed -i -e s/a/b/ src/a.ts')).toEqual([['src/a.ts']]);

@@ -196,7 +196,8 @@ function unquote(n: Node): string {
   // `$'tee'`, `$'\x74ee'`: ANSI-C quoting, decoded as bash does; `$"tee"`: a translated string (red team adv41)
   if (n.type === 'ansi_c_string') return ansiC(n.text.slice(2, -1));
   if (n.type === 'translated_string') return n.namedChildren.map((c) => (c?.type === 'string' ? unquote(c) : c?.text ?? '')).join('') || n.text.slice(2, -1);
-  if (n.type === 'string') return n.namedChildren.map((c) => (c?.type === 'string_content' ? c.text : c?.text ?? '')).join('');
+  // (inside double quotes a backslash escapes only $ ` " \\ and a newline: `"/a/,\\$p"` is sed's `/a/,$p` — agent trial tr126)
+  if (n.type === 'string') return n.namedChildren.map((c) => (c?.type === 'string_content' ? c.text.replace(/\\([$`"\\\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch)) : c?.text ?? '')).join('');
   // bash's quote removal: `\tee`, `t''ee`, `"l"n` are tee and ln (red team adv37 hid writes behind them)
   if (n.type === 'concatenation') return n.children.map((c) => (c ? unquote(c) : '')).join('');
   if (n.type === 'command_name' && n.namedChildCount === 1) return unquote(n.namedChild(0)!);
