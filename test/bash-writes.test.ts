@@ -115,6 +115,9 @@ describe('the analyser\'s fast paths say what the bash grammar says', () => {
     expect(await files('sed -i --expression=s/a/b/ src/a.ts')).toEqual([['src/a.ts']]);
     // inside double quotes `\$` is `$` (agent trial tr126's `sed -n "/passing/,\$p"` was refused as unreadable); the other escapes too
     expect((await analyzeBash('npx mocha 2>&1 | sed -n "/passing/,\\$p" | head -40')).writes.filter((w) => w.what.startsWith('sed'))).toEqual([]);
+    // npx's first operand is the program it runs, not a file given to it (tr126 was told `npx mocha x` "writes 'mocha'")
+    expect((await analyzeBash('npx mocha ./test/x.mjs')).writes.filter((w) => w.given).map((w) => w.targets)).toEqual([['./test/x.mjs']]);
+    expect((await analyzeBash('npx -- prettier --write a.ts')).writes.filter((w) => w.given).map((w) => w.targets)).toEqual([['a.ts']]);
     expect((await analyzeBash('sed -i "s/a/\\$b\\"/" "src/\\$x.ts"')).writes).toEqual([expect.objectContaining({ what: 'sed -i s/a/$b"/ src/$x.ts', globs: ['src/$x.ts'] })]);
     // (GNU sed reads `-ie` as -i with the backup suffix "e", and the first operand as the script: a.tse is written)
     expect(await files('sed -ie s/a/b/ src/a.ts')).toEqual([['src/a.ts'], ['src/a.tse']]);

@@ -1491,10 +1491,24 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // (a program the guard does not know — make's Makefile, `./configure`, jest, tsc, mvn — may write
     // anything where it runs: judged by the folder, as an install is — red team adv46, adv47)
     if (!WORDS_NOT_FILES.has(cmd)) writes.push({ what: text, targets: null });
-    const paths = WORDS_NOT_FILES.has(cmd) ? [] : givenWords(at >= 0 ? args.slice(0, at) : args, true);
+    // (npx's first operand is the program it runs, not a file it is given: `npx mocha x` is given x —
+    // agent trial tr126 was told it "writes 'mocha'")
+    const own = cmd === 'npx' || cmd === 'bunx' ? withoutProgram(at >= 0 ? args.slice(0, at) : args) : at >= 0 ? args.slice(0, at) : args;
+    const paths = WORDS_NOT_FILES.has(cmd) ? [] : givenWords(own, true);
     if (paths.length > 0) writes.push({ what: text, targets: paths, given: true });
   }
   return xargs;
+}
+
+/** A package runner's words less the program it runs: its first operand past the runner's own options (and -p/--package/-w/--workspace values). */
+function withoutProgram(args: readonly string[]): string[] {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return [...args.slice(0, i), ...args.slice(i + 2)];
+    if (/^(?:-[pw]|--package|--workspace)$/.test(a)) { i++; continue; }
+    if (!a.startsWith('-')) return [...args.slice(0, i), ...args.slice(i + 1)];
+  }
+  return [...args];
 }
 
 /** Variables that name a file or folder a program writes (caches, configs, build output, prefixes, logs). */
