@@ -113,16 +113,40 @@
   left: (member_expression object: (identifier) property: (property_identifier) @name)
   right: [(arrow_function) (function_expression) (generator_function)]) @definition.method.expando))
 ; CommonJS named exports: `exports.compileTrust = function (val) {…}` (express's utils held none of
-; its nine), `module.exports.x = () => …`, chained `exports.a = exports.b = function () {}` —
-; functions of the module, exported (the export patterns below), as TypeScript reads them in JavaScript
-(program (expression_statement (assignment_expression
+; its nine), `module.exports.x = () => …`, `exports.etag = createETagGenerator(…)`, chained
+; `exports.a = exports.b = function () {}` — functions and variables of the module, exported (the
+; export patterns below), as TypeScript reads them in JavaScript. Few patterns, and no wider than
+; they need: every pattern is compiled once per language in every worker (thirteen cost ~70 ms a
+; compile, ~10 % of a cold index of commander and express; these ten ~45 ms)
+(expression_statement (assignment_expression
   left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
   (#eq? @_exports "exports"))
-(program (expression_statement (assignment_expression
+(expression_statement (assignment_expression
   left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
   (#eq? @_module "module") (#eq? @_exports "exports"))
+(expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+  right: [(call_expression) (new_expression) (object) (array) (string) (number) (template_string) (member_expression) (binary_expression) (ternary_expression) (true) (false) (null) (regex)]) @definition.variable
+  (#eq? @_exports "exports"))
+(expression_statement (assignment_expression
+  left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name)
+  right: [(call_expression) (new_expression) (object) (array) (string) (number) (template_string) (member_expression) (binary_expression) (ternary_expression) (true) (false) (null) (regex)]) @definition.variable
+  (#eq? @_module "module") (#eq? @_exports "exports"))
+; … chained (the first by the line that names it, as members chained above)
+(expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name) @definition.function
+  right: (assignment_expression
+    left: (member_expression object: (identifier) @_same)
+    right: [(arrow_function) (function_expression) (generator_function)]))
+  (#eq? @_exports "exports") (#eq? @_same "exports"))
+(expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_outer)
+  right: (assignment_expression
+    left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+  (#eq? @_outer "exports") (#eq? @_exports "exports"))
 (program (expression_statement (assignment_expression
   left: (member_expression
     object: (member_expression object: (identifier) @member.of property: (property_identifier) @_prototype)
@@ -179,67 +203,23 @@
 (export_statement (export_clause (export_specifier name: _ @reexport.name alias: _? @reexport.alias)) source: (string (string_fragment) @reexport.source))
 (export_statement (namespace_export (_) @reexport.namespace) source: (string (string_fragment) @reexport.source))
 (export_statement "*" . "from" source: (string (string_fragment) @reexport.star))
-; CommonJS: `exports.x = function () {…}` (its definition above) and `module.exports.x = …` export x
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_exports)
-  right: [(arrow_function) (function_expression) (generator_function)]) @export.declaration)
+; CommonJS: what `exports.x = …` and `module.exports.x = …` declare is exported (a chain's inner
+; assignment lies inside the outer one)
+(expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @_exports)) @export.declaration
   (#eq? @_exports "exports"))
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports))
-  right: [(arrow_function) (function_expression) (generator_function)]) @export.declaration)
+(expression_statement (assignment_expression
+  left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports))) @export.declaration
   (#eq? @_module "module") (#eq? @_exports "exports"))
-; … and any other value is a variable of the module: `exports.etag = createETagGenerator({ weak: false })`
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
-  right: [(call_expression) (new_expression) (object) (array) (string) (number) (template_string) (member_expression) (binary_expression) (ternary_expression) (true) (false) (null) (regex)]) @definition.variable)
-  (#eq? @_exports "exports"))
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_exports)
-  right: [(call_expression) (new_expression) (object) (array) (string) (number) (template_string) (member_expression) (binary_expression) (ternary_expression) (true) (false) (null) (regex)]) @export.declaration)
-  (#eq? @_exports "exports"))
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name)
-  right: [(call_expression) (new_expression) (object) (array) (string) (number) (template_string) (member_expression) (binary_expression) (ternary_expression) (true) (false) (null) (regex)]) @definition.variable)
-  (#eq? @_module "module") (#eq? @_exports "exports"))
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports))
-  right: [(call_expression) (new_expression) (object) (array) (string) (number) (template_string) (member_expression) (binary_expression) (ternary_expression) (true) (false) (null) (regex)]) @export.declaration)
-  (#eq? @_module "module") (#eq? @_exports "exports"))
-; … chained: `exports.one = exports.two = function () {}` declares and exports both (the first by
-; the line that names it, as members chained above)
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name) @definition.function
-  right: (assignment_expression
-    left: (member_expression object: (identifier) @_same)
-    right: [(arrow_function) (function_expression) (generator_function)]))
-  (#eq? @_exports "exports") (#eq? @_same "exports")))
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_exports) @export.declaration
-  right: (assignment_expression
-    left: (member_expression object: (identifier) @_same)
-    right: [(arrow_function) (function_expression) (generator_function)]))
-  (#eq? @_exports "exports") (#eq? @_same "exports")))
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_outer)
-  right: (assignment_expression
-    left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
-    right: [(arrow_function) (function_expression) (generator_function)]) @definition.function))
-  (#eq? @_outer "exports") (#eq? @_exports "exports"))
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @_outer)
-  right: (assignment_expression
-    left: (member_expression object: (identifier) @_exports)
-    right: [(arrow_function) (function_expression) (generator_function)]) @export.declaration))
-  (#eq? @_outer "exports") (#eq? @_exports "exports"))
 ; … and `exports.Command = Command` exports the declaration it names, as x
-(program (expression_statement (assignment_expression
+(expression_statement (assignment_expression
   left: (member_expression object: (identifier) @_exports property: (property_identifier) @export.alias)
   right: (identifier) @export.local)
-  (#eq? @_exports "exports")))
-(program (expression_statement (assignment_expression
+  (#eq? @_exports "exports"))
+(expression_statement (assignment_expression
   left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @export.alias)
   right: (identifier) @export.local)
-  (#eq? @_module "module") (#eq? @_exports "exports")))
+  (#eq? @_module "module") (#eq? @_exports "exports"))
 ; CommonJS: `module.exports = { a, b: c }` exports a, and c as b
 (assignment_expression
   left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)

@@ -121,7 +121,7 @@ const EDGE_SQL = {
    * who reads it. Which names are specific enough is judged in JavaScript (fieldLinked).
    */
   memberAccesses: `SELECT DISTINCT name, role FROM refs WHERE enclosing_id = ? AND role IN ('read', 'write') AND target_kind IN ('member', 'member_of_import') LIMIT 400`,
-  memberWriters: `SELECT DISTINCT r.enclosing_id AS n, s.container_id AS c FROM refs r JOIN symbols s ON s.id = r.enclosing_id WHERE r.name = ? AND r.role = 'write' AND r.target_kind IN ('member', 'member_of_import') LIMIT 20`,
+  memberWriters: `SELECT DISTINCT r.enclosing_id AS n, s.container_id AS c, s.name AS name FROM refs r JOIN symbols s ON s.id = r.enclosing_id WHERE r.name = ? AND r.role = 'write' AND r.target_kind IN ('member', 'member_of_import') LIMIT 20`,
   memberReaders: `SELECT DISTINCT enclosing_id AS n FROM refs WHERE name = ? AND role = 'read' AND target_kind IN ('member', 'member_of_import') AND enclosing_id IS NOT NULL LIMIT 20`,
   /**
    * A call the index could only guess (`cancelToken.toAbortSignal()` on a value of no known type:
@@ -179,12 +179,11 @@ const INITIALISERS = new Set(['constructor', '__init__', '__new__', 'initialize'
  */
 function fieldLinked(db: DB, name: string): { writers: number[]; readers: number[] } | undefined {
   if (runtimeMembers().has(name)) return undefined;
-  const w = db.prepare(EDGE_SQL.memberWriters).all(name) as { n: number; c: number | null }[];
+  const w = db.prepare(EDGE_SQL.memberWriters).all(name) as { n: number; c: number | null; name: string }[];
   if (w.length === 0 || w.length > FIELD_WRITERS || w[0]!.c === null || w.some((x) => x.c !== w[0]!.c)) return undefined;
   const readers = (db.prepare(EDGE_SQL.memberReaders).all(name) as { n: number }[]).map((r) => r.n);
   if (readers.length === 0 || readers.length > FIELD_READERS) return undefined;
-  const label = db.prepare('SELECT name FROM symbols WHERE id = ?');
-  const writers = w.map((x) => x.n).filter((n) => !INITIALISERS.has((label.get(n) as { name: string } | undefined)?.name ?? ''));
+  const writers = w.filter((x) => !INITIALISERS.has(x.name)).map((x) => x.n);
   return { writers, readers };
 }
 
