@@ -31,6 +31,10 @@ describe('sed scripts', () => {
     expect(sedEffects('v 4.2 e ls')).toMatchObject({ runs: true }); // a version ends at a blank (red team adv54)
     expect(sedEffects(':x\ra e ls')).toMatchObject({ runs: true }); // a CR is part of a label, not its end (red team adv56)
     expect(sedEffects('b x\va w /tmp/o')).toMatchObject({ writes: ['/tmp/o'] });
+    // a file name goes to the line's end, trailing blanks and all: `w /tmp/L ` writes through a link named `L ` (red team adv57)
+    expect(sedEffects('w /tmp/L ')).toMatchObject({ writes: ['/tmp/L '] });
+    expect(sedEffects('s/a/b/w \t/tmp/L\t\n')).toMatchObject({ writes: ['/tmp/L\t'] });
+    expect(sedEffects('1r  /etc/x ')).toMatchObject({ reads: ['/etc/x '] });
     // a delimiter outside ASCII is read by bytes or by characters depending on the locale: unreadable (adv54)
     expect(sedEffects('1s\u00c3.*\u00e9;echo x\u00c3e#\u00c3')).toBeUndefined();
     expect(sedEffects('s/旧/新/g')).toEqual({ runs: false, writes: [], reads: [] });

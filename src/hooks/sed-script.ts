@@ -75,6 +75,16 @@ class Reader {
     return text;
   }
 
+  /**
+   * A file name to the line's end, as GNU sed reads it: blanks before it are skipped, and everything
+   * after — trailing blanks too — is the name (red team adv57: `w /tmp/L ` wrote through a link named
+   * `L ` while the guard judged /tmp/L).
+   */
+  private fileName(): string {
+    this.skip(/[ \t]/);
+    return this.lineEnd();
+  }
+
   /** An address and an optional second one: a number, `first~step`, `$`, `/re/`, `\cREc` with I/M flags; `+N`, `~N` after a comma. */
   private address(): void {
     if (!this.oneAddress(false)) return;
@@ -180,7 +190,7 @@ class Reader {
       return;
     }
     if (FILE_ARG.has(c)) {
-      const arg = this.lineEnd().trim();
+      const arg = this.fileName();
       if (arg === '' && c !== 'r') throw new Unreadable(`"${c}" without a file`);
       else if (c === 'w' || c === 'W') this.written(arg);
       else this.out.reads.push(arg);
@@ -252,7 +262,7 @@ class Reader {
         this.out.runs = true;
       } else if (f === 'w') {
         this.at++;
-        const file = this.lineEnd().trim();
+        const file = this.fileName();
         if (file === '') throw new Unreadable('"s///w" without a file');
         this.written(file);
         return;
