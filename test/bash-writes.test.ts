@@ -208,3 +208,42 @@ describe('the folder a write lands in', () => {
     expect(await dirs('(cd /x && a) | tee f')).toEqual([['f', '']]);
   });
 });
+
+describe('red team adv57, adv58: operands read as the programs read them', () => {
+  const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.map((w) => w.targets);
+  const refusals = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => w.refuse).map((w) => w.refuse);
+  it('a value given to cp, install, ln after the destination is no operand; a bundle ends at the letter that takes a value', async () => {
+    expect(await targets('cp a /var/tmp/x -S .q')).toEqual([['/var/tmp/x']]);
+    expect(await targets('install a /var/tmp/x -m 644')).toEqual([['/var/tmp/x']]);
+    expect(await targets('install --strip a /var/tmp/x')).toEqual([['/var/tmp/x']]);
+    expect(await targets('rsync a --compress /var/tmp/x')).toContainEqual(['/var/tmp/x']);
+    expect(await targets('cp --target-directory /var/tmp/e a')).toEqual([['/var/tmp/e']]);
+    // `-Sxt/tmp/y` is the suffix `xt/tmp/y`: the copy is b; a suffix with a slash is refused
+    expect(await targets('cp -Sxt/tmp/y a b')).toEqual([null, ['b']]);
+    expect(await refusals('cp -S /q a b')).toHaveLength(1);
+    expect(await targets('ln -sfS.bak a /var/tmp/l')).toEqual([['/var/tmp/l', '/var/tmp/l/a', '/var/tmp/a']]);
+  });
+  it('chmod and chown with --reference, and chmod with its mode written as an option, change every operand', async () => {
+    for (const cmd of ['chmod -x F', 'chmod -w,u+x F', 'chmod --reference=R F', 'chmod --reference R F', 'chown --reference=R F', 'chgrp --ref=R F']) expect(await targets(cmd), cmd).toEqual([['F']]);
+    expect(await targets('chmod -R u+x d')).toEqual([['d']]);
+    expect(await targets('touch -r /etc/passwd F')).toEqual([['F']]);
+  });
+  it('tar: every -C a member is unpacked in, and every -f a multi-volume archive is written to', async () => {
+    expect(await targets('tar -x -C /var/tmp -f a.tar m1 -C /tmp/q m2')).toEqual([['/var/tmp', '/tmp/q']]);
+    expect(await targets('tar -xf a.tar m1 -C /tmp/q')).toEqual([['.', '/tmp/q']]);
+    expect(await targets('tar -xf a.tar -C /tmp/x')).toEqual([['/tmp/x']]);
+    expect(await targets('tar xCf /var/tmp a.tar')).toEqual([['/var/tmp']]);
+    expect(await targets('tar -cM -f /var/tmp/v1 -f /tmp/v2 d')).toEqual([['/var/tmp/v1', '/tmp/v2']]);
+    // the archive's name is -f's value, not the C after it
+    expect(await targets('tar -xfC a.tar')).toEqual([['.']]);
+  });
+  it('a sed script or awk program an expansion builds is refused; one written out is read (adv57: `sed -n "/$s/p"` ran `e CMD`)', async () => {
+    for (const cmd of ['sed -n "/$s/p" f', 'sed -e"$s" f', 'sed --expression="$s" f', 'sed -n "${a},${b}p" f', 'sed "$(cat s)" f', 'awk "$prog" f', 'awk -e "$p" -e "{print}" f', 'find . -exec sed -n "$s" {} \\;'])
+      expect(await refusals(cmd), cmd).toHaveLength(1);
+    for (const cmd of ["sed -n '$p' f", "sed -n '1,20p' \"$f\"", 'sed -n p "$p"', "awk '{print $1}' \"$1\"", 'awk -F, "{print \\$2}" "$f"']) expect(await refusals(cmd), cmd).toEqual([]);
+  });
+  it('a lone `$` inside double quotes is a `$` (adv58: `"/tmp/z/"$"/f"` was judged as /tmp/z//f)', async () => {
+    const a = await analyzeBash('echo x >> /tmp/z/"$"/f');
+    expect(a.writes.map((w) => [w.targets, w.globs])).toEqual([[null, ['/tmp/z/$/f']]]);
+  });
+});

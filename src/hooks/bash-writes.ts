@@ -197,12 +197,31 @@ function unquote(n: Node): string {
   if (n.type === 'ansi_c_string') return ansiC(n.text.slice(2, -1));
   if (n.type === 'translated_string') return n.namedChildren.map((c) => (c?.type === 'string' ? unquote(c) : c?.text ?? '')).join('') || n.text.slice(2, -1);
   // (inside double quotes a backslash escapes only $ ` " \\ and a newline: `"/a/,\\$p"` is sed's `/a/,$p` — agent trial tr126)
-  if (n.type === 'string') return n.namedChildren.map((c) => (c?.type === 'string_content' ? c.text.replace(/\\([$`"\\\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch)) : c?.text ?? '')).join('');
+  // (every piece between the quotes: a lone `$` is an unnamed one, and it is a `$` — red team adv58's `"/tmp/z/"$"/f"` was read as /tmp/z//f)
+  if (n.type === 'string') return n.children.slice(1, -1).map((c) => (c?.type === 'string_content' ? c.text.replace(/\\([$`"\\\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch)) : c?.text ?? '')).join('');
   // bash's quote removal: `\tee`, `t''ee`, `"l"n` are tee and ln (red team adv37 hid writes behind them)
   if (n.type === 'concatenation') return n.children.map((c) => (c ? unquote(c) : '')).join('');
   if (n.type === 'command_name' && n.namedChildCount === 1) return unquote(n.namedChild(0)!);
   if (n.type === 'word') return n.text.replace(/\\(.)/gs, '$1');
   return n.text;
+}
+
+const NO_WORDS: ReadonlySet<string> = new Set();
+const EXPANSIONS = ['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion'];
+
+/** A word bash builds with an expansion — `$s`, `"${s}"`, `$(cmd)`, `/$s/p` — rather than one written out (single quotes keep a `$`). */
+function expands(n: Node): boolean {
+  return EXPANSIONS.includes(n.type) || n.descendantsOfType(EXPANSIONS).length > 0;
+}
+
+/**
+ * A program text (a sed script, an awk program) taken from a word an expansion built, whole or after
+ * its option (`-e$s`): the guard reads the text as written, not the value the shell puts there
+ * (red team adv57: `sed -n "/$s/p"` with s holding `p;e CMD` ran CMD).
+ */
+function built(texts: readonly string[], expanded: ReadonlySet<string>): boolean {
+  for (const w of expanded) if (texts.some((t) => w === t || (t !== '' && w.startsWith('-') && w.endsWith(t)))) return true;
+  return false;
 }
 
 /** What a word whose brace expansion cannot be judged stands for (the command is refused). */
@@ -536,7 +555,9 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           // `env -C DIR …`, `sudo -D DIR …`: that one command runs elsewhere
           if (peeled.elsewhere) move(null);
           const code: string[] = [];
-          if (name) inspectWords([nameText, ...args], writes, code);
+          // (the words an expansion helps build: a program text among them is not what the guard reads)
+          const expanded = new Set([...n.childrenForFieldName('argument'), ...after].filter((a) => a !== null && expands(a)).flatMap((a) => expandedWords(a!)));
+          if (name) inspectWords([nameText, ...args], writes, code, expanded);
           nested.push(...code.map((c) => ({ code: c, dir })));
           placed(from);
           // (`command cd`, `builtin cd`: the cd they run — red team adv37)
@@ -808,9 +829,9 @@ function archiveMade(cmd: string, args: string[]): string[] {
   // (making, adding to, joining or deleting from an archive writes it: red team adv44's `--delete`, `-A`)
   const creates = args.some((a) => /^-[a-zA-Z]*[cruA]|^--(create|append|update|delete|catenate|concatenate)$/.test(a)) || /[cruA]/.test(bundled);
   if (!creates) return [];
-  // `-cf F`, `-cfF` (the rest of the bundle: `-cf/root/x.tar`), `--file=F`, `--fi F`, `tar czf F …`
-  const file = lastOptionValue(args, 'f', '--file', bundled ? TAR_VALUES : undefined);
-  return file && file !== '-' ? [file] : [];
+  // `-cf F`, `-cfF` (the rest of the bundle: `-cf/root/x.tar`), `--file=F`, `--fi F`, `tar czf F …`;
+  // every one given: with -M each is a volume it writes (red team adv57 wrote the first of two)
+  return tarOptions(args).options.filter((o) => o.name === 'f' || o.name === 'file').flatMap((o) => (o.value && o.value !== '-' ? [o.value] : []));
 }
 
 /** The files named by output options (`--output=F`, `--output F`, `sort -o F`, `sort -oF`). */
@@ -822,10 +843,10 @@ function outputFiles(cmd: string, args: string[]): string[] {
 }
 
 /** The writes of one simple command, given its words (name first, unquoted); `bash -c` and eval code goes to `nested`. */
-function inspectWords(commandWords: string[], writes: BashWrite[], nested: string[]): void {
+function inspectWords(commandWords: string[], writes: BashWrite[], nested: string[], expanded: ReadonlySet<string> = NO_WORDS): void {
   // what xargs runs gets more operands from stdin: the files it names are judged, and the rest is
   // unknown (red team adv38: `xargs cp payload ~/h` had blanked out its literal target)
-  if (inspectCommand(commandWords, writes, nested)) writes.push({ what: `${commandWords.join(' ').slice(0, 160)} (operands from stdin)`, targets: null });
+  if (inspectCommand(commandWords, writes, nested, expanded)) writes.push({ what: `${commandWords.join(' ').slice(0, 160)} (operands from stdin)`, targets: null });
 }
 
 
@@ -977,20 +998,82 @@ function patchTargets(args: readonly string[]): string[] {
   return operandsAfter(args, PATCH_VALUES, PATCH_LONG_VALUES).slice(0, 1).map((f) => (dir === '.' || f.startsWith('/') ? f : `${dir.replace(/\/+$/, '')}/${f}`));
 }
 
-/** The folder of `-t DIR`, `-tDIR`, `--target-directory=DIR` (cp, mv, install). */
-function targetDirOption(args: readonly string[]): string | undefined {
+/**
+ * The options of the writers (ALWAYS_WRITES) that take a value: short letters, long names (one taking
+ * it only after `=` is not listed), and the long flags whose names begin another's (`install --strip`,
+ * `rsync --compress`: an exact name is that option, not an abbreviation).
+ */
+const WRITER_VALUES: Record<string, { short: string; long: readonly string[]; flags?: readonly string[] }> = {
+  cp: { short: 'St', long: ['suffix', 'target-directory', 'sparse', 'no-preserve'] },
+  mv: { short: 'St', long: ['suffix', 'target-directory'] },
+  ln: { short: 'St', long: ['suffix', 'target-directory'] },
+  install: { short: 'gmoSt', long: ['group', 'mode', 'owner', 'suffix', 'target-directory', 'strip-program'], flags: ['strip'] },
+  mkdir: { short: 'm', long: ['mode'] },
+  touch: { short: 'drt', long: ['date', 'reference', 'time'] },
+  truncate: { short: 'sr', long: ['size', 'reference'] },
+  shred: { short: 'ns', long: ['iterations', 'size', 'random-source'] },
+  chmod: { short: '', long: ['reference'] },
+  chown: { short: '', long: ['reference', 'from'] },
+  chgrp: { short: '', long: ['reference', 'from'] },
+  rsync: { short: 'BefMT@', flags: ['compress', 'backup', 'partial', 'checksum'], long: ['max-alloc', 'block-size', 'rsh', 'rsync-path', 'filter', 'exclude', 'include', 'exclude-from', 'include-from', 'files-from', 'temp-dir', 'compare-dest', 'copy-dest', 'link-dest', 'partial-dir', 'backup-dir', 'suffix', 'chmod', 'chown', 'usermap', 'groupmap', 'max-delete', 'max-size', 'min-size', 'timeout', 'contimeout', 'port', 'sockopts', 'out-format', 'log-file', 'log-file-format', 'password-file', 'bwlimit', 'write-batch', 'only-write-batch', 'read-batch', 'protocol', 'iconv', 'checksum-choice', 'compress-choice', 'compress-level', 'skip-compress', 'modify-window', 'remote-option', 'outbuf', 'info', 'debug', 'stop-after', 'stop-at', 'address', 'early-input'] },
+  scp: { short: 'cDFiJloPSX', long: [] },
+};
+
+/** An option as given: its letter or its long name (in full where it is one that takes a value), and the value it took. */
+interface GivenOption { name: string; value?: string }
+
+/**
+ * A command line as GNU getopt_long reads it: options anywhere before `--`, a bundle of letters ending
+ * at the first that takes a value (the rest of the word, else the next word). Red team adv57: `cp a
+ * /var/tmp/x -S /tmp/q` wrote /var/tmp/x (the guard took the suffix for the destination), `cp -Sxt/tmp/y`
+ * is the suffix `xt/tmp/y`, not the folder /tmp/y.
+ */
+function getopt(args: readonly string[], short: string, long: readonly string[], flags: readonly string[] = []): { operands: string[]; options: GivenOption[]; inOrder: (string | GivenOption)[] } {
+  const inOrder: (string | GivenOption)[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    // (`--t`, `--targ`: getopt_long takes any prefix no other option shares, and cp, mv, install and ln
-    // have no other long option in t — red team adv53)
-    const long = /^--(t[a-z-]*)(?:=(.*))?$/.exec(a);
-    if (long && 'target-directory'.startsWith(long[1]!)) return long[2] ?? args[i + 1];
-    if (a === '-t') return args[i + 1];
-    if (/^-[a-zA-Z]*t./.test(a) && !a.startsWith('--')) return a.slice(a.indexOf('t') + 1);
-    if (/^-[a-zA-Z]+t$/.test(a)) return args[i + 1];
+    if (a === '--') {
+      inOrder.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = a.slice(2, eq > 0 ? eq : undefined);
+      const known = flags.includes(name) ? undefined : long.find((k) => k === name) ?? long.find((k) => isLong(name, [k]));
+      if (known === undefined) inOrder.push({ name, ...(eq > 0 ? { value: a.slice(eq + 1) } : {}) });
+      else inOrder.push({ name: known, value: eq > 0 ? a.slice(eq + 1) : args[++i] });
+    } else if (a.startsWith('-') && a !== '-') {
+      for (let j = 1; j < a.length; j++) {
+        if (!short.includes(a[j]!)) {
+          inOrder.push({ name: a[j]! });
+          continue;
+        }
+        inOrder.push({ name: a[j]!, value: j < a.length - 1 ? a.slice(j + 1) : args[++i] });
+        break;
+      }
+    } else inOrder.push(a);
   }
-  return undefined;
+  return {
+    operands: inOrder.filter((w): w is string => typeof w === 'string'),
+    options: inOrder.filter((w): w is GivenOption => typeof w !== 'string'),
+    inOrder,
+  };
 }
+
+/**
+ * The files chmod, chown and chgrp change: every operand after the mode or owner — all of them with
+ * `--reference=F` (F is only read), and for chmod where the mode was given as an option (`chmod -x F`,
+ * `chmod -w,u+x F`): GNU chmod reads such a word as its mode (red team adv57 had F dropped).
+ */
+function ownedOrModed(cmd: string, options: readonly GivenOption[], operands: readonly string[]): string[] {
+  if (options.some((o) => o.name === 'reference')) return [...operands];
+  if (cmd === 'chmod' && options.some((o) => /^[rwxXstugoa,+=0-7-]$/.test(o.name))) return [...operands];
+  return operands.slice(1);
+}
+
+/** The last value given to the options named (a letter, a long name). */
+const lastGiven = (options: readonly GivenOption[], ...names: string[]): string | undefined =>
+  options.filter((o) => names.includes(o.name) && o.value !== undefined).at(-1)?.value;
 
 /**
  * How a shell (bash, sh, su, sg, script) is told what to run: the code of `-c` — the first operand
@@ -1110,7 +1193,7 @@ const EDITORS = new Set(['vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'red', 'emacs'
 const MOUNTERS = new Set(['mount', 'umount', 'losetup', 'unshare', 'nsenter', 'chroot', 'fusermount', 'bindfs']);
 
 /** inspectWords for one command; true when it runs under xargs */
-function inspectCommand(commandWords: string[], writes: BashWrite[], nested: string[]): boolean {
+function inspectCommand(commandWords: string[], writes: BashWrite[], nested: string[], expanded: ReadonlySet<string> = NO_WORDS): boolean {
   const { words, xargs, code, outputs: own } = peel(commandWords);
   nested.push(...code);
   if (own.length > 0) writes.push({ what: commandWords.join(' '), targets: named(own) });
@@ -1228,7 +1311,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   if (SHELLS.has(cmd) || cmd === 'su' || cmd === 'sg' || cmd === 'script' || cmd === 'busybox') {
     if (cmd === 'busybox') {
       // `busybox tee f`: the applet is the command
-      inspectCommand(args, writes, nested);
+      inspectCommand(args, writes, nested, expanded);
       return xargs;
     }
     const stdin = 'a shell that reads its commands from stdin (a here-doc, a pipe) runs what the guard cannot read: run the commands themselves, or bash -c \'…\'';
@@ -1273,6 +1356,10 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // ln: a write through the link lands on what it names, so that counts as written too (a
     // symbolic link's relative target is read from the link's folder)
     // (`cp -s`/`cp -l` make links too: red team adv26 wrote through one in the same command)
+    // (read as getopt reads them: a value is no operand, wherever the option stands)
+    const { operands, options } = getopt(args, WRITER_VALUES[cmd]?.short ?? '', WRITER_VALUES[cmd]?.long ?? [], WRITER_VALUES[cmd]?.flags);
+    // a backup is the written file's name + the suffix, beside it unless the suffix leads elsewhere
+    if (lastGiven(options, 'S', 'suffix')?.includes('/')) writes.push({ what: text, targets: null, refuse: 'a backup suffix with a "/" puts the backup in another folder than the file: give a plain suffix (-S .bak)' });
     if (cmd === 'ln') {
       const ln = lnParts(args);
       writes.push({ what: text, targets: ln.targets.length ? named(ln.targets) : null, linkDests: [ln.dest] });
@@ -1286,14 +1373,14 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       ? operands.slice(0, -1).map((o) => (args.some((a) => /^-[a-zA-Z]*s/.test(a) || cpLong(a, ['symbolic-link'])) && !o.startsWith('/') ? `${path.posix.dirname(operands.at(-1)!)}/${o}` : o))
       : [];
     // `cp -t DIR SRC…`, `mv -t DIR …`: DIR is written, every operand is a source (red team adv38)
-    const tDir = ['cp', 'mv', 'install'].includes(cmd) ? targetDirOption(args) : undefined;
+    const tDir = ['cp', 'mv', 'install'].includes(cmd) ? lastGiven(options, 't', 'target-directory') : undefined;
     // (`install -d A B` makes every operand a folder — red team adv53 had only the last judged)
     const makesDirs = cmd === 'install' && args.some((a) => /^-[a-zA-Z]*d/.test(a) || (a.startsWith('--') && isLong(a.slice(2), ['directory'])));
     const targets = tDir !== undefined ? [tDir, ...linked]
       : cmd === 'patch' ? patchTargets(args)
       : makesDirs ? operands
       : ['cp', 'mv', 'install', 'rsync', 'scp'].includes(cmd) ? [...operands.slice(-1), ...linked]
-      : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? operands.slice(1)
+      : cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? ownedOrModed(cmd, options, operands)
       : cmd === 'dd' ? args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3))
       : operands;
     const main: BashWrite = { what: text, targets: targets.length ? named(targets) : null, ...(cmd === 'rm' || cmd === 'unlink' ? { unlinks: true as const } : {}) };
@@ -1324,6 +1411,10 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // a sed script writes files by name (`w F`, `W F`, `s/a/b/w F`) and runs commands (`e`, `s/a/b/e`: red team adv42),
     // in each way sed may read its arguments (sedCommands)
     const readings = sedCommands(args);
+    if (readings.some((r) => built(r.scripts, expanded))) {
+      writes.push({ what: text, targets: null, refuse: 'a sed script built from a variable or a command substitution is not what the guard reads (its value may hold `w FILE` or `e CMD`): write the script out' });
+      return xargs;
+    }
     if (readings.some((r) => r.scriptFiles.length > 0)) {
       writes.push({ what: text, targets: null, refuse: 'a sed script read from a file (-f) is not read by the guard: give the script with -e' });
       return xargs;
@@ -1364,7 +1455,12 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   if (AWKS.has(cmd)) {
     if (args.includes('inplace')) writes.push({ what: text, targets: null });
     // an awk program that runs commands or writes files by name: `system()`, `print > "F"`, `| "cmd"` (red team adv42)
-    const program = awkProgram(args);
+    const sources = awkSources(args);
+    const program = sources?.join('\n');
+    if (sources && built(sources, expanded)) {
+      writes.push({ what: text, targets: null, refuse: 'an awk program built from a variable or a command substitution is not what the guard reads (its value may call system() or print to a file): write the program out' });
+      return xargs;
+    }
     if (program !== undefined && AWK_EFFECTS.test(awkShape(program))) {
       writes.push({ what: text, targets: null, refuse: 'an awk program that runs commands or writes files (system(), print > file, a pipe) does what the guard cannot follow: write those steps as shell commands' });
     }
@@ -1381,7 +1477,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!)) continue;
       const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+' || a === '\\;'));
       const inner = args.slice(i + 1, end < 0 ? undefined : end).filter((a) => a !== '{}');
-      if (inner.length > 0) inspectCommand(inner, writes, nested);
+      if (inner.length > 0) inspectCommand(inner, writes, nested, expanded);
     }
     // what it deletes or hands to a writer lies under the folders it starts from (red team adv44:
     // `find /root -name .bashrc -exec rm {} +`, `find /root/.ssh -delete`)
@@ -1407,7 +1503,8 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     return xargs;
   }
   if (unpacked !== undefined) {
-    writes.push({ what: text, targets: unpacked === null ? null : named([unpacked]), ...(unpacked === null ? {} : { linkDests: [unpacked] }) });
+    const dirs = unpacked === null ? null : [unpacked].flat();
+    writes.push({ what: text, targets: dirs === null ? null : named(dirs), ...(dirs === null ? {} : { linkDests: dirs }) });
     if (cmd !== 'git') return xargs;
   }
   // `ar rc LIB.a …`: the archive it makes or changes (red team adv44)
@@ -1482,7 +1579,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   // command the guard judges, the rest is judged as that command
   if (!READERS.has(cmd) && !INTERPRETERS.has(cmd) && !EVALUATES_SUBSCRIPTS.has(cmd) && !CHDIR.has(cmd) && !judged(cmd)) {
     const at = args.findIndex((a) => judged(path.basename(a)));
-    if (at >= 0) inspectCommand(args.slice(at), writes, nested);
+    if (at >= 0) inspectCommand(args.slice(at), writes, nested, expanded);
     // the paths it is given, wherever they are written in its words (`-o F`, `-oF`, `--out=F`,
     // `x:=${shell … > F}`): a program the guard does not know may write any of them (red team adv43:
     // shuf -o, iconv -o, openssl -out, xxd IN OUT, make --eval)
@@ -1615,32 +1712,11 @@ const judged = (name: string): boolean => JUDGED.has(name);
  * both readings are judged.
  */
 function lnParts(args: readonly string[]): { targets: string[]; dest: string } {
-  const ops: string[] = [];
-  let dir: string | undefined;
-  let symbolic = false;
-  let relative = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') {
-      ops.push(...args.slice(i + 1));
-      break;
-    }
-    const long = /^--(t[a-z-]*)(?:=(.*))?$/.exec(a);
-    if (long && 'target-directory'.startsWith(long[1]!)) dir = long[2] ?? args[++i];
-    else if (a === '-t') dir = args[++i];
-    else if (a === '--suffix' || a === '-S') i++;
-    else if (a === '--symbolic') symbolic = true;
-    else if (a === '--relative') relative = true;
-    else if (/^-[a-zA-Z]+$/.test(a) || /^-[a-zA-Z]*t.+$/.test(a)) {
-      // bundled letters: -sf, -sr, -st DIR, -stDIR
-      const t = a.indexOf('t');
-      const letters = t > 0 ? a.slice(1, t) : a.slice(1);
-      symbolic ||= letters.includes('s');
-      relative ||= letters.includes('r');
-      if (t > 0) dir = a.length > t + 1 ? a.slice(t + 1) : args[++i];
-      else if (letters.includes('S')) i++;
-    } else if (!a.startsWith('--')) ops.push(a);
-  }
+  const { operands: ops, options } = getopt(args, WRITER_VALUES.ln!.short, WRITER_VALUES.ln!.long);
+  const dir = lastGiven(options, 't', 'target-directory');
+  // (`--sym`, `--rel`: any prefix getopt_long takes — ln has no other long option in s or r but --suffix)
+  const symbolic = options.some((o) => o.name === 's' || (o.name.length > 1 && isLong(o.name, ['symbolic'])));
+  const relative = options.some((o) => o.name === 'r' || (o.name.length > 1 && isLong(o.name, ['relative'])));
   const intoDir = dir !== undefined || ops.length !== 2;
   const dest = dir ?? (ops.length === 1 ? '.' : ops.at(-1) ?? '.');
   const sources = dir !== undefined || ops.length === 1 ? ops : ops.slice(0, -1);
@@ -1653,15 +1729,12 @@ function lnParts(args: readonly string[]): { targets: string[]; dest: string } {
 }
 
 /** The folder an extraction or a clone writes into ('.' when none is named), null when it cannot be told, undefined for other commands. */
-function unpackDir(cmd: string, args: string[], operands: string[]): string | null | undefined {
+function unpackDir(cmd: string, args: string[], operands: string[]): string | string[] | null | undefined {
   if (cmd === 'tar' || cmd === 'bsdtar') {
     const first = args[0] ?? '';
     const extracts = args.some((a) => /^-[a-zA-Z]*x|^--(extract|get)$/.test(a)) || (/^[a-zA-Z]+$/.test(first) && first.includes('x'));
     if (!extracts) return undefined; // (an archive it makes is named by -f: outputFiles)
-    // (the last -C: tar has extracted into it — red team adv38 gave two; adv40 bundled it, `-xC DIR`)
-    // (bsdtar's `--cd DIR` is its -C too: red team adv54)
-    const cd = cmd === 'bsdtar' ? lastOptionValue(args, 'C', '--cd') : undefined;
-    return cd ?? lastOptionValue(args, 'C', '--directory', /^[a-zA-Z]+$/.test(first) ? TAR_VALUES : undefined) ?? '.';
+    return tarDirs(args);
   }
   // (`unzip -l`, `-t`, `-p`, `-v`, `-Z` list, test or print: nothing is written — red team adv45's friction)
   if (cmd === 'unzip') return args.some((a) => /^-[a-zA-Z]*[ltpvZz]/.test(a)) ? undefined : lastOptionValue(args, 'd', '--directory') ?? '.';
@@ -1681,6 +1754,39 @@ function unpackDir(cmd: string, args: string[], operands: string[]): string | nu
 
 /** tar's short options that take a value, in the order an old-style bundle (`tar xCf DIR a.tar`) takes them from the words after it */
 const TAR_VALUES = 'fCbTXKNgVLFH';
+/** GNU tar's (and bsdtar's) long options that take a value after a blank too */
+const TAR_LONG_VALUES = ['file', 'directory', 'cd', 'exclude', 'exclude-from', 'files-from', 'blocking-factor', 'record-size', 'index-file', 'listed-incremental',
+  'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'rmt-command', 'volno-file', 'strip-components', 'suffix', 'owner',
+  'group', 'mode', 'mtime', 'newer', 'after-date', 'newer-mtime', 'label', 'tape-length', 'format', 'starting-file', 'transform', 'xform', 'checkpoint-action',
+  'exclude-tag', 'exclude-tag-all', 'exclude-tag-under', 'group-map', 'owner-map', 'hole-detection', 'quoting-style', 'sort', 'warning', 'level', 'pax-option',
+  'options', 'include', 'newer-than'];
+
+/** A tar command line read as tar reads it: an old-style first word (`xzCf DIR a.tar`) takes its values in order from the words after it. */
+function tarOptions(args: readonly string[]): ReturnType<typeof getopt> {
+  const first = args[0] ?? '';
+  let words = [...args];
+  if (/^[a-zA-Z]+$/.test(first)) {
+    let next = 1;
+    const opened = [...first].flatMap((c) => (TAR_VALUES.includes(c) && next < args.length ? [`-${c}`, args[next++]!] : [`-${c}`]));
+    words = [...opened, ...args.slice(next)];
+  }
+  return getopt(words, TAR_VALUES, TAR_LONG_VALUES);
+}
+
+/**
+ * The folders a tar extraction writes in: each -C (--directory, bsdtar's --cd) applies to what follows
+ * it, so every one is judged — red team adv57 had members after an earlier `-C /var/tmp` land there
+ * while the guard judged the last -C only — and the folder it runs in where no -C comes first.
+ */
+function tarDirs(args: readonly string[]): string[] {
+  const dirs: string[] = [];
+  let memberHere = false;
+  for (const w of tarOptions(args).inOrder) {
+    if (typeof w === 'string') memberHere ||= dirs.length === 0;
+    else if (['C', 'directory', 'cd'].includes(w.name) && w.value !== undefined) dirs.push(w.value);
+  }
+  return dirs.length === 0 || memberHere ? ['.', ...dirs] : dirs;
+}
 
 /**
  * The value of the last `-L VALUE`, `-LVALUE`, `-xyL VALUE` (a bundle: the rest of it, else the next
@@ -1748,12 +1854,13 @@ function perlFiles(args: readonly string[]): string[] | null {
   return files.length > 0 ? files : null;
 }
 
-/** The program of an awk command: `-f FILE` runs a file (undefined), else its first operand past -F/-v values. */
-function awkProgram(args: readonly string[]): string | undefined {
+/** The texts an awk program is made of: its -e/--source values, else its first operand past -F/-v values; undefined when `-f FILE` runs a file. */
+function awkSources(args: readonly string[]): string[] | undefined {
   if (args.some((a) => a === '-f' || a.startsWith('--file'))) return undefined;
   // gawk's `--source=TEXT`, `-e TEXT` (red team adv44) join the program
   const sources = optionValues(args, 'e', ['source']);
-  if (sources.length > 0) return sources.join('\n');
-  return operandsAfter(args, 'FvW')[0];
+  if (sources.length > 0) return sources;
+  const program = operandsAfter(args, 'FvW')[0];
+  return program === undefined ? undefined : [program];
 }
 

@@ -538,9 +538,17 @@ const within = (dir: string, p: string) => p === dir || p.startsWith(dir + path.
  * where the write lands (`real`, from landing()): `/tmp/x` may be a symlink into another project.
  */
 function isScratch(real: string): boolean {
-  const tmp = fs.realpathSync(os.tmpdir());
-  return (within(tmp, real) || within('/tmp', real)) && real !== tmp && real !== '/tmp';
+  return (within(fs.realpathSync(os.tmpdir()), real) || within('/tmp', real)) && !isScratchRoot(real);
 }
+
+/** The scratch folder itself (not a file in it): a write to it could change or remove what others keep there. */
+function isScratchRoot(real: string): boolean {
+  return real === fs.realpathSync(os.tmpdir()) || real === '/tmp';
+}
+
+/** Why the scratch folder itself is refused, and what to write instead (agent trials met `cp x /tmp`, `tar -x -C /tmp`). */
+const SCRATCH_ROOT = (file: string) =>
+  `'${file.slice(0, 120)}' is the scratch folder itself, not a file or folder inside it: the guard judges a command by the path it is given, so name one inside (cp x ${os.tmpdir()}/x, tar -x -C ${os.tmpdir()}/unpacked)`;
 
 /**
  * code-intel's own program, when it is installed inside the project (its node_modules, which git
@@ -567,6 +575,7 @@ function outsideGiven(root: string, cwd: string, file: string): string | undefin
   const rel = path.relative(fs.realpathSync(root), real);
   if (!(rel.startsWith('..') || path.isAbsolute(rel))) return undefined;
   if (isScratch(real) && !hardLinked(real)) return undefined;
+  if (isScratchRoot(real)) return SCRATCH_ROOT(file);
   return `it is given '${file.slice(0, 120)}', outside the project: the guard does not know this program and cannot tell whether it writes there. Give it paths inside the project or in ${os.tmpdir()}, or use a command the guard reads (cp, tee, a redirection)`;
 }
 
@@ -595,6 +604,7 @@ function checkPath(root: string, cwd: string, mode: Exclude<GuardMode, { kind: '
     // a scratch name that is a hard link writes another name's file too (red team adv26: `cp -l ~/x /tmp/h`, then `>> /tmp/h`)
     if (!itself && hardLinked(real)) return `'${file.slice(0, 120)}' is a hard link (the file has other names, perhaps outside the scratch area): write a new scratch file instead`;
     if (isScratch(real)) return undefined;
+    if (isScratchRoot(real)) return SCRATCH_ROOT(file);
     return `'${real}' is outside the project; a /code turn writes only inside it (scratch files go to ${os.tmpdir()})`;
   }
   // a file of the project that has other names writes them too: one outside the project is reached
