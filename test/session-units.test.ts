@@ -492,6 +492,12 @@ describe('QueryFrame validation', () => {
     for (const k of ['keep the help output identical.', 'the help output: unchanged.', 'help output changes are not allowed.', 'the help output is excluded from this change.',
       'exclude the help output from this change.', 'help output: do not change.', 'help output edits are prohibited.'])
       expect(tf('Add a --quiet flag to the CLI; ' + k, 'help output'), k).toBe(false);
+    // the twentieth session's note left these unread (a remark after a colon or a dash, or in parentheses)
+    for (const k of ['help output: leave unchanged.', 'the help output (unchanged).', 'help output: no edits.', 'the help output — do not touch.', 'the help output - do not touch it.', 'help output: keep as is.'])
+      expect(tf('Add a --quiet flag to the CLI; ' + k, 'help output'), k).toBe(false);
+    for (const [req, q] of [['Add a --quiet flag (no edits to docs needed) and fix the help output.', 'help output'], ['Fix the help output - it prints twice.', 'help output'],
+      ['Make the help output (currently unchanged by --quiet) respect --quiet.', 'help output']] as const)
+      expect(tf(req, q), req).toBe(true);
     for (const [req, q] of [['Fix the bug where config changes are not allowed after start.', 'config'], ['Hidden files are excluded from the listing; list them with --all.', 'hidden files'],
       ['Make the two outputs identical: the help output should match the man page.', 'help output'], ['Note: the help output is wrong. Fix it.', 'help output'],
       ['Exclude hidden files from the listing by default.', 'hidden files']] as const)
@@ -618,6 +624,11 @@ describe('submit_understanding evaluation', () => {
     expect(entryPointLinked('AuthService.login()', ['AuthService'])).toBe(true);
     expect(entryPointLinked('login(user, pw)', ['AuthService.login'])).toBe(true);
     expect(entryPointLinked('LoginController.handle()', ['AuthService'])).toBe(false);
+    // a private member as the tools list it, called or not (agent trial tr131 was refused `Ky.#retryFromError`)
+    expect(entryPointLinked('Ky.#retryFromError', ['Ky.#retryFromError'])).toBe(true);
+    expect(entryPointLinked('Ky.#retryFromError(error)', ['Ky.#retryFromError'])).toBe(true);
+    expect(entryPointLinked('Ky#retry', ['Ky.retry'])).toBe(true);
+    expect(entryPointLinked('Ky.retry', ['Ky.#retry'])).toBe(false);
   });
   it('allows only semantic reasons that match what is missing', () => {
     expect(reasonAllowed('no_reference_found', [{ requirement: 'symbols_identified', have: 1, need: 3 }])).toBe(false);

@@ -413,6 +413,9 @@ const THING_WORD = String.raw`\x60?[\p{L}\p{N}_$'’-]+(?:\.[\p{L}\p{N}_$'’-]+
 const CLAUSE_WORD = String.raw`(?:and|or|but|so|then|while|whereas|however|unless|until|that|which|when|if|because|where|also)`;
 /** Words that start what follows a noun and tells which one it is: "the cause given to ctx.throw" keeps the cause, not ctx.throw. */
 const POST_MODIFIER = /\s+(?:to|by|of|in|into|for|from|with|on|at|given|passed|thrown|returned|used|sent|set)\s+/i;
+/** A remark after a name that keeps it out: "unchanged", "no edits", "leave unchanged", "do not touch" (after a colon, a dash, or in parentheses). */
+const KEPT_REMARK = String.raw`(?:unchanged|untouched|unmodified|as[-\s]is|no\s+(?:changes?|edits?|modifications?)|(?:leave|keep)\s+(?:it\s+|them\s+)?(?:unchanged|untouched|intact|alone|as[-\s]is|as\s+(?:it\s+|they\s+)?(?:is|are))|(?:do\s+not|don['’]t)\s+(?:change|touch|modify|edit|alter)(?:\s+(?:it|them))?|not\s+to\s+be\s+(?:changed|touched|modified|edited))`;
+
 const KEEPS = [
   // "keep A and B as they are", "leaving X untouched" (a list of kept things is one object)
   new RegExp(String.raw`(?:^|[^\p{L}])(keep|keeps|keeping|leave|leaves|leaving|preserve|preserves|preserving|retain|retains|retaining)\s+((?:(?!(?:but|then|so|while|whereas|however|unless|until|and\s+(?:make|add|fix|change|let|have|ensure|allow|update|remove|create|implement|support|use))(?![\p{L}]))(?:[^.;:!?,，。；]|\.(?=[\p{L}\p{N}_$])))+?)\s+${KEPT_AS}(?![\p{L}])`, 'giu'),
@@ -428,7 +431,9 @@ const KEEPS = [
   new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,3}?(?!${CLAUSE_WORD}\s|(?:changes?|modifications?|edits?)\s)${THING_WORD})\s+(?:changes|modifications|edits)\s+(?:are\s+(?:not\s+(?:allowed|permitted|wanted|welcome|in\s+scope)|forbidden|prohibited|out\s+of\s+scope|off[-\s]limits))(?=\s*(?:[.;:,!?)。]|$))`, 'giu'),
   // "exclude the help output from this change", "the help output: unchanged"
   new RegExp(String.raw`(?:^|[^\p{L}])exclude\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+from\s+(?:this|the)\s+(?:change|task|request|work|scope)(?![\p{L}])`, 'giu'),
-  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s*[:：]\s*(?:unchanged|untouched|no\s+changes?|(?:leave|keep)\s+(?:it\s+|them\s+)?as\s+(?:it\s+|they\s+)?(?:is|are)|do\s+not\s+(?:change|touch|modify))(?=\s*(?:[.;,!?)。\n]|$))`, 'giu'),
+  // "the help output: unchanged", "help output — do not touch", "the help output (unchanged)"
+  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})(?:\s*[:：]|\s+[—–-]{1,2})\s*${KEPT_REMARK}(?=\s*(?:[.;,!?)。\n]|$))`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s*[(（]\s*${KEPT_REMARK}\s*[)）]`, 'giu'),
   new RegExp(String.raw`(?:^|[^\p{L}])nothing\s+(?:in|of|about)\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:may|can|should|must|will|shall)\s+(?:be\s+)?(?:chang|modif|alter|touch|edit)[a-z]*(?![\p{L}])`, 'giu'),
   new RegExp(String.raw`(?:^|[^\p{L}])neither\s+((?:${THING_WORD}\s+){1,8}?nor\s+(?:${THING_WORD}\s+){0,4}?${THING_WORD})\s+(?:may|can|should|must|will|shall)\s+(?:be\s+)?(?:chang|modif|alter|touch|edit)[a-z]*(?![\p{L}])`, 'giu'),
   /([^\s、。,;；！？]+?)[はをも]?(?:そのまま(?:に|で)?|維持|保持)/gu,

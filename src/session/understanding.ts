@@ -43,13 +43,14 @@ const trimAll = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean);
  * with Cart listed names nothing).
  */
 export function entryPointLinked(entry: string, symbols: readonly string[], exists: (name: string) => boolean = () => true): boolean {
-  const m = /^\s*([A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*)\s*(?:\(([^()]*)\))?\s*$/.exec(entry);
+  // (a private member keeps its `#`: `Ky.#retryFromError`, as the tools list it — agent trial tr131; `Ky#retry` is Ky's retry)
+  const m = /^\s*(#?[A-Za-z_$][\w$]*(?:(?:\.#?|#|::)[A-Za-z_$][\w$]*)*)\s*(?:\(([^()]*)\))?\s*$/.exec(entry);
   if (!m || !(m[2] ?? '').split(',').every((a) => PLAIN_ARGUMENT.test(a))) return false;
   const split = (x: string): [string, string] => {
     const i = x.lastIndexOf('.');
     return i < 0 ? ['', x] : [x.slice(0, i), x.slice(i + 1)];
   };
-  const [nc, nl] = split(m[1]!.replace(/#|::/g, '.'));
+  const [nc, nl] = split(m[1]!.replace(/::/g, '.').replace(/(?<=[\w$])#/g, '.'));
   return symbols.some((s) => {
     const [sc, sl] = split(s);
     // the symbol itself, or a member the listed container really has (AuthService.login() with AuthService listed)
