@@ -647,6 +647,8 @@ describe('the methods of an object passed to a call are members of the declarati
       'exports.setCharset = function setCharset(type) { return type; };', 'module.exports.arrow = (x) => x;', 'exports.helper = helper;',
       'exports.one = exports.two = function () {};', 'exports.etag = createTag({ weak: false });', 'function createTag(o) { return (b) => etag(b, o); }', ''].join('\n'),
     'lib/app.js': ["var utils = require('./utils');", 'exports.run = function () { return utils.normalizeType(utils.etag); };', ''].join('\n'),
+    // koa's context: the default is also given a name the module's own code uses
+    'lib/context.js': ['const proto = module.exports = {', '  throw(status) { return status; },', '  onerror(err) { this.throw(500); },', '};', 'proto.inspect = 1;', ''].join('\n'),
   });
 
   it('create is noThing\'s, setup and submit the default\'s; an object passed to a call nothing holds declares nothing', () => {
@@ -679,6 +681,16 @@ describe('the methods of an object passed to a call are members of the declarati
     // a name assigned there exports the declaration it names, which keeps its name
     expect(tree('lib/limit.js')).toEqual(['function pLimit:1']);
     expect(findDefinitions(q(), { name: 'pLimit' }).items.map((d) => `${d.name} exported=${d.exported}`)).toEqual(['pLimit exported=true']);
+  });
+
+  it('`const proto = module.exports = {…}`: the object\'s methods are proto\'s, and proto is the default (agent trial tr130)', () => {
+    const tree = getSymbols(q(), { file: 'lib/context.js' }).items.map((s) => `${s.name}${s.children.length ? `(${s.children.map((c) => c.name).join(' ')})` : ''}`);
+    expect(tree).toEqual(['proto(throw onerror)']);
+    expect(findDefinitions(q(), { name: 'proto' }).items.map((d) => `${d.name} exported=${d.exported}`)).toEqual(['proto exported=true']);
+    expect(findDefinitions(q(), { name: 'throw' }).items.map((d) => `${d.container}.${d.name}:${d.line}`)).toEqual(['proto.throw:2']);
+    // its own code's call resolves to it
+    const own = findReferences(q(), { name: 'throw' }).items.filter((r) => r.file === 'lib/context.js');
+    expect(own.map((r) => `${r.confidence} ${r.definition}`)).toEqual(['resolved lib/context.js:2']);
   });
 
   it('`exports.x = …` and `module.exports.x = …` declare x and export it, chained too; `exports.x = name` exports the declaration named; a use through require resolves', () => {

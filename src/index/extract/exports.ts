@@ -21,6 +21,29 @@ function syntheticDefault(ctx: FileContext, node: Node): void {
     nameLine: node.startPosition.row + 1, nameColumn: node.startPosition.column + 1,
     exported: true, isDefault: true, local: false, signature: signatureAt(ctx.lines, node.startPosition.row, node.startPosition.column),
   });
+  holdsDefault(ctx, node, index);
+}
+
+/**
+ * The variable a module's default is also given a name in: `const proto = module.exports = {…}`
+ * (koa's context, request and response): the object's methods are proto's, as its code calls them
+ * (agent trial tr130 was told `proto` contains nothing, its methods filed under a `default` apart).
+ */
+function namedDefault(ctx: FileContext, node: Node): number | undefined {
+  const assign = node.parent;
+  const decl = assign?.type === 'assignment_expression' && assign.childForFieldName('right')?.id === node.id ? assign.parent : null;
+  const name = decl?.type === 'variable_declarator' && decl.childForFieldName('value')?.id === assign!.id ? decl.childForFieldName('name') : null;
+  if (name?.type !== 'identifier') return undefined;
+  const b = lookup(ctx, name, name.text);
+  if (b?.type !== 'symbol') return undefined;
+  const s = ctx.symbols[b.index]!;
+  s.exported = true;
+  s.isDefault = true;
+  return b.index;
+}
+
+/** The default's symbol holds the expression's code and the members it has or passes. */
+function holdsDefault(ctx: FileContext, node: Node, index: number): void {
   ctx.exportsOut.push({ name: 'default', kind: 'symbol', symbol: index });
   // the code of the expression is the default's: `export default createRule({ create() { … } })`
   // holds a whole ESLint rule, whose calls the graph links to it (agent trial tr59)
@@ -71,7 +94,11 @@ export function readExports(ctx: FileContext): void {
       const n = caps['export.default_value'];
       if (ctx.enclosers.has(n.id)) continue; // matched once per method (`module.exports = { a() {}, b() {} }`)
       if (n.type === 'identifier') exportBinding(ctx, 'default', n);
-      else syntheticDefault(ctx, n);
+      else {
+        const named = namedDefault(ctx, n);
+        if (named === undefined) syntheticDefault(ctx, n);
+        else holdsDefault(ctx, n, named);
+      }
     } else if (caps['export.declaration']) {
       exportedDeclarations.add(caps['export.declaration'].id);
     } else if (caps['export.member']) {
