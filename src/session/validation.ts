@@ -12,7 +12,7 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import type { SymbolRow } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, symbolLabel, within } from './graph-relevance.js';
+import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { factCap, ownWords, tierOf } from './relevance.js';
@@ -601,7 +601,7 @@ export class ValidationPhase {
       const bound = this.chainBound(l.symbol, acceptedIds, l.where);
       const traces = !changesCode(s.row.intent as Intent);
       const links = bound
-        ? `it links to ${quote(bound, 200)}, accepted, but only at the end of a chain of links as long as the gate follows (or by closeness alone) from the symbols the target reaches${traces ? ` (cite the line where it uses ${quote(bound, 200)}, or where ${quote(bound, 200)} uses it, as its code_evidence: a hop the session traced counts)` : ''}`
+        ? `it links to ${quote(bound, 200)}, accepted, but ${quote(bound, 200)} was itself accepted only through a link (or by closeness alone), and a chain from the symbols the target's words reach goes no further here: it runs at most ${MAX_CHAIN} links (${MAX_UP_CHAIN} of them up to callers), does not turn from a helper reached down a call path back up to callers outside the helper's file, and a holder (an object, a class) accepted through a link does not vouch for the rest of what it holds${traces ? ` (cite the line where it uses ${quote(bound, 200)}, or where ${quote(bound, 200)} uses it, as its code_evidence: a hop the session traced counts)` : ''}`
         : `it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`;
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}), ...(l.judged ? { judged_as: l.judged } : {}),
