@@ -41,6 +41,9 @@ beforeAll(async () => {
       ``,
     ].join('\n'),
     // a call on a value of no known type (the index can only guess it) of the one method so named
+    // a method installed under a symbol key, called through an instance of no known type (agent trial tr127: pino's child)
+    'src/levels.js': "export function setLevel(level) {\n  this.level = level;\n}\n",
+    'src/proto.js': "import { setLevel } from './levels';\nconst setLevelSym = Symbol('setLevel');\nexport const prototype = {\n  [setLevelSym]: setLevel,\n};\nexport function child(opts) {\n  const instance = Object.create(this);\n  instance[setLevelSym](opts.level);\n  return instance;\n}\n",
     'src/cancel.js': 'export class CancelToken {\n  toAbortSignal() {\n    return null;\n  }\n  forEach() {}\n  destroy() {}\n}\n',
     'src/adapter.js': [
       `export default function fetchAdapter(config) {`,
@@ -151,6 +154,10 @@ describe('graph relevance', () => {
     expect(linkToSeeds(project.db, id('CancelToken.forEach'), adapter, 1)).toBeUndefined();
     expect(linkToSeeds(project.db, id('CancelToken.destroy'), adapter, 1)).toBeUndefined();
     expect(personalizedRank(project.db, new Map([[id('fetchAdapter'), 1]])).map((r) => r.id)).toContain(id('CancelToken.toAbortSignal'));
+  });
+  it('links a call through a computed key to the member so keyed, and on to the function it holds (agent trial tr127)', () => {
+    expect(linkToSeeds(project.db, id('child'), new Set([id('prototype.[setLevelSym]')]), 1)).toMatchObject({ hops: 1 });
+    expect(linkToSeeds(project.db, id('child'), new Set([id('setLevel')]), 2)).toMatchObject({ hops: 2, path: [id('child'), id('prototype.[setLevelSym]'), id('setLevel')] });
   });
   it('links a call of a base method to the methods that override it, and not to their siblings (agent trial tr115)', () => {
     const http = symbolsByName(project, 'send', { includeLocal: true }).find((r) => r.container_name === 'HTTPAdapter')!.id;

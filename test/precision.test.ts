@@ -647,6 +647,10 @@ describe('the methods of an object passed to a call are members of the declarati
       'exports.setCharset = function setCharset(type) { return type; };', 'module.exports.arrow = (x) => x;', 'exports.helper = helper;',
       'exports.one = exports.two = function () {};', 'exports.etag = createTag({ weak: false });', 'function createTag(o) { return (b) => etag(b, o); }', ''].join('\n'),
     'lib/app.js': ["var utils = require('./utils');", 'exports.run = function () { return utils.normalizeType(utils.etag); };', ''].join('\n'),
+    // members keyed by a symbol a name holds (pino's prototype, classes with `[kRun]() {}`)
+    'lib/keyed.js': ["const setLevelSym = Symbol('setLevel');", "const kRun = Symbol('run');", 'function setLevel(level) { this.level = level; }',
+      'const base = {', '  [setLevelSym]: setLevel,', '  [kRun]() { return 1; },', '  child(opts) {', '    const instance = Object.create(this);',
+      '    instance[setLevelSym](opts.level);', '    return this[kRun]();', '  },', '};', 'class K {', '  [kRun]() { return 2; }', '  go() { return this[kRun](); }', '}', ''].join('\n'),
     // koa's context: the default is also given a name the module's own code uses
     'lib/context.js': ['const proto = module.exports = {', '  throw(status) { return status; },', '  onerror(err) { this.throw(500); },', '};', 'proto.inspect = 1;', ''].join('\n'),
   });
@@ -681,6 +685,15 @@ describe('the methods of an object passed to a call are members of the declarati
     // a name assigned there exports the declaration it names, which keeps its name
     expect(tree('lib/limit.js')).toEqual(['function pLimit:1']);
     expect(findDefinitions(q(), { name: 'pLimit' }).items.map((d) => `${d.name} exported=${d.exported}`)).toEqual(['pLimit exported=true']);
+  });
+
+  it('a member under a key a name holds is named `[k]`, and `x[k]` uses it; the key stays a read of k (agent trial tr127: pino\'s child calls `instance[setLevelSym]()`)', () => {
+    const tree = getSymbols(q(), { file: 'lib/keyed.js' }).items.map((s) => `${s.name}${s.children.length ? `(${s.children.map((c) => `${c.kind} ${c.name}`).join(', ')})` : ''}`);
+    expect(tree).toEqual(['setLevelSym', 'kRun', 'setLevel', 'base(property [setLevelSym], method [kRun], method child)', 'K(method [kRun], method go)']);
+    const uses = findReferences(q(), { name: '[kRun]' }).items.map((r) => `${r.line} ${r.kind} ${r.confidence} ${r.definition}`);
+    expect(uses).toEqual(['10 call resolved lib/keyed.js:6', '15 call resolved lib/keyed.js:14']);
+    expect(findReferences(q(), { name: '[setLevelSym]' }).items.map((r) => `${r.line} ${r.kind} ${r.confidence}`)).toEqual(['9 call name_match']);
+    expect(findReferences(q(), { name: 'setLevelSym' }).items.map((r) => `${r.line} ${r.kind} ${r.confidence}`)).toEqual(['5 read resolved', '9 read resolved']);
   });
 
   it('`const proto = module.exports = {…}`: the object\'s methods are proto\'s, and proto is the default (agent trial tr130)', () => {

@@ -20,6 +20,9 @@
 ; accessors are read and written like properties (`get size()`, `set size(v)`)
 (method_definition ["get" "set"] name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @definition.property
 (method_definition name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @definition.method
+; a member under a key a name holds (`[kRun]() {}`, `[setLevelSym]: setLevel`): named `[kRun]`, as
+; `this[kRun]()` reaches it (pino, undici, node's own libraries key their internals by symbols)
+(method_definition name: (computed_property_name (identifier)) @name) @definition.method
 
 ; const f = () => {} / function () {} is a function; other declarators are variables
 (lexical_declaration
@@ -57,6 +60,9 @@
 (variable_declarator value: (object (pair key: (property_identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
 (variable_declarator value: (object (pair key: (property_identifier) @name) @definition.property))
+(variable_declarator value: (object (pair key: (computed_property_name (identifier)) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
+(variable_declarator value: (object (pair key: (computed_property_name (identifier)) @name) @definition.property))
 ; … and methods of the object a function returns: `return { getItem: async (k) => … }`, `() => ({ clear() {} })`
 ; (whether they belong to a declared function is decided with their container, symbols.ts); its
 ; data properties stay keys of an object literal
@@ -173,6 +179,8 @@
 (identifier) @reference
 (shorthand_property_identifier) @reference
 (member_expression object: (_) @member.object property: [(property_identifier) (private_property_identifier)] @reference.member) @member.access
+; `x[k]`: the member under the key k holds (the index is also a read of k)
+(subscript_expression object: (_) @member.object index: (identifier) @reference.member.computed)
 
 ; documentation comments: their `{@link X}` / `@see X` tags are references (role `doc`)
 (comment) @doc.comment

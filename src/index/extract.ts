@@ -15,7 +15,7 @@ import { exportDeclarations, exportTopLevel, readExports } from './extract/expor
 import { readImports } from './extract/imports.js';
 import { indexMembers } from './extract/member-lookup.js';
 import { attachReceivers, bindClassBodyNames, bindOwnMembers, countParameters, declareAssignedMembers } from './extract/members.js';
-import { markDeclarations, resolveDestructured, resolveDocLinks, resolveMemberRefs, resolveObjectKeys, resolvePlainRefs } from './extract/references.js';
+import { markDeclarations, resolveComputedRefs, resolveDestructured, resolveDocLinks, resolveMemberRefs, resolveObjectKeys, resolvePlainRefs } from './extract/references.js';
 import { declareOutsideNames, indexScopes, placeDefinitions } from './extract/scopes.js';
 import { findImportedNames, findMethodHolders, findRequireNames, storeSymbols } from './extract/symbols.js';
 import { recordBases, recordImplementers, recordTypeFacts } from './extract/type-facts.js';
@@ -129,6 +129,7 @@ function extractTree(
   recordImplementers(ctx);
   recordTypeFacts(ctx);
   resolveMemberRefs(ctx);
+  resolveComputedRefs(ctx);
   resolveObjectKeys(ctx);
   resolveDestructured(ctx);
   resolveDocLinks(ctx);

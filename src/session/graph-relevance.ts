@@ -131,7 +131,7 @@ const EDGE_SQL = {
    */
   guessedCallees: `SELECT DISTINCT r.name AS name FROM refs r WHERE r.enclosing_id = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND r.role = 'call' LIMIT 400`,
   guessedCallers: `SELECT DISTINCT r.enclosing_id AS n FROM refs r WHERE r.name = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND r.role = 'call' AND r.enclosing_id IS NOT NULL LIMIT 400`,
-  callablesNamed: `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.local = 0 AND s.kind IN ('function', 'method') AND f.path NOT LIKE '%.d.ts' AND f.path NOT LIKE '%.d.cts' AND f.path NOT LIKE '%.d.mts' LIMIT 2`,
+  callablesNamed: `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.local = 0 AND (s.kind IN ('function', 'method') OR (s.kind = 'property' AND s.name LIKE '[%]')) AND f.path NOT LIKE '%.d.ts' AND f.path NOT LIKE '%.d.cts' AND f.path NOT LIKE '%.d.mts' LIMIT 2`,
   allGuessedCalls: `SELECT DISTINCT enclosing_id AS a, name FROM refs WHERE symbol_id IS NULL AND confidence = 'name_match' AND role = 'call' AND enclosing_id IS NOT NULL`,
   /** every declaration by file and start, for the owners of all locals at once */
   allSpans: `SELECT ${SPAN} FROM symbols ORDER BY file_id, line, col`,

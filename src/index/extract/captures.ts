@@ -62,6 +62,7 @@ export function readCaptures(ctx: FileContext, matches: Match[]): void {
       else if (n === 'class.extends' && caps['class.derived']) baseClasses.push({ derived: caps['class.derived'], base: c.node });
       else if (n === 'class.extends' && caps['class.implementer']) implementers.push({ derived: caps['class.implementer'], base: c.node });
       else if (n === 'reference') plainRefs.set(c.node.id, c.node);
+      else if (n === 'reference.member.computed' && caps['member.object'] && c.node.parent) ctx.computedRefs.push({ key: c.node, object: caps['member.object'], access: c.node.parent });
       else if (n === 'reference.member' && caps['member.object']) {
         // as for definitions, the earliest pattern that captures a property wins
         if ((memberPattern.get(c.node.id) ?? Infinity) > m.patternIndex) {

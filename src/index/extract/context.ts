@@ -38,6 +38,8 @@ export class FileContext {
   readonly ignore = new Set<number>();
   readonly plainRefs = new Map<number, Node>();
   readonly memberRefs = new Map<number, { prop: Node; object: Node }>();
+  /** `x[k]`: the key's name (a read of k too) and what it indexes — the member named `[k]` */
+  readonly computedRefs: { key: Node; object: Node; access: Node }[] = [];
   readonly memberPattern = new Map<number, number>(); // property node id → the pattern that captured it
   readonly inScopeToo = new Set<number>(); // `@member.in_scope`: properties that may be names in scope instead
   readonly baseClasses: { derived: Node; base: Node }[] = [];

@@ -21,9 +21,9 @@ export function enclosingSymbol(ctx: FileContext, n: Node): number | null {
   return null;
 }
 
-export function pushRef(ctx: FileContext, node: Node, target: RefTarget, role: RefFact['role'], args?: number): void {
+export function pushRef(ctx: FileContext, node: Node, target: RefTarget, role: RefFact['role'], args?: number, name = node.text): void {
   ctx.refs.push({
-    name: node.text,
+    name,
     line: node.startPosition.row + 1,
     column: node.startPosition.column + 1,
     endColumn: node.startPosition.row === node.endPosition.row ? node.endPosition.column + 1 : node.startPosition.column + 1 + node.text.length,

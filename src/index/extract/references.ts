@@ -51,6 +51,28 @@ export function resolveMemberRefs(ctx: FileContext): void {
 }
 
 /**
+ * `x[k]`, `this[kRun]()`: a use of the member named `[k]` (a computed key's own name, as the index
+ * declares `[kRun]() {}`) of what x can be. The key stays a read of k: this reference is beside it.
+ */
+export function resolveComputedRefs(ctx: FileContext): void {
+  for (const { key, object, access } of ctx.computedRefs) {
+    const name = `[${key.text}]`;
+    const up = ctx.parentOf(access);
+    const role = up?.type === 'call_expression' && up.childForFieldName('function')?.id === access.id ? 'call'
+      : up?.type === 'assignment_expression' && up.childForFieldName('left')?.id === access.id ? 'write' : 'read';
+    let target: RefTarget = { kind: 'member' };
+    for (const owner of ownersOf(ctx, object, 0)) {
+      const t = memberIn(ctx, owner, name, role === 'call');
+      if (t) {
+        target = t;
+        break;
+      }
+    }
+    pushRef(ctx, key, target, role, undefined, name);
+  }
+}
+
+/**
  * `const x: T = { a: 1 }`, `f({ a: 1, b() {} })`: the keys write the members of the type the object
  * is written for (no type in sight: nothing, they only declare the literal's own members).
  */
