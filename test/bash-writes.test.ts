@@ -213,8 +213,9 @@ describe('red team adv57, adv58: operands read as the programs read them', () =>
   const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.map((w) => w.targets);
   const refusals = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => w.refuse).map((w) => w.refuse);
   it('a value given to cp, install, ln after the destination is no operand; a bundle ends at the letter that takes a value', async () => {
-    expect(await targets('cp a /var/tmp/x -S .q')).toEqual([['/var/tmp/x']]);
-    expect(await targets('install a /var/tmp/x -m 644')).toEqual([['/var/tmp/x']]);
+    // (and the reading POSIXLY_CORRECT makes, where options stop at the first operand: red team adv59)
+    expect(await targets('cp a /var/tmp/x -S .q')).toContainEqual(['/var/tmp/x']);
+    expect(await targets('install a /var/tmp/x -m 644')).toContainEqual(['/var/tmp/x']);
     expect(await targets('install --strip a /var/tmp/x')).toEqual([['/var/tmp/x']]);
     expect(await targets('rsync a --compress /var/tmp/x')).toContainEqual(['/var/tmp/x']);
     expect(await targets('cp --target-directory /var/tmp/e a')).toEqual([['/var/tmp/e']]);
@@ -240,10 +241,44 @@ describe('red team adv57, adv58: operands read as the programs read them', () =>
   it('a sed script or awk program an expansion builds is refused; one written out is read (adv57: `sed -n "/$s/p"` ran `e CMD`)', async () => {
     for (const cmd of ['sed -n "/$s/p" f', 'sed -e"$s" f', 'sed --expression="$s" f', 'sed -n "${a},${b}p" f', 'sed "$(cat s)" f', 'awk "$prog" f', 'awk -e "$p" -e "{print}" f', 'find . -exec sed -n "$s" {} \\;'])
       expect(await refusals(cmd), cmd).toHaveLength(1);
-    for (const cmd of ["sed -n '$p' f", "sed -n '1,20p' \"$f\"", 'sed -n p "$p"', "awk '{print $1}' \"$1\"", 'awk -F, "{print \\$2}" "$f"']) expect(await refusals(cmd), cmd).toEqual([]);
+    for (const cmd of ["sed -n '$p' f", "sed -n '1,20p' -- \"$f\"", 'sed -n p -- "$p"', "awk '{print $1}' \"$1\"", 'awk -F, "{print \\$2}" "$f"']) expect(await refusals(cmd), cmd).toEqual([]);
   });
   it('a lone `$` inside double quotes is a `$` (adv58: `"/tmp/z/"$"/f"` was judged as /tmp/z//f)', async () => {
     const a = await analyzeBash('echo x >> /tmp/z/"$"/f');
     expect(a.writes.map((w) => [w.targets, w.globs])).toEqual([[null, ['/tmp/z/$/f']]]);
+  });
+});
+
+describe('red team adv59: words the guard cannot see, and readings it must take too', () => {
+  const refusals = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => w.refuse).map((w) => w.refuse);
+  const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => !w.refuse).map((w) => w.targets);
+  it('a writer fed words by xargs or parallel is refused; a reader is not', async () => {
+    for (const cmd of ['echo /var/tmp/x | xargs cp f', 'echo a | xargs -I{} sed -n {} f', "printf '%s\\0' -e '1w /x' | xargs -0 sed -n -e p f", 'echo x | xargs rm', 'echo x | parallel cp f', 'find . -name x -exec sed -n {} \\;'])
+      expect(await refusals(cmd), cmd).toHaveLength(1);
+    for (const cmd of ['find . -name "*.ts" | xargs grep -n x', 'git ls-files | xargs wc -l', 'find . -name "*.ts" -exec sed -n 1,5p {} +']) expect(await refusals(cmd), cmd).toEqual([]);
+  });
+  it('a word an expansion builds, first character unseen, may be an option of a writer whose options steer it: refused before `--`', async () => {
+    for (const cmd of ['a=-t/var/tmp; cp $a f', 'cp "$f" /tmp/x/', "sed -n '1,20p' \"$f\"", 'tar -xf t.tar $x', 'dd if=a $x', 'set -- -e "1w /var/tmp/q"; sed -n -e p "$@" f', 'a=(-e "1w /q"); sed -n -e p "${a[@]}" f'])
+      expect(await refusals(cmd), cmd).toHaveLength(1);
+    for (const cmd of ['cp -- "$f" /tmp/x/', 'cp "src/$f" /tmp/x/', "sed -n '1,20p' -- \"$f\"", 'rm -f "$tmp"', 'cat "$f"']) expect(await refusals(cmd), cmd).toEqual([]);
+  });
+  it('with options after an operand, the reading POSIXLY_CORRECT makes (options stop at the first operand) is judged too', async () => {
+    expect(await targets('POSIXLY_CORRECT=1 cp /tmp/s/f -t /tmp/s/ok /var/tmp/')).toEqual([['/var/tmp/'], ['/tmp/s/ok']]);
+    expect((await targets('touch /tmp/ok/a -r /var/tmp/x')).flat()).toContain('/var/tmp/x');
+    expect(await targets('cp -r src /tmp/x')).toEqual([['/tmp/x'], ['src']]);
+  });
+  it('tar: a mode by any prefix of its long name, a member list refused, --one-top-level judged', async () => {
+    expect(await targets('tar --ext -f r.tar -C /var/tmp')).toEqual([['/var/tmp']]);
+    expect(await targets('tar --cre -f /var/tmp/a.tar -C /tmp/s f')).toEqual([['/var/tmp/a.tar']]);
+    expect(await refusals('tar -xf r.tar -T list')).toHaveLength(1);
+    expect(await refusals('tar -xf r.tar --files-from=list')).toHaveLength(1);
+    expect(await targets('tar --one-top-level=/var/tmp/q -xf r.tar')).toEqual([['.', '/var/tmp/q']]);
+    expect(await targets('tar -xf r.tar -C /tmp/x --one-top-level=sub')).toEqual([['/tmp/x', '/tmp/x/sub']]);
+    expect(await refusals('tar -cf /tmp/a.tar -T list')).toEqual([]);
+  });
+  it('a backslash-newline inside an unquoted word is refused; a line continuation after a blank, or inside quotes, is read', async () => {
+    for (const cmd of ['echo x >> /tmp/s/d\\\n/../../var/tmp/q', 'cp /tmp/f /var\\\n/tmp/q', 'cd /tmp && se\\\nd -n 1w../var/tmp/q f'])
+      expect(await refusals(cmd), JSON.stringify(cmd)).toHaveLength(1);
+    for (const cmd of ['npm test \\\n  --silent', 'echo "a\\\nb" > /tmp/x', "echo 'a\\\nb' > /tmp/x", 'ls &&\\\nls']) expect(await refusals(cmd), JSON.stringify(cmd)).toEqual([]);
   });
 });

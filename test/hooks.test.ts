@@ -724,6 +724,26 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
+  it('xargs feeding a writer, POSIXLY_CORRECT, an expansion as an option, tar by long-name prefix or member list, a backslash-newline in a word (red team adv59)', async () => {
+    await withTarget('adv59', async (outside, scratch, rc) => {
+      fs.mkdirSync(path.join(scratch, 'ok'));
+      fs.mkdirSync(path.join(scratch, 'pack'));
+      fs.writeFileSync(path.join(scratch, 'pack', 'rc'), 'PWNED\n');
+      spawnSync('tar', ['-cf', path.join(scratch, 'a.tar'), '-C', path.join(scratch, 'pack'), 'rc']);
+      fs.writeFileSync(path.join(scratch, 'list'), `-C ${outside}\nrc\n`);
+      for await (const phase of phases())
+        refusedOnDisk([
+          `echo ${rc} | xargs cp ${scratch}/payload`,
+          `POSIXLY_CORRECT=1 cp ${scratch}/payload -t ${scratch}/ok ${rc}`,
+          `a=-t${outside}; cp $a ${scratch}/pack/rc`,
+          `set -- -e "1w ${rc}"; sed -n -e p "$@" ${scratch}/payload`,
+          `tar --ext -f ${scratch}/a.tar -C ${outside}`,
+          `cd ${scratch}/ok && tar -xf ${scratch}/a.tar -T ${scratch}/list`,
+          `cat ${scratch}/payload >> ${scratch}/ok\\\n/../../../..${rc}`,
+        ], rc, 'original\n', `${phase}: `);
+    });
+  });
+
   it('the scratch folder itself is refused with what to write instead: a file or folder inside it', async () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const cmd of ['cp src/cart.ts /tmp', 'tar -x -C /tmp -f /tmp/code-intel-none.tar'])

@@ -383,7 +383,45 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
   // nocaseglob and extglob match what the guard's matcher does not)
   const expansion = EXPANSION_OPTIONS.exec(unquoted(command));
   if (expansion) a.writes.push({ what: command.slice(0, 160), targets: null, refuse: `${expansion[0].trim()} changes how bash expands words, which the write guard reads as bash does by default: run the command without it` });
+  const joined = joinedWord(command);
+  if (joined) a.writes.push({ what: joined, targets: null, refuse: 'a backslash at the end of a line inside a word joins the next line to it, which the write guard reads as two words: write the word on one line (a line continuation goes after a blank)' });
   return a;
+}
+
+/** Characters that end a word (besides blanks). */
+const WORD_END = new Set([' ', '\t', '\n', '|', '&', ';', '(', ')', '<', '>']);
+
+/**
+ * A backslash-newline inside a word, outside quotes (inside double quotes the guard reads it as bash does): bash removes the pair and reads one word
+ * (`d\⏎/../x` is `d/../x`), where the grammar reads two (red team adv59 hid a write's real path,
+ * and a command's name, `se\⏎d`); the text around it, or undefined. A line continuation after a
+ * blank, or before one, reads the same both ways.
+ */
+export function joinedWord(command: string): string | undefined {
+  if (!command.includes('\\\n')) return undefined;
+  let quote: '' | "'" | '"' | '$' = '';
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = '';
+      continue;
+    }
+    if (quote === '$') {
+      if (c === '\\') i++;
+      else if (c === "'") quote = '';
+      continue;
+    }
+    if (c === '\\') {
+      if (quote === '' && command[i + 1] === '\n' && i > 0 && !WORD_END.has(command[i - 1]!) && i + 2 < command.length && !WORD_END.has(command[i + 2]!)) return command.slice(Math.max(0, i - 40), i + 40);
+      i++;
+    } else if (c === '"') quote = quote === '"' ? '' : '"';
+    else if (quote === '' && c === "'") quote = "'";
+    else if (quote === '' && c === '$' && command[i + 1] === "'") {
+      quote = '$';
+      i++;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -824,11 +862,8 @@ function optionValues(args: readonly string[], letters = '', long: readonly stri
 /** tar and zip name the archive they make: `tar -cf F`, `tar czf F`, `tar --file=F` */
 function archiveMade(cmd: string, args: string[]): string[] {
   if (cmd !== 'tar' && cmd !== 'bsdtar') return [];
-  const first = args[0] ?? '';
-  const bundled = /^[a-zA-Z]+$/.test(first) ? first : '';
   // (making, adding to, joining or deleting from an archive writes it: red team adv44's `--delete`, `-A`)
-  const creates = args.some((a) => /^-[a-zA-Z]*[cruA]|^--(create|append|update|delete|catenate|concatenate)$/.test(a)) || /[cruA]/.test(bundled);
-  if (!creates) return [];
+  if (!tarMode(args, 'cruA', ['create', 'append', 'update', 'delete', 'catenate', 'concatenate'])) return [];
   // `-cf F`, `-cfF` (the rest of the bundle: `-cf/root/x.tar`), `--file=F`, `--fi F`, `tar czf F …`;
   // every one given: with -M each is a volume it writes (red team adv57 wrote the first of two)
   return tarOptions(args).options.filter((o) => o.name === 'f' || o.name === 'file').flatMap((o) => (o.value && o.value !== '-' ? [o.value] : []));
@@ -1028,11 +1063,13 @@ interface GivenOption { name: string; value?: string }
  * /var/tmp/x -S /tmp/q` wrote /var/tmp/x (the guard took the suffix for the destination), `cp -Sxt/tmp/y`
  * is the suffix `xt/tmp/y`, not the folder /tmp/y.
  */
-function getopt(args: readonly string[], short: string, long: readonly string[], flags: readonly string[] = []): { operands: string[]; options: GivenOption[]; inOrder: (string | GivenOption)[] } {
+function getopt(args: readonly string[], short: string, long: readonly string[], flags: readonly string[] = []): { operands: string[]; options: GivenOption[]; inOrder: (string | GivenOption)[]; firstOperand: number } {
   const inOrder: (string | GivenOption)[] = [];
+  let firstOperand = -1;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') {
+      if (firstOperand < 0 && i + 1 < args.length) firstOperand = i + 1;
       inOrder.push(...args.slice(i + 1));
       break;
     }
@@ -1051,12 +1088,16 @@ function getopt(args: readonly string[], short: string, long: readonly string[],
         inOrder.push({ name: a[j]!, value: j < a.length - 1 ? a.slice(j + 1) : args[++i] });
         break;
       }
-    } else inOrder.push(a);
+    } else {
+      if (firstOperand < 0) firstOperand = i;
+      inOrder.push(a);
+    }
   }
   return {
     operands: inOrder.filter((w): w is string => typeof w === 'string'),
     options: inOrder.filter((w): w is GivenOption => typeof w !== 'string'),
     inOrder,
+    firstOperand,
   };
 }
 
@@ -1190,6 +1231,11 @@ export function substitutions(word: string): string[] {
 const EDITORS = new Set(['vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'red', 'emacs', 'nano', 'pico', 'joe', 'mcedit']);
 
 /** Commands a /code turn never runs: a mount makes a project file another file (red team adv37: `mount --bind ~/x src/a.js`, then an Edit). */
+/** Writers whose options say where they write or what they run: a word of theirs an expansion builds may be one */
+const STEERED = new Set(['cp', 'mv', 'install', 'ln', 'tar', 'bsdtar', 'sed', 'rsync', 'patch', 'dd', 'unzip', 'cpio', 'scp', 'perl']);
+
+/** Programs that run a command with words from their input, as xargs does */
+const FEEDERS = new Set(['parallel', 'rush', 'pexec', 'xe', 'dsh']);
 const MOUNTERS = new Set(['mount', 'umount', 'losetup', 'unshare', 'nsenter', 'chroot', 'fusermount', 'bindfs']);
 
 /** inspectWords for one command; true when it runs under xargs */
@@ -1200,6 +1246,25 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   if (words.length === 0) return xargs;
   const cmd = path.basename(words[0]!);
   const args = words.slice(1);
+  // a word an expansion builds, of a first character the text does not show, may be an option when it
+  // runs: `a=-t/var/tmp; cp $a f`, `tar -xf t.tar $x`, `set -- -e '1w F'; sed -n -e p "$@" f` (red team adv59)
+  if (STEERED.has(cmd)) {
+    const dd = cmd === 'dd' ? -1 : args.indexOf('--');
+    const unseen = args.find((a, i) => (dd < 0 || i < dd) && expanded.has(a) && /^[$`]/.test(a) && !/^(?:\$HOME|\$\{HOME\})(?:\/|$)/.test(a));
+    if (unseen !== undefined) {
+      writes.push({ what: words.join(' ').slice(0, 160), targets: null, refuse: cmd === 'dd'
+        ? `'${unseen.slice(0, 60)}' is built by an expansion, and dd reads its operands as of=FILE, if=FILE: write them out`
+        : `'${unseen.slice(0, 60)}' is built by an expansion and may be an option when it runs (-t DIR, -C DIR, -e SCRIPT): put -- before the words that come from variables (${cmd} … -- "$f"), or write them out` });
+      return xargs;
+    }
+  }
+  // what xargs hands a writer from its input — a destination, `-e SCRIPT`, a file to remove — is unseen
+  // (red team adv59: `echo /var/tmp/x | xargs cp f` wrote /var/tmp/x; `… | xargs sed -n -e p f` ran a
+  // `w FILE` script xargs appended)
+  if (xargs && judged(cmd) && !READERS.has(cmd)) {
+    writes.push({ what: commandWords.join(' ').slice(0, 160), targets: null, refuse: `xargs gives ${cmd} words from its input, which the guard cannot see (a destination, an option, a script): name the files on the command line, or use find … -exec ${cmd} … {} +` });
+    return xargs;
+  }
   const operands = args.filter((a) => !a.startsWith('-'));
   const text = words.join(' ');
   if (MOUNTERS.has(cmd)) {
@@ -1357,7 +1422,15 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     // symbolic link's relative target is read from the link's folder)
     // (`cp -s`/`cp -l` make links too: red team adv26 wrote through one in the same command)
     // (read as getopt reads them: a value is no operand, wherever the option stands)
-    const { operands, options } = getopt(args, WRITER_VALUES[cmd]?.short ?? '', WRITER_VALUES[cmd]?.long ?? [], WRITER_VALUES[cmd]?.flags);
+    const { operands, options, firstOperand } = getopt(args, WRITER_VALUES[cmd]?.short ?? '', WRITER_VALUES[cmd]?.long ?? [], WRITER_VALUES[cmd]?.flags);
+    // with POSIXLY_CORRECT set (in the command, or exported before it) options stop at the first
+    // operand: the words after it are paths then, and that reading is judged too (red team adv59:
+    // `POSIXLY_CORRECT=1 cp f -t /tmp/ok /var/tmp/` wrote /var/tmp/f)
+    const rest = firstOperand < 0 ? [] : args.slice(firstOperand);
+    const ended = args.slice(0, Math.max(0, firstOperand)).includes('--');
+    if (!ended && rest.some((a, i) => a.startsWith('-') && a !== '-' && !rest.slice(0, i).includes('--'))) {
+      inspectCommand([words[0]!, ...args.slice(0, firstOperand), '--', ...rest], writes, nested, expanded);
+    }
     // a backup is the written file's name + the suffix, beside it unless the suffix leads elsewhere
     if (lastGiven(options, 'S', 'suffix')?.includes('/')) writes.push({ what: text, targets: null, refuse: 'a backup suffix with a "/" puts the backup in another folder than the file: give a plain suffix (-S .bak)' });
     if (cmd === 'ln') {
@@ -1476,8 +1549,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
     for (let i = 0; i < args.length; i++) {
       if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i]!)) continue;
       const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+' || a === '\\;'));
-      const inner = args.slice(i + 1, end < 0 ? undefined : end).filter((a) => a !== '{}');
-      if (inner.length > 0) inspectCommand(inner, writes, nested, expanded);
+      const run = args.slice(i + 1, end < 0 ? undefined : end);
+      // (a found path as a sed script or an awk program is text the guard cannot read: `-exec sed -n {} \;`)
+      const programs = ['sed', ...AWKS].includes(path.basename(run[0] ?? ''));
+      const inner = programs ? run : run.filter((a) => a !== '{}');
+      if (inner.length > 0) inspectCommand(inner, writes, nested, programs ? new Set([...expanded, '{}']) : expanded);
     }
     // what it deletes or hands to a writer lies under the folders it starts from (red team adv44:
     // `find /root -name .bashrc -exec rm {} +`, `find /root/.ssh -delete`)
@@ -1488,6 +1564,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   }
   // where an archive or a clone is unpacked (red team adv26: `tar -xf t.tar -C ~`, `unzip -d`, `git clone URL DIR`)
   const unpacked = unpackDir(cmd, args, operands);
+  // a member list may hold `-C DIR` lines, which tar obeys (red team adv59)
+  if (unpacked !== undefined && (cmd === 'tar' || cmd === 'bsdtar') && tarOptions(args).options.some((o) => o.name === 'T' || (o.name.length > 2 && isLong(o.name, ['files-from'])))) {
+    writes.push({ what: text, targets: null, refuse: 'a member list (-T, --files-from) may hold `-C DIR` lines that send the members elsewhere: name the members on the command line' });
+    return xargs;
+  }
   // an archive unpacked with its absolute names writes wherever they say, not in -C (red team adv37)
   if (unpacked !== undefined && (cmd === 'tar' || cmd === 'bsdtar') && args.some((a, i) => (/^-[a-zA-Z]*P/.test(a) || (a.startsWith('--') && isLong(a.slice(2), ['absolute-names']))) || (i === 0 && /^[a-zA-Z]+$/.test(a) && a.includes('P')))) {
     writes.push({ what: text, targets: null, refuse: 'an archive unpacked with absolute names (-P) writes wherever its members say, past the folder it is given: unpack without -P' });
@@ -1579,6 +1660,11 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   // command the guard judges, the rest is judged as that command
   if (!READERS.has(cmd) && !INTERPRETERS.has(cmd) && !EVALUATES_SUBSCRIPTS.has(cmd) && !CHDIR.has(cmd) && !judged(cmd)) {
     const at = args.findIndex((a) => judged(path.basename(a)));
+    // (GNU parallel, like xargs, hands the command words from its input or its ::: lists)
+    if (at >= 0 && FEEDERS.has(cmd) && !READERS.has(path.basename(args[at]!))) {
+      writes.push({ what: text.slice(0, 160), targets: null, refuse: `${cmd} gives ${path.basename(args[at]!)} words the guard cannot see before it runs (from its input or its ::: lists): run ${path.basename(args[at]!)} on named files` });
+      return xargs;
+    }
     if (at >= 0) inspectCommand(args.slice(at), writes, nested, expanded);
     // the paths it is given, wherever they are written in its words (`-o F`, `-oF`, `--out=F`,
     // `x:=${shell … > F}`): a program the guard does not know may write any of them (red team adv43:
@@ -1731,9 +1817,7 @@ function lnParts(args: readonly string[]): { targets: string[]; dest: string } {
 /** The folder an extraction or a clone writes into ('.' when none is named), null when it cannot be told, undefined for other commands. */
 function unpackDir(cmd: string, args: string[], operands: string[]): string | string[] | null | undefined {
   if (cmd === 'tar' || cmd === 'bsdtar') {
-    const first = args[0] ?? '';
-    const extracts = args.some((a) => /^-[a-zA-Z]*x|^--(extract|get)$/.test(a)) || (/^[a-zA-Z]+$/.test(first) && first.includes('x'));
-    if (!extracts) return undefined; // (an archive it makes is named by -f: outputFiles)
+    if (!tarMode(args, 'x', ['extract', 'get'])) return undefined; // (an archive it makes is named by -f: outputFiles)
     return tarDirs(args);
   }
   // (`unzip -l`, `-t`, `-p`, `-v`, `-Z` list, test or print: nothing is written — red team adv45's friction)
@@ -1761,6 +1845,11 @@ const TAR_LONG_VALUES = ['file', 'directory', 'cd', 'exclude', 'exclude-from', '
   'exclude-tag', 'exclude-tag-all', 'exclude-tag-under', 'group-map', 'owner-map', 'hole-detection', 'quoting-style', 'sort', 'warning', 'level', 'pax-option',
   'options', 'include', 'newer-than'];
 
+/** tar is told one of these modes: a letter (bundled, old-style too) or a long name by any prefix (`--ext`, `--cre`: red team adv59). */
+function tarMode(args: readonly string[], letters: string, long: readonly string[]): boolean {
+  return tarOptions(args).options.some((o) => (o.name.length === 1 ? letters.includes(o.name) : isLong(o.name, long)));
+}
+
 /** A tar command line read as tar reads it: an old-style first word (`xzCf DIR a.tar`) takes its values in order from the words after it. */
 function tarOptions(args: readonly string[]): ReturnType<typeof getopt> {
   const first = args[0] ?? '';
@@ -1781,11 +1870,15 @@ function tarOptions(args: readonly string[]): ReturnType<typeof getopt> {
 function tarDirs(args: readonly string[]): string[] {
   const dirs: string[] = [];
   let memberHere = false;
-  for (const w of tarOptions(args).inOrder) {
+  const { inOrder, options } = tarOptions(args);
+  for (const w of inOrder) {
     if (typeof w === 'string') memberHere ||= dirs.length === 0;
     else if (['C', 'directory', 'cd'].includes(w.name) && w.value !== undefined) dirs.push(w.value);
   }
-  return dirs.length === 0 || memberHere ? ['.', ...dirs] : dirs;
+  const all = dirs.length === 0 || memberHere ? ['.', ...dirs] : dirs;
+  // `--one-top-level=DIR`: the members go into DIR, from the folder tar is in (red team adv59: an absolute one)
+  const top = options.filter((o) => o.name.length > 2 && isLong(o.name, ['one-top-level']) && o.value).map((o) => o.value!);
+  return [...all, ...top.flatMap((t) => (t.startsWith('/') ? [t] : all.map((d) => (d === '.' ? t : `${d.replace(/\/+$/, '')}/${t}`))))];
 }
 
 /**
