@@ -13,7 +13,7 @@ import { concepts, LexicalRelevanceScorer, tierOf } from '../src/session/relevan
 import { aboutHypothesis, matchEvidence } from '../src/session/semantic.js';
 import { requestNamesAsCode, translateCjk, verifyCodeEvidence } from '../src/session/validation.js';
 import type { LedgerEntry } from '../src/session/store.js';
-import { entryPointLinked, evaluateUnderstanding, missingFromSnapshot, reasonAllowed } from '../src/session/understanding.js';
+import { entryPointLinked, evaluateUnderstanding, missingFromSnapshot, patternNamesSeen, reasonAllowed } from '../src/session/understanding.js';
 import { checkWriteTarget } from '../src/session/write-target.js';
 import { makeProject, removeProject } from './helpers/project.js';
 
@@ -493,6 +493,10 @@ describe('QueryFrame validation', () => {
       'exclude the help output from this change.', 'help output: do not change.', 'help output edits are prohibited.'])
       expect(tf('Add a --quiet flag to the CLI; ' + k, 'help output'), k).toBe(false);
     // the twentieth session's note left these unread (a remark after a colon or a dash, or in parentheses)
+    // a private member kept out (red team adv59)
+    for (const k of ['Ky.#retryFromError: leave unchanged.', 'Keep Ky.#retryFromError as it is.', 'Ky.#retryFromError (unchanged).', 'Ky.#retryFromError — do not touch.'])
+      expect(tf('Make retries honor a maxRetryDelay option. ' + k, 'Ky.#retryFromError'), k).toBe(false);
+    expect(tf('Fix Ky.#retryFromError so that it honors maxRetryDelay.', 'Ky.#retryFromError')).toBe(true);
     for (const k of ['help output: leave unchanged.', 'the help output (unchanged).', 'help output: no edits.', 'the help output — do not touch.', 'the help output - do not touch it.', 'help output: keep as is.'])
       expect(tf('Add a --quiet flag to the CLI; ' + k, 'help output'), k).toBe(false);
     for (const [req, q] of [['Add a --quiet flag (no edits to docs needed) and fix the help output.', 'help output'], ['Fix the help output - it prints twice.', 'help output'],
@@ -629,6 +633,12 @@ describe('submit_understanding evaluation', () => {
     expect(entryPointLinked('Ky.#retryFromError(error)', ['Ky.#retryFromError'])).toBe(true);
     expect(entryPointLinked('Ky#retry', ['Ky.retry'])).toBe(true);
     expect(entryPointLinked('Ky.retry', ['Ky.#retry'])).toBe(false);
+    // a bare name listed stands for Container.name only where the index has that member (red team adv59)
+    const index = new Set(['Ky.#retryFromError']);
+    expect(entryPointLinked('HTTPError.#retryFromError', ['#retryFromError'], () => true, (n) => index.has(n))).toBe(false);
+    expect(entryPointLinked('Ky.#retryFromError', ['#retryFromError'], () => true, (n) => index.has(n))).toBe(true);
+    // an existing pattern may name a private member as the tools list it
+    expect(patternNamesSeen('#retryFromError waits #calculateRetryDelay before retrying', ['#retryFromError', 'Ky.#retryFromError'])).toBe(true);
   });
   it('allows only semantic reasons that match what is missing', () => {
     expect(reasonAllowed('no_reference_found', [{ requirement: 'symbols_identified', have: 1, need: 3 }])).toBe(false);

@@ -408,7 +408,8 @@ const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:な�
 const KEPT_AS = String.raw`(?:be|as\s+(?:it|they|is)(?:\s+(?:is|are|was|were))?|as-is|unchanged|unmodified|unaltered|intact|alone|untouched|identical|the\s+same|the\s+way\s+(?:it|they)\s+(?:is|are))`;
 /** A word of a named thing: a dot only inside one (`ctx.assert`), never a sentence's end. */
 // (written as code too: "`X` must not change" — the backticks are the name's)
-const THING_WORD = String.raw`\x60?[\p{L}\p{N}_$'’-]+(?:\.[\p{L}\p{N}_$'’-]+)*(?:\(\))?\x60?`;
+// (a private member keeps its `#`: `Ky.#retryFromError` — red team adv59)
+const THING_WORD = String.raw`\x60?#?[\p{L}\p{N}_$'’-]+(?:\.#?[\p{L}\p{N}_$'’-]+)*(?:\(\))?\x60?`;
 /** Words that start another clause, never part of what a "… stays the same" keeps. */
 const CLAUSE_WORD = String.raw`(?:and|or|but|so|then|while|whereas|however|unless|until|that|which|when|if|because|where|also)`;
 /** Words that start what follows a noun and tells which one it is: "the cause given to ctx.throw" keeps the cause, not ctx.throw. */
@@ -418,7 +419,7 @@ const KEPT_REMARK = String.raw`(?:unchanged|untouched|unmodified|as[-\s]is|no\s+
 
 const KEEPS = [
   // "keep A and B as they are", "leaving X untouched" (a list of kept things is one object)
-  new RegExp(String.raw`(?:^|[^\p{L}])(keep|keeps|keeping|leave|leaves|leaving|preserve|preserves|preserving|retain|retains|retaining)\s+((?:(?!(?:but|then|so|while|whereas|however|unless|until|and\s+(?:make|add|fix|change|let|have|ensure|allow|update|remove|create|implement|support|use))(?![\p{L}]))(?:[^.;:!?,，。；]|\.(?=[\p{L}\p{N}_$])))+?)\s+${KEPT_AS}(?![\p{L}])`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}])(keep|keeps|keeping|leave|leaves|leaving|preserve|preserves|preserving|retain|retains|retaining)\s+((?:(?!(?:but|then|so|while|whereas|however|unless|until|and\s+(?:make|add|fix|change|let|have|ensure|allow|update|remove|create|implement|support|use))(?![\p{L}]))(?:[^.;:!?,，。；]|\.(?=[#\p{L}\p{N}_$])))+?)\s+${KEPT_AS}(?![\p{L}])`, 'giu'),
   // "X stays the same", "X should remain as is", "X are kept as they are", "X must not be modified",
   // "X is not to be touched": X is the words before, back to another clause (not across a sentence's
   // end: "… the retry delay. The limit stays the same" keeps the limit only)

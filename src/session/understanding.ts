@@ -42,7 +42,7 @@ const trimAll = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean);
  * taken); a member of a listed container must exist and have been seen (`Cart.wipeEverything()`
  * with Cart listed names nothing).
  */
-export function entryPointLinked(entry: string, symbols: readonly string[], exists: (name: string) => boolean = () => true): boolean {
+export function entryPointLinked(entry: string, symbols: readonly string[], exists: (name: string) => boolean = () => true, inIndex: (name: string) => boolean = exists): boolean {
   // (a private member keeps its `#`: `Ky.#retryFromError`, as the tools list it — agent trial tr131; `Ky#retry` is Ky's retry)
   const m = /^\s*(#?[A-Za-z_$][\w$]*(?:(?:\.#?|#|::)[A-Za-z_$][\w$]*)*)\s*(?:\(([^()]*)\))?\s*$/.exec(entry);
   if (!m || !(m[2] ?? '').split(',').every((a) => PLAIN_ARGUMENT.test(a))) return false;
@@ -54,7 +54,9 @@ export function entryPointLinked(entry: string, symbols: readonly string[], exis
   return symbols.some((s) => {
     const [sc, sl] = split(s);
     // the symbol itself, or a member the listed container really has (AuthService.login() with AuthService listed)
-    return (sl === nl && (nc === '' || sc === '' || nc === sc)) || (nc !== '' && nc === s && exists(`${nc}.${nl}`));
+    // (a bare name listed stands for Container.name only where the index has that member: red team adv59
+    // had `HTTPError.#retryFromError` taken with `#retryFromError` listed, which only Ky has)
+    return (sl === nl && (nc === '' || nc === sc || (sc === '' && inIndex(`${nc}.${nl}`)))) || (nc !== '' && nc === s && exists(`${nc}.${nl}`));
   });
 }
 
@@ -66,7 +68,8 @@ const FILE_LINE = /^\s*([\w@./-]+\.[A-Za-z0-9]{1,6}):(\d+)\s*$/;
 
 /** A pattern names something this session saw: a symbol or a file (by name), as a whole word. */
 export function patternNamesSeen(pattern: string, seen: Iterable<string>): boolean {
-  const words = new Set(pattern.split(/[^\w$.\/-]+/).flatMap((w) => [w, ...w.split(/[./]/)]).filter((w) => w.length >= 2));
+  // (a private member's `#` is part of its name as the tools list it, `#retryFromError`: red team adv59)
+  const words = new Set(pattern.split(/[^\w$#.\/-]+/).flatMap((w) => [w, ...w.split(/[./]/)]).flatMap((w) => [w, w.replace(/^#/, '')]).filter((w) => w.length >= 2));
   for (const n of seen) if (words.has(n)) return true;
   return false;
 }
@@ -133,7 +136,7 @@ export function evaluateUnderstanding(
     const at = FILE_LINE.exec(e);
     const ok = at
       ? ctx.evidence.exploredFiles.has(at[1]!.replace(/^\.\//, '')) && (ctx.declaredAt?.(at[1]!.replace(/^\.\//, ''), Number(at[2])) ?? []).some((n) => symbols.includes(n))
-      : entryPointLinked(e, symbols, seenMember);
+      : entryPointLinked(e, symbols, seenMember, (n) => ctx.symbolExists(n));
     if (!ok) refused.push(`entry_point '${quote(e, 120)}' must name one symbol of symbols_identified, as the tools returned it, optionally called with plain arguments (e.g. \`Cart.total()\`, \`login(user, pw)\`), or "file:line" where a listed symbol is declared in a file you explored (e.g. "src/cart.ts:10"); no other text`);
   }
   const seenNames = [...ctx.evidence.symbolsSeen, ...[...ctx.evidence.exploredFiles].flatMap((f) => [f, f.split('/').pop()!, f.split('/').pop()!.replace(/\.[^.]+$/, '')])];
