@@ -1883,10 +1883,10 @@ function tarDirs(args: readonly string[]): string[] {
 
 /**
  * The value of the last `-L VALUE`, `-LVALUE`, `-xyL VALUE` (a bundle: the rest of it, else the next
- * word), `--long VALUE` or `--long=VALUE`; with `oldStyle`, a first word of bundled letters without a
- * dash takes its values in order from the words after it. null where the value is missing.
+ * word), `--long VALUE` or `--long=VALUE` (unzip's `-d DIR`: its options do not follow getopt's rules).
+ * null where the value is missing.
  */
-function lastOptionValue(args: readonly string[], letter: string, long: string, oldStyle?: string): string | null | undefined {
+function lastOptionValue(args: readonly string[], letter: string, long: string): string | null | undefined {
   let found: string | null | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -1897,9 +1897,6 @@ function lastOptionValue(args: readonly string[], letter: string, long: string, 
     else if (/^-[a-zA-Z0-9]/.test(a) && !a.startsWith('--') && a.includes(letter)) {
       const rest = a.slice(a.indexOf(letter) + 1);
       found = rest || (args[i + 1] ?? null);
-    } else if (i === 0 && oldStyle && a.includes(letter)) {
-      const nth = [...a].filter((c) => oldStyle.includes(c)).indexOf(letter);
-      found = args[1 + nth] ?? null;
     }
   }
   return found;
