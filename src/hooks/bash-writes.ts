@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expandBraces, MAX_BRACE_WORDS, protect } from './brace-expansion.js';
 import { UNKNOWN } from './glob-targets.js';
+import { type GivenOption, getopt, isLong, lastGiven, longNames } from './getopt.js';
 import { sedCommands, sedEffects } from './sed-script.js';
+import { tarDirs, tarMode, tarOptions } from './tar-reading.js';
 
 export interface BashWrite {
   /** the command (or redirection) that writes */
@@ -828,15 +830,6 @@ const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly string[
   csplit: { out: 'f', outLong: ['prefix'] },
 };
 
-/**
- * Does a long option as written name a known one? getopt_long takes any unambiguous prefix
- * (`--to-com` for `--to-command`, `--expr` for `--expression`: red team adv43), so a prefix of at
- * least two letters counts — wider than getopt, never narrower.
- */
-// (one letter too: `sort --o=F`, `sed --e=S`, `patch --o=F` — red team adv54; an ambiguous one makes the program refuse to run)
-export const longNames = (given: string, known: string): boolean => given === known || (given.length >= 1 && known.startsWith(given));
-const isLong = (given: string, known: readonly string[] = []): boolean => known.some((k) => longNames(given, k));
-
 /** The values of a command's options: `-xyL VALUE`, `-LVALUE`, `--long VALUE`, `--long=VALUE` (short letters in `letters`, long names in `long`). */
 function optionValues(args: readonly string[], letters = '', long: readonly string[] = []): string[] {
   const out: string[] = [];
@@ -1054,53 +1047,6 @@ const WRITER_VALUES: Record<string, { short: string; long: readonly string[]; fl
   scp: { short: 'cDFiJloPSX', long: [] },
 };
 
-/** An option as given: its letter or its long name (in full where it is one that takes a value), and the value it took. */
-interface GivenOption { name: string; value?: string }
-
-/**
- * A command line as GNU getopt_long reads it: options anywhere before `--`, a bundle of letters ending
- * at the first that takes a value (the rest of the word, else the next word). Red team adv57: `cp a
- * /var/tmp/x -S /tmp/q` wrote /var/tmp/x (the guard took the suffix for the destination), `cp -Sxt/tmp/y`
- * is the suffix `xt/tmp/y`, not the folder /tmp/y.
- */
-function getopt(args: readonly string[], short: string, long: readonly string[], flags: readonly string[] = []): { operands: string[]; options: GivenOption[]; inOrder: (string | GivenOption)[]; firstOperand: number } {
-  const inOrder: (string | GivenOption)[] = [];
-  let firstOperand = -1;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') {
-      if (firstOperand < 0 && i + 1 < args.length) firstOperand = i + 1;
-      inOrder.push(...args.slice(i + 1));
-      break;
-    }
-    if (a.startsWith('--')) {
-      const eq = a.indexOf('=');
-      const name = a.slice(2, eq > 0 ? eq : undefined);
-      const known = flags.includes(name) ? undefined : long.find((k) => k === name) ?? long.find((k) => isLong(name, [k]));
-      if (known === undefined) inOrder.push({ name, ...(eq > 0 ? { value: a.slice(eq + 1) } : {}) });
-      else inOrder.push({ name: known, value: eq > 0 ? a.slice(eq + 1) : args[++i] });
-    } else if (a.startsWith('-') && a !== '-') {
-      for (let j = 1; j < a.length; j++) {
-        if (!short.includes(a[j]!)) {
-          inOrder.push({ name: a[j]! });
-          continue;
-        }
-        inOrder.push({ name: a[j]!, value: j < a.length - 1 ? a.slice(j + 1) : args[++i] });
-        break;
-      }
-    } else {
-      if (firstOperand < 0) firstOperand = i;
-      inOrder.push(a);
-    }
-  }
-  return {
-    operands: inOrder.filter((w): w is string => typeof w === 'string'),
-    options: inOrder.filter((w): w is GivenOption => typeof w !== 'string'),
-    inOrder,
-    firstOperand,
-  };
-}
-
 /**
  * The files chmod, chown and chgrp change: every operand after the mode or owner — all of them with
  * `--reference=F` (F is only read), and for chmod where the mode was given as an option (`chmod -x F`,
@@ -1111,10 +1057,6 @@ function ownedOrModed(cmd: string, options: readonly GivenOption[], operands: re
   if (cmd === 'chmod' && options.some((o) => /^[rwxXstugoa,+=0-7-]$/.test(o.name))) return [...operands];
   return operands.slice(1);
 }
-
-/** The last value given to the options named (a letter, a long name). */
-const lastGiven = (options: readonly GivenOption[], ...names: string[]): string | undefined =>
-  options.filter((o) => names.includes(o.name) && o.value !== undefined).at(-1)?.value;
 
 /**
  * How a shell (bash, sh, su, sg, script) is told what to run: the code of `-c` — the first operand
@@ -1834,51 +1776,6 @@ function unpackDir(cmd: string, args: string[], operands: string[]): string | st
     return rest.length >= 2 ? rest.at(-1)! : null;
   }
   return undefined;
-}
-
-/** tar's short options that take a value, in the order an old-style bundle (`tar xCf DIR a.tar`) takes them from the words after it */
-const TAR_VALUES = 'fCbTXKNgVLFH';
-/** GNU tar's (and bsdtar's) long options that take a value after a blank too */
-const TAR_LONG_VALUES = ['file', 'directory', 'cd', 'exclude', 'exclude-from', 'files-from', 'blocking-factor', 'record-size', 'index-file', 'listed-incremental',
-  'to-command', 'use-compress-program', 'info-script', 'new-volume-script', 'rsh-command', 'rmt-command', 'volno-file', 'strip-components', 'suffix', 'owner',
-  'group', 'mode', 'mtime', 'newer', 'after-date', 'newer-mtime', 'label', 'tape-length', 'format', 'starting-file', 'transform', 'xform', 'checkpoint-action',
-  'exclude-tag', 'exclude-tag-all', 'exclude-tag-under', 'group-map', 'owner-map', 'hole-detection', 'quoting-style', 'sort', 'warning', 'level', 'pax-option',
-  'options', 'include', 'newer-than'];
-
-/** tar is told one of these modes: a letter (bundled, old-style too) or a long name by any prefix (`--ext`, `--cre`: red team adv59). */
-function tarMode(args: readonly string[], letters: string, long: readonly string[]): boolean {
-  return tarOptions(args).options.some((o) => (o.name.length === 1 ? letters.includes(o.name) : isLong(o.name, long)));
-}
-
-/** A tar command line read as tar reads it: an old-style first word (`xzCf DIR a.tar`) takes its values in order from the words after it. */
-function tarOptions(args: readonly string[]): ReturnType<typeof getopt> {
-  const first = args[0] ?? '';
-  let words = [...args];
-  if (/^[a-zA-Z]+$/.test(first)) {
-    let next = 1;
-    const opened = [...first].flatMap((c) => (TAR_VALUES.includes(c) && next < args.length ? [`-${c}`, args[next++]!] : [`-${c}`]));
-    words = [...opened, ...args.slice(next)];
-  }
-  return getopt(words, TAR_VALUES, TAR_LONG_VALUES);
-}
-
-/**
- * The folders a tar extraction writes in: each -C (--directory, bsdtar's --cd) applies to what follows
- * it, so every one is judged — red team adv57 had members after an earlier `-C /var/tmp` land there
- * while the guard judged the last -C only — and the folder it runs in where no -C comes first.
- */
-function tarDirs(args: readonly string[]): string[] {
-  const dirs: string[] = [];
-  let memberHere = false;
-  const { inOrder, options } = tarOptions(args);
-  for (const w of inOrder) {
-    if (typeof w === 'string') memberHere ||= dirs.length === 0;
-    else if (['C', 'directory', 'cd'].includes(w.name) && w.value !== undefined) dirs.push(w.value);
-  }
-  const all = dirs.length === 0 || memberHere ? ['.', ...dirs] : dirs;
-  // `--one-top-level=DIR`: the members go into DIR, from the folder tar is in (red team adv59: an absolute one)
-  const top = options.filter((o) => o.name.length > 2 && isLong(o.name, ['one-top-level']) && o.value).map((o) => o.value!);
-  return [...all, ...top.flatMap((t) => (t.startsWith('/') ? [t] : all.map((d) => (d === '.' ? t : `${d.replace(/\/+$/, '')}/${t}`))))];
 }
 
 /**
