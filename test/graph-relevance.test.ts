@@ -155,9 +155,13 @@ describe('graph relevance', () => {
     expect(linkToSeeds(project.db, id('CancelToken.destroy'), adapter, 1)).toBeUndefined();
     expect(personalizedRank(project.db, new Map([[id('fetchAdapter'), 1]])).map((r) => r.id)).toContain(id('CancelToken.toAbortSignal'));
   });
-  it('links a call through a computed key to the member so keyed, and on to the function it holds (agent trial tr127)', () => {
+  it('links a call through a computed key to the member so keyed, and to the function it holds (agent trials tr127, tr134)', () => {
     expect(linkToSeeds(project.db, id('child'), new Set([id('prototype.[setLevelSym]')]), 1)).toMatchObject({ hops: 1 });
-    expect(linkToSeeds(project.db, id('child'), new Set([id('setLevel')]), 2)).toMatchObject({ hops: 2, path: [id('child'), id('prototype.[setLevelSym]'), id('setLevel')] });
+    expect(linkToSeeds(project.db, id('prototype.[setLevelSym]'), new Set([id('child')]), 1)).toMatchObject({ hops: 1 });
+    // the call through the key is a call of the function the key holds, both ways (agent trial tr134 still had child refused)
+    expect(linkToSeeds(project.db, id('child'), new Set([id('setLevel')]), 1)).toMatchObject({ hops: 1 });
+    expect(linkToSeeds(project.db, id('setLevel'), new Set([id('child')]), 1)).toMatchObject({ hops: 1 });
+    expect(linkWords(project.db, id('setLevel'), id('child'), linkDirection(project.db, id('setLevel'), id('child')))).toBe('child uses setLevel');
   });
   it('links a call of a base method to the methods that override it, and not to their siblings (agent trial tr115)', () => {
     const http = symbolsByName(project, 'send', { includeLocal: true }).find((r) => r.container_name === 'HTTPAdapter')!.id;

@@ -131,6 +131,10 @@ const EDGE_SQL = {
    */
   guessedCallees: `SELECT DISTINCT r.name AS name FROM refs r WHERE r.enclosing_id = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND r.role = 'call' LIMIT 400`,
   guessedCallers: `SELECT DISTINCT r.enclosing_id AS n FROM refs r WHERE r.name = ? AND r.symbol_id IS NULL AND r.confidence = 'name_match' AND r.role = 'call' AND r.enclosing_id IS NOT NULL LIMIT 400`,
+  /** the function or method a computed-key property's value names (`[k]: fn`), and the reverse */
+  heldCallable: `SELECT DISTINCT r.symbol_id AS id FROM refs r JOIN symbols t ON t.id = r.symbol_id JOIN symbols p ON p.id = r.enclosing_id
+    WHERE r.enclosing_id = ? AND p.kind = 'property' AND r.role = 'read' AND t.kind IN ('function', 'method') LIMIT 2`,
+  holders: `SELECT DISTINCT p.name AS name FROM refs r JOIN symbols p ON p.id = r.enclosing_id WHERE r.symbol_id = ? AND r.role = 'read' AND p.kind = 'property' AND p.name LIKE '[%]' LIMIT 5`,
   callablesNamed: `SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? AND s.local = 0 AND (s.kind IN ('function', 'method') OR (s.kind = 'property' AND s.name LIKE '[%]')) AND f.path NOT LIKE '%.d.ts' AND f.path NOT LIKE '%.d.cts' AND f.path NOT LIKE '%.d.mts' LIMIT 2`,
   allGuessedCalls: `SELECT DISTINCT enclosing_id AS a, name FROM refs WHERE symbol_id IS NULL AND confidence = 'name_match' AND role = 'call' AND enclosing_id IS NOT NULL`,
   /** every declaration by file and start, for the owners of all locals at once */
@@ -159,11 +163,31 @@ const runtimeMembers = (): ReadonlySet<string> => (runtimeMemberNames ??= (() =>
   return names;
 })());
 
-/** The one declaration a guessed call of `name` can mean: a compound name no runtime object has, declared once. */
+/**
+ * The one declaration a guessed call of `name` can mean: a compound name no runtime object has,
+ * declared once — for a member under a computed key that holds a function (`[setLevelSym]: setLevel`),
+ * the function it holds: `instance[setLevelSym]()` calls setLevel (agent trials tr127, tr134: pino's child).
+ */
 function guessable(db: DB, name: string): number | undefined {
   if (splitWords(name).length < 2 || runtimeMembers().has(name)) return undefined;
   const ids = db.prepare(EDGE_SQL.callablesNamed).all(name) as { id: number }[];
-  return ids.length === 1 ? ids[0]!.id : undefined;
+  if (ids.length !== 1) return undefined;
+  if (!name.startsWith('[')) return ids[0]!.id;
+  const held = db.prepare(EDGE_SQL.heldCallable).all(ids[0]!.id) as { id: number }[];
+  return held.length === 1 ? held[0]!.id : ids[0]!.id;
+}
+
+/** What a guessed call of `name` reaches: the declaration guessable() means, and the computed-key member it goes through. */
+function guessedTargets(db: DB, name: string): number[] {
+  const meant = guessable(db, name);
+  if (meant === undefined) return [];
+  const key = name.startsWith('[') ? (db.prepare(EDGE_SQL.callablesNamed).get(name) as { id: number } | undefined)?.id : undefined;
+  return key !== undefined && key !== meant ? [meant, key] : [meant];
+}
+
+/** The computed-key members that hold a function (`[k]: fn`): the names its guessed calls go by. */
+function heldUnder(db: DB, id: number): string[] {
+  return (db.prepare(EDGE_SQL.holders).all(id) as { name: string }[]).map((r) => r.name).filter((n) => guessable(db, n) === id);
 }
 
 /** The most declarations that may write, and read, a field for it to link them: more is a hub, not a data path. */
@@ -272,7 +296,7 @@ function neighbours(db: DB, id: number): number[] {
   for (const m of dispatchRelated(db, id, 'up')) rows(EDGE_SQL.referencedBy, m).forEach(add);
   for (const callee of rows(EDGE_SQL.references)) if (callee !== null) dispatchRelated(db, callee, 'down').slice(0, 10).forEach(add);
   const guessedFrom = (from: number) => {
-    for (const { name } of db.prepare(EDGE_SQL.guessedCallees).all(from) as { name: string }[]) add(guessable(db, name));
+    for (const { name } of db.prepare(EDGE_SQL.guessedCallees).all(from) as { name: string }[]) guessedTargets(db, name).forEach(add);
   };
   guessedFrom(id);
   fieldPartners(db, id).forEach(add);
@@ -293,8 +317,9 @@ function neighbours(db: DB, id: number): number[] {
   }
   for (const local of rows(EDGE_SQL.referencedByLocals)) if (local !== null) add(ownerOf(local));
   const own = db.prepare('SELECT name FROM symbols WHERE id = ?').get(id) as { name: string } | undefined;
-  if (own && guessable(db, own.name) === id) {
-    for (const caller of rows(EDGE_SQL.guessedCallers, own.name)) if (caller !== null) add(ownerOf(caller) ?? caller);
+  // (its callers by its name, and by the computed keys it is held under)
+  for (const name of [...(own && guessedTargets(db, own.name).includes(id) ? [own.name] : []), ...heldUnder(db, id)]) {
+    for (const caller of rows(EDGE_SQL.guessedCallers, name)) if (caller !== null) add(ownerOf(caller) ?? caller);
   }
   return [...out];
 }
@@ -315,11 +340,10 @@ function allEdges(db: DB): Map<number, Set<number>> {
     if (owner !== undefined) link(owner, r.b);
   }
   for (const r of db.prepare(EDGE_SQL.allMembers).iterate() as Iterable<{ a: number; b: number }>) link(r.a, r.b);
-  const meant = new Map<string, number | undefined>();
+  const meant = new Map<string, number[]>();
   for (const r of db.prepare(EDGE_SQL.allGuessedCalls).iterate() as Iterable<{ a: number; name: string }>) {
-    if (!meant.has(r.name)) meant.set(r.name, guessable(db, r.name));
-    const b = meant.get(r.name);
-    if (b !== undefined) link(r.a, b);
+    if (!meant.has(r.name)) meant.set(r.name, guessedTargets(db, r.name));
+    for (const b of meant.get(r.name)!) link(r.a, b);
   }
   return edges;
 }
@@ -411,8 +435,11 @@ export function linksOnward(db: DB, seed: number, seedWay: LinkDirection | undef
 
 function guessedUse(db: DB, outer: number, inner: number): boolean {
   const name = (db.prepare('SELECT name FROM symbols WHERE id = ?').get(inner) as { name: string } | undefined)?.name;
-  return name !== undefined && guessable(db, name) === inner && db.prepare(`SELECT 1 FROM refs x JOIN symbols s ON s.id = ? WHERE x.name = ? AND x.symbol_id IS NULL
-    AND x.confidence = 'name_match' AND x.role = 'call' AND x.file_id = s.file_id AND x.line BETWEEN s.line AND s.end_line LIMIT 1`).get(outer, name) !== undefined;
+  if (name === undefined) return false;
+  // (by its name, or a computed key it is held under: `instance[setLevelSym]()` calls setLevel)
+  const names = [...(guessable(db, name) === inner ? [name] : []), ...heldUnder(db, inner)];
+  return names.some((n) => db.prepare(`SELECT 1 FROM refs x JOIN symbols s ON s.id = ? WHERE x.name = ? AND x.symbol_id IS NULL
+    AND x.confidence = 'name_match' AND x.role = 'call' AND x.file_id = s.file_id AND x.line BETWEEN s.line AND s.end_line LIMIT 1`).get(outer, n) !== undefined);
 }
 
 function sameFile(db: DB, a: number, b: number): boolean {
