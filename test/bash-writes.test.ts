@@ -282,3 +282,26 @@ describe('red team adv59: words the guard cannot see, and readings it must take 
     for (const cmd of ['npm test \\\n  --silent', 'echo "a\\\nb" > /tmp/x', "echo 'a\\\nb' > /tmp/x", 'ls &&\\\nls']) expect(await refusals(cmd), JSON.stringify(cmd)).toEqual([]);
   });
 });
+
+describe('red team adv60: options the text does not show, find\'s own options and the paths it hands over', () => {
+  const refusals = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => w.refuse).map((w) => w.refuse);
+  const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => !w.refuse).map((w) => w.targets);
+  it('an option built by an expansion, a pattern that may match a name starting with -, an output option hidden by an expansion', async () => {
+    for (const cmd of ['cp adv60-payload */var/tmp', 'x=t/var/tmp; cp -$x f', 'x=target-directory=/var/tmp; cp --$x f', 'x=t/var/tmp; cp "-"$x f', 'x=/var/tmp; cp -vt$x f',
+      'a=-o/var/tmp/s; sort $a /etc/hostname', 'a=--output; sort /etc/hostname $a /var/tmp/s3', 'a=-fprint; find /etc/hostname $a /var/tmp/fp', 'a=--output=/var/tmp/gd; git diff "$a"',
+      'a=-o/var/tmp/c; curl -s $a file:///etc/hostname', 'x=C/var/tmp; tar -xf a.tar -$x'])
+      expect(await refusals(cmd), cmd).toHaveLength(1);
+    // the value of an option that takes one is no option; after `--` nothing is
+    for (const cmd of ['tar -tf "$f"', 'tar tf "$f"', 'find . -name "$p" -print', 'cp -- *.ts /tmp/x/', 'sed -n 1p src/*.ts', 'rm -f "$tmp"', 'mkdir -p "$d"'])
+      expect(await refusals(cmd), cmd).toEqual([]);
+  });
+  it('env --split-string by any prefix; find past its own options; {} as where a writer writes', async () => {
+    expect(await targets('env --s="cp f /var/tmp/x"')).toEqual([['/var/tmp/x']]);
+    expect(await targets('env --sp "cp f /var/tmp/x"')).toEqual([['/var/tmp/x']]);
+    expect((await targets('find -P /var/tmp -maxdepth 1 -name "a*" -delete')).flat()).toContain('/var/tmp');
+    for (const cmd of ['find -L /var/tmp -maxdepth 0 -exec cp /tmp/p {} \\;', 'find /tmp/s -name .L -exec cp -t {} /tmp/s/p \\;', 'find /var/* -delete', 'find . -exec awk {} \\;'])
+      expect(await refusals(cmd), cmd).toHaveLength(1);
+    for (const cmd of ['find . -name "*.orig" -exec rm {} +', 'find . -name "*.ts" -exec cp {} /tmp/x/ \\;', 'find . -name "*.ts" -exec sed -i s/a/b/ {} +'])
+      expect(await refusals(cmd), cmd).toEqual([]);
+  });
+});

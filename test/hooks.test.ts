@@ -744,6 +744,25 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
+  it('a pattern matching a folder named as an option, an option built by an expansion, env --s, find -L, {} as the destination (red team adv60)', async () => {
+    await withFolders('adv60', async (outside, scratch) => {
+      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+      fs.mkdirSync(path.join(scratch, 'ok'));
+      fs.mkdirSync(path.join(scratch, `--target-directory=${outside}`), { recursive: true });
+      fs.symlinkSync(outside, path.join(scratch, 'ok', '.L'));
+      for await (const phase of phases()) {
+        const before = fs.readdirSync(outside).sort();
+        for (const cmd of [`cd ${scratch} && cp payload */${outside.slice(1)}`, `x=t${outside}; cp -$x ${scratch}/payload`, `env --s="cp ${scratch}/payload ${outside}/x1"`,
+          `find -L ${outside} -maxdepth 0 -exec cp ${scratch}/payload {} \\;`, `find ${scratch}/ok -maxdepth 1 -name .L -exec cp -t {} ${scratch}/payload \\;`]) {
+          const r = hook('pre-tool-use', bash(cmd));
+          if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root });
+          expect(fs.readdirSync(outside).sort(), `${phase}: ${cmd}`).toEqual(before);
+          expect(r.decision, `${phase}: ${cmd}`).toBe('deny');
+        }
+      }
+    });
+  });
+
   it('the scratch folder itself is refused with what to write instead: a file or folder inside it', async () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const cmd of ['cp src/cart.ts /tmp', 'tar -x -C /tmp -f /tmp/code-intel-none.tar'])

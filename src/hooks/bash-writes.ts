@@ -11,7 +11,7 @@ import { expandBraces, MAX_BRACE_WORDS, protect } from './brace-expansion.js';
 import { UNKNOWN } from './glob-targets.js';
 import { type GivenOption, getopt, isLong, lastGiven, longNames } from './getopt.js';
 import { sedCommands, sedEffects } from './sed-script.js';
-import { tarDirs, tarMode, tarOptions } from './tar-reading.js';
+import { TAR_VALUES, tarDirs, tarMode, tarOptions } from './tar-reading.js';
 
 export interface BashWrite {
   /** the command (or redirection) that writes */
@@ -935,9 +935,11 @@ function peel(commandWords: readonly string[]): Peeled {
       }
       if (!a.startsWith('-') || a === '-') break;
       // `env -S 'sh -c …'` / `--split-string=…`: the rest is one command line
-      const split = name === 'env' ? /^(?:--split-string(?:=(.*))?|-[a-zA-Z0-9]*S(.*))$/s.exec(a) : null;
-      if (split) {
-        const inline = split[1] ?? (split[2] || undefined);
+      // (by any prefix getopt_long takes: `--s=…`, `--sp …` — red team adv60)
+      const long = name === 'env' ? /^--([a-z-]+)(?:=(.*))?$/s.exec(a) : null;
+      const short = name === 'env' && !long ? /^-[a-zA-Z0-9]*S(.*)$/s.exec(a) : null;
+      if ((long && isLong(long[1]!, ['split-string'])) || short) {
+        const inline = long ? long[2] : short![1] || undefined;
         out.code.push([inline ?? words[1] ?? '', ...words.slice(inline !== undefined ? 1 : 2)].join(' '));
         out.words = [];
         return out;
@@ -1174,7 +1176,58 @@ const EDITORS = new Set(['vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'red', 'emacs'
 
 /** Commands a /code turn never runs: a mount makes a project file another file (red team adv37: `mount --bind ~/x src/a.js`, then an Edit). */
 /** Writers whose options say where they write or what they run: a word of theirs an expansion builds may be one */
-const STEERED = new Set(['cp', 'mv', 'install', 'ln', 'tar', 'bsdtar', 'sed', 'rsync', 'patch', 'dd', 'unzip', 'cpio', 'scp', 'perl']);
+const STEERED = new Set(['cp', 'mv', 'install', 'ln', 'tar', 'bsdtar', 'sed', 'rsync', 'patch', 'dd', 'unzip', 'cpio', 'scp', 'perl',
+  'sort', 'git', 'curl', 'wget', 'gpg', 'csplit', 'split', 'zip', 'ssh-keygen']);
+
+/** The folders find starts from: after its own options (-H, -L, -P, -D LIST, -O LEVEL), up to its expression. */
+function findStarts(args: readonly string[]): string[] {
+  let i = 0;
+  while (i < args.length && /^-(?:[HLP]+|D|O\d*)$/.test(args[i]!)) i += args[i] === '-D' ? 2 : 1;
+  const rest = args.slice(i);
+  const end = rest.findIndex((a) => /^[-(!]/.test(a));
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+/** Where `{}` (a path find hands over) is what a writer writes: its destination or an option's value (`cp -t {}`, `cp x {}`, `tar -C {}`). */
+function foundAsDestination(run: readonly string[]): string | undefined {
+  const cmd = path.basename(run[0] ?? '');
+  const args = run.slice(1);
+  if (!args.some((a) => a.includes('{}'))) return undefined;
+  if (cmd === 'tar' || cmd === 'bsdtar') return tarOptions(args).options.some((o) => o.value?.includes('{}')) ? `${cmd} is given {} as an option's value` : undefined;
+  if (!ALWAYS_WRITES.has(cmd) && cmd !== 'sed') return undefined;
+  const { operands, options } = getopt(args, WRITER_VALUES[cmd]?.short ?? (cmd === 'sed' ? 'efl' : ''), WRITER_VALUES[cmd]?.long ?? []);
+  if (options.some((o) => o.value?.includes('{}'))) return `${cmd} is given {} as an option's value`;
+  if (operands.some((o) => o !== '{}' && o.includes('{}'))) return `${cmd} is given a path built on {}`;
+  if (['cp', 'mv', 'install', 'ln', 'rsync', 'scp'].includes(cmd) && operands.length > 1 && operands.at(-1) === '{}') return `${cmd} writes into {}`;
+  return undefined;
+}
+
+/** find's primaries that take the next word as a value that cannot act (a pattern, a type, a number) */
+const FIND_VALUES = new Set(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname', '-type', '-xtype',
+  '-newer', '-anewer', '-cnewer', '-samefile', '-user', '-group', '-uid', '-gid', '-perm', '-size', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin',
+  '-maxdepth', '-mindepth', '-links', '-inum', '-used', '-regextype', '-fstype', '-context']);
+
+/**
+ * A word of a command whose options steer where it writes (STEERED, find) that may be an option when
+ * it runs though the text does not show one: built by an expansion whose first character is unseen
+ * (`$a`, `"$f"`, `$(…)`) or that starts with `-` (`-$x`, `--$x`: red team adv60), or a pattern whose
+ * first character is a wildcard (`*​/var/tmp` matched a folder named `--target-directory=`: adv60).
+ * Not after `--`; not the value of an option that takes one (`tar -tf "$f"`, `find . -name "$p"`).
+ */
+function optionUnseen(cmd: string, args: readonly string[], expanded: ReadonlySet<string>): string | undefined {
+  const end = cmd === 'dd' || cmd === 'find' ? -1 : args.indexOf('--');
+  const values = cmd === 'tar' || cmd === 'bsdtar' ? TAR_VALUES : WRITER_VALUES[cmd]?.short ?? '';
+  const isValue = (i: number) => {
+    const before = args[i - 1];
+    if (before === undefined) return false;
+    if (cmd === 'find') return FIND_VALUES.has(before);
+    // (the value of a bundle ending in a letter that takes one: `-tf "$f"`, `-C "$d"`, old-style `tf "$f"`)
+    return /^-[a-zA-Z]+$/.test(before) ? values.includes(before.at(-1)!) && ![...before.slice(1, -1)].some((c) => values.includes(c))
+      : (cmd === 'tar' || cmd === 'bsdtar') && i === 1 && /^[a-zA-Z]+$/.test(before) && [...before].filter((c) => values.includes(c)).length === 1;
+  };
+  return args.find((a, i) => (end < 0 || i < end) && !isValue(i)
+    && ((expanded.has(a) && (/^[$`-]/.test(a)) && !/^(?:\$HOME|\$\{HOME\})(?:\/|$)/.test(a)) || /^[*?[]/.test(a)));
+}
 
 /** Programs that run a command with words from their input, as xargs does */
 const FEEDERS = new Set(['parallel', 'rush', 'pexec', 'xe', 'dsh']);
@@ -1190,13 +1243,13 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
   const args = words.slice(1);
   // a word an expansion builds, of a first character the text does not show, may be an option when it
   // runs: `a=-t/var/tmp; cp $a f`, `tar -xf t.tar $x`, `set -- -e '1w F'; sed -n -e p "$@" f` (red team adv59)
-  if (STEERED.has(cmd)) {
-    const dd = cmd === 'dd' ? -1 : args.indexOf('--');
-    const unseen = args.find((a, i) => (dd < 0 || i < dd) && expanded.has(a) && /^[$`]/.test(a) && !/^(?:\$HOME|\$\{HOME\})(?:\/|$)/.test(a));
+  if (STEERED.has(cmd) || cmd === 'find') {
+    const unseen = optionUnseen(cmd, args, expanded);
     if (unseen !== undefined) {
       writes.push({ what: words.join(' ').slice(0, 160), targets: null, refuse: cmd === 'dd'
         ? `'${unseen.slice(0, 60)}' is built by an expansion, and dd reads its operands as of=FILE, if=FILE: write them out`
-        : `'${unseen.slice(0, 60)}' is built by an expansion and may be an option when it runs (-t DIR, -C DIR, -e SCRIPT): put -- before the words that come from variables (${cmd} … -- "$f"), or write them out` });
+        : cmd === 'find' ? `'${unseen.slice(0, 60)}' is built by an expansion or a pattern and may be a start folder or a primary when it runs (-delete, -fprint F, -exec …): write it out, or give it as the value of -name/-path`
+          : `'${unseen.slice(0, 60)}' is built by an expansion or a pattern and may be an option when it runs (-t DIR, -C DIR, -e SCRIPT, --output=F): put -- before the words that come from variables or patterns (${cmd} … -- "$f"), or write them out` });
       return xargs;
     }
   }
@@ -1493,14 +1546,30 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+' || a === '\\;'));
       const run = args.slice(i + 1, end < 0 ? undefined : end);
       // (a found path as a sed script or an awk program is text the guard cannot read: `-exec sed -n {} \;`)
-      const programs = ['sed', ...AWKS].includes(path.basename(run[0] ?? ''));
-      const inner = programs ? run : run.filter((a) => a !== '{}');
-      if (inner.length > 0) inspectCommand(inner, writes, nested, programs ? new Set([...expanded, '{}']) : expanded);
+      const runs = path.basename(run[0] ?? '');
+      const program = runs === 'sed' ? sedCommands(run.slice(1)).flatMap((r) => r.scripts) : AWKS.has(runs) ? awkSources(run.slice(1)) ?? [] : [];
+      if (program.some((x) => x.includes('{}'))) {
+        writes.push({ what: text, targets: null, refuse: `a path find hands over is ${runs}'s program here, text the guard cannot read: write the program out` });
+        return xargs;
+      }
+      // (a found path as where a writer writes — `-exec cp -t {} SRC \;`, `-exec cp SRC {} \;` — may be a link out: red team adv60)
+      const into = foundAsDestination(run);
+      if (into) {
+        writes.push({ what: text, targets: null, refuse: `${into}: a path find hands over may be a link that leads out of the folders it searches. Copy from what it finds, not into it` });
+        return xargs;
+      }
+      const inner = run.filter((a) => a !== '{}');
+      if (inner.length > 0) inspectCommand(inner, writes, nested, expanded);
     }
     // what it deletes or hands to a writer lies under the folders it starts from (red team adv44:
     // `find /root -name .bashrc -exec rm {} +`, `find /root/.ssh -delete`)
-    const starts = args.slice(0, Math.max(0, args.findIndex((a) => /^[-(!]/.test(a)))).filter((a) => !UNKNOWABLE.test(a));
+    // (past its own options: `find -L /var/tmp …` — red team adv60 had the start dropped and '.' judged)
+    const starts = findStarts(args);
     const writesFound = args.includes('-delete') || writes.slice(before + 1).length > 0;
+    if (writesFound && starts.some((a) => UNKNOWABLE.test(a))) {
+      writes.push({ what: text, targets: null, refuse: 'find deletes or hands to a writer what it finds under a folder an expansion or a pattern names: name the folders it starts from' });
+      return xargs;
+    }
     if (writesFound) writes.push({ what: `${text} (what it finds)`, targets: starts.length > 0 ? starts : ['.'], given: true });
     return xargs;
   }
