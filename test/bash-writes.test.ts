@@ -295,6 +295,14 @@ describe('red team adv60: options the text does not show, find\'s own options an
     for (const cmd of ['tar -tf "$f"', 'tar tf "$f"', 'find . -name "$p" -print', 'cp -- *.ts /tmp/x/', 'sed -n 1p src/*.ts', 'rm -f "$tmp"', 'mkdir -p "$d"'])
       expect(await refusals(cmd), cmd).toEqual([]);
   });
+  it("a for loop's variable over words written out, none an option or a wildcard's start, used in double quotes, is no option (adv60's friction)", async () => {
+    for (const cmd of ['for f in lib/*.js; do sed -n 1p "$f"; done', 'for f in lib/a.js lib/b.js; do cp "$f" /tmp/x/; done', 'for f in lib/*.js; do sed -n 1p "${f}"; done'])
+      expect(await refusals(cmd), cmd).toEqual([]);
+    for (const cmd of ['for f in *.js; do sed -n 1p "$f"; done', 'for f in -t/var/tmp; do cp "$f" x; done', 'for f in lib/a.js; do f=-t/var/tmp; cp "$f" x; done',
+      'for f in lib/a.js; do cp -"$f" x; done', 'for f in lib/*.js; do sed -n 1p "${f#lib}"; done', 'for f in lib/a.js; do read f; cp "$f" x; done',
+      'for f in "a -t/var/tmp"; do cp $f x; done', 'for f in lib/a.js; do for f in -t/x; do :; done; cp "$f" x; done'])
+      expect(await refusals(cmd), cmd).toHaveLength(1);
+  });
   it('env --split-string by any prefix; find past its own options; {} as where a writer writes', async () => {
     expect(await targets('env --s="cp f /var/tmp/x"')).toEqual([['/var/tmp/x']]);
     expect(await targets('env --sp "cp f /var/tmp/x"')).toEqual([['/var/tmp/x']]);

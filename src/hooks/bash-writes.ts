@@ -208,7 +208,9 @@ function unquote(n: Node): string {
   return n.text;
 }
 
-const NO_WORDS: ReadonlySet<string> = new Set();
+/** The words of a command an expansion helps build, and those of them whose first character is known all the same (a loop's variable over words written out). */
+interface Expanded { all: ReadonlySet<string>; firstKnown: ReadonlySet<string> }
+const NO_WORDS: Expanded = { all: new Set(), firstKnown: new Set() };
 const EXPANSIONS = ['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion'];
 
 /** A word bash builds with an expansion — `$s`, `"${s}"`, `$(cmd)`, `/$s/p` — rather than one written out (single quotes keep a `$`). */
@@ -217,12 +219,38 @@ function expands(n: Node): boolean {
 }
 
 /**
+ * A word whose first character is known though an expansion builds it: it starts with `$f` or `${f}`
+ * where f is the variable of a for loop around it over words written out, none starting with `-` or a
+ * wildcard, nothing else in the command sets f, and the word is in double quotes (unquoted, the value
+ * is split): `for f in lib/*.js; do sed -n 1p "$f"; done` (red team adv60's friction). Its value is
+ * then no option.
+ */
+function firstKnown(word: Node, command: string): boolean {
+  // (the piece the word starts with: inside its quotes, or the first of a concatenation)
+  const leading = (n: Node | null): Node | null => (!n ? null : n.type === 'simple_expansion' || n.type === 'expansion' ? n
+    : n.type === 'string' ? leading(n.children[1] ?? null) : n.type === 'concatenation' ? leading(n.children[0] ?? null) : null);
+  const first = leading(word);
+  // (in double quotes only: unquoted, its value is split into words — at blanks, or wherever IFS says)
+  const quoted = word.type === 'string' || (word.type === 'concatenation' && word.children[0]?.type === 'string');
+  if (!quoted || !first || first.namedChildCount !== 1 || first.namedChild(0)?.type !== 'variable_name') return false;
+  const name = first.namedChild(0)!.text;
+  for (let p = word.parent; p; p = p.parent) {
+    if (p.type !== 'for_statement' || p.childForFieldName('variable')?.text !== name) continue;
+    const values = p.childrenForFieldName('value').filter((v): v is Node => v !== null);
+    const sets = new RegExp(String.raw`(?:^|[^\w$])${name}\+?=|\b(?:read|declare|typeset|local|export|readonly|let|unset|mapfile|readarray|getopts|printf)\b[^;&|\n]*\b${name}\b`);
+    return values.length > 0 && values.every((v) => !expands(v) && /^[^-*?[~]/.test(unquote(v))) && !sets.test(command)
+      && (command.match(new RegExp(String.raw`\bfor\s+${name}\b`, 'g')) ?? []).length === 1;
+  }
+  return false;
+}
+
+/**
  * A program text (a sed script, an awk program) taken from a word an expansion built, whole or after
  * its option (`-e$s`): the guard reads the text as written, not the value the shell puts there
  * (red team adv57: `sed -n "/$s/p"` with s holding `p;e CMD` ran CMD).
  */
-function built(texts: readonly string[], expanded: ReadonlySet<string>): boolean {
-  for (const w of expanded) if (texts.some((t) => w === t || (t !== '' && w.startsWith('-') && w.endsWith(t)))) return true;
+function built(texts: readonly string[], expanded: Expanded): boolean {
+  for (const w of expanded.all) if (texts.some((t) => w === t || (t !== '' && w.startsWith('-') && w.endsWith(t)))) return true;
   return false;
 }
 
@@ -596,7 +624,8 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           if (peeled.elsewhere) move(null);
           const code: string[] = [];
           // (the words an expansion helps build: a program text among them is not what the guard reads)
-          const expanded = new Set([...n.childrenForFieldName('argument'), ...after].filter((a) => a !== null && expands(a)).flatMap((a) => expandedWords(a!)));
+          const built = [...n.childrenForFieldName('argument'), ...after].filter((a): a is Node => a !== null && expands(a));
+          const expanded = { all: new Set(built.flatMap((a) => expandedWords(a))), firstKnown: new Set(built.filter((a) => firstKnown(a, command)).flatMap((a) => expandedWords(a))) };
           if (name) inspectWords([nameText, ...args], writes, code, expanded);
           nested.push(...code.map((c) => ({ code: c, dir })));
           placed(from);
@@ -871,7 +900,7 @@ function outputFiles(cmd: string, args: string[]): string[] {
 }
 
 /** The writes of one simple command, given its words (name first, unquoted); `bash -c` and eval code goes to `nested`. */
-function inspectWords(commandWords: string[], writes: BashWrite[], nested: string[], expanded: ReadonlySet<string> = NO_WORDS): void {
+function inspectWords(commandWords: string[], writes: BashWrite[], nested: string[], expanded: Expanded = NO_WORDS): void {
   // what xargs runs gets more operands from stdin: the files it names are judged, and the rest is
   // unknown (red team adv38: `xargs cp payload ~/h` had blanked out its literal target)
   if (inspectCommand(commandWords, writes, nested, expanded)) writes.push({ what: `${commandWords.join(' ').slice(0, 160)} (operands from stdin)`, targets: null });
@@ -1214,7 +1243,7 @@ const FIND_VALUES = new Set(['-name', '-iname', '-path', '-ipath', '-wholename',
  * first character is a wildcard (`*​/var/tmp` matched a folder named `--target-directory=`: adv60).
  * Not after `--`; not the value of an option that takes one (`tar -tf "$f"`, `find . -name "$p"`).
  */
-function optionUnseen(cmd: string, args: readonly string[], expanded: ReadonlySet<string>): string | undefined {
+function optionUnseen(cmd: string, args: readonly string[], expanded: Expanded): string | undefined {
   const end = cmd === 'dd' || cmd === 'find' ? -1 : args.indexOf('--');
   const values = cmd === 'tar' || cmd === 'bsdtar' ? TAR_VALUES : WRITER_VALUES[cmd]?.short ?? '';
   const isValue = (i: number) => {
@@ -1226,7 +1255,7 @@ function optionUnseen(cmd: string, args: readonly string[], expanded: ReadonlySe
       : (cmd === 'tar' || cmd === 'bsdtar') && i === 1 && /^[a-zA-Z]+$/.test(before) && [...before].filter((c) => values.includes(c)).length === 1;
   };
   return args.find((a, i) => (end < 0 || i < end) && !isValue(i)
-    && ((expanded.has(a) && (/^[$`-]/.test(a)) && !/^(?:\$HOME|\$\{HOME\})(?:\/|$)/.test(a)) || /^[*?[]/.test(a)));
+    && ((expanded.all.has(a) && !expanded.firstKnown.has(a) && (/^[$`-]/.test(a)) && !/^(?:\$HOME|\$\{HOME\})(?:\/|$)/.test(a)) || /^[*?[]/.test(a)));
 }
 
 /** Programs that run a command with words from their input, as xargs does */
@@ -1234,7 +1263,7 @@ const FEEDERS = new Set(['parallel', 'rush', 'pexec', 'xe', 'dsh']);
 const MOUNTERS = new Set(['mount', 'umount', 'losetup', 'unshare', 'nsenter', 'chroot', 'fusermount', 'bindfs']);
 
 /** inspectWords for one command; true when it runs under xargs */
-function inspectCommand(commandWords: string[], writes: BashWrite[], nested: string[], expanded: ReadonlySet<string> = NO_WORDS): boolean {
+function inspectCommand(commandWords: string[], writes: BashWrite[], nested: string[], expanded: Expanded = NO_WORDS): boolean {
   const { words, xargs, code, outputs: own } = peel(commandWords);
   nested.push(...code);
   if (own.length > 0) writes.push({ what: commandWords.join(' '), targets: named(own) });
