@@ -313,3 +313,16 @@ describe('red team adv60: options the text does not show, find\'s own options an
       expect(await refusals(cmd), cmd).toEqual([]);
   });
 });
+
+describe('red team adv61: patterns after a dash, ~+ and ~-, find --, env -S escapes, a value word taken as an option', () => {
+  const refusals = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => w.refuse).map((w) => w.refuse);
+  const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => !w.refuse).map((w) => w.targets);
+  it('refuses what may be an option when it runs, and reads what is not', async () => {
+    for (const cmd of ['cp p -*/var/tmp', 'OLDPWD=--target-directory=/var/tmp; cp p ~-', 'cp p ~+', 'x=--target-directory=/var/tmp; cp p -S -S $x',
+      'x="-fprint /var/tmp/f1"; find . -maxdepth 0 -name -name $x', 'x=-C/var/tmp; tar -x -f -f $x', 'x=-o/var/tmp/s; shuf p $x', 'x=-o/var/tmp/i; iconv -f utf8 -t utf8 p $x'])
+      expect(await refusals(cmd), cmd).toHaveLength(1);
+    for (const cmd of ['tar -tf "$f"', 'tar tf "$f"', 'find . -name "$p" -print', 'git log --end-of-options "$rev"', 'sed -n 1,3p ./*.md']) expect(await refusals(cmd), cmd).toEqual([]);
+    expect((await targets('find -- /var/tmp -maxdepth 1 -delete')).flat()).toContain('/var/tmp');
+    expect(await targets("env -S'cp\\_/tmp/p\\_/var/tmp/e1'")).toEqual([['/var/tmp/e1']]);
+  });
+});

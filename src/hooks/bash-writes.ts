@@ -969,7 +969,8 @@ function peel(commandWords: readonly string[]): Peeled {
       const short = name === 'env' && !long ? /^-[a-zA-Z0-9]*S(.*)$/s.exec(a) : null;
       if ((long && isLong(long[1]!, ['split-string'])) || short) {
         const inline = long ? long[2] : short![1] || undefined;
-        out.code.push([inline ?? words[1] ?? '', ...words.slice(inline !== undefined ? 1 : 2)].join(' '));
+        // (env's own escapes split too: `\_` is a blank — red team adv61 hid `cp\_F\_/var/tmp/x` as one word)
+        out.code.push([inline ?? words[1] ?? '', ...words.slice(inline !== undefined ? 1 : 2)].join(' ').replace(/\\_/g, ' '));
         out.words = [];
         return out;
       }
@@ -1206,12 +1207,15 @@ const EDITORS = new Set(['vi', 'vim', 'nvim', 'view', 'ex', 'ed', 'red', 'emacs'
 /** Commands a /code turn never runs: a mount makes a project file another file (red team adv37: `mount --bind ~/x src/a.js`, then an Edit). */
 /** Writers whose options say where they write or what they run: a word of theirs an expansion builds may be one */
 const STEERED = new Set(['cp', 'mv', 'install', 'ln', 'tar', 'bsdtar', 'sed', 'rsync', 'patch', 'dd', 'unzip', 'cpio', 'scp', 'perl',
-  'sort', 'git', 'curl', 'wget', 'gpg', 'csplit', 'split', 'zip', 'ssh-keygen']);
+  'sort', 'git', 'curl', 'wget', 'gpg', 'csplit', 'split', 'zip', 'ssh-keygen', 'shuf', 'iconv', 'zstd', 'gzip', 'xz', 'bzip2', 'msgfmt', 'gcc', 'cc', 'clang',
+  'g++', 'pandoc']);
 
 /** The folders find starts from: after its own options (-H, -L, -P, -D LIST, -O LEVEL), up to its expression. */
 function findStarts(args: readonly string[]): string[] {
   let i = 0;
   while (i < args.length && /^-(?:[HLP]+|D|O\d*)$/.test(args[i]!)) i += args[i] === '-D' ? 2 : 1;
+  // (`find -- DIR`: GNU find takes `--` after its own options — red team adv61)
+  if (args[i] === '--') i++;
   const rest = args.slice(i);
   const end = rest.findIndex((a) => /^[-(!]/.test(a));
   return end < 0 ? rest : rest.slice(0, end);
@@ -1244,18 +1248,35 @@ const FIND_VALUES = new Set(['-name', '-iname', '-path', '-ipath', '-wholename',
  * Not after `--`; not the value of an option that takes one (`tar -tf "$f"`, `find . -name "$p"`).
  */
 function optionUnseen(cmd: string, args: readonly string[], expanded: Expanded): string | undefined {
-  const end = cmd === 'dd' || cmd === 'find' ? -1 : args.indexOf('--');
-  const values = cmd === 'tar' || cmd === 'bsdtar' ? TAR_VALUES : WRITER_VALUES[cmd]?.short ?? '';
-  const isValue = (i: number) => {
-    const before = args[i - 1];
-    if (before === undefined) return false;
-    if (cmd === 'find') return FIND_VALUES.has(before);
-    // (the value of a bundle ending in a letter that takes one: `-tf "$f"`, `-C "$d"`, old-style `tf "$f"`)
-    return /^-[a-zA-Z]+$/.test(before) ? values.includes(before.at(-1)!) && ![...before.slice(1, -1)].some((c) => values.includes(c))
-      : (cmd === 'tar' || cmd === 'bsdtar') && i === 1 && /^[a-zA-Z]+$/.test(before) && [...before].filter((c) => values.includes(c)).length === 1;
-  };
-  return args.find((a, i) => (end < 0 || i < end) && !isValue(i)
-    && ((expanded.all.has(a) && !expanded.firstKnown.has(a) && (/^[$`-]/.test(a)) && !/^(?:\$HOME|\$\{HOME\})(?:\/|$)/.test(a)) || /^[*?[]/.test(a)));
+  // (git's `--end-of-options` ends its options and still takes revisions: `git log --end-of-options "$rev"`)
+  const end = cmd === 'dd' || cmd === 'find' ? -1 : cmd === 'git' && args.includes('--end-of-options') ? args.indexOf('--end-of-options') : args.indexOf('--');
+  const values = valueWords(cmd, args);
+  return args.find((a, i) => (end < 0 || i < end) && !values.has(i)
+    && ((expanded.all.has(a) && !expanded.firstKnown.has(a) && (/^[$`-]/.test(a)) && !/^(?:\$HOME|\$\{HOME\})(?:\/|$)/.test(a))
+      // (a pattern that may match a name starting with `-`: `*/x`, `-*/var/tmp` — red team adv61; `~+`, `~-` are $PWD, $OLDPWD, which a command sets)
+      || /^[*?[]|^-[^/]*[*?[]|^~[+-]/.test(a)));
+}
+
+/**
+ * The positions of words that are an option's value, walking the words as the program does (a word
+ * taken as a value takes none itself: `cp -S -S $x` gives -S the suffix "-S" and leaves $x an
+ * option — red team adv61): after a bundle whose one letter that takes a value ends it (`-tf "$f"`,
+ * `-C "$d"`), an old-style tar bundle's values, and find's primaries that take a word.
+ */
+function valueWords(cmd: string, args: readonly string[]): Set<number> {
+  const letters = cmd === 'tar' || cmd === 'bsdtar' ? TAR_VALUES : WRITER_VALUES[cmd]?.short ?? '';
+  const out = new Set<number>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (cmd === 'find' ? FIND_VALUES.has(a) : /^-[a-zA-Z]+$/.test(a) && letters.includes(a.at(-1)!) && ![...a.slice(1, -1)].some((c) => letters.includes(c))) {
+      out.add(++i);
+    } else if (i === 0 && (cmd === 'tar' || cmd === 'bsdtar') && /^[a-zA-Z]+$/.test(a)) {
+      const n = [...a].filter((c) => letters.includes(c)).length;
+      for (let k = 1; k <= n; k++) out.add(k);
+      i += n;
+    }
+  }
+  return out;
 }
 
 /** Programs that run a command with words from their input, as xargs does */
@@ -1278,7 +1299,7 @@ function inspectCommand(commandWords: string[], writes: BashWrite[], nested: str
       writes.push({ what: words.join(' ').slice(0, 160), targets: null, refuse: cmd === 'dd'
         ? `'${unseen.slice(0, 60)}' is built by an expansion, and dd reads its operands as of=FILE, if=FILE: write them out`
         : cmd === 'find' ? `'${unseen.slice(0, 60)}' is built by an expansion or a pattern and may be a start folder or a primary when it runs (-delete, -fprint F, -exec …): write it out, or give it as the value of -name/-path`
-          : `'${unseen.slice(0, 60)}' is built by an expansion or a pattern and may be an option when it runs (-t DIR, -C DIR, -e SCRIPT, --output=F): put -- before the words that come from variables or patterns (${cmd} … -- "$f"), or write them out` });
+          : `'${unseen.slice(0, 60)}' is built by an expansion or a pattern and may be an option when it runs (-t DIR, -C DIR, -e SCRIPT, --output=F): ${cmd === 'git' ? 'put --end-of-options before the revisions and paths that come from variables or patterns (git log --end-of-options "$rev")' : `put -- before the words that come from variables or patterns (${cmd} … -- "$f"), start a pattern with ./ (./*.md)`}, or write them out` });
       return xargs;
     }
   }
