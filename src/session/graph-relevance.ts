@@ -169,20 +169,24 @@ const runtimeMembers = (): ReadonlySet<string> => (runtimeMemberNames ??= (() =>
  * the function it holds: `instance[setLevelSym]()` calls setLevel (agent trials tr127, tr134: pino's child).
  */
 function guessable(db: DB, name: string): number | undefined {
+  return guess(db, name)?.meant;
+}
+
+/** guessable()'s answer, with the computed-key member the call goes through (`key`, where it differs). */
+function guess(db: DB, name: string): { meant: number; key?: number } | undefined {
   if (splitWords(name).length < 2 || runtimeMembers().has(name)) return undefined;
   const ids = db.prepare(EDGE_SQL.callablesNamed).all(name) as { id: number }[];
   if (ids.length !== 1) return undefined;
-  if (!name.startsWith('[')) return ids[0]!.id;
-  const held = db.prepare(EDGE_SQL.heldCallable).all(ids[0]!.id) as { id: number }[];
-  return held.length === 1 ? held[0]!.id : ids[0]!.id;
+  const id = ids[0]!.id;
+  if (!name.startsWith('[')) return { meant: id };
+  const held = db.prepare(EDGE_SQL.heldCallable).all(id) as { id: number }[];
+  return held.length === 1 ? { meant: held[0]!.id, key: id } : { meant: id };
 }
 
 /** What a guessed call of `name` reaches: the declaration guessable() means, and the computed-key member it goes through. */
 function guessedTargets(db: DB, name: string): number[] {
-  const meant = guessable(db, name);
-  if (meant === undefined) return [];
-  const key = name.startsWith('[') ? (db.prepare(EDGE_SQL.callablesNamed).get(name) as { id: number } | undefined)?.id : undefined;
-  return key !== undefined && key !== meant ? [meant, key] : [meant];
+  const g = guess(db, name);
+  return !g ? [] : g.key !== undefined ? [g.meant, g.key] : [g.meant];
 }
 
 /** The computed-key members that hold a function (`[k]: fn`): the names its guessed calls go by. */

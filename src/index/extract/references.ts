@@ -57,9 +57,8 @@ export function resolveMemberRefs(ctx: FileContext): void {
 export function resolveComputedRefs(ctx: FileContext): void {
   for (const { key, object, access } of ctx.computedRefs) {
     const name = `[${key.text}]`;
-    const up = ctx.parentOf(access);
-    const role = up?.type === 'call_expression' && up.childForFieldName('function')?.id === access.id ? 'call'
-      : up?.type === 'assignment_expression' && up.childForFieldName('left')?.id === access.id ? 'write' : 'read';
+    // (how `x[k]` is used, as for any name: called, written, read)
+    const role = roleOf(access, ctx.parentOf, ctx.tables);
     let target: RefTarget = { kind: 'member' };
     for (const owner of ownersOf(ctx, object, 0)) {
       const t = memberIn(ctx, owner, name, role === 'call');
