@@ -1,0 +1,130 @@
+/** Shells run as commands: how each is told what to run, and the options that change how it expands words. */
+import { SHELLS, EVALUATES_SUBSCRIPTS } from './kinds.js';
+import { type Command } from './context.js';
+import { ansiC, substitutions, unreadCode } from './shell-text.js';
+
+/** The shopt options that change what a pattern matches beyond what the guard's matcher takes (globstar, dotglob and failglob only widen or stop it). */
+export const EXPANSION_SHOPTS = 'nullglob|nocaseglob|extglob|nocasematch';
+
+/** The same given to a shell as its own options: `bash -O extglob`, `+B`, `-f`, `-o noglob`. */
+export const SHELL_EXPANSION_OPTION = new RegExp(String.raw`^-O(?:${EXPANSION_SHOPTS})$|^\+[a-zA-Z]*B|^-[a-zA-Z]*f|^[-+]o(?:noglob|braceexpand)$`);
+
+/**
+ * How a shell (bash, sh, su, sg, script) is told what to run: the code of `-c` — the first operand
+ * after its options, which bash lets come after `-c` (`bash -c -e 'code'`, `bash -c -- 'code'`: red team
+ * adv39) — its operands, and whether it reads its commands from stdin (no code and no script, or `-s`).
+ */
+export function shellArgs(cmd: string, args: readonly string[]): { code?: string; operands: string[]; stdin: boolean } {
+  const operands: string[] = [];
+  let c = false;
+  let s = false;
+  let codeFromNext = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (codeFromNext) {
+      // su -c CMD, script -c CMD, sg GROUP -c CMD: the command is the option's own value
+      return { code: a, operands, stdin: false };
+    }
+    if (a === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a === '--command') {
+      codeFromNext = true;
+      continue;
+    }
+    if (/^[-+][oO]$/.test(a) || a === '--rcfile' || a === '--init-file' || (cmd === 'su' && /^-[sg]$|^--(shell|group)$/.test(a)) || (cmd === 'script' && /^-[tTIOBE]$/.test(a))) {
+      i++; // an option with a value
+      continue;
+    }
+    if (/^--/.test(a)) continue;
+    if (/^[-+][a-zA-Z]+$/.test(a)) {
+      if (a.startsWith('-') && a.includes('c')) {
+        if (cmd === 'su' || cmd === 'sg' || cmd === 'script') codeFromNext = true;
+        else c = true;
+      }
+      if (a.startsWith('-') && a.includes('s') && SHELLS.has(cmd)) s = true;
+      continue;
+    }
+    operands.push(a);
+  }
+  if (codeFromNext) return { operands, stdin: false };
+  if (c) return { code: operands[0] ?? '', operands: operands.slice(1), stdin: false };
+  // `bash --version`, `sh --help`: prints and reads nothing (red team adv40's friction)
+  if (operands.length === 0 && args.some((a) => a === '--version' || a === '--help')) return { operands, stdin: false };
+  // su and sg without -c, script without -c, a shell without a script: a shell on stdin
+  return { operands, stdin: s || !SHELLS.has(cmd) || operands.length === 0 };
+}
+
+/** `source F`, `. F`: runs a script. */
+export function readSource(c: Command): boolean {
+  const { cmd, operands, text, writes } = c;
+  if (cmd === 'source' || cmd === '.') {
+    if (operands.some(unreadCode)) writes.push({ what: text, targets: null, refuse: 'it runs code from a pipe or a process substitution, which the guard cannot read: run the commands themselves' });
+    else if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
+    return true;
+  }
+  return false;
+}
+
+/** A shell run as a command (bash, sh, su, script, busybox): its code, its script or its stdin. */
+export function readShell(c: Command): boolean {
+  const { cmd, args, text, writes, nested, expanded } = c;
+  if (SHELLS.has(cmd) || cmd === 'su' || cmd === 'sg' || cmd === 'script' || cmd === 'busybox') {
+    if (cmd === 'busybox') {
+      // `busybox tee f`: the applet is the command
+      c.inspect(args, expanded);
+      return true;
+    }
+    const stdin = 'a shell that reads its commands from stdin (a here-doc, a pipe) runs what the guard cannot read: run the commands themselves, or bash -c \'…\'';
+    const sh = shellArgs(cmd, args);
+    // the shell's own options that change how it expands words (`bash -O extglob`, `+B`, `-f`: red
+    // team adv50), and a shell that is not bash (`sh` may be dash: no brace expansion) given braces
+    const opts: string[] = [];
+    for (let i = 0; i < args.length && /^[-+]./.test(args[i]!) && args[i] !== '--'; i++) opts.push(/^[-+][oO]$/.test(args[i]!) ? `${args[i]}${args[++i] ?? ''}` : args[i]!);
+    const expansion = opts.find((o) => SHELL_EXPANSION_OPTION.test(o));
+    if (expansion) writes.push({ what: text, targets: null, refuse: `${cmd} ${expansion} changes how the shell expands words, which the write guard reads as bash does by default: run it without` });
+    else if (sh.code !== undefined && cmd !== 'bash' && /\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/.test(sh.code)) writes.push({ what: text, targets: null, refuse: `${cmd} may not expand braces as bash does (sh is dash on many systems): write the words out, or run bash -c` });
+    else if (sh.code !== undefined) nested.push(sh.code);
+    else if (sh.operands.some(unreadCode)) writes.push({ what: text, targets: null, refuse: 'it runs code from a pipe or a process substitution, which the guard cannot read: run the commands themselves' });
+    // no command and no script: it reads its commands from stdin (red team adv38: a here-doc; adv39: `bash -o posix <<…`, `… | su`, `script` alone)
+    else if (sh.stdin) writes.push({ what: text, targets: null, refuse: stdin });
+    else writes.push({ what: text, targets: null }); // runs a script: may write anything
+    return true;
+  }
+  return false;
+}
+
+/** `eval`: its words are code. */
+export function readEval(c: Command): boolean {
+  const { cmd, args, text, writes, nested } = c;
+  if (cmd === 'eval') {
+    // an expansion evaluated is code the guard cannot read (`eval "$1"`: red team adv38)
+    if (args.some((a) => a.includes('$') || a.includes('`'))) writes.push({ what: text, targets: null, refuse: 'eval of an expansion runs code the guard cannot read: run the commands themselves' });
+    else nested.push(args.join(' '));
+    return true;
+  }
+  return false;
+}
+
+/** `trap`: its action is code that runs later. */
+export function readTrap(c: Command): boolean {
+  const { cmd, operands, text, writes, nested } = c;
+  // a trap's action runs later, unread: written out as code (and a DEBUG or RETURN trap, run before every command, may move the shell: red team adv38)
+  if (cmd === 'trap') {
+    const action = operands[0];
+    if (action !== undefined && operands.slice(1).some((sig) => /^(?:DEBUG|RETURN|ERR)$/i.test(sig))) writes.push({ what: text, targets: null, refuse: 'a DEBUG, RETURN or ERR trap runs before or after every command, unread by the guard: run the commands themselves' });
+    else if (action !== undefined && action !== '-' && action !== '') nested.push(action);
+    return true;
+  }
+  return false;
+}
+
+/** Builtins that evaluate subscripts and arithmetic strings: their command substitutions. */
+export function readSubscripts(c: Command): boolean {
+  const { cmd, args, nested } = c;
+  // an array subscript or an arithmetic string is evaluated, command substitutions in it run (`test -v 'x[$(cmd)]'`, `let`, `printf -v`, `declare`: red team adv38)
+  // (printf decodes `\x24(` into `$(` itself: adv41's `printf -v x 'y[\x24(cmd)]'`)
+  if (EVALUATES_SUBSCRIPTS.has(cmd)) for (const a of args) nested.push(...substitutions(cmd === 'printf' ? ansiC(a) : a));
+  return false;
+}
