@@ -326,3 +326,26 @@ describe('red team adv61: patterns after a dash, ~+ and ~-, find --, env -S esca
     expect(await targets("env -S'cp\\_/tmp/p\\_/var/tmp/e1'")).toEqual([['/var/tmp/e1']]);
   });
 });
+
+describe("red team adv62: a variable is known only in a line made of plain parts; script's log", () => {
+  const refusals = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => w.refuse).map((w) => w.refuse);
+  const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => !w.refuse).map((w) => w.targets);
+  it('a loop variable set again in any way the grammar shows, or read another way, is not known', async () => {
+    for (const cmd of ['for f in {-o/var/tmp/p1,R}; do sort R "$f"; done', 'for f in x; do f[0]=-o/var/tmp/p2; sort R "$f"; done',
+      'for f in a; do a=-o/var/tmp/p3; sort R "${!f}"; done', 'for f in x; do select f in -o/var/tmp/p4; do break; done < <(echo 1)\nsort R "$f"; done',
+      'for f in x; do eval f\\=-o/var/tmp/p5; sort R "$f"; done', "for f in x; do eval 'f'=-o/x; sort R \"$f\"; done", 'for f in x; do : "${f:=-o/x}"; sort R "$f"; done',
+      'for f in x; do (( f = 1 )); sort R "$f"; done', 'for f in x; do g() { :; }; sort R "$f"; done', 'false || f=lib/x && sed -n 1p "$f"',
+      'sed -n 1p "$f"; f=lib/x', 'f=lib/x; f=-o/x; sed -n 1p "$f"', 'd=; for f in "$d"*.js; do sed -n 1p "$f"; done', 'f=lib/x | sort R "$f"',
+      'for f in x; do wait -p f; sort R "$f"; done', 'for f in x; do printf -v f %s -o/x; sort R "$f"; done'])
+      expect(await refusals(cmd), JSON.stringify(cmd)).toHaveLength(1);
+    for (const cmd of ['for f in lib/*.js; do sed -n 1p "$f"; done', 'f=lib/application.js; sed -n 1,3p "$f"', 'f=lib/x && sed -n 1p "$f"',
+      'for d in lib; do for f in "$d"/*.js; do sed -n 1p "$f"; done; done', 'for f in lib/a.js lib/b.js; do echo "$f"; sed -n 1p "${f}" | head -2; done'])
+      expect(await refusals(cmd), JSON.stringify(cmd)).toEqual([]);
+  });
+  it("script writes its typescript and its logs", async () => {
+    expect(await targets('script -q -c true /var/tmp/p6')).toEqual([['/var/tmp/p6']]);
+    expect((await targets('script -c ls -O /var/tmp/o')).flat()).toContain('/var/tmp/o');
+    expect((await targets('script -qt/var/tmp/t -c ls x')).flat()).toContain('/var/tmp/t');
+    expect((await targets('script --timing=/var/tmp/t -c ls')).flat()).toContain('/var/tmp/t');
+  });
+});

@@ -763,6 +763,23 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
+  it("a loop variable set by a subscript, select, eval or ${!f}, and script's log file (red team adv62)", async () => {
+    await withFolders('adv62', async (outside, scratch) => {
+      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+      for await (const phase of phases()) {
+        const before = fs.readdirSync(outside).sort();
+        for (const cmd of [`cd ${scratch} && for f in {-o${outside}/p1,payload}; do sort payload "$f" > /dev/null; done`, `cd ${scratch} && for f in x; do f[0]=-o${outside}/p2; sort payload "$f"; done`,
+          `cd ${scratch} && for f in a; do a=-o${outside}/p3; sort payload "\${!f}"; done`, `cd ${scratch} && for f in x; do eval f\\=-o${outside}/p5; sort payload "$f"; done`,
+          `script -q -c true ${outside}/p6`]) {
+          const r = hook('pre-tool-use', bash(cmd));
+          if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root });
+          expect(fs.readdirSync(outside).sort(), `${phase}: ${cmd}`).toEqual(before);
+          expect(r.decision, `${phase}: ${cmd}`).toBe('deny');
+        }
+      }
+    });
+  });
+
   it('the scratch folder itself is refused with what to write instead: a file or folder inside it', async () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const cmd of ['cp src/cart.ts /tmp', 'tar -x -C /tmp -f /tmp/code-intel-none.tar'])

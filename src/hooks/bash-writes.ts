@@ -19,7 +19,8 @@ import { isGitRead } from './commands/git.js';
 import { inspectWords } from './commands/inspect.js';
 import { CHDIR, detaches, READERS } from './commands/kinds.js';
 import { WRITES_WHERE_NAMED } from './commands/packages.js';
-import { ansiC, substitutions } from './commands/shell-text.js';
+import { substitutions, unquote } from './commands/shell-text.js';
+import { firstKnown, type KnownVariables, knownVariables } from './plain-variables.js';
 import { EXPANSION_SHOPTS } from './commands/shells.js';
 import { HARMLESS_DEST, UNKNOWABLE, named, givenWords } from './commands/words.js';
 import { peel } from './commands/wrappers.js';
@@ -60,52 +61,11 @@ function bashParser(): Promise<Parser> {
 /** nodes whose commands run in a shell of their own: a `cd` in them moves nothing after them */
 const SUBSHELLS = new Set(['subshell', 'command_substitution', 'process_substitution']);
 
-function unquote(n: Node): string {
-  if (n.type === 'raw_string') return n.text.slice(1, -1);
-  // `$'tee'`, `$'\x74ee'`: ANSI-C quoting, decoded as bash does; `$"tee"`: a translated string (red team adv41)
-  if (n.type === 'ansi_c_string') return ansiC(n.text.slice(2, -1));
-  if (n.type === 'translated_string') return n.namedChildren.map((c) => (c?.type === 'string' ? unquote(c) : c?.text ?? '')).join('') || n.text.slice(2, -1);
-  // (inside double quotes a backslash escapes only $ ` " \\ and a newline: `"/a/,\\$p"` is sed's `/a/,$p` — agent trial tr126)
-  // (every piece between the quotes: a lone `$` is an unnamed one, and it is a `$` — red team adv58's `"/tmp/z/"$"/f"` was read as /tmp/z//f)
-  if (n.type === 'string') return n.children.slice(1, -1).map((c) => (c?.type === 'string_content' ? c.text.replace(/\\([$`"\\\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch)) : c?.text ?? '')).join('');
-  // bash's quote removal: `\tee`, `t''ee`, `"l"n` are tee and ln (red team adv37 hid writes behind them)
-  if (n.type === 'concatenation') return n.children.map((c) => (c ? unquote(c) : '')).join('');
-  if (n.type === 'command_name' && n.namedChildCount === 1) return unquote(n.namedChild(0)!);
-  if (n.type === 'word') return n.text.replace(/\\(.)/gs, '$1');
-  return n.text;
-}
-
 const EXPANSIONS = ['simple_expansion', 'expansion', 'command_substitution', 'arithmetic_expansion'];
 
 /** A word bash builds with an expansion — `$s`, `"${s}"`, `$(cmd)`, `/$s/p` — rather than one written out (single quotes keep a `$`). */
 function expands(n: Node): boolean {
   return EXPANSIONS.includes(n.type) || n.descendantsOfType(EXPANSIONS).length > 0;
-}
-
-/**
- * A word whose first character is known though an expansion builds it: it starts with `$f` or `${f}`
- * where f is the variable of a for loop around it over words written out, none starting with `-` or a
- * wildcard, nothing else in the command sets f, and the word is in double quotes (unquoted, the value
- * is split): `for f in lib/*.js; do sed -n 1p "$f"; done` (red team adv60's friction). Its value is
- * then no option.
- */
-function firstKnown(word: Node, command: string): boolean {
-  // (the piece the word starts with: inside its quotes, or the first of a concatenation)
-  const leading = (n: Node | null): Node | null => (!n ? null : n.type === 'simple_expansion' || n.type === 'expansion' ? n
-    : n.type === 'string' ? leading(n.children[1] ?? null) : n.type === 'concatenation' ? leading(n.children[0] ?? null) : null);
-  const first = leading(word);
-  // (in double quotes only: unquoted, its value is split into words — at blanks, or wherever IFS says)
-  const quoted = word.type === 'string' || (word.type === 'concatenation' && word.children[0]?.type === 'string');
-  if (!quoted || !first || first.namedChildCount !== 1 || first.namedChild(0)?.type !== 'variable_name') return false;
-  const name = first.namedChild(0)!.text;
-  for (let p = word.parent; p; p = p.parent) {
-    if (p.type !== 'for_statement' || p.childForFieldName('variable')?.text !== name) continue;
-    const values = p.childrenForFieldName('value').filter((v): v is Node => v !== null);
-    const sets = new RegExp(String.raw`(?:^|[^\w$])${name}\+?=|\b(?:read|declare|typeset|local|export|readonly|let|unset|mapfile|readarray|getopts|printf)\b[^;&|\n]*\b${name}\b`);
-    return values.length > 0 && values.every((v) => !expands(v) && /^[^-*?[~]/.test(unquote(v))) && !sets.test(command)
-      && (command.match(new RegExp(String.raw`\bfor\s+${name}\b`, 'g')) ?? []).length === 1;
-  }
-  return false;
 }
 
 /** What a word whose brace expansion cannot be judged stands for (the command is refused). */
@@ -430,6 +390,8 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
     }
     try {
       if (tree.rootNode.hasError) parseError = true;
+      // (the variables whose values the line itself shows cannot start with `-`)
+      const known: KnownVariables = knownVariables(tree.rootNode);
       const nested: { code: string; dir: string | null }[] = [];
       const walk = (n: Node) => {
         const from = writes.length;
@@ -466,7 +428,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const code: string[] = [];
           // (the words an expansion helps build: a program text among them is not what the guard reads)
           const built = [...n.childrenForFieldName('argument'), ...after].filter((a): a is Node => a !== null && expands(a));
-          const expanded = { all: new Set(built.flatMap((a) => expandedWords(a))), firstKnown: new Set(built.filter((a) => firstKnown(a, command)).flatMap((a) => expandedWords(a))) };
+          const expanded = { all: new Set(built.flatMap((a) => expandedWords(a))), firstKnown: new Set(built.filter((a) => firstKnown(a, known)).flatMap((a) => expandedWords(a))) };
           if (name) inspectWords([nameText, ...args], writes, code, expanded);
           nested.push(...code.map((c) => ({ code: c, dir })));
           placed(from);

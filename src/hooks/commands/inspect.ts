@@ -7,7 +7,7 @@ import { INTERPRETERS, CHDIR, READERS, EVALUATES_SUBSCRIPTS, FEEDERS, judged } f
 import { readAr, readCodeOptions, readMagic, readOutputOptions, readProgramOptions, readRemoveFiles, readSplit, readUniq, readUnpacked } from './outputs.js';
 import { withoutProgram, readInterpreter, readPackageManager } from './packages.js';
 import { readAwk, readPerl, readSed } from './programs.js';
-import { readEval, readShell, readSource, readSubscripts, readTrap } from './shells.js';
+import { readEval, readScriptLog, readShell, readSource, readSubscripts, readTrap } from './shells.js';
 import { readUnseen } from './steered.js';
 import { named, WORDS_NOT_FILES, givenWords } from './words.js';
 import { peel } from './wrappers.js';
@@ -36,6 +36,7 @@ const COMMAND_READERS: readonly CommandReader[] = [
   readSplit,
   readEditor,
   readSource,
+  readScriptLog,
   readShell,
   readEval,
   readHash,

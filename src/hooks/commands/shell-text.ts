@@ -1,4 +1,5 @@
-/** Shell text as bash decodes it: ANSI-C quoting, command substitutions written in a word. */
+/** Shell text as bash decodes it: quote removal, ANSI-C quoting, command substitutions written in a word. */
+import type { Node } from 'web-tree-sitter';
 
 
 /** The text of `$'…'` as bash decodes it: `\n`, `\xHH`, `\NNN` (octal), `\uHHHH`, `\cX`, `\'` … */
@@ -34,4 +35,20 @@ export function substitutions(word: string): string[] {
   for (const m of word.matchAll(/`([^`]*)`/g)) out.push(m[1]!);
   // an unbalanced one cannot be read: its text is code all the same
   return out.length > 0 || !/\$\(|`/.test(word) ? out : [word];
+}
+
+/** A word as bash hands it over after quote removal (no brace expansion: expandedWords). */
+export function unquote(n: Node): string {
+  if (n.type === 'raw_string') return n.text.slice(1, -1);
+  // `$'tee'`, `$'\x74ee'`: ANSI-C quoting, decoded as bash does; `$"tee"`: a translated string (red team adv41)
+  if (n.type === 'ansi_c_string') return ansiC(n.text.slice(2, -1));
+  if (n.type === 'translated_string') return n.namedChildren.map((c) => (c?.type === 'string' ? unquote(c) : c?.text ?? '')).join('') || n.text.slice(2, -1);
+  // (inside double quotes a backslash escapes only $ ` " \\ and a newline: `"/a/,\\$p"` is sed's `/a/,$p` — agent trial tr126)
+  // (every piece between the quotes: a lone `$` is an unnamed one, and it is a `$` — red team adv58's `"/tmp/z/"$"/f"` was read as /tmp/z//f)
+  if (n.type === 'string') return n.children.slice(1, -1).map((c) => (c?.type === 'string_content' ? c.text.replace(/\\([$`"\\\n])/g, (_, ch: string) => (ch === '\n' ? '' : ch)) : c?.text ?? '')).join('');
+  // bash's quote removal: `\tee`, `t''ee`, `"l"n` are tee and ln (red team adv37 hid writes behind them)
+  if (n.type === 'concatenation') return n.children.map((c) => (c ? unquote(c) : '')).join('');
+  if (n.type === 'command_name' && n.namedChildCount === 1) return unquote(n.namedChild(0)!);
+  if (n.type === 'word') return n.text.replace(/\\(.)/gs, '$1');
+  return n.text;
 }

@@ -2,6 +2,8 @@
 import { SHELLS, EVALUATES_SUBSCRIPTS } from './kinds.js';
 import { type Command } from './context.js';
 import { ansiC, substitutions, unreadCode } from './shell-text.js';
+import { getopt, isLong } from '../getopt.js';
+import { named } from './words.js';
 
 /** The shopt options that change what a pattern matches beyond what the guard's matcher takes (globstar, dotglob and failglob only widen or stop it). */
 export const EXPANSION_SHOPTS = 'nullglob|nocaseglob|extglob|nocasematch';
@@ -64,6 +66,31 @@ export function readSource(c: Command): boolean {
     else if (operands.length > 0) writes.push({ what: text, targets: null }); // runs a script: may write anything
     return true;
   }
+  return false;
+}
+
+/** util-linux script's options that take a value; of them, those that name a log it writes */
+const SCRIPT_VALUES = { short: 'cEBIOTmo', long: ['command', 'echo', 'log-io', 'log-in', 'log-out', 'log-timing', 'logging-format', 'output-limit'] };
+const SCRIPT_LOGS = new Set(['B', 'I', 'O', 'T', 'log-io', 'log-in', 'log-out', 'log-timing']);
+
+/**
+ * `script [-c CMD] [FILE]`: the typescript it writes (FILE, else ./typescript) and its logs (`-O F`,
+ * `-I F`, `-B F`, `-T F`, `-tF`, `--timing=F`), judged as written (red team adv62: `script -q -c … ~/x`
+ * wrote ~/x). What it runs is readShell's.
+ */
+export function readScriptLog(c: Command): boolean {
+  if (c.cmd !== 'script') return false;
+  const { operands, options } = getopt(c.args, SCRIPT_VALUES.short, SCRIPT_VALUES.long);
+  const files = [operands[0] ?? 'typescript', ...options.filter((o) => SCRIPT_LOGS.has(o.name) && o.value !== undefined).map((o) => o.value!)];
+  // (-t takes its file only joined to it: `-tF`, `--timing=F`)
+  for (const a of c.args) {
+    if (a === '--') break;
+    const long = /^--([\w-]+)=(.*)$/s.exec(a);
+    if (long && isLong(long[1]!, ['timing'])) files.push(long[2]!);
+    const short = /^-([a-zA-Z]*)t(.+)$/s.exec(a);
+    if (short && ![...short[1]!].some((l) => SCRIPT_VALUES.short.includes(l))) files.push(short[2]!);
+  }
+  c.writes.push({ what: c.text, targets: named(files) });
   return false;
 }
 
