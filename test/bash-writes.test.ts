@@ -348,4 +348,8 @@ describe("red team adv62: a variable is known only in a line made of plain parts
     expect((await targets('script -qt/var/tmp/t -c ls x')).flat()).toContain('/var/tmp/t');
     expect((await targets('script --timing=/var/tmp/t -c ls')).flat()).toContain('/var/tmp/t');
   });
+  it("rsync's options that take a value, all of them: the value is no operand", async () => {
+    for (const o of ['--stderr errors', '--copy-as root', '--zc zstd', '--zl 3', '--cc md5', '--time-limit 5', '--checksum-seed 7'])
+      expect((await targets(`rsync ${o} a /var/tmp/y`)).flat(), o).not.toContain(o.split(' ')[1]);
+  });
 });
