@@ -694,6 +694,8 @@ describe('the methods of an object passed to a call are members of the declarati
     expect(uses).toEqual(['10 call resolved lib/keyed.js:6', '15 call resolved lib/keyed.js:14']);
     expect(findReferences(q(), { name: '[setLevelSym]' }).items.map((r) => `${r.line} ${r.kind} ${r.confidence}`)).toEqual(['9 call name_match']);
     expect(findReferences(q(), { name: 'setLevelSym' }).items.map((r) => `${r.line} ${r.kind} ${r.confidence}`)).toEqual(['5 read resolved', '9 read resolved']);
+    // the key's definition is the const (as TypeScript answers on `k` in `x[k]`), not the member `[k]` beside it
+    expect(findDefinitions(q(), { from: locate(q(), { file: 'lib/keyed.js', at: 'instance[setLevelSym]', offset: 9 }) }).items.map((d) => `${d.name}:${d.line} ${d.confidence}`)).toEqual(['setLevelSym:1 resolved']);
   });
 
   it('`const proto = module.exports = {…}`: the object\'s methods are proto\'s, and proto is the default (agent trial tr130)', () => {

@@ -28,12 +28,16 @@ interface RefRow {
   confidence: string | null;
 }
 
-/** The reference written at a position of a file, if the index has one there; of two at one name (`{ x }` reads the local x and writes the member x), the read. */
+/**
+ * The reference written at a position of a file, if the index has one there; of two at one name (`{ x }`
+ * reads the local x and writes the member x), the read; of the key of `x[k]`, its read of k before
+ * the use of the member `[k]` beside it (as TypeScript's go-to-definition on k).
+ */
 export function refAt(p: Project, fileId: number, line: number, column: number): RefRow | undefined {
   return p.db
     .prepare(
       `SELECT id, name, line, col, role, target_kind, symbol_id, import_id, confidence FROM refs
-       WHERE file_id = ? AND line = ? AND col <= ? AND end_col > ? ORDER BY col DESC, role = 'write', id LIMIT 1`,
+       WHERE file_id = ? AND line = ? AND col <= ? AND end_col > ? ORDER BY col DESC, role = 'write', substr(name, 1, 1) = '[', id LIMIT 1`,
     )
     .get(fileId, line, column, column) as RefRow | undefined;
 }
