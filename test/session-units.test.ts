@@ -31,6 +31,13 @@ describe('QueryFrame validation', () => {
     }, translateCjk).validated).toEqual(['observed_issue', 'desired_action']);
     expect(validateFrame(form, { desired_action: { value: 'serialize the object body as JSON', quote } }, translateCjk).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
   });
+  it('没有 negates the verb after it, not the clause beside it (agent trial tr137)', () => {
+    const req = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。其他行为不要改变。';
+    const quote = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。';
+    expect(validateFrame(req, { desired_action: { value: '抛出的错误信息里请加上实际收到的路径', quote } }, translateCjk).validated).toEqual(['desired_action']);
+    for (const [value, q] of [['指定 root 选项时抛出错误', quote], ['删除用户', '没有删除用户']] as const)
+      expect(validateFrame(q === quote ? req : q, { desired_action: { value, quote: q } }, translateCjk).errors, value).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
+  });
   it('a quoted literal (an option\'s value "never") negates nothing; a negation beside it still counts (agent trial tr64)', () => {
     const req = 'eqeqeq の null オプションを "never" にすると、a >= null まで報告されてしまう。=== と !== 以外は報告しないように直して';
     expect(validateFrame(req, { target_feature: { value: 'eqeqeq の null オプション', quote: 'eqeqeq の null オプションを "never" にすると' } }, translateCjk).validated).toEqual(['target_feature']);

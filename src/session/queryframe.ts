@@ -307,7 +307,8 @@ const kindOf = (negator: string): NegationKind => (/^(?:instead|rather)/i.test(n
 
 /** The word a negation in a quote turns around: 加え of 加えない, 渡され of 渡されなかった, null of null ではない, 返回 of 不返回, delete of "do not delete". */
 function negatedWords(quote: string, kind?: NegationKind): string[] {
-  const q = quote.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, ' ').replace(INCLUSION, ' ');
+  // (没有 negates as negated() reads it: 没有指定 root "no root given" turns round 指定 — agent trial tr137 was told a value had dropped it)
+  const q = quote.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' ')).replace(INCLUSION, ' ');
   const out: string[] = [];
   // Japanese: the content nearest before the ending (a verb's kana, particles and spaces between are
   // skipped: 投げずに → 投, 渡されなかった → 渡, null ではない → null, ログインできない → ログイン)
