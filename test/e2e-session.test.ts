@@ -82,7 +82,8 @@ describe('/code session over MCP', () => {
     expect(c.structuredContent).toMatchObject({ success: false, next_phase: 'EXPLORATION', risk_level: 'HIGH', dismissed: ['formatPrice'], accepted_total: { have: 2, need: 3 } });
     expect(c.structuredContent!.next_step).toContain('Only 2 of the 3');
     expect(c.structuredContent!.accepted).toEqual(expect.arrayContaining([
-      expect.objectContaining({ symbol: 'Cart.total', tier: 'FACT' }),
+      // (what the pass judged: the target_feature value; its quote beside it only where it says more)
+      expect.objectContaining({ symbol: 'Cart.total', tier: 'FACT', judged_against: 'カートの合計' }),
       expect.objectContaining({ symbol: 'Cart', tier: 'ACCEPTED_HIGH_RISK' }),
     ]));
     // the helper total uses is part of the feature: confirmed with its definition, it is linked through the code

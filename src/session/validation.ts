@@ -640,9 +640,12 @@ export class ValidationPhase {
       // enough backed symbols stand: the session goes on; rejected claims are simply not credited
       success: !short,
       next_phase: to,
-      // (stored as `target`; shown as what it is, the request's words it was judged against — agents read
-      // `target` as the target_feature value: tr118, tr119)
-      accepted: accepted.map(({ target: judged, ...a }) => ({ ...a, judged_against: judged })),
+      // (stored as `target`, the quote: what the cache may learn. Shown as what the pass judged: the
+      // target_feature value, its quote beside it — agents read `target` as the value (tr118, tr119), and
+      // a quote alone as the whole sentence being judged (tr135, tr137); an earlier pass's, as stored)
+      accepted: accepted.map(({ target: judged, ...a }) => ({
+        ...a, judged_against: judged === judgedAgainst ? target : judged, ...(judged === judgedAgainst && judged !== target ? { its_quote: judged } : {}),
+      })),
       rejected,
       dismissed,
       accepted_total: { have: distinct, need },
