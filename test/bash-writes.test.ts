@@ -353,3 +353,21 @@ describe("red team adv62: a variable is known only in a line made of plain parts
       expect((await targets(`rsync ${o} a /var/tmp/y`)).flat(), o).not.toContain(o.split(' ')[1]);
   });
 });
+
+describe('red team adv63: reserved words the grammar reads as commands; script read by its own getopt', () => {
+  const refusals = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => w.refuse).map((w) => w.refuse);
+  const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => !w.refuse).map((w) => w.targets);
+  it('`time f=…` and `coproc f=…` set the variable: nothing is known', async () => {
+    for (const cmd of ['for f in lib; do time f=-o/root/x; sort "$f" a; done', 'f=lib; time f=-o/root/x; sort "$f" a', 'for f in lib; do time -p f=-o/x; sort "$f" a; done', 'for f in lib; do coproc f=-o/x; sort "$f" a; done'])
+      expect(await refusals(cmd), cmd).toHaveLength(1);
+  });
+  it("script: -qOc is -O c (no command: its shell reads stdin); /dev/null and -f are no writes nor shell options", async () => {
+    expect(await refusals("script -qOc <<'EOF'\nsort -o /root/x a\nEOF")).toHaveLength(1);
+    expect(await refusals('script -qBc < /tmp/x')).toHaveLength(1);
+    for (const cmd of ['script -qc "git status --short" /dev/null', 'script -qfc "git log -1" /dev/null']) {
+      expect(await refusals(cmd), cmd).toEqual([]);
+      expect((await targets(cmd)).flat(), cmd).not.toContain('/dev/null');
+    }
+    expect(await targets('script --command=ls /tmp/x/t')).toEqual([['/tmp/x/t']]);
+  });
+});

@@ -763,14 +763,16 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
-  it("a loop variable set by a subscript, select, eval or ${!f}, and script's log file (red team adv62)", async () => {
+  it("a loop variable set by a subscript, select, eval, ${!f} or time, and script's log file and stdin (red team adv62, adv63)", async () => {
     await withFolders('adv62', async (outside, scratch) => {
       fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
       for await (const phase of phases()) {
         const before = fs.readdirSync(outside).sort();
         for (const cmd of [`cd ${scratch} && for f in {-o${outside}/p1,payload}; do sort payload "$f" > /dev/null; done`, `cd ${scratch} && for f in x; do f[0]=-o${outside}/p2; sort payload "$f"; done`,
           `cd ${scratch} && for f in a; do a=-o${outside}/p3; sort payload "\${!f}"; done`, `cd ${scratch} && for f in x; do eval f\\=-o${outside}/p5; sort payload "$f"; done`,
-          `script -q -c true ${outside}/p6`]) {
+          `script -q -c true ${outside}/p6`,
+          // (red team adv63: `time` is a reserved word — an assignment in bash, an argument to the grammar; script's -qOc is -O c)
+          `cd ${scratch} && for f in x; do time f=-o${outside}/p7; sort "$f" payload; done`, `cd ${scratch} && timeout 10 script -qOc <<'EOF'\nsort -o ${outside}/p8 payload\nexit\nEOF`]) {
           const r = hook('pre-tool-use', bash(cmd));
           if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root });
           expect(fs.readdirSync(outside).sort(), `${phase}: ${cmd}`).toEqual(before);

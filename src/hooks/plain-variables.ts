@@ -12,6 +12,11 @@ const BUILTINS = new Set(['.', ':', '[', 'alias', 'bg', 'bind', 'break', 'builti
   'declare', 'dirs', 'disown', 'echo', 'enable', 'eval', 'exec', 'exit', 'export', 'false', 'fc', 'fg', 'getopts', 'hash', 'help', 'history', 'jobs', 'kill',
   'let', 'local', 'logout', 'mapfile', 'popd', 'printf', 'pushd', 'pwd', 'read', 'readarray', 'readonly', 'return', 'set', 'shift', 'shopt', 'source',
   'suspend', 'test', 'times', 'trap', 'true', 'type', 'typeset', 'ulimit', 'umask', 'unalias', 'unset', 'wait']);
+/**
+ * bash's reserved words that the grammar may read as a command's name: `time f=-o/x` and `coproc f=…`
+ * are assignments in bash, an argument to the grammar (red team adv63)
+ */
+const KEYWORDS = new Set(['time', 'coproc', 'function', 'select', 'case', 'esac', 'if', 'then', 'elif', 'else', 'fi', 'while', 'until', 'do', 'done', 'for', 'in', '!', '{', '}', '[[', ']]']);
 /** builtins that set no variable of the line's (their words' expansions are held to the plain forms all the same) */
 const SETS_NOTHING = new Set(['echo', 'true', 'false', 'pwd', 'cd', ':']);
 
@@ -68,7 +73,7 @@ export function knownVariables(root: Node): KnownVariables {
       const name = n.childForFieldName('name');
       if (!name || name.descendantsOfType(['simple_expansion', 'expansion']).length > 0) return NONE;
       const cmd = path.posix.basename(unquote(name));
-      if (BUILTINS.has(cmd) && !SETS_NOTHING.has(cmd)) return NONE;
+      if ((BUILTINS.has(cmd) && !SETS_NOTHING.has(cmd)) || KEYWORDS.has(cmd)) return NONE;
     }
     if (n.type === 'for_statement' && n.child(0)?.type !== 'for') return NONE;
     if (n.type === 'variable_assignment' || n.type === 'for_statement') {

@@ -2,8 +2,8 @@
 import { SHELLS, EVALUATES_SUBSCRIPTS } from './kinds.js';
 import { type Command } from './context.js';
 import { ansiC, substitutions, unreadCode } from './shell-text.js';
-import { getopt, isLong } from '../getopt.js';
-import { named } from './words.js';
+import { getopt, isLong, lastGiven } from '../getopt.js';
+import { HARMLESS_DEST, named } from './words.js';
 
 /** The shopt options that change what a pattern matches beyond what the guard's matcher takes (globstar, dotglob and failglob only widen or stop it). */
 export const EXPANSION_SHOPTS = 'nullglob|nocaseglob|extglob|nocasematch';
@@ -11,12 +11,22 @@ export const EXPANSION_SHOPTS = 'nullglob|nocaseglob|extglob|nocasematch';
 /** The same given to a shell as its own options: `bash -O extglob`, `+B`, `-f`, `-o noglob`. */
 export const SHELL_EXPANSION_OPTION = new RegExp(String.raw`^-O(?:${EXPANSION_SHOPTS})$|^\+[a-zA-Z]*B|^-[a-zA-Z]*f|^[-+]o(?:noglob|braceexpand)$`);
 
+/** util-linux script's options that take a value; of them, those that name a log it writes */
+const SCRIPT_VALUES = { short: 'cEBIOTmo', long: ['command', 'echo', 'log-io', 'log-in', 'log-out', 'log-timing', 'logging-format', 'output-limit'] };
+const SCRIPT_LOGS = new Set(['B', 'I', 'O', 'T', 'log-io', 'log-in', 'log-out', 'log-timing']);
+
 /**
  * How a shell (bash, sh, su, sg, script) is told what to run: the code of `-c` — the first operand
  * after its options, which bash lets come after `-c` (`bash -c -e 'code'`, `bash -c -- 'code'`: red team
  * adv39) — its operands, and whether it reads its commands from stdin (no code and no script, or `-s`).
  */
 export function shellArgs(cmd: string, args: readonly string[]): { code?: string; operands: string[]; stdin: boolean } {
+  // script's options as its getopt reads them: in `-qOc` the c is -O's value, no command (red team adv63
+  // had its shell read a here-doc); its operand is the typescript it writes, no script to run
+  if (cmd === 'script') {
+    const code = lastGiven(getopt(args, SCRIPT_VALUES.short, SCRIPT_VALUES.long).options, 'c', 'command');
+    return { ...(code !== undefined ? { code } : {}), operands: [], stdin: code === undefined };
+  }
   const operands: string[] = [];
   let c = false;
   let s = false;
@@ -69,9 +79,6 @@ export function readSource(c: Command): boolean {
   return false;
 }
 
-/** util-linux script's options that take a value; of them, those that name a log it writes */
-const SCRIPT_VALUES = { short: 'cEBIOTmo', long: ['command', 'echo', 'log-io', 'log-in', 'log-out', 'log-timing', 'logging-format', 'output-limit'] };
-const SCRIPT_LOGS = new Set(['B', 'I', 'O', 'T', 'log-io', 'log-in', 'log-out', 'log-timing']);
 
 /**
  * `script [-c CMD] [FILE]`: the typescript it writes (FILE, else ./typescript) and its logs (`-O F`,
@@ -90,7 +97,8 @@ export function readScriptLog(c: Command): boolean {
     const short = /^-([a-zA-Z]*)t(.+)$/s.exec(a);
     if (short && ![...short[1]!].some((l) => SCRIPT_VALUES.short.includes(l))) files.push(short[2]!);
   }
-  c.writes.push({ what: c.text, targets: named(files) });
+  const written = files.filter((f) => !HARMLESS_DEST.has(f));
+  if (written.length > 0) c.writes.push({ what: c.text, targets: named(written) });
   return false;
 }
 
@@ -109,7 +117,8 @@ export function readShell(c: Command): boolean {
     // team adv50), and a shell that is not bash (`sh` may be dash: no brace expansion) given braces
     const opts: string[] = [];
     for (let i = 0; i < args.length && /^[-+]./.test(args[i]!) && args[i] !== '--'; i++) opts.push(/^[-+][oO]$/.test(args[i]!) ? `${args[i]}${args[++i] ?? ''}` : args[i]!);
-    const expansion = opts.find((o) => SHELL_EXPANSION_OPTION.test(o));
+    // (a shell's own: su's, sg's and script's options are theirs — `script -f` flushes: red team adv63's friction)
+    const expansion = SHELLS.has(cmd) ? opts.find((o) => SHELL_EXPANSION_OPTION.test(o)) : undefined;
     if (expansion) writes.push({ what: text, targets: null, refuse: `${cmd} ${expansion} changes how the shell expands words, which the write guard reads as bash does by default: run it without` });
     else if (sh.code !== undefined && cmd !== 'bash' && /\{[^{}\s]*(?:,|\.\.)[^{}\s]*\}/.test(sh.code)) writes.push({ what: text, targets: null, refuse: `${cmd} may not expand braces as bash does (sh is dash on many systems): write the words out, or run bash -c` });
     else if (sh.code !== undefined) nested.push(sh.code);
