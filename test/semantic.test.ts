@@ -12,7 +12,7 @@ import { applyCalibration, calibrate, quantile } from '../src/embeddings/calibra
 import { docAbove, docstringBelow } from '../src/embeddings/chunks.js';
 import { compoundHead, withCompoundHeads } from '../src/embeddings/compounds.js';
 import { SemanticEngine } from '../src/embeddings/engine.js';
-import { siblingSaying } from '../src/session/which-definition.js';
+import { siblingSaying, wordsNamingSibling } from '../src/session/which-definition.js';
 import { coverageOf, KeywordIndex, keywordDoc } from '../src/embeddings/keyword.js';
 import { conceptsOf, lexicon, minePairs, segmentJa, wordMatch } from '../src/embeddings/text.js';
 import { Project } from '../src/project/project.js';
@@ -576,6 +576,9 @@ describe('a word the target shares with a family of siblings (red team adv13)', 
     const score = async (name: string, file: string, target = 'fetch adapter') => (await engine.scoreSymbols(target, [{ name, container: null, file, signature: '' }], { siblingOf }))[0]!;
     const xhr = await score('isXHRAdapterSupported', 'lib/adapters/xhr.js');
     expect(xhr.legs).toMatchObject({ sibling: 'lib/adapters/fetch.js' });
+    // a refusal names the words the sibling is named for, not every missing one (agent trial tr138: クラス, 指定 for _typing_compat.pyi)
+    expect(wordsNamingSibling('lib/adapters/fetch.js', ['fetch', 'stream'])).toEqual(['fetch']);
+    expect(wordsNamingSibling('src/attr/_typing_compat.pyi', ['クラス', '指定'])).toEqual(['クラス']);
     expect(xhr.score).toBeLessThan(0.3);
     expect((await score('isFetchSupported', 'lib/adapters/fetch.js')).score).toBeGreaterThan(0.6);
     // a symbol with no sibling named for the missing word keeps its partial credit

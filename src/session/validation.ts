@@ -17,7 +17,7 @@ import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './quer
 import { normalize } from '../util/words.js';
 import { factCap, ownWords, tierOf } from './relevance.js';
 import { type Evidence, linesShown } from './evidence.js';
-import { siblingSaying, targetMeansAnother } from './which-definition.js';
+import { siblingSaying, targetMeansAnother, wordsNamingSibling } from './which-definition.js';
 import { isDeclarationFile, quote } from '../util/paths.js';
 
 export class ValidationPhase {
@@ -595,7 +595,7 @@ export class ValidationPhase {
       const t = l.scored.terms;
       const sibling = l.scored.legs.sibling;
       const words = (t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '')
-        + (sibling ? `; ${t?.missing.join(', ') ?? 'the rest'} is what ${quote(sibling, 200)} beside its file is named for: the target means that one, and the word they share names their family` : '');
+        + (sibling ? `; ${t ? wordsNamingSibling(sibling, t.missing).join(', ') || t.missing.join(', ') : 'the rest'} is what ${quote(sibling, 200)} beside its file is named for: the target means that one, and the word they share names their family` : '');
       const holder = this.unsentHolder(l.symbol, l.where, acceptedNames(), mapped);
       // linked to an accepted symbol, but past the bound on a chain of links: say so, not "no link"
       const bound = this.chainBound(l.symbol, acceptedIds, l.where);

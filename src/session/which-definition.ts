@@ -70,5 +70,12 @@ export function siblingSaying(db: Database.Database, path: string, missing: read
   return undefined;
 }
 
+/** The target's missing words a sibling's name carries (what siblingSaying found it by): the words a refusal names. */
+export function wordsNamingSibling(sibling: string, missing: readonly string[]): string[] {
+  const entry = sibling.slice(sibling.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+  const words = wordsOf(entry);
+  return missing.filter((m) => [...wordsOf(m)].some((w) => words.has(w)));
+}
+
 /** Files under a folder looked at for siblings (a folder of thousands says nothing of one file). */
 const MAX_SIBLINGS = 2000;
