@@ -371,3 +371,19 @@ describe('red team adv63: reserved words the grammar reads as commands; script r
     expect(await targets('script --command=ls /tmp/x/t')).toEqual([['/tmp/x/t']]);
   });
 });
+
+describe("red team adv64: bash's own variables are never known; script's -t takes only a joined value", () => {
+  const refusals = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => w.refuse).map((w) => w.refuse);
+  const targets = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => !w.refuse).map((w) => w.targets);
+  it('BASH_COMMAND (set by bash before every command to its text) and the other upper-case names are not known', async () => {
+    for (const cmd of ['cd /tmp/w; BASH_COMMAND=x; -t/tmp/d/cp s "$BASH_COMMAND" x/../var/tmp', 'BASH_COMMAND=lib; cp "$BASH_COMMAND" /tmp/x/', 'for RANDOM in lib; do cp "$RANDOM" /tmp/x/; done'])
+      expect(await refusals(cmd), cmd).toHaveLength(1);
+    expect(await refusals('f=lib/a; cp "$f" /tmp/x/')).toEqual([]);
+  });
+  it('`script -q -tc F` is a timing file c and no command: its shell reads stdin', async () => {
+    for (const cmd of ['printf "echo x\\nexit\\n" | script -q -tc /var/tmp/s2', 'script -qtc /tmp/w/ts < /tmp/in', 'script --tim -c ls </tmp/in'])
+      expect(await refusals(cmd), cmd).toHaveLength(cmd.includes('--tim ') ? 0 : 1);
+    expect((await targets('script -qtF -c ls /tmp/t')).flat()).toEqual(['/tmp/t', 'F']);
+    expect((await targets('script --timing=/var/tmp/t -c ls')).flat()).toContain('/var/tmp/t');
+  });
+});

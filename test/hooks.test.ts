@@ -772,7 +772,9 @@ describe('PreToolUse (the write guard)', () => {
           `cd ${scratch} && for f in a; do a=-o${outside}/p3; sort payload "\${!f}"; done`, `cd ${scratch} && for f in x; do eval f\\=-o${outside}/p5; sort payload "$f"; done`,
           `script -q -c true ${outside}/p6`,
           // (red team adv63: `time` is a reserved word — an assignment in bash, an argument to the grammar; script's -qOc is -O c)
-          `cd ${scratch} && for f in x; do time f=-o${outside}/p7; sort "$f" payload; done`, `cd ${scratch} && timeout 10 script -qOc <<'EOF'\nsort -o ${outside}/p8 payload\nexit\nEOF`]) {
+          `cd ${scratch} && for f in x; do time f=-o${outside}/p7; sort "$f" payload; done`, `cd ${scratch} && timeout 10 script -qOc <<'EOF'\nsort -o ${outside}/p8 payload\nexit\nEOF`,
+          // (red team adv64: `-tc` is a timing file c, no command — the piped commands ran)
+          `cd ${scratch} && printf 'sort -o ${outside}/p9 payload\\nexit\\n' | timeout 10 script -q -tc ${scratch}/ts`]) {
           const r = hook('pre-tool-use', bash(cmd));
           if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root });
           expect(fs.readdirSync(outside).sort(), `${phase}: ${cmd}`).toEqual(before);

@@ -15,7 +15,8 @@ import { expandBraces, MAX_BRACE_WORDS, protect } from './brace-expansion.js';
 import { UNKNOWN } from './glob-targets.js';
 import { RUNS_VALUE_NAMES, codeOfAssignments } from './commands/assignments.js';
 import type { BashWrite } from './commands/context.js';
-import { isGitRead } from './commands/git.js';
+import { gitConfigured, gitSubcommand, gitSubReads } from './commands/git.js';
+import { outputFiles } from './commands/outputs.js';
 import { inspectWords } from './commands/inspect.js';
 import { CHDIR, detaches, READERS } from './commands/kinds.js';
 import { WRITES_WHERE_NAMED } from './commands/packages.js';
@@ -515,6 +516,12 @@ function endsInList(n: Node): boolean {
 function readsOnly(cmd: string, args: string[]): boolean {
   // rg --pre runs a program on every file it searches
   return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre')))) || (cmd === 'git' && isGitRead(args));
+}
+
+/** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */
+function isGitRead(args: string[]): boolean {
+  const sub = gitSubcommand(args);
+  return !!sub && !gitConfigured(args) && gitSubReads(args) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && outputFiles('git', args).length === 0;
 }
 
 function nestedNone(command: string): boolean {

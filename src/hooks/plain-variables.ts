@@ -94,6 +94,10 @@ export function knownVariables(root: Node): KnownVariables {
     return range !== undefined && v.startIndex >= range.start && v.endIndex <= range.end;
   };
   for (const n of setting.sort((a, b) => a.startIndex - b.startIndex)) {
+    // (bash's own variables are upper-case, and some it sets itself before every command: BASH_COMMAND
+    // holds the command's text — red team adv64 — RANDOM, SECONDS, LINENO, PWD …; a name with a
+    // lower-case letter is the line's own)
+    if (!/[a-z]/.test(n.childForFieldName(n.type === 'for_statement' ? 'variable' : 'name')?.text ?? '')) continue;
     if (n.type === 'for_statement') {
       const name = n.childForFieldName('variable')?.text ?? '';
       const values = n.childrenForFieldName('value').filter((v): v is Node => v !== null);

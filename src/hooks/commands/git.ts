@@ -1,17 +1,11 @@
 /** git command lines: the subcommand past the global options, what it reads, writes and runs. */
 import { isLong } from '../getopt.js';
-import { outputFiles } from './outputs.js';
 import { optionValues, givenWords, named } from './words.js';
 import { type Command } from './context.js';
 
 // (`git archive` writes the archive to stdout, or to its -o/--output: agent trial tr121 was refused `git archive HEAD | tar -x -C /tmp/x` in EXPLORATION)
 const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag', 'ls-remote', 'archive']);
 
-/** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */
-export function isGitRead(args: string[]): boolean {
-  const sub = gitSubcommand(args);
-  return !!sub && !gitConfigured(args) && gitSubReads(args) && !['config', 'remote', 'fetch', 'branch', 'tag', 'reflog'].includes(sub) && outputFiles('git', args).length === 0;
-}
 
 /**
  * The shell code a git command line carries in its options: the value of each `-c name=value`

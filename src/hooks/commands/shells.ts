@@ -2,7 +2,7 @@
 import { SHELLS, EVALUATES_SUBSCRIPTS } from './kinds.js';
 import { type Command } from './context.js';
 import { ansiC, substitutions, unreadCode } from './shell-text.js';
-import { getopt, isLong, lastGiven } from '../getopt.js';
+import { type GivenOption, getopt, isLong, lastGiven } from '../getopt.js';
 import { HARMLESS_DEST, named } from './words.js';
 
 /** The shopt options that change what a pattern matches beyond what the guard's matcher takes (globstar, dotglob and failglob only widen or stop it). */
@@ -16,6 +16,41 @@ const SCRIPT_VALUES = { short: 'cEBIOTmo', long: ['command', 'echo', 'log-io', '
 const SCRIPT_LOGS = new Set(['B', 'I', 'O', 'T', 'log-io', 'log-in', 'log-out', 'log-timing']);
 
 /**
+ * script's command line as its getopt reads it: `-t`/`--timing` take a file only joined to them
+ * (`-tF`, `--timing=F`: an optional value), so in `-qtc` the c is the timing file, not -c (red team
+ * adv64 piped commands into the shell of `script -q -tc FILE`). Its options, its operands (the
+ * typescript) and the timing files.
+ */
+function scriptLine(args: readonly string[]): { options: GivenOption[]; operands: string[]; timing: string[] } {
+  const timing: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      rest.push(...args.slice(i));
+      break;
+    }
+    const long = /^--([\w-]+)(?:=(.*))?$/s.exec(a);
+    if (long && long[1]!.length > 1 && isLong(long[1]!, ['timing'])) {
+      if (long[2] !== undefined) timing.push(long[2]);
+      continue;
+    }
+    // a bundle up to its t: the letters before it are flags unless one takes a value (the rest is then that value)
+    const bundle = /^-([a-zA-Z]*?)t(.*)$/s.exec(a);
+    if (bundle && !a.startsWith('--') && ![...bundle[1]!].some((l) => SCRIPT_VALUES.short.includes(l))) {
+      if (bundle[2]) timing.push(bundle[2]);
+      if (bundle[1]) rest.push(`-${bundle[1]}`);
+      continue;
+    }
+    rest.push(a);
+    // (a value in the next word is no bundle of its own: `-O -tx` logs to "-tx")
+    if (/^-[a-zA-Z]*[cEBIOTmo]$/.test(a) || (a.startsWith('--') && !a.includes('=') && isLong(a.slice(2), SCRIPT_VALUES.long))) if (i + 1 < args.length) rest.push(args[++i]!);
+  }
+  const { options, operands } = getopt(rest, SCRIPT_VALUES.short, SCRIPT_VALUES.long);
+  return { options, operands, timing };
+}
+
+/**
  * How a shell (bash, sh, su, sg, script) is told what to run: the code of `-c` — the first operand
  * after its options, which bash lets come after `-c` (`bash -c -e 'code'`, `bash -c -- 'code'`: red team
  * adv39) — its operands, and whether it reads its commands from stdin (no code and no script, or `-s`).
@@ -24,7 +59,7 @@ export function shellArgs(cmd: string, args: readonly string[]): { code?: string
   // script's options as its getopt reads them: in `-qOc` the c is -O's value, no command (red team adv63
   // had its shell read a here-doc); its operand is the typescript it writes, no script to run
   if (cmd === 'script') {
-    const code = lastGiven(getopt(args, SCRIPT_VALUES.short, SCRIPT_VALUES.long).options, 'c', 'command');
+    const code = lastGiven(scriptLine(args).options, 'c', 'command');
     return { ...(code !== undefined ? { code } : {}), operands: [], stdin: code === undefined };
   }
   const operands: string[] = [];
@@ -87,16 +122,8 @@ export function readSource(c: Command): boolean {
  */
 export function readScriptLog(c: Command): boolean {
   if (c.cmd !== 'script') return false;
-  const { operands, options } = getopt(c.args, SCRIPT_VALUES.short, SCRIPT_VALUES.long);
-  const files = [operands[0] ?? 'typescript', ...options.filter((o) => SCRIPT_LOGS.has(o.name) && o.value !== undefined).map((o) => o.value!)];
-  // (-t takes its file only joined to it: `-tF`, `--timing=F`)
-  for (const a of c.args) {
-    if (a === '--') break;
-    const long = /^--([\w-]+)=(.*)$/s.exec(a);
-    if (long && isLong(long[1]!, ['timing'])) files.push(long[2]!);
-    const short = /^-([a-zA-Z]*)t(.+)$/s.exec(a);
-    if (short && ![...short[1]!].some((l) => SCRIPT_VALUES.short.includes(l))) files.push(short[2]!);
-  }
+  const { operands, options, timing } = scriptLine(c.args);
+  const files = [operands[0] ?? 'typescript', ...options.filter((o) => SCRIPT_LOGS.has(o.name) && o.value !== undefined).map((o) => o.value!), ...timing];
   const written = files.filter((f) => !HARMLESS_DEST.has(f));
   if (written.length > 0) c.writes.push({ what: c.text, targets: named(written) });
   return false;
