@@ -31,6 +31,18 @@ describe('QueryFrame validation', () => {
     }, translateCjk).validated).toEqual(['observed_issue', 'desired_action']);
     expect(validateFrame(form, { desired_action: { value: 'serialize the object body as JSON', quote } }, translateCjk).errors).toEqual([expect.objectContaining({ error: expect.stringContaining('drops the negation') })]);
   });
+  it('a Chinese verb negation is kept across languages; 无需/不用/不必 修改 rule the target out (red team adv65)', () => {
+    const errors = (req: string, slot: 'target_feature' | 'desired_action' | 'observed_issue', value: string, quote: string) =>
+      validateFrame(req, { [slot]: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    for (const w of ['无需', '不用', '不必']) {
+      const req = `在 listen 方法中添加日志，${w}修改 createContext`;
+      expect(errors(req, 'target_feature', 'createContext', `${w}修改 createContext`)[0], w).toMatch(/rules out/);
+      expect(errors(req, 'target_feature', 'listen method', '在 listen 方法中添加日志'), w).toEqual([]);
+    }
+    for (const [value, quote] of [['send the response body for HEAD requests', 'HEAD 请求不发送响应体'], ['retry the request', '请求失败时不重试'], ['log the password', '不记录密码'], ['JSON response is parsed', '没有解析 JSON 响应']] as const)
+      expect(errors(quote, 'desired_action', value, quote)[0], value).toMatch(/drops the negation/);
+    expect(errors('HEAD 请求不发送响应体', 'desired_action', 'do not send the response body for HEAD requests', 'HEAD 请求不发送响应体')).toEqual([]);
+  });
   it('没有 negates the verb after it, not the clause beside it (agent trial tr137)', () => {
     const req = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。其他行为不要改变。';
     const quote = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。';

@@ -208,9 +208,15 @@ function derivedFrom(word: string, quote: string): boolean {
 const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|unless|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|(?<=[るくすつぬむぶぐ]|(?<![よそ])う)な(?=[。、！!？?\s]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|[别甭](?=[\s\p{Script=Latin}把让再将给]|$)/iu;
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts); しか…ない says "only" (a restriction, RESTRICTION). */
 // (Python's `None` is a value: "when the adapter returns None" negates nothing — red team adv50's friction; "None of …" does)
-const NOT_NEGATION = /(?<![\p{L}\p{N}_$.])None(?![\p{L}\p{N}_]|\s+of(?![\p{L}]))|不具合|不足|不安|不便|不正|不明|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?|しか[^。、！？!?\s]{0,15}?(?:ない|ません|なかっ)/gu;
+const NOT_NEGATION = /(?<![\p{L}\p{N}_$.])None(?![\p{L}\p{N}_]|\s+of(?![\p{L}]))|不具合|不足|不安|不便|不正|不明|不同|不断|不过|不论|不管|不少|不错|不久|未来|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?|しか[^。、！？!?\s]{0,15}?(?:ない|ません|なかっ)/gu;
 /** A negation stated by a word or a verb's ending (not, never, n't, ない, ません, ず), not by a kanji prefix. */
 const VERB_NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)/iu;
+/**
+ * A Chinese verb's negation, a word as English's (不发送 "does not send"): in a text with no kana — in
+ * Japanese a kanji before another is a prefix (不要 unnecessary, 未使用 unused), left to grounding.
+ */
+const ZH_VERB_NEGATION = /(?:不要|不用|不必|无需|无须|[不没别勿])(?=\s*\p{Script=Han})/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 /** Words that state a failure or an absence: a value may say "login fails" for a quote "cannot log in". */
 const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|unable|undefined|null|nan|absent|skip|ignor|wrong|invalid|incorrect)|失敗|エラー|空|欠|漏れ|抜け|壊れ|落ち|失败|错误|缺/iu;
 
@@ -218,7 +224,7 @@ const NEGATIVE_SENSE = /(?:^|[^\p{L}])(?:fail|error|miss|empty|broke|crash|lack|
 const INSTRUCTION_NEGATION = /(?:^|[^\p{L}])(?:without|never|don['’]t|do\s+not|must\s+not|should\s+not|shouldn['’]t|mustn['’]t)(?![\p{L}])|ずに|ないで|ないよう|ぬよう|[不别]要|不许|不得|勿/iu;
 
 /** A forbidden edit of the code itself (not a behaviour of the program): "do not change", 変更しないで, 不要修改. */
-const FORBIDS_EDIT = /(?:^|[^\p{L}])(?:without|never|don['’]t|do\s+not|must\s+not|should\s+not|shouldn['’]t|mustn['’]t|no\s+need\s+to)\s+(?:chang|modif|edit|touch|alter|rewrit|refactor)|(?:変更|修正|編集|触|変え|書き換|いじ)[\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません)|(?:不要|别|勿|不许|不得|禁止)\s*(?:修改|改动|更改|改|动|碰|编辑)/iu;
+const FORBIDS_EDIT = /(?:^|[^\p{L}])(?:without|never|don['’]t|do\s+not|must\s+not|should\s+not|shouldn['’]t|mustn['’]t|no\s+need\s+to)\s+(?:chang|modif|edit|touch|alter|rewrit|refactor)|(?:変更|修正|編集|触|変え|書き換|いじ)[\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません)|(?:不需要|不要|不用|不必|不准|无需|无须|毋须|别|勿|不许|不得|禁止)\s*(?:修改|改动|更改|改|动|碰|编辑)/iu;
 
 /** "Y instead of X": X is what happens now, which an observed issue may state as it is. */
 const ALTERNATIVE = /(?:^|[^\p{L}])(?:instead\s+of|rather\s+than)(?![\p{L}])/iu;
@@ -378,7 +384,7 @@ const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)
 /** Words that forbid what follows them (RULED_OUT, fromExcluded: one list each). */
 // ("you may not change X", "you are not allowed to": said to the agent; "you cannot change the port" describes a problem)
 const FORBIDDING_EN = "(?:do\\s+not(?:\\s+(?:ever|also|under\\s+any\\s+circumstances|in\\s+any\\s+way))?|don['’]?t(?:\\s+(?:ever|also))?|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|refrain\\s+from|you\\s+may\\s+not|you\\s+are\\s+not\\s+(?:allowed|permitted)\\s+to|you['’]?re\\s+not\\s+(?:allowed|permitted)\\s+to|under\\s+no\\s+circumstances(?:\\s+(?:should|may|must|can)\\s+you)?|it\\s+is\\s+(?:forbidden|not\\s+allowed|not\\s+permitted)\\s+to|it['’]?s\\s+(?:forbidden|not\\s+allowed|not\\s+permitted)\\s+to)";
-const FORBIDDING_ZH = '(?:不要|别|勿|不许|不得|禁止|不)';
+const FORBIDDING_ZH = '(?:不需要|不要|不用|不必|不准|无需|无须|毋须|别|勿|不许|不得|禁止|不)';
 const RULED_OUT = [
   // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
   new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our|how|what|which|whether|where|when|why|the\\s+way)\\s+){0,2}$`, 'iu'),
@@ -715,7 +721,9 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
     // grounding) — or a prefix before an action the value then states (不显示 "not shown" → "shown")
     const vActions = actionSides(vn, translate ?? (() => []));
     const actionDropped = negatedWords(quote).some((w) => [...actionSides(w, translate ?? (() => []))].some((a) => vActions.has(a)));
-    return (!VERB_NEGATION.test(qn.replace(NOT_NEGATION, ' ').replace(INCLUSION, ' ')) && !actionDropped) || failureStated(vn, quote, translate) || STOP_SENSE.test(vn) || opposite || !statesNegated(value, quote, translate);
+    // (a Chinese verb's negation is a word, as English's: 不发送 "does not send" — red team adv65 had "send the body" accepted for it)
+    const plain = qn.replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' ')).replace(INCLUSION, ' ');
+    return (!VERB_NEGATION.test(plain) && !(ZH_VERB_NEGATION.test(plain) && !KANA.test(plain)) && !actionDropped) || failureStated(vn, quote, translate) || STOP_SENSE.test(vn) || opposite || !statesNegated(value, quote, translate);
   }
   // both negated: the value must negate what the quote negates, not another part of it (red team
   // adv27: "…, not as a plain function" for "… a plain function, not only as an object …")
