@@ -42,6 +42,11 @@ describe('QueryFrame validation', () => {
     for (const [value, quote] of [['send the response body for HEAD requests', 'HEAD 请求不发送响应体'], ['retry the request', '请求失败时不重试'], ['log the password', '不记录密码'], ['JSON response is parsed', '没有解析 JSON 响应']] as const)
       expect(errors(quote, 'desired_action', value, quote)[0], value).toMatch(/drops the negation/);
     expect(errors('HEAD 请求不发送响应体', 'desired_action', 'do not send the response body for HEAD requests', 'HEAD 请求不发送响应体')).toEqual([]);
+    // Japanese なし ("without"): a negation (its value in English "without", kept; "with", dropped)
+    const ja = 'respond 関数で、HEAD リクエストはボディなしで送信する';
+    const q = 'HEAD リクエストはボディなしで送信する';
+    for (const v of ['send HEAD requests with a body', 'HEAD リクエストはボディで送信する']) expect(errors(ja, 'desired_action', v, q)[0], v).toMatch(/drops the negation/);
+    for (const v of ['send HEAD requests without a body', 'HEAD リクエストをボディなしで送る']) expect(errors(ja, 'desired_action', v, q), v).toEqual([]);
   });
   it('没有 negates the verb after it, not the clause beside it (agent trial tr137)', () => {
     const req = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。其他行为不要改变。';

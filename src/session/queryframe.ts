@@ -205,12 +205,12 @@ function derivedFrom(word: string, quote: string): boolean {
 }
 
 /** Words that turn a statement around: English (not, no, never, n't, without, instead of…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
-const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|unless|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)|(?<=[るくすつぬむぶぐ]|(?<![よそ])う)な(?=[。、！!？?\s]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|[别甭](?=[\s\p{Script=Latin}把让再将给]|$)/iu;
+const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|unless|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$)|(?<=[るくすつぬむぶぐ]|(?<![よそ])う)な(?=[。、！!？?\s]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|[别甭](?=[\s\p{Script=Latin}把让再将给]|$)/iu;
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts); しか…ない says "only" (a restriction, RESTRICTION). */
 // (Python's `None` is a value: "when the adapter returns None" negates nothing — red team adv50's friction; "None of …" does)
 const NOT_NEGATION = /(?<![\p{L}\p{N}_$.])None(?![\p{L}\p{N}_]|\s+of(?![\p{L}]))|不具合|不足|不安|不便|不正|不明|不同|不断|不过|不论|不管|不少|不错|不久|未来|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?|しか[^。、！？!?\s]{0,15}?(?:ない|ません|なかっ)/gu;
 /** A negation stated by a word or a verb's ending (not, never, n't, ない, ません, ず), not by a kanji prefix. */
-const VERB_NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|ず(?:に|[、。]|$)/iu;
+const VERB_NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$)/iu;
 /**
  * A Chinese verb's negation, a word as English's (不发送 "does not send"): in a text with no kana — in
  * Japanese a kanji before another is a prefix (不要 unnecessary, 未使用 unused), left to grounding.
@@ -318,7 +318,7 @@ function negatedWords(quote: string, kind?: NegationKind): string[] {
   const out: string[] = [];
   // Japanese: the content nearest before the ending (a verb's kana, particles and spaces between are
   // skipped: 投げずに → 投, 渡されなかった → 渡, null ではない → null, ログインできない → ログイン)
-  if (kind !== 'alternative') for (const m of q.matchAll(/([^\s\p{Script=Hiragana}\p{P}\p{S}]+)([\s\p{Script=Hiragana}]{0,4}?)(?:ない|なかっ|なく|ません|ず(?:に|[、。]|$))/gu)) out.push(m[1]!, m[1]! + m[2]!.trim());
+  if (kind !== 'alternative') for (const m of q.matchAll(/([^\s\p{Script=Hiragana}\p{P}\p{S}]+)([\s\p{Script=Hiragana}]{0,4}?)(?:ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$))/gu)) out.push(m[1]!, m[1]! + m[2]!.trim());
   // Chinese: the verb right after the prefix
   // (a copula, a modal or a causative between is skipped: 而不是让它们永远挂起 turns round 永远挂起, not 是让 — red team adv31)
   if (kind !== 'alternative') for (const m of q.matchAll(/(?:没有|[不没勿别])(?:是|要|会|能|该|应该|应)?(?:让|使|把|给)?(?:它们|他们|她们|它|他|她|其)?([\p{Script=Han}]{1,2})/gu)) out.push(m[1]!);
