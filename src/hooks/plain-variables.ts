@@ -84,15 +84,9 @@ export function knownVariables(root: Node): KnownVariables {
     for (const c of n.children) if (c) stack.push(c);
   }
   const known = new Map<string, { start: number; end: number }>();
-  const firstSafe = (v: Node): boolean => {
-    if (v.descendantsOfType(['simple_expansion', 'expansion']).length === 0 && v.type !== 'simple_expansion' && v.type !== 'expansion') return safeStart(unquote(v));
-    // `"$d"/*.js`: a word that starts with a known variable in double quotes
-    const first = v.type === 'concatenation' ? v.child(0) : v;
-    const use = first?.type === 'string' && first.childCount === 3 ? first.child(1) : null;
-    const name = use ? plainUse(use) : undefined;
-    const range = name === undefined ? undefined : known.get(name);
-    return range !== undefined && v.startIndex >= range.start && v.endIndex <= range.end;
-  };
+  // (a word written out, or one that starts with a known variable in double quotes: `"$d"/*.js`)
+  const firstSafe = (v: Node): boolean => (v.type === 'simple_expansion' || v.type === 'expansion' || v.descendantsOfType(['simple_expansion', 'expansion']).length > 0
+    ? firstKnown(v, known) : safeStart(unquote(v)));
   for (const n of setting.sort((a, b) => a.startIndex - b.startIndex)) {
     // (bash's own variables are upper-case, and some it sets itself before every command: BASH_COMMAND
     // holds the command's text — red team adv64 — RANDOM, SECONDS, LINENO, PWD …; a name with a

@@ -44,7 +44,7 @@ function scriptLine(args: readonly string[]): { options: GivenOption[]; operands
     }
     rest.push(a);
     // (a value in the next word is no bundle of its own: `-O -tx` logs to "-tx")
-    if (/^-[a-zA-Z]*[cEBIOTmo]$/.test(a) || (a.startsWith('--') && !a.includes('=') && isLong(a.slice(2), SCRIPT_VALUES.long))) if (i + 1 < args.length) rest.push(args[++i]!);
+    if ((/^-[a-zA-Z]+$/.test(a) && SCRIPT_VALUES.short.includes(a.at(-1)!)) || (a.startsWith('--') && !a.includes('=') && isLong(a.slice(2), SCRIPT_VALUES.long))) if (i + 1 < args.length) rest.push(args[++i]!);
   }
   const { options, operands } = getopt(rest, SCRIPT_VALUES.short, SCRIPT_VALUES.long);
   return { options, operands, timing };
