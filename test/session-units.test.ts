@@ -48,6 +48,21 @@ describe('QueryFrame validation', () => {
     for (const v of ['send HEAD requests with a body', 'HEAD リクエストはボディで送信する']) expect(errors(ja, 'desired_action', v, q)[0], v).toMatch(/drops the negation/);
     for (const v of ['send HEAD requests without a body', 'HEAD リクエストをボディなしで送る']) expect(errors(ja, 'desired_action', v, q), v).toEqual([]);
   });
+  it('"fails to", "lacks", "unable to" negate what follows them (red team adv65)', () => {
+    const check = (req: string, slot: 'desired_action' | 'observed_issue', value: string) => validateFrame(req, { [slot]: { value, quote: req } }, translateCjk).errors.map((e) => e.error);
+    const close = 'respond fails to close the response when the body is a stream';
+    expect(check(close, 'observed_issue', 'respond closes the response')[0]).toMatch(/drops the negation/);
+    for (const v of ['respond does not close the response for a stream body', 'closing the response fails in respond for a stream body']) expect(check(close, 'observed_issue', v), v).toEqual([]);
+    const lacks = 'The retry logic lacks a delay between attempts';
+    expect(check(lacks, 'observed_issue', 'retry logic has a delay between attempts')[0]).toMatch(/drops the negation/);
+    expect(check(lacks, 'observed_issue', 'there is no delay between retry attempts')).toEqual([]);
+    expect(check('users are unable to log in after a password reset', 'observed_issue', 'users log in after a password reset')[0]).toMatch(/drops the negation/);
+    const brace = 'Make the parser report an error when the input lacks a closing brace';
+    expect(check(brace, 'desired_action', 'report an error when the input has no closing brace')).toEqual([]);
+    expect(check(brace, 'desired_action', 'report an error when the input has a closing brace')[0]).toMatch(/drops the negation/);
+    // a failure said by a negation of its own restates a failure the quote says in a word, not the reverse of what it says
+    expect(check('the parser crashes on empty input and logs the error twice', 'observed_issue', 'the parser fails to log the error')[0]).toMatch(/states a negation/);
+  });
   it('没有 negates the verb after it, not the clause beside it (agent trial tr137)', () => {
     const req = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。其他行为不要改变。';
     const quote = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。';

@@ -204,13 +204,20 @@ function derivedFrom(word: string, quote: string): boolean {
   return base.length >= 4 && base !== word.toLowerCase() && latinStems(quote).some((q) => stemsMatch(stem(base), q) || (q.length >= 4 && base.startsWith(q)));
 }
 
-/** Words that turn a statement around: English (not, no, never, n't, without, instead of…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
-const NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|unless|instead\s+of|rather\s+than)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$)|(?<=[るくすつぬむぶぐ]|(?<![よそ])う)な(?=[。、！!？?\s]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|[别甭](?=[\s\p{Script=Latin}把让再将给]|$)/iu;
+/**
+ * A failure to do something, said as its negation: "fails to close the response" says the response is
+ * not closed (red team adv65 had "respond closes the response" accepted for it), "lacks a delay" that
+ * there is none.
+ */
+const FAILING = String.raw`fail(?:s|ed|ing)?\s+to|unable\s+to|neglect(?:s|ed|ing)?\s+to|lack(?:s|ed|ing)?`;
+/** Words that turn a statement around: English (not, no, never, n't, without, instead of, fails to…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
+const FAILING_G = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${FAILING})(?![\p{L}\p{N}])`, 'giu');
+const NEGATION = new RegExp(String.raw`(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|unless|instead\s+of|rather\s+than|${FAILING})(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$)|(?<=[るくすつぬむぶぐ]|(?<![よそ])う)な(?=[。、！!？?\s]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|[别甭](?=[\s\p{Script=Latin}把让再将给]|$)`, 'iu');
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts); しか…ない says "only" (a restriction, RESTRICTION). */
 // (Python's `None` is a value: "when the adapter returns None" negates nothing — red team adv50's friction; "None of …" does)
 const NOT_NEGATION = /(?<![\p{L}\p{N}_$.])None(?![\p{L}\p{N}_]|\s+of(?![\p{L}]))|不具合|不足|不安|不便|不正|不明|不同|不断|不过|不论|不管|不少|不错|不久|未来|無料|無効|無視|未満|非同期|非常|非表示|没有|無限|无限|无穷|無数|无数|无效|非法|非数|不変|不变|无名|非公開|非公开|少な[いく]|危な[いく]|ないと(?:いけな[いく]|いけません|だめ|ダメ)|なければ(?:ならな[いく]|なりません|いけな[いく])?|なくては(?:ならな[いく]|いけな[いく])?|なくちゃ(?:いけな[いく])?|しか[^。、！？!?\s]{0,15}?(?:ない|ません|なかっ)/gu;
 /** A negation stated by a word or a verb's ending (not, never, n't, ない, ません, ず), not by a kanji prefix. */
-const VERB_NEGATION = /(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot)(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$)/iu;
+const VERB_NEGATION = new RegExp(String.raw`(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|${FAILING})(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$)`, 'iu');
 /**
  * A Chinese verb's negation, a word as English's (不发送 "does not send"): in a text with no kana — in
  * Japanese a kanji before another is a prefix (不要 unnecessary, 未使用 unused), left to grounding.
@@ -306,7 +313,7 @@ export function negated(text: string, saidBy: string = text): boolean {
 const STOP_SENSE = /(?:^|[^\p{L}])(?:stop|prevent|avoid|forbid|block)|やめ|止め|止ま|防|避け|禁止|停止|阻止|避免|防止/iu;
 
 /** An English word or phrase that negates what follows it (negatedWords, negatedSpan: one list). */
-const NEGATOR_EN = "(?:not|never|no|without|cannot|unless|n['’]t|instead\\s+of|rather\\s+than)";
+const NEGATOR_EN = String.raw`(?:not|never|no|without|cannot|unless|n['’]t|instead\s+of|rather\s+than|${FAILING})`;
 /** A negation by an alternative ("instead of", "rather than"), or a plain one (the rest, Japanese and Chinese included). */
 type NegationKind = 'alternative' | 'plain';
 const kindOf = (negator: string): NegationKind => (/^(?:instead|rather)/i.test(negator.trim()) ? 'alternative' : 'plain');
@@ -676,7 +683,9 @@ function stopDropped(value: string, quote: string, translate?: (text: string) =>
  */
 function failureStated(value: string, quote: string, translate?: (text: string) => string[]): boolean {
   if (negatedWords(quote).some((w) => NEGATIVE_SENSE.test(` ${w}`))) return false;
-  const quoteSenses = new Set([...quote.normalize('NFKC').split(/[^\p{L}\p{N}]+/u), ...(translate?.(quote) ?? [])].flatMap(senseOf));
+  // ("fails to" is the quote's negation: "closing the response fails" restates "fails to close the response")
+  const said = quote.normalize('NFKC').replace(FAILING_G, ' ');
+  const quoteSenses = new Set([...said.split(/[^\p{L}\p{N}]+/u), ...(translate?.(quote) ?? [])].flatMap(senseOf));
   const words = value.normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean).flatMap((w) => (CJK.test(w) ? cjkContentWords(w) : [w]));
   return words.some((w) => {
     const mine = [w, ...(CJK.test(w) ? (translate?.(w) ?? []) : [])].flatMap(senseOf);
@@ -730,6 +739,7 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
   if (v && q) return sameNegated(value, quote);
   return v === q || (!v && q && (failureStated(vn, quote, translate) || stopsNegated(vn, quote) || !statesNegated(value, quote, translate)));
 }
+
 
 /** A value that stops what its quote negates says the same: "stop ignoring" for "no longer ignore". */
 function stopsNegated(value: string, quote: string): boolean {
