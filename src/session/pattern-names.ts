@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Project } from '../project/project.js';
+
+/**
+ * The names an existing_pattern says the project has: what would make "stripped by the
+ * stripBodyForHead middleware, as in lib/head.js" true is a stripBodyForHead and a lib/head.js in
+ * the project (red team adv65 had it accepted beside one real name). Plain words cannot be told from
+ * English and are left out; a name is code-shaped: camelCase, snake_case, `$`/`#`, a call `x()`, a
+ * file with an extension, or anything in backticks.
+ */
+export function codeNamesIn(pattern: string): string[] {
+  const out = new Set<string>();
+  for (const m of pattern.normalize('NFKC').matchAll(/`([^`\n]+)`|([\p{L}\p{N}_$#./-]+)(\(\))?/gu)) {
+    const coded = m[1] !== undefined || m[3] !== undefined;
+    const tokens = m[1] !== undefined ? m[1].match(/[\p{L}\p{N}_$#./-]+/gu) ?? [] : [m[2]!];
+    for (const raw of tokens) {
+      const t = raw.replace(/^\.\//, '').replace(/[.\-/]+$/, '');
+      if (t.length < 2) continue;
+      if (FILE_LIKE.test(t)) {
+        out.add(t);
+        continue;
+      }
+      const parts = t.split('.').filter((x) => x.length >= 2);
+      parts.forEach((x, i) => {
+        if (CODE_SHAPED.test(x) || (coded && i === parts.length - 1 && /^[\p{L}_$#][\p{L}\p{N}_$]*$/u.test(x))) out.add(x.replace(/^#/, ''));
+      });
+    }
+  }
+  return [...out];
+}
+
+/** A file named with a source or text extension (lib/head.js, `index.ts`). */
+const FILE_LIKE = /^[\p{L}\p{N}_$.\/-]*[\p{L}\p{N}_$-]\.(?:[cm]?[jt]sx?|py|pyi|go|java|kt|rs|rb|php|cs|c|h|cc|cpp|hpp|swift|vue|svelte|json|ya?ml|toml|md)$/u;
+/** A word written as code: a lower letter before an upper one (camelCase), `_`, `$`, `#`. */
+const CODE_SHAPED = /\p{Ll}\p{Lu}|[_$#]/u;
+
+/** How long a pattern's names may be looked for in files' text before the rest count as found. */
+const TEXT_BUDGET_MS = 2_000;
+const FILE_MAX_BYTES = 2_000_000;
+
+/**
+ * The names that are nowhere in the project: no symbol, reference, import or file of that name,
+ * and not in any indexed file's text (a doc that says Node.js, a comment) — looked for within a
+ * time budget; past it a name counts as found (a slow disk must not refuse an honest claim).
+ */
+export function namesNotInProject(p: Project, names: string[]): string[] {
+  const db = p.db;
+  const byName = db.prepare(`SELECT 1 FROM symbols WHERE name = @n UNION ALL SELECT 1 FROM refs WHERE name = @n
+    UNION ALL SELECT 1 FROM imports WHERE local_name = @n OR imported = @n LIMIT 1`);
+  const byPath = db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1");
+  const under = (n: string) => `%/${n.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
+  let left = names.filter((n) => !(FILE_LIKE.test(n) ? byPath.get(n, under(n)) : byName.get({ n })));
+  if (left.length === 0) return [];
+  const t0 = performance.now();
+  for (const { path: rel } of db.prepare('SELECT path FROM files ORDER BY path').iterate() as Iterable<{ path: string }>) {
+    if (performance.now() - t0 > TEXT_BUDGET_MS) return [];
+    let text: string;
+    try {
+      const file = path.join(p.root, rel);
+      if (fs.statSync(file).size > FILE_MAX_BYTES) continue;
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    left = left.filter((n) => !wordIn(text, n));
+    if (left.length === 0) return [];
+  }
+  return left;
+}
+
+/** Does a text hold a name as a whole word (stripBodyForHead is not in stripBodyForHeader)? */
+function wordIn(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    const before = text[at - 1] ?? ' ';
+    const after = text[at + name.length] ?? ' ';
+    if (!/[\p{L}\p{N}_$]/u.test(before) && !/[\p{L}\p{N}_$]/u.test(after)) return true;
+  }
+  return false;
+}
