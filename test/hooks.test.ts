@@ -784,6 +784,24 @@ describe('PreToolUse (the write guard)', () => {
     });
   });
 
+  it('a known variable followed by an unquoted expansion, less -O, script fed by its line (red team adv66)', async () => {
+    await withFolders('adv66', async (outside, scratch) => {
+      fs.writeFileSync(path.join(scratch, 'payload'), 'PWNED\n');
+      for await (const phase of phases()) {
+        const before = fs.readdirSync(outside).sort();
+        for (const cmd of [`cd ${scratch} && f=/dev/null; e=" -t${outside}"; cp payload "$f"$e`, `cd ${scratch} && d=a; e=" -t${outside}"; for f in "$d"$e; do cp payload "$f"; done`,
+          `cd ${scratch} && f=payload; IFS=,; e=",--expression=1e touch ${outside}/p3"; sed -n 1p "$f"$e`,
+          `cd ${scratch} && (sleep 1; printf q) | timeout 10 script -qc "cat payload | less -O ${outside}/p4" /dev/null > /dev/null`,
+          `cd ${scratch} && (sleep 1; printf '!touch ${outside}/p5\nq') | timeout 10 script -qc "less payload" /dev/null > /dev/null`]) {
+          const r = hook('pre-tool-use', bash(cmd));
+          if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root });
+          expect(fs.readdirSync(outside).sort(), `${phase}: ${cmd}`).toEqual(before);
+          expect(r.decision, `${phase}: ${cmd}`).toBe('deny');
+        }
+      }
+    });
+  });
+
   it('the scratch folder itself is refused with what to write instead: a file or folder inside it', async () => {
     sessions.start('IMPLEMENT', 'add tax to the cart total');
     for (const cmd of ['cp src/cart.ts /tmp', 'tar -x -C /tmp -f /tmp/code-intel-none.tar'])

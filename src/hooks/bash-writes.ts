@@ -16,7 +16,7 @@ import { UNKNOWN } from './glob-targets.js';
 import { RUNS_VALUE_NAMES, codeOfAssignments } from './commands/assignments.js';
 import type { BashWrite } from './commands/context.js';
 import { gitConfigured, gitSubcommand, gitSubReads } from './commands/git.js';
-import { outputFiles } from './commands/outputs.js';
+import { outputFiles, programOutputs } from './commands/outputs.js';
 import { inspectWords } from './commands/inspect.js';
 import { CHDIR, detaches, READERS } from './commands/kinds.js';
 import { WRITES_WHERE_NAMED } from './commands/packages.js';
@@ -378,7 +378,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   const placed = (from: number) => {
     if (dir !== '') for (let i = from; i < writes.length; i++) if (writes[i]!.dir !== null) writes[i]!.dir = dir;
   };
-  const visit = async (source: string, depth: number, at: string | null) => {
+  const visit = async (source: string, depth: number, at: string | null, fed = false) => {
     dir = at;
     if (depth > 3) {
       writes.push({ what: 'deeply nested shell', targets: null });
@@ -393,7 +393,10 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
       if (tree.rootNode.hasError) parseError = true;
       // (the variables whose values the line itself shows cannot start with `-`)
       const known: KnownVariables = knownVariables(tree.rootNode);
-      const nested: { code: string; dir: string | null }[] = [];
+      const nested: { code: string; dir: string | null; fed?: boolean }[] = [];
+      // (code run where this line feeds its input: a pipe into it, a redirection, a here-doc)
+      const execFeeds = tree.rootNode.descendantsOfType('command').some((c) => c?.childForFieldName('name')?.text === 'exec' && c.parent?.type === 'redirected_statement' && c.parent.children.some((r) => r !== null && givesInput(r)));
+      const fedAt = (x: Node) => fed || execFeeds || stdinFed(x);
       const walk = (n: Node) => {
         const from = writes.length;
         if (n.type === 'file_redirect') {
@@ -418,7 +421,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           if ([...nameWords, ...args].includes(BRACE_OVERFLOW)) writes.push({ what: n.text.slice(0, 120), targets: null, refuse: `a brace expansion of more than ${MAX_BRACE_WORDS} words, or one the guard cannot read: write the words out` });
           const cmd = name ? path.basename(nameText) : '';
           // `GIT_PAGER='cmd' git log`: the value is a command git runs
-          nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir })));
+          nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir, fed: fedAt(n) })));
           // `npm_config_userconfig=F npm …`, `GOCACHE=D go build`, `CARGO_TARGET_DIR=D cargo build`: a
           // variable naming where the program writes is judged as a path given to it (red team adv46)
           const placesOut = assignmentsOf(n).flatMap((a) => (WRITES_WHERE_NAMED.test(a.slice(0, a.indexOf('='))) ? givenWords(a.slice(a.indexOf('=') + 1).split(/\s+/)) : []));
@@ -431,12 +434,15 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const built = [...n.childrenForFieldName('argument'), ...after].filter((a): a is Node => a !== null && expands(a));
           const expanded = { all: new Set(built.flatMap((a) => expandedWords(a))), firstKnown: new Set(built.filter((a) => firstKnown(a, known)).flatMap((a) => expandedWords(a))) };
           if (name) inspectWords([nameText, ...args], writes, code, expanded);
-          nested.push(...code.map((c) => ({ code: c, dir })));
+          nested.push(...code.map((c) => ({ code: c, dir, fed: fedAt(n) })));
           placed(from);
           // (`command cd`, `builtin cd`: the cd they run — red team adv37)
           const run = peeled.words;
           const runCmd = run.length > 0 ? path.basename(run[0]!) : '';
           if (CHDIR.has(runCmd)) chdir(runCmd, run.slice(1));
+          // script gives its command a terminal whose input is script's own: fed by the line, an
+          // interactive program there (less's `!cmd`, `s FILE`) runs what it is sent (red team adv66)
+          if (runCmd === 'script' && fedAt(n) && !writes.slice(from).some((w) => w.refuse)) writes.push({ what: n.text.slice(0, 160), targets: null, refuse: 'script gives its command a terminal that reads the input this line sends it (a pipe, a redirection, a here-doc), where an interactive program runs what it is sent: run script without input (`script -qc CMD /dev/null`, nothing piped in)' });
           // a name built by an expansion may be cd (`$c /elsewhere`)
           if (name && UNKNOWABLE.test(nameText)) move(null);
           // `GIT_PAGER=… git log`, `LESSOPEN=… less`: an environment can make a reader run a program
@@ -449,12 +455,12 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
         // `${x@P}`, a here-string read into it: adv40) — its substitutions are judged where it is set
         else if (n.type === 'test_command' || n.type === 'arithmetic_expansion' || n.type === 'compound_statement' && n.text.startsWith('((') || n.type === 'variable_assignment' || n.type === 'herestring_redirect') {
           const subs = substitutions(n.text);
-          nested.push(...subs.map((code) => ({ code, dir })));
+          nested.push(...subs.map((code) => ({ code, dir, fed: fedAt(n) })));
           if (subs.length > 0 || n.type === 'herestring_redirect') readOnly = false;
         }
         // `export GIT_PAGER='cmd'`, `declare -x EDITOR=cmd`, `GIT_EXTERNAL_DIFF='cmd'; export …`: a value a program will run (RUNS_VALUE)
         if (n.type === 'declaration_command' || (n.type === 'variable_assignments' || (n.type === 'variable_assignment' && n.parent?.type !== 'command' && n.parent?.type !== 'declaration_command'))) {
-          nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir })));
+          nested.push(...codeOfAssignments(assignmentsOf(n)).map((code) => ({ code, dir, fed: fedAt(n) })));
         }
         // command substitutions written as text — quoted, escaped or `$'…'`-encoded — in any word: bash
         // runs them wherever the text is evaluated later (`set -- 'y[$(cmd)]'; echo $(($1))`, a for
@@ -463,7 +469,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const text = unquote(n);
           if (text.includes('$(') || text.includes('`')) {
             const subs = substitutions(text);
-            nested.push(...subs.map((code) => ({ code, dir })));
+            nested.push(...subs.map((code) => ({ code, dir, fed: fedAt(n) })));
             if (subs.length > 0) readOnly = false;
           }
         }
@@ -495,7 +501,7 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           if (parts.length > 1 && !part.some(later)) for (let k = from; k < writes.length; k++) writes[k]!.step = i;
         }
       } else walk(tree.rootNode);
-      for (const inner of nested) await visit(inner.code, depth + 1, inner.dir);
+      for (const inner of nested) await visit(inner.code, depth + 1, inner.dir, inner.fed);
     } finally {
       tree.delete();
     }
@@ -507,6 +513,27 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
   return withGlobs({ writes, parseError, background, readOnly: readOnly && !parseError && writes.length === 0 && nestedNone(command), ...moved });
 }
 
+/** Does a command get its input from its line: a later stage of a pipeline, or under an input redirection, a here-doc or a here-string? */
+function stdinFed(n: Node): boolean {
+  // (the grammar hangs a here-string on the command itself)
+  if (n.children.some((r) => r !== null && givesInput(r))) return true;
+  for (let a: Node = n; a.parent; a = a.parent) {
+    const p = a.parent;
+    if (p.type === 'pipeline' && p.namedChild(0)?.id !== a.id) return true;
+    if (p.type === 'redirected_statement' && p.children.some((r) => r !== null && givesInput(r))) return true;
+  }
+  return false;
+}
+
+/** A redirection of standard input (`<`, `<&`, `<>`, `0<`, a here-doc, a here-string). */
+function givesInput(r: Node): boolean {
+  if (r.type === 'heredoc_redirect' || r.type === 'herestring_redirect') return true;
+  if (r.type !== 'file_redirect') return false;
+  const fd = r.children.find((c) => c?.type === 'file_descriptor')?.text;
+  const op = r.children.find((c) => c !== null && !c.isNamed)?.text ?? '';
+  return op.startsWith('<') && (fd === undefined || fd === '0');
+}
+
 /** A pipeline stage that the grammar made of a whole list (`a && b 2>&1` before a `|`). */
 function endsInList(n: Node): boolean {
   return n.type === 'list' || (n.type === 'redirected_statement' && n.childForFieldName('body')?.type === 'list');
@@ -515,7 +542,8 @@ function endsInList(n: Node): boolean {
 /** A command (its name's basename and its arguments) that only reads: a known reader, or a git read. */
 function readsOnly(cmd: string, args: string[]): boolean {
   // rg --pre runs a program on every file it searches
-  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre')))) || (cmd === 'git' && isGitRead(args));
+  // (and less with a terminal copies its input to `-O F`: red team adv66)
+  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre'))) && programOutputs(cmd, args).length === 0) || (cmd === 'git' && isGitRead(args));
 }
 
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */

@@ -31,6 +31,8 @@ export const PROGRAM_OPTIONS: Record<string, { out?: string; outLong?: readonly 
   man: { code: 'P', codeLong: ['pager'] },
   zip: { codeLong: ['unzip-command'] },
   csplit: { out: 'f', outLong: ['prefix'] },
+  // (with a terminal it copies its input to the log: red team adv66's `script -qc "… | less -O ~/x"`)
+  less: { out: 'oO', outLong: ['log-file', 'LOG-FILE'] },
 };
 
 /** tar and zip name the archive they make: `tar -cf F`, `tar czf F`, `tar --file=F` */
@@ -108,12 +110,18 @@ export function readOutputOptions(c: Command): boolean {
   return false;
 }
 
+/** The files a program's own options say it writes (PROGRAM_OPTIONS: `less -O F`, `sort -o F`). */
+export const programOutputs = (cmd: string, args: readonly string[]): string[] => {
+  const opts = PROGRAM_OPTIONS[cmd];
+  return opts ? optionValues(args, opts.out, opts.outLong).filter((v) => !HARMLESS_DEST.has(v) && v !== '-') : [];
+};
+
 /** A program's own options that name a file it writes or a command it runs (PROGRAM_OPTIONS). */
 export function readProgramOptions(c: Command): boolean {
   const { cmd, args, text, writes, nested } = c;
   const opts = PROGRAM_OPTIONS[cmd];
   if (opts) {
-    const files = optionValues(args, opts.out, opts.outLong).filter((v) => !HARMLESS_DEST.has(v) && v !== '-');
+    const files = programOutputs(cmd, args);
     // curl puts a relative -o under --output-dir (red team adv44: `--output-dir D -o ../F`)
     if (cmd === 'curl') for (const d of optionValues(args, '', ['output-dir'])) files.push(...optionValues(args, 'o', ['output']).filter((v) => !v.startsWith('/')).map((v) => `${d}/${v}`));
     // an upload to a file:// URL writes that file (red team adv44: `curl -T SRC file:///root/.bashrc`)
