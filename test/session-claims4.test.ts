@@ -655,3 +655,30 @@ describe('Red team adv36: a hypothesis that places a declaration where the index
       expect(rel.wrongRelation(h), h).toBeUndefined();
   });
 });
+
+describe('Red team adv67: a call through a receiver, a callee that does not exist, an edited quote, "and then calls"', () => {
+  it('each is refused as FACT; the true wordings pass', async () => {
+    const t = await toSemantic();
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined; misplaced(x: string): unknown; misquoted(x: string, f: readonly string[]): unknown } }).semantic;
+    // `this.add()` is add: Cart.total does not call it (the name with its receiver had matched no declaration, and passed)
+    for (const h of ['Cart.total calls this.add()', 'total calls this.add', 'Cart.add returns this and then calls formatPrice', 'Cart.total runs formatPrice and then calls add'])
+      expect(sem.wrongRelation(h), h).toBeDefined();
+    for (const h of ['Cart.total calls formatPrice', 'checkout calls cart.total()', 'checkout calls Cart.add and then calls Cart.total', 'checkout runs Cart.add'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+    // a quote of the code is held to the line it cites, or to the files named
+    expect(sem.misquoted('src/cart.ts:10 reads `return formatPrice(this.items.reduce((a, b) => a + b, 1))`', [])).toBeDefined();
+    expect(sem.misquoted('src/cart.ts:13 reads `return formatPrice(this.items.reduce((a, b) => a + b, 0))`', [])).toBeUndefined();
+    expect(sem.misquoted('src/cart.ts:13 reads `return formatPrice(…) + price(0) + label`', [])).toBeUndefined();
+    expect(sem.misquoted('total returns `formatPrice(sum) + tax`', ['src/cart.ts'])).toBeDefined();
+    expect(sem.misquoted('total pushes with `this.items.push(cents)`', ['src/cart.ts'])).toBeUndefined();
+    // "delegates" is a use, not a place: src/main.ts declares no add, and is not said to
+    expect(sem.misplaced('src/main.ts delegates add to the cart')).toBeUndefined();
+    // a callee the project does not have is no FACT
+    await t.call('semantic_search', { query: 'カートの合計' });
+    const H = 'Cart.total calls applyCartDiscount before formatPrice';
+    await t.call('submit_semantic', { hypotheses: [{ text: H, confidence: 'medium' }], semantic_reason: 'architecture_unknown', search_queries: ['カートの合計'] });
+    await t.call('find_definitions', { name: 'total' });
+    await expect(t.call('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: { tool: 'find_definitions', target: 'total', result: 'Cart.total', files: ['src/cart.ts'] } }] }))
+      .rejects.toThrow(/names applyCartDiscount, which the project does not have/);
+  });
+});

@@ -3,6 +3,8 @@
  * reason that matches what was missing; then each hypothesis checked by a call made after it, about
  * what it names.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { credits, type Missing, type Shown } from '../../machines/session.js';
 import { type SessionCore, SessionError } from './core.js';
 import { contentUnits, stem } from './queryframe.js';
@@ -13,6 +15,7 @@ import { toolNamed } from '../tools/catalog.js';
 import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understanding.js';
 import { quote } from '../util/paths.js';
 import { GENERIC_EN, translationsOf } from '../embeddings/text.js';
+import { codeNamesIn, namesNotInProject } from './pattern-names.js';
 
 export class SemanticPhase {
   constructor(private readonly core: SessionCore) {}
@@ -201,7 +204,10 @@ export class SemanticPhase {
         const verb0 = m[2]!.toLowerCase().replace(/\s+/g, ' ');
         // "B is called by A": A calls B
         const passive = /^is (?:called|invoked|used)/.test(verb0);
-        const [a, b] = passive ? [m[3]!, m[1]!] : [m[1]!, m[3]!];
+        // ("A runs B and then calls C": the subject of "calls C" is A — red team adv67 had C taken as called by "and")
+        const subject = CONJUNCTION.test(m[1]!) ? this.subjectBefore(sentence.slice(0, m.index!)) : m[1]!;
+        if (subject === undefined) continue;
+        const [a, b] = passive ? [m[3]!, subject] : [subject, m[3]!];
         const claims = [passive ? 'calls' : verb0, ...[...(m[4] ?? '').matchAll(/(calls|invokes|overrides)/gi)].map((x) => x[1]!.toLowerCase())];
         const from = this.defsNamed(a);
         const to = this.defsNamed(b);
@@ -244,12 +250,57 @@ export class SemanticPhase {
     return undefined;
   }
 
+  /**
+   * A piece of code a hypothesis quotes in backquotes that is not where it says: near the line of a
+   * `file:line` it gives (a few lines either side), else in a file it or its evidence names, else in
+   * a file of the project. A quote of one name is a name (the other checks); blanks are compared loosely.
+   */
+  private misquoted(text: string, evidenceFiles: readonly string[]): { fragment: string; where: string } | undefined {
+    const fragments = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()).filter((f) => !/^[#\w$.]+(?:\(\))?$/.test(f));
+    if (fragments.length === 0) return undefined;
+    const squash = (t: string) => t.replace(/\s+/g, '');
+    const read = (rel: string): string | undefined => {
+      const row = this.core.project.db.prepare("SELECT path FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY length(path) LIMIT 1")
+        .get(rel, `%/${rel.replace(/[\\%_]/g, (c) => `\\${c}`)}`) as { path: string } | undefined;
+      if (!row) return undefined;
+      try {
+        return fs.readFileSync(path.join(this.core.project.root, row.path), 'utf8');
+      } catch {
+        return undefined;
+      }
+    };
+    const at = [...text.matchAll(/((?:\.\/)?[\w@$.\/-]+\.[A-Za-z][\w]{0,5}):(\d+)/g)].map((m) => ({ file: m[1]!, line: Number(m[2]) }));
+    const named = [...new Set([...[...text.matchAll(FILE_PATH)].map((m) => m[0].replace(/^\.\//, '')), ...evidenceFiles])];
+    for (const fragment of fragments) {
+      // (a quote cut short with … holds each piece it keeps)
+      const pieces = fragment.split(/…|\.\.\.(?![\w$])/).map(squash).filter(Boolean);
+      const holds = (t: string) => { const x = squash(t); return pieces.every((p) => x.includes(p)); };
+      if (at.length > 0) {
+        const near = at.some(({ file, line }) => {
+          const lines = read(file.replace(/^\.\//, ''))?.split('\n');
+          return !!lines && holds(lines.slice(Math.max(0, line - 1 - QUOTE_SLACK), line + QUOTE_SLACK).join('\n'));
+        });
+        if (!near) return { fragment, where: at.map((x) => `${x.file}:${x.line}`).join(', ') };
+      } else if (named.length > 0 && !named.some((f) => holds(read(f) ?? ''))) return { fragment, where: named.join(', ') };
+    }
+    return undefined;
+  }
+
+  /** The first name of a clause's words that the index declares: the subject a conjunction ("and then calls") goes on from. */
+  private subjectBefore(words: string): string | undefined {
+    for (const m of words.matchAll(new RegExp(REL_NAME, 'g'))) if (this.defsNamed(m[1]!).length > 0) return m[1]!;
+    return undefined;
+  }
+
   /** The declarations a name written in a hypothesis means: `HTTPAdapter.send` is the send of HTTPAdapter, not every send (red team adv50). */
   private defsNamed(name: string): SymbolRow[] {
     const defs = this.core.definitionsOf(bare(name));
     const parts = name.replace(/\(.*$/, '').split(/\.|::|#/).filter(Boolean);
     if (parts.length < 2) return defs;
     const owner = parts[parts.length - 2]!;
+    // (a receiver that is no declaration — this, self, ctx, res — names no owner: `this.back()` is back,
+    // which red team adv67 had pass every check as "this.back", a name with no declaration)
+    if (this.core.definitionsOf(owner).length === 0) return defs;
     const owners = this.withAncestors(owner);
     return defs.filter((d) => owners.has((d.container_name ?? '').split('.').pop()!));
   }
@@ -371,6 +422,18 @@ export class SemanticPhase {
       const absent = v.status === 'confirmed' ? [...h.text.matchAll(FILE_PATH)].map((m) => m[0]).find((f) => !this.holdsPath(f.replace(/^\.\//, ''))) : undefined;
       if (absent) {
         problems.push(`'${quote(h.text, 200)}' places code in ${quote(absent, 200)}, which is no file of the project: a hypothesis confirmed as FACT names what exists`);
+        continue;
+      }
+      // code it names must exist, and code it quotes must read so: "redirect calls validateRedirectCount"
+      // (no such function) and "line 310 reads `… = 301`" (it reads 302) were FACT (red team adv67)
+      const unknown = v.status === 'confirmed' ? namesNotInProject(this.core.project, codeNamesIn(h.text).slice(0, 12)) : [];
+      if (unknown.length > 0) {
+        problems.push(`'${quote(h.text, 200)}' names ${quote(unknown.join(', '), 200)}, which the project does not have (no symbol, identifier, file or text of that name): a hypothesis confirmed as FACT names what exists`);
+        continue;
+      }
+      const misquote = v.status === 'confirmed' ? this.misquoted(h.text, files) : undefined;
+      if (misquote) {
+        problems.push(`'${quote(h.text, 200)}' quotes \`${quote(misquote.fragment, 200)}\`, which ${quote(misquote.where, 200)} does not read: a hypothesis confirmed as FACT quotes the code as it is`);
         continue;
       }
       const misplaced = v.status === 'confirmed' ? this.misplaced(h.text) : undefined;
@@ -532,7 +595,11 @@ const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(
  * "B is called by A", "B is invoked from A", "A extends B", "A inherits from B": group 1 A, 2 the
  * verb, 3 B, 4 more verbs of B (red teams adv50, adv51).
  */
-const RELATION = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|first|also|then|only|always|later)\s+)?(calls|invokes|uses|delegates\s+to|relies\s+on|depends\s+on|forwards\s+to|dispatches\s+to|overrides|extends|inherits\s+from|derives\s+from|subclasses|is\s+a\s+subclass\s+of|is\s+called\s+(?:by|from)|is\s+invoked\s+(?:by|from)|is\s+used\s+by)\s+(?:(?:the|a|an)\s+)?${REL_NAME}((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)`, 'gi');
+/** Lines either side of a cited line where the code it quotes may stand. */
+const QUOTE_SLACK = 3;
+/** Words a relation's subject may be that stand for one named before: "… and then calls C", "…, which calls C". */
+const CONJUNCTION = /^(?:and|or|but|then|also|which|that|it|they|this|and\s+then)$/i;
+const RELATION = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|first|also|then|only|always|later)\s+)?(calls|invokes|runs|executes|uses|delegates\s+to|relies\s+on|depends\s+on|forwards\s+to|dispatches\s+to|overrides|extends|inherits\s+from|derives\s+from|subclasses|is\s+a\s+subclass\s+of|is\s+called\s+(?:by|from)|is\s+invoked\s+(?:by|from)|is\s+used\s+by)\s+(?:(?:the|a|an)\s+)?${REL_NAME}((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)`, 'gi');
 /** A dotted module name said to be one: "requests.adapters module". */
 const DOTTED_MODULE = /(?<![\w$./])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?=\s+(?:module|package)\b)/g;
 /** "N is a (private) method of/on/in (the) (class) C": group 1 N, group 2 C. */
@@ -547,7 +614,7 @@ const NOT_A_TIE = /\b(?:and|or|but|nor|then|while|whereas|also|than|versus|vs|be
 const MEMBER_OF = /\b(?:method|function|member|property|field|getter|setter|class|interface|enum|constant|constructor|accessor|type\s+alias)s?\s+(?:of|in|inside|within)\b/i;
 const DENYING = /\b(?:not|never|isn['’]t|aren['’]t|no\s+longer|absent|missing|lacks?)\b/i;
 // (whole words: "readily" or "users" says no use — red team adv45)
-const USING = /\b(?:call(?:s|ed|ing|ers?)?|us(?:e|es|ed|ing)|import(?:s|ed|ing)?|invok\w*|referenc\w*|pass(?:es|ed|ing)?|read(?:s|ing)?|wrap(?:s|ped|ping)?|return(?:s|ed|ing)?|throw(?:s|n|ing)?|emit(?:s|ted|ting)?|extend(?:s|ed|ing)?|subclass\w*|instantiat\w*|creat(?:e|es|ed|ing))\b/i;
+const USING = /\b(?:call(?:s|ed|ing|ers?)?|delegat\w*|forward(?:s|ed|ing)?|prox(?:y|ies|ied|ying)|expos(?:e|es|ed|ing)|run(?:s|ning)?|execut\w*|us(?:e|es|ed|ing)|import(?:s|ed|ing)?|invok\w*|referenc\w*|pass(?:es|ed|ing)?|read(?:s|ing)?|wrap(?:s|ped|ping)?|return(?:s|ed|ing)?|throw(?:s|n|ing)?|emit(?:s|ted|ting)?|extend(?:s|ed|ing)?|subclass\w*|instantiat\w*|creat(?:e|es|ed|ing))\b/i;
 /** English words that are no code name however the index names things (`is`, `in`, `the file` …). */
 const PROSE = new Set('the and that this with from file files which where what when declared defined declaration definition resides lives located written kept sits module class function method type interface is are was were its their there here'.split(' '));
 /** A path without an extension (`lib/helpers/combineURLs`): a file of the project where one has that stem. */
