@@ -174,6 +174,21 @@ describe('Loose end 3: which recorded prompt is the request', () => {
   });
 });
 
+describe('code_evidence that quotes the symbol and cites another line (agent trial tr141)', () => {
+  it('is judged by the place that is about the symbol: its quoted code', async () => {
+    const t = await setup();
+    await t.call('start_session', { intent: 'IMPLEMENT', query: REQUEST, query_frame: FRAME });
+    await explore(t.call);
+    readWhole(t.sessions, 'src/util/format.ts');
+    readWhole(t.sessions, 'src/cart.ts');
+    await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
+    await t.call('validate_symbol_relevance', { target_feature: TARGET, symbols: SAMPLE_SYMBOLS });
+    const r = await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM.map((m) => (m.symbol === 'Cart.total' ? { ...m, code_evidence: '`this.items.reduce((a, b) => a + b, 0)`, whose sum is formatted at src/util/format.ts:3' } : m)) });
+    expect(r.rejected ?? []).toEqual([]);
+    expect(r.accepted.find((a: SC) => a.symbol === 'Cart.total')?.evidence).toBe('src/cart.ts:13');
+  });
+});
+
 describe('New attacks (round 3): code_evidence at a use of another thing of the same name', () => {
   it('a parameter named like the symbol (checkout(formatPrice) in main.ts) is not a use of it: rejected, nothing stored, READY not reached', async () => {
     const t = await setup();

@@ -524,7 +524,9 @@ export class ValidationPhase {
         dismissed.push(m.symbol);
         continue;
       }
-      const verified = verifyCodeEvidence(m.code_evidence ?? '', evidence.exploredFiles, evidence.shownLines, (f) => this.core.project.lines(f));
+      // (of the places the evidence points at, the first about the symbol, else the first)
+      const places = [...codeEvidenceCandidates(m.code_evidence ?? '', evidence.exploredFiles, evidence.shownLines, (f) => this.core.project.lines(f))].slice(0, 8);
+      const verified = places.find((v) => this.evidenceConcerns(m.symbol, v, target, acceptedBefore)) ?? places[0];
       if (!verified) {
         rejected.push({
           symbol: m.symbol, similarity: null,
@@ -806,9 +808,21 @@ function fragmentSpan(ls: string[], f: string): [number, number] | undefined {
 export function verifyCodeEvidence(
   evidence: string, explored: ReadonlySet<string>, shown: ReadonlyMap<string, [number, number][]>, fileLines: (file: string) => string[],
 ): Verified | undefined {
+  for (const v of codeEvidenceCandidates(evidence, explored, shown, fileLines)) return v;
+  return undefined;
+}
+
+/**
+ * Every place the evidence points at that verifyCodeEvidence accepts, cited lines first, then
+ * fragments: evidence that quotes a symbol's own code and cites where another reads its data holds
+ * both (agent trial tr141: `v.defaults[…] = …` read at viper.go:1314 was judged by the line alone).
+ */
+export function* codeEvidenceCandidates(
+  evidence: string, explored: ReadonlySet<string>, shown: ReadonlyMap<string, [number, number][]>, fileLines: (file: string) => string[],
+): Generator<Verified> {
   const text = evidence.trim();
   // no code holds a control character (a NUL would match the lines never shown: red team adv9)
-  if (!text || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return undefined;
+  if (!text || /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) return;
   // the file as the session saw it: a line never shown (by a Read's range, a row) is no line of it
   const lines = (file: string) => seenLines(fileLines(file), shown.get(file));
   for (const m of text.matchAll(/([\w@./-]+\.[A-Za-z]{1,5}):(\d+)/g)) {
@@ -818,7 +832,7 @@ export function verifyCodeEvidence(
     const ls = lines(file);
     // a blank line, a brace or a comment shows no code: it says nothing of a symbol
     if (line >= 1 && line <= ls.length && !/[\p{L}\p{N}_$]/u.test(codeOf(ls[line - 1]!, false))) continue;
-    if (line >= 1 && line <= ls.length) return { where: `${file}:${line}`, text: ls.slice(Math.max(0, line - 3), line + 2).join('\n') };
+    if (line >= 1 && line <= ls.length) yield { where: `${file}:${line}`, text: ls.slice(Math.max(0, line - 3), line + 2).join('\n') };
   }
   const fragments = [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
   if (fragments.length === 0) fragments.push(text);
@@ -831,10 +845,15 @@ export function verifyCodeEvidence(
       // spares the line-by-line search — 100 claims × 8 KB fragments over every explored file took seconds
       if (!foldedFile(ls).includes(f)) continue;
       const idx = ls.findIndex((l) => fold(l).includes(f));
-      if (idx >= 0) return { where: `${file}:${idx + 1}`, text: ls.slice(Math.max(0, idx - 2), idx + 3).join('\n') };
+      if (idx >= 0) {
+        yield { where: `${file}:${idx + 1}`, text: ls.slice(Math.max(0, idx - 2), idx + 3).join('\n') };
+        break;
+      }
       const span = fragmentSpan(ls, f);
-      if (span && linesShown(shown.get(file), span[0], span[1])) return { where: `${file}:${span[0]}`, to: span[1], text: f };
+      if (span && linesShown(shown.get(file), span[0], span[1])) {
+        yield { where: `${file}:${span[0]}`, to: span[1], text: f };
+        break;
+      }
     }
   }
-  return undefined;
 }
