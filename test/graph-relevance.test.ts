@@ -944,6 +944,10 @@ describe('the request names the symbol', () => {
     expect(n('fix Server.onError', 'onError', 'Server')).toBe(0.7);
     expect(n('add a toggle to ObservableSet', 'makeObservable')).toBe(0); // shares a word, is not named
     expect(n('computed を誰も参照しなくなったとき', 'computed')).toBe(0.45);
+    // a name followed by the kind of code it is names it as code (agent trial tr139: "the existing levenshtein helper")
+    expect(n('use the existing levenshtein helper', 'levenshtein')).toBe(0.7);
+    expect(n('parse 関数のエラーを直す', 'parse')).toBe(0.7);
+    expect(n('the levenshtein distance of two words', 'levenshtein')).toBe(0.45);
   });
 });
 

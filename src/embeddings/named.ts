@@ -7,6 +7,9 @@
  */
 import { STOP_EN } from './text.js';
 
+/** Words after a name that say it is code: "the levenshtein helper", "the merge function", "parse 関数". */
+const CODE_NOUN = /^\s*(?:(?:helper|function|method|class|module|utility|util|hook|decorator|constructor|macro)s?(?![\p{L}\p{N}])|(?:関数|メソッド|クラス|ヘルパー|モジュール|函数|方法|类|模块))/u;
+
 export function namedScore(target: string, name: string, container: string | null, stop: ReadonlySet<string> = STOP_EN): number {
   const lower = name.toLowerCase();
   let best = 0;
@@ -14,7 +17,8 @@ export function namedScore(target: string, name: string, container: string | nul
     const w = m[0];
     if (container && w === `${container}.${name}`) return 0.7;
     // marked as code by the writer: `name`, name(…)
-    const marked = target[m.index! - 1] === '`' || target[m.index! + w.length] === '(' || target[m.index! + w.length] === '`';
+    // (or by the kind of code it is: "the existing levenshtein helper" — agent trial tr139 had it rejected as a word)
+    const marked = target[m.index! - 1] === '`' || target[m.index! + w.length] === '(' || target[m.index! + w.length] === '`' || CODE_NOUN.test(target.slice(m.index! + w.length));
     for (const part of w.split('.')) {
       if (part.toLowerCase() !== lower) continue;
       const code = marked || /[a-z][A-Z]|[A-Z][a-z]+[A-Z]|_|\$|\d/.test(part);
