@@ -14,11 +14,16 @@ import { signatureAt, storeSymbol } from './symbols.js';
 function syntheticDefault(ctx: FileContext, node: Node): void {
   const kind = /class/.test(node.type) ? 'class' : /function|arrow/.test(node.type) ? 'function' : 'variable';
   const index = ctx.symbols.length;
+  // a class or function expression that has a name goes by it, as `export default class Application`
+  // does: `module.exports = class Application …` (koa) was `default`, and Application.handleRequest
+  // "not in the index" to an agent (red team adv65)
+  const own = kind !== 'variable' ? node.childForFieldName('name') : null;
+  const at = own ?? node;
   ctx.symbols.push({
-    name: 'default', kind, container: null,
+    name: own?.text ?? 'default', kind, container: null,
     line: node.startPosition.row + 1, column: node.startPosition.column + 1,
     endLine: endOf(ctx, node).row + 1, endColumn: endOf(ctx, node).column + 1,
-    nameLine: node.startPosition.row + 1, nameColumn: node.startPosition.column + 1,
+    nameLine: at.startPosition.row + 1, nameColumn: at.startPosition.column + 1,
     exported: true, isDefault: true, local: false, signature: signatureAt(ctx.lines, node.startPosition.row, node.startPosition.column),
   });
   holdsDefault(ctx, node, index);
