@@ -413,3 +413,16 @@ describe('red team adv66: a word split after a known variable; less -O; script f
       expect(await refusals(cmd), cmd).toEqual([]);
   });
 });
+
+describe('red team adv68: a command name bash expands; input a function call or a disguised exec gives script; less -k', () => {
+  const refusals = async (cmd: string) => (await analyzeBash(cmd)).writes.filter((w) => w.refuse).map((w) => w.refuse);
+  it('each is refused', async () => {
+    for (const cmd of ['f=abc; ""{printf,-v,f,%s,-t/var/tmp/x}; cp "$f" /tmp/x/p1', 'f=abc; ""{read,f} </tmp/v; sort "$f" /tmp/x', 'f=abc; \\read f </tmp/v; sort "$f" /tmp/x',
+      'f(){ script -qc "less package.json" /dev/null; }; f </tmp/in3', 'f(){ script -qc "less R" /dev/null; }; cat /tmp/in | f', '\\exec </tmp/in4; script -qc "less R" /dev/null',
+      'command exec </tmp/in5; script -qc "less R" /dev/null', '"exec" </tmp/in; script -qc "less R" /dev/null', 'builtin exec </tmp/in; script -qc "less R" /dev/null',
+      'less --lesskey-src=/tmp/lk2 package.json | head -2', 'less -k /tmp/lk F'])
+      expect(await refusals(cmd), cmd).not.toEqual([]);
+    for (const cmd of ['script -qc "npm test" /dev/null < /dev/null', 'less -N README.md', 'for f in lib/*.js; do [ -f "$f" ] && sed -n 1p "$f"; done'])
+      expect(await refusals(cmd), cmd).toEqual([]);
+  });
+});

@@ -792,7 +792,12 @@ describe('PreToolUse (the write guard)', () => {
         for (const cmd of [`cd ${scratch} && f=/dev/null; e=" -t${outside}"; cp payload "$f"$e`, `cd ${scratch} && d=a; e=" -t${outside}"; for f in "$d"$e; do cp payload "$f"; done`,
           `cd ${scratch} && f=payload; IFS=,; e=",--expression=1e touch ${outside}/p3"; sed -n 1p "$f"$e`,
           `cd ${scratch} && (sleep 1; printf q) | timeout 10 script -qc "cat payload | less -O ${outside}/p4" /dev/null > /dev/null`,
-          `cd ${scratch} && (sleep 1; printf '!touch ${outside}/p5\nq') | timeout 10 script -qc "less payload" /dev/null > /dev/null`]) {
+          `cd ${scratch} && (sleep 1; printf '!touch ${outside}/p5\nq') | timeout 10 script -qc "less payload" /dev/null > /dev/null`,
+          // (red team adv68: a name bash brace-expands into printf -v; input through a function's call or `\exec <`; a lesskey file's LESSOPEN)
+          `cd ${scratch} && f=abc; ""{printf,-v,f,%s,-t${outside}}; cp "$f" payload`,
+          `cd ${scratch} && printf '!touch ${outside}/p6\nq' > in6 && f(){ timeout 10 script -qc "less payload" /dev/null; }; f < in6 > /dev/null`,
+          `cd ${scratch} && printf '!touch ${outside}/p7\nq' > in7 && \\exec < in7; timeout 10 script -qc "less payload" /dev/null > /dev/null`,
+          `cd ${scratch} && printf '#env\nLESSOPEN = |touch ${outside}/p8; cat %%s\n' > lk && less --lesskey-src=lk payload | head -1`]) {
           const r = hook('pre-tool-use', bash(cmd));
           if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root });
           expect(fs.readdirSync(outside).sort(), `${phase}: ${cmd}`).toEqual(before);

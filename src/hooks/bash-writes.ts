@@ -17,6 +17,7 @@ import { RUNS_VALUE_NAMES, codeOfAssignments } from './commands/assignments.js';
 import type { BashWrite } from './commands/context.js';
 import { gitConfigured, gitSubcommand, gitSubReads } from './commands/git.js';
 import { outputFiles, programOutputs } from './commands/outputs.js';
+import { lessSettings } from './commands/refused.js';
 import { inspectWords } from './commands/inspect.js';
 import { CHDIR, detaches, READERS } from './commands/kinds.js';
 import { WRITES_WHERE_NAMED } from './commands/packages.js';
@@ -395,8 +396,10 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
       const known: KnownVariables = knownVariables(tree.rootNode);
       const nested: { code: string; dir: string | null; fed?: boolean }[] = [];
       // (code run where this line feeds its input: a pipe into it, a redirection, a here-doc)
-      const execFeeds = tree.rootNode.descendantsOfType('command').some((c) => c?.childForFieldName('name')?.text === 'exec' && c.parent?.type === 'redirected_statement' && c.parent.children.some((r) => r !== null && givesInput(r)));
-      const fedAt = (x: Node) => fed || execFeeds || stdinFed(x);
+      // (any input the line gives: `exec <F` however exec is spelt — `\exec`, `command exec` — or a
+      // function's call `f <F` feeds what runs after it or inside it: red team adv68)
+      const lineFeeds = tree.rootNode.descendantsOfType(['file_redirect', 'heredoc_redirect', 'herestring_redirect']).some((r) => r !== null && givesInput(r));
+      const fedAt = (x: Node) => fed || lineFeeds || stdinFed(x);
       const walk = (n: Node) => {
         const from = writes.length;
         if (n.type === 'file_redirect') {
@@ -519,6 +522,8 @@ function stdinFed(n: Node): boolean {
   if (n.children.some((r) => r !== null && givesInput(r))) return true;
   for (let a: Node = n; a.parent; a = a.parent) {
     const p = a.parent;
+    // a function's body gets whatever its call is given
+    if (p.type === 'function_definition') return true;
     if (p.type === 'pipeline' && p.namedChild(0)?.id !== a.id) return true;
     if (p.type === 'redirected_statement' && p.children.some((r) => r !== null && givesInput(r))) return true;
   }
@@ -531,7 +536,8 @@ function givesInput(r: Node): boolean {
   if (r.type !== 'file_redirect') return false;
   const fd = r.children.find((c) => c?.type === 'file_descriptor')?.text;
   const op = r.children.find((c) => c !== null && !c.isNamed)?.text ?? '';
-  return op.startsWith('<') && (fd === undefined || fd === '0');
+  // (from /dev/null it gives nothing)
+  return op.startsWith('<') && (fd === undefined || fd === '0') && r.childForFieldName('destination')?.text !== '/dev/null';
 }
 
 /** A pipeline stage that the grammar made of a whole list (`a && b 2>&1` before a `|`). */
@@ -543,7 +549,7 @@ function endsInList(n: Node): boolean {
 function readsOnly(cmd: string, args: string[]): boolean {
   // rg --pre runs a program on every file it searches
   // (and less with a terminal copies its input to `-O F`: red team adv66)
-  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre'))) && programOutputs(cmd, args).length === 0) || (cmd === 'git' && isGitRead(args));
+  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre'))) && programOutputs(cmd, args).length === 0 && !lessSettings(cmd, args)) || (cmd === 'git' && isGitRead(args));
 }
 
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */

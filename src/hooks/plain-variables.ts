@@ -150,7 +150,9 @@ export function knownVariables(root: Node): KnownVariables {
     if (n.type === 'simple_expansion' && plainUse(n) === undefined) return NONE;
     if (n.type === 'command') {
       const name = n.childForFieldName('name');
-      if (!name || name.descendantsOfType(['simple_expansion', 'expansion']).length > 0) return NONE;
+      // (a name bash expands — braces, a pattern, quotes or a backslash — may be any builtin:
+      // `""{printf,-v,f,%s,-t/x}` is printf -v f — red team adv68)
+      if (!name || !/^(?:[\w./+-]+|\[)$/.test(name.text)) return NONE;
       const cmd = path.posix.basename(unquote(name));
       if ((BUILTINS.has(cmd) && !SETS_NOTHING.has(cmd) && !plainTest(cmd, n)) || KEYWORDS.has(cmd)) return NONE;
     }
