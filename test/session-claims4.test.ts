@@ -682,3 +682,25 @@ describe('Red team adv67: a call through a receiver, a callee that does not exis
       .rejects.toThrow(/names applyCartDiscount, which the project does not have/);
   });
 });
+
+describe('Red team adv69: quotes out of order, code after a cited line, a line of another declaration, relation wordings, asides', () => {
+  it('each is refused as FACT; the true wordings pass', async () => {
+    const t = await toSemantic();
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined; misquoted(x: string, f: readonly string[]): unknown } }).semantic;
+    for (const [h, files] of [['src/cart.ts:13 reads `price(0) … formatPrice(`', []], ['Cart.total at src/cart.ts:13: return formatPrice(this.items.reduce((a, b) => a + b, 1))', []],
+      ['Cart.add returns `formatPrice(this.items.reduce((a, b) => a + b, 0))`', ['src/cart.ts']]] as const)
+      expect(sem.misquoted(h, files), h).toBeDefined();
+    for (const [h, files] of [['src/cart.ts:13 reads `formatPrice(… + price(0)`', []], ['Cart.total at src/cart.ts:13: return formatPrice(this.items.reduce((a, b) => a + b, 0))', []],
+      // (a quote inside the declaration the cited line starts; a quote said to be absent; a quote that uses the symbol named)
+      ['Cart at src/cart.ts:4 holds `return formatPrice(this.items.reduce((a, b) => a + b, 0))`', []], ['Cart.total never calls `this.items.sort()`', ['src/cart.ts']],
+      ['formatPrice is called as `formatPrice(this.items.reduce((a, b) => a + b, 0))`', ['src/cart.ts']]] as const)
+      expect(sem.misquoted(h, files), h).toBeUndefined();
+    for (const h of ['Like checkout, Cart.add pushes the cents and then calls formatPrice', 'Cart.add calls into formatPrice', 'formatPrice is triggered from Cart.add'])
+      expect(sem.wrongRelation(h), h).toBeDefined();
+    for (const h of ['Unlike Cart.add, checkout makes a cart and then calls Cart.total', 'Cart.total calls into formatPrice', 'formatPrice is triggered from Cart.total'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+    const { codeNamesIn } = await import('../src/session/pattern-names.js');
+    expect(codeNamesIn('res.redirect checks `rangecheck.redirect()` and calls checkrange(status)')).toEqual(['rangecheck', 'redirect', 'checkrange']);
+    expect(codeNamesIn('The project has no validateStatus helper; redirect does not call checkStatus()')).toEqual([]);
+  });
+});

@@ -63,6 +63,20 @@ describe('QueryFrame validation', () => {
     // a failure said by a negation of its own restates a failure the quote says in a word, not the reverse of what it says
     expect(check('the parser crashes on empty input and logs the error twice', 'observed_issue', 'the parser fails to log the error')[0]).toMatch(/states a negation/);
   });
+  it('a failure kept in one sentence and reversed in the next, one negation of two dropped, a negation of a negation, a quote cut from its negation (red team adv69)', () => {
+    const errs = (req: string, value: string, quote: string) => validateFrame(req, { observed_issue: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const R1 = 'res.redirect is unable to reject a status code outside the 3xx range because it lacks a status check; make it throw an error';
+    const q1 = 'res.redirect is unable to reject a status code outside the 3xx range because it lacks a status check';
+    for (const v of ['res.redirect is unable. It does reject a status code outside the 3xx range because it has a status check', 'res.redirect: reject a status code outside the 3xx range because it lacks a status check',
+      'res.redirect is unable to reject a status code outside the 3xx range because it ... a status check', 'res.redirect is unable to fail to reject a status code outside the 3xx range'])
+      expect(errs(R1, v, q1), v).not.toEqual([]);
+    expect(errs(R1, 'res.redirect does not reject a status code outside the 3xx range because it lacks a status check', q1)).toEqual([]);
+    const R3 = 'res.redirect fails to reject a status code outside the 3xx range; make it throw an error';
+    expect(errs(R3, 'reject a status code outside the 3xx range', 'reject a status code outside the 3xx range')[0]).toMatch(/leaves out the negation right before it/);
+    expect(errs(R3, 'res.redirect fails. It does reject a status code outside the 3xx range', 'res.redirect fails to reject a status code outside the 3xx range')).not.toEqual([]);
+    const close = 'respond fails to close the response when the body is a stream';
+    for (const v of ['closing the response fails in respond for a stream body', 'respond does not close the response for a stream body']) expect(errs(close, v, close), v).toEqual([]);
+  });
   it('没有 negates the verb after it, not the clause beside it (agent trial tr137)', () => {
     const req = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。其他行为不要改变。';
     const quote = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。';
@@ -656,7 +670,7 @@ describe('submit_understanding evaluation', () => {
     // listed the other way round, the message still names the spelling of several (tr141 was told to qualify the qualified one)
     expect(evaluateUnderstanding({ ...good, symbols_identified: ['getTheme', 'Registry.getTheme', 'Cart'] }, c3).refused.join('\n')).toMatch(/'getTheme' names 3 declarations, and one of them is also listed as 'Registry.getTheme'/);
     // a pattern's code names are looked up in the project
-    const c4 = { ...c2, namesNotInProject: (names: string[]) => names.filter((n) => n !== 'total') };
+    const c4 = { ...c2, namesNotInProject: (names: string[]) => names.filter((n) => n !== 'total' && n !== 'Cart') };
     expect(evaluateUnderstanding({ ...good, existing_patterns: ['like Cart.total via applyCoupon() in src/coupons.ts'] }, c4).refused.join('\n')).toMatch(/names 'applyCoupon', 'src\/coupons.ts', which the project does not have/);
     expect(evaluateUnderstanding({ ...good, existing_patterns: ['like `Cart.total`'] }, c4).refused).toEqual([]);
     expect(twice).toMatch(/write it qualified/);

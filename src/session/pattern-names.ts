@@ -11,7 +11,11 @@ import type { Project } from '../project/project.js';
  */
 export function codeNamesIn(pattern: string): string[] {
   const out = new Set<string>();
-  for (const m of pattern.normalize('NFKC').matchAll(/`([^`\n]+)`|([\p{L}\p{N}_$#./-]+)(\(\))?/gu)) {
+  const text = pattern.normalize('NFKC');
+  // (a call with arguments is code too: `checkrange(status)` — red team adv69)
+  for (const m of text.matchAll(/`([^`\n]+)`|([\p{L}\p{N}_$#./-]+)(\()?/gu)) {
+    // a name said to be absent is no claim that it exists: "the project has no validateStatus helper" (adv69's friction)
+    if (ABSENT_BEFORE.test(text.slice(Math.max(0, m.index! - 40), m.index!))) continue;
     const coded = m[1] !== undefined || m[3] !== undefined;
     const tokens = m[1] !== undefined ? m[1].match(/[\p{L}\p{N}_$#./-]+/gu) ?? [] : [m[2]!];
     for (const raw of tokens) {
@@ -21,15 +25,18 @@ export function codeNamesIn(pattern: string): string[] {
         out.add(t);
         continue;
       }
-      const parts = t.split('.').filter((x) => x.length >= 2);
-      parts.forEach((x, i) => {
-        if (CODE_SHAPED.test(x) || (coded && i === parts.length - 1 && /^[\p{L}_$#][\p{L}\p{N}_$]*$/u.test(x))) out.add(x.replace(/^#/, ''));
-      });
+      // (each part of a chain written as code: `rangecheck.redirect()` names a rangecheck — adv69; the receiver words name nothing)
+      const parts = t.split('.').filter((x) => x.length >= 2 && !RECEIVERS.has(x));
+      for (const x of parts) if (CODE_SHAPED.test(x) || (coded && /^[\p{L}_$#][\p{L}\p{N}_$]*$/u.test(x))) out.add(x.replace(/^#/, ''));
     }
   }
   return [...out];
 }
 
+/** Words that say what follows is not there: no, not, never, without, lacks, n't, there is no … */
+const ABSENT_BEFORE = /(?:^|[^\p{L}])(?:no|not|never|without|lacks?|lacking|neither|nor|none|absent|missing)\s+(?:[\p{L}\p{N}_$#.-]+\s+){0,2}$|n['’]t\s+(?:\w+\s+){0,3}$/iu;
+/** Words a chain starts with that name no declaration: `this.x()`, `self.x`. */
+const RECEIVERS = new Set(['this', 'self', 'super', 'cls', 'window', 'globalThis']);
 /** A file named with a source or text extension (lib/head.js, `index.ts`). */
 const FILE_LIKE = /^[\p{L}\p{N}_$.\/-]*[\p{L}\p{N}_$-]\.(?:[cm]?[jt]sx?|py|pyi|go|java|kt|rs|rb|php|cs|c|h|cc|cpp|hpp|swift|vue|svelte|json|ya?ml|toml|md)$/u;
 /** A word written as code: a lower letter before an upper one (camelCase), `_`, `$`, `#`. */
@@ -41,7 +48,7 @@ const FILE_MAX_BYTES = 2_000_000;
 
 /**
  * The names that are nowhere in the project: no symbol, reference, import or file of that name,
- * and not in any indexed file's text (a doc that says Node.js, a comment) — looked for within a
+ * and not in any code file's text (a comment that says Node.js) — looked for within a
  * time budget; past it a name counts as found (a slow disk must not refuse an honest claim).
  */
 export function namesNotInProject(p: Project, names: string[]): string[] {
@@ -53,7 +60,9 @@ export function namesNotInProject(p: Project, names: string[]): string[] {
   let left = names.filter((n) => !(FILE_LIKE.test(n) ? byPath.get(n, under(n)) : byName.get({ n })));
   if (left.length === 0) return [];
   const t0 = performance.now();
-  for (const { path: rel } of db.prepare('SELECT path FROM files ORDER BY path').iterate() as Iterable<{ path: string }>) {
+  // (in code only — a comment counts —, not in a README, a changelog or the /code prompt init installs:
+  // red team adv69 had "isFinished", named only in History.md, and "revert_to_exploration" pass)
+  for (const { path: rel } of db.prepare('SELECT path FROM files WHERE language IS NOT NULL ORDER BY path').iterate() as Iterable<{ path: string }>) {
     if (performance.now() - t0 > TEXT_BUDGET_MS) return [];
     let text: string;
     try {

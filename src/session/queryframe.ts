@@ -211,7 +211,7 @@ function derivedFrom(word: string, quote: string): boolean {
  */
 const FAILING = String.raw`fail(?:s|ed|ing)?\s+to|unable\s+to|neglect(?:s|ed|ing)?\s+to|lack(?:s|ed|ing)?`;
 /** Words that turn a statement around: English (not, no, never, n't, without, instead of, fails to…; not in a hyphened name: the rule no-var), Japanese (ない, ず, ません…), Chinese (不, 没…); 別/别 left out (別名 is an alias). */
-const FAILING_G = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${FAILING})(?![\p{L}\p{N}])`, 'giu');
+const FAILING_WORD = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${FAILING})(?![\p{L}\p{N}])`, 'iu');
 const NEGATION = new RegExp(String.raw`(?:^|[^\p{L}\p{N}-])(?:not|no|never|none|nothing|neither|nor|without|cannot|unless|instead\s+of|rather\s+than|${FAILING})(?![\p{L}\p{N}]|-[\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])|ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$)|(?<=[るくすつぬむぶぐ]|(?<![よそ])う)な(?=[。、！!？?\s]|$)|[不没勿無无非未](?=[\p{Script=Hiragana}\p{Script=Han}\s\p{Script=Latin}\p{N}]|$)|[别甭](?=[\s\p{Script=Latin}把让再将给]|$)`, 'iu');
 /** Hanzi/kanji that negate only as a verb's prefix: 不具合 (a defect), 無料 (free), 无穷大 (infinity), 非法 (illegal) state no negation; 非表示 (hide) is an action of its own (actions.ts); しか…ない says "only" (a restriction, RESTRICTION). */
 // (Python's `None` is a value: "when the adapter returns None" negates nothing — red team adv50's friction; "None of …" does)
@@ -683,9 +683,7 @@ function stopDropped(value: string, quote: string, translate?: (text: string) =>
  */
 function failureStated(value: string, quote: string, translate?: (text: string) => string[]): boolean {
   if (negatedWords(quote).some((w) => NEGATIVE_SENSE.test(` ${w}`))) return false;
-  // ("fails to" is the quote's negation: "closing the response fails" restates "fails to close the response")
-  const said = quote.normalize('NFKC').replace(FAILING_G, ' ');
-  const quoteSenses = new Set([...said.split(/[^\p{L}\p{N}]+/u), ...(translate?.(quote) ?? [])].flatMap(senseOf));
+  const quoteSenses = new Set([...quote.normalize('NFKC').split(/[^\p{L}\p{N}]+/u), ...(translate?.(quote) ?? [])].flatMap(senseOf));
   const words = value.normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean).flatMap((w) => (CJK.test(w) ? cjkContentWords(w) : [w]));
   return words.some((w) => {
     const mine = [w, ...(CJK.test(w) ? (translate?.(w) ?? []) : [])].flatMap(senseOf);
@@ -711,6 +709,7 @@ const senseOf = (word: string): string[] => {
  * the opposite of the quote's action ("not shown" for 非表示).
  */
 function polarityKept(value: string, quote: string, translate?: (text: string) => string[], slot?: Slot): boolean {
+  if (DOUBLE_NEGATION.test(value.normalize('NFKC')) && !DOUBLE_NEGATION.test(quote.normalize('NFKC'))) return false;
   const [v, q] = [negated(value, quote), negated(quote)];
   // what goes wrong now is what the request asks not to happen: "throws an error" for エラーを投げずに
   // ("without throwing"), "the cart is emptied" for "do not empty the cart" (tr22) — not for a
@@ -737,8 +736,45 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
   // both negated: the value must negate what the quote negates, not another part of it (red team
   // adv27: "…, not as a plain function" for "… a plain function, not only as an object …")
   if (v && q) return sameNegated(value, quote);
-  return v === q || (!v && q && (failureStated(vn, quote, translate) || stopsNegated(vn, quote) || !statesNegated(value, quote, translate)));
+  return v === q || (!v && q && (failureStated(vn, quote, translate) || stopsNegated(vn, quote) || failingRestated(vn, qn) || !statesNegated(value, quote, translate)));
 }
+
+/**
+ * A quote whose negation is a failure ("fails to close the response") restated by a value that says
+ * the failure in every sentence that names what fails ("closing the response fails") — not one that
+ * says it in one sentence and the opposite in the next ("res.redirect is unable. It does reject …":
+ * red team adv69).
+ */
+function failingRestated(value: string, quote: string): boolean {
+  if (!FAILING_WORD.test(quote)) return false;
+  const words = negatedWords(quote).map((w) => stem(w.toLowerCase()));
+  const sentences = value.split(/[.;!?]\s|[.;!?]$|\n/).filter((x) => x.trim());
+  const naming = sentences.filter((x) => latinStems(x).some((w) => words.some((n) => stemsMatch(w, n))));
+  return naming.length > 0 && naming.every((x) => FAILED.test(x) || negated(x));
+}
+
+/** How many English negations a text says (not, never, n't, fails to, lacks, neither, nor …). */
+const negatorsIn = (text: string): number => [...text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').matchAll(NEGATOR_COUNT)].length;
+const NEGATOR_COUNT = new RegExp(String.raw`(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|neither|nor|${FAILING})(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])`, 'giu');
+/** A word that says a thing failed or is absent (not only an error: "report an error when it has a brace" negates nothing). */
+const FAILED = /(?:^|[^\p{L}])(?:fail|unable|lack|miss|absent)/iu;
+/** A negation of a negation: "is unable to fail to reject" says it rejects (red team adv69). */
+const DOUBLE_NEGATION = new RegExp(String.raw`(?:^|[^\p{L}])(?:not|never|cannot|n['’]t|${FAILING})\s+(?:[\p{L}]+\s+)?(?:not|never|${FAILING}|fail(?:s|ed|ing)?|stop|avoid|prevent)(?![\p{L}])`, 'iu');
+
+/**
+ * A quote cut off from the negation right before it in the request: "reject a status code" out of
+ * "res.redirect fails to reject a status code" (red team adv69 had it FACT for a value without one).
+ */
+function negationCutOff(req: string, quote: string): string | undefined {
+  let found: string | undefined;
+  for (let at = req.indexOf(quote); at >= 0; at = req.indexOf(quote, at + 1)) {
+    const m = CUT_NEGATION.exec(req.slice(Math.max(0, at - 40), at));
+    if (!m) return undefined;
+    found ??= m[1]!.trim();
+  }
+  return found;
+}
+const CUT_NEGATION = new RegExp(String.raw`(?:^|[^\p{L}])(not|never|no|cannot|n['’]t|without|${FAILING})\s*$`, 'iu');
 
 
 /** A value that stops what its quote negates says the same: "stop ignoring" for "no longer ignore". */
@@ -753,6 +789,10 @@ function sameNegated(value: string, quote: string): boolean {
   if (vw.length === 0 || qw.length === 0) return true;
   const stems = (ws: string[]) => ws.map((w) => stem(w.toLowerCase()));
   const meets = (a: string[], b: string[]) => stems(a).some((x) => stems(b).some((y) => stemsMatch(x, y)));
+  // every word the quote negates that the value says is negated there too: keeping one negation of
+  // two is no licence to drop the other ("reject … because it lacks a status check" for "is unable
+  // to reject … because it lacks a status check": red team adv69)
+  if (negatorsIn(value) < negatorsIn(quote)) return false;
   if (meets(vw, qw)) return true;
   // one of the words right after the negation on either side, for a negation of the same kind: "never
   // redirect to any URL" negates what "not to any URL" does (red team adv30 was refused it for
@@ -805,6 +845,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     let odd: string | undefined;
     let stopped: string | undefined;
     let ruled: string | undefined;
+    let cut: string | undefined;
     let foreign: string[];
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
@@ -819,6 +860,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
     else if ((odd = lookAlike(s.value))) errors.push({ slot, error: `value "${s.value}" has a word written with look-alike or invisible characters (${odd}): write it in plain letters` });
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot} (a request of several parts: the part this slot is about; the code of the other parts can still stand in VALIDATION, cited where it links to the accepted symbols)` });
+    else if (slot !== 'target_feature' && (cut = negationCutOff(req, quote)) && !negated(s.value, s.quote) && !failureStated(normalize(s.value), `${cut} ${s.quote}`, translate))
+      errors.push({ slot, error: `quote "${s.quote}" leaves out the negation right before it in the request ("${cut}"): quote it with the negation, and keep it in the value` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
       errors.push({ slot, error: negated(s.value, s.quote) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite), or quote only the words the value states` });
     else if (narrows(s.value) && !narrows(s.quote))

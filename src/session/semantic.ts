@@ -203,7 +203,7 @@ export class SemanticPhase {
         if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
         const verb0 = m[2]!.toLowerCase().replace(/\s+/g, ' ');
         // "B is called by A": A calls B
-        const passive = /^is (?:called|invoked|used)/.test(verb0);
+        const passive = /^is (?:called|invoked|triggered|run|used)/.test(verb0);
         // ("A runs B and then calls C": the subject of "calls C" is A — red team adv67 had C taken as called by "and")
         const subject = CONJUNCTION.test(m[1]!) ? this.subjectBefore(sentence.slice(0, m.index!)) : m[1]!;
         if (subject === undefined) continue;
@@ -256,39 +256,64 @@ export class SemanticPhase {
    * a file of the project. A quote of one name is a name (the other checks); blanks are compared loosely.
    */
   private misquoted(text: string, evidenceFiles: readonly string[]): { fragment: string; where: string } | undefined {
-    const fragments = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()).filter((f) => !/^[#\w$.]+(?:\(\))?$/.test(f));
+    const quoted = [...text.matchAll(/`([^`\n]+)`/g)].filter((m) => !ABSENT_BEFORE_QUOTE.test(text.slice(Math.max(0, m.index! - 40), m.index!))).map((m) => m[1]!.trim());
+    // code written after a cited line without backquotes: "at lib/response.js:834: if (status < 300) throw …" (red team adv69)
+    const after = [...text.matchAll(/[\w@$.\/-]+\.[A-Za-z][\w]{0,5}:\d+(?::|\s+(?:reads|says|has|holds|contains|does))\s+([^`\n]*?[(){}=;<>|&][^`\n]*)$/gm)].map((m) => m[1]!.trim());
+    const fragments = [...quoted, ...after].filter((f) => !/^[#\w$.]+(?:\(\))?$/.test(f));
     if (fragments.length === 0) return undefined;
     const squash = (t: string) => t.replace(/\s+/g, '');
-    const read = (rel: string): string | undefined => {
+    const lines = (rel: string): { path: string; lines: string[] } | undefined => {
       const row = this.core.project.db.prepare("SELECT path FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY length(path) LIMIT 1")
         .get(rel, `%/${rel.replace(/[\\%_]/g, (c) => `\\${c}`)}`) as { path: string } | undefined;
       if (!row) return undefined;
       try {
-        return fs.readFileSync(path.join(this.core.project.root, row.path), 'utf8');
+        return { path: row.path, lines: fs.readFileSync(path.join(this.core.project.root, row.path), 'utf8').split('\n') };
       } catch {
         return undefined;
       }
     };
-    const at = [...text.matchAll(/((?:\.\/)?[\w@$.\/-]+\.[A-Za-z][\w]{0,5}):(\d+)/g)].map((m) => ({ file: m[1]!, line: Number(m[2]) }));
+    const at = [...text.matchAll(/((?:\.\/)?[\w@$.\/-]+\.[A-Za-z][\w]{0,5}):(\d+)/g)].map((m) => ({ file: m[1]!.replace(/^\.\//, ''), line: Number(m[2]) }));
     const named = [...new Set([...[...text.matchAll(FILE_PATH)].map((m) => m[0].replace(/^\.\//, '')), ...evidenceFiles])];
+    // the declarations the hypothesis names: a quote it gives them is inside one of them (adv69 gave
+    // res.redirect a line of sendFile's)
+    const owners = [...new Set([...text.replace(/`[^`\n]*`/g, ' ').matchAll(CODE_NAME)].map((m) => m[0]))].flatMap((n) => this.defsNamed(n)).slice(0, 20);
     for (const fragment of fragments) {
-      // (a quote cut short with … holds each piece it keeps)
+      // (a quote cut short with … holds each piece it keeps, in order: adv69 took `[0]` from the line before)
       const pieces = fragment.split(/…|\.\.\.(?![\w$])/).map(squash).filter(Boolean);
-      const holds = (t: string) => { const x = squash(t); return pieces.every((p) => x.includes(p)); };
+      const holds = (t: string) => {
+        const x = squash(t);
+        let from = 0;
+        for (const p of pieces) {
+          const k = x.indexOf(p, from);
+          if (k < 0) return false;
+          from = k + p.length;
+        }
+        return true;
+      };
+      // a cited line's window: a few lines either side, and the declaration that starts there or holds it (adv69's friction: a quote 6 lines into res.status)
+      const window = (file: string, line: number): string | undefined => {
+        const f = lines(file);
+        if (!f) return undefined;
+        const around = this.core.project.db.prepare('SELECT s.line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? ORDER BY s.end_line - s.line LIMIT 1')
+          .get(f.path, line, line) as { line: number; end_line: number } | undefined;
+        const [a, b] = around && around.end_line - around.line <= QUOTE_DECLARATION_MAX ? [Math.min(line - QUOTE_SLACK, around.line), Math.max(line + QUOTE_SLACK, around.end_line)] : [line - QUOTE_SLACK, line + QUOTE_SLACK];
+        return f.lines.slice(Math.max(0, a - 1), b).join('\n');
+      };
       if (at.length > 0) {
-        const near = at.some(({ file, line }) => {
-          const lines = read(file.replace(/^\.\//, ''))?.split('\n');
-          return !!lines && holds(lines.slice(Math.max(0, line - 1 - QUOTE_SLACK), line + QUOTE_SLACK).join('\n'));
-        });
-        if (!near) return { fragment, where: at.map((x) => `${x.file}:${x.line}`).join(', ') };
-      } else if (named.length > 0 && !named.some((f) => holds(read(f) ?? ''))) return { fragment, where: named.join(', ') };
+        if (!at.some(({ file, line }) => holds(window(file, line) ?? ''))) return { fragment, where: at.map((x) => `${x.file}:${x.line}`).join(', ') };
+      // (a quote that names one of them is a use of it, wherever it stands: "formatPrice is called as `formatPrice(…)`")
+      } else if (owners.length > 0 && !owners.some((d) => fragment.includes(d.name))) {
+        if (!owners.some((d) => holds(lines(d.path)?.lines.slice(d.line - 1, d.end_line).join('\n') ?? ''))) return { fragment, where: `the code of ${[...new Set(owners.map((d) => (d.container_name ? `${d.container_name}.${d.name}` : d.name)))].slice(0, 3).join(', ')}` };
+      } else if (named.length > 0 && !named.some((f) => holds(lines(f)?.lines.join('\n') ?? ''))) return { fragment, where: named.join(', ') };
     }
     return undefined;
   }
 
   /** The first name of a clause's words that the index declares: the subject a conjunction ("and then calls") goes on from. */
   private subjectBefore(words: string): string | undefined {
-    for (const m of words.matchAll(new RegExp(REL_NAME, 'g'))) if (this.defsNamed(m[1]!).length > 0) return m[1]!;
+    // (the clause's own subject, after an aside: "Like redirect, res.location sets … and then calls format"
+    // is location's claim — red team adv69 had it read as redirect's)
+    for (const part of words.split(',').reverse()) for (const m of part.matchAll(new RegExp(REL_NAME, 'g'))) if (this.defsNamed(m[1]!).length > 0) return m[1]!;
     return undefined;
   }
 
@@ -597,9 +622,13 @@ const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(
  */
 /** Lines either side of a cited line where the code it quotes may stand. */
 const QUOTE_SLACK = 3;
+/** A declaration around a cited line whose whole code a quote may come from, up to this many lines. */
+const QUOTE_DECLARATION_MAX = 300;
+/** A quote said to be absent: "never checks `status >= 300`" (red team adv69's friction). */
+const ABSENT_BEFORE_QUOTE = /(?:^|[^\p{L}])(?:no|not|never|without|lacks?|neither|nor)\s+(?:[\p{L}\p{N}_$#.-]+\s+){0,2}$|n['’]t\s+(?:\w+\s+){0,3}$/iu;
 /** Words a relation's subject may be that stand for one named before: "… and then calls C", "…, which calls C". */
 const CONJUNCTION = /^(?:and|or|but|then|also|which|that|it|they|this|and\s+then)$/i;
-const RELATION = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|first|also|then|only|always|later)\s+)?(calls|invokes|runs|executes|uses|delegates\s+to|relies\s+on|depends\s+on|forwards\s+to|dispatches\s+to|overrides|extends|inherits\s+from|derives\s+from|subclasses|is\s+a\s+subclass\s+of|is\s+called\s+(?:by|from)|is\s+invoked\s+(?:by|from)|is\s+used\s+by)\s+(?:(?:the|a|an)\s+)?${REL_NAME}((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)`, 'gi');
+const RELATION = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|first|also|then|only|always|later)\s+)?(calls(?:\s+into)?|invokes|runs|executes|triggers|uses|delegates\s+to|relies\s+on|depends\s+on|forwards\s+to|dispatches\s+to|overrides|extends|inherits\s+from|derives\s+from|subclasses|is\s+a\s+subclass\s+of|is\s+called\s+(?:by|from)|is\s+invoked\s+(?:by|from)|is\s+triggered\s+(?:by|from)|is\s+run\s+(?:by|from)|is\s+used\s+by)\s+(?:(?:the|a|an)\s+)?${REL_NAME}((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)`, 'gi');
 /** A dotted module name said to be one: "requests.adapters module". */
 const DOTTED_MODULE = /(?<![\w$./])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?=\s+(?:module|package)\b)/g;
 /** "N is a (private) method of/on/in (the) (class) C": group 1 N, group 2 C. */
