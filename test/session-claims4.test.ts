@@ -702,5 +702,7 @@ describe('Red team adv69: quotes out of order, code after a cited line, a line o
     const { codeNamesIn } = await import('../src/session/pattern-names.js');
     expect(codeNamesIn('res.redirect checks `rangecheck.redirect()` and calls checkrange(status)')).toEqual(['rangecheck', 'redirect', 'checkrange']);
     expect(codeNamesIn('The project has no validateStatus helper; redirect does not call checkStatus()')).toEqual([]);
+    // (red team adv71: only a negation that governs the name says it is absent)
+    expect(codeNamesIn('bodies are serialized by none other than serializeBodySafe; res.send never skips sanitizeUndefinedBody()')).toEqual(['serializeBodySafe', 'sanitizeUndefinedBody']);
   });
 });

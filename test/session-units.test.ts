@@ -77,6 +77,19 @@ describe('QueryFrame validation', () => {
     const close = 'respond fails to close the response when the body is a stream';
     for (const v of ['closing the response fails in respond for a stream body', 'respond does not close the response for a stream body']) expect(errs(close, v, close), v).toEqual([]);
   });
+  it('a negation added to another word or before the whole, and わけではない/并非 reversals, are refused (red team adv71)', () => {
+    const errs = (req: string, value: string, quote: string) => validateFrame(req, { observed_issue: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const R = 'res.redirect fails to reject a status code below 300; it should throw a TypeError in that case. Also, res.send does not set the Content-Type header when the body is a Buffer';
+    const qa = 'res.redirect fails to reject a status code below 300';
+    const qb = 'res.send does not set the Content-Type header when the body is a Buffer';
+    for (const [v, q] of [['it is not that res.redirect fails to reject a status code below 300', qa], ['res.send does not set no Content-Type header when the body is a Buffer', qb],
+      ['res.send does not set the Content-Type header when the body is not a Buffer', qb], ['res.redirect fails to reject a status code not below 300', qa]] as const)
+      expect(errs(R, v, q), v).not.toEqual([]);
+    for (const [v, q] of [['res.redirect does not reject a status code below 300', qa], ['res.send does not set the Content-Type header for a Buffer body', qb]] as const) expect(errs(R, v, q), v).toEqual([]);
+    const R2 = 'ボディがBufferのとき、res.sendはContent-Typeヘッダーを設定しない。另外，res.redirect不拒绝小于300的状态码';
+    expect(errs(R2, 'res.sendはContent-Typeヘッダーを設定しないわけではない', 'res.sendはContent-Typeヘッダーを設定しない')).not.toEqual([]);
+    expect(errs(R2, 'res.redirect并非不拒绝小于300的状态码', 'res.redirect不拒绝小于300的状态码')).not.toEqual([]);
+  });
   it('没有 negates the verb after it, not the clause beside it (agent trial tr137)', () => {
     const req = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。其他行为不要改变。';
     const quote = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。';

@@ -34,7 +34,8 @@ export function codeNamesIn(pattern: string): string[] {
 }
 
 /** Words that say what follows is not there: no, not, never, without, lacks, n't, there is no … */
-const ABSENT_BEFORE = /(?:^|[^\p{L}])(?:no|not|never|without|lacks?|lacking|neither|nor|none|absent|missing)\s+(?:[\p{L}\p{N}_$#.-]+\s+){0,2}$|n['’]t\s+(?:\w+\s+){0,3}$/iu;
+// (only a negation that governs the name: "none other than X", "no fewer than X()", "never skips X()" claim X — red team adv71)
+export const ABSENT_BEFORE = /(?:^|[^\p{L}])(?:no|without|lacks?|lacking)\s+(?:such\s+|an?\s+|any\s+)?$|(?:(?:^|[^\p{L}])(?:not|never)|n['’]t)\s+(?:\w+ly\s+)?(?:call|use|have|has|invoke|define|contain|check|read|do|does|run|exist|include)s?\s+(?:an?\s+|the\s+|any\s+|such\s+)?$/iu;
 /** Words a chain starts with that name no declaration: `this.x()`, `self.x`. */
 const RECEIVERS = new Set(['this', 'self', 'super', 'cls', 'window', 'globalThis']);
 /** A file named with a source or text extension (lib/head.js, `index.ts`). */
@@ -57,7 +58,8 @@ export function namesNotInProject(p: Project, names: string[]): string[] {
     UNION ALL SELECT 1 FROM imports WHERE local_name = @n OR imported = @n LIMIT 1`);
   const byPath = db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1");
   const under = (n: string) => `%/${n.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
-  let left = names.filter((n) => !(FILE_LIKE.test(n) ? byPath.get(n, under(n)) : byName.get({ n })));
+  // (a name like a file may be a member: `res.json`)
+  let left = names.filter((n) => !(FILE_LIKE.test(n) ? byPath.get(n, under(n)) ?? (n.includes('/') ? undefined : byName.get({ n: n.split('.').pop()! })) : byName.get({ n })));
   if (left.length === 0) return [];
   const t0 = performance.now();
   // (in code only — a comment counts —, not in a README, a changelog or the /code prompt init installs:

@@ -710,6 +710,7 @@ const senseOf = (word: string): string[] => {
  */
 function polarityKept(value: string, quote: string, translate?: (text: string) => string[], slot?: Slot): boolean {
   if (DOUBLE_NEGATION.test(value.normalize('NFKC')) && !DOUBLE_NEGATION.test(quote.normalize('NFKC'))) return false;
+  if (REVERSAL_CJK.test(value.normalize('NFKC')) && !REVERSAL_CJK.test(quote.normalize('NFKC'))) return false;
   const [v, q] = [negated(value, quote), negated(quote)];
   // what goes wrong now is what the request asks not to happen: "throws an error" for エラーを投げずに
   // ("without throwing"), "the cart is emptied" for "do not empty the cart" (tr22) — not for a
@@ -755,9 +756,11 @@ function failingRestated(value: string, quote: string): boolean {
 
 /** How many English negations a text says (not, never, n't, fails to, lacks, neither, nor …). */
 const negatorsIn = (text: string): number => [...text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').matchAll(NEGATOR_COUNT)].length;
-const NEGATOR_COUNT = new RegExp(String.raw`(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|neither|nor|${FAILING})(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])`, 'giu');
+const NEGATOR_COUNT = new RegExp(String.raw`(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|neither|nor|unless|instead\s+of|rather\s+than|${FAILING})(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])`, 'giu');
 /** A word that says a thing failed or is absent (not only an error: "report an error when it has a brace" negates nothing). */
 const FAILED = /(?:^|[^\p{L}])(?:fail|unable|lack|miss|absent)/iu;
+/** Japanese and Chinese that deny a whole statement: 設定しないわけではない, ないことはない, なくない, 并非不, 并不是 (red team adv71). */
+const REVERSAL_CJK = /わけ(?:では|じゃ)(?:ない|ありません)|(?:ない|ません)ことは(?:ない|ありません)|なくは?ない|并非|并不是|绝非|未必|不是不|没有不|不会不/u;
 /** A negation of a negation: "is unable to fail to reject" says it rejects (red team adv69). */
 const DOUBLE_NEGATION = new RegExp(String.raw`(?:^|[^\p{L}])(?:not|never|cannot|n['’]t|${FAILING})\s+(?:[\p{L}]+\s+)?(?:not|never|${FAILING}|fail(?:s|ed|ing)?|stop|avoid|prevent)(?![\p{L}])`, 'iu');
 
@@ -792,7 +795,9 @@ function sameNegated(value: string, quote: string): boolean {
   // every word the quote negates that the value says is negated there too: keeping one negation of
   // two is no licence to drop the other ("reject … because it lacks a status check" for "is unable
   // to reject … because it lacks a status check": red team adv69)
-  if (negatorsIn(value) < negatorsIn(quote)) return false;
+  // (nor more: a negation added to the other ("… does not set no Content-Type header", "when the
+  // body is not a Buffer") or before the whole ("it is not that …") turns it round — red team adv71)
+  if (negatorsIn(value) !== negatorsIn(quote)) return false;
   if (meets(vw, qw)) return true;
   // one of the words right after the negation on either side, for a negation of the same kind: "never
   // redirect to any URL" negates what "not to any URL" does (red team adv30 was refused it for

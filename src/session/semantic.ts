@@ -15,7 +15,7 @@ import { toolNamed } from '../tools/catalog.js';
 import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understanding.js';
 import { quote } from '../util/paths.js';
 import { GENERIC_EN, translationsOf } from '../embeddings/text.js';
-import { codeNamesIn, namesNotInProject } from './pattern-names.js';
+import { ABSENT_BEFORE, codeNamesIn, namesNotInProject } from './pattern-names.js';
 
 export class SemanticPhase {
   constructor(private readonly core: SessionCore) {}
@@ -256,7 +256,7 @@ export class SemanticPhase {
    * a file of the project. A quote of one name is a name (the other checks); blanks are compared loosely.
    */
   private misquoted(text: string, evidenceFiles: readonly string[]): { fragment: string; where: string } | undefined {
-    const quoted = [...text.matchAll(/`([^`\n]+)`/g)].filter((m) => !ABSENT_BEFORE_QUOTE.test(text.slice(Math.max(0, m.index! - 40), m.index!))).map((m) => m[1]!.trim());
+    const quoted = [...text.matchAll(/`([^`\n]+)`/g)].filter((m) => !ABSENT_BEFORE.test(text.slice(Math.max(0, m.index! - 40), m.index!))).map((m) => m[1]!.trim());
     // code written after a cited line without backquotes: "at lib/response.js:834: if (status < 300) throw …" (red team adv69)
     const after = [...text.matchAll(/[\w@$.\/-]+\.[A-Za-z][\w]{0,5}:\d+(?::|\s+(?:reads|says|has|holds|contains|does))\s+([^`\n]*?[(){}=;<>|&][^`\n]*)$/gm)].map((m) => m[1]!.trim());
     const fragments = [...quoted, ...after].filter((f) => !/^[#\w$.]+(?:\(\))?$/.test(f));
@@ -624,8 +624,6 @@ const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(
 const QUOTE_SLACK = 3;
 /** A declaration around a cited line whose whole code a quote may come from, up to this many lines. */
 const QUOTE_DECLARATION_MAX = 300;
-/** A quote said to be absent: "never checks `status >= 300`" (red team adv69's friction). */
-const ABSENT_BEFORE_QUOTE = /(?:^|[^\p{L}])(?:no|not|never|without|lacks?|neither|nor)\s+(?:[\p{L}\p{N}_$#.-]+\s+){0,2}$|n['’]t\s+(?:\w+\s+){0,3}$/iu;
 /** Words a relation's subject may be that stand for one named before: "… and then calls C", "…, which calls C". */
 const CONJUNCTION = /^(?:and|or|but|then|also|which|that|it|they|this|and\s+then)$/i;
 const RELATION = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|first|also|then|only|always|later)\s+)?(calls(?:\s+into)?|invokes|runs|executes|triggers|uses|delegates\s+to|relies\s+on|depends\s+on|forwards\s+to|dispatches\s+to|overrides|extends|inherits\s+from|derives\s+from|subclasses|is\s+a\s+subclass\s+of|is\s+called\s+(?:by|from)|is\s+invoked\s+(?:by|from)|is\s+triggered\s+(?:by|from)|is\s+run\s+(?:by|from)|is\s+used\s+by)\s+(?:(?:the|a|an)\s+)?${REL_NAME}((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)`, 'gi');
