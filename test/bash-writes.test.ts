@@ -420,7 +420,10 @@ describe('red team adv68: a command name bash expands; input a function call or 
     for (const cmd of ['f=abc; ""{printf,-v,f,%s,-t/var/tmp/x}; cp "$f" /tmp/x/p1', 'f=abc; ""{read,f} </tmp/v; sort "$f" /tmp/x', 'f=abc; \\read f </tmp/v; sort "$f" /tmp/x',
       'f(){ script -qc "less package.json" /dev/null; }; f </tmp/in3', 'f(){ script -qc "less R" /dev/null; }; cat /tmp/in | f', '\\exec </tmp/in4; script -qc "less R" /dev/null',
       'command exec </tmp/in5; script -qc "less R" /dev/null', '"exec" </tmp/in; script -qc "less R" /dev/null', 'builtin exec </tmp/in; script -qc "less R" /dev/null',
-      'less --lesskey-src=/tmp/lk2 package.json | head -2', 'less -k /tmp/lk F'])
+      'less --lesskey-src=/tmp/lk2 package.json | head -2', 'less -k /tmp/lk F',
+      // (red team adv70: less's +CMD under script's terminal; LESS and the lesskey variables)
+      "script -qc \"less '+!echo pwned >> /root/m\nq' package.json\" /dev/null", "script -qc \"LESS='+!echo v2 >> /root/m\nq' less package.json\" /dev/null",
+      'LESSKEYIN=/tmp/k4 less package.json | head -1', 'export LESSKEYIN_SYSTEM=/tmp/k7; less package.json | head -1'])
       expect(await refusals(cmd), cmd).not.toEqual([]);
     for (const cmd of ['script -qc "npm test" /dev/null < /dev/null', 'less -N README.md', 'for f in lib/*.js; do [ -f "$f" ] && sed -n 1p "$f"; done'])
       expect(await refusals(cmd), cmd).toEqual([]);

@@ -797,7 +797,10 @@ describe('PreToolUse (the write guard)', () => {
           `cd ${scratch} && f=abc; ""{printf,-v,f,%s,-t${outside}}; cp "$f" payload`,
           `cd ${scratch} && printf '!touch ${outside}/p6\nq' > in6 && f(){ timeout 10 script -qc "less payload" /dev/null; }; f < in6 > /dev/null`,
           `cd ${scratch} && printf '!touch ${outside}/p7\nq' > in7 && \\exec < in7; timeout 10 script -qc "less payload" /dev/null > /dev/null`,
-          `cd ${scratch} && printf '#env\nLESSOPEN = |touch ${outside}/p8; cat %%s\n' > lk && less --lesskey-src=lk payload | head -1`]) {
+          `cd ${scratch} && printf '#env\nLESSOPEN = |touch ${outside}/p8; cat %%s\n' > lk && less --lesskey-src=lk payload | head -1`,
+          // (red team adv70: less's +!CMD under script's terminal, a lesskey file named by LESSKEYIN)
+          `cd ${scratch} && timeout 10 script -qc "less '+!touch ${outside}/p9\nq' payload" /dev/null > /dev/null`,
+          `cd ${scratch} && printf '#env\nLESSOPEN = |touch ${outside}/p10; cat %%s\n' > lk2 && LESSKEYIN=lk2 less payload | head -1`]) {
           const r = hook('pre-tool-use', bash(cmd));
           if (r.decision !== 'deny') spawnSync('bash', ['-c', cmd], { cwd: root });
           expect(fs.readdirSync(outside).sort(), `${phase}: ${cmd}`).toEqual(before);

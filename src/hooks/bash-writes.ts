@@ -214,7 +214,7 @@ export async function analyzeBash(command: string): Promise<BashAnalysis> {
   // the common plain commands (`echo x > f`, `mkdir -p out`) are read without loading the grammar
   const a = plainAnalysis(command) ?? (await parsedAnalysis(command));
   const unread = setsUnreadCode(command);
-  if (unread) a.writes.push({ what: command.slice(0, 160), targets: null, refuse: unread === 'TAPE' ? 'TAPE names the archive tar writes without -f, unread by the guard: name it with tar -f FILE' : `setting ${unread} makes bash run code the write guard never reads: run the commands themselves` });
+  if (unread) a.writes.push({ what: command.slice(0, 160), targets: null, refuse: unread === 'TAPE' ? 'TAPE names the archive tar writes without -f, unread by the guard: name it with tar -f FILE' : `setting ${unread} makes bash (or the program it is set for) run code the write guard never reads: run the commands themselves` });
   // the guard expands words as bash does by default: options that change that make its reading wrong
   // (red team adv49: `set +B` keeps `{q..q}` literal, nullglob drops a pattern and shifts cp's operands,
   // nocaseglob and extglob match what the guard's matcher does not)
@@ -290,7 +290,8 @@ const unquoted = (command: string): string => command.replace(/["'\\]/g, '');
 function setsUnreadCode(command: string): string | undefined {
   const bare = unquoted(command);
   // (TAPE names the archive tar writes without -f: red team adv45)
-  const m = /\b(BASH_ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|BASH_XTRACEFD)\b|\b(BASH_FUNC_)|(?:^|[\s;&|(])(TAPE)\+?=/.exec(bare)
+  // (LESS holds options, `+!CMD` among them; LESSKEYIN and the others name a lesskey file whose #env sets LESSOPEN: red team adv70)
+  const m = /\b(BASH_ENV|PROMPT_COMMAND|BASH_CMDS|BASH_ALIASES|BASH_LOADABLES_PATH|SHELLOPTS|BASHOPTS|BASH_XTRACEFD)\b|\b(BASH_FUNC_)|(?:^|[\s;&|(])(TAPE|LESS|LESSKEY(?:IN)?(?:_SYSTEM)?|LESSKEY_CONTENT)\+?=|\bexport\b[^;&|\n]*\b(LESS|LESSKEY(?:IN)?(?:_SYSTEM)?|LESSKEY_CONTENT)\b/.exec(bare)
     ?? /(?:^|[\s;&|(`])(ENV|PS4)(?:\[[^\]]*\])?\+?=|\b(?:export|read|declare|typeset|local|readonly|mapfile)\b[^;&|\n]*\b(ENV|PS4)\b|\bprintf\s+-v\s*(ENV|PS4)\b|(?:^|[\s;&|(])enable\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*f/.exec(bare);
   if (m) return m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? 'enable -f';
   // a variable a program runs as a command, set where its value is not written beside it: `read`, `for`,
@@ -549,7 +550,7 @@ function endsInList(n: Node): boolean {
 function readsOnly(cmd: string, args: string[]): boolean {
   // rg --pre runs a program on every file it searches
   // (and less with a terminal copies its input to `-O F`: red team adv66)
-  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre'))) && programOutputs(cmd, args).length === 0 && !lessSettings(cmd, args)) || (cmd === 'git' && isGitRead(args));
+  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre'))) && programOutputs(cmd, args).length === 0 && lessSettings(cmd, args) === undefined) || (cmd === 'git' && isGitRead(args));
 }
 
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */

@@ -26,9 +26,15 @@ export function readAlias(c: Command): boolean {
   return false;
 }
 
-/** less told to read a lesskey file, whose #env section sets LESSOPEN, a command less runs (red team adv68's `less --lesskey-src=F`). */
-export const lessSettings = (cmd: string, args: readonly string[]): boolean =>
-  cmd === 'less' && optionValues(args, 'k', ['lesskey-file', 'lesskey-src', 'lesskey-content']).length > 0;
+/**
+ * less told to run a command: a lesskey file, whose #env section sets LESSOPEN (red team adv68's
+ * `less --lesskey-src=F`), or `+CMD`, a less command at start, `+!CMD` a shell command given a
+ * terminal (adv70 under `script -qc`). Why, or undefined.
+ */
+export const lessSettings = (cmd: string, args: readonly string[]): string | undefined =>
+  cmd !== 'less' ? undefined
+    : optionValues(args, 'k', ['lesskey-file', 'lesskey-src', 'lesskey-content']).length > 0 ? 'less -k/--lesskey-src reads settings (LESSOPEN, a command it runs) from a file'
+      : args.some((a) => a.startsWith('+')) ? 'less +CMD runs a command when it starts' : undefined;
 
 /** Settings and commands that steer a program where the guard cannot follow. */
 export function readUnreadable(c: Command): boolean {
@@ -36,7 +42,7 @@ export function readUnreadable(c: Command): boolean {
   // settings files and commands that set where a program writes or what it runs, unread here (red team adv43)
   const unreadable = (cmd === 'wget' && optionValues(args, 'e', ['execute']).length > 0 && 'wget -e runs wgetrc commands (output_document=, logfile= …)')
     || (cmd === 'curl' && optionValues(args, 'K', ['config']).length > 0 && 'curl -K reads options (output=, dump-header= …) from a file or stdin')
-    || (lessSettings(cmd, args) && 'less -k/--lesskey-src reads settings (LESSOPEN, a command it runs) from a file')
+    || lessSettings(cmd, args)
     || (cmd === 'wget' && optionValues(args, '', ['config']).length > 0 && 'wget --config reads wgetrc commands (output_document=, logfile= …) from a file')
     || (cmd === 'zip' && args.some((a) => a === '-TT' || a.startsWith('--unzip-command')) && 'zip -TT runs a command')
     // (npx's options come before the command: `npx prettier -c F` is prettier's; a bundle holding c
