@@ -704,5 +704,11 @@ describe('Red team adv69: quotes out of order, code after a cited line, a line o
     expect(codeNamesIn('The project has no validateStatus helper; redirect does not call checkStatus()')).toEqual([]);
     // (red team adv71: only a negation that governs the name says it is absent)
     expect(codeNamesIn('bodies are serialized by none other than serializeBodySafe; res.send never skips sanitizeUndefinedBody()')).toEqual(['serializeBodySafe', 'sanitizeUndefinedBody']);
+    // (red team adv72: "not only calls X()" and "without X()" claim X; "neither X() nor Y()", "no helper named X" do not)
+    expect(codeNamesIn('res.send does not only call fakeFlushHeaders(); it cannot send a body without stripBodyFor204() running first')).toEqual(['fakeFlushHeaders', 'stripBodyFor204']);
+    expect(codeNamesIn('res.send calls neither isEmptyBody() nor stripBody(); there is no helper named checkBody')).toEqual([]);
+    expect(sem.wrongRelation('Cart.add in turn calls formatPrice'), 'in turn').toBeDefined();
+    expect(sem.wrongRelation('Cart.add ends up calling formatPrice'), 'ends up calling').toBeDefined();
+    expect(sem.wrongRelation('Cart.total in turn calls formatPrice'), 'true').toBeUndefined();
   });
 });

@@ -34,8 +34,9 @@ export function codeNamesIn(pattern: string): string[] {
 }
 
 /** Words that say what follows is not there: no, not, never, without, lacks, n't, there is no … */
-// (only a negation that governs the name: "none other than X", "no fewer than X()", "never skips X()" claim X — red team adv71)
-export const ABSENT_BEFORE = /(?:^|[^\p{L}])(?:no|without|lacks?|lacking)\s+(?:such\s+|an?\s+|any\s+)?$|(?:(?:^|[^\p{L}])(?:not|never)|n['’]t)\s+(?:\w+ly\s+)?(?:call|use|have|has|invoke|define|contain|check|read|do|does|run|exist|include)s?\s+(?:an?\s+|the\s+|any\s+|such\s+)?$/iu;
+// (only a negation that governs the name: "none other than X", "no fewer than X()", "never skips X()", "not only calls X()",
+// "cannot … without X()" claim X — red teams adv71, adv72; "neither X() nor Y()", "no helper named X" do not)
+export const ABSENT_BEFORE = /(?:^|[^\p{L}])(?:no|lacks?|lacking|neither|nor)\s+(?:such\s+|an?\s+|any\s+)?(?:[\p{L}-]+\s+(?:named|called)\s+)?$|(?:(?:^|[^\p{L}])(?:not|never)|n['’]t)\s+(?:call|use|have|has|invoke|define|contain|check|read|do|does|run|exist|include)s?\s+(?:an?\s+|the\s+|any\s+|such\s+)?$/iu;
 /** Words a chain starts with that name no declaration: `this.x()`, `self.x`. */
 const RECEIVERS = new Set(['this', 'self', 'super', 'cls', 'window', 'globalThis']);
 /** A file named with a source or text extension (lib/head.js, `index.ts`). */

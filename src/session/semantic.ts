@@ -204,6 +204,7 @@ export class SemanticPhase {
         const verb0 = m[2]!.toLowerCase().replace(/\s+/g, ' ');
         // "B is called by A": A calls B
         const passive = /^is (?:called|invoked|triggered|run|used)/.test(verb0);
+        // ("A in turn calls B", "A ends up calling B": red team adv72 had "turn" taken for the caller)
         // ("A runs B and then calls C": the subject of "calls C" is A — red team adv67 had C taken as called by "and")
         const subject = CONJUNCTION.test(m[1]!) ? this.subjectBefore(sentence.slice(0, m.index!)) : m[1]!;
         if (subject === undefined) continue;
@@ -626,7 +627,7 @@ const QUOTE_SLACK = 3;
 const QUOTE_DECLARATION_MAX = 300;
 /** Words a relation's subject may be that stand for one named before: "… and then calls C", "…, which calls C". */
 const CONJUNCTION = /^(?:and|or|but|then|also|which|that|it|they|this|and\s+then)$/i;
-const RELATION = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|first|also|then|only|always|later)\s+)?(calls(?:\s+into)?|invokes|runs|executes|triggers|uses|delegates\s+to|relies\s+on|depends\s+on|forwards\s+to|dispatches\s+to|overrides|extends|inherits\s+from|derives\s+from|subclasses|is\s+a\s+subclass\s+of|is\s+called\s+(?:by|from)|is\s+invoked\s+(?:by|from)|is\s+triggered\s+(?:by|from)|is\s+run\s+(?:by|from)|is\s+used\s+by)\s+(?:(?:the|a|an)\s+)?${REL_NAME}((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)`, 'gi');
+const RELATION = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|first|also|then|only|always|later|in\s+turn|eventually|finally|itself)\s+)?(calls(?:\s+into)?|ends\s+up\s+calling|invokes|runs|executes|triggers|uses|delegates\s+to|relies\s+on|depends\s+on|forwards\s+to|dispatches\s+to|overrides|extends|inherits\s+from|derives\s+from|subclasses|is\s+a\s+subclass\s+of|is\s+called\s+(?:by|from)|is\s+invoked\s+(?:by|from)|is\s+triggered\s+(?:by|from)|is\s+run\s+(?:by|from)|is\s+used\s+by)\s+(?:(?:the|a|an)\s+)?${REL_NAME}((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)`, 'gi');
 /** A dotted module name said to be one: "requests.adapters module". */
 const DOTTED_MODULE = /(?<![\w$./])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?=\s+(?:module|package)\b)/g;
 /** "N is a (private) method of/on/in (the) (class) C": group 1 N, group 2 C. */

@@ -133,7 +133,8 @@ export function evaluateUnderstanding(
   }
   for (const f of uniq(files)) {
     if (ctx.evidence.matchedFiles?.has(f))
-      refused.push(`file '${quote(f)}' was seen only in rows that show one line of it (find_definitions / find_references rows, search_text / Grep matches), not explored: open it (get_symbols, or read it) before listing it`);
+      // (a Read of part of it that showed no whole declaration is one of these: agent trial tr146 was told "rows" after a Read of 35 lines)
+      refused.push(`file '${quote(f)}' was seen only in rows that show one line of it (find_definitions / find_references rows, search_text / Grep matches) or in a Read of part of it that showed no whole declaration, not explored: open it (get_symbols, a Read of a whole declaration, or of the file) before listing it`);
     else if (!ctx.evidence.exploredFiles.has(f))
       refused.push(`file '${quote(f)}' was not explored in this session (no tool result showed its code)`);
   }
