@@ -262,7 +262,6 @@ export class SemanticPhase {
     const after = [...text.matchAll(/[\w@$.\/-]+\.[A-Za-z][\w]{0,5}:\d+(?::|\s+(?:reads|says|has|holds|contains|does))\s+([^`\n]*?[(){}=;<>|&][^`\n]*)$/gm)].map((m) => m[1]!.trim());
     const fragments = [...quoted, ...after].filter((f) => !/^[#\w$.]+(?:\(\))?$/.test(f));
     if (fragments.length === 0) return undefined;
-    const squash = (t: string) => t.replace(/\s+/g, '');
     const lines = (rel: string): { path: string; lines: string[] } | undefined => {
       const row = this.core.project.db.prepare("SELECT path FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY length(path) LIMIT 1")
         .get(rel, `%/${rel.replace(/[\\%_]/g, (c) => `\\${c}`)}`) as { path: string } | undefined;
@@ -279,18 +278,7 @@ export class SemanticPhase {
     // res.redirect a line of sendFile's)
     const owners = [...new Set([...text.replace(/`[^`\n]*`/g, ' ').matchAll(CODE_NAME)].map((m) => m[0]))].flatMap((n) => this.defsNamed(n)).slice(0, 20);
     for (const fragment of fragments) {
-      // (a quote cut short with … holds each piece it keeps, in order: adv69 took `[0]` from the line before)
-      const pieces = fragment.split(/…|\.\.\.(?![\w$])/).map(squash).filter(Boolean);
-      const holds = (t: string) => {
-        const x = squash(t);
-        let from = 0;
-        for (const p of pieces) {
-          const k = x.indexOf(p, from);
-          if (k < 0) return false;
-          from = k + p.length;
-        }
-        return true;
-      };
+      const holds = (t: string) => holdsInOrder(fragment, t);
       // a cited line's window: a few lines either side, and the declaration that starts there or holds it (adv69's friction: a quote 6 lines into res.status)
       const window = (file: string, line: number): string | undefined => {
         const f = lines(file);
@@ -621,6 +609,22 @@ const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(
  * "B is called by A", "B is invoked from A", "A extends B", "A inherits from B": group 1 A, 2 the
  * verb, 3 B, 4 more verbs of B (red teams adv50, adv51).
  */
+/**
+ * Does a text hold a quoted fragment, blanks aside? A quote cut short with … holds each piece it
+ * keeps, in order (red team adv69 took `[0]` from the line before `address = arguments`).
+ */
+function holdsInOrder(fragment: string, text: string): boolean {
+  const squash = (t: string) => t.replace(/\s+/g, '');
+  const x = squash(text);
+  let from = 0;
+  for (const piece of fragment.split(/…|\.\.\.(?![\w$])/).map(squash).filter(Boolean)) {
+    const k = x.indexOf(piece, from);
+    if (k < 0) return false;
+    from = k + piece.length;
+  }
+  return true;
+}
+
 /** Lines either side of a cited line where the code it quotes may stand. */
 const QUOTE_SLACK = 3;
 /** A declaration around a cited line whose whole code a quote may come from, up to this many lines. */
