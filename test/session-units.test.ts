@@ -73,6 +73,8 @@ describe('QueryFrame validation', () => {
     expect(errs(R1, 'res.redirect does not reject a status code outside the 3xx range because it lacks a status check', q1)).toEqual([]);
     const R3 = 'res.redirect fails to reject a status code outside the 3xx range; make it throw an error';
     expect(errs(R3, 'reject a status code outside the 3xx range', 'reject a status code outside the 3xx range')[0]).toMatch(/leaves out the negation right before it/);
+    const R4 = "res.redirect doesn't reject a status code outside the 3xx range";
+    expect(errs(R4, 'reject a status code outside the 3xx range', 'reject a status code outside the 3xx range')[0]).toMatch(/leaves out the negation right before it in the request \("n't"\)/);
     expect(errs(R3, 'res.redirect fails. It does reject a status code outside the 3xx range', 'res.redirect fails to reject a status code outside the 3xx range')).not.toEqual([]);
     const close = 'respond fails to close the response when the body is a stream';
     for (const v of ['closing the response fails in respond for a stream body', 'respond does not close the response for a stream body']) expect(errs(close, v, close), v).toEqual([]);

@@ -57,10 +57,8 @@ export function namesNotInProject(p: Project, names: string[]): string[] {
   const db = p.db;
   const byName = db.prepare(`SELECT 1 FROM symbols WHERE name = @n UNION ALL SELECT 1 FROM refs WHERE name = @n
     UNION ALL SELECT 1 FROM imports WHERE local_name = @n OR imported = @n LIMIT 1`);
-  const byPath = db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1");
-  const under = (n: string) => `%/${n.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
   // (a name like a file may be a member: `res.json`)
-  let left = names.filter((n) => !(FILE_LIKE.test(n) ? byPath.get(n, under(n)) ?? (n.includes('/') ? undefined : byName.get({ n: n.split('.').pop()! })) : byName.get({ n })));
+  let left = names.filter((n) => !(FILE_LIKE.test(n) ? projectFile(p, n) ?? (n.includes('/') ? undefined : byName.get({ n: n.split('.').pop()! })) : byName.get({ n })));
   if (left.length === 0) return [];
   const t0 = performance.now();
   // (in code only — a comment counts —, not in a README, a changelog or the /code prompt init installs:
@@ -79,6 +77,13 @@ export function namesNotInProject(p: Project, names: string[]): string[] {
     if (left.length === 0) return [];
   }
   return left;
+}
+
+/** The project's file at a path, or at the shortest path ending with it (`x.ts` in some folder, `src/x.ts` of `packages/a/src/x.ts`). */
+export function projectFile(p: Project, rel: string): string | undefined {
+  const row = p.db.prepare("SELECT path FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY length(path) LIMIT 1")
+    .get(rel, `%/${rel.replace(/[\\%_]/g, (c) => `\\${c}`)}`) as { path: string } | undefined;
+  return row?.path;
 }
 
 /** Does a text hold a name as a whole word (stripBodyForHead is not in stripBodyForHeader)? */

@@ -773,11 +773,12 @@ function negationCutOff(req: string, quote: string): string | undefined {
   for (let at = req.indexOf(quote); at >= 0; at = req.indexOf(quote, at + 1)) {
     const m = CUT_NEGATION.exec(req.slice(Math.max(0, at - 40), at));
     if (!m) return undefined;
-    found ??= m[1]!.trim();
+    found ??= (m[1] ?? m[2])!.trim();
   }
   return found;
 }
-const CUT_NEGATION = new RegExp(String.raw`(?:^|[^\p{L}])(not|never|no|cannot|n['’]t|without|${FAILING})\s*$`, 'iu');
+// (n't ends a word: "doesn't | reject …")
+const CUT_NEGATION = new RegExp(String.raw`(?:(?:^|[^\p{L}])(not|never|no|cannot|without|${FAILING})|(n['’]t))\s*$`, 'iu');
 
 
 /** A value that stops what its quote negates says the same: "stop ignoring" for "no longer ignore". */

@@ -15,7 +15,7 @@ import { toolNamed } from '../tools/catalog.js';
 import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understanding.js';
 import { quote } from '../util/paths.js';
 import { GENERIC_EN, translationsOf } from '../embeddings/text.js';
-import { ABSENT_BEFORE, codeNamesIn, namesNotInProject } from './pattern-names.js';
+import { ABSENT_BEFORE, codeNamesIn, namesNotInProject, projectFile } from './pattern-names.js';
 
 export class SemanticPhase {
   constructor(private readonly core: SessionCore) {}
@@ -70,9 +70,8 @@ export class SemanticPhase {
     };
   }
 
-  /** Does the project hold a file at this path, or at a path ending with it (`x.ts` in some folder, `src/x.ts` of `packages/a/src/x.ts`)? */
-  private holdsPath = (rel: string): boolean =>
-    !!this.core.project.db.prepare("SELECT 1 FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' LIMIT 1").get(rel, `%/${rel.replace(/[\\%_]/g, (c) => `\\${c}`)}`);
+  /** Does the project hold a file at this path, or at a path ending with it? */
+  private holdsPath = (rel: string): boolean => projectFile(this.core.project, rel) !== undefined;
 
   /**
    * A declaration the hypothesis places in a file the index does not declare it in: "TimeoutError is
@@ -204,7 +203,6 @@ export class SemanticPhase {
         const verb0 = m[2]!.toLowerCase().replace(/\s+/g, ' ');
         // "B is called by A": A calls B
         const passive = /^is (?:called|invoked|triggered|run|used)/.test(verb0);
-        // ("A in turn calls B", "A ends up calling B": red team adv72 had "turn" taken for the caller)
         // ("A runs B and then calls C": the subject of "calls C" is A — red team adv67 had C taken as called by "and")
         const subject = CONJUNCTION.test(m[1]!) ? this.subjectBefore(sentence.slice(0, m.index!)) : m[1]!;
         if (subject === undefined) continue;
@@ -263,14 +261,22 @@ export class SemanticPhase {
     const fragments = [...quoted, ...after].filter((f) => !/^[#\w$.]+(?:\(\))?$/.test(f));
     if (fragments.length === 0) return undefined;
     const lines = (rel: string): { path: string; lines: string[] } | undefined => {
-      const row = this.core.project.db.prepare("SELECT path FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY length(path) LIMIT 1")
-        .get(rel, `%/${rel.replace(/[\\%_]/g, (c) => `\\${c}`)}`) as { path: string } | undefined;
-      if (!row) return undefined;
+      const file = projectFile(this.core.project, rel);
+      if (file === undefined) return undefined;
       try {
-        return { path: row.path, lines: fs.readFileSync(path.join(this.core.project.root, row.path), 'utf8').split('\n') };
+        return { path: file, lines: fs.readFileSync(path.join(this.core.project.root, file), 'utf8').split('\n') };
       } catch {
         return undefined;
       }
+    };
+    // a cited line's window: a few lines either side, and the declaration that starts there or holds it (adv69's friction: a quote 6 lines into res.status)
+    const around = this.core.project.db.prepare('SELECT s.line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? ORDER BY s.end_line - s.line LIMIT 1');
+    const window = (file: string, line: number): string | undefined => {
+      const f = lines(file);
+      if (!f) return undefined;
+      const d = around.get(f.path, line, line) as { line: number; end_line: number } | undefined;
+      const [a, b] = d && d.end_line - d.line <= QUOTE_DECLARATION_MAX ? [Math.min(line - QUOTE_SLACK, d.line), Math.max(line + QUOTE_SLACK, d.end_line)] : [line - QUOTE_SLACK, line + QUOTE_SLACK];
+      return f.lines.slice(Math.max(0, a - 1), b).join('\n');
     };
     const at = [...text.matchAll(/((?:\.\/)?[\w@$.\/-]+\.[A-Za-z][\w]{0,5}):(\d+)/g)].map((m) => ({ file: m[1]!.replace(/^\.\//, ''), line: Number(m[2]) }));
     const named = [...new Set([...[...text.matchAll(FILE_PATH)].map((m) => m[0].replace(/^\.\//, '')), ...evidenceFiles])];
@@ -279,15 +285,6 @@ export class SemanticPhase {
     const owners = [...new Set([...text.replace(/`[^`\n]*`/g, ' ').matchAll(CODE_NAME)].map((m) => m[0]))].flatMap((n) => this.defsNamed(n)).slice(0, 20);
     for (const fragment of fragments) {
       const holds = (t: string) => holdsInOrder(fragment, t);
-      // a cited line's window: a few lines either side, and the declaration that starts there or holds it (adv69's friction: a quote 6 lines into res.status)
-      const window = (file: string, line: number): string | undefined => {
-        const f = lines(file);
-        if (!f) return undefined;
-        const around = this.core.project.db.prepare('SELECT s.line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.line <= ? AND s.end_line >= ? ORDER BY s.end_line - s.line LIMIT 1')
-          .get(f.path, line, line) as { line: number; end_line: number } | undefined;
-        const [a, b] = around && around.end_line - around.line <= QUOTE_DECLARATION_MAX ? [Math.min(line - QUOTE_SLACK, around.line), Math.max(line + QUOTE_SLACK, around.end_line)] : [line - QUOTE_SLACK, line + QUOTE_SLACK];
-        return f.lines.slice(Math.max(0, a - 1), b).join('\n');
-      };
       if (at.length > 0) {
         if (!at.some(({ file, line }) => holds(window(file, line) ?? ''))) return { fragment, where: at.map((x) => `${x.file}:${x.line}`).join(', ') };
       // (a quote that names one of them is a use of it, wherever it stands: "formatPrice is called as `formatPrice(…)`")
@@ -605,11 +602,6 @@ const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/
 /** A name in a relation, in backticks or not, `#private` and qualified ones too. */
 const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(\))?\`?`;
 /**
- * "A calls B", "A first/directly/… calls the B helper", "A uses B", "A calls B and overrides it",
- * "B is called by A", "B is invoked from A", "A extends B", "A inherits from B": group 1 A, 2 the
- * verb, 3 B, 4 more verbs of B (red teams adv50, adv51).
- */
-/**
  * Does a text hold a quoted fragment, blanks aside? A quote cut short with … holds each piece it
  * keeps, in order (red team adv69 took `[0]` from the line before `address = arguments`).
  */
@@ -631,6 +623,12 @@ const QUOTE_SLACK = 3;
 const QUOTE_DECLARATION_MAX = 300;
 /** Words a relation's subject may be that stand for one named before: "… and then calls C", "…, which calls C". */
 const CONJUNCTION = /^(?:and|or|but|then|also|which|that|it|they|this|and\s+then)$/i;
+/**
+ * "A calls B", "A first/directly/… calls the B helper", "A uses B", "A calls B and overrides it",
+ * "B is called by A", "B is invoked from A", "A extends B", "A inherits from B": group 1 A, 2 the
+ * verb, 3 B, 4 more verbs of B (red teams adv50, adv51).
+ */
+// ("A in turn calls B", "A ends up calling B": red team adv72 had "turn" taken for the caller)
 const RELATION = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|first|also|then|only|always|later|in\s+turn|eventually|finally|itself)\s+)?(calls(?:\s+into)?|ends\s+up\s+calling|invokes|runs|executes|triggers|uses|delegates\s+to|relies\s+on|depends\s+on|forwards\s+to|dispatches\s+to|overrides|extends|inherits\s+from|derives\s+from|subclasses|is\s+a\s+subclass\s+of|is\s+called\s+(?:by|from)|is\s+invoked\s+(?:by|from)|is\s+triggered\s+(?:by|from)|is\s+run\s+(?:by|from)|is\s+used\s+by)\s+(?:(?:the|a|an)\s+)?${REL_NAME}((?:\s+and\s+(?:also\s+)?(?:calls|invokes|overrides)\s+(?:it|them))*)`, 'gi');
 /** A dotted module name said to be one: "requests.adapters module". */
 const DOTTED_MODULE = /(?<![\w$./])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?=\s+(?:module|package)\b)/g;
