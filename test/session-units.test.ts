@@ -92,6 +92,47 @@ describe('QueryFrame validation', () => {
     expect(errs(R2, 'res.sendはContent-Typeヘッダーを設定しないわけではない', 'res.sendはContent-Typeヘッダーを設定しない')).not.toEqual([]);
     expect(errs(R2, 'res.redirect并非不拒绝小于300的状态码', 'res.redirect不拒绝小于300的状态码')).not.toEqual([]);
   });
+  it('a value may not move a negation, an opposite or a direction to other words of its quote; honest reorderings pass (red team adv72)', () => {
+    const errs = (req: string, slot: 'observed_issue' | 'desired_action', value: string, quote: string) => validateFrame(req, { [slot]: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const R = 'For a HEAD request res.send does not send the body but sends the headers. It should switch from http to https when the secure flag is set, and the parser accepts strings and rejects numbers. ' +
+      'The server does not reject the request when the status is 200. It validates the input before parsing it. res.send does not parse and validate the header. The timeout is ignored, and the request never ends. ' +
+      'res.send does not send the body, the headers, or the trailers. When it runs, the cache is not cleared but the timer is reset.';
+    const q1 = 'res.send does not send the body but sends the headers';
+    const swapped: [string, 'observed_issue' | 'desired_action', string, string][] = [
+      [R, 'observed_issue', 'res.send sends the body but does not send the headers', q1],
+      [R, 'observed_issue', 'res.send does not send the headers', q1],
+      [R, 'observed_issue', 'res.send does not send the body or the headers', q1],
+      [R, 'desired_action', 'switch from https to http when the secure flag is set', 'switch from http to https when the secure flag is set'],
+      [R, 'desired_action', 'switch to http from https when the secure flag is set', 'switch from http to https when the secure flag is set'],
+      [R, 'observed_issue', 'the parser accepts numbers and rejects strings', 'the parser accepts strings and rejects numbers'],
+      [R, 'observed_issue', 'the server rejects the request when the status is not 200', 'The server does not reject the request when the status is 200'],
+      [R, 'desired_action', 'it parses the input before validating it', 'It validates the input before parsing it'],
+      [R, 'observed_issue', 'the timeout is never ignored and the request ends', 'The timeout is ignored, and the request never ends'],
+      [R, 'observed_issue', 'the cache is reset', 'the cache is not cleared but the timer is reset'],
+      ['HEADリクエストのとき、res.sendはボディを送信せず、ヘッダーを送信する。httpからhttpsに切り替える', 'observed_issue', 'res.sendはボディを送信し、ヘッダーを送信しない', 'res.sendはボディを送信せず、ヘッダーを送信する'],
+      ['HEADリクエストのとき、res.sendはボディを送信せず、ヘッダーを送信する。httpからhttpsに切り替える', 'desired_action', 'httpsからhttpに切り替える', 'httpからhttpsに切り替える'],
+      ['HEAD请求时，res.send不发送正文，但发送头部。应该从http切换到https', 'observed_issue', 'res.send发送正文，但不发送头部', 'res.send不发送正文，但发送头部'],
+      ['HEAD请求时，res.send不发送正文，但发送头部。应该从http切换到https', 'desired_action', '从https切换到http', '从http切换到https'],
+    ];
+    for (const [req, slot, v, q] of swapped) expect(errs(req, slot, v, q), v).not.toEqual([]);
+    const kept: typeof swapped = [
+      [R, 'observed_issue', 'res.send does not send the body', q1],
+      [R, 'observed_issue', 'the body is not sent by res.send, but the headers are sent', q1],
+      [R, 'observed_issue', 'res.send sends the headers', q1],
+      [R, 'desired_action', 'switch to https from http when the secure flag is set', 'switch from http to https when the secure flag is set'],
+      [R, 'observed_issue', 'the parser rejects numbers and accepts strings', 'the parser accepts strings and rejects numbers'],
+      [R, 'observed_issue', 'strings are accepted by the parser and numbers are rejected', 'the parser accepts strings and rejects numbers'],
+      [R, 'observed_issue', 'the server does not reject a request with status 200', 'The server does not reject the request when the status is 200'],
+      [R, 'observed_issue', 'res.send does not validate the header or parse it', 'res.send does not parse and validate the header'],
+      [R, 'observed_issue', 'the request never ends and the timeout is ignored', 'The timeout is ignored, and the request never ends'],
+      [R, 'observed_issue', 'res.send does not send the headers', 'res.send does not send the body, the headers, or the trailers'],
+      [R, 'observed_issue', 'the timer is reset', 'the cache is not cleared but the timer is reset'],
+      ['HEADリクエストのとき、res.sendはボディを送信せず、ヘッダーを送信する。ボディ、ヘッダーを送信しない', 'observed_issue', 'res.sendはヘッダーを送信し、ボディを送信しない', 'res.sendはボディを送信せず、ヘッダーを送信する'],
+      ['HEADリクエストのとき、res.sendはボディを送信せず、ヘッダーを送信する。ボディ、ヘッダーを送信しない', 'observed_issue', 'ヘッダーを送信しない', 'ボディ、ヘッダーを送信しない'],
+      ['HEAD请求时，res.send不发送正文，但发送头部。应该从http切换到https', 'observed_issue', 'res.send发送头部，但不发送正文', 'res.send不发送正文，但发送头部'],
+    ];
+    for (const [req, slot, v, q] of kept) expect(errs(req, slot, v, q), v).toEqual([]);
+  });
   it('没有 negates the verb after it, not the clause beside it (agent trial tr137)', () => {
     const req = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。其他行为不要改变。';
     const quote = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。';

@@ -46,8 +46,11 @@ const PAIRS: Pair[] = [
 let stems: [Set<string>, Set<string>][] | undefined;
 const STEMS = () => (stems ??= PAIRS.map((p) => p.sides.map((s) => new Set(s.en.map(stem))) as [Set<string>, Set<string>]));
 
-/** Which side of each pair a text states: [pair index, side 0|1] for every side present. */
-export function actionSides(text: string, translate: (text: string) => string[]): Set<string> {
+/**
+ * Which side of each pair a text states: [pair index, side 0|1] for every side present.
+ * `synonyms: false`: by the pairs' own words only, not the glossary's near-synonyms.
+ */
+export function actionSides(text: string, translate: (text: string) => string[], synonyms = true): Set<string> {
   const t = text.normalize('NFKC');
   const latin = t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w));
   const words = new Set([...latin, ...translate(t)].map((w) => stem(w.toLowerCase())));
@@ -57,7 +60,7 @@ export function actionSides(text: string, translate: (text: string) => string[])
   }));
   // an English verb the pairs leave out is known by the glossary's near-synonyms (clear: remove,
   // delete, erase; cancel: remove, stop) — unless they fall on both sides of a pair
-  for (const w of latin) {
+  if (synonyms) for (const w of latin) {
     const own = stem(w.toLowerCase());
     if (STEMS().some((sides) => sides.some((x) => x.has(own)))) continue;
     const syn = [...englishSynonyms(w)].map(stem);

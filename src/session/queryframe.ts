@@ -5,7 +5,8 @@
 import { changesCode, type Intent, type Risk } from '../../machines/session.js';
 import { cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
 import { actionSides, complementOfNegated, opposedAction, sameAction, thingsOf } from './actions.js';
-import { stem } from './stem.js';
+import { restatesUnnegated, scopeSwapped, type ScopeLexicon } from './clause-scope.js';
+import { stem, stemsMatch } from './stem.js';
 import { camelSpaces, normalize } from '../util/words.js';
 
 export const SLOTS = ['target_feature', 'trigger_condition', 'observed_issue', 'desired_action'] as const;
@@ -78,12 +79,6 @@ export interface SlotError {
   error: string;
 }
 
-/** Two stems name one word: equal, one a long prefix of the other (databas/database), or a near form (expir/expiry) — never handl/handlebar. */
-const stemsMatch = (a: string, b: string) => {
-  if (a === b) return true;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return long.startsWith(short) && (short.length >= 6 || (short.length >= 5 && long.length - short.length <= 2));
-};
 
 /**
  * How far a value is supported by its quote, word by word: a Latin word (as a stem) is supported
@@ -737,7 +732,7 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
   // both negated: the value must negate what the quote negates, not another part of it (red team
   // adv27: "…, not as a plain function" for "… a plain function, not only as an object …")
   if (v && q) return sameNegated(value, quote);
-  return v === q || (!v && q && (failureStated(vn, quote, translate) || stopsNegated(vn, quote) || failingRestated(vn, qn) || !statesNegated(value, quote, translate)));
+  return v === q || (!v && q && (failureStated(vn, quote, translate) || stopsNegated(vn, quote) || failingRestated(vn, qn) || !statesNegated(value, quote, translate) || restatesUnnegated(value, quote, SCOPE_LEXICON)));
 }
 
 /**
@@ -757,6 +752,14 @@ function failingRestated(value: string, quote: string): boolean {
 /** How many English negations a text says (not, never, n't, fails to, lacks, neither, nor …). */
 const negatorsIn = (text: string): number => [...text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').matchAll(NEGATOR_COUNT)].length;
 const NEGATOR_COUNT = new RegExp(String.raw`(?:^|[^\p{L}\p{N}])(?:not|never|no|without|cannot|neither|nor|unless|instead\s+of|rather\s+than|${FAILING})(?![\p{L}\p{N}])|n['’]t(?![\p{L}\p{N}])`, 'giu');
+/** How many Japanese and Chinese negations a text states (ない, ず, 不, 没 before a verb …). */
+const cjkNegatorsIn = (text: string): number => [...text.normalize('NFKC').replace(LITERAL, ' ').replace(NOT_NEGATION, (m) => (m === '没有' ? '没' : ' ')).replace(INCLUSION, ' ').matchAll(CJK_NEGATOR)].length;
+const CJK_NEGATOR = /ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$)|(?:不要|不用|不必|无需|无须|[不没别勿未])(?=\s*\p{Script=Han})/gu;
+/** Words and negations as the clause check reads them (clause-scope.ts). */
+const SCOPE_LEXICON: ScopeLexicon = {
+  words: (text) => [...latinStems(text), ...cjkContentWords(text)],
+  negations: (text) => negatorsIn(text) + cjkNegatorsIn(text),
+};
 /** A word that says a thing failed or is absent (not only an error: "report an error when it has a brace" negates nothing). */
 const FAILED = /(?:^|[^\p{L}])(?:fail|unable|lack|miss|absent)/iu;
 /** Japanese and Chinese that deny a whole statement: 設定しないわけではない, ないことはない, なくない, 并非不, 并不是 (red team adv71). */
@@ -852,6 +855,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     let stopped: string | undefined;
     let ruled: string | undefined;
     let cut: string | undefined;
+    let swapped: string | undefined;
     let foreign: string[];
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
@@ -892,6 +896,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" keeps out ("${ruled}") what the request asks to change: state what it asks for, and keep out only what it keeps out` });
     else if (slot !== 'observed_issue' && (ruled = keptVerbTaken(s.value, s.quote, request)))
       errors.push({ slot, error: `value "${s.value}" says '${ruled}', a word the request uses only to keep something out ("${forbiddenSpans(request).map((f) => f.why).join('", "').slice(0, 120)}"), and its quote "${s.quote}" does not say it: state the quote's own action` });
+    else if (CJK.test(s.value) === CJK.test(s.quote) && (swapped = scopeSwapped(s.value, s.quote, SCOPE_LEXICON, SCOPE_LEXICON.negations(s.value) === SCOPE_LEXICON.negations(s.quote))))
+      errors.push({ slot, error: `value "${s.value}" turns its quote "${s.quote}" round: ${swapped}. Keep what each negation, each opposite and each direction governs as the quote has it` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
