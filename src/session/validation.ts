@@ -390,9 +390,12 @@ export class ValidationPhase {
   /** The top symbols of the whole index for a target feature (hybrid ranking over code chunks). */
   async suggest(target: string, limit: number): Promise<{ symbol: string; name: string; container: string | null; file: string; line: number; similarity: number; rank: number; backend: string }[]> {
     const r = await this.core.engine.rank(target, { kinds: (k) => k !== 'section', budgetMs: 2000 });
+    // the best of the search's order, shown in the order of the gate's own score: a list whose
+    // "similarity" goes down and up again reads as unsorted (agent trial tr147)
     return r.items
       .filter((x) => x.score > 0 && x.score >= Math.min(this.core.engine.config.minConfidence, 0.3))
       .slice(0, limit)
+      .sort((a, b) => b.score - a.score)
       .map((x, i) => ({
         symbol: x.chunk.container ? `${x.chunk.container}.${x.chunk.name}` : x.chunk.name, name: x.chunk.name, container: x.chunk.container ?? null, file: x.chunk.path, line: x.chunk.name_line,
         similarity: x.score, rank: i + 1, backend: SemanticEngine.backendOf(x.legs),
