@@ -133,6 +133,15 @@ describe('QueryFrame validation', () => {
     ];
     for (const [req, slot, v, q] of kept) expect(errs(req, slot, v, q), v).toEqual([]);
   });
+  it('"neither … nor" and a failure word about what the quote negates restate its negation; a failure word about another thing does not (red team adv72)', () => {
+    const ok = (req: string, value: string, quote = req) => validateFrame(req, { observed_issue: { value, quote } }, translateCjk).errors;
+    expect(ok('The parser does not accept strings and never accepts numbers', 'the parser accepts neither strings nor numbers')).toEqual([]);
+    const R = 'res.send does not set the Content-Type header when the body is a Buffer';
+    expect(ok(R, 'the Content-Type header is missing when the body is a Buffer')).toEqual([]);
+    expect(ok(R, 'the header is missing when the body is a Buffer')).toEqual([]);
+    for (const v of ['the body is missing', 'the Buffer is missing']) expect(ok(R, v), v).not.toEqual([]);
+    expect(ok('res.send sets the Content-Type header when the body is a Buffer', 'the Content-Type header is missing when the body is a Buffer')).not.toEqual([]);
+  });
   it('没有 negates the verb after it, not the clause beside it (agent trial tr137)', () => {
     const req = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。其他行为不要改变。';
     const quote = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。';

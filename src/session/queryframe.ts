@@ -19,7 +19,10 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const LATIN_STOP = new Set(('a an the of to in on for and or is are be by with from at as it its this that these those when if then not no ' +
   'also but so please should would could can will do does did was were has have had been being into onto than there their them they we you i me my ' +
-  'our your he she his her which what who whom whose where why how all any each some such only just very').split(' '));
+  'our your he she his her which what who whom whose where why how all any each some such only just very ' +
+  // negations are judged apart (polarityKept, clause-scope.ts), as "not" and "no" are: "neither … nor"
+  // restates "does not … and never" (red team adv72 had it refused as words the request does not say)
+  'never neither nor none without cannot unless').split(' '));
 
 export { stem } from './stem.js';
 
@@ -172,12 +175,19 @@ const CJK_FUNCTION_CHARS = new Set([...'的地得了着过对在和与及把被�
  * not ("delete the user database" for "the user database"): that is a request of its own. A value
  * of a quote in Latin script needs no word of its own but a verb of the quote's action.
  */
-function ownWordAllowed(slot: Slot, word: string, quote: string, translate: (text: string) => string[] = () => []): boolean {
+function ownWordAllowed(slot: Slot, word: string, quote: string, value: string, translate: (text: string) => string[] = () => []): boolean {
   if (slot === 'target_feature') return false;
   // a number is a claim of its own: "the status code is 200" for "when the status code is 0" (red team adv32)
   if (/\p{N}/u.test(word)) return false;
   // an action the quote states itself, in the agent's word ("stop showing NaN" for NaN を表示するのをやめる)
   if (STOP_SENSE.test(word)) return STOP_SENSE.test(quote.normalize('NFKC'));
+  // a failure or an absence said in a word of what the quote negates ("the header is missing" for
+  // "does not set the header"; not "the body is missing" for "… when the body is a Buffer"): whether
+  // it keeps the quote's negation is polarityKept's to judge (red team adv72)
+  if (FAILED.test(` ${word}`) && negated(quote)) {
+    const negatedHere = negatedSpan(quote, undefined, 6).map((w) => stem(w.toLowerCase()));
+    return latinStems(value).some((v) => negatedHere.some((n) => stemsMatch(v, n)));
+  }
   // a word of the quote's action in other senses too passes on that one: 追加 for 入れて is adding,
   // though the glossary also renders 追加 as "create" (agent-like trial of adv32: it was refused)
   const quoted = actionSides(quote, translate);
@@ -815,11 +825,11 @@ function sameNegated(value: string, quote: string): boolean {
 
 /** The first content words after each English negation (up to NEGATED_SPAN of them): what it may be about. */
 const NEGATED_SPAN = 3;
-function negatedSpan(text: string, kind?: NegationKind): string[] {
+function negatedSpan(text: string, kind?: NegationKind, span = NEGATED_SPAN): string[] {
   const out: string[] = [];
   for (const m of text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').matchAll(new RegExp(`(?:^|[^\\p{L}\\p{N}])(${NEGATOR_EN})\\s+([^.;:!?。、]{0,80})`, 'giu'))) {
     if (kind && kindOf(m[1]!) !== kind) continue;
-    out.push(...m[2]!.split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !LATIN_STOP.has(w.toLowerCase())).slice(0, NEGATED_SPAN));
+    out.push(...m[2]!.split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !LATIN_STOP.has(w.toLowerCase())).slice(0, span));
   }
   return out;
 }
@@ -901,7 +911,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
-    } else if ((foreign = foreignWords(s.value, s.quote, request, translate)).length > 1 || (foreign.length === 1 && !ownWordAllowed(slot, foreign[0]!, s.quote, translate))) {
+    } else if ((foreign = foreignWords(s.value, s.quote, request, translate)).length > 1 || (foreign.length === 1 && !ownWordAllowed(slot, foreign[0]!, s.quote, s.value, translate))) {
       errors.push({ slot, error: `value "${s.value}" adds claims the request does not make: ${foreign.slice(0, 6).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} in no part of it. Keep the value to what the quote states` });
     } else if (slot === 'target_feature' && (thingsOf(s.value, translate).length === 0 || thingsOf(s.quote, translate).length === 0) && (named ??= thingsOf(request.slice(0, 4096), translate)).length > 0) {
       // validation scores symbols against the target alone: "追加" (add) would accept any add()
