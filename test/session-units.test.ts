@@ -132,6 +132,10 @@ describe('QueryFrame validation', () => {
       ['HEAD请求时，res.send不发送正文，但发送头部。应该从http切换到https', 'observed_issue', 'res.send发送头部，但不发送正文', 'res.send不发送正文，但发送头部'],
     ];
     for (const [req, slot, v, q] of kept) expect(errs(req, slot, v, q), v).toEqual([]);
+    const R2 = 'It should convert the string to a number, and the limit must be larger than the size.';
+    expect(errs(R2, 'desired_action', 'convert a number to the string', 'It should convert the string to a number')).not.toEqual([]);
+    expect(errs(R2, 'desired_action', 'the size must be larger than the limit', 'the limit must be larger than the size')).not.toEqual([]);
+    expect(errs(R2, 'desired_action', 'the string is converted to a number', 'It should convert the string to a number')).toEqual([]);
   });
   it('"neither … nor" and a failure word about what the quote negates restate its negation; a failure word about another thing does not (red team adv72)', () => {
     const ok = (req: string, value: string, quote = req) => validateFrame(req, { observed_issue: { value, quote } }, translateCjk).errors;

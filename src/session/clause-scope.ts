@@ -220,6 +220,9 @@ const EN_DIRECTIONS: [RegExp, boolean][] = [
   [/(?:^|[^\p{L}])(?:to|into)\s+(.{1,40}?)\s+from\s+([^,;:.!?]{1,40})/giu, true],
   [/([^,;:.!?]{1,40}?)\s+before\s+([^,;:.!?]{1,40})/giu, false],
   [/([^,;:.!?]{1,40}?)\s+after\s+([^,;:.!?]{1,40})/giu, true],
+  // "convert the string to a number", "larger than the limit": the words on either side, in order
+  [/([^,;:.!?]{1,40}?)\s+(?:to|into)\s+([^,;:.!?]{1,40})/giu, false],
+  [/([^,;:.!?]{1,40}?)\s+than\s+([^,;:.!?]{1,40})/giu, false],
 ];
 const CJK_DIRECTIONS: [RegExp, boolean][] = [
   [/([^\s、。，]{1,20}?)から([^\s、。，]{1,20}?)(?:へ|に|まで)/gu, false],
