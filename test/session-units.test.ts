@@ -145,6 +145,9 @@ describe('QueryFrame validation', () => {
     expect(ok(R, 'the header is missing when the body is a Buffer')).toEqual([]);
     for (const v of ['the body is missing', 'the Buffer is missing']) expect(ok(R, v), v).not.toEqual([]);
     expect(ok('res.send sets the Content-Type header when the body is a Buffer', 'the Content-Type header is missing when the body is a Buffer')).not.toEqual([]);
+    // a Japanese verb and its kango: 送信しない for 送らない
+    expect(ok('res.sendはボディを送らない', 'res.sendはボディを送信しない')).toEqual([]);
+    expect(ok('res.sendはボディを送らない', 'res.sendはボディを送信する')).not.toEqual([]);
   });
   it('没有 negates the verb after it, not the clause beside it (agent trial tr137)', () => {
     const req = '当 res.sendFile 收到相对路径而且没有指定 root 选项时，抛出的错误信息里请加上实际收到的路径。其他行为不要改变。';

@@ -805,7 +805,9 @@ function sameNegated(value: string, quote: string): boolean {
   const [vw, qw] = [negatedWords(value), negatedWords(quote)];
   if (vw.length === 0 || qw.length === 0) return true;
   const stems = (ws: string[]) => ws.map((w) => stem(w.toLowerCase()));
-  const meets = (a: string[], b: string[]) => stems(a).some((x) => stems(b).some((y) => stemsMatch(x, y)));
+  // (a Japanese verb and its kango share their first kanji: 送らない and 送信しない negate one act)
+  const kanjiKin = (x: string, y: string) => /^\p{Script=Han}/u.test(x) && (x.startsWith(y) || y.startsWith(x));
+  const meets = (a: string[], b: string[]) => stems(a).some((x) => stems(b).some((y) => stemsMatch(x, y) || kanjiKin(x, y)));
   // every word the quote negates that the value says is negated there too: keeping one negation of
   // two is no licence to drop the other ("reject … because it lacks a status check" for "is unable
   // to reject … because it lacks a status check": red team adv69)
