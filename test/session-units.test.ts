@@ -145,6 +145,12 @@ describe('QueryFrame validation', () => {
     expect(ok(R, 'the header is missing when the body is a Buffer')).toEqual([]);
     for (const v of ['the body is missing', 'the Buffer is missing']) expect(ok(R, v), v).not.toEqual([]);
     expect(ok('res.send sets the Content-Type header when the body is a Buffer', 'the Content-Type header is missing when the body is a Buffer')).not.toEqual([]);
+    // "not … unless" and "only when" say one restriction
+    const U = 'The server does not retry unless the status is 503';
+    expect(ok(U, 'the server retries only when the status is 503')).toEqual([]);
+    expect(ok('The server retries only when the status is 503', 'the server does not retry unless the status is 503')).toEqual([]);
+    for (const v of ['the server retries only when the status is not 503', 'the server retries unless the status is 503']) expect(ok(U, v), v).not.toEqual([]);
+    expect(ok('The server retries when the status is 503', 'the server does not retry unless the status is 503')).not.toEqual([]);
     // a Japanese verb and its kango: 送信しない for 送らない
     expect(ok('res.sendはボディを送らない', 'res.sendはボディを送信しない')).toEqual([]);
     expect(ok('res.sendはボディを送らない', 'res.sendはボディを送信する')).not.toEqual([]);

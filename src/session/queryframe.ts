@@ -276,8 +276,19 @@ const EXCLUSION = /(?<![\p{L}\p{N}])(?:except(?:ing|ed)?|excluding|apart\s+from|
 /** Does a text narrow what it is about to some cases (RESTRICTION, EXCLUSION), inclusions aside? */
 export function narrows(text: string): boolean {
   const t = text.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ');
-  return RESTRICTION.test(t) || EXCLUSION.test(t);
+  return RESTRICTION.test(t) || EXCLUSION.test(t) || NOT_UNLESS.test(t);
 }
+
+/**
+ * "does not retry unless the status is 503" says "retries only when the status is 503": a negation
+ * lifted by "unless" is a restriction, said either way (red team adv72 had the second refused as a
+ * dropped negation).
+ */
+const NOT_UNLESS = /(?:^|[^\p{L}])(?:not|never|cannot)(?![\p{L}])[^.;:!?]{1,80}?(?:^|[^\p{L}])unless(?![\p{L}])|n['’]t(?![\p{L}])[^.;:!?]{1,80}?(?:^|[^\p{L}])unless(?![\p{L}])/iu;
+const ONLY_WHEN = /(?:^|[^\p{L}])only\s+(?:when|if|where|while|after|once|for)(?![\p{L}])/iu;
+const restrictionRestated = (value: string, quote: string): boolean =>
+  (NOT_UNLESS.test(quote) && negatorsIn(quote) === 2 && ONLY_WHEN.test(value) && negatorsIn(value) === 0) ||
+  (NOT_UNLESS.test(value) && negatorsIn(value) === 2 && ONLY_WHEN.test(quote) && negatorsIn(quote) === 0);
 
 /**
  * A claim about every case: "all", "every", "any", "each", "always", "whenever", "no matter",
@@ -714,6 +725,7 @@ const senseOf = (word: string): string[] => {
  * the opposite of the quote's action ("not shown" for 非表示).
  */
 function polarityKept(value: string, quote: string, translate?: (text: string) => string[], slot?: Slot): boolean {
+  if (restrictionRestated(value.normalize('NFKC'), quote.normalize('NFKC'))) return true;
   if (DOUBLE_NEGATION.test(value.normalize('NFKC')) && !DOUBLE_NEGATION.test(quote.normalize('NFKC'))) return false;
   if (REVERSAL_CJK.test(value.normalize('NFKC')) && !REVERSAL_CJK.test(quote.normalize('NFKC'))) return false;
   const [v, q] = [negated(value, quote), negated(quote)];
