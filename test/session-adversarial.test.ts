@@ -277,7 +277,8 @@ describe('Understanding gate (submit_understanding)', () => {
     await begin(s, 'IMPLEMENT', REQUEST, FRAME);
     await ok(s, 'find_definitions', { name: 'Cart' });
     await ok(s, 'find_references', { name: 'Cart' });
-    expect((await ok(s, 'search_text', { pattern: 'formatPrice(1)' })).items).toEqual([expect.objectContaining({ file: 'src/main.ts', line: 5 })]);
+    // (the row names the declaration the match sits in, checkout, as a reference row does: not formatPrice)
+    expect((await ok(s, 'search_text', { pattern: 'formatPrice(1)' })).items).toEqual([expect.objectContaining({ file: 'src/main.ts', line: 5, container: 'checkout' })]);
     await uAttack('symbol whose name only occurred in a search_text snippet: formatPrice', 'never appeared in a tool result',
       { symbols_identified: ['Cart', 'formatPrice'], entry_points: ['Cart'], existing_patterns: ['like Cart'], files_analyzed: ['src/cart.ts', 'src/main.ts'] },
       /'formatPrice' never appeared/);

@@ -987,6 +987,11 @@ describe('evidence checks', () => {
     expect(refs.named!.sort()).toEqual(['src/a.ts', 'src/observable.ts']);
     expect(resultEvidence('query', { items: [{ name: 'total', container: 'Cart', file: 'src/cart.ts' }] })).toEqual({ files: [], symbols: ['total', 'Cart.total', 'Cart'] });
   });
+  it('a text match shows its line and the declaration it sits in, as a reference row does (the symbols an agent found by a search count as seen: agent trials)', () => {
+    const m = resultEvidence('search_text', { items: [{ file: 'src/core/buildFullPath.js', line: 18, container: 'buildFullPath' }, { file: 'README.md', line: 3, container: null }] });
+    expect(m.symbols).toEqual(['buildFullPath']);
+    expect(m.lines).toEqual({ 'src/core/buildFullPath.js': [[18, 18]], 'README.md': [[3, 3]] });
+  });
   it('a definition row shows the symbol and names its file (its signature line, not the code: not explored)', () => {
     const defs = resultEvidence('find_definitions', {
       items: [{ file: 'src/cart.ts', line: 10, end_line: 14, name: 'total', kind: 'method', container: 'Cart', snippet: 'total(): string' }, { file: 'src/report.ts', line: 2, name: 'total', kind: 'function', container: null }],

@@ -138,3 +138,14 @@ export function symbolAtName(p: Project, fileId: number, line: number, column?: 
   if (column === undefined) return rows[0];
   return rows.find((r) => column >= r.name_col && column < r.name_col + r.name.length);
 }
+
+/**
+ * The innermost declaration (not a local) whose span holds a line of a file, as `Container.name`:
+ * what a text match sits in, as a reference row names its container.
+ */
+export function enclosingDeclaration(p: Project, fileId: number, line: number): string | null {
+  const row = p.db
+    .prepare('SELECT name, container_name FROM symbols WHERE file_id = ? AND line <= ? AND end_line >= ? AND local = 0 ORDER BY end_line - line, line DESC LIMIT 1')
+    .get(fileId, line, line) as { name: string; container_name: string | null } | undefined;
+  return row ? (row.container_name ? `${row.container_name}.${row.name}` : row.name) : null;
+}

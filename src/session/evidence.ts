@@ -112,12 +112,17 @@ export function referenceRows(result: Obj): Proof {
   return shown.proof();
 }
 
-/** search_text: a text match names files and shows lines, not symbols (the service adds the symbols declared on them); its files are not explored (deriveEvidence). */
+/**
+ * search_text: a text match names files and shows lines (the service adds the symbols declared on
+ * them); its files are not explored (deriveEvidence). A row names the declaration the match sits
+ * in, as a reference row does: that symbol was seen.
+ */
 export function textMatchRows(result: Obj): Proof {
   const shown = new Shown();
   for (const m of arr(result.items)) {
     shown.file(m.file);
     shown.line(m.file, m.line);
+    if (str(m.container)) shown.symbols.add(m.container as string);
   }
   return shown.proof();
 }

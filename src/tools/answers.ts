@@ -56,7 +56,7 @@ export const definitionRow = z
   .loose();
 
 export const matchRow = z
-  .object({ file: z.string(), line, column: line.optional(), end_line: line.optional(), snippet: z.string().optional() })
+  .object({ file: z.string(), line, column: line.optional(), end_line: line.optional(), snippet: z.string().optional(), container: z.string().nullable().optional() })
   .loose();
 
 /** The answer of a session step that moves (or would move) the machine. */

@@ -5,6 +5,7 @@ import { queryHybrid } from '../query/hybrid-query.js';
 import { getSymbols } from '../query/outline.js';
 import { findReferences } from '../query/references.js';
 import { searchTextGuarded } from '../query/search-pool.js';
+import { enclosingDeclaration } from '../query/symbols.js';
 import { analyzeStructure } from '../query/structure.js';
 import { definitionRows, outlineRows, rankingRows, referenceRows, structureRows, textMatchRows } from '../session/evidence.js';
 import { LIMITS, list, MAX_POSITION, pathArg, text } from '../server/limits.js';
@@ -125,8 +126,17 @@ export const searchTextTool = tool({
   role: 'explore',
   proves: textMatchRows,
   target: (args) => stringArgs(args, ['pattern', 'path']),
-  run: async ({ project, inside, deadline }, args) => ({ ...(await searchTextGuarded(project, { ...args, path: args.path ? inside(args.path) : undefined }, deadline)) }),
+  run: async ({ project, inside, deadline }, args) => {
+    const r = await searchTextGuarded(project, { ...args, path: args.path ? inside(args.path) : undefined }, deadline);
+    return { ...r, items: r.items.map((m) => ({ ...m, container: containerOf(project, m.file, m.line) })) };
+  },
 });
+
+/** The declaration a text match sits in (as a reference row's container), when the file is indexed. */
+function containerOf(project: Project, file: string, line: number): string | null {
+  const id = project.fileId(file);
+  return id === undefined ? null : enclosingDeclaration(project, id, line);
+}
 
 export const getSymbolsTool = tool({
   name: 'get_symbols',
