@@ -109,7 +109,7 @@ export const searchTextTool = tool({
   name: 'search_text',
   title: 'Search text',
   description:
-    'ripgrep-style search of the project\'s text files (.gitignore honoured). Literal by default; `regex: true` for a JavaScript regular expression ' +
+    'ripgrep-style search of the project\'s text files (.gitignore honoured); each match names the declaration it sits in (`container`). Literal by default; `regex: true` for a JavaScript regular expression ' +
     '(with `regex` left out, a pattern that matches nothing as text but is a regular expression, e.g. `\\$onAction` or `a|b`, is searched as one: `interpreted_as: "regex"`). ' +
     'Filter with `path` (a directory or file) and `glob` (e.g. "*.ts", "src/**/*.tsx", "!**/*.test.ts"). ' +
     'A search that runs out of time answers with what it found so far (total_is_lower_bound); a regex that cannot finish in time is stopped (budget_exceeded).',
