@@ -280,6 +280,17 @@ export function narrows(text: string): boolean {
 }
 
 /**
+ * "sends the headers but not the body" restates "does not send the body but sends the headers": its
+ * "but not" is the quote's own negation, said as many times (which words each governs is
+ * clause-scope.ts's to judge) — not a restriction the request does not make.
+ */
+function exclusionRestated(value: string, quote: string): boolean {
+  const v = value.normalize('NFKC').replace(LITERAL, ' ').replace(INCLUSION, ' ').replace(new RegExp(BUT_NOT, 'giu'), ' ');
+  return BUT_NOT.test(value.normalize('NFKC')) && !RESTRICTION.test(v) && !EXCLUSION.test(v) && negatorsIn(quote) > 0 && negatorsIn(value) === negatorsIn(quote);
+}
+const BUT_NOT = /(?<![\p{L}\p{N}])but\s+not(?![\p{L}\p{N}])/iu;
+
+/**
  * "does not retry unless the status is 503" says "retries only when the status is 503": a negation
  * lifted by "unless" is a restriction, said either way (red team adv72 had the second refused as a
  * dropped negation).
@@ -898,7 +909,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `quote "${s.quote}" leaves out the negation right before it in the request ("${cut}"): quote it with the negation, and keep it in the value` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
       errors.push({ slot, error: negated(s.value, s.quote) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite), or quote only the words the value states` });
-    else if (narrows(s.value) && !narrows(s.quote))
+    else if (narrows(s.value) && !narrows(s.quote) && !exclusionRestated(s.value, s.quote))
       errors.push({ slot, error: `value "${s.value}" narrows to some cases ("only", "except") where its quote "${s.quote}" does not: the request does not narrow it — drop the restriction, or quote the words that state it` });
     else if (widens(s.value) && !widens(s.quote))
       errors.push({ slot, error: `value "${s.value}" widens to every case ("all", "any", "always") where its quote "${s.quote}" does not: the request does not say it — drop the word, or quote the words that state it` });
