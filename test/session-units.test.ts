@@ -114,6 +114,8 @@ describe('QueryFrame validation', () => {
       ['HEADリクエストのとき、res.sendはボディを送信せず、ヘッダーを送信する。httpからhttpsに切り替える', 'desired_action', 'httpsからhttpに切り替える', 'httpからhttpsに切り替える'],
       ['HEAD请求时，res.send不发送正文，但发送头部。应该从http切换到https', 'observed_issue', 'res.send发送正文，但不发送头部', 'res.send不发送正文，但发送头部'],
       ['HEAD请求时，res.send不发送正文，但发送头部。应该从http切换到https', 'desired_action', '从https切换到http', '从http切换到https'],
+      ['ボディを送信せずにヘッダーを送信する', 'observed_issue', 'ヘッダーを送信せずにボディを送信する', 'ボディを送信せずにヘッダーを送信する'],
+      ['ボディを送信しないでヘッダーを送信する', 'observed_issue', 'ヘッダーを送信しないでボディを送信する', 'ボディを送信しないでヘッダーを送信する'],
     ];
     for (const [req, slot, v, q] of swapped) expect(errs(req, slot, v, q), v).not.toEqual([]);
     const kept: typeof swapped = [

@@ -46,7 +46,8 @@ const EN_SOFT = /^(?:and|or|nor)(?![\p{L}])/iu;
 const EN_FINITE = /(?:^|\s)(?:is|are|was|were|has|have|had|does|did|do|will|would|can|could|should|must|may|might)(?![\p{L}])|(?:^|\s)[a-z]+(?:s|ed)\s+(?:the|a|an|its|their|this|that|these|those|it|them|no|any|all|some)(?![\p{L}])/iu;
 const ZH_OPENS = /(?=但是|但|而且|而|却|可是|然而|不过|并且|同时|如果|假如|要是|因为|虽然|当)/u;
 const ZH_SUBORDINATE = /^(?:如果|假如|要是|若|当|因为)|(?:时|时候|的话)$/u;
-const JA_CLOSES = /(?<=けれども|けれど|けど|のに|ながら)/u;
+// (a verb's negative joined to the next clause ends its clause too: 送信せずにヘッダーを送信する)
+const JA_CLOSES = /(?<=けれども|けれど|けど|のに|ながら|ずに|ないで|なくて|ず(?=[^\p{Script=Hiragana}]))/u;
 const JA_SUBORDINATE = /(?:とき|時|場合|ので|から|ため|なら|たら|れば|ると|際)[はにもで]?$/u;
 /** A Japanese piece with no predicate of its own (a list item, a topic): the clause after it governs it. */
 const JA_ARGUMENT = /(?:[はがをにへとやもの]|[^\p{Script=Hiragana}])$/u;
@@ -183,7 +184,7 @@ function leading(text: string, lex: ScopeLexicon): string[] {
 }
 
 /** A stem as the text spells it (headers for head). */
-const spelt = (w: string, text: string, lex: ScopeLexicon) => text.split(/[^\p{L}\p{N}_$]+/u).find((t) => lex.words(t)[0] === w) ?? w;
+const spelt = (w: string, text: string, lex: ScopeLexicon) => CJK_TEXT.test(w) ? w : text.split(/[^\p{L}\p{N}_$]+/u).find((t) => lex.words(t)[0] === w) ?? w;
 
 /**
  * A value without a negation that restates only the clauses of its quote that have none: "res.send
