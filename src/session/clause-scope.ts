@@ -136,12 +136,12 @@ function clauseSwapped(value: string, quote: string, lex: ScopeLexicon, countNeg
   const other = (key: string) => key.replace(/\d$/, (j) => String(1 - Number(j)));
   const sides = (s: Segment) => [...s.poles].filter((key) => !s.poles.has(other(key)));
   const said = new Set(q.flatMap(sides));
-  const kind = (s: Segment, negations = countNegations) => `${negations && s.negated ? 'negated' : ''}|${sides(s).filter((key) => said.has(other(key))).sort().join(',')}`;
+  const kind = (s: Segment) => `${countNegations && s.negated ? 'negated' : ''}|${sides(s).filter((key) => said.has(other(key))).sort().join(',')}`;
   const homesOf = homes(q, lex);
   for (const v of segments(value, lex)) {
     const placed = v.words.map((w) => ({ w, homes: homesOf(w) })).filter((h) => h.homes.length > 0);
     for (const { w, homes } of placed) {
-      if (new Set(homes.map((s) => kind(s))).size > 1) continue;
+      if (new Set(homes.map(kind)).size > 1) continue;
       const home = homes[0]!;
       if (kind(home) === kind(v) || home.subordinate || v.subordinate) continue;
       return `'${spelt(w, v.text, lex)}' stands in "${v.text}" (${describe(v, kind(v))}) where its quote has it in "${home.text}" (${describe(home, kind(home))})`;
