@@ -155,6 +155,10 @@ describe('QueryFrame validation', () => {
     expect(ok('The server retries only when the status is 503', 'the server does not retry unless the status is 503')).toEqual([]);
     for (const v of ['the server retries only when the status is not 503', 'the server retries unless the status is 503']) expect(ok(U, v), v).not.toEqual([]);
     expect(ok('The server retries when the status is 503', 'the server does not retry unless the status is 503')).not.toEqual([]);
+    // a negation of a negation said plainly (red team adv71's honest refusal)
+    const D = 'The encoder does not fail to set the header when the name is not ASCII';
+    expect(ok(D, 'the encoder sets the header when the name is not ASCII')).toEqual([]);
+    for (const v of ['the encoder does not set the header when the name is not ASCII', 'the encoder fails to set the header when the name is not ASCII']) expect(ok(D, v), v).not.toEqual([]);
     // a Japanese verb and its kango: 送信しない for 送らない
     expect(ok('res.sendはボディを送らない', 'res.sendはボディを送信しない')).toEqual([]);
     expect(ok('res.sendはボディを送らない', 'res.sendはボディを送信する')).not.toEqual([]);

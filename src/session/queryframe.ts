@@ -764,7 +764,7 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
   }
   // both negated: the value must negate what the quote negates, not another part of it (red team
   // adv27: "…, not as a plain function" for "… a plain function, not only as an object …")
-  if (v && q) return sameNegated(value, quote);
+  if (v && q) return sameNegated(value, quote) || (DOUBLE_NEGATION.test(qn) && !DOUBLE_NEGATION.test(vn) && sameNegated(value, doubleResolved(qn)));
   return v === q || (!v && q && (failureStated(vn, quote, translate) || stopsNegated(vn, quote) || failingRestated(vn, qn) || !statesNegated(value, quote, translate) || restatesUnnegated(value, quote, SCOPE_LEXICON)));
 }
 
@@ -797,6 +797,12 @@ const SCOPE_LEXICON: ScopeLexicon = {
 const FAILED = /(?:^|[^\p{L}])(?:fail|unable|lack|miss|absent)/iu;
 /** Japanese and Chinese that deny a whole statement: 設定しないわけではない, ないことはない, なくない, 并非不, 并不是 (red team adv71). */
 const REVERSAL_CJK = /わけ(?:では|じゃ)(?:ない|ありません)|(?:ない|ません)ことは(?:ない|ありません)|なくは?ない|并非|并不是|绝非|未必|不是不|没有不|不会不/u;
+/**
+ * A quote with its negations of a negation said plainly: "does not fail to set it when the name is
+ * not ASCII" says "set it when the name is not ASCII" (adv71's honest refusal: the value that says it
+ * so was refused by the count of negations).
+ */
+const doubleResolved = (quote: string): string => quote.replace(new RegExp(DOUBLE_NEGATION.source, 'giu'), ' ');
 /** A negation of a negation: "is unable to fail to reject" says it rejects (red team adv69). */
 const DOUBLE_NEGATION = new RegExp(String.raw`(?:^|[^\p{L}])(?:not|never|cannot|n['’]t|${FAILING})\s+(?:[\p{L}]+\s+)?(?:not|never|${FAILING}|fail(?:s|ed|ing)?|stop|avoid|prevent)(?![\p{L}])`, 'iu');
 
