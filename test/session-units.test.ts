@@ -136,6 +136,11 @@ describe('QueryFrame validation', () => {
       ['HEAD请求时，res.send不发送正文，但发送头部。应该从http切换到https', 'observed_issue', 'res.send发送头部，但不发送正文', 'res.send不发送正文，但发送头部'],
     ];
     for (const [req, slot, v, q] of kept) expect(errs(req, slot, v, q), v).toEqual([]);
+    // a comparison turned round with the other word taken from another clause of the request
+    const C = 'The limit must be larger than the size, and the timeout must be smaller than the interval. Retry with a longer delay after a failure, and a shorter one after a success.';
+    expect(errs(C, 'desired_action', 'the limit must be smaller than the size', 'The limit must be larger than the size')).not.toEqual([]);
+    expect(errs(C, 'desired_action', 'retry with a shorter delay after a failure', 'Retry with a longer delay after a failure')).not.toEqual([]);
+    expect(errs(C, 'desired_action', 'the limit must be greater than the size', 'The limit must be larger than the size')).toEqual([]);
     const R2 = 'It should convert the string to a number, and the limit must be larger than the size.';
     expect(errs(R2, 'desired_action', 'convert a number to the string', 'It should convert the string to a number')).not.toEqual([]);
     expect(errs(R2, 'desired_action', 'the size must be larger than the limit', 'the limit must be larger than the size')).not.toEqual([]);

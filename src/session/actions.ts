@@ -39,6 +39,12 @@ const PAIRS: Pair[] = [
   // a promise or a request settled one way or the other (red team adv31: "resolve" for "reject")
   // (not "accept": the glossary's near-synonyms of get include it, and GET would read as an action)
   { name: ['resolve', 'reject'], sides: [side('resolve fulfil fulfill', /解決|履行|兑现|接受/u), side('reject', /拒否|拒绝|リジェクト/u)], complementary: true },
+  // a size, a length, an amount compared (red team: "smaller than the size" for "larger than the size",
+  // its word taken from another clause of the request; not over/under, nor 以上/以下, which say other things too)
+  { name: ['larger', 'smaller'], sides: [
+    side('larger bigger greater higher longer more most exceed', /大き|長い|長く|多い|多く|大于|多于|长于|更长|更多/u),
+    side('smaller less fewer lower shorter least', /小さ|短い|短く|少ない|少なく|小于|少于|短于|更短|更少/u)] },
+  { name: ['maximum', 'minimum'], sides: [side('maximum max', /最大|上限/u), side('minimum min', /最小|下限/u)] },
   // an option set or unset, in Japanese and Chinese only (English "set" is every change's near-synonym)
   { name: ['set', 'unset'], sides: [side('', /設定|设置|设定/u), side('', /解除|取消/u)], complementary: true },
 ];
