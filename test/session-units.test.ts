@@ -141,6 +141,11 @@ describe('QueryFrame validation', () => {
     expect(errs(C, 'desired_action', 'the limit must be smaller than the size', 'The limit must be larger than the size')).not.toEqual([]);
     expect(errs(C, 'desired_action', 'retry with a shorter delay after a failure', 'Retry with a longer delay after a failure')).not.toEqual([]);
     expect(errs(C, 'desired_action', 'the limit must be greater than the size', 'The limit must be larger than the size')).toEqual([]);
+    // a word of the quote replaced by one from another part of the request
+    const S = 'isFoo uses the client value for the key, and the server value for the index. When X is false, the function buildFullPath crashes.';
+    for (const w of ['server', 'index']) expect(errs(S, 'desired_action', `isFoo uses the ${w === 'server' ? 'server value for the key' : 'client value for the index'}`, 'isFoo uses the client value for the key')[0], w).toMatch(new RegExp(`says '${w}' where`));
+    expect(errs(S, 'observed_issue', 'buildFullPath crashes', 'the function buildFullPath crashes')).toEqual([]);
+    expect(errs(S, 'observed_issue', 'the function buildFullPath crashes when X is false', 'When X is false, the function buildFullPath crashes')).toEqual([]);
     const R2 = 'It should convert the string to a number, and the limit must be larger than the size.';
     expect(errs(R2, 'desired_action', 'convert a number to the string', 'It should convert the string to a number')).not.toEqual([]);
     expect(errs(R2, 'desired_action', 'the size must be larger than the limit', 'the limit must be larger than the size')).not.toEqual([]);

@@ -161,6 +161,58 @@ function foreignWords(value: string, quote: string, request: string, translate?:
 }
 
 /**
+ * A word of the quote the value replaces with a word from another part of the request: "isFoo uses
+ * the server value" for "isFoo uses the client value" where the request names the server elsewhere
+ * (grounding counts the other words, and foreignWords only words the request never says). Words are
+ * aligned in order; a run of the quote's words left out where the value puts a word of the request
+ * the quote does not have is a replacement — unless the two are one word's forms or synonyms, or the
+ * value names the code a generic word of the quote stands for ("buildFullPath crashes" for "the
+ * function crashes"). Returns [the value's word, the quote's].
+ */
+function replacedWord(value: string, quote: string, request: string): [string, string] | undefined {
+  if (CJK.test(value) || CJK.test(quote)) return undefined;
+  const words = (t: string) => t.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && (/^\d+$/.test(w) || (w.length >= 3 && !LATIN_STOP.has(w.toLowerCase()))));
+  const [v, q] = [words(value), words(quote)];
+  const key = (w: string) => stem(w.toLowerCase());
+  const same = (a: string, b: string) => stemsMatch(key(a), key(b));
+  const inQuote = (w: string) => q.some((x) => same(w, x));
+  const inValue = (w: string) => v.some((x) => same(w, x));
+  const requestWords = latinStems(request.slice(0, 16_384));
+  // the longest common subsequence, then the gaps between its matches
+  const n = v.length, m = q.length;
+  if (n * m > 40_000) return undefined;
+  const L = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i]![j] = same(v[i]!, q[j]!) ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
+  let i = 0, j = 0;
+  const gap = { v: [] as string[], q: [] as string[] };
+  const judge = (): [string, string] | undefined => {
+    const added = gap.v.filter((w) => !inQuote(w) && requestWords.some((r) => stemsMatch(key(w), r)));
+    const left = gap.q.filter((w) => !inValue(w));
+    gap.v = []; gap.q = [];
+    for (const w of added) for (const x of left) {
+      const synonyms = [...englishSynonyms(w.toLowerCase())].map(stem);
+      if (synonyms.some((y) => stemsMatch(y, key(x))) || [...englishSynonyms(x.toLowerCase())].map(stem).some((y) => stemsMatch(y, key(w)))) continue;
+      if (GENERIC_EN.has(x.toLowerCase()) || GENERIC_NOUN.test(x)) if (IDENTIFIER_LIKE.test(w) || /[._$]/.test(w)) continue;
+      // a negation said in a word ("keep" for "do not change", "missing" for "not set", "stop"): polarityKept judges those
+      if (((KEEP_SENSE.test(w) || FAILED.test(` ${w}`)) && negated(quote)) || STOP_SENSE.test(w)) continue;
+      return [w, x];
+    }
+    return undefined;
+  };
+  while (i < n || j < m) {
+    if (i < n && j < m && same(v[i]!, q[j]!)) {
+      const r = judge();
+      if (r) return r;
+      i++; j++;
+    } else if (j < m && (i >= n || L[i]![j + 1]! >= L[i + 1]![j]!)) gap.q.push(q[j++]!);
+    else gap.v.push(v[i++]!);
+  }
+  return judge();
+}
+/** Nouns that stand for a piece of code the value may name instead: "the method", "this helper". */
+const GENERIC_NOUN = /^(?:function|method|helper|option|setting|handler|callback|class|module|file|variable|field|property|component|hook|api|call|routine|utility|util)s?$/i;
+
+/**
  * Characters that state no content of their own: Chinese particles, prepositions and conjunctions,
  * and the kanji of Japanese formal nouns (時 of のときに, 事, 為, 際): "…削除する判断" rendered "…の
  * ときに" as 時 (agent trial tr32).
@@ -897,6 +949,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     let ruled: string | undefined;
     let cut: string | undefined;
     let swapped: string | undefined;
+    let replaced: [string, string] | undefined;
     let foreign: string[];
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
@@ -944,6 +997,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
     } else if ((foreign = foreignWords(s.value, s.quote, request, translate)).length > 1 || (foreign.length === 1 && !ownWordAllowed(slot, foreign[0]!, s.quote, s.value, translate))) {
       errors.push({ slot, error: `value "${s.value}" adds claims the request does not make: ${foreign.slice(0, 6).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} in no part of it. Keep the value to what the quote states` });
+    } else if ((replaced = replacedWord(s.value, s.quote, request))) {
+      errors.push({ slot, error: `value "${s.value}" says '${replaced[0]}' where its quote "${s.quote}" says '${replaced[1]}': the value states what its quote says — take its words from the quote, not from another part of the request (or quote that part)` });
     } else if (slot === 'target_feature' && (thingsOf(s.value, translate).length === 0 || thingsOf(s.quote, translate).length === 0) && (named ??= thingsOf(request.slice(0, 4096), translate)).length > 0) {
       // validation scores symbols against the target alone: "追加" (add) would accept any add()
       errors.push({ slot, error: `target_feature "${s.value}" names no feature, only what is done to one: quote the words of the request that name what the change is about (it names ${[...new Set(named)].slice(0, 6).join(', ')})` });
