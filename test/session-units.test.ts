@@ -145,6 +145,9 @@ describe('QueryFrame validation', () => {
     const S = 'isFoo uses the client value for the key, and the server value for the index. When X is false, the function buildFullPath crashes.';
     for (const w of ['server', 'index']) expect(errs(S, 'desired_action', `isFoo uses the ${w === 'server' ? 'server value for the key' : 'client value for the index'}`, 'isFoo uses the client value for the key')[0], w).toMatch(new RegExp(`says '${w}' where`));
     expect(errs(S, 'observed_issue', 'buildFullPath crashes', 'the function buildFullPath crashes')).toEqual([]);
+    const J = 'キーにはクライアントの値を使い、インデックスにはサーバーの値を使う';
+    expect(errs(J, 'desired_action', 'キーにはサーバーの値を使い', 'キーにはクライアントの値を使い')[0]).toMatch(/says 'サーバー' where/);
+    expect(errs(J, 'desired_action', 'キーにはクライアントの値を使う', 'キーにはクライアントの値を使い')).toEqual([]);
     expect(errs(S, 'observed_issue', 'the function buildFullPath crashes when X is false', 'When X is false, the function buildFullPath crashes')).toEqual([]);
     const R2 = 'It should convert the string to a number, and the limit must be larger than the size.';
     expect(errs(R2, 'desired_action', 'convert a number to the string', 'It should convert the string to a number')).not.toEqual([]);

@@ -169,15 +169,24 @@ function foreignWords(value: string, quote: string, request: string, translate?:
  * value names the code a generic word of the quote stands for ("buildFullPath crashes" for "the
  * function crashes"). Returns [the value's word, the quote's].
  */
-function replacedWord(value: string, quote: string, request: string): [string, string] | undefined {
-  if (CJK.test(value) || CJK.test(quote)) return undefined;
-  const words = (t: string) => t.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && (/^\d+$/.test(w) || (w.length >= 3 && !LATIN_STOP.has(w.toLowerCase()))));
+function replacedWord(value: string, quote: string, request: string, translate: (text: string) => string[] = () => []): [string, string] | undefined {
+  if (CJK.test(value) !== CJK.test(quote)) return undefined;
+  const latin = (t: string) => t.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !CJK.test(w) && (/^\d+$/.test(w) || (w.length >= 3 && !LATIN_STOP.has(w.toLowerCase()))));
+  // (in order: Latin words and the CJK runs' words as they come)
+  const words = (t: string) => t.normalize('NFKC').split(/([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/u).flatMap((part) => (CJK.test(part) ? cjkContentWords(part) : latin(part)));
   const [v, q] = [words(value), words(quote)];
-  const key = (w: string) => stem(w.toLowerCase());
-  const same = (a: string, b: string) => stemsMatch(key(a), key(b));
-  const inQuote = (w: string) => q.some((x) => same(w, x));
-  const inValue = (w: string) => v.some((x) => same(w, x));
-  const requestWords = latinStems(request.slice(0, 16_384));
+  const key = (w: string) => (CJK.test(w) ? w : stem(w.toLowerCase()));
+  // (a Japanese verb's forms share their kanji: 使う, 使い, 使って)
+  const inflected = (a: string, b: string) => /^\p{Script=Han}+/u.exec(a)?.[0] === /^\p{Script=Han}+/u.exec(b)?.[0] && /^\p{Script=Han}+\p{Script=Hiragana}*$/u.test(a) && /^\p{Script=Han}+\p{Script=Hiragana}*$/u.test(b);
+  const same = (a: string, b: string) => (CJK.test(a) || CJK.test(b) ? a === b || (a.length >= 2 && b.length >= 2 && (a.startsWith(b) || b.startsWith(a))) || inflected(a, b) : stemsMatch(key(a), key(b)));
+  // (a CJK word whose content characters the other text has is in it: the segmenter may cut 名时 or 时对 across a particle)
+  const [quoteChars, valueChars] = [new Set(cjkChars(quote)), new Set(cjkChars(value))];
+  const charsIn = (w: string, chars: Set<string>) => CJK.test(w) && cjkChars(w).every((c) => chars.has(c) || CJK_FUNCTION_CHARS.has(c));
+  const inQuote = (w: string) => q.some((x) => same(w, x)) || charsIn(w, quoteChars);
+  const inValue = (w: string) => v.some((x) => same(w, x)) || charsIn(w, valueChars);
+  const head = request.slice(0, 16_384);
+  const requestWords = words(head);
+  const sense = (w: string) => new Set((CJK.test(w) ? translate(w) : [w.toLowerCase(), ...englishSynonyms(w.toLowerCase())]).map(stem));
   // the longest common subsequence, then the gaps between its matches
   const n = v.length, m = q.length;
   if (n * m > 40_000) return undefined;
@@ -186,12 +195,12 @@ function replacedWord(value: string, quote: string, request: string): [string, s
   let i = 0, j = 0;
   const gap = { v: [] as string[], q: [] as string[] };
   const judge = (): [string, string] | undefined => {
-    const added = gap.v.filter((w) => !inQuote(w) && requestWords.some((r) => stemsMatch(key(w), r)));
+    const added = gap.v.filter((w) => !inQuote(w) && requestWords.some((r) => same(w, r)));
     const left = gap.q.filter((w) => !inValue(w));
     gap.v = []; gap.q = [];
     for (const w of added) for (const x of left) {
-      const synonyms = [...englishSynonyms(w.toLowerCase())].map(stem);
-      if (synonyms.some((y) => stemsMatch(y, key(x))) || [...englishSynonyms(x.toLowerCase())].map(stem).some((y) => stemsMatch(y, key(w)))) continue;
+      const [sw, sx] = [sense(w), sense(x)];
+      if ([...sw].some((a) => [...sx].some((b) => stemsMatch(a, b)))) continue;
       if (GENERIC_EN.has(x.toLowerCase()) || GENERIC_NOUN.test(x)) if (IDENTIFIER_LIKE.test(w) || /[._$]/.test(w)) continue;
       // a negation said in a word ("keep" for "do not change", "missing" for "not set", "stop"): polarityKept judges those
       if (((KEEP_SENSE.test(w) || FAILED.test(` ${w}`)) && negated(quote)) || STOP_SENSE.test(w)) continue;
@@ -997,7 +1006,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
     } else if ((foreign = foreignWords(s.value, s.quote, request, translate)).length > 1 || (foreign.length === 1 && !ownWordAllowed(slot, foreign[0]!, s.quote, s.value, translate))) {
       errors.push({ slot, error: `value "${s.value}" adds claims the request does not make: ${foreign.slice(0, 6).join(', ')} ${foreign.length === 1 ? 'is' : 'are'} in no part of it. Keep the value to what the quote states` });
-    } else if ((replaced = replacedWord(s.value, s.quote, request))) {
+    } else if ((replaced = replacedWord(s.value, s.quote, request, translate))) {
       errors.push({ slot, error: `value "${s.value}" says '${replaced[0]}' where its quote "${s.quote}" says '${replaced[1]}': the value states what its quote says — take its words from the quote, not from another part of the request (or quote that part)` });
     } else if (slot === 'target_feature' && (thingsOf(s.value, translate).length === 0 || thingsOf(s.quote, translate).length === 0) && (named ??= thingsOf(request.slice(0, 4096), translate)).length > 0) {
       // validation scores symbols against the target alone: "追加" (add) would accept any add()
