@@ -149,6 +149,12 @@ describe('QueryFrame validation', () => {
     expect(errs(J, 'desired_action', 'キーにはサーバーの値を使い', 'キーにはクライアントの値を使い')[0]).toMatch(/says 'サーバー' where/);
     expect(errs(J, 'desired_action', 'キーにはクライアントの値を使う', 'キーにはクライアントの値を使い')).toEqual([]);
     expect(errs(S, 'observed_issue', 'the function buildFullPath crashes when X is false', 'When X is false, the function buildFullPath crashes')).toEqual([]);
+    // words taken from another part of the request into a statement that turns it round
+    const I = 'The parser accepts strings. It rejects numbers. res.send sets the header for strings. It does not set it for a Buffer. Add a test.';
+    expect(errs(I, 'observed_issue', 'the parser accepts strings and numbers', 'The parser accepts strings')[0]).toMatch(/'numbers' comes from "It rejects numbers"/);
+    expect(errs(I, 'observed_issue', 'res.send sets the header for strings and for a Buffer', 'res.send sets the header for strings')[0]).toMatch(/'Buffer' comes from/);
+    expect(errs(I, 'observed_issue', 'the parser accepts strings in a test', 'The parser accepts strings')).toEqual([]);
+    expect(errs('パーサーは文字列を受け入れる。数値は拒否する。', 'observed_issue', 'パーサーは文字列と数値を受け入れる', 'パーサーは文字列を受け入れる')).not.toEqual([]);
     const R2 = 'It should convert the string to a number, and the limit must be larger than the size.';
     expect(errs(R2, 'desired_action', 'convert a number to the string', 'It should convert the string to a number')).not.toEqual([]);
     expect(errs(R2, 'desired_action', 'the size must be larger than the limit', 'the limit must be larger than the size')).not.toEqual([]);

@@ -31,7 +31,7 @@ const PAIRS: Pair[] = [
   { name: ['increase', 'decrease'], sides: [
     side('increase increment raise grow', /増やす|増やし|増加|增加/u),
     side('decrease decrement reduce lower shrink', /減らす|減らし|減少|减少/u)] },
-  { name: ['allow', 'deny'], sides: [side('allow permit', /許可|允许|许可/u), side('deny forbid disallow prohibit reject', /禁止|拒否|拒绝/u)], complementary: true },
+  { name: ['allow', 'deny'], sides: [side('allow permit', /許可|受け入れ|受け付け|受理|允许|许可/u), side('deny forbid disallow prohibit reject', /禁止|拒否|拒绝/u)], complementary: true },
   { name: ['open', 'close'], sides: [side('open', /開く|開け|打开/u), side('close', /閉じ|关闭/u)], complementary: true },
   { name: ['start', 'stop'], sides: [side('start begin launch', /開始|启动|开始/u), side('stop halt', /停止|止め|停下/u)] },
   { name: ['lock', 'unlock'], sides: [side('lock', /(?<!アン)ロック(?!解除)|锁定|加锁/u), side('unlock', /アンロック|ロック解除|解锁/u)], complementary: true },

@@ -29,6 +29,8 @@ interface Segment {
   subordinate: boolean;
   /** words it says by ellipsis: "not to any URL" after "redirect to a path" says redirect too */
   borrowed: string[];
+  /** the clause it goes on from or into (a list item, a second verb), whose words it says too */
+  from?: Segment;
 }
 
 const CJK_TEXT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
@@ -110,6 +112,7 @@ function segments(text: string, lex: ScopeLexicon): Segment[] {
 }
 
 function inherit(s: Segment, from: Segment): void {
+  s.from = from;
   s.negated = from.negated;
   if (s.poles.size === 0) s.poles = new Set(from.poles);
 }
@@ -153,6 +156,38 @@ function clauseSwapped(value: string, quote: string, lex: ScopeLexicon, countNeg
     const [inNegated, inPlain] = [only(true), only(false)];
     if (inNegated && inPlain)
       return `'${spelt(inNegated.w, v.text, lex)}' and '${spelt(inPlain.w, v.text, lex)}' stand together in "${v.text}" where its quote has the first in a clause it negates ("${inNegated.homes[0]!.text}") and the second in one it does not ("${inPlain.homes[0]!.text}")`;
+  }
+  return undefined;
+}
+
+/**
+ * A word the value takes from another part of the request into a statement that turns that part
+ * round: "the parser accepts strings and numbers" where the request says "It rejects numbers", "sets
+ * the header for strings and for a Buffer" where it says "It does not set it for a Buffer" (grounding
+ * lets a value take words from elsewhere in the request). Only where the value's clause states the
+ * opposite action, or the other polarity of the same statement (a word of it besides the one taken):
+ * "add a test for numbers" takes the word and states nothing against it.
+ */
+export function importedSwapped(value: string, quote: string, request: string, lex: ScopeLexicon): string | undefined {
+  const r = segments(request.slice(0, 16_384), lex);
+  if (r.length < 2) return undefined;
+  const quoted = lex.words(quote);
+  const other = (key: string) => key.replace(/\d$/, (j) => String(1 - Number(j)));
+  const sides = (s: Segment) => [...s.poles].filter((key) => !s.poles.has(other(key)));
+  const homesOf = homes(r, lex);
+  for (const v of segments(value, lex)) {
+    const said = [...v.words, ...(v.from?.words ?? [])];
+    for (const w of v.words) {
+      // (the quote's own: clauseSwapped judges them — a CJK word too whose characters the quote has: 名 of 名时)
+      if (quoted.some((x) => same(w, x)) || (CJK_TEXT.test(w) && [...w].every((c) => quote.includes(c)))) continue;
+      const hs = homesOf(w);
+      if (hs.length !== 1 || hs[0]!.subordinate || v.subordinate) continue;
+      const home = hs[0]!;
+      const opposite = sides(v).find((key) => sides(home).includes(other(key)));
+      const restated = v.negated !== home.negated && said.some((x) => x !== w && home.words.some((y) => same(x, y)));
+      if (opposite || restated)
+        return `'${spelt(w, v.text, lex)}' comes from "${home.text}" in the request, and "${v.text}" ${opposite ? 'states the opposite action' : home.negated ? 'drops its negation' : 'adds a negation to it'}`;
+    }
   }
   return undefined;
 }

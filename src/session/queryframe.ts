@@ -5,7 +5,7 @@
 import { changesCode, type Intent, type Risk } from '../../machines/session.js';
 import { cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
 import { actionSides, complementOfNegated, opposedAction, sameAction, thingsOf } from './actions.js';
-import { restatesUnnegated, scopeSwapped, type ScopeLexicon } from './clause-scope.js';
+import { importedSwapped, restatesUnnegated, scopeSwapped, type ScopeLexicon } from './clause-scope.js';
 import { stem, stemsMatch } from './stem.js';
 import { camelSpaces, normalize } from '../util/words.js';
 
@@ -999,6 +999,9 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" keeps out ("${ruled}") what the request asks to change: state what it asks for, and keep out only what it keeps out` });
     else if (slot !== 'observed_issue' && (ruled = keptVerbTaken(s.value, s.quote, request)))
       errors.push({ slot, error: `value "${s.value}" says '${ruled}', a word the request uses only to keep something out ("${forbiddenSpans(request).map((f) => f.why).join('", "').slice(0, 120)}"), and its quote "${s.quote}" does not say it: state the quote's own action` });
+    // (what is asked may turn round what the request observes: "make it set the header for a Buffer")
+    else if (slot !== 'desired_action' && CJK.test(s.value) === CJK.test(request) && (swapped = importedSwapped(s.value, s.quote, request, SCOPE_LEXICON)))
+      errors.push({ slot, error: `value "${s.value}" takes words from another part of the request and turns them round: ${swapped}. Keep the value to what its quote "${s.quote}" states (or quote that part with its own words)` });
     else if (CJK.test(s.value) === CJK.test(s.quote) && (swapped = scopeSwapped(s.value, s.quote, SCOPE_LEXICON, SCOPE_LEXICON.negations(s.value) === SCOPE_LEXICON.negations(s.quote))))
       errors.push({ slot, error: `value "${s.value}" turns its quote "${s.quote}" round: ${swapped}. Keep what each negation, each opposite and each direction governs as the quote has it` });
     else if (!isGrounded(s.value, s.quote, translate)) {
