@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, nextStepFor, PHASES, TOOL_PHASES } from '../machines/policy.js';
 import { type Missing, type SessionEvent, sessionMachine } from '../machines/session.js';
 import { deriveEvidence } from '../src/session/evidence.js';
+import { asksOnly } from '../src/session/actions.js';
 import { ALL_TOOLS, toolNamed } from '../src/tools/catalog.js';
 import { isGrounded, keptOutRemoved, type QueryFrameInput, riskLevel, riskReason, validateFrame } from '../src/session/queryframe.js';
 import { normalize } from '../src/util/words.js';
@@ -141,6 +142,8 @@ describe('QueryFrame validation', () => {
     expect(errs(C, 'desired_action', 'the limit must be smaller than the size', 'The limit must be larger than the size')).not.toEqual([]);
     expect(errs(C, 'desired_action', 'retry with a shorter delay after a failure', 'Retry with a longer delay after a failure')).not.toEqual([]);
     expect(errs(C, 'desired_action', 'the limit must be greater than the size', 'The limit must be larger than the size')).toEqual([]);
+    // (a comparison is no action: a question that says "longer" still asks only)
+    expect(asksOnly('Why is the timeout longer than the max delay?')).toBe(true);
     // a word of the quote replaced by one from another part of the request
     const S = 'isFoo uses the client value for the key, and the server value for the index. When X is false, the function buildFullPath crashes.';
     for (const w of ['server', 'index']) expect(errs(S, 'desired_action', `isFoo uses the ${w === 'server' ? 'server value for the key' : 'client value for the index'}`, 'isFoo uses the client value for the key')[0], w).toMatch(new RegExp(`says '${w}' where`));

@@ -15,7 +15,7 @@ interface Side {
   cjk: RegExp;
 }
 /** complementary: one side is the other's negation ("not shown" is hidden, "not enabled" disabled); "not add" is no removal */
-type Pair = { name: [string, string]; sides: [Side, Side]; complementary?: true };
+type Pair = { name: [string, string]; sides: [Side, Side]; complementary?: true; /** a comparison (larger/smaller), not an action: asks for no change, names no doing */ compares?: true };
 
 const side = (en: string, cjk: RegExp): Side => ({ en: en.split(' '), cjk });
 
@@ -43,8 +43,8 @@ const PAIRS: Pair[] = [
   // its word taken from another clause of the request; not over/under, nor 以上/以下, which say other things too)
   { name: ['larger', 'smaller'], sides: [
     side('larger bigger greater higher longer more most exceed', /大き|長い|長く|多い|多く|大于|多于|长于|更长|更多/u),
-    side('smaller less fewer lower shorter least', /小さ|短い|短く|少ない|少なく|小于|少于|短于|更短|更少/u)] },
-  { name: ['maximum', 'minimum'], sides: [side('maximum max', /最大|上限/u), side('minimum min', /最小|下限/u)] },
+    side('smaller less fewer lower shorter least', /小さ|短い|短く|少ない|少なく|小于|少于|短于|更短|更少/u)], compares: true },
+  { name: ['maximum', 'minimum'], sides: [side('maximum max', /最大|上限/u), side('minimum min', /最小|下限/u)], compares: true },
   // an option set or unset, in Japanese and Chinese only (English "set" is every change's near-synonym)
   { name: ['set', 'unset'], sides: [side('', /設定|设置|设定/u), side('', /解除|取消/u)], complementary: true },
 ];
@@ -120,7 +120,7 @@ export function sameAction(word: string, quote: string, translate: (text: string
 const DOING = 'fix correct repair change modify update refresh implement support handle improve optimize enhance make';
 const DOING_CJK = /処理|機能|実装|対応|修正|変更|更新|改善|作る|作り|直す|直し|实现|修改|处理|功能/u;
 let doing: Set<string> | undefined;
-const doingStems = () => (doing ??= new Set([...PAIRS.flatMap((p) => p.sides.flatMap((s) => s.en)), ...DOING.split(' '), ...GENERIC_EN].map(stem)));
+const doingStems = () => (doing ??= new Set([...PAIRS.filter((p) => !p.compares).flatMap((p) => p.sides.flatMap((s) => s.en)), ...DOING.split(' '), ...GENERIC_EN].map(stem)));
 const LATIN_STOP = /^(?:the|and|for|with|from|into|that|this|when|then|also|please|should|would|could)$/i;
 
 /**
@@ -178,7 +178,7 @@ export function asksOnly(request: string, translate: (text: string) => string[] 
   // ("Explain how the total is computed. Do not change anything." let IMPLEMENT through)
   const t = withoutForbidden(request.normalize('NFKC').slice(0, 8192));
   if (!INQUIRY.test(t) || CHANGE.test(t) || DOING_CJK_CHANGE.test(t)) return false;
-  if (actionSides(t, translate).size > 0) return false; // an action of PAIRS (add, show, 削除 …)
+  if ([...actionSides(t, translate)].some((key) => !PAIRS[Number(key.split(':')[0])]!.compares)) return false; // an action of PAIRS (add, show, 削除 …; "longer" asks for nothing)
   const words = new Set([...t.split(/[^\p{L}\p{N}]+/u).filter((w) => /^[a-z]+$/i.test(w)), ...translate(t)].map((w) => stem(w.toLowerCase())));
   return ![...words].some((w) => doingStems().has(w) && !genericStems().has(w));
 }
