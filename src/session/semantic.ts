@@ -527,8 +527,13 @@ export function allowedReasons(missing: readonly Missing[]): string[] {
 
 /** The main argument a tool was called with, as an agent would name it in evidence (the tool's record says which). */
 export function targetOf(e: LedgerEntry): string[] {
+  // a Read the client's hook recorded: its file, as the agent passed it and as the project names it
+  if (e.tool === READ_RECORD) return [...e.files, ...(typeof e.args.file_path === 'string' ? [e.args.file_path] : [])];
   return toolNamed(e.tool)?.target?.(e.args) ?? [];
 }
+/** How the ledger records a Read (the PostToolUse hook), and the names an agent gives it in evidence. */
+const READ_RECORD = 'hook:Read';
+const isReadTool = (tool: string) => tool === 'Read' || tool === READ_RECORD;
 
 /** Words that fit any code ("the code works", 処理がある): a hypothesis must name more than these. */
 const GENERIC_CJK = /処理|機能|仕組み|コード|システム|部分|实现|功能|代码|系统/gu;
@@ -577,7 +582,8 @@ export function aboutHypothesis(target: string, hypothesis: string, isFile: (nam
 }
 
 export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true; call: LedgerEntry } | { ok: false; why: string } {
-  const calls = ledger.filter((e) => e.tool === ev.tool);
+  // (a Read is cited as the agent called it, "Read", or as the ledger holds it: agent red team adv74 was told none was made)
+  const calls = ledger.filter((e) => e.tool === ev.tool || (isReadTool(ev.tool) && e.tool === READ_RECORD));
   if (calls.length === 0) return { ok: false, why: `no ${quote(ev.tool, 60)} call was made after submit_semantic` };
   // names are compared as the tool compared them: exactly, except a case-insensitive text search
   const same = (e: LedgerEntry, t: string) => (e.tool === 'search_text' && e.args.case_sensitive === false ? normalize(t) === normalize(ev.target) : t.trim() === ev.target.trim());
