@@ -377,7 +377,24 @@ export class SemanticPhase {
     for (const m of hypothesis.matchAll(/#([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
     const known = [...names].filter((n) => n && (this.core.definitionsOf(n).length > 0 || this.core.definitionsOf(`#${n}`).length > 0));
     const showed = new Set(call.symbols.map(bare));
-    return { known, shown: known.filter((n) => showed.has(n)) };
+    // a Read shows the code of the lines it returned, uses as well as declarations
+    const read = call.tool === READ_RECORD ? this.readText(call) : '';
+    return { known, shown: known.filter((n) => showed.has(n) || (read && new RegExp(`(?<![\\w$])${n.replace(/[$]/g, '\\$')}(?![\\w$])`).test(read))) };
+  }
+
+  /** The lines a recorded Read showed, as the file reads now (bounded: the first 2,000 lines shown). */
+  private readText(call: LedgerEntry): string {
+    const out: string[] = [];
+    for (const [file, ranges] of Object.entries(call.lines ?? {})) {
+      let text: string[];
+      try {
+        text = fs.readFileSync(path.join(this.core.project.root, file), 'utf8').split('\n');
+      } catch {
+        continue;
+      }
+      for (const [a, b] of ranges) out.push(...text.slice(a - 1, Math.min(b, a - 1 + 2000)));
+    }
+    return out.join('\n');
   }
 
   submitVerification(verified: { hypothesis: string; status: 'confirmed' | 'rejected'; evidence: { tool: string; target: string; result: string; files: string[] } }[]): Record<string, unknown> {
