@@ -120,7 +120,7 @@ export class SemanticPhase {
       for (const m of sentence.matchAll(/[A-Za-z_$][\w$]*(?:(?:\.|#)[A-Za-z_$][\w$]*)*/g)) {
         const name = m[0];
         if (files.some((f) => m.index! >= f.at && m.index! < f.at + f.text.length) || name.length < 3 || PROSE.has(name.toLowerCase())) continue;
-        if (this.core.definitionsOf(bare(name)).length === 0) continue;
+        if (this.core.definitionsOf(bare(name)).length === 0 || USES_OF.test(sentence.slice(Math.max(0, m.index! - 40), m.index!))) continue;
         // every file of the sentence, not only the nearest: a decoy nearer the name ("F1 mentions N,
         // which is declared in F2") placed nothing, and F2 went unchecked (red team adv43)
         for (const f of files) {
@@ -669,7 +669,9 @@ const DENYING = /\b(?:not|never|isn['’]t|aren['’]t|no\s+longer|absent|missin
 // (whole words: "readily" or "users" says no use — red team adv45)
 const USING = /\b(?:call(?:s|ed|ing|ers?)?|delegat\w*|forward(?:s|ed|ing)?|prox(?:y|ies|ied|ying)|expos(?:e|es|ed|ing)|run(?:s|ning)?|execut\w*|us(?:e|es|ed|ing)|import(?:s|ed|ing)?|invok\w*|referenc\w*|pass(?:es|ed|ing)?|read(?:s|ing)?|wrap(?:s|ped|ping)?|return(?:s|ed|ing)?|throw(?:s|n|ing)?|emit(?:s|ted|ting)?|extend(?:s|ed|ing)?|subclass\w*|instantiat\w*|creat(?:e|es|ed|ing))\b/i;
 /** English words that are no code name however the index names things (`is`, `in`, `the file` …). */
-const PROSE = new Set('the and that this with from file files which where what when declared defined declaration definition resides lives located written kept sits module class function method type interface is are was were its their there here'.split(' '));
+const PROSE = new Set('the and that this with from file files which where what when declared defined declaration definition resides lives located written kept sits module class function method type interface is are was were its their there here test tests spec specs'.split(' '));
+/** Words before a name that make the sentence about its uses: "the tests of N are in F", "F holds the examples for N" (red team adv74). */
+const USES_OF = /\b(?:tests?|specs?|examples?|usages?|uses|callers?|calls|mocks?|stubs?|fixtures?|docs?|documentation)\s+(?:of|for|to|on)\s+(?:the\s+)?$/i;
 /** A path without an extension (`lib/helpers/combineURLs`): a file of the project where one has that stem. */
 const STEM_NAMED_AT = /(?<![\w@$./-])(?:\.\/)?(?:[\w@$-]+\/)+[\w@$-]+(?![\w@$./-])/g;
 const FILE_NAMED_AT = /(?:\.\/)?(?:[\w@$-]+\/)*[\w@$-][\w@$.-]*\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|vue|svelte|d\.ts)\b/gi;
