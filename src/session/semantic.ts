@@ -105,6 +105,34 @@ export class SemanticPhase {
   }
 
   /**
+   * "A throws X", "A raises an X", "X is thrown by A": X (an error's name) must be written in A's code
+   * (red team adv74: "res.redirect raises RangeError …" was FACT; RangeError is written only in
+   * res.status). Said with a negation, or of an A the index does not know, it is left alone.
+   */
+  private wrongThrow(sentence: string): string | undefined {
+    for (const m of sentence.matchAll(THROWS)) {
+      const [a, x] = m[1] ? [m[1], m[2]!] : [m[4]!, m[3]!];
+      if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
+      const defs = this.defsNamed(a).filter((d) => !d.local);
+      if (defs.length === 0) continue;
+      // in A's code or in the code A calls, one step down (a helper that throws for it)
+      const callees = this.core.project.db.prepare(`SELECT DISTINCT f.path, c.line, c.end_line FROM refs r JOIN symbols s ON s.id = ? JOIN symbols c ON c.id = r.symbol_id JOIN files f ON f.id = c.file_id
+        WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line LIMIT 50`);
+      const spans = defs.flatMap((d) => [{ path: d.path, line: d.line, end_line: d.end_line }, ...(callees.all(d.id) as { path: string; line: number; end_line: number }[])]);
+      const written = spans.some((d) => {
+        try {
+          const lines = fs.readFileSync(path.join(this.core.project.root, d.path), 'utf8').split('\n').slice(d.line - 1, Math.min(d.end_line, d.line + 2000));
+          return new RegExp(`(?<![\\w$])${x}(?![\\w$])`).test(lines.join('\n'));
+        } catch {
+          return true; // (a file the server cannot read now: nothing to judge by)
+        }
+      });
+      if (!written) return `${a} throws ${x}, and ${x} is written nowhere in ${a}'s code`;
+    }
+    return undefined;
+  }
+
+  /**
    * Where a hypothesis places declarations: each name the index declares goes with each file written
    * in its sentence where the words between the two (an aside left out) say a place ("N is declared in F",
    * "the N helper is defined in F", "N (declared in F)", "F contains N", "F is where N is written",
@@ -198,6 +226,8 @@ export class SemanticPhase {
   private wrongRelation(text: string): string | undefined {
     const db = this.core.project.db;
     for (const sentence of text.split(/[;!?]|\.\s/)) {
+      const thrown = this.wrongThrow(sentence);
+      if (thrown) return thrown;
       for (const m of sentence.matchAll(RELATION)) {
         if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
         const verb0 = m[2]!.toLowerCase().replace(/\s+/g, ' ');
@@ -623,7 +653,11 @@ const LOOSELY_PLACING = /\b(?:is|are)\s+(?:[\w-]+\s+){0,5}(?:in|inside|within|at
 const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/i;
 /** Words that deny a place ("not in F", "no longer in F", "absent from F", "F lacks N"). */
 /** A name in a relation, in backticks or not, `#private` and qualified ones too. */
+/** "A throws/raises (an) XError", "XError is thrown/raised by A" (A as REL_NAME reads it). */
+const ERROR_NAME = String.raw`([A-Z][\w$]*(?:Error|Exception))`;
+const THROWS_LAZY = () => String.raw`${REL_NAME}\s+(?:(?:\w+ly|already|also|then|now)\s+)?(?:throws|raises)\s+(?:an?\s+|the\s+)?(?:new\s+)?${ERROR_NAME}|${ERROR_NAME}\s+is\s+(?:thrown|raised)\s+(?:by|from|in|inside)\s+${REL_NAME}`;
 const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(\))?\`?`;
+const THROWS = new RegExp(THROWS_LAZY(), 'g');
 /**
  * Does a text hold a quoted fragment, blanks aside? A quote cut short with … holds each piece it
  * keeps, in order (red team adv69 took `[0]` from the line before `address = arguments`).
