@@ -686,7 +686,7 @@ describe('Red team adv67: a call through a receiver, a callee that does not exis
 describe('Red team adv69: quotes out of order, code after a cited line, a line of another declaration, relation wordings, asides', () => {
   it('each is refused as FACT; the true wordings pass', async () => {
     const t = await toSemantic();
-    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined; misquoted(x: string, f: readonly string[]): unknown } }).semantic;
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined; misquoted(x: string, f: readonly string[]): unknown; misplaced(x: string): unknown } }).semantic;
     for (const [h, files] of [['src/cart.ts:13 reads `price(0) … formatPrice(`', []], ['Cart.total at src/cart.ts:13: return formatPrice(this.items.reduce((a, b) => a + b, 1))', []],
       ['Cart.add returns `formatPrice(this.items.reduce((a, b) => a + b, 0))`', ['src/cart.ts']]] as const)
       expect(sem.misquoted(h, files), h).toBeDefined();
@@ -710,5 +710,13 @@ describe('Red team adv69: quotes out of order, code after a cited line, a line o
     expect(sem.wrongRelation('Cart.add in turn calls formatPrice'), 'in turn').toBeDefined();
     expect(sem.wrongRelation('Cart.add ends up calling formatPrice'), 'ends up calling').toBeDefined();
     expect(sem.wrongRelation('Cart.total in turn calls formatPrice'), 'true').toBeUndefined();
+    // (red team adv74: more relation verbs, and a thrown error must be written in the code)
+    for (const h of ['Cart.add hands off to formatPrice', 'Cart.add falls back to formatPrice', 'formatPrice is called inside Cart.add', 'Cart.total raises a RangeError', 'TypeError is thrown by Cart.add'])
+      expect(sem.wrongRelation(h), h).toBeDefined();
+    for (const h of ['Cart.total hands off to formatPrice', 'formatPrice is called inside Cart.total', 'Cart.total does not throw a RangeError'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+    // ("the tests of N are in F" says where N is used, not declared)
+    for (const h of ['The tests of formatPrice are in src/cart.ts', 'src/main.ts holds the tests for Cart.total']) expect(sem.misplaced(h), h).toBeUndefined();
+    expect(sem.misplaced('formatPrice is in src/cart.ts'), 'placed').toBeDefined();
   });
 });

@@ -127,7 +127,7 @@ export class SemanticPhase {
           return true; // (a file the server cannot read now: nothing to judge by)
         }
       });
-      if (!written) return `${a} throws ${x}, and ${x} is written nowhere in ${a}'s code`;
+      if (!written) return `${a} throws ${x}, and ${x} is written nowhere in ${a}'s code nor in the code it calls`;
     }
     return undefined;
   }
