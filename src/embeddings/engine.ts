@@ -16,6 +16,7 @@ import { namedIn, projectNames } from '../project/project-name.js';
 import type { Project } from '../project/project.js';
 import { getMeta, setMeta } from '../store/db.js';
 import { UserError } from '../util/paths.js';
+import { currentDeadline } from '../util/deadline.js';
 import { log } from '../util/log.js';
 import { NeuralProvider } from './backend.js';
 import { NlCache } from './cache.js';
@@ -186,6 +187,21 @@ export class SemanticEngine {
   }
 
   /**
+   * The model within `ms`, or 'loading' when it is not loaded by then (it goes on loading): a first
+   * search on a loaded machine spent its whole budget loading an ONNX model (CI, 2 cores).
+   */
+  private async neuralWithin(ms: number): Promise<{ embedder: Embedder; store: VectorStore } | undefined | 'loading'> {
+    if (!Number.isFinite(ms)) return this.neural();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'loading'>((r) => (timer = setTimeout(() => r('loading'), ms)));
+    try {
+      return await Promise.race([this.neural(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
    * Embeds chunks that have no vector yet (only changed text: vectors are cached by text hash),
    * for at most `budgetMs` (unbounded when undefined). Concurrent callers share the work.
    */
@@ -312,11 +328,13 @@ export class SemanticEngine {
     const keyword = corpus.index.search(concepts);
     const legsOf = new Map<number, Legs>();
     let vectorNote: Record<string, unknown> | undefined;
-    const n = this.provider.available ? await this.neural() : undefined;
-    if (n) {
+    const share = () => Math.min(opts.budgetMs ?? 1000, (currentDeadline()?.remaining() ?? Number.POSITIVE_INFINITY) / 2);
+    const n = this.provider.available ? await this.neuralWithin(share()) : undefined;
+    if (n === 'loading') vectorNote = { available: false, why: `the model ${this.provider.config.model} is still loading: this answer is from the keyword leg alone, and a later search uses the model` };
+    else if (n) {
       // while the background pass embeds, wait at most half a call's budget, then answer with the
       // coverage so far: waiting 3 s ran a cold 5,800-file project's first search out of its 2 s
-      const coverage = await this.ensureEmbedded(opts.budgetMs ?? 1000);
+      const coverage = await this.ensureEmbedded(share());
       const cal = await this.calibrationFor(n.embedder);
       const [q] = await n.embedder.embed([query], 'query');
       const vectors = this.vectors(n.store);
