@@ -1020,3 +1020,56 @@ describe('a symbol the request names as code, outside the target feature', () =>
     expect((r2.accepted as { symbol: string; via?: string }[]).find((a) => a.symbol === 'enablePositionalOptions')?.via ?? '').not.toMatch(/request names it/);
   });
 });
+
+describe('one function under two names (red team adv74: `res.set = res.header = function …`)', () => {
+  it('both names span the function, a line of its body is evidence for either, and the two count once', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const dir = makeProject({
+      'lib/res.js': [
+        'var res = module.exports = {};',
+        'res.set = res.header = function header(field, val) {',
+        '  this.setHeader(field, val);',
+        '  return this;',
+        '};',
+        'res.json = function json(obj) {',
+        "  this.set('Content-Type', 'application/json');",
+        '  return this.send(JSON.stringify(obj));',
+        '};',
+        '',
+      ].join('\n'),
+    });
+    const p = new Project(dir);
+    try {
+      await p.refresh();
+      const spans = symbolsByName(p, 'set').concat(symbolsByName(p, 'header')).map((s) => `${s.name} ${s.line}-${s.end_line}`);
+      expect(spans).toEqual(['set 2-5', 'header 2-5']);
+      const sessions = new SessionService(p);
+      sessions.start('INVESTIGATE', 'How does res.set set a response header?');
+      sessions.setQueryFrame({ target_feature: { value: 'res.set', quote: 'res.set' } });
+      sessions.record('get_symbols', { file: 'lib/res.js' }, { ...getSymbols(p, { file: 'lib/res.js' }) });
+      readWhole(sessions, 'lib/res.js');
+      sessions.record('find_definitions', { name: 'header' }, { ...findDefinitions(p, { name: 'header' }) });
+      let twice: unknown;
+      try {
+        sessions.submitUnderstanding({ symbols_identified: ['res.set', 'res.header'], entry_points: [], existing_patterns: [], files_analyzed: ['lib/res.js'] });
+      } catch (e) {
+        twice = e;
+      }
+      expect(JSON.stringify((twice as { extra?: unknown }).extra)).toMatch(/'res\.header' is a symbol already listed under another spelling or name \('res\.set'\)/);
+      sessions.submitUnderstanding({ symbols_identified: ['res.set'], entry_points: [], existing_patterns: [], files_analyzed: ['lib/res.js'] });
+      await sessions.validateRelevance('res.set', ['res.set', 'res.header']);
+      const r = await sessions.confirmRelevance([
+        { symbol: 'res.set', approved: true, code_evidence: 'lib/res.js:3' },
+        { symbol: 'res.header', approved: true, code_evidence: 'lib/res.js:3' },
+      ]);
+      expect((r.accepted as { symbol: string }[]).map((a) => a.symbol).sort()).toEqual(['res.header', 'res.set']);
+      expect(r.accepted_total).toMatchObject({ have: 1 });
+      sessions.end('success');
+    } finally {
+      p.close();
+      removeProject(dir);
+    }
+  });
+});

@@ -98,13 +98,13 @@
   right: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
   (#not-any-of? @member.of "module" "exports" "window" "global" "globalThis" "self"))
 ; … also chained: `res.set = res.header = function header() {}` declares both (express's response and
-; request objects: set, type, get were missing — agent trial tr112); the first name is the line that
-; names it, the function is the last one's
+; request objects: set, type, get were missing — agent trial tr112); both span the one function, so
+; that a line of its body is evidence for either name (red team adv74)
 (program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @member.of property: (property_identifier) @name) @definition.method
+  left: (member_expression object: (identifier) @member.of property: (property_identifier) @name)
   right: (assignment_expression
     left: (member_expression object: (identifier) @_same)
-    right: [(arrow_function) (function_expression) (generator_function)]))
+    right: [(arrow_function) (function_expression) (generator_function)])) @definition.method
   (#not-any-of? @member.of "module" "exports" "window" "global" "globalThis" "self")
   (#eq? @member.of @_same)))
 (program (expression_statement (assignment_expression
@@ -140,7 +140,7 @@
   left: (member_expression object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports) property: (property_identifier) @name)
   right: [(call_expression) (new_expression) (object) (array) (string) (number) (template_string) (member_expression) (binary_expression) (ternary_expression) (true) (false) (null) (regex)]) @definition.variable
   (#eq? @_module "module") (#eq? @_exports "exports"))
-; … chained (the first by the line that names it, as members chained above)
+; … chained (the first by the line that names it: a function around another would make it a local)
 (expression_statement (assignment_expression
   left: (member_expression object: (identifier) @_exports property: (property_identifier) @name) @definition.function
   right: (assignment_expression

@@ -26,6 +26,15 @@ export interface SymbolRow {
 export const SYMBOL_COLUMNS = `s.id, s.file_id, f.path, s.name, s.kind, s.container_id, s.container_name, s.line, s.col,
   s.end_line, s.end_col, s.name_line, s.name_col, s.exported, s.is_default, s.local, s.is_static, s.signature`;
 
+/**
+ * What a declaration stands for when counting symbols: one function named twice
+ * (`res.set = res.header = function header() {}`: two declarations ending where the function
+ * ends) is one; anything else is its own row (red team adv74 counted res.set and res.header twice).
+ */
+export function valueIdentity(s: Pick<SymbolRow, 'id' | 'path' | 'kind' | 'end_line' | 'end_col'>): string {
+  return s.kind === 'function' || s.kind === 'method' ? `${s.path}@${s.end_line}:${s.end_col}` : `#${s.id}`;
+}
+
 export const MEMBER_KINDS = new Set(['method', 'property', 'enum_member']);
 
 /** What every definition result looks like. */

@@ -8,7 +8,7 @@ import { allowedTools, FREE_WITHOUT_SESSION, isAllowed, NEXT_STEP, nextStepFor, 
 import { changesCode, type Intent, type SessionEvent, sessionMachine } from '../../machines/session.js';
 import type { Project } from '../project/project.js';
 import { namesNotInProject } from './pattern-names.js';
-import { importedAs, importedNamesOf, type SymbolRow, symbolsByName } from '../query/symbols.js';
+import { importedAs, importedNamesOf, type SymbolRow, symbolsByName, valueIdentity } from '../query/symbols.js';
 import { quote, UserError } from '../util/paths.js';
 import { type Loaded, type ProjectHolds, type SessionCore, SessionError } from './core.js';
 import { approvedWrites, deriveEvidence, type Evidence, linesOf } from './evidence.js';
@@ -646,5 +646,5 @@ function writesAfter(from: Phase, intent: Intent, stale: boolean): string {
  */
 function identityOf(name: string, rows: SymbolRow[]): string[] {
   const top = name.includes('.') ? [] : rows.filter((r) => !r.container_name && !r.local);
-  return (top.length === 1 ? top : rows).map((r) => String(r.id));
+  return [...new Set((top.length === 1 ? top : rows).map(valueIdentity))];
 }

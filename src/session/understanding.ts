@@ -119,7 +119,7 @@ export function evaluateUnderstanding(
       const wide = ids.size >= same.ids.size ? sym : same.spelling;
       refused.push(ids.size > 1 || same.ids.size > 1
         ? `'${quote(wide)}' names ${Math.max(ids.size, same.ids.size)} declarations, and one of them is also listed as '${quote(wide === sym ? same.spelling : sym)}': one symbol counts once. If you mean another declaration of that name, write it qualified (Container.name, as find_definitions shows it)`
-        : `'${quote(sym)}' is a symbol already listed under another spelling ('${quote(same.spelling)}'): one symbol counts once`);
+        : `'${quote(sym)}' is a symbol already listed under another spelling or name ('${quote(same.spelling)}'): one symbol counts once, however it is named`);
       continue;
     }
     identities.push({ spelling: sym, ids });

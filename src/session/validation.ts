@@ -10,7 +10,7 @@ import { NEXT_STEP } from '../../machines/policy.js';
 import { SemanticEngine } from '../embeddings/engine.js';
 import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
-import type { SymbolRow } from '../query/symbols.js';
+import { type SymbolRow, valueIdentity } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
 import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
@@ -628,9 +628,12 @@ export class ValidationPhase {
     const judgedAgainst = frame.quotes?.target_feature ?? target;
     for (const a of accepted) if (typeof a.target !== 'string') a.target = judgedAgainst;
     await this.judgeMappedTerms(s.row.understanding, accepted, userRequest);
-    // one symbol counts once however it is spelled (Cart.total and total)
+    // one symbol counts once however it is spelled (Cart.total and total), one function however it is named (res.set = res.header = …)
     const standing = [...kept, ...accepted];
-    const distinct = new Set(standing.map((a) => this.symbolProfile(String(a.symbol), a.evidence)?.id ?? String(a.symbol))).size;
+    const distinct = new Set(standing.map((a) => {
+      const row = this.symbolProfile(String(a.symbol), a.evidence);
+      return row ? valueIdentity(row) : String(a.symbol);
+    })).size;
     // the intent's minimum, no more than the project holds: a library of one function has no three
     // symbols to accept (agent trial tr76 could not reach READY honestly)
     const need = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, this.core.projectHolds().symbols));
