@@ -1073,3 +1073,69 @@ describe('one function under two names (red team adv74: `res.set = res.header = 
     }
   });
 });
+
+describe('a turn from a helper up to its other callers', () => {
+  it('reaches a thin variant of the helper beside it, not a caller that only uses it among other things (red team adv74: redirect → res.set → res.json)', async () => {
+    const { SessionService } = await import('../src/session/service.js');
+    const { getSymbols } = await import('../src/query/outline.js');
+    const { findDefinitions } = await import('../src/query/definitions.js');
+    const dir = makeProject({
+      'lib/res.js': [
+        'var res = module.exports = {};',
+        'res.set = function set(field, val) {',
+        '  this.setHeader(field, val);',
+        '  return this;',
+        '};',
+        'res.redirect = function redirect(url) {',
+        "  this.set('Location', url);",
+        '  this.statusCode = 302;',
+        '};',
+        'res.type = function type(t) {',
+        "  return this.set('Content-Type', t);",
+        '};',
+        'res.json = function json(obj) {',
+        '  var body = stringify(obj);',
+        "  this.set('Content-Type', 'application/json');",
+        '  this.charset(body);',
+        '  return this.send(body);',
+        '};',
+        'res.send = function send(b) {',
+        '  this.end(b);',
+        '};',
+        'res.charset = function charset(b) {',
+        '  return b;',
+        '};',
+        'function stringify(o) {',
+        '  return JSON.stringify(o);',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const p = new Project(dir);
+    try {
+      await p.refresh();
+      const sessions = new SessionService(p);
+      sessions.start('INVESTIGATE', 'How does res.redirect set the Location of the response?');
+      sessions.setQueryFrame({ target_feature: { value: 'res.redirect', quote: 'res.redirect' } });
+      sessions.record('get_symbols', { file: 'lib/res.js' }, { ...getSymbols(p, { file: 'lib/res.js' }) });
+      readWhole(sessions, 'lib/res.js');
+      sessions.record('find_definitions', { name: 'redirect' }, { ...findDefinitions(p, { name: 'redirect' }) });
+      const names = ['res.redirect', 'res.set', 'res.type', 'res.json'];
+      sessions.submitUnderstanding({ symbols_identified: names, entry_points: [], existing_patterns: [], files_analyzed: ['lib/res.js'] });
+      await sessions.validateRelevance('res.redirect', names);
+      const r = await sessions.confirmRelevance([
+        { symbol: 'res.redirect', approved: true, code_evidence: 'lib/res.js:6' },
+        { symbol: 'res.set', approved: true, code_evidence: 'lib/res.js:7' },
+        // (lines that are not the use: in an INVESTIGATE session a cited use is a hop the agent traced)
+        { symbol: 'res.type', approved: true, code_evidence: 'lib/res.js:10' },
+        { symbol: 'res.json', approved: true, code_evidence: 'lib/res.js:13' },
+      ]);
+      expect((r.accepted as { symbol: string }[]).map((a) => a.symbol).sort()).toEqual(['res.redirect', 'res.set', 'res.type']);
+      expect((r.rejected as { symbol: string }[]).map((a) => a.symbol)).toEqual(['res.json']);
+      sessions.end('success');
+    } finally {
+      p.close();
+      removeProject(dir);
+    }
+  });
+});

@@ -434,7 +434,20 @@ export function linksOnward(db: DB, seed: number, seedWay: LinkDirection | undef
   // its own file (the hooks createHook makes, changed with it), not to other modules that share it —
   // and only from a helper one link from a seed: at the end of a longer chain the turn took koa's
   // ctx.back() → redirect → set up to append and attachment beside set (red team adv30)
-  return linkDirection(db, seed, id) !== 'up' || (seedDepth <= 1 && sameFile(db, seed, id));
+  // — and only to a caller that is a variant of the helper (vue's `onMounted = createHook(…)`), not
+  // to one that merely uses it among other things: express's res.json calls res.set with three more,
+  // and redirect → res.set → res.json was accepted (red team adv74)
+  return linkDirection(db, seed, id) !== 'up' || (seedDepth <= 1 && sameFile(db, seed, id) && thinOver(db, id));
+}
+
+/** At most this many declarations called by a caller that a turn up from a helper may reach (the helper among them). */
+export const THIN_CALLS = 2;
+
+/** Whether declaration `id`'s code calls at most THIN_CALLS distinct declarations: a thin wrapper. */
+function thinOver(db: DB, id: number): boolean {
+  const r = db.prepare(`SELECT COUNT(DISTINCT x.symbol_id) AS n FROM refs x JOIN symbols s ON s.id = ? WHERE x.file_id = s.file_id
+    AND x.line BETWEEN s.line AND s.end_line AND x.role = 'call' AND x.symbol_id IS NOT NULL AND x.symbol_id != s.id`).get(id) as { n: number };
+  return r.n <= THIN_CALLS;
 }
 
 function guessedUse(db: DB, outer: number, inner: number): boolean {
