@@ -56,7 +56,9 @@ describe('QueryFrame validation', () => {
     for (const v of ['respond does not close the response for a stream body', 'closing the response fails in respond for a stream body']) expect(check(close, 'observed_issue', v), v).toEqual([]);
     const lacks = 'The retry logic lacks a delay between attempts';
     expect(check(lacks, 'observed_issue', 'retry logic has a delay between attempts')[0]).toMatch(/drops the negation/);
-    expect(check(lacks, 'observed_issue', 'there is no delay between retry attempts')).toEqual([]);
+    expect(check(lacks, 'observed_issue', 'there is no delay between attempts')).toEqual([]);
+    // (a word moved to another place is refused: the value keeps its quote's order — red team adv76)
+    expect(check(lacks, 'observed_issue', 'there is no delay between retry attempts')[0]).toMatch(/does not keep the order of its quote .*'retry' stands elsewhere/);
     expect(check('users are unable to log in after a password reset', 'observed_issue', 'users log in after a password reset')[0]).toMatch(/drops the negation/);
     const brace = 'Make the parser report an error when the input lacks a closing brace';
     expect(check(brace, 'desired_action', 'report an error when the input has no closing brace')).toEqual([]);
@@ -93,6 +95,46 @@ describe('QueryFrame validation', () => {
     expect(errs(R2, 'res.sendはContent-Typeヘッダーを設定しないわけではない', 'res.sendはContent-Typeヘッダーを設定しない')).not.toEqual([]);
     expect(errs(R2, 'res.redirect并非不拒绝小于300的状态码', 'res.redirect不拒绝小于300的状态码')).not.toEqual([]);
   });
+  it('a value keeps its quote\'s order: words swapped in any construction, a negation moved into a condition, roles traded (red team adv76)', () => {
+    const errs = (slot: 'observed_issue' | 'desired_action' | 'trigger_condition', value: string, quote: string) => validateFrame(`Please: ${quote}.`, { [slot]: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const swapped: [string, string][] = [
+      ['use the host header instead of the x-forwarded-host header', 'use the x-forwarded-host header instead of the host header'],
+      ['use the host header rather than the x-forwarded-host header', 'use the x-forwarded-host header rather than the host header'],
+      ['replace the x-forwarded-host header with the host header', 'replace the host header with the x-forwarded-host header'],
+      ['close the stream, then flush the buffer', 'flush the buffer, then close the stream'],
+      ['close the stream followed by flushing the buffer', 'flush the buffer followed by closing the stream'],
+      ['let the backoff limit take precedence over the Retry-After header', 'let the Retry-After header take precedence over the backoff limit'],
+      ['prefer user options over defaults', 'prefer defaults over user options'],
+      ['sends when it is the body and does not send when it is the headers', 'does not send the body but sends the headers'],
+      ['if it is the body it sends, if it is the headers it does not send', 'does not send the body but sends the headers'],
+      ['the headers are missing but the body is sent', 'does not send the body but sends the headers'],
+      ['the limit never exceeds the delay', 'the delay never exceeds the limit'],
+      ['the defaults override the user options', 'the user options override the defaults'],
+      ['不发送头部但发送正文', '不发送正文但发送头部'],
+      ['不发送头部，只发送正文', '不发送正文，只发送头部'],
+      ['上限不超过延迟', '延迟不超过上限'],
+      ['默认值覆盖用户选项', '用户选项覆盖默认值'],
+      ['头部缺失但发送正文', '不发送正文但发送头部'],
+      ['上限が遅延を超えない', '遅延が上限を超えない'],
+      ['デフォルトがユーザーオプションを上書きする', 'ユーザーオプションがデフォルトを上書きする'],
+      ['ヘッダーは送信しないがボディは送信する', 'ボディは送信しないがヘッダーは送信する'],
+    ];
+    for (const [v, q] of swapped) expect(errs('desired_action', v, q), v).not.toEqual([]);
+    expect(errs('desired_action', swapped[0]![0], swapped[0]![1])[0]).toMatch(/does not keep the order of its quote .*'forwarded' stands elsewhere.*copy the part of the quote/);
+    // honest: words dropped, clauses whole in another order, a gloss in brackets moved, a passive in Japanese, a particle of topic
+    const kept: [string, string][] = [
+      ['use the x-forwarded-host header', 'use the x-forwarded-host header instead of the host header'],
+      ['the request never ends and the timeout is ignored', 'The timeout is ignored, and the request never ends'],
+      ['res.send sends the headers but not the body', 'res.send does not send the body but sends the headers'],
+      ['res.send does not set the Content-Type header for a Buffer body', 'res.send does not set the Content-Type header when the body is a Buffer'],
+      ['missing required argument のエラーメッセージ', '必須の引数が足りないときのエラーメッセージ（missing required argument）'],
+      ['開発モードで setup ストアの $reset() を呼んだとき', 'setup ストアで $reset() を呼んだとき、開発モードでは'],
+      ['ボディを送信しないがヘッダーを送信する', 'ボディは送信しないがヘッダーは送信する'],
+      ['カートが空になる', 'カートを空にしないで'],
+    ];
+    for (const [v, q] of kept) expect(errs(v === 'カートが空になる' ? 'observed_issue' : 'desired_action', v, q).filter((e) => /order|subject|object/.test(e)), v).toEqual([]);
+  });
+
   it('a value may not move a negation, an opposite or a direction to other words of its quote; honest reorderings pass (red team adv72)', () => {
     const errs = (req: string, slot: 'observed_issue' | 'desired_action', value: string, quote: string) => validateFrame(req, { [slot]: { value, quote } }, translateCjk).errors.map((e) => e.error);
     const R = 'For a HEAD request res.send does not send the body but sends the headers. It should switch from http to https when the secure flag is set, and the parser accepts strings and rejects numbers. ' +
@@ -121,14 +163,13 @@ describe('QueryFrame validation', () => {
     for (const [req, slot, v, q] of swapped) expect(errs(req, slot, v, q), v).not.toEqual([]);
     const kept: typeof swapped = [
       [R, 'observed_issue', 'res.send does not send the body', q1],
-      [R, 'observed_issue', 'the body is not sent by res.send, but the headers are sent', q1],
       [R, 'observed_issue', 'res.send sends the headers', q1],
       [R, 'observed_issue', 'res.send sends the headers but not the body', q1],
       [R, 'desired_action', 'switch to https from http when the secure flag is set', 'switch from http to https when the secure flag is set'],
       [R, 'observed_issue', 'the parser rejects numbers and accepts strings', 'the parser accepts strings and rejects numbers'],
       [R, 'observed_issue', 'strings are accepted by the parser and numbers are rejected', 'the parser accepts strings and rejects numbers'],
       [R, 'observed_issue', 'the server does not reject a request with status 200', 'The server does not reject the request when the status is 200'],
-      [R, 'observed_issue', 'res.send does not validate the header or parse it', 'res.send does not parse and validate the header'],
+      [R, 'observed_issue', 'res.send does not parse or validate the header', 'res.send does not parse and validate the header'],
       [R, 'observed_issue', 'the request never ends and the timeout is ignored', 'The timeout is ignored, and the request never ends'],
       [R, 'observed_issue', 'res.send does not send the headers', 'res.send does not send the body, the headers, or the trailers'],
       [R, 'observed_issue', 'the timer is reset', 'the cache is not cleared but the timer is reset'],
@@ -137,6 +178,10 @@ describe('QueryFrame validation', () => {
       ['HEAD请求时，res.send不发送正文，但发送头部。应该从http切换到https', 'observed_issue', 'res.send发送头部，但不发送正文', 'res.send不发送正文，但发送头部'],
     ];
     for (const [req, slot, v, q] of kept) expect(errs(req, slot, v, q), v).toEqual([]);
+    // a passive turns the words round: the value keeps its quote's order (red team adv76 swapped words
+    // in orders no list of constructions covers); clauses may change places whole, each in its order
+    expect(errs(R, 'observed_issue', 'the body is not sent by res.send, but the headers are sent', q1)[0]).toMatch(/does not keep the order/);
+    expect(errs(R, 'observed_issue', 'res.send does not validate the header or parse it', 'res.send does not parse and validate the header')[0]).toMatch(/does not keep the order/);
     // a comparison turned round with the other word taken from another clause of the request
     const C = 'The limit must be larger than the size, and the timeout must be smaller than the interval. Retry with a longer delay after a failure, and a shorter one after a success.';
     expect(errs(C, 'desired_action', 'the limit must be smaller than the size', 'The limit must be larger than the size')).not.toEqual([]);
@@ -436,7 +481,8 @@ describe('QueryFrame validation', () => {
     expect(errs('GETリクエストしかリトライしない', 'retry only GET requests')).toEqual([]);
     // the negation moved onto the verb of the same clause is the same negation
     const back = 'ctx.back() should only redirect to a same-origin path taken from the Referer header, not to any URL it names';
-    expect(errs(back, 'do not redirect to any URL it names, only to a same-origin path')).toEqual([]);
+    expect(errs(back, 'only redirect to a same-origin path, not to any URL it names')).toEqual([]);
+    expect(errs(back, 'do not redirect to any URL it names, only to a same-origin path')[0]).toMatch(/does not keep the order/);
   });
 
   it('"unless", resolve for reject, unset for set, "some" and 一部, and a Chinese 不是 before the verb keep or refuse the sense (red team adv31)', () => {
@@ -1127,13 +1173,13 @@ describe('check_write_target', () => {
   });
 });
 
-describe('QueryFrames honest agents wrote (agent trials tr11–tr27)', () => {
+describe('QueryFrames honest agents wrote (agent trials tr11–tr33, tr126–tr147)', () => {
   const { frames } = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'trial-frames.json'), 'utf8')) as {
     frames: { trial: string; request: string; frame: QueryFrameInput; then: string }[];
   };
   it('every frame the server took then is still taken: a new rule must not refuse an honest value', () => {
     const taken = frames.filter((f) => f.then === 'ok');
-    expect(taken.length).toBeGreaterThanOrEqual(13);
+    expect(taken.length).toBeGreaterThanOrEqual(35);
     for (const f of taken) expect(validateFrame(f.request, f.frame, translateCjk).errors, f.trial).toEqual([]);
   });
 });

@@ -49,7 +49,8 @@ const EN_FINITE = /(?:^|\s)(?:is|are|was|were|has|have|had|does|did|do|will|woul
 const ZH_OPENS = /(?=但是|但|而且|而|却|可是|然而|不过|并且|同时|如果|假如|要是|因为|虽然|当)/u;
 const ZH_SUBORDINATE = /^(?:如果|假如|要是|若|当|因为)|(?:时|时候|的话)$/u;
 // (a verb's negative joined to the next clause ends its clause too: 送信せずにヘッダーを送信する)
-const JA_CLOSES = /(?<=けれども|けれど|けど|のに|ながら|ずに|ないで|なくて|ず(?=[^\p{Script=Hiragana}]))/u;
+// (が after a predicate is "but": 送信しないが, 送るが, 送ったが; after a noun it marks the subject — red team adv76)
+const JA_CLOSES = /(?<=けれども|けれど|けど|のに|ながら|ずに|ないで|なくて|ず(?=[^\p{Script=Hiragana}])|(?:ない|する|した|です|ます|だ|[るた])が(?=[\p{Script=Han}\p{Script=Katakana}a-zA-Z、\s]))/u;
 const JA_SUBORDINATE = /(?:とき|時|場合|ので|から|ため|なら|たら|れば|ると|際)[はにもで]?$/u;
 /** A Japanese piece with no predicate of its own (a list item, a topic): the clause after it governs it. */
 const JA_ARGUMENT = /(?:[はがをにへとやもの]|[^\p{Script=Hiragana}])$/u;
@@ -292,4 +293,26 @@ function directionSwapped(value: string, quote: string, lex: ScopeLexicon): stri
     }
   }
   return undefined;
+}
+
+/** Openers that may stand before either of two clauses without changing what each says: "A but B" is "B, but A". */
+const SYMMETRIC_OPENER = /^(?:and|but|or|nor|yet|however|although|though|while|whereas|但是|但|而且|而|却|可是|然而|不过|并且|同时)$/iu;
+
+/**
+ * A text cut at its clause punctuation and openers, each clause (without its opener) with its
+ * opener: '' for none or one that may change places with another (and, but …), else the opener
+ * ("instead of", "when", 如果).
+ */
+export function clausesWithOpeners(text: string): { text: string; opener: string }[] {
+  const out: { text: string; opener: string }[] = [];
+  for (const hard of text.normalize('NFKC').split(HARD_BREAK)) {
+    for (const piece of hard.split(EN_OPENS).flatMap((p) => p.split(ZH_OPENS))) {
+      const t = piece.trim();
+      if (!t) continue;
+      const raw = EN_OPENS_HERE.exec(t)?.[0] ?? /^(?:但是|但|而且|而|却|可是|然而|不过|并且|同时|如果|假如|要是|因为|虽然|当)/u.exec(t)?.[0] ?? /^(?:then|before|after|than|over)(?![\p{L}])/iu.exec(t)?.[0] ?? '';
+      const first = raw.replace(/\s+/g, ' ').toLowerCase();
+      out.push({ text: t.slice(raw.length).trim(), opener: SYMMETRIC_OPENER.test(first) ? '' : first });
+    }
+  }
+  return out;
 }

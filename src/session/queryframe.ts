@@ -5,7 +5,7 @@
 import { changesCode, type Intent, type Risk } from '../../machines/session.js';
 import { cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
 import { actionSides, complementOfNegated, opposedAction, sameAction, thingsOf } from './actions.js';
-import { importedSwapped, restatesUnnegated, scopeSwapped, type ScopeLexicon } from './clause-scope.js';
+import { clausesWithOpeners, importedSwapped, restatesUnnegated, scopeSwapped, type ScopeLexicon } from './clause-scope.js';
 import { stem, stemsMatch } from './stem.js';
 import { camelSpaces, normalize } from '../util/words.js';
 
@@ -169,16 +169,164 @@ function foreignWords(value: string, quote: string, request: string, translate?:
  * value names the code a generic word of the quote stands for ("buildFullPath crashes" for "the
  * function crashes"). Returns [the value's word, the quote's].
  */
+/** The content words of a slot's text in order: Latin words and the CJK runs' words as they come. */
+function frameWords(t: string): string[] {
+  const latin = (x: string) => x.split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !CJK.test(w) && (/^\d+$/.test(w) || (w.length >= 3 && !LATIN_STOP.has(w.toLowerCase()))));
+  return t.normalize('NFKC').split(/([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/u).flatMap((part) => (CJK.test(part) ? cjkContentWords(part) : latin(part)));
+}
+
+/** One word of a value and one of its quote are the same word: a stem, a CJK word or its prefix, a Japanese verb's forms (使う, 使い, 使って share their kanji). */
+function sameFrameWord(a: string, b: string): boolean {
+  if (!CJK.test(a) && !CJK.test(b)) return stemsMatch(stem(a.toLowerCase()), stem(b.toLowerCase()));
+  const inflected = /^\p{Script=Han}+/u.exec(a)?.[0] === /^\p{Script=Han}+/u.exec(b)?.[0] && /^\p{Script=Han}+\p{Script=Hiragana}*$/u.test(a) && /^\p{Script=Han}+\p{Script=Hiragana}*$/u.test(b);
+  return a === b || (a.length >= 2 && b.length >= 2 && (a.startsWith(b) || b.startsWith(a))) || inflected;
+}
+
+/** English words that negate, cut out as one token: where a negation stands among the words is part of their order. */
+const NEGATORS = /\b(?:not|never|no|none|neither|nor|without|cannot|\w+n['’]t)\b/giu;
+
+/**
+ * A text's content in order: Latin words, each English negation among them as '¬', and each CJK
+ * character but kana of grammar and function characters (the segmenter cuts 默认值覆盖用户选项 as
+ * 默认 值覆 盖用 …, so a word swap there shows only in characters; 不 and 没 count).
+ */
+function orderedWords(t: string): string[] {
+  const text = t.normalize('NFKC');
+  const parts = text.split(NEGATORS);
+  const negs = text.match(NEGATORS) ?? [];
+  const words = (part: string) => part.split(/([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/u).flatMap((x) =>
+    CJK.test(x) ? [...x].filter((c) => CJK_CHAR.test(c) && !/[\p{Script=Hiragana}ー]/u.test(c) && !CJK_FUNCTION_CHARS.has(c)) : frameWords(x));
+  return parts.flatMap((part, i) => [...words(part), ...(i < negs.length ? ['¬'] : [])]);
+}
+
+/**
+ * The first word of the value that its quote says too, but in another order (negations count as
+ * words): "use the host header instead of the x-forwarded-host header" for the quote "use the
+ * x-forwarded-host header instead of the host header", "不发送头部但发送正文" for "不发送正文但发送头部",
+ * "sends when it is the body and does not send when it is the headers" for "does not send the body
+ * but sends the headers", "the limit never exceeds the delay" (red team adv76: every word kept, the
+ * meaning turned round by an order no list of constructions covers). The value is the quote's own
+ * words (the /code prompt): of the 40 values of agent trials tr126–tr147 that were not their quote,
+ * all kept its order. A gloss in brackets may move, and a word said again is no move. Japanese
+ * orders its phrases freely (tr22 put 開発モードで first), its particles say who does what:
+ * particlesSwapped judges it. Only within one script family: a translation orders its words as
+ * its language does.
+ */
+export function reorderedWord(value: string, quote: string): string | undefined {
+  if (CJK.test(value) !== CJK.test(quote)) return undefined;
+  if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote);
+  const BRACKETS = /[(（[「『【][^)）\]」』】]*[)）\]」』】]/gu;
+  const main = orderedWords(quote.replace(BRACKETS, ' '));
+  const same = (a: string, b: string) => (a === '¬' || b === '¬' ? a === b : sameFrameWord(a, b));
+  // the value's words the quote's running text says, outside brackets on both sides (a gloss may move)
+  const shared = orderedWords(value.replace(BRACKETS, ' ')).filter((w) => main.some((x) => same(w, x)));
+  const n = shared.length, m = main.length;
+  if (n === 0 || n * m > 40_000) return undefined;
+  const L = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i]![j] = same(shared[i]!, main[j]!) ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
+  if (L[0]![0] === n) return undefined;
+  // walk the longest common subsequence: the quote's words it uses, the value's it leaves out
+  const used = new Set<number>();
+  const left: number[] = [];
+  let i = 0, j = 0;
+  while (i < n) {
+    if (j < m && same(shared[i]!, main[j]!) && L[i]![j] === L[i + 1]![j + 1]! + 1) (used.add(j), i++, j++);
+    else if (j >= m || L[i + 1]![j]! >= L[i]![j + 1]!) left.push(i++);
+    else j++;
+  }
+  // a word left out moved when the quote says it somewhere the order did not use (else it is said
+  // again) — but two neighbours turned round ("a Buffer body" for "the body is a Buffer", "accepts
+  // neither" for "does not accept") is how a noun phrase or a negation is said, not a move
+  // (not about a word that relates two others: "user options over defaults" turns "defaults over user options" round)
+  const inverted = (a: string, b: string) => !RELATING.test(a) && !RELATING.test(b) && main.some((x, k) => k + 1 < m && same(b, x) && same(a, main[k + 1]!));
+  const moved = left.map((at) => shared[at]!).find((w, x) => main.some((q, k) => !used.has(k) && same(w, q))
+    && !(left[x]! > 0 && inverted(shared[left[x]! - 1]!, w)) && !(left[x]! + 1 < n && inverted(w, shared[left[x]! + 1]!)));
+  if (moved === undefined || clausesReordered(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same)) return undefined;
+  return `${moved === '¬' ? 'a negation' : `'${moved}'`} stands elsewhere`;
+}
+
+/** Words that relate what stands before them to what stands after: their neighbours may not trade places. */
+const RELATING = /^(?:over|than|instead|rather|before|after|then|into|onto|via|versus|against|above|below|under|beyond|until|since|unless|except|besides|from|toward|towards|precedence|priority|prefer|replace|override|overrides|exceed|exceeds)$/i;
+
+/** Whether `a`'s words (of those `b` has) all stand in `b`, in its order. */
+function inOrder(a: readonly string[], b: readonly string[], same: (x: string, y: string) => boolean): boolean {
+  let j = 0;
+  for (const w of a) {
+    while (j < b.length && !same(w, b[j]!)) j++;
+    if (j++ >= b.length) return false;
+  }
+  return true;
+}
+
+/**
+ * The value's clauses are the quote's in another order, each clause whole and in its own order:
+ * "the request never ends and the timeout is ignored" for "The timeout is ignored, and the request
+ * never ends", "res.send sends the headers but not the body" (its subject shared). A clause keeps
+ * its opener, unless that is one of and/but/or: "close the stream instead of flushing the buffer"
+ * is not "flush the buffer instead of closing the stream".
+ */
+function clausesReordered(value: string, quote: string, same: (x: string, y: string) => boolean): boolean {
+  const [vc, qc] = [clausesWithOpeners(value), clausesWithOpeners(quote)];
+  if (vc.length < 2 || qc.length < 2 || vc.length > 6 || qc.length > 6) return false;
+  const quoteWords = qc.map((c) => orderedWords(c.text));
+  const all = quoteWords.flat();
+  const valueWords = vc.map((c) => orderedWords(c.text).filter((w) => all.some((x) => same(w, x))));
+  // the subject the first clauses share ("res.send", "the parser") may lead any clause of the value
+  // (Latin words only: the characters of 不发送 are no subject)
+  let lead = 0;
+  while (lead < 2 && lead < valueWords[0]!.length && lead < quoteWords[0]!.length && same(valueWords[0]![lead]!, quoteWords[0]![lead]!) && valueWords[0]![lead] !== '¬' && !CJK.test(valueWords[0]![lead]!)) lead++;
+  const subject = quoteWords[0]!.slice(0, lead);
+  // (each clause keeps its negation, said in a word or a failure: 头部缺失 is no 发送头部)
+  const parity = (t: string) => ((t.normalize('NFKC').match(NEGATORS) ?? []).length + (t.match(/[不没未无非别勿缺欠]|missing|lack|fail|unable/giu) ?? []).length) % 2;
+  const fits = (v: number, q: number) => {
+    if (vc[v]!.opener !== qc[q]!.opener || parity(vc[v]!.text) !== parity(qc[q]!.text)) return false;
+    const words = valueWords[v]!;
+    const rest = subject.length && inOrder(subject, words.slice(0, subject.length), same) ? words.slice(subject.length) : words;
+    return inOrder(words, quoteWords[q]!, same) || inOrder(rest, quoteWords[q]!, same);
+  };
+  const taken = new Set<number>();
+  const match = (v: number): boolean => {
+    if (v === vc.length) return true;
+    if (valueWords[v]!.length === 0) return match(v + 1);
+    for (let q = 0; q < qc.length; q++) {
+      if (taken.has(q) || !fits(v, q)) continue;
+      taken.add(q);
+      if (match(v + 1)) return true;
+      taken.delete(q);
+    }
+    return false;
+  };
+  return match(0);
+}
+
+
+/**
+ * Japanese: a noun the quote marks as the subject (が) the value marks as the object (を), or the
+ * other way round, with neither in the passive (は marks a topic, either one): "上限が遅延を超えない" for "遅延が上限を超えない"
+ * (red team adv76). A passive turns them legitimately (ヘッダーが削除される → ヘッダーを削除する: tr32).
+ */
+function particlesSwapped(value: string, quote: string): string | undefined {
+  const PASSIVE = /[さかまたなばらわがえけせてねべめれ]れ|られ/u;
+  if (PASSIVE.test(value) || PASSIVE.test(quote)) return undefined;
+  const roles = (t: string) => {
+    const out = new Map<string, 'subject' | 'object'>();
+    for (const m of t.normalize('NFKC').matchAll(/([\p{Script=Han}\p{Script=Katakana}ー\p{L}\p{N}_.$()]+?)(が|を)(?![\p{Script=Hiragana}])/gu))
+      out.set(m[1]!.replace(/^.*[\p{Script=Hiragana}]/u, ''), m[2] === 'を' ? 'object' : 'subject');
+    return out;
+  };
+  const [v, q] = [roles(value), roles(quote)];
+  // (two nouns trade roles: one alone turned is a verb said another way, カートを空にしない → カートが空になる)
+  const turned = [...v].filter(([noun, role]) => noun && q.has(noun) && q.get(noun) !== role);
+  if (turned.length < 2 || !turned.some(([, r]) => r === 'subject') || !turned.some(([, r]) => r === 'object')) return undefined;
+  const [noun, role] = turned[0]!;
+  return `'${noun}' is the ${role} (${role === 'object' ? 'を' : 'が'}) where the quote makes it the ${q.get(noun)}`;
+}
+
 function replacedWord(value: string, quote: string, request: string, translate: (text: string) => string[] = () => []): [string, string] | undefined {
   if (CJK.test(value) !== CJK.test(quote)) return undefined;
-  const latin = (t: string) => t.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).filter((w) => w && !CJK.test(w) && (/^\d+$/.test(w) || (w.length >= 3 && !LATIN_STOP.has(w.toLowerCase()))));
-  // (in order: Latin words and the CJK runs' words as they come)
-  const words = (t: string) => t.normalize('NFKC').split(/([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+)/u).flatMap((part) => (CJK.test(part) ? cjkContentWords(part) : latin(part)));
+  const words = frameWords;
   const [v, q] = [words(value), words(quote)];
-  const key = (w: string) => (CJK.test(w) ? w : stem(w.toLowerCase()));
-  // (a Japanese verb's forms share their kanji: 使う, 使い, 使って)
-  const inflected = (a: string, b: string) => /^\p{Script=Han}+/u.exec(a)?.[0] === /^\p{Script=Han}+/u.exec(b)?.[0] && /^\p{Script=Han}+\p{Script=Hiragana}*$/u.test(a) && /^\p{Script=Han}+\p{Script=Hiragana}*$/u.test(b);
-  const same = (a: string, b: string) => (CJK.test(a) || CJK.test(b) ? a === b || (a.length >= 2 && b.length >= 2 && (a.startsWith(b) || b.startsWith(a))) || inflected(a, b) : stemsMatch(key(a), key(b)));
+  const same = sameFrameWord;
   // (a CJK word whose content characters the other text has is in it: the segmenter may cut 名时 or 时对 across a particle)
   const [quoteChars, valueChars] = [new Set(cjkChars(quote)), new Set(cjkChars(value))];
   const charsIn = (w: string, chars: Set<string>) => CJK.test(w) && cjkChars(w).every((c) => chars.has(c) || CJK_FUNCTION_CHARS.has(c));
@@ -1004,6 +1152,9 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" takes words from another part of the request and turns them round: ${swapped}. Keep the value to what its quote "${s.quote}" states (or quote that part with its own words)` });
     else if (CJK.test(s.value) === CJK.test(s.quote) && (swapped = scopeSwapped(s.value, s.quote, SCOPE_LEXICON, SCOPE_LEXICON.negations(s.value) === SCOPE_LEXICON.negations(s.quote))))
       errors.push({ slot, error: `value "${s.value}" turns its quote "${s.quote}" round: ${swapped}. Keep what each negation, each opposite and each direction governs as the quote has it` });
+    // (the target_feature is judged as a set of words: "ObservableSet toggle method" may order its own)
+    else if (slot !== 'target_feature' && (swapped = reorderedWord(s.value, s.quote)))
+      errors.push({ slot, error: `value "${s.value}" does not keep the order of its quote "${s.quote}": ${swapped}. In the quote's own language the value is the quote's words in the quote's order — copy the part of the quote that states the ${slot}, dropping words but not moving them (a translation may order its words as its language does)` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });
