@@ -133,6 +133,11 @@ describe('QueryFrame validation', () => {
       ['カートが空になる', 'カートを空にしないで'],
     ];
     for (const [v, q] of kept) expect(errs(v === 'カートが空になる' ? 'observed_issue' : 'desired_action', v, q).filter((e) => /order|subject|object/.test(e)), v).toEqual([]);
+    // (adv76's honest refusals: a keep the quote itself asks for; "missing" for "has no", states not actions)
+    const koa = 'Make ctx.attachment() keep an existing Content-Type header instead of overwriting it when the filename has no extension.';
+    for (const v of ['keep the existing Content-Type header', 'keep an existing Content-Type header, not overwrite it'])
+      expect(validateFrame(koa, { desired_action: { value: v, quote: 'keep an existing Content-Type header instead of overwriting it' } }, translateCjk).errors, v).toEqual([]);
+    expect(validateFrame('When the request has no Host header, respond with 400.', { trigger_condition: { value: 'when the Host header is missing', quote: 'When the request has no Host header' } }, translateCjk).errors).toEqual([]);
   });
 
   it('a value may not move a negation, an opposite or a direction to other words of its quote; honest reorderings pass (red team adv72)', () => {

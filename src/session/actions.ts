@@ -52,6 +52,9 @@ const PAIRS: Pair[] = [
 let stems: [Set<string>, Set<string>][] | undefined;
 const STEMS = () => (stems ??= PAIRS.map((p) => p.sides.map((s) => new Set(s.en.map(stem))) as [Set<string>, Set<string>]));
 
+/** Words that say what is, not what is done: "has" (includes) and "missing" (unset) take no side (red team adv76: "when the Host header is missing" for "has no Host header"). */
+const STATE_WORDS = /^(?:has|have|had|having|contains?|exists?|missing|absent|present|lacks?|lacking)$/i;
+
 /**
  * Which side of each pair a text states: [pair index, side 0|1] for every side present.
  * `synonyms: false`: by the pairs' own words only, not the glossary's near-synonyms.
@@ -68,7 +71,7 @@ export function actionSides(text: string, translate: (text: string) => string[],
   // delete, erase; cancel: remove, stop) — unless they fall on both sides of a pair
   if (synonyms) for (const w of latin) {
     const own = stem(w.toLowerCase());
-    if (STEMS().some((sides) => sides.some((x) => x.has(own)))) continue;
+    if (STEMS().some((sides) => sides.some((x) => x.has(own))) || STATE_WORDS.test(w)) continue;
     const syn = [...englishSynonyms(w)].map(stem);
     PAIRS.forEach((_, i) => {
       const hit = [0, 1].filter((j) => syn.some((x) => STEMS()[i]![j]!.has(x)));

@@ -818,12 +818,16 @@ function keptAndAsked(text: string): { spans: ReturnType<typeof forbiddenSpans>;
 const meets = (u: string, set: ReadonlySet<string>): boolean => [...set].some((x) => x === u || x.startsWith(u) || u.startsWith(x));
 
 /** A keep-out phrase of the value over words the request asks to change and does not keep out itself (the phrase), else undefined. */
-function keepsAsked(value: string, request: string): string | undefined {
+function keepsAsked(value: string, request: string, quote = ''): string | undefined {
   const { k, r } = keptAndAsked(request);
   const v = value.normalize('NFKC');
+  // (what the quote itself asks to keep may be kept: "keep the existing Content-Type header" for
+  // "keep an existing Content-Type header instead of overwriting it" — red team adv76)
+  const q = quote.normalize('NFKC');
+  const keptByQuote = new Set(keptByValue(q).flatMap((sp) => [...contentUnits(q.slice(sp.start, sp.end))]));
   for (const sp of [...forbiddenSpans(v), ...keptByValue(v)]) {
     const text = v.slice(sp.start, sp.end);
-    if ([...contentUnits(text)].some((u) => meets(u, r) && !meets(u, k))) return text.trim().slice(0, 80);
+    if ([...contentUnits(text)].some((u) => meets(u, r) && !meets(u, k) && !keptByQuote.has(u))) return text.trim().slice(0, 80);
   }
   return undefined;
 }
@@ -1143,7 +1147,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     // change the default delay computation" (red team adv45)
     // a keep or a "do not change" in the value over what the request asks to change: "keep ky.extend() as
     // it is", "do not change how hooks arrays are merged" quoting a request that asks to merge them (red team adv47)
-    else if (slot !== 'observed_issue' && !quote.includes(normalize(s.value)) && (ruled = keepsAsked(s.value, request)))
+    else if (slot !== 'observed_issue' && !quote.includes(normalize(s.value)) && (ruled = keepsAsked(s.value, request, s.quote)))
       errors.push({ slot, error: `value "${s.value}" keeps out ("${ruled}") what the request asks to change: state what it asks for, and keep out only what it keeps out` });
     else if (slot !== 'observed_issue' && (ruled = keptVerbTaken(s.value, s.quote, request)))
       errors.push({ slot, error: `value "${s.value}" says '${ruled}', a word the request uses only to keep something out ("${forbiddenSpans(request).map((f) => f.why).join('", "').slice(0, 120)}"), and its quote "${s.quote}" does not say it: state the quote's own action` });
