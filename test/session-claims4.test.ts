@@ -720,3 +720,33 @@ describe('Red team adv69: quotes out of order, code after a cited line, a line o
     expect(sem.misplaced('formatPrice is in src/cart.ts'), 'placed').toBeDefined();
   });
 });
+
+describe('Red team adv76: an error thrown one call down, a quote from a comment', () => {
+  it('"A throws X" for an X only a helper writes names the helper; a quote from a doc comment is no code', async () => {
+    const t = await setup({
+      'lib/res.js': [
+        'var res = module.exports = {};',
+        'res.status = function status(code) {',
+        "  if (!Number.isInteger(code)) throw new TypeError('Invalid status code');",
+        '  this.statusCode = code;',
+        '  return this;',
+        '};',
+        '/**',
+        ' * Redirect to the given url, e.g. res.redirect(301, "/home");',
+        ' */',
+        'res.redirect = function redirect(url) {',
+        '  var code = 302;',
+        '  this.status(code);',
+        "  this.setHeader('Location', url);",
+        '};',
+        '',
+      ].join('\n'),
+    });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined; misquoted(x: string, f: readonly string[]): unknown } }).semantic;
+    expect(sem.wrongRelation('res.redirect throws a TypeError when the url is not a string')).toMatch(/written not in res\.redirect's code but in status, which it calls: say which/);
+    expect(sem.wrongRelation('res.redirect throws a TypeError through res.status when the code is not an integer')).toBeUndefined();
+    expect(sem.wrongRelation('res.status throws a TypeError')).toBeUndefined();
+    expect(sem.misquoted('res.redirect uses 301 by default, as lib/res.js:8 shows: `res.redirect(301, "/home")`', [])).toBeDefined();
+    expect(sem.misquoted('res.redirect uses 302 by default, as lib/res.js:11 shows: `var code = 302;`', [])).toBeUndefined();
+  });
+});

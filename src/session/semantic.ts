@@ -115,19 +115,24 @@ export class SemanticPhase {
       if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
       const defs = this.defsNamed(a).filter((d) => !d.local);
       if (defs.length === 0) continue;
-      // in A's code or in the code A calls, one step down (a helper that throws for it)
-      const callees = this.core.project.db.prepare(`SELECT DISTINCT f.path, c.line, c.end_line FROM refs r JOIN symbols s ON s.id = ? JOIN symbols c ON c.id = r.symbol_id JOIN files f ON f.id = c.file_id
+      // in A's code, or in the code A calls one step down (a helper that throws for it) when the
+      // sentence names that helper: TypeError written in res.status, for a claim about res.redirect's
+      // url, made "res.redirect throws a TypeError when the url is not a string" FACT (red team adv76)
+      const callees = this.core.project.db.prepare(`SELECT DISTINCT c.name, f.path, c.line, c.end_line FROM refs r JOIN symbols s ON s.id = ? JOIN symbols c ON c.id = r.symbol_id JOIN files f ON f.id = c.file_id
         WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line LIMIT 50`);
-      const spans = defs.flatMap((d) => [{ path: d.path, line: d.line, end_line: d.end_line }, ...(callees.all(d.id) as { path: string; line: number; end_line: number }[])]);
-      const written = spans.some((d) => {
+      const writes = (d: { path: string; line: number; end_line: number }) => {
         try {
           const lines = fs.readFileSync(path.join(this.core.project.root, d.path), 'utf8').split('\n').slice(d.line - 1, Math.min(d.end_line, d.line + 2000));
-          return new RegExp(`(?<![\\w$])${x}(?![\\w$])`).test(lines.join('\n'));
+          return new RegExp(`(?<![\\w$])${x}(?![\\w$])`).test(withoutCommentLines(lines).join('\n'));
         } catch {
           return true; // (a file the server cannot read now: nothing to judge by)
         }
-      });
-      if (!written) return `${a} throws ${x}, and ${x} is written nowhere in ${a}'s code nor in the code it calls`;
+      };
+      if (defs.some(writes)) continue;
+      const helpers = [...new Set(defs.flatMap((d) => callees.all(d.id) as { name: string; path: string; line: number; end_line: number }[]).filter(writes).map((c) => c.name))];
+      if (helpers.some((h) => new RegExp(`(?<![\\w$])${h.replace(/[$]/g, '\\$')}(?![\\w$])`).test(sentence))) continue;
+      if (helpers.length > 0) return `${a} throws ${x}, and ${x} is written not in ${a}'s code but in ${helpers.slice(0, 3).join(', ')}, which it calls: say which (${a} throws ${x} through ${helpers[0]}), and check that it throws it in the case you state`;
+      return `${a} throws ${x}, and ${x} is written nowhere in ${a}'s code nor in the code it calls`;
     }
     return undefined;
   }
@@ -314,7 +319,8 @@ export class SemanticPhase {
     // res.redirect a line of sendFile's)
     const owners = [...new Set([...text.replace(/`[^`\n]*`/g, ' ').matchAll(CODE_NAME)].map((m) => m[0]))].flatMap((n) => this.defsNamed(n)).slice(0, 20);
     for (const fragment of fragments) {
-      const holds = (t: string) => holdsInOrder(fragment, t);
+      // (a quote from a comment is no code: a JSDoc example made "301 by default" FACT — red team adv76)
+      const holds = (t: string) => holdsInOrder(fragment, withoutCommentLines(t.split('\n')).join('\n'));
       if (at.length > 0) {
         if (!at.some(({ file, line }) => holds(window(file, line) ?? ''))) return { fragment, where: at.map((x) => `${x.file}:${x.line}`).join(', ') };
       // (a quote that names one of them is a use of it, wherever it stands: "formatPrice is called as `formatPrice(…)`")
@@ -718,4 +724,9 @@ function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
   return JSON.stringify(v) ?? 'null';
+}
+
+/** The lines of code that are not whole comment lines (//, #, /*, a JSDoc line's *): what a quote or a name must be written in. */
+export function withoutCommentLines(lines: readonly string[]): string[] {
+  return lines.map((l) => (/^\s*(?:\/\/|#(?![!\[])|\/\*|\*(?!\*?\s*[=;)]))/.test(l) ? '' : l));
 }
