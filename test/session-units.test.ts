@@ -53,7 +53,9 @@ describe('QueryFrame validation', () => {
     const check = (req: string, slot: 'desired_action' | 'observed_issue', value: string) => validateFrame(req, { [slot]: { value, quote: req } }, translateCjk).errors.map((e) => e.error);
     const close = 'respond fails to close the response when the body is a stream';
     expect(check(close, 'observed_issue', 'respond closes the response')[0]).toMatch(/drops the negation/);
-    for (const v of ['respond does not close the response for a stream body', 'closing the response fails in respond for a stream body']) expect(check(close, 'observed_issue', v), v).toEqual([]);
+    expect(check(close, 'observed_issue', 'respond does not close the response for a stream body')).toEqual([]);
+    // (a passive that moves the failure: the value keeps its quote's order — red team adv76)
+    expect(check(close, 'observed_issue', 'closing the response fails in respond for a stream body')[0]).toMatch(/does not keep the order/);
     const lacks = 'The retry logic lacks a delay between attempts';
     expect(check(lacks, 'observed_issue', 'retry logic has a delay between attempts')[0]).toMatch(/drops the negation/);
     expect(check(lacks, 'observed_issue', 'there is no delay between attempts')).toEqual([]);
@@ -80,7 +82,7 @@ describe('QueryFrame validation', () => {
     expect(errs(R4, 'reject a status code outside the 3xx range', 'reject a status code outside the 3xx range')[0]).toMatch(/leaves out the negation right before it in the request \("n't"\)/);
     expect(errs(R3, 'res.redirect fails. It does reject a status code outside the 3xx range', 'res.redirect fails to reject a status code outside the 3xx range')).not.toEqual([]);
     const close = 'respond fails to close the response when the body is a stream';
-    for (const v of ['closing the response fails in respond for a stream body', 'respond does not close the response for a stream body']) expect(errs(close, v, close), v).toEqual([]);
+    expect(errs(close, 'respond does not close the response for a stream body', close)).toEqual([]);
   });
   it('a negation added to another word or before the whole, and わけではない/并非 reversals, are refused (red team adv71)', () => {
     const errs = (req: string, value: string, quote: string) => validateFrame(req, { observed_issue: { value, quote } }, translateCjk).errors.map((e) => e.error);
@@ -118,6 +120,14 @@ describe('QueryFrame validation', () => {
       ['上限が遅延を超えない', '遅延が上限を超えない'],
       ['デフォルトがユーザーオプションを上書きする', 'ユーザーオプションがデフォルトを上書きする'],
       ['ヘッダーは送信しないがボディは送信する', 'ボディは送信しないがヘッダーは送信する'],
+      ['sends the body; the headers are missing', 'does not send the body but sends the headers'],
+      ['发送正文，头部缺失', '不发送正文但发送头部'],
+      ['ボディを送り、ヘッダーが欠けている', 'ボディを送らず、ヘッダーを送る'],
+      ['the router wrap the error handler', 'the error handler wrap the router'],
+      ['place the router ahead of the error handler', 'place the error handler ahead of the router'],
+      ['forwardedヘッダーの代わりにhostヘッダーを使う', 'hostヘッダーの代わりにforwardedヘッダーを使う'],
+      ['デフォルトの遅延をRetry-Afterヘッダーより優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
+      ['ストリームを閉じてからバッファをフラッシュする', 'バッファをフラッシュしてからストリームを閉じる'],
     ];
     for (const [v, q] of swapped) expect(errs('desired_action', v, q), v).not.toEqual([]);
     expect(errs('desired_action', swapped[0]![0], swapped[0]![1])[0]).toMatch(/does not keep the order of its quote .*'forwarded' stands elsewhere.*copy the part of the quote/);
@@ -131,6 +141,10 @@ describe('QueryFrame validation', () => {
       ['開発モードで setup ストアの $reset() を呼んだとき', 'setup ストアで $reset() を呼んだとき、開発モードでは'],
       ['ボディを送信しないがヘッダーを送信する', 'ボディは送信しないがヘッダーは送信する'],
       ['カートが空になる', 'カートを空にしないで'],
+      ['send the headers; do not send the body', 'does not send the body but sends the headers'],
+      ['use the timeout option, not the signal', 'use the timeout option instead of the signal'],
+      ['it still sets the Content-Length header, but does not send the body or the ETag header', 'it does not send the body or the ETag header, but still sets the Content-Length header'],
+      ['hostヘッダーの代わりにforwardedヘッダーを使う', 'hostヘッダーの代わりにforwardedヘッダーを使ってください'],
     ];
     for (const [v, q] of kept) expect(errs(v === 'カートが空になる' ? 'observed_issue' : 'desired_action', v, q).filter((e) => /order|subject|object/.test(e)), v).toEqual([]);
     // (adv76's honest refusals: a keep the quote itself asks for; "missing" for "has no", states not actions)
@@ -172,7 +186,6 @@ describe('QueryFrame validation', () => {
       [R, 'observed_issue', 'res.send sends the headers but not the body', q1],
       [R, 'desired_action', 'switch to https from http when the secure flag is set', 'switch from http to https when the secure flag is set'],
       [R, 'observed_issue', 'the parser rejects numbers and accepts strings', 'the parser accepts strings and rejects numbers'],
-      [R, 'observed_issue', 'strings are accepted by the parser and numbers are rejected', 'the parser accepts strings and rejects numbers'],
       [R, 'observed_issue', 'the server does not reject a request with status 200', 'The server does not reject the request when the status is 200'],
       [R, 'observed_issue', 'res.send does not parse or validate the header', 'res.send does not parse and validate the header'],
       [R, 'observed_issue', 'the request never ends and the timeout is ignored', 'The timeout is ignored, and the request never ends'],
@@ -186,6 +199,7 @@ describe('QueryFrame validation', () => {
     // a passive turns the words round: the value keeps its quote's order (red team adv76 swapped words
     // in orders no list of constructions covers); clauses may change places whole, each in its order
     expect(errs(R, 'observed_issue', 'the body is not sent by res.send, but the headers are sent', q1)[0]).toMatch(/does not keep the order/);
+    expect(errs(R, 'observed_issue', 'strings are accepted by the parser and numbers are rejected', 'the parser accepts strings and rejects numbers')[0]).toMatch(/does not keep the order/);
     expect(errs(R, 'observed_issue', 'res.send does not validate the header or parse it', 'res.send does not parse and validate the header')[0]).toMatch(/does not keep the order/);
     // a comparison turned round with the other word taken from another clause of the request
     const C = 'The limit must be larger than the size, and the timeout must be smaller than the interval. Retry with a longer delay after a failure, and a shorter one after a success.';
@@ -211,7 +225,9 @@ describe('QueryFrame validation', () => {
     const R2 = 'It should convert the string to a number, and the limit must be larger than the size.';
     expect(errs(R2, 'desired_action', 'convert a number to the string', 'It should convert the string to a number')).not.toEqual([]);
     expect(errs(R2, 'desired_action', 'the size must be larger than the limit', 'the limit must be larger than the size')).not.toEqual([]);
-    expect(errs(R2, 'desired_action', 'the string is converted to a number', 'It should convert the string to a number')).toEqual([]);
+    expect(errs(R2, 'desired_action', 'convert the string to a number', 'It should convert the string to a number')).toEqual([]);
+    // (a passive turns the order round: refused, with what to do — red team adv76)
+    expect(errs(R2, 'desired_action', 'the string is converted to a number', 'It should convert the string to a number')[0]).toMatch(/does not keep the order.*copy the part of the quote/);
   });
   it('"neither … nor" and a failure word about what the quote negates restate its negation; a failure word about another thing does not (red team adv72)', () => {
     const ok = (req: string, value: string, quote = req) => validateFrame(req, { observed_issue: { value, quote } }, translateCjk).errors;

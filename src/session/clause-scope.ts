@@ -305,8 +305,9 @@ const SYMMETRIC_OPENER = /^(?:and|but|or|nor|yet|however|although|though|while|w
  */
 export function clausesWithOpeners(text: string): { text: string; opener: string }[] {
   const out: { text: string; opener: string }[] = [];
-  for (const hard of text.normalize('NFKC').split(HARD_BREAK)) {
-    for (const piece of hard.split(EN_OPENS).flatMap((p) => p.split(ZH_OPENS))) {
+  const japanese = JAPANESE.test(text);
+  for (const hard of text.normalize('NFKC').split(japanese ? new RegExp(`${HARD_BREAK.source}|、`, 'u') : HARD_BREAK)) {
+    for (const piece of hard.split(EN_OPENS).flatMap((p) => p.split(ZH_OPENS)).flatMap((p) => (japanese ? p.split(JA_CLOSES) : [p]))) {
       const t = piece.trim();
       if (!t) continue;
       const raw = EN_OPENS_HERE.exec(t)?.[0] ?? /^(?:但是|但|而且|而|却|可是|然而|不过|并且|同时|如果|假如|要是|因为|虽然|当)/u.exec(t)?.[0] ?? /^(?:then|before|after|than|over)(?![\p{L}])/iu.exec(t)?.[0] ?? '';

@@ -214,7 +214,7 @@ function orderedWords(t: string): string[] {
  */
 export function reorderedWord(value: string, quote: string): string | undefined {
   if (CJK.test(value) !== CJK.test(quote)) return undefined;
-  if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote);
+  if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote) ?? markerSwapped(value, quote) ?? negationMoved(value, quote, sameFrameWord);
   const BRACKETS = /[(（[「『【][^)）\]」』】]*[)）\]」』】]/gu;
   const main = orderedWords(quote.replace(BRACKETS, ' '));
   const same = (a: string, b: string) => (a === '¬' || b === '¬' ? a === b : sameFrameWord(a, b));
@@ -224,7 +224,7 @@ export function reorderedWord(value: string, quote: string): string | undefined 
   if (n === 0 || n * m > 40_000) return undefined;
   const L = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i]![j] = same(shared[i]!, main[j]!) ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
-  if (L[0]![0] === n) return undefined;
+  if (L[0]![0] === n) return negationMoved(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same);
   // walk the longest common subsequence: the quote's words it uses, the value's it leaves out
   const used = new Set<number>();
   const left: number[] = [];
@@ -238,11 +238,61 @@ export function reorderedWord(value: string, quote: string): string | undefined 
   // again) — but two neighbours turned round ("a Buffer body" for "the body is a Buffer", "accepts
   // neither" for "does not accept") is how a noun phrase or a negation is said, not a move
   // (not about a word that relates two others: "user options over defaults" turns "defaults over user options" round)
-  const inverted = (a: string, b: string) => !RELATING.test(a) && !RELATING.test(b) && main.some((x, k) => k + 1 < m && same(b, x) && same(a, main[k + 1]!));
+  // (only a negation, or words the quote joins by "is": "the router wrap" is no "wrap the router")
+  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const joined = (a: string, b: string) => a === '¬' || b === '¬' || new RegExp(`(?<![\\p{L}])${escape(b)}\\S*\\s+(?:is|are|was|were)\\s+(?:(?:a|an|the)\\s+)?${escape(a)}`, 'iu').test(quote);
+  const inverted = (a: string, b: string) => !RELATING.test(a) && !RELATING.test(b) && joined(a, b) && main.some((x, k) => k + 1 < m && same(b, x) && same(a, main[k + 1]!));
   const moved = left.map((at) => shared[at]!).find((w, x) => main.some((q, k) => !used.has(k) && same(w, q))
     && !(left[x]! > 0 && inverted(shared[left[x]! - 1]!, w)) && !(left[x]! + 1 < n && inverted(w, shared[left[x]! + 1]!)));
-  if (moved === undefined || clausesReordered(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same)) return undefined;
+  if (moved === undefined) return negationMoved(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same);
+  if (clausesReordered(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same)) return undefined;
   return `${moved === '¬' ? 'a negation' : `'${moved}'`} stands elsewhere`;
+}
+
+/** Negations in a clause, said in a word or a failure (not, 不, ない, missing, 缺, 欠け): their parity. */
+function negationParity(t: string): number {
+  const n = t.normalize('NFKC');
+  return ((n.match(NEGATORS) ?? []).length + (n.match(/[不没未无非别勿缺]|欠け|ない|なく|ず(?![\p{Script=Hiragana}])|ません|missing|lacks?|fail(?:s|ed)?|unable/giu) ?? []).length) % 2;
+}
+
+/**
+ * A value of several clauses whose words keep their order but not their negations: "sends the
+ * body; the headers are missing" for "does not send the body but sends the headers", 发送正文，头部缺失,
+ * ボディを送り、ヘッダーが欠けている (red team adv76: a failure word said of the other clause). Each
+ * clause of the value must stand in a clause of the quote with the same parity of negations.
+ */
+function negationMoved(value: string, quote: string, same: (x: string, y: string) => boolean): string | undefined {
+  // (only where the value says a failure its quote does not: how a negation is restated in other words)
+  const FAILURE = /missing|lack|fail|unable|缺|欠け|欠如|足りな/giu;
+  const failures = (t: string) => new Set((t.normalize('NFKC').match(FAILURE) ?? []).map((w) => w.toLowerCase()));
+  const said = failures(quote);
+  if (![...failures(value)].some((f) => !said.has(f))) return undefined;
+  const [vc, qc] = [clausesWithOpeners(value), clausesWithOpeners(quote)];
+  if (vc.length < 2 || qc.length < 2 || vc.length > 6 || qc.length > 6) return undefined;
+  if (clauseMap(vc, qc, same, false)) return undefined;
+  return 'a failure it says stands in another clause than the negation of the quote';
+}
+
+/** Japanese words that relate the noun before them to another: which noun stands before them is the meaning. */
+const JA_MARKERS = /の代わりに|に代えて|ではなく|じゃなく|より(?:も)?|てから|前に|後に|を優先|に優先/u;
+
+/**
+ * Japanese: the nouns before a relating word of the quote (の代わりに, より, てから) stand after it in the
+ * value: "forwardedヘッダーの代わりにhostヘッダーを使う" for "hostヘッダーの代わりにforwardedヘッダーを使う",
+ * "ストリームを閉じてからバッファをフラッシュする" (red team adv76).
+ */
+function markerSwapped(value: string, quote: string): string | undefined {
+  const marker = JA_MARKERS.exec(quote.normalize('NFKC'))?.[0];
+  if (!marker || !value.normalize('NFKC').includes(marker)) return undefined;
+  const units = (t: string) => t.match(/[\p{Script=Han}]+|[\p{Script=Katakana}ー]+|[A-Za-z][\w.$-]*/gu) ?? [];
+  const [vb, va] = value.normalize('NFKC').split(marker, 2) as [string, string];
+  const [qb, qa] = quote.normalize('NFKC').split(marker, 2) as [string, string];
+  const after = new Set(units(qa ?? '')), before = new Set(units(qb));
+  const moved = units(vb).find((u) => after.has(u) && !before.has(u)) ?? units(va ?? '').find((u) => before.has(u) && !after.has(u));
+  if (moved !== undefined) return `'${moved}' stands on the other side of ${marker}`;
+  // (the noun right before it is the one it relates: デフォルトの遅延をRetry-Afterヘッダーより優先 puts the header there)
+  const [vNext, qNext] = [units(vb).pop(), units(qb).pop()];
+  return vNext && qNext && vNext !== qNext && before.has(vNext) ? `'${vNext}' stands right before ${marker}, where the quote has '${qNext}'` : undefined;
 }
 
 /** Words that relate what stands before them to what stands after: their neighbours may not trade places. */
@@ -268,28 +318,35 @@ function inOrder(a: readonly string[], b: readonly string[], same: (x: string, y
 function clausesReordered(value: string, quote: string, same: (x: string, y: string) => boolean): boolean {
   const [vc, qc] = [clausesWithOpeners(value), clausesWithOpeners(quote)];
   if (vc.length < 2 || qc.length < 2 || vc.length > 6 || qc.length > 6) return false;
-  const quoteWords = qc.map((c) => orderedWords(c.text));
+  return clauseMap(vc, qc, same, true);
+}
+
+/**
+ * Whether each clause of the value (of its words the quote has) stands in its own clause of the
+ * quote with the same parity of negations — in that clause's order and with its opener when `ordered`.
+ */
+function clauseMap(vc: { text: string; opener: string }[], qc: { text: string; opener: string }[], same: (x: string, y: string) => boolean, ordered: boolean): boolean {
+  const quoteWords = qc.map((c) => orderedWords(c.text).filter((w) => w !== '¬'));
   const all = quoteWords.flat();
-  const valueWords = vc.map((c) => orderedWords(c.text).filter((w) => all.some((x) => same(w, x))));
+  const valueWords = vc.map((c) => orderedWords(c.text).filter((w) => w !== '¬' && all.some((x) => same(w, x))));
   // the subject the first clauses share ("res.send", "the parser") may lead any clause of the value
   // (Latin words only: the characters of 不发送 are no subject)
   let lead = 0;
-  while (lead < 2 && lead < valueWords[0]!.length && lead < quoteWords[0]!.length && same(valueWords[0]![lead]!, quoteWords[0]![lead]!) && valueWords[0]![lead] !== '¬' && !CJK.test(valueWords[0]![lead]!)) lead++;
+  while (lead < 2 && lead < valueWords[0]!.length && lead < quoteWords[0]!.length && same(valueWords[0]![lead]!, quoteWords[0]![lead]!) && !CJK.test(valueWords[0]![lead]!)) lead++;
   const subject = quoteWords[0]!.slice(0, lead);
-  // (each clause keeps its negation, said in a word or a failure: 头部缺失 is no 发送头部)
-  const parity = (t: string) => ((t.normalize('NFKC').match(NEGATORS) ?? []).length + (t.match(/[不没未无非别勿缺欠]|missing|lack|fail|unable/giu) ?? []).length) % 2;
+  const within = (a: readonly string[], b: readonly string[]) => (ordered ? inOrder(a, b, same) : a.every((w) => b.some((x) => same(w, x))));
   const fits = (v: number, q: number) => {
-    if (vc[v]!.opener !== qc[q]!.opener || parity(vc[v]!.text) !== parity(qc[q]!.text)) return false;
+    if ((ordered && vc[v]!.opener !== qc[q]!.opener) || negationParity(vc[v]!.text) !== negationParity(qc[q]!.text)) return false;
     const words = valueWords[v]!;
     const rest = subject.length && inOrder(subject, words.slice(0, subject.length), same) ? words.slice(subject.length) : words;
-    return inOrder(words, quoteWords[q]!, same) || inOrder(rest, quoteWords[q]!, same);
+    return within(words, quoteWords[q]!) || within(rest, quoteWords[q]!);
   };
   const taken = new Set<number>();
   const match = (v: number): boolean => {
     if (v === vc.length) return true;
     if (valueWords[v]!.length === 0) return match(v + 1);
     for (let q = 0; q < qc.length; q++) {
-      if (taken.has(q) || !fits(v, q)) continue;
+      if ((ordered && taken.has(q)) || !fits(v, q)) continue;
       taken.add(q);
       if (match(v + 1)) return true;
       taken.delete(q);
