@@ -38,7 +38,7 @@ session (\`get_session_status\`) or ask the user before \`abort_session\`.
 The slots the request states (\`target_feature\`, \`trigger_condition\`, \`observed_issue\`,
 \`desired_action\`), each \`{"value": ..., "quote": ...}\`. The quote must be copied from the request, from one
 sentence of it (what the slots leave out, such as "add tests", is still part of the work);
-the value must come from its quote, in its words and language (a Japanese quote, a Japanese value: a translation is checked word by
+the value must come from its quote, in its words, order and language (copy the part that states the slot: drop words, do not move them; a Japanese quote, a Japanese value: a translation is checked word by
 word against a glossary and refused where it lacks a word). Omit slots the request does not state. \`target_feature\` is what the change
 or question is about, in the few words of the request that name it (\`cart total\`, not \`checkout page crash on an empty
 cart total\`): VALIDATION judges the code against it alone, and the symptom, the trigger and
