@@ -1023,34 +1023,20 @@ describe('a symbol the request names as code, outside the target feature', () =>
 
 describe('one function under two names (red team adv74: `res.set = res.header = function …`)', () => {
   it('both names span the function, a line of its body is evidence for either, and the two count once', async () => {
-    const { SessionService } = await import('../src/session/service.js');
-    const { getSymbols } = await import('../src/query/outline.js');
-    const { findDefinitions } = await import('../src/query/definitions.js');
-    const dir = makeProject({
-      'lib/res.js': [
-        'var res = module.exports = {};',
-        'res.set = res.header = function header(field, val) {',
-        '  this.setHeader(field, val);',
-        '  return this;',
-        '};',
-        'res.json = function json(obj) {',
-        "  this.set('Content-Type', 'application/json');",
-        '  return this.send(JSON.stringify(obj));',
-        '};',
-        '',
-      ].join('\n'),
-    });
-    const p = new Project(dir);
-    try {
-      await p.refresh();
+    const source = [
+      'var res = module.exports = {};',
+      'res.set = res.header = function header(field, val) {',
+      '  this.setHeader(field, val);',
+      '  return this;',
+      '};',
+      'res.json = function json(obj) {',
+      "  this.set('Content-Type', 'application/json');",
+      '  return this.send(JSON.stringify(obj));',
+      '};',
+    ];
+    await onResponseFile(source, 'How does res.set set a response header?', 'res.set', 'header', async (sessions, p) => {
       const spans = symbolsByName(p, 'set').concat(symbolsByName(p, 'header')).map((s) => `${s.name} ${s.line}-${s.end_line}`);
       expect(spans).toEqual(['set 2-5', 'header 2-5']);
-      const sessions = new SessionService(p);
-      sessions.start('INVESTIGATE', 'How does res.set set a response header?');
-      sessions.setQueryFrame({ target_feature: { value: 'res.set', quote: 'res.set' } });
-      sessions.record('get_symbols', { file: 'lib/res.js' }, { ...getSymbols(p, { file: 'lib/res.js' }) });
-      readWhole(sessions, 'lib/res.js');
-      sessions.record('find_definitions', { name: 'header' }, { ...findDefinitions(p, { name: 'header' }) });
       let twice: unknown;
       try {
         sessions.submitUnderstanding({ symbols_identified: ['res.set', 'res.header'], entry_points: [], existing_patterns: [], files_analyzed: ['lib/res.js'] });
@@ -1066,60 +1052,42 @@ describe('one function under two names (red team adv74: `res.set = res.header = 
       ]);
       expect((r.accepted as { symbol: string }[]).map((a) => a.symbol).sort()).toEqual(['res.header', 'res.set']);
       expect(r.accepted_total).toMatchObject({ have: 1 });
-      sessions.end('success');
-    } finally {
-      p.close();
-      removeProject(dir);
-    }
+    });
   });
 });
 
 describe('a turn from a helper up to its other callers', () => {
   it('reaches a thin variant of the helper beside it, not a caller that only uses it among other things (red team adv74: redirect → res.set → res.json)', async () => {
-    const { SessionService } = await import('../src/session/service.js');
-    const { getSymbols } = await import('../src/query/outline.js');
-    const { findDefinitions } = await import('../src/query/definitions.js');
-    const dir = makeProject({
-      'lib/res.js': [
-        'var res = module.exports = {};',
-        'res.set = function set(field, val) {',
-        '  this.setHeader(field, val);',
-        '  return this;',
-        '};',
-        'res.redirect = function redirect(url) {',
-        "  this.set('Location', url);",
-        '  this.statusCode = 302;',
-        '};',
-        'res.type = function type(t) {',
-        "  return this.set('Content-Type', t);",
-        '};',
-        'res.json = function json(obj) {',
-        '  var body = stringify(obj);',
-        "  this.set('Content-Type', 'application/json');",
-        '  this.charset(body);',
-        '  return this.send(body);',
-        '};',
-        'res.send = function send(b) {',
-        '  this.end(b);',
-        '};',
-        'res.charset = function charset(b) {',
-        '  return b;',
-        '};',
-        'function stringify(o) {',
-        '  return JSON.stringify(o);',
-        '}',
-        '',
-      ].join('\n'),
-    });
-    const p = new Project(dir);
-    try {
-      await p.refresh();
-      const sessions = new SessionService(p);
-      sessions.start('INVESTIGATE', 'How does res.redirect set the Location of the response?');
-      sessions.setQueryFrame({ target_feature: { value: 'res.redirect', quote: 'res.redirect' } });
-      sessions.record('get_symbols', { file: 'lib/res.js' }, { ...getSymbols(p, { file: 'lib/res.js' }) });
-      readWhole(sessions, 'lib/res.js');
-      sessions.record('find_definitions', { name: 'redirect' }, { ...findDefinitions(p, { name: 'redirect' }) });
+    const source = [
+      'var res = module.exports = {};',
+      'res.set = function set(field, val) {',
+      '  this.setHeader(field, val);',
+      '  return this;',
+      '};',
+      'res.redirect = function redirect(url) {',
+      "  this.set('Location', url);",
+      '  this.statusCode = 302;',
+      '};',
+      'res.type = function type(t) {',
+      "  return this.set('Content-Type', t);",
+      '};',
+      'res.json = function json(obj) {',
+      '  var body = stringify(obj);',
+      "  this.set('Content-Type', 'application/json');",
+      '  this.charset(body);',
+      '  return this.send(body);',
+      '};',
+      'res.send = function send(b) {',
+      '  this.end(b);',
+      '};',
+      'res.charset = function charset(b) {',
+      '  return b;',
+      '};',
+      'function stringify(o) {',
+      '  return JSON.stringify(o);',
+      '}',
+    ];
+    await onResponseFile(source, 'How does res.redirect set the Location of the response?', 'res.redirect', 'redirect', async (sessions) => {
       const names = ['res.redirect', 'res.set', 'res.type', 'res.json'];
       sessions.submitUnderstanding({ symbols_identified: names, entry_points: [], existing_patterns: [], files_analyzed: ['lib/res.js'] });
       await sessions.validateRelevance('res.redirect', names);
@@ -1132,10 +1100,29 @@ describe('a turn from a helper up to its other callers', () => {
       ]);
       expect((r.accepted as { symbol: string }[]).map((a) => a.symbol).sort()).toEqual(['res.redirect', 'res.set', 'res.type']);
       expect((r.rejected as { symbol: string }[]).map((a) => a.symbol)).toEqual(['res.json']);
-      sessions.end('success');
-    } finally {
-      p.close();
-      removeProject(dir);
-    }
+    });
   });
 });
+
+/** An INVESTIGATE session on lib/res.js of its own project, the file explored and `lookup` found: what `run` does with it. */
+async function onResponseFile(source: string[], request: string, target: string, lookup: string, run: (sessions: import('../src/session/service.js').SessionService, p: Project) => Promise<void>): Promise<void> {
+  const { SessionService } = await import('../src/session/service.js');
+  const { getSymbols } = await import('../src/query/outline.js');
+  const { findDefinitions } = await import('../src/query/definitions.js');
+  const dir = makeProject({ 'lib/res.js': [...source, ''].join('\n') });
+  const p = new Project(dir);
+  try {
+    await p.refresh();
+    const sessions = new SessionService(p);
+    sessions.start('INVESTIGATE', request);
+    sessions.setQueryFrame({ target_feature: { value: target, quote: target } });
+    sessions.record('get_symbols', { file: 'lib/res.js' }, { ...getSymbols(p, { file: 'lib/res.js' }) });
+    readWhole(sessions, 'lib/res.js');
+    sessions.record('find_definitions', { name: lookup }, { ...findDefinitions(p, { name: lookup }) });
+    await run(sessions, p);
+    sessions.end('success');
+  } finally {
+    p.close();
+    removeProject(dir);
+  }
+}
