@@ -748,5 +748,9 @@ describe('Red team adv76: an error thrown one call down, a quote from a comment'
     expect(sem.wrongRelation('res.status throws a TypeError')).toBeUndefined();
     expect(sem.misquoted('res.redirect uses 301 by default, as lib/res.js:8 shows: `res.redirect(301, "/home")`', [])).toBeDefined();
     expect(sem.misquoted('res.redirect uses 302 by default, as lib/res.js:11 shows: `var code = 302;`', [])).toBeUndefined();
+    // a number said of the code must be written in it (or in the code it calls, or in the request)
+    expect(sem.wrongRelation('res.redirect uses status 301 by default when no status is given')).toMatch(/301 is written nowhere in res\.redirect's code/);
+    expect(sem.wrongRelation('res.redirect uses status 302 by default when no status is given')).toBeUndefined();
+    expect(sem.wrongRelation('res.redirect does not use 301')).toBeUndefined();
   });
 });

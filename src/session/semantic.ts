@@ -118,21 +118,50 @@ export class SemanticPhase {
       // in A's code, or in the code A calls one step down (a helper that throws for it) when the
       // sentence names that helper: TypeError written in res.status, for a claim about res.redirect's
       // url, made "res.redirect throws a TypeError when the url is not a string" FACT (red team adv76)
-      const callees = this.core.project.db.prepare(`SELECT DISTINCT c.name, f.path, c.line, c.end_line FROM refs r JOIN symbols s ON s.id = ? JOIN symbols c ON c.id = r.symbol_id JOIN files f ON f.id = c.file_id
-        WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line LIMIT 50`);
-      const writes = (d: { path: string; line: number; end_line: number }) => {
-        try {
-          const lines = fs.readFileSync(path.join(this.core.project.root, d.path), 'utf8').split('\n').slice(d.line - 1, Math.min(d.end_line, d.line + 2000));
-          return new RegExp(`(?<![\\w$])${x}(?![\\w$])`).test(withoutCommentLines(lines).join('\n'));
-        } catch {
-          return true; // (a file the server cannot read now: nothing to judge by)
-        }
-      };
-      if (defs.some(writes)) continue;
-      const helpers = [...new Set(defs.flatMap((d) => callees.all(d.id) as { name: string; path: string; line: number; end_line: number }[]).filter(writes).map((c) => c.name))];
+      const { own, helpers } = this.writtenIn(defs, new RegExp(`(?<![\\w$])${x}(?![\\w$])`));
+      if (own) continue;
       if (helpers.some((h) => new RegExp(`(?<![\\w$])${h.replace(/[$]/g, '\\$')}(?![\\w$])`).test(sentence))) continue;
       if (helpers.length > 0) return `${a} throws ${x}, and ${x} is written not in ${a}'s code but in ${helpers.slice(0, 3).join(', ')}, which it calls: say which (${a} throws ${x} through ${helpers[0]}), and check that it throws it in the case you state`;
       return `${a} throws ${x}, and ${x} is written nowhere in ${a}'s code nor in the code it calls`;
+    }
+    return undefined;
+  }
+
+  /** Whether a pattern is written in the code (not its comments) of these declarations, or else in which of the declarations they call, one step down. */
+  private writtenIn(defs: readonly SymbolRow[], re: RegExp): { own: boolean; helpers: string[] } {
+    const writes = (d: { path: string; line: number; end_line: number }) => {
+      try {
+        const lines = fs.readFileSync(path.join(this.core.project.root, d.path), 'utf8').split('\n').slice(d.line - 1, Math.min(d.end_line, d.line + 2000));
+        return re.test(withoutCommentLines(lines).join('\n'));
+      } catch {
+        return true; // (a file the server cannot read now: nothing to judge by)
+      }
+    };
+    if (defs.some(writes)) return { own: true, helpers: [] };
+    const callees = this.core.project.db.prepare(`SELECT DISTINCT c.name, f.path, c.line, c.end_line FROM refs r JOIN symbols s ON s.id = ? JOIN symbols c ON c.id = r.symbol_id JOIN files f ON f.id = c.file_id
+      WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line LIMIT 50`);
+    return { own: false, helpers: [...new Set(defs.flatMap((d) => callees.all(d.id) as { name: string; path: string; line: number; end_line: number }[]).filter(writes).map((c) => c.name))] };
+  }
+
+  /**
+   * A number a hypothesis says of a declaration's code ("res.redirect uses status 301 by default")
+   * that is written neither in its code nor in the code it calls, nor in the user's request (red team
+   * adv76: the default is 302, and the claim was FACT). After a negation, it is left alone.
+   */
+  private wrongNumber(sentence: string): string | undefined {
+    const plain = sentence.replace(/`[^`\n]*`/g, ' ').replace(/[\w@$.\/-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?/g, ' ');
+    // (a negation before the number says it is not there: "does not use 301")
+    const numbers = [...new Set([...plain.matchAll(/(?<![\w.$-])(\d{2,})(?![\w.$]|-\d)/g)]
+      .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b/i.test(plain.slice(0, m.index!))).map((m) => m[1]!))];
+    if (numbers.length === 0) return undefined;
+    const request = this.core.active()?.row.query ?? '';
+    const subject = [...plain.matchAll(CODE_NAME)].map((m) => m[0]).find((n) => this.defsNamed(n).some((d) => !d.local));
+    if (!subject) return undefined;
+    const defs = this.defsNamed(subject).filter((d) => !d.local);
+    for (const n of numbers) {
+      if (new RegExp(`(?<!\\d)${n}(?!\\d)`).test(request)) continue;
+      const { own, helpers } = this.writtenIn(defs, new RegExp(`(?<![\\w.])${n}(?![\\w])`));
+      if (!own && helpers.length === 0) return `${subject} and ${n}: ${n} is written nowhere in ${subject}'s code nor in the code it calls`;
     }
     return undefined;
   }
@@ -231,7 +260,7 @@ export class SemanticPhase {
   private wrongRelation(text: string): string | undefined {
     const db = this.core.project.db;
     for (const sentence of text.split(/[;!?]|\.\s/)) {
-      const thrown = this.wrongThrow(sentence);
+      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence);
       if (thrown) return thrown;
       for (const m of sentence.matchAll(RELATION)) {
         if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
