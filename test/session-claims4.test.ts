@@ -754,3 +754,13 @@ describe('Red team adv76: an error thrown one call down, a quote from a comment'
     expect(sem.wrongRelation('res.redirect does not use 301')).toBeUndefined();
   });
 });
+
+describe('Red team adv76: a Read that did not count, cited as evidence', () => {
+  it('is refused with why it did not count, not "no Read call was made"', async () => {
+    const H = 'Cart.total formats the sum with formatPrice';
+    const t = await toVerification(H);
+    t.sessions.store.record(t.row().id, { tool: 'hook:Read', args: { file_path: 'src/cart.ts' }, phase: t.row().phase, outcome: 'blocked', files: [], symbols: [], summary: 'a Read of src/cart.ts that showed lines 1-2: it explores nothing' });
+    const e = await t.refused('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: { tool: 'Read', target: 'src/cart.ts', result: 'seen', files: ['src/cart.ts'] } }] });
+    expect(e.message).toMatch(/no Read call made after submit_semantic counts \(the Read call made after it did not count: a Read of src\/cart\.ts that showed lines 1-2: it explores nothing; a Read counts when it shows code/);
+  });
+});

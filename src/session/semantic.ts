@@ -462,6 +462,19 @@ export class SemanticPhase {
     return out.join('\n');
   }
 
+  /** Why calls of a tool the agent did make do not count as evidence: before submit_semantic, or not answered (a Read that showed no code). */
+  private uncounted(tool: string, session: string, mark: number): string {
+    const all = this.core.store.ledger(session).filter((e) => e.tool === tool || (isReadTool(tool) && e.tool === READ_RECORD));
+    const late = all.filter((e) => e.seq > mark && e.outcome !== 'ok');
+    if (late.length > 0) {
+      const e = late[0]!;
+      const why = e.outcome === 'pending' ? 'the client\'s transcript does not show it yet' : e.summary ? quote(e.summary, 300) : `its outcome was ${e.outcome}`;
+      return ` (the ${quote(tool, 60)} call made after it did not count: ${why}${isReadTool(tool) ? '; a Read counts when it shows code, not only comments or imports' : ''})`;
+    }
+    if (all.some((e) => e.seq <= mark)) return ` (it was called before submit_semantic; evidence comes from calls made after it)`;
+    return '';
+  }
+
   submitVerification(verified: { hypothesis: string; status: 'confirmed' | 'rejected'; evidence: { tool: string; target: string; result: string; files: string[] } }[]): Record<string, unknown> {
     const args = { verified };
     const s = this.core.gate('submit_verification', args)!;
@@ -489,7 +502,7 @@ export class SemanticPhase {
       }
       const match = matchEvidence(v.evidence, ledger);
       if (!match.ok) {
-        problems.push(`evidence for '${quote(h.text, 200)}': ${match.why}`);
+        problems.push(`evidence for '${quote(h.text, 200)}': ${match.why}${this.uncounted(v.evidence.tool, s.row.id, ctx.semanticMark)}`);
         continue;
       }
       if (!aboutHypothesis(v.evidence.target, h.text, this.isFile)) {
@@ -666,7 +679,7 @@ export function aboutHypothesis(target: string, hypothesis: string, isFile: (nam
 export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true; call: LedgerEntry } | { ok: false; why: string } {
   // (a Read is cited as the agent called it, "Read", or as the ledger holds it: agent red team adv74 was told none was made)
   const calls = ledger.filter((e) => e.tool === ev.tool || (isReadTool(ev.tool) && e.tool === READ_RECORD));
-  if (calls.length === 0) return { ok: false, why: `no ${quote(ev.tool, 60)} call was made after submit_semantic` };
+  if (calls.length === 0) return { ok: false, why: `no ${quote(ev.tool, 60)} call made after submit_semantic counts` };
   // names are compared as the tool compared them: exactly, except a case-insensitive text search
   const same = (e: LedgerEntry, t: string) => (e.tool === 'search_text' && e.args.case_sensitive === false ? normalize(t) === normalize(ev.target) : t.trim() === ev.target.trim());
   const sameTarget = calls.filter((e) => targetOf(e).some((t) => same(e, t)));
