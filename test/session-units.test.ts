@@ -151,6 +151,9 @@ describe('QueryFrame validation', () => {
     const koa = 'Make ctx.attachment() keep an existing Content-Type header instead of overwriting it when the filename has no extension.';
     for (const v of ['keep the existing Content-Type header', 'keep an existing Content-Type header, not overwrite it'])
       expect(validateFrame(koa, { desired_action: { value: v, quote: 'keep an existing Content-Type header instead of overwriting it' } }, translateCjk).errors, v).toEqual([]);
+    // (a target that only names code states nothing to negate: agent trial tr150)
+    const att = 'ctx.attachment() でファイル名に拡張子がないときは、既存の Content-Type ヘッダーを上書きせずにそのまま残すようにしてください。';
+    expect(validateFrame(att, { target_feature: { value: 'ctx.attachment()', quote: att } }, translateCjk).errors).toEqual([]);
     expect(validateFrame('When the request has no Host header, respond with 400.', { trigger_condition: { value: 'when the Host header is missing', quote: 'When the request has no Host header' } }, translateCjk).errors).toEqual([]);
   });
 

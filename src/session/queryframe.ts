@@ -295,6 +295,12 @@ function markerSwapped(value: string, quote: string): string | undefined {
   return vNext && qNext && vNext !== qNext && before.has(vNext) ? `'${vNext}' stands right before ${marker}, where the quote has '${qNext}'` : undefined;
 }
 
+/** A value made only of code names (`ctx.attachment()`, `res.set`, `Cart.total`) each written as is in its quote. */
+function namesCodeOnly(value: string, quote: string): boolean {
+  const names = value.normalize('NFKC').trim().split(/\s+/);
+  return names.length <= 3 && names.every((n) => /^[A-Za-z_$][\w$]*(?:(?:\.|#|::)[A-Za-z_$][\w$]*)*(?:\(\))?$/.test(n) && /[.#:(A-Z_]/.test(n.slice(1)) && quote.normalize('NFKC').includes(n));
+}
+
 /** Words that relate what stands before them to what stands after: their neighbours may not trade places. */
 const RELATING = /^(?:over|than|instead|rather|before|after|then|into|onto|via|versus|against|above|below|under|beyond|until|since|unless|except|besides|from|toward|towards|precedence|priority|prefer|replace|override|overrides|exceed|exceeds)$/i;
 
@@ -1007,6 +1013,9 @@ const senseOf = (word: string): string[] => {
  */
 function polarityKept(value: string, quote: string, translate?: (text: string) => string[], slot?: Slot): boolean {
   if (restrictionRestated(value.normalize('NFKC'), quote.normalize('NFKC'))) return true;
+  // a target that only names code its quote writes states nothing to negate: "ctx.attachment()" from a
+  // Japanese sentence that says 上書きせずに (agent trial tr150)
+  if (slot === 'target_feature' && namesCodeOnly(value, quote)) return true;
   if (DOUBLE_NEGATION.test(value.normalize('NFKC')) && !DOUBLE_NEGATION.test(quote.normalize('NFKC'))) return false;
   if (REVERSAL_CJK.test(value.normalize('NFKC')) && !REVERSAL_CJK.test(quote.normalize('NFKC'))) return false;
   const [v, q] = [negated(value, quote), negated(quote)];
