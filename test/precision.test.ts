@@ -525,6 +525,8 @@ describe('this in a method of an object literal', () => {
       '  b() { return 1; },',
       '  c: function () { return this.a(); },',
       '  d: () => this.b(),',
+      '  get e() { return this.b(); },',
+      '  set f(v: number) { this.a(); },',
       '};',
       '',
     ].join('\n'),
@@ -536,6 +538,10 @@ describe('this in a method of an object literal', () => {
     expect(at(3, 46)).toEqual(['4 resolved']);
     expect(at(9, 21)).toEqual(['10 resolved']);
     expect(at(11, 32)).toEqual(['9 resolved']);
+  });
+  it('in a getter or a setter too (agent trial tr150: koa\'s `set type(…) { this.remove(…) }`)', () => {
+    expect(at(13, 25)).toEqual(['10 resolved']);
+    expect(at(14, 27)).toEqual(['9 resolved']);
   });
   it('not in an arrow function, whose this is the one around the object', () => {
     expect(at(12, 17).join()).not.toContain('resolved');

@@ -126,7 +126,9 @@ export function countParameters(ctx: FileContext): void {
 export function enclosingObject(ctx: FileContext, n: Node): number | null {
   const memberMethod = (x: Node | null) => {
     const d = x ? ctx.defByNode.get(x.id) : undefined;
-    return d?.rule.kind === 'method' && d.rule.binding === 'member' ? d : undefined;
+    // (a getter or setter of an object literal is a property, and `this` in it is the object too:
+    // koa's `set type(type) { … this.remove('Content-Type') }` — agent trial tr150)
+    return d && d.rule.binding === 'member' && (d.rule.kind === 'method' || d.node.type === 'method_definition') ? d : undefined;
   };
   for (let p = ctx.up(n); p; p = ctx.up(p)) {
     const d = memberMethod(p);
