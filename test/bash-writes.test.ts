@@ -194,6 +194,21 @@ describe('what counts as only reading', () => {
       expect((await analyzeBash(cmd)).writes.length, cmd).toBeGreaterThan(0);
     }
   });
+
+  it('a global option it does not know hides no subcommand; a -c of the subcommand is its own (red team adv75)', async () => {
+    // `--shallow-file log` and `--super-prefix log` took `log` for the subcommand while git ran read-tree -u
+    for (const cmd of ['git --git-dir=/tmp/r/.git --work-tree=/var/tmp/h --shallow-file log read-tree -u --reset HEAD', 'git --super-prefix log read-tree -u --reset HEAD', 'git --attr-source log read-tree -u HEAD', 'git --frobnicate log read-tree -u HEAD']) {
+      const a = await analyzeBash(cmd);
+      expect(a.readOnly, cmd).toBe(false);
+      expect(a.writes.length, cmd).toBeGreaterThan(0);
+    }
+    expect((await analyzeBash('git --frobnicate log')).writes[0]?.refuse).toMatch(/option --frobnicate before the subcommand is not one the guard knows/);
+    // git's -c after the subcommand is the subcommand's: a count, the cached files, a combined diff
+    for (const cmd of ['git grep -c redirect -- lib', 'git ls-files -c lib', 'git log -c -n1 --oneline', 'git shortlog -sn -c', 'git blame -c -L1,2 lib/response.js', 'git --no-pager log -n1', 'git -P log -n1'])
+      expect((await analyzeBash(cmd)).readOnly, cmd).toBe(true);
+    // (a global -c, and clone's -c, still configure git)
+    for (const cmd of ['git -c core.pager=cat log -n1', 'git clone -c core.sshCommand=x https://h/r.git /tmp/r']) expect((await analyzeBash(cmd)).readOnly, cmd).toBe(false);
+  });
 });
 
 describe('the folder a write lands in', () => {

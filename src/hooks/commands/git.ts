@@ -65,8 +65,16 @@ export function gitFiles(args: readonly string[]): string[] {
   return [];
 }
 
-/** `git -c name=value …` (or --config-env) can make any git command run a program (core.pager, diff.external …) */
-export const gitConfigured = (args: string[]) => args.some((a) => a.startsWith('-c') || a.startsWith('--config-env') || (a.startsWith('--con') && isLong(a.slice(2).split('=')[0]!, ['config'])));
+/**
+ * `git -c name=value …` (or --config-env) can make any git command run a program (core.pager,
+ * diff.external …), and so can `git clone -c`/`--config`. A `-c` of another subcommand is its own
+ * option (`git grep -c`, `git log -c`, `git ls-files -c`: red team adv75 had them refused).
+ */
+export const gitConfigured = (args: string[]) => {
+  const at = gitSubcommandAt(args);
+  const configures = (a: string) => a.startsWith('-c') || a.startsWith('--config-env') || (a.startsWith('--con') && isLong(a.slice(2).split('=')[0]!, ['config']));
+  return args.slice(0, at).some(configures) || (args[at] === 'clone' && args.slice(at + 1).some(configures));
+};
 
 /** git's subcommand, past the global options (`-C DIR`, `--git-dir DIR`, `-c name=value` …). */
 export function gitSubcommand(args: string[]): string | undefined {
@@ -75,12 +83,27 @@ export function gitSubcommand(args: string[]): string | undefined {
 
 /** git's subcommand and the words after it, its global options (-C DIR …) left out */
 export function gitWords(args: string[]): string[] {
+  return args.slice(gitSubcommandAt(args));
+}
+
+/** git's global options that take the next word as their value (git 2.39–2.47: `--shallow-file`, `--super-prefix`, `--attr-source` too). */
+const GIT_GLOBAL_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--shallow-file', '--attr-source']);
+/** git's global options that take no value (or only as `--opt=value`). */
+const GIT_GLOBAL_FLAGS = /^(?:-[pPvh]|--(?:paginate|no-pager|no-replace-objects|no-lazy-fetch|no-optional-locks|no-advice|bare|literal-pathspecs|glob-pathspecs|noglob-pathspecs|icase-pathspecs|exec-path|html-path|man-path|info-path|version|help)|--(?:git-dir|work-tree|namespace|config-env|super-prefix|shallow-file|attr-source|exec-path|list-cmds)=.*)$/;
+
+/**
+ * Where git's subcommand stands, past its global options. A global option the guard does not know
+ * stops the walk there, so that the command is judged as one whose subcommand is unknown: it may
+ * take the next word as its value, and `git --shallow-file log read-tree -u …` ran read-tree while
+ * the guard read `log` (red team adv75).
+ */
+function gitSubcommandAt(args: readonly string[]): number {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--config-env'].includes(a)) i++;
-    else if (!a.startsWith('-')) return args.slice(i);
+    if (GIT_GLOBAL_VALUED.has(a)) i++;
+    else if (!a.startsWith('-') || !GIT_GLOBAL_FLAGS.test(a)) return i;
   }
-  return [];
+  return args.length;
 }
 
 /** subcommands that change the repository but only read with these actions: `git stash list`, `git worktree list` */

@@ -68,6 +68,8 @@ export function readUnreadable(c: Command): boolean {
     || (cmd === 'split' && optionValues(args, '', ['filter']).length > 0 && 'split --filter runs shell code')
     // (red team adv48: a patch naming ../../root/x is applied there)
     || (cmd === 'git' && gitWords(args)[0] === 'apply' && args.some((a) => a.startsWith('--') && isLong(a.slice(2), ['unsafe-paths'])) && 'git apply --unsafe-paths writes where the patch says, past the project, which')
+    // a global option the guard does not know may hide the subcommand behind its value (red team adv75)
+    || (cmd === 'git' && (gitWords(args)[0] ?? '').startsWith('-') && `git's option ${gitWords(args)[0]!.slice(0, 40)} before the subcommand is not one the guard knows (it may take the next word as its value), and what runs`)
     // git's ext:: transport runs the command written after it (red team adv48: `git ls-remote 'ext::sh -c …'`)
     || (cmd === 'git' && args.some((a) => a.includes('ext::')) && "git's ext:: transport runs the command written in the URL, which");
   if (unreadable) {
