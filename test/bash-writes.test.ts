@@ -204,7 +204,7 @@ describe('what counts as only reading', () => {
     }
     expect((await analyzeBash('git --frobnicate log')).writes[0]?.refuse).toMatch(/option --frobnicate before the subcommand is not one the guard knows/);
     // git's -c after the subcommand is the subcommand's: a count, the cached files, a combined diff
-    for (const cmd of ['git grep -c redirect -- lib', 'git ls-files -c lib', 'git log -c -n1 --oneline', 'git shortlog -sn -c', 'git blame -c -L1,2 lib/response.js', 'git --no-pager log -n1', 'git -P log -n1'])
+    for (const cmd of ['git check-ignore -v node_modules package-lock.json', 'git merge-base HEAD main', 'git grep -c redirect -- lib', 'git ls-files -c lib', 'git log -c -n1 --oneline', 'git shortlog -sn -c', 'git blame -c -L1,2 lib/response.js', 'git --no-pager log -n1', 'git -P log -n1'])
       expect((await analyzeBash(cmd)).readOnly, cmd).toBe(true);
     // (a global -c, and clone's -c, still configure git)
     for (const cmd of ['git -c core.pager=cat log -n1', 'git clone -c core.sshCommand=x https://h/r.git /tmp/r']) expect((await analyzeBash(cmd)).readOnly, cmd).toBe(false);

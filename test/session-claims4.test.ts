@@ -707,6 +707,8 @@ describe('Red team adv69: quotes out of order, code after a cited line, a line o
     // (red team adv72: "not only calls X()" and "without X()" claim X; "neither X() nor Y()", "no helper named X" do not)
     expect(codeNamesIn('res.send does not only call fakeFlushHeaders(); it cannot send a body without stripBodyFor204() running first')).toEqual(['fakeFlushHeaders', 'stripBodyFor204']);
     expect(codeNamesIn('res.send calls neither isEmptyBody() nor stripBody(); there is no helper named checkBody')).toEqual([]);
+    // (two names joined by a slash are two names, a path stays one: agent trial tr149)
+    expect(codeNamesIn('hook runners like onRequestHookRunner/preHandlerHookRunner in lib/hooks.js')).toEqual(['onRequestHookRunner', 'preHandlerHookRunner', 'lib/hooks.js']);
     expect(sem.wrongRelation('Cart.add in turn calls formatPrice'), 'in turn').toBeDefined();
     expect(sem.wrongRelation('Cart.add ends up calling formatPrice'), 'ends up calling').toBeDefined();
     expect(sem.wrongRelation('Cart.total in turn calls formatPrice'), 'true').toBeUndefined();

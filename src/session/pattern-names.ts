@@ -17,7 +17,8 @@ export function codeNamesIn(pattern: string): string[] {
     // a name said to be absent is no claim that it exists: "the project has no validateStatus helper" (adv69's friction)
     if (ABSENT_BEFORE.test(text.slice(Math.max(0, m.index! - 40), m.index!))) continue;
     const coded = m[1] !== undefined || m[3] !== undefined;
-    const tokens = m[1] !== undefined ? m[1].match(/[\p{L}\p{N}_$#./-]+/gu) ?? [] : [m[2]!];
+    // (names joined by a slash are two names, not a path: "onRequestHookRunner/preHandlerHookRunner" — agent trial tr149)
+    const tokens = (m[1] !== undefined ? m[1].match(/[\p{L}\p{N}_$#./-]+/gu) ?? [] : [m[2]!]).flatMap((t) => (FILE_LIKE.test(t.replace(/^\.\//, '')) ? [t] : t.split('/')));
     for (const raw of tokens) {
       const t = raw.replace(/^\.\//, '').replace(/[.\-/]+$/, '');
       if (t.length < 2) continue;

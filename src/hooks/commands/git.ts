@@ -4,7 +4,7 @@ import { optionValues, givenWords, named } from './words.js';
 import { type Command } from './context.js';
 
 // (`git archive` writes the archive to stdout, or to its -o/--output: agent trial tr121 was refused `git archive HEAD | tar -x -C /tmp/x` in EXPLORATION)
-const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag', 'ls-remote', 'archive']);
+const GIT_READ_ONLY = new Set(['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse', 'describe', 'shortlog', 'cat-file', 'config', 'remote', 'fetch', 'help', 'version', 'reflog', 'branch', 'tag', 'ls-remote', 'archive', 'check-ignore', 'check-attr', 'merge-base', 'rev-list', 'name-rev', 'for-each-ref', 'show-ref', 'count-objects', 'var', 'whatchanged']);
 
 
 /**
