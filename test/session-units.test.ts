@@ -128,6 +128,13 @@ describe('QueryFrame validation', () => {
       ['forwardedヘッダーの代わりにhostヘッダーを使う', 'hostヘッダーの代わりにforwardedヘッダーを使う'],
       ['デフォルトの遅延をRetry-Afterヘッダーより優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
       ['ストリームを閉じてからバッファをフラッシュする', 'バッファをフラッシュしてからストリームを閉じる'],
+      // (red team adv77: words of two clauses spliced, every one in order)
+      ['retry when the status is 500', 'Retry when the status is 429 and fail when the status is 500'],
+      ['retry on 500', 'Retry on 429, fail on 500'],
+      ['throw a TypeError for a number', 'Throw a TypeError for a string and return null for a number'],
+      ['return 404 for a wrong method', 'Return 404 for a missing route and 405 for a wrong method'],
+      ['send the body when the body is empty, and send the headers when the headers are empty', 'Send the headers when the body is empty, and send the body when the headers are empty'],
+      ['状态为429时失败', '状态为429时重试，状态为500时失败'],
     ];
     for (const [v, q] of swapped) expect(errs('desired_action', v, q), v).not.toEqual([]);
     expect(errs('desired_action', swapped[0]![0], swapped[0]![1])[0]).toMatch(/does not keep the order of its quote .*'forwarded' stands elsewhere.*copy the part of the quote/);
@@ -145,6 +152,12 @@ describe('QueryFrame validation', () => {
       ['use the timeout option, not the signal', 'use the timeout option instead of the signal'],
       ['it still sets the Content-Length header, but does not send the body or the ETag header', 'it does not send the body or the ETag header, but still sets the Content-Length header'],
       ['hostヘッダーの代わりにforwardedヘッダーを使う', 'hostヘッダーの代わりにforwardedヘッダーを使ってください'],
+      ['when the status is 500', 'Retry when the status is 429 and fail when the status is 500'],
+      ['the function buildFullPath crashes when X is false', 'When X is false, the function buildFullPath crashes'],
+      ['res.send does not send the headers', 'res.send does not send the body, the headers, or the trailers'],
+      ['allowAbsoluteUrls is false and no baseURL is configured', 'When allowAbsoluteUrls is false and no baseURL is configured'],
+      ['作为 map 的 key 时会报错', '作为 map 的 key 时反而会报错'],
+      ['also name that environment variable', "the 'Missing option' error should also name that environment variable, so users know they can set it there"],
     ];
     for (const [v, q] of kept) expect(errs(v === 'カートが空になる' ? 'observed_issue' : 'desired_action', v, q).filter((e) => /order|subject|object/.test(e)), v).toEqual([]);
     // (adv76's honest refusals: a keep the quote itself asks for; "missing" for "has no", states not actions)

@@ -45,8 +45,9 @@ const EN_SUBORDINATE = /^(?:when|whenever|if|once|because|since|until|where)(?![
 /** "and"/"or" that may go on with the clause before it (a list, a second verb under one "does not"). */
 const EN_SOFT = /^(?:and|or|nor)(?![\p{L}])/iu;
 /** A clause of its own after and/or: a verb with its own subject or tense (is, returns the …, sets it). */
-const EN_FINITE = /(?:^|\s)(?:is|are|was|were|has|have|had|does|did|do|will|would|can|could|should|must|may|might)(?![\p{L}])|(?:^|\s)[a-z]+(?:s|ed)\s+(?:the|a|an|its|their|this|that|these|those|it|them|no|any|all|some)(?![\p{L}])/iu;
-const ZH_OPENS = /(?=但是|但|而且|而|却|可是|然而|不过|并且|同时|如果|假如|要是|因为|虽然|当)/u;
+export const EN_FINITE = /(?:^|\s)(?:is|are|was|were|has|have|had|does|did|do|will|would|can|could|should|must|may|might)(?![\p{L}])|(?:^|\s)[a-z]+(?:s|ed)\s+(?:the|a|an|its|their|this|that|these|those|it|them|no|any|all|some)(?![\p{L}])/iu;
+// (而 inside 反而, 从而, 因而, 进而, 然而 and 当 inside 相当, 应当, 适当 open nothing)
+const ZH_OPENS = /(?=但是|但|而且|(?<![反从因进然])而|却|可是|然而|不过|并且|同时|如果|假如|要是|因为|虽然|(?<![相应适正])当)/u;
 const ZH_SUBORDINATE = /^(?:如果|假如|要是|若|当|因为)|(?:时|时候|的话)$/u;
 // (a verb's negative joined to the next clause ends its clause too: 送信せずにヘッダーを送信する)
 // (が after a predicate is "but": 送信しないが, 送るが, 送ったが; after a noun it marks the subject — red team adv76)

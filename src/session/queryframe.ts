@@ -5,7 +5,7 @@
 import { changesCode, type Intent, type Risk } from '../../machines/session.js';
 import { cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
 import { actionSides, complementOfNegated, opposedAction, sameAction, thingsOf } from './actions.js';
-import { clausesWithOpeners, importedSwapped, restatesUnnegated, scopeSwapped, type ScopeLexicon } from './clause-scope.js';
+import { clausesWithOpeners, EN_FINITE, importedSwapped, restatesUnnegated, scopeSwapped, type ScopeLexicon } from './clause-scope.js';
 import { stem, stemsMatch } from './stem.js';
 import { camelSpaces, normalize } from '../util/words.js';
 
@@ -183,7 +183,7 @@ function sameFrameWord(a: string, b: string): boolean {
 }
 
 /** English words that negate, cut out as one token: where a negation stands among the words is part of their order. */
-const NEGATORS = /\b(?:not|never|no|none|neither|nor|without|cannot|\w+n['’]t)\b/giu;
+const NEGATORS = /\b(?:not|never|no|none|neither|nor|without|cannot|\w+n['’]t)\b(?!-)/giu;
 
 /**
  * A text's content in order: Latin words, each English negation among them as '¬', and each CJK
@@ -224,7 +224,8 @@ export function reorderedWord(value: string, quote: string): string | undefined 
   if (n === 0 || n * m > 40_000) return undefined;
   const L = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i]![j] = same(shared[i]!, main[j]!) ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
-  if (L[0]![0] === n) return negationMoved(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same);
+  if (L[0]![0] === n) return negationMoved(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same)
+    ?? (restrictionRestated(value.normalize('NFKC'), quote.normalize('NFKC')) ? undefined : splicedClauses(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same));
   // walk the longest common subsequence: the quote's words it uses, the value's it leaves out
   const used = new Set<number>();
   const left: number[] = [];
@@ -251,7 +252,9 @@ export function reorderedWord(value: string, quote: string): string | undefined 
 
 /** Negations in a clause, said in a word or a failure (not, 不, ない, missing, 缺, 欠け): their parity. */
 function negationParity(t: string): number {
-  const n = t.normalize('NFKC');
+  // (a name in quotes negates nothing: the 'Missing option' error — agent trial tr132)
+  // ("not only X" includes X: it negates nothing)
+  const n = t.normalize('NFKC').replace(/(['"`‘“「])[^'"`’”」\n]*(?:['"`’”」])/gu, ' ').replace(/\bnot\s+(?:only|just|merely)\b/giu, ' ');
   return ((n.match(NEGATORS) ?? []).length + (n.match(/[不没未无非别勿缺]|欠け|ない|なく|ず(?![\p{Script=Hiragana}])|ません|missing|lacks?|fail(?:s|ed)?|unable/giu) ?? []).length) % 2;
 }
 
@@ -304,6 +307,17 @@ function namesCodeOnly(value: string, quote: string): boolean {
 /** Words that relate what stands before them to what stands after: their neighbours may not trade places. */
 const RELATING = /^(?:over|than|instead|rather|before|after|then|into|onto|via|versus|against|above|below|under|beyond|until|since|unless|except|besides|from|toward|towards|precedence|priority|prefer|replace|override|overrides|exceed|exceeds)$/i;
 
+/**
+ * Whether `a`'s words stand in `b` one after another, nothing of `b` left out between the first and
+ * the last, beginning in `b`'s first `head` words and ending in its last `tail` (the clauses joined).
+ */
+function contiguousIn(a: readonly string[], b: readonly string[], same: (x: string, y: string) => boolean, head: number, tail: number): boolean {
+  if (a.length === 0) return true;
+  for (let start = 0; start < head && start + a.length <= b.length; start++)
+    if (start + a.length > b.length - tail && a.every((w, i) => same(w, b[start + i]!))) return true;
+  return false;
+}
+
 /** Whether `a`'s words (of those `b` has) all stand in `b`, in its order. */
 function inOrder(a: readonly string[], b: readonly string[], same: (x: string, y: string) => boolean): boolean {
   let j = 0;
@@ -331,35 +345,91 @@ function clausesReordered(value: string, quote: string, same: (x: string, y: str
  * Whether each clause of the value (of its words the quote has) stands in its own clause of the
  * quote with the same parity of negations — in that clause's order and with its opener when `ordered`.
  */
-function clauseMap(vc: { text: string; opener: string }[], qc: { text: string; opener: string }[], same: (x: string, y: string) => boolean, ordered: boolean): boolean {
+function clauseMap(vc: { text: string; opener: string }[], qc: { text: string; opener: string }[], same: (x: string, y: string) => boolean, ordered: boolean, ellipsis = false): boolean {
   const quoteWords = qc.map((c) => orderedWords(c.text).filter((w) => w !== '¬'));
   const all = quoteWords.flat();
   const valueWords = vc.map((c) => orderedWords(c.text).filter((w) => w !== '¬' && all.some((x) => same(w, x))));
   // the subject the first clauses share ("res.send", "the parser") may lead any clause of the value
   // (Latin words only: the characters of 不发送 are no subject)
-  let lead = 0;
-  while (lead < 2 && lead < valueWords[0]!.length && lead < quoteWords[0]!.length && same(valueWords[0]![lead]!, quoteWords[0]![lead]!) && !CJK.test(valueWords[0]![lead]!)) lead++;
-  const subject = quoteWords[0]!.slice(0, lead);
+  // (a subject is code — res.send — or the noun of "the parser": not the verb and object of "Throw a
+  // TypeError for a string", which red team adv77 spliced onto the other clause's "for a number")
+  const code = /^\s*([A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)+|[a-z][\w$]*[A-Z][\w$]*)(?:\(\))?(?=\s|[^\x00-\x7F])/.exec(qc[0]!.text)?.[1];
+  const noun = /^\s*(?:the|a|an)\s+([\p{L}\w$-]+)\s/iu.exec(qc[0]!.text)?.[1];
+  const lead = code ? frameWords(code) : noun ? frameWords(noun) : [];
+  const subject = lead.length > 0 && inOrder(lead, valueWords[0]!.slice(0, lead.length), same) ? lead : [];
   const within = (a: readonly string[], b: readonly string[]) => (ordered ? inOrder(a, b, same) : a.every((w) => b.some((x) => same(w, x))));
+  // (a clause that leaves its verb to the one before — "the headers" and "or the trailers" of "does
+  // not send the body, the headers, or the trailers", "but also as a plain function" — goes on from it,
+  // its negation too)
+  // (only after a comma, "and", "or", "but": "instead of the host header" is no list item; and with no verb of its own)
+  const elliptic = (c: { text: string; opener: string }) => c.opener === '' && ELLIPTIC_START.test(c.text) && !EN_FINITE.test(c.text);
+  const baseOf = (cs: readonly { text: string; opener: string }[], k: number) => {
+    let j = k;
+    while (j > 0 && elliptic(cs[j]!)) j--;
+    return j;
+  };
+  const parity = (cs: readonly { text: string; opener: string }[], k: number) => {
+    const j = baseOf(cs, k);
+    return j === k ? parityOf(cs[k]!) : (parityOf(cs[j]!) + parityOf(cs[k]!)) % 2;
+  };
   const fits = (v: number, q: number) => {
-    if ((ordered && vc[v]!.opener !== qc[q]!.opener) || negationParity(vc[v]!.text) !== negationParity(qc[q]!.text)) return false;
+    // (a value may leave an opener out — "allowAbsoluteUrls is false" of "When allowAbsoluteUrls is
+    // false" — not put another one in; "instead of" and "without" negate what they open)
+    if ((ordered && vc[v]!.opener !== '' && vc[v]!.opener !== qc[q]!.opener) || parity(vc, v) !== parity(qc, q)) return false;
     const words = valueWords[v]!;
     const rest = subject.length && inOrder(subject, words.slice(0, subject.length), same) ? words.slice(subject.length) : words;
-    return within(words, quoteWords[q]!) || within(rest, quoteWords[q]!);
+    if (within(words, quoteWords[q]!) || within(rest, quoteWords[q]!)) return true;
+    // (only where the words keep their order: clauses put in another order may not borrow, or "use the host header and not
+    // the x-forwarded-host header" would borrow the other clause's object — red team adv76's probe)
+    if (ellipsis && baseOf(qc, q) !== q && within(words, [...quoteWords[baseOf(qc, q)]!, ...quoteWords[q]!])) return true;
+    // (clauses that follow one another, joined with nothing of theirs left out between the first word
+    // taken and the last: 开发环境下同一个…被调用了两次 for 在开发环境下，如果同一个…被调用了两次 — agent trial tr16)
+    if (!ordered) return false;
+    for (let k = q + 1; k < Math.min(qc.length, q + 4); k++) if (contiguousIn(rest, quoteWords.slice(q, k + 1).flat(), same, quoteWords[q]!.length, quoteWords[k]!.length)) return true;
+    return false;
   };
   const taken = new Set<number>();
+  const at = new Array<number>(vc.length).fill(-1);
   const match = (v: number): boolean => {
     if (v === vc.length) return true;
     if (valueWords[v]!.length === 0) return match(v + 1);
     for (let q = 0; q < qc.length; q++) {
       if ((ordered && taken.has(q)) || !fits(v, q)) continue;
+      // (a condition goes with the clause it follows in the quote: "retry when the status is 500" is
+      // not "Retry when the status is 429 and fail when the status is 500" — red team adv77)
+      // (right after it, or right before it: "crashes when X is false" for "When X is false, … crashes")
+      if (ordered && vc[v]!.opener && v > 0 && at[v - 1]! >= 0 && Math.abs(q - at[v - 1]!) !== 1) continue;
       taken.add(q);
+      at[v] = q;
       if (match(v + 1)) return true;
       taken.delete(q);
+      at[v] = -1;
     }
     return false;
   };
   return match(0);
+}
+
+/** A clause that begins as a list item or an ellipsis does: no verb of its own before its noun. */
+const ELLIPTIC_START = /^(?:(?:also|not|only|just|even|too|never)\s+)*(?:the|a|an|as|to|for|from|in|on|with|by|its|their|this|that|these|those|any|all|each|every)(?![\p{L}\p{N}_$])/iu;
+
+/** A clause's negations with those its opener states ("instead of", "rather than", "without", "unless"). */
+function parityOf(c: { text: string; opener: string }): number {
+  return (negationParity(c.text) + (/^(?:instead of|rather than|without|unless)$/.test(c.opener) ? 1 : 0)) % 2;
+}
+
+/**
+ * A value spliced from several clauses of its quote: each clause of the value (its words the quote
+ * says, in order) must stand in one clause of the quote — or run on through the next ones with
+ * nothing left out — a condition with the clause it follows there. "retry when the status is 500"
+ * for "Retry when the status is 429 and fail when the status is 500", "retry on 500" for "Retry on
+ * 429, fail on 500", "throw a TypeError for a number" for "Throw a TypeError for a string and return
+ * null for a number" (red team adv77: every word in order).
+ */
+function splicedClauses(value: string, quote: string, same: (x: string, y: string) => boolean): string | undefined {
+  const [vc, qc] = [clausesWithOpeners(value), clausesWithOpeners(quote)];
+  if (qc.length < 2 || vc.length > 6 || qc.length > 6) return undefined;
+  return clauseMap(vc, qc, same, true, true) ? undefined : 'it joins words of different clauses of the quote';
 }
 
 
