@@ -164,6 +164,10 @@ describe('QueryFrame validation', () => {
     const koa = 'Make ctx.attachment() keep an existing Content-Type header instead of overwriting it when the filename has no extension.';
     for (const v of ['keep the existing Content-Type header', 'keep an existing Content-Type header, not overwrite it'])
       expect(validateFrame(koa, { desired_action: { value: v, quote: 'keep an existing Content-Type header instead of overwriting it' } }, translateCjk).errors, v).toEqual([]);
+    // (the behaviour a quote negates, named as the feature, is the feature: agent trial tr151; an edit it forbids is not)
+    const ky = 'When a request is retried after a 413 response, ky should not retry it; instead it should throw the HTTPError right away.';
+    expect(validateFrame(ky, { target_feature: { value: 'retry', quote: 'ky should not retry it' } }, translateCjk).errors).toEqual([]);
+    expect(validateFrame('Fix the cache. Do not change how other errors are thrown.', { target_feature: { value: 'other errors', quote: 'Do not change how other errors are thrown' } }, translateCjk).errors[0]?.error).toMatch(/rules out/);
     // (a target that only names code states nothing to negate: agent trial tr150)
     const att = 'ctx.attachment() でファイル名に拡張子がないときは、既存の Content-Type ヘッダーを上書きせずにそのまま残すようにしてください。';
     expect(validateFrame(att, { target_feature: { value: 'ctx.attachment()', quote: att } }, translateCjk).errors).toEqual([]);

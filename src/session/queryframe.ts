@@ -1013,6 +1013,18 @@ export function ruledOut(req: string, quote: string): string | undefined {
   return found;
 }
 
+/**
+ * The target is the behaviour the quote negates, not code it keeps out of the edit: "retry" of "ky
+ * should not retry it" (agent trial tr151) — the negation stands right before it, and it is no verb
+ * of editing ("other errors" of "do not change how other errors are thrown" stays ruled out).
+ */
+function negatedBehaviour(quote: string, value: string): boolean {
+  if (EDIT_VERB.test(value)) return false;
+  const at = quote.indexOf(value);
+  return at > 0 && /(?:\b(?:not|never|no\s+longer)|n['’]t)\s+$/i.test(quote.slice(Math.max(0, at - 40), at));
+}
+const EDIT_VERB = /^(?:change|modify|touch|alter|edit|rewrite|refactor|break|affect|remove|delete|rename)\w*$/i;
+
 /** Where a clause ends: punctuation, or a conjunction that starts another. */
 // (a dot, colon or comma inside a word ends nothing: `ctx.assert`, `a:b`, `1,000` — red team adv44)
 const CLAUSE_END = /[.:,](?![A-Za-z0-9_$])|[;!?。；：！？，、]|(?:^|[^\p{L}])(?:and|but|or|instead|then|so|while|whereas|however|unless|until)(?![\p{L}])/iu;
@@ -1086,6 +1098,8 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
   // a target that only names code its quote writes states nothing to negate: "ctx.attachment()" from a
   // Japanese sentence that says 上書きせずに (agent trial tr150)
   if (slot === 'target_feature' && namesCodeOnly(value, quote)) return true;
+  // (nor does the behaviour a quote negates, named as the feature: "retry" of "should not retry it" — tr151)
+  if (slot === 'target_feature' && value.trim().split(/\s+/).length <= 3 && negatedBehaviour(normalize(quote), normalize(value))) return true;
   if (DOUBLE_NEGATION.test(value.normalize('NFKC')) && !DOUBLE_NEGATION.test(quote.normalize('NFKC'))) return false;
   if (REVERSAL_CJK.test(value.normalize('NFKC')) && !REVERSAL_CJK.test(quote.normalize('NFKC'))) return false;
   const [v, q] = [negated(value, quote), negated(quote)];
@@ -1255,7 +1269,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `quote "${s.quote}" is what the request rules out ("${ruled}"): the ${slot} is what it asks for — quote that, or quote the negation with it` });
     // the feature taken from inside the clause that rules it out: "other errors" quoting "do not change
     // how other errors are thrown" (red team adv36)
-    else if (slot === 'target_feature' && ((quote.includes(normalize(s.value)) && normalize(s.value) && (ruled = ruledOut(quote, normalize(s.value)))) || (ruled = fromExcluded(s.value, s.quote, false, translate))))
+    else if (slot === 'target_feature' && ((quote.includes(normalize(s.value)) && normalize(s.value) && !negatedBehaviour(quote, normalize(s.value)) && (ruled = ruledOut(quote, normalize(s.value)))) || (ruled = fromExcluded(s.value, s.quote, false, translate))))
       errors.push({ slot, error: `target_feature "${s.value}" is what its quote "${s.quote}" rules out ("${ruled}"): the target_feature is what the request asks to change — quote that` });
     else if (contentUnits(s.quote).size === 0) errors.push({ slot, error: `quote "${s.quote}" has no content words: quote the words of the request that state the ${slot}` });
     else if (!normalize(s.value)) errors.push({ slot, error: 'value is empty' });
