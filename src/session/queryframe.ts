@@ -216,16 +216,17 @@ export function reorderedWord(value: string, quote: string): string | undefined 
   if (CJK.test(value) !== CJK.test(quote)) return undefined;
   if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote) ?? markerSwapped(value, quote) ?? negationMoved(value, quote, sameFrameWord);
   const BRACKETS = /[(（[「『【][^)）\]」』】]*[)）\]」』】]/gu;
-  const main = orderedWords(quote.replace(BRACKETS, ' '));
+  // (outside brackets on both sides: a gloss may move)
+  const [v0, q0] = [value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' ')];
+  const main = orderedWords(q0);
   const same = (a: string, b: string) => (a === '¬' || b === '¬' ? a === b : sameFrameWord(a, b));
-  // the value's words the quote's running text says, outside brackets on both sides (a gloss may move)
-  const shared = orderedWords(value.replace(BRACKETS, ' ')).filter((w) => main.some((x) => same(w, x)));
+  // the value's words the quote's running text says
+  const shared = orderedWords(v0).filter((w) => main.some((x) => same(w, x)));
   const n = shared.length, m = main.length;
   if (n === 0 || n * m > 40_000) return undefined;
   const L = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i]![j] = same(shared[i]!, main[j]!) ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
-  if (L[0]![0] === n) return negationMoved(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same)
-    ?? (restrictionRestated(value.normalize('NFKC'), quote.normalize('NFKC')) ? undefined : splicedClauses(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same));
+  if (L[0]![0] === n) return negationMoved(v0, q0, same) ?? (restrictionRestated(value.normalize('NFKC'), quote.normalize('NFKC')) ? undefined : splicedClauses(v0, q0, same));
   // walk the longest common subsequence: the quote's words it uses, the value's it leaves out
   const used = new Set<number>();
   const left: number[] = [];
@@ -245,8 +246,8 @@ export function reorderedWord(value: string, quote: string): string | undefined 
   const inverted = (a: string, b: string) => !RELATING.test(a) && !RELATING.test(b) && joined(a, b) && main.some((x, k) => k + 1 < m && same(b, x) && same(a, main[k + 1]!));
   const moved = left.map((at) => shared[at]!).find((w, x) => main.some((q, k) => !used.has(k) && same(w, q))
     && !(left[x]! > 0 && inverted(shared[left[x]! - 1]!, w)) && !(left[x]! + 1 < n && inverted(w, shared[left[x]! + 1]!)));
-  if (moved === undefined) return negationMoved(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same);
-  if (clausesReordered(value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' '), same)) return undefined;
+  if (moved === undefined) return negationMoved(v0, q0, same);
+  if (clausesReordered(v0, q0, same)) return undefined;
   return `${moved === '¬' ? 'a negation' : `'${moved}'`} stands elsewhere`;
 }
 

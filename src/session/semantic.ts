@@ -130,12 +130,9 @@ export class SemanticPhase {
   /** Whether a pattern is written in the code (not its comments) of these declarations, or else in which of the declarations they call, one step down. */
   private writtenIn(defs: readonly SymbolRow[], re: RegExp): { own: boolean; helpers: string[] } {
     const writes = (d: { path: string; line: number; end_line: number }) => {
-      try {
-        const lines = fs.readFileSync(path.join(this.core.project.root, d.path), 'utf8').split('\n').slice(d.line - 1, Math.min(d.end_line, d.line + 2000));
-        return re.test(withoutCommentLines(lines).join('\n'));
-      } catch {
-        return true; // (a file the server cannot read now: nothing to judge by)
-      }
+      // (the project's cached lines; a file the server cannot read now gives nothing to judge by)
+      const all = this.core.project.lines(d.path);
+      return all.length === 0 || re.test(withoutCommentLines(all.slice(d.line - 1, Math.min(d.end_line, d.line + 2000))).join('\n'));
     };
     if (defs.some(writes)) return { own: true, helpers: [] };
     const callees = this.core.project.db.prepare(`SELECT DISTINCT c.name, f.path, c.line, c.end_line FROM refs r JOIN symbols s ON s.id = ? JOIN symbols c ON c.id = r.symbol_id JOIN files f ON f.id = c.file_id
