@@ -171,6 +171,12 @@ describe('QueryFrame validation', () => {
     // (a target that only names code states nothing to negate: agent trial tr150)
     const att = 'ctx.attachment() でファイル名に拡張子がないときは、既存の Content-Type ヘッダーを上書きせずにそのまま残すようにしてください。';
     expect(validateFrame(att, { target_feature: { value: 'ctx.attachment()', quote: att } }, translateCjk).errors).toEqual([]);
+    // (a verb's plain form before と is a condition, not a list item: its clause keeps no negation of the next — agent trial tr149)
+    const fy = 'onRequest フックの中で reply.send() を呼ぶと、ルートのハンドラが実行されないのはなぜか。その仕組みをコードで調べて説明して';
+    const fq = 'onRequest フックの中で reply.send() を呼ぶと、ルートのハンドラが実行されないのはなぜか。';
+    expect(validateFrame(fy, { trigger_condition: { value: 'onRequest フックの中で reply.send() を呼ぶ', quote: fq } }, translateCjk).errors).toEqual([]);
+    for (const v of ['ルートのハンドラが実行される', 'reply.send() を呼ぶとルートのハンドラが実行される'])
+      expect(validateFrame(fy, { observed_issue: { value: v, quote: fq } }, translateCjk).errors.length, v).toBeGreaterThan(0);
     expect(validateFrame('When the request has no Host header, respond with 400.', { trigger_condition: { value: 'when the Host header is missing', quote: 'When the request has no Host header' } }, translateCjk).errors).toEqual([]);
   });
 

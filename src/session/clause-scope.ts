@@ -52,7 +52,8 @@ const ZH_SUBORDINATE = /^(?:如果|假如|要是|若|当|因为)|(?:时|时候|�
 // (a verb's negative joined to the next clause ends its clause too: 送信せずにヘッダーを送信する)
 // (が after a predicate is "but": 送信しないが, 送るが, 送ったが; after a noun it marks the subject — red team adv76)
 const JA_CLOSES = /(?<=けれども|けれど|けど|のに|ながら|ずに|ないで|なくて|ず(?=[^\p{Script=Hiragana}])|(?:ない|する|した|です|ます|だ|[るた])が(?=[\p{Script=Han}\p{Script=Katakana}a-zA-Z、\s]))/u;
-const JA_SUBORDINATE = /(?:とき|時|場合|ので|から|ため|なら|たら|れば|ると|際)[はにもで]?$/u;
+// (a verb's plain form before と is a condition: 呼ぶと "when … calls", しないと; a noun before と is a list item)
+const JA_SUBORDINATE = /(?:とき|時|場合|ので|から|ため|なら|たら|れば|[うくぐすつぬぶむる]と|ないと|際)[はにもで]?$/u;
 /** A Japanese piece with no predicate of its own (a list item, a topic): the clause after it governs it. */
 const JA_ARGUMENT = /(?:[はがをにへとやもの]|[^\p{Script=Hiragana}])$/u;
 
