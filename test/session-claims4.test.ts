@@ -743,13 +743,27 @@ describe('Red team adv76: an error thrown one call down, a quote from a comment'
         '};',
         '',
       ].join('\n'),
+      'History.md': '5.0.0\n=====\n  * remove res.redirect(url, status) signature\n',
     });
     const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined; misquoted(x: string, f: readonly string[]): unknown } }).semantic;
     expect(sem.wrongRelation('res.redirect throws a TypeError when the url is not a string')).toMatch(/written not in res\.redirect's code but in status, which it calls: say which/);
     expect(sem.wrongRelation('res.redirect throws a TypeError through res.status when the code is not an integer')).toBeUndefined();
+    // (a helper named like an English word is named only as code: red team adv77)
+    expect(sem.wrongRelation('res.redirect throws a TypeError whatever the status')).toMatch(/say which/);
+    for (const h of ['res.redirect throws a TypeError through status() when the code is not an integer', 'res.redirect throws a TypeError via `status`', 'res.redirect throws a TypeError through this.status'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
     expect(sem.wrongRelation('res.status throws a TypeError')).toBeUndefined();
+    // (with a modal, in a relative clause, in the passive future: red team adv77)
+    for (const h of ['res.redirect will throw a TypeError when the url is not a string', 'res.redirect should throw a TypeError', 'the Location header is set by res.redirect, which throws a TypeError',
+      'TypeError will be thrown by res.redirect', 'res.redirect can then raise a TypeError'])
+      expect(sem.wrongRelation(h), h).toMatch(/written not in res\.redirect's code/);
+    for (const h of ['res.redirect calls res.status, which throws a TypeError', 'res.redirect does not throw a TypeError', 'res.status will throw a TypeError for 1.5', 'res.redirect will never throw a TypeError'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
     expect(sem.misquoted('res.redirect uses 301 by default, as lib/res.js:8 shows: `res.redirect(301, "/home")`', [])).toBeDefined();
     expect(sem.misquoted('res.redirect uses 302 by default, as lib/res.js:11 shows: `var code = 302;`', [])).toBeUndefined();
+    // (a changelog line is no code: red team adv77)
+    expect(sem.misquoted('res.redirect takes the url first and the status second, as History.md:3 shows: `res.redirect(url, status)`', [])).toMatchObject({ where: expect.stringMatching(/is no code/) });
+    expect(sem.misquoted('res.redirect takes the url first, as `res.redirect(url, status)` shows', ['History.md'])).toBeDefined();
     // a number said of the code must be written in it (or in the code it calls, or in the request)
     expect(sem.wrongRelation('res.redirect uses status 301 by default when no status is given')).toMatch(/301 is written nowhere in res\.redirect's code/);
     expect(sem.wrongRelation('res.redirect uses status 302 by default when no status is given')).toBeUndefined();

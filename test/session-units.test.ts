@@ -135,12 +135,16 @@ describe('QueryFrame validation', () => {
       ['return 404 for a wrong method', 'Return 404 for a missing route and 405 for a wrong method'],
       ['send the body when the body is empty, and send the headers when the headers are empty', 'Send the headers when the body is empty, and send the body when the headers are empty'],
       ['状态为429时失败', '状态为429时重试，状态为500时失败'],
+      // (red team adv77: a gloss moved to another word)
+      ['set the limit (default 0) for the retries (default 2)', 'Set the limit (default 2) for the retries (default 0)'],
+      ['use the header over the delay (Retry-After)', 'use the header (Retry-After) over the delay'],
     ];
     for (const [v, q] of swapped) expect(errs('desired_action', v, q), v).not.toEqual([]);
     expect(errs('desired_action', swapped[0]![0], swapped[0]![1])[0]).toMatch(/does not keep the order of its quote .*'forwarded' stands elsewhere.*copy the part of the quote/);
     // honest: words dropped, clauses whole in another order, a gloss in brackets moved, a passive in Japanese, a particle of topic
     const kept: [string, string][] = [
       ['use the x-forwarded-host header', 'use the x-forwarded-host header instead of the host header'],
+      ['raise the timeout (ms) to 10', 'raise the timeout option (ms) to 10'],
       ['the request never ends and the timeout is ignored', 'The timeout is ignored, and the request never ends'],
       ['res.send sends the headers but not the body', 'res.send does not send the body but sends the headers'],
       ['res.send does not set the Content-Type header for a Buffer body', 'res.send does not set the Content-Type header when the body is a Buffer'],

@@ -215,8 +215,9 @@ function orderedWords(t: string): string[] {
 export function reorderedWord(value: string, quote: string): string | undefined {
   if (CJK.test(value) !== CJK.test(quote)) return undefined;
   if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote) ?? markerSwapped(value, quote) ?? negationMoved(value, quote, sameFrameWord);
-  const BRACKETS = /[(（[「『【][^)）\]」』】]*[)）\]」』】]/gu;
-  // (outside brackets on both sides: a gloss may move)
+  // (outside brackets on both sides: a gloss may move — but not to another word)
+  const gloss = glossMoved(value, quote);
+  if (gloss) return gloss;
   const [v0, q0] = [value.replace(BRACKETS, ' '), quote.replace(BRACKETS, ' ')];
   const main = orderedWords(q0);
   const same = (a: string, b: string) => (a === '¬' || b === '¬' ? a === b : sameFrameWord(a, b));
@@ -249,6 +250,28 @@ export function reorderedWord(value: string, quote: string): string | undefined 
   if (moved === undefined) return negationMoved(v0, q0, same);
   if (clausesReordered(v0, q0, same)) return undefined;
   return `${moved === '¬' ? 'a negation' : `'${moved}'`} stands elsewhere`;
+}
+
+const BRACKETS = /[(（[「『【][^)）\]」』】]*[)）\]」』】]/gu;
+
+/**
+ * A gloss in brackets the value writes by another word than its quote does: "the limit (default 0)
+ * for the retries (default 2)" for "the limit (default 2) for the retries (default 0)" (red team
+ * adv77). A gloss moved with its word, or said without brackets, is no move.
+ */
+function glossMoved(value: string, quote: string): string | undefined {
+  // (the words a gloss follows: the last of them is its head; a value may drop the others — "the timeout (ms)" for "the timeout option (ms)")
+  const glosses = (t: string) => [...t.normalize('NFKC').matchAll(BRACKETS)].map((m) => ({ before: frameWords(t.normalize('NFKC').slice(0, m.index!)).slice(-3), words: frameWords(m[0]) }))
+    .map((g) => ({ ...g, head: g.before[g.before.length - 1] }));
+  const q = glosses(quote);
+  if (q.length === 0) return undefined;
+  const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every((w, i) => sameFrameWord(w, b[i]!));
+  for (const g of glosses(value)) {
+    const alike = q.filter((x) => sameWords(x.words, g.words));
+    if (alike.length === 0 || g.head === undefined || alike.some((x) => x.before.some((w) => sameFrameWord(w, g.head!)))) continue;
+    return `the gloss (${g.words.join(' ')}) stands by '${g.head}', where the quote writes it by '${alike[0]!.head ?? ''}'`;
+  }
+  return undefined;
 }
 
 /** Negations in a clause, said in a word or a failure (not, 不, ない, missing, 缺, 欠け): their parity. */

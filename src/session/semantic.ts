@@ -120,7 +120,7 @@ export class SemanticPhase {
       // url, made "res.redirect throws a TypeError when the url is not a string" FACT (red team adv76)
       const { own, helpers } = this.writtenIn(defs, new RegExp(`(?<![\\w$])${x}(?![\\w$])`));
       if (own) continue;
-      if (helpers.some((h) => new RegExp(`(?<![\\w$])${h.replace(/[$]/g, '\\$')}(?![\\w$])`).test(sentence))) continue;
+      if (helpers.some((h) => namesHelper(sentence, h))) continue;
       if (helpers.length > 0) return `${a} throws ${x}, and ${x} is written not in ${a}'s code but in ${helpers.slice(0, 3).join(', ')}, which it calls: say which (${a} throws ${x} through ${helpers[0]}), and check that it throws it in the case you state`;
       return `${a} throws ${x}, and ${x} is written nowhere in ${a}'s code nor in the code it calls`;
     }
@@ -321,9 +321,18 @@ export class SemanticPhase {
     const after = [...text.matchAll(/[\w@$.\/-]+\.[A-Za-z][\w]{0,5}:\d+(?::|\s+(?:reads|says|has|holds|contains|does))\s+([^`\n]*?[(){}=;<>|&][^`\n]*)$/gm)].map((m) => m[1]!.trim());
     const fragments = [...quoted, ...after].filter((f) => !/^[#\w$.]+(?:\(\))?$/.test(f));
     if (fragments.length === 0) return undefined;
+    // (only code: a changelog line quoted as `res.redirect(url, status)` says what a release changed,
+    // not what the code does — red team adv77 had it FACT)
+    // (configuration — package.json, a YAML file — decides behaviour, and may be quoted)
+    const isCode = (file: string) => !DOCUMENT_FILE.test(file);
+    const notCode: string[] = [];
     const lines = (rel: string): { path: string; lines: string[] } | undefined => {
       const file = projectFile(this.core.project, rel);
       if (file === undefined) return undefined;
+      if (!isCode(file)) {
+        if (!notCode.includes(file)) notCode.push(file);
+        return undefined;
+      }
       try {
         return { path: file, lines: fs.readFileSync(path.join(this.core.project.root, file), 'utf8').split('\n') };
       } catch {
@@ -348,11 +357,11 @@ export class SemanticPhase {
       // (a quote from a comment is no code: a JSDoc example made "301 by default" FACT — red team adv76)
       const holds = (t: string) => holdsInOrder(fragment, withoutCommentLines(t.split('\n')).join('\n'));
       if (at.length > 0) {
-        if (!at.some(({ file, line }) => holds(window(file, line) ?? ''))) return { fragment, where: at.map((x) => `${x.file}:${x.line}`).join(', ') };
+        if (!at.some(({ file, line }) => holds(window(file, line) ?? ''))) return { fragment, where: at.map((x) => `${x.file}:${x.line}`).join(', ') + (notCode.length > 0 ? ` (${notCode.slice(0, 2).join(', ')} is no code: quote the code itself)` : '') };
       // (a quote that names one of them is a use of it, wherever it stands: "formatPrice is called as `formatPrice(…)`")
       } else if (owners.length > 0 && !owners.some((d) => fragment.includes(d.name))) {
         if (!owners.some((d) => holds(lines(d.path)?.lines.slice(d.line - 1, d.end_line).join('\n') ?? ''))) return { fragment, where: `the code of ${[...new Set(owners.map((d) => (d.container_name ? `${d.container_name}.${d.name}` : d.name)))].slice(0, 3).join(', ')}` };
-      } else if (named.length > 0 && !named.some((f) => holds(lines(f)?.lines.join('\n') ?? ''))) return { fragment, where: named.join(', ') };
+      } else if (named.length > 0 && !named.some((f) => holds(lines(f)?.lines.join('\n') ?? ''))) return { fragment, where: named.join(', ') + (notCode.length > 0 ? ` (${notCode.slice(0, 2).join(', ')} is no code: quote the code itself)` : '') };
     }
     return undefined;
   }
@@ -688,6 +697,9 @@ export function matchEvidence(ev: { tool: string; target: string; files: string[
   return { ok: true, call };
 }
 
+/** Prose about the code (a changelog, a README, docs): what it says is no quote of the code. */
+const DOCUMENT_FILE = /(?:\.(?:md|mdx|markdown|txt|rst|adoc|asciidoc|org|textile)|(?:^|\/)(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASES?|AUTHORS|CONTRIBUTORS)(?:\.[\w-]+)?)$/i;
+
 /** Words that place a declaration, and words that say a use (a sentence with one says where code is used, not where it is). */
 const DECLARING = /\b(?:declar|defin|resid|implement|locat|lives?\b|written|kept|sits|found|contain|holds|export|originat|provid|ship|stored|coded|appear|owns?\b|lack|absent|missing)\w*|\bset\s+up\b|\bcomes?\s+from\b|\bbelongs?\s+to\b|\bis\s+part\s+of\b|\bis\s+where\b|\b(?:is|are)\s+(?:\w+\s+){0,2}(?:in|inside|within|at|from)\b/i;
 /** The words that declare outright (a use may follow them: "declared in — and called from — F"). */
@@ -700,7 +712,10 @@ const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/
 /** A name in a relation, in backticks or not, `#private` and qualified ones too. */
 /** "A throws/raises (an) XError", "XError is thrown/raised by A" (A as REL_NAME reads it). */
 const ERROR_NAME = String.raw`([A-Z][\w$]*(?:Error|Exception))`;
-const THROWS_LAZY = () => String.raw`${REL_NAME}\s+(?:(?:\w+ly|already|also|then|now)\s+)?(?:throws|raises)\s+(?:an?\s+|the\s+)?(?:new\s+)?${ERROR_NAME}|${ERROR_NAME}\s+is\s+(?:thrown|raised)\s+(?:by|from|in|inside)\s+${REL_NAME}`;
+// (with a modal or in a relative clause too: "A will throw X", "A can raise X", "A calls B, which throws X"
+// is said of B; "X will be thrown by A" — red team adv77)
+const MODAL = String.raw`(?:will|would|can|could|may|might|should|must|does|do|is\s+going\s+to|then)`;
+const THROWS_LAZY = () => String.raw`${REL_NAME}(?:,?\s+(?:which|that))?\s+(?:(?:\w+ly|already|also|then|now|in\s+turn)\s+)?(?:${MODAL}\s+(?:(?:\w+ly|also|then)\s+)?)?(?:throws|raises|throw|raise)\s+(?:an?\s+|the\s+)?(?:new\s+)?${ERROR_NAME}|${ERROR_NAME}\s+(?:is|gets|(?:will|would|can|could|may|might|should|must)\s+be)\s+(?:thrown|raised)\s+(?:by|from|in|inside)\s+${REL_NAME}`;
 const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(\))?\`?`;
 const THROWS = new RegExp(THROWS_LAZY(), 'g');
 /**
@@ -768,4 +783,14 @@ function canonicalJson(v: unknown): string {
 /** The lines of code that are not whole comment lines (//, #, /*, a JSDoc line's *): what a quote or a name must be written in. */
 export function withoutCommentLines(lines: readonly string[]): string[] {
   return lines.map((l) => (/^\s*(?:\/\/|#(?![!\[])|\/\*|\*(?!\*?\s*[=;)]))/.test(l) ? '' : l));
+}
+
+/**
+ * Does a sentence name a helper as code? A name that is also an English word ("status", "send") only
+ * as code is written (res.status, status(), `status`): "whatever the status" names no helper (red team adv77).
+ */
+function namesHelper(sentence: string, helper: string): boolean {
+  const h = helper.replace(/[$]/g, '\\$');
+  if (/[A-Z_$\d]/.test(helper.slice(1))) return new RegExp(`(?<![\\w$])${h}(?![\\w$])`).test(sentence);
+  return new RegExp(`(?:[.#\`]${h}(?![\\w$]))|(?<![\\w$])${h}\\s*[(\`]`).test(sentence);
 }
