@@ -138,6 +138,9 @@ describe('QueryFrame validation', () => {
       // (red team adv77: a gloss moved to another word)
       ['set the limit (default 0) for the retries (default 2)', 'Set the limit (default 2) for the retries (default 0)'],
       ['use the header over the delay (Retry-After)', 'use the header (Retry-After) over the delay'],
+      // (red team adv77: the words before a relating word dropped with it)
+      ['prefer the default delay', 'Prefer the Retry-After header over the default delay'],
+      ['run the flush', 'Run the cleanup before the flush, and log it'],
     ];
     for (const [v, q] of swapped) expect(errs('desired_action', v, q), v).not.toEqual([]);
     expect(errs('desired_action', swapped[0]![0], swapped[0]![1])[0]).toMatch(/does not keep the order of its quote .*'forwarded' stands elsewhere.*copy the part of the quote/);
@@ -145,6 +148,10 @@ describe('QueryFrame validation', () => {
     const kept: [string, string][] = [
       ['use the x-forwarded-host header', 'use the x-forwarded-host header instead of the host header'],
       ['raise the timeout (ms) to 10', 'raise the timeout option (ms) to 10'],
+      ['honor the header', 'Honor the Retry-After header'],
+      ['prefer the header', 'Prefer the Retry-After header over the default delay'],
+      ['run the cleanup and log it', 'Run the cleanup before the flush, and log it'],
+      ['use the x-forwarded-host header, not the host header', 'use the x-forwarded-host header instead of the host header'],
       ['the request never ends and the timeout is ignored', 'The timeout is ignored, and the request never ends'],
       ['res.send sends the headers but not the body', 'res.send does not send the body but sends the headers'],
       ['res.send does not set the Content-Type header for a Buffer body', 'res.send does not set the Content-Type header when the body is a Buffer'],

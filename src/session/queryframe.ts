@@ -227,7 +227,7 @@ export function reorderedWord(value: string, quote: string): string | undefined 
   if (n === 0 || n * m > 40_000) return undefined;
   const L = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i]![j] = same(shared[i]!, main[j]!) ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
-  if (L[0]![0] === n) return negationMoved(v0, q0, same) ?? (restrictionRestated(value.normalize('NFKC'), quote.normalize('NFKC')) ? undefined : splicedClauses(v0, q0, same));
+  if (L[0]![0] === n) return negationMoved(v0, q0, same) ?? relationDropped(v0, q0, same) ?? (restrictionRestated(value.normalize('NFKC'), quote.normalize('NFKC')) ? undefined : splicedClauses(v0, q0, same));
   // walk the longest common subsequence: the quote's words it uses, the value's it leaves out
   const used = new Set<number>();
   const left: number[] = [];
@@ -250,6 +250,37 @@ export function reorderedWord(value: string, quote: string): string | undefined 
   if (moved === undefined) return negationMoved(v0, q0, same);
   if (clausesReordered(v0, q0, same)) return undefined;
   return `${moved === '¬' ? 'a negation' : `'${moved}'`} stands elsewhere`;
+}
+
+/** Words that relate two sides, which cannot be told apart once the word is gone ("prefer A over B"). */
+const SIDED = /^(?:over|than|instead|rather|before|after|ahead|versus|vs|above|below)$/i;
+
+/**
+ * A value that keeps words on both sides of a relating word of its quote, but neither the word nor
+ * what stood right before it: "prefer the default delay" for "prefer the Retry-After header over the
+ * default delay" states the other side as the choice (red team adv77). A negation may stand for
+ * "instead of" and "rather than" ("use A, not B").
+ */
+function relationDropped(value: string, quote: string, same: (a: string, b: string) => boolean): string | undefined {
+  const q = orderedWords(quote);
+  const v = orderedWords(value);
+  // (each value word at its first place in the quote after the last one's: the order is kept)
+  const at: number[] = [];
+  let from = 0;
+  for (const w of v) {
+    const k = q.findIndex((x, i) => i >= from && same(w, x));
+    if (k < 0) continue;
+    at.push(k);
+    from = k + 1;
+  }
+  for (const [k, w] of q.entries()) {
+    // (a word of its own: the After of Retry-After relates nothing)
+    if (!SIDED.test(w) || k === 0 || !new RegExp(`(?:^|\\s)${w}(?:\\s|$)`, 'iu').test(quote) || v.some((x) => x.toLowerCase() === w.toLowerCase())) continue;
+    if (/^(?:instead|rather)$/i.test(w) && v.includes('¬')) continue;
+    if (at.some((i) => i < k) && at.some((i) => i > k) && !at.includes(k - 1))
+      return `'${q[k - 1]} ${w} ${q[k + 1] ?? ''}' lost '${w}' and '${q[k - 1]}', so the other side reads as the first (keep '${w}' and the words before it, or take the words of one side only)`;
+  }
+  return undefined;
 }
 
 const BRACKETS = /[(（[「『【][^)）\]」』】]*[)）\]」』】]/gu;
