@@ -141,6 +141,9 @@ describe('QueryFrame validation', () => {
       // (red team adv77: the words before a relating word dropped with it)
       ['prefer the default delay', 'Prefer the Retry-After header over the default delay'],
       ['run the flush', 'Run the cleanup before the flush, and log it'],
+      // (red team adv77: Japanese words of two clauses spliced)
+      ['ステータスが500のときは再試行し', 'ステータスが429のときは再試行し、500のときは失敗する'],
+      ['ステータスが500のときは再試行し、429のときは失敗する', 'ステータスが429のときは再試行し、500のときは失敗する'],
     ];
     for (const [v, q] of swapped) expect(errs('desired_action', v, q), v).not.toEqual([]);
     expect(errs('desired_action', swapped[0]![0], swapped[0]![1])[0]).toMatch(/does not keep the order of its quote .*'forwarded' stands elsewhere.*copy the part of the quote/);
@@ -149,6 +152,8 @@ describe('QueryFrame validation', () => {
       ['use the x-forwarded-host header', 'use the x-forwarded-host header instead of the host header'],
       ['raise the timeout (ms) to 10', 'raise the timeout option (ms) to 10'],
       ['honor the header', 'Honor the Retry-After header'],
+      ['ステータスが429のときは再試行する', 'ステータスが429のときは再試行し、500のときは失敗する'],
+      ['500のときは失敗する', 'ステータスが429のときは再試行し、500のときは失敗する'],
       ['prefer the header', 'Prefer the Retry-After header over the default delay'],
       ['run the cleanup and log it', 'Run the cleanup before the flush, and log it'],
       ['use the x-forwarded-host header, not the host header', 'use the x-forwarded-host header instead of the host header'],

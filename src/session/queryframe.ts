@@ -214,7 +214,7 @@ function orderedWords(t: string): string[] {
  */
 export function reorderedWord(value: string, quote: string): string | undefined {
   if (CJK.test(value) !== CJK.test(quote)) return undefined;
-  if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote) ?? markerSwapped(value, quote) ?? negationMoved(value, quote, sameFrameWord);
+  if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote) ?? markerSwapped(value, quote) ?? negationMoved(value, quote, sameFrameWord) ?? clausesInterleaved(value, quote);
   // (outside brackets on both sides: a gloss may move — but not to another word)
   const gloss = glossMoved(value, quote);
   if (gloss) return gloss;
@@ -487,6 +487,35 @@ function splicedClauses(value: string, quote: string, same: (x: string, y: strin
   return clauseMap(vc, qc, same, true, true) ? undefined : 'it joins words of different clauses of the quote';
 }
 
+
+/**
+ * Japanese orders its phrases freely, but a clause's words stay together: a value that goes from one
+ * clause of its quote to another and back splices them — "ステータスが500のときは再試行し" for
+ * "ステータスが429のときは再試行し、500のときは失敗する" puts the 500 of the failure into the retry
+ * (red team adv77). Clauses whole in another order, or joined, are no splice (tr22: "開発モードで setup
+ * ストアの $reset() を呼んだとき" for "setup ストアで $reset() を呼んだとき、開発モードでは").
+ * Only a word one clause of the quote has tells where it comes from.
+ */
+function clausesInterleaved(value: string, quote: string): string | undefined {
+  const qc = clausesWithOpeners(quote);
+  if (qc.length < 2 || qc.length > 8) return undefined;
+  const words = qc.map((c) => frameWords(c.text));
+  // (the topic the sentence opens with — res.sendは — is every clause's)
+  const topic = /^([^\p{Script=Hiragana}]+)は/u.exec(qc[0]!.text)?.[1];
+  if (topic) words[0] = words[0]!.filter((w) => !frameWords(topic).includes(w));
+  const home = (w: string) => {
+    const at = words.flatMap((ws, i) => (ws.some((x) => sameFrameWord(w, x)) ? [i] : []));
+    return at.length === 1 ? at[0]! : undefined;
+  };
+  const seen: number[] = [];
+  for (const w of frameWords(value)) {
+    const k = home(w);
+    if (k === undefined || seen[seen.length - 1] === k) continue;
+    if (seen.includes(k)) return `'${w}' goes back to the clause "${qc[k]!.text}" after words of "${qc[seen[seen.length - 1]!]!.text}": a value keeps each clause's words together`;
+    seen.push(k);
+  }
+  return undefined;
+}
 
 /**
  * Japanese: a noun the quote marks as the subject (が) the value marks as the object (を), or the
