@@ -144,6 +144,8 @@ describe('QueryFrame validation', () => {
       // (red team adv77: Japanese words of two clauses spliced)
       ['ステータスが500のときは再試行し', 'ステータスが429のときは再試行し、500のときは失敗する'],
       ['ステータスが500のときは再試行し、429のときは失敗する', 'ステータスが429のときは再試行し、500のときは失敗する'],
+      ['デフォルトの遅延を優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
+      ['hostヘッダーを使う', 'hostヘッダーの代わりにforwardedヘッダーを使う'],
     ];
     for (const [v, q] of swapped) expect(errs('desired_action', v, q), v).not.toEqual([]);
     expect(errs('desired_action', swapped[0]![0], swapped[0]![1])[0]).toMatch(/does not keep the order of its quote .*'forwarded' stands elsewhere.*copy the part of the quote/);
@@ -154,6 +156,9 @@ describe('QueryFrame validation', () => {
       ['honor the header', 'Honor the Retry-After header'],
       ['ステータスが429のときは再試行する', 'ステータスが429のときは再試行し、500のときは失敗する'],
       ['500のときは失敗する', 'ステータスが429のときは再試行し、500のときは失敗する'],
+      ['デフォルトの遅延よりRetry-Afterヘッダーを優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
+      ['Retry-Afterヘッダーを優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
+      ['forwardedヘッダーをhostヘッダーの代わりに使う', 'hostヘッダーの代わりにforwardedヘッダーを使う'],
       ['prefer the header', 'Prefer the Retry-After header over the default delay'],
       ['run the cleanup and log it', 'Run the cleanup before the flush, and log it'],
       ['use the x-forwarded-host header, not the host header', 'use the x-forwarded-host header instead of the host header'],

@@ -341,10 +341,26 @@ const JA_MARKERS = /の代わりに|に代えて|ではなく|じゃなく|よ�
  */
 function markerSwapped(value: string, quote: string): string | undefined {
   const marker = JA_MARKERS.exec(quote.normalize('NFKC'))?.[0];
-  if (!marker || !value.normalize('NFKC').includes(marker)) return undefined;
+  if (!marker) return undefined;
+  const phrase = (t: string) => /[\p{Script=Han}\p{Script=Katakana}ー\w.$-]+$/u.exec(t.trimEnd())?.[0];
+  const comparison = !/てから|前に|後に/u.test(marker);
+  if (!value.normalize('NFKC').includes(marker)) {
+    // (what the quote compares against, kept without the comparison, is what the value chooses:
+    // デフォルトの遅延を優先する for Retry-Afterヘッダーをデフォルトの遅延より優先する — red team adv77)
+    const [qb, qa] = quote.normalize('NFKC').split(marker, 2) as [string, string];
+    const qp = comparison ? phrase(qb) : undefined;
+    return qp && value.normalize('NFKC').includes(qp) && !(qa ?? '').includes(qp) ? `'${qp}' is what the quote sets against the other (${marker}), and the value keeps it without ${marker}` : undefined;
+  }
   const units = (t: string) => t.match(/[\p{Script=Han}]+|[\p{Script=Katakana}ー]+|[A-Za-z][\w.$-]*/gu) ?? [];
   const [vb, va] = value.normalize('NFKC').split(marker, 2) as [string, string];
   const [qb, qa] = quote.normalize('NFKC').split(marker, 2) as [string, string];
+  // a comparison (より, の代わりに, ではなく) relates the phrase right before it, which may move with it
+  // (デフォルトの遅延よりRetry-Afterヘッダーを優先する for Retry-Afterヘッダーをデフォルトの遅延より優先する —
+  // red team adv77's honest refusal); a sequence (てから) orders all that stands before it
+  if (comparison) {
+    const [vp, qp] = [phrase(vb), phrase(qb)];
+    if (vp && qp) return vp === qp ? undefined : `'${vp}' stands right before ${marker}, where the quote has '${qp}'`;
+  }
   const after = new Set(units(qa ?? '')), before = new Set(units(qb));
   const moved = units(vb).find((u) => after.has(u) && !before.has(u)) ?? units(va ?? '').find((u) => before.has(u) && !after.has(u));
   if (moved !== undefined) return `'${moved}' stands on the other side of ${marker}`;
