@@ -89,6 +89,26 @@ describe('serve on a cold repository', () => {
   });
 });
 
+describe('session control while the index catches up', () => {
+  it('get_session_status and end_session answer at once, not after the index (agent trial tr152: a server started after edits spent end_session\'s budget re-indexing)', { timeout: 240_000 }, async () => {
+    fs.rmSync(path.join(root, '.code-intel'), { recursive: true, force: true });
+    // (a budget and a wait long enough that a step that waits would see the index complete)
+    const s = await startServer(root, { CODE_INTEL_INDEX_WAIT_MS: '120000', CODE_INTEL_BUDGET_MS: '120000' });
+    try {
+      const status = await s.call('get_session_status');
+      expect(status.isError).toBeFalsy();
+      expect(status.structuredContent!.index.complete).toBe(false);
+      const end = await s.call('end_session', { outcome: 'abandoned' });
+      expect(end.structuredContent).toMatchObject({ error: 'no_active_session' });
+      // an exploration tool still waits for the index
+      const r = await s.call('find_definitions', { name: `f${FILES - 1}_0` });
+      expect(r.structuredContent!.index.complete).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('the root', () => {
   it('refuses the file system root and the home directory (clients that start servers with cwd / or ~)', async () => {
     const os = await import('node:os');

@@ -8,7 +8,8 @@
  *   - once the index is complete, bringing changed files up to date blocks a call at most
  *     REFRESH_WAIT_MS; past that the call answers from the index as it was, and says so;
  *   - the session's judging tools (understanding, validation, semantic, verification, write target)
- *     never judge from a partial index: they wait like the others, then answer `index_not_ready`.
+ *     never judge from a partial index: they wait like the others, then answer `index_not_ready`;
+ *   - the session's control steps (status, end, abort, revert) read no code facts and do not wait.
  */
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';

@@ -89,7 +89,7 @@ export function registerTools(server: McpServer, project: Project, sessions: Ses
   async function step(record: ToolRecord, ctx: ToolContext, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
     const deadline = currentDeadline();
     if (deadline) deadline.hint = REFRESH_HINT.session;
-    const index = record.role === 'judge' ? await completeIndexFor(project, extra) : await indexFor(project, extra);
+    const index = record.role === 'judge' ? await completeIndexFor(project, extra) : record.role === 'control' ? project.freshness() : await indexFor(project, extra);
     if (deadline) {
       deadline.hint = undefined;
       deadline.check();

@@ -34,9 +34,12 @@ export interface ToolRecord<I extends ZodRawShape = ZodRawShape> {
    * - `explore`: asks the session machine first, answers from what is indexed (saying how fresh), and
    *   its result goes into the session's ledger as what the agent has seen;
    * - `session`: a session step that checks its phase and records itself;
-   * - `judge`: a session step that judges claims against the index, so never from a partial one.
+   * - `judge`: a session step that judges claims against the index, so never from a partial one;
+   * - `control`: a session step that reads no code facts (status, end, abort, revert): it answers from
+   *   the session at once, without waiting for the index to catch up with files changed on disk (a
+   *   server started after edits spent end_session's budget re-indexing them: agent trial tr152).
    */
-  role: 'explore' | 'session' | 'judge';
+  role: 'explore' | 'session' | 'judge' | 'control';
   /** the files and symbol names its result showed (a ranking shows names, not a file's code) */
   proves?(result: Record<string, unknown>): Proof;
   /** its main argument, as an agent names it in verification evidence */

@@ -190,7 +190,7 @@ export const revertTool = tool({
   input: { reason: words('reason').min(1) },
   output: answer({ ...step }),
   annotations: { title: 'Revert', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  role: 'session',
+  role: 'control',
   run: (ctx, args) => sessionsOf(ctx).revert(args.reason),
 });
 
@@ -201,7 +201,7 @@ export const sessionStatusTool = tool({
   input: {},
   output: answer({ active: z.boolean(), phase: z.string().optional(), intent: z.string().optional(), risk_level: risk.optional(), allowed_tools: z.array(z.string()).optional(), next_step: z.string().optional() }),
   annotations: { title: 'Session status', readOnlyHint: true, idempotentHint: true, ...ANNOTATE },
-  role: 'session',
+  role: 'control',
   run: (ctx) => sessionsOf(ctx).status(),
 });
 
@@ -212,7 +212,7 @@ export const endSessionTool = tool({
   input: { outcome: z.enum(['success', 'failure', 'abandoned']) },
   output: answer({ success: z.boolean(), session_id: z.string(), outcome: z.string(), phase: z.string(), writes: z.string().optional() }),
   annotations: { title: 'End session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  role: 'session',
+  role: 'control',
   run: (ctx, args) => sessionsOf(ctx).end(args.outcome),
 });
 
@@ -223,7 +223,7 @@ export const abortSessionTool = tool({
   input: { reason: words('reason').min(1) },
   output: answer({ success: z.boolean(), session_id: z.string(), phase: z.string(), writes: z.string().optional() }),
   annotations: { title: 'Abort session', readOnlyHint: false, idempotentHint: false, ...ANNOTATE },
-  role: 'session',
+  role: 'control',
   run: (ctx, args) => sessionsOf(ctx).abort(args.reason),
 });
 
