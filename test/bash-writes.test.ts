@@ -209,6 +209,19 @@ describe('what counts as only reading', () => {
     // (a global -c, and clone's -c, still configure git)
     for (const cmd of ['git -c core.pager=cat log -n1', 'git clone -c core.sshCommand=x https://h/r.git /tmp/r']) expect((await analyzeBash(cmd)).readOnly, cmd).toBe(false);
   });
+
+  it('a quoted pattern is no pattern; settings that only change printing configure nothing; the clock is not set (red team adv78)', async () => {
+    // (quoted: git gets the text *.js, which no file name replaces; the subcommand's -c WORD is no setting)
+    for (const cmd of ["git ls-files '*.js'", 'git ls-files "**/*.js"', "git log --oneline -3 '*.js'", "git grep -n redirect '*.js'", "git grep -c 'redirect' lib",
+      'git -c color.ui=never log -1', "git -c 'core.quotepath=false' status --short", 'date', 'date +%s', 'date -u -d yesterday +%F', 'date -Iseconds', 'date -r package.json'])
+      expect((await analyzeBash(cmd)).readOnly, cmd).toBe(true);
+    // (unquoted, a pattern may match a file named like an option)
+    expect((await analyzeBash('git ls-files *.js')).writes[0]?.refuse).toMatch(/pattern and may be an option/);
+    expect((await analyzeBash("git ls-files '*.js' *.js")).writes[0]?.refuse).toMatch(/pattern and may be an option/);
+    expect((await analyzeBash("git -c 'color.ui=never' -c core.pager=x log")).readOnly).toBe(false);
+    for (const cmd of ['date -s @100', 'date -s "1 hour ago"', 'date --set=2020-01-01', 'date 010112002020', 'date -us @1', 'timedatectl set-time "2020-01-01"', 'hwclock --hctosys', 'sudo date -s @1'])
+      expect((await analyzeBash(cmd)).writes.some((w) => /does not set the clock/.test(w.refuse ?? '')), cmd).toBe(true);
+  });
 });
 
 describe('the folder a write lands in', () => {

@@ -108,3 +108,48 @@ describe('the client settings the guard keeps', () => {
     }
   });
 });
+
+describe('a file rewritten with its size and times kept to the second (red team adv78)', () => {
+  it('is seen: the snapshot compares stat to the nanosecond, which git (to the second) does not', async () => {
+    const file = path.join(root, 'src', 'cart.ts');
+    const snap = new TreeSnapshot(root);
+    snap.capture();
+    // (start early in a second, so the rewrite below keeps the change time's second; a modification
+    // time well before the index's, so git does not take the file as racily clean and hash it anyway)
+    while (Date.now() % 1000 > 200) await new Promise((r) => setTimeout(r, 10));
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(file, old, old);
+    const baseline = snap.capture();
+    const commit = snap.accept(baseline);
+    const st = fs.statSync(file);
+    const before = fs.readFileSync(file, 'utf8');
+    const after = before.replace(/[a-z]/, (c) => (c === 'x' ? 'y' : 'x'));
+    expect(after).not.toBe(before);
+    fs.writeFileSync(file, after);
+    fs.utimesSync(file, st.atime, st.mtime);
+    expect(fs.statSync(file).size).toBe(st.size);
+    expect(snap.unchangedSince(commit)).toBe(false);
+    const now = snap.capture();
+    expect(snap.diff(baseline, now)).toEqual([{ path: 'src/cart.ts', status: 'M' }]);
+  });
+});
+
+describe('the session store stamps records in order whatever the clock says (red team adv78)', () => {
+  it('an abort recorded with the clock set back an hour is still after the /code prompt: the turn stays guarded', async () => {
+    const { SessionStore } = await import('../src/session/store.js');
+    const { guardMode } = await import('../src/guard/mode.js');
+    const service = new SessionService(project);
+    service.abort('the fixture session');
+    const store = new SessionStore(project.db);
+    store.recordPrompt('/code add tax to the cart total', 'c1');
+    await new Promise((r) => setTimeout(r, 5));
+    service.start('IMPLEMENT', 'add tax to the cart total');
+    const real = Date.now();
+    vi.spyOn(Date, 'now').mockReturnValue(real - 3_600_000);
+    service.abort('restart');
+    vi.restoreAllMocks();
+    const last = store.list(1)[0]!;
+    expect(store.endedAt(last.id)!).toBeGreaterThan(store.lastPromptAt()!);
+    expect(guardMode(store, root).kind).toBe('locked');
+  });
+});

@@ -228,6 +228,11 @@ export class TreeSnapshot {
   /** The tree of the working tree as it is now (files git does not ignore). */
   capture(): string {
     this.ensure();
+    // what git's index (to the second) would take as unchanged but moved to the nanosecond is hashed
+    // again; stat is taken before hashing, so a change made meanwhile is seen by the next check
+    const statsBefore = this.nsNow();
+    const moved = Object.keys(this.nsList()).filter((rel) => statsBefore.get(rel) !== this.nsList()[rel]);
+    if (moved.length > 0) this.forgetStatOf(moved);
     // a file too big to hash within the hook's time is stood in for by its size and times
     const big = this.bigFiles();
     this.addAll(['-A'], Object.keys(big));
@@ -241,7 +246,62 @@ export class TreeSnapshot {
       .map((e) => (e.startsWith('? ') ? e.slice(2) : e.split(' ').slice(8).join(' ')).replace(/\/$/, ''));
     this.standIn([...new Set([...left, ...Object.keys(big)])]);
     fs.writeFileSync(path.join(this.gitDir, BIG_LIST), JSON.stringify(big));
-    return this.git(['write-tree']).trim();
+    const tree = this.git(['write-tree']).trim();
+    this.recordNs(statsBefore);
+    return tree;
+  }
+
+  /**
+   * Each indexed file's stat to the nanosecond at the last capture. git compares times to the
+   * second (no USE_NSEC in distribution builds): an agent allowed to set the clock rewrote a file
+   * in place with its size, mtime and ctime second kept, and neither the guard nor `git status`
+   * saw it (red team adv78). A change time cannot be set; hitting the same nanosecond is out of reach.
+   */
+  private nsList(): Record<string, string> {
+    if (this.nsCache) return this.nsCache;
+    try {
+      return (this.nsCache = JSON.parse(fs.readFileSync(path.join(this.gitDir, NS_LIST), 'utf8')) as Record<string, string>);
+    } catch {
+      return (this.nsCache = {});
+    }
+  }
+  private nsCache: Record<string, string> | undefined;
+
+  /** The stat now of the files recorded at the last capture. */
+  private nsNow(): Map<string, string | undefined> {
+    return new Map(Object.keys(this.nsList()).map((rel) => [rel, nsStat(path.join(this.root, rel))]));
+  }
+
+  /** Records the index's files with their stat: taken before hashing where known, else now (a new file). */
+  private recordNs(before: Map<string, string | undefined>): void {
+    const rels = this.git(['ls-files', '-z']).split('\0').filter(Boolean);
+    const out: Record<string, string> = {};
+    for (const rel of rels) {
+      const line = before.has(rel) ? before.get(rel) : nsStat(path.join(this.root, rel));
+      if (line) out[rel] = line;
+    }
+    fs.writeFileSync(path.join(this.gitDir, NS_LIST), JSON.stringify(out));
+    this.nsCache = out;
+  }
+
+  /** Clears the index's stat of these paths (their entries kept), so the next `add` hashes them. */
+  private forgetStatOf(rels: string[]): void {
+    for (let i = 0; i < rels.length; i += 500) {
+      const staged = this.git(['ls-files', '-s', '-z', '--', ...rels.slice(i, i + 500).map((r) => `:(literal)${r}`)]).split('\0').filter(Boolean);
+      const args = staged.flatMap((e) => {
+        const [meta, rel] = [e.slice(0, e.indexOf('\t')), e.slice(e.indexOf('\t') + 1)];
+        const [mode, oid] = meta.split(' ');
+        return ['--cacheinfo', `${mode},${oid},${rel}`];
+      });
+      if (args.length > 0) this.git(['update-index', '--replace', ...args]);
+    }
+  }
+
+  /** Whether a recorded file's stat moved to the nanosecond since the last capture. */
+  movedSinceCapture(): boolean {
+    const list = this.nsList();
+    for (const rel of Object.keys(list)) if (nsStat(path.join(this.root, rel)) !== list[rel]) return true;
+    return false;
   }
 
   /**
@@ -330,6 +390,7 @@ export class TreeSnapshot {
    */
   unchangedSince(commit: string): boolean {
     if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) return false;
+    if (this.movedSinceCapture()) return false;
     // the big files stood in for are judged by their size and times, never hashed
     const big = this.bigList();
     for (const [rel, line] of Object.entries(big)) if (bigStat(path.join(this.root, rel)) !== line) return false;
@@ -562,6 +623,18 @@ const STAND_IN = 'code-intel write guard: git cannot snapshot ';
 const BIG_FILE = 256 * 1024 * 1024;
 /** the big files stood in for, in the private store (so the fingerprint covers it) */
 const BIG_LIST = 'guard-big.json';
+/** the index's files and their stat to the nanosecond at the last capture (TreeSnapshot.nsList) */
+const NS_LIST = 'guard-stat-ns.json';
+
+/** A path's stat as the nanosecond check compares it: inode, size, mode, modification and change times. */
+function nsStat(abs: string): string | undefined {
+  try {
+    const st = fs.lstatSync(abs, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mode}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
 
 /** What a big file's stand-in says (its size, inode and times), or undefined for anything else. */
 function bigStat(abs: string): string | undefined {

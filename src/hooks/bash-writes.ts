@@ -17,7 +17,7 @@ import { RUNS_VALUE_NAMES, codeOfAssignments } from './commands/assignments.js';
 import type { BashWrite } from './commands/context.js';
 import { gitConfigured, gitSubcommand, gitSubReads } from './commands/git.js';
 import { outputFiles, programOutputs } from './commands/outputs.js';
-import { lessSettings } from './commands/refused.js';
+import { lessSettings, setsClock } from './commands/refused.js';
 import { inspectWords } from './commands/inspect.js';
 import { CHDIR, detaches, READERS } from './commands/kinds.js';
 import { WRITES_WHERE_NAMED } from './commands/packages.js';
@@ -436,7 +436,14 @@ export async function parsedAnalysis(command: string): Promise<BashAnalysis> {
           const code: string[] = [];
           // (the words an expansion helps build: a program text among them is not what the guard reads)
           const built = [...n.childrenForFieldName('argument'), ...after].filter((a): a is Node => a !== null && expands(a));
-          const expanded = { all: new Set(built.flatMap((a) => expandedWords(a))), firstKnown: new Set(built.filter((a) => firstKnown(a, known)).flatMap((a) => expandedWords(a))) };
+          // (a quoted word is no pattern: `git ls-files '*.js'` gives git the text *.js, which no file name replaces — red team adv78)
+          const argNodes = [...n.childrenForFieldName('argument'), ...after].filter((a): a is Node => a !== null);
+          const quoted = (a: Node) => a.type === 'raw_string' || (a.type === 'string' && !expands(a));
+          const unquoted = new Set(argNodes.filter((a) => !quoted(a)).flatMap((a) => expandedWords(a)));
+          const expanded = {
+            all: new Set(built.flatMap((a) => expandedWords(a))), firstKnown: new Set(built.filter((a) => firstKnown(a, known)).flatMap((a) => expandedWords(a))),
+            literal: new Set(argNodes.filter(quoted).flatMap((a) => expandedWords(a)).filter((w) => !unquoted.has(w))),
+          };
           if (name) inspectWords([nameText, ...args], writes, code, expanded);
           nested.push(...code.map((c) => ({ code: c, dir, fed: fedAt(n) })));
           placed(from);
@@ -550,7 +557,7 @@ function endsInList(n: Node): boolean {
 function readsOnly(cmd: string, args: string[]): boolean {
   // rg --pre runs a program on every file it searches
   // (and less with a terminal copies its input to `-O F`: red team adv66)
-  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre'))) && programOutputs(cmd, args).length === 0 && lessSettings(cmd, args) === undefined) || (cmd === 'git' && isGitRead(args));
+  return (READERS.has(cmd) && !(cmd === 'rg' && args.some((a) => a.startsWith('--pre'))) && programOutputs(cmd, args).length === 0 && lessSettings(cmd, args) === undefined && setsClock(cmd, args) === undefined) || (cmd === 'git' && isGitRead(args));
 }
 
 /** `git status`, `git log` …: a git command that only reads (config, remote, branch and tag can write) */

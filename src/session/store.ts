@@ -199,11 +199,25 @@ export class SessionStore {
 
   /** Creates the active session; throws if another is active (the unique index decides). */
   create(row: Pick<SessionRow, 'id' | 'intent' | 'query' | 'phase' | 'snapshot'>): void {
-    const now = Date.now();
     this.markPending = true;
-    this.mutate(() => this.db
-      .prepare(`INSERT INTO sessions(id, intent, query, status, phase, snapshot, created_at, updated_at) VALUES (?,?,?,'active',?,?,?,?)`)
-      .run(row.id, row.intent, row.query, row.phase, row.snapshot, now, now));
+    this.mutate(() => {
+      const now = this.stamp();
+      this.db
+        .prepare(`INSERT INTO sessions(id, intent, query, status, phase, snapshot, created_at, updated_at) VALUES (?,?,?,'active',?,?,?,?)`)
+        .run(row.id, row.intent, row.query, row.phase, row.snapshot, now, now);
+    });
+  }
+
+  /**
+   * The time a record is stamped with: the wall clock, but never earlier than the last prompt,
+   * session change or phase change recorded. The guard orders a turn's prompt and a session's end
+   * by these: with the clock set back an hour, abort_session was stamped before the /code prompt
+   * and the guard went off for the rest of the turn (red team adv78). Called inside a write.
+   */
+  private stamp(): number {
+    const last = (this.db.prepare(`SELECT MAX(t) AS t FROM (SELECT (SELECT at FROM prompts ORDER BY id DESC LIMIT 1) AS t
+      UNION ALL SELECT (SELECT at FROM transitions ORDER BY id DESC LIMIT 1) UNION ALL SELECT MAX(updated_at) FROM sessions)`).get() as { t: number | null }).t ?? 0;
+    return Math.max(Date.now(), last + 1);
   }
 
   update(id: string, fields: Partial<Pick<SessionRow, 'status' | 'outcome' | 'phase' | 'snapshot' | 'query_frame' | 'understanding' | 'mapped_symbols'>>): void {
@@ -211,7 +225,7 @@ export class SessionStore {
     if (keys.length === 0) return;
     this.mutate(() => this.db
       .prepare(`UPDATE sessions SET ${keys.map((k) => `${k} = ?`).join(', ')}, updated_at = ? WHERE id = ?`)
-      .run(...keys.map((k) => fields[k] ?? null), Date.now(), id));
+      .run(...keys.map((k) => fields[k] ?? null), this.stamp(), id));
   }
 
   record(sessionId: string, e: Omit<LedgerEntry, 'seq' | 'at'>): number {
@@ -239,7 +253,7 @@ export class SessionStore {
     const witness = randomBytes(8).toString('hex');
     this.mutate(() => this.db
       .prepare('INSERT INTO transitions(session_id, from_phase, to_phase, event, reason, at, witness) VALUES (?,?,?,?,?,?,?)')
-      .run(sessionId, from, to, event, reason, Date.now(), witness));
+      .run(sessionId, from, to, event, reason, this.stamp(), witness));
     return witness;
   }
 
@@ -283,7 +297,7 @@ export class SessionStore {
     this.mutate(() => {
       const line = transcript && find ? find(this.claimedPromptLines()) : undefined;
       this.db.prepare('INSERT INTO prompts(client_session, prompt, at, transcript, verified, line) VALUES (?,?,?,?,?,?)')
-        .run(clientSession, prompt, Date.now(), transcript ?? null, transcript ? (line ? 1 : 0) : null, line ?? null);
+        .run(clientSession, prompt, this.stamp(), transcript ?? null, transcript ? (line ? 1 : 0) : null, line ?? null);
     });
   }
 

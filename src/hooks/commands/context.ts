@@ -49,7 +49,8 @@ export interface BashWrite {
 }
 
 /** The words of a command an expansion helps build, and those of them whose first character is known all the same (a loop's variable over words written out). */
-export interface Expanded { all: ReadonlySet<string>; firstKnown: ReadonlySet<string> }
+/** all: words an expansion builds; firstKnown: those whose first character is known; literal: words written whole in quotes (no pattern) */
+export interface Expanded { all: ReadonlySet<string>; firstKnown: ReadonlySet<string>; literal?: ReadonlySet<string> }
 
 export const NO_WORDS: Expanded = { all: new Set(), firstKnown: new Set() };
 

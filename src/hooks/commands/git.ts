@@ -18,11 +18,16 @@ export function gitCode(args: readonly string[]): string[] {
   const out: string[] = [];
   const words = gitWords([...args]);
   const sub = words[0];
+  // (a -c before the subcommand, or clone's: `git grep -c WORD` counts, its WORD is a pattern — red team adv78)
+  const at = gitSubcommandAt([...args]);
+  const setting = (i: number) => i < at || sub === 'clone';
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '-c' && args[i + 1] !== undefined) out.push(args[i + 1]!.slice(args[i + 1]!.indexOf('=') + 1).replace(/^!/, ''));
+    if (a === '-c' && args[i + 1] !== undefined && setting(i)) {
+      if (!harmlessSetting(args[i + 1]!)) out.push(args[i + 1]!.slice(args[i + 1]!.indexOf('=') + 1).replace(/^!/, ''));
+    }
     // (fused, `-ccore.fsmonitor=…`, and clone's `--config NAME=VALUE` — red team adv49)
-    else if (/^-c[^-]/.test(a) && !a.startsWith('-c=')) out.push(a.slice(a.indexOf('=') + 1).replace(/^!/, ''));
+    else if (/^-c[^-]/.test(a) && !a.startsWith('-c=') && setting(i)) out.push(a.slice(a.indexOf('=') + 1).replace(/^!/, ''));
     else if (sub === 'clone' && a.startsWith('--') && !a.startsWith('--config-env') && isLong(a.slice(2).split('=')[0]!, ['config'])) {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[i + 1] ?? '';
       out.push(v.slice(v.indexOf('=') + 1).replace(/^!/, ''));
@@ -72,9 +77,17 @@ export function gitFiles(args: readonly string[]): string[] {
  */
 export const gitConfigured = (args: string[]) => {
   const at = gitSubcommandAt(args);
-  const configures = (a: string) => a.startsWith('-c') || a.startsWith('--config-env') || (a.startsWith('--con') && isLong(a.slice(2).split('=')[0]!, ['config']));
+  const configures = (a: string, i: number, all: readonly string[]) => (a.startsWith('-c') && !harmlessSetting(a === '-c' ? all[i + 1] ?? '' : a.slice(2)))
+    || a.startsWith('--config-env') || (a.startsWith('--con') && isLong(a.slice(2).split('=')[0]!, ['config']));
   return args.slice(0, at).some(configures) || (args[at] === 'clone' && args.slice(at + 1).some(configures));
 };
+
+/**
+ * Settings that only change how git prints (colour, quoting of names, columns): none runs a program
+ * or names a file (red team adv78: `git -c color.ui=never log -1` and `git -c core.quotepath=false
+ * status` were refused). Values are plain words.
+ */
+const harmlessSetting = (nv: string) => /^(?:color\.[\w.-]+|core\.quotepath|column\.ui|i18n\.logoutputencoding)=[\w.-]*$/i.test(nv);
 
 /** git's subcommand, past the global options (`-C DIR`, `--git-dir DIR`, `-c name=value` …). */
 export function gitSubcommand(args: string[]): string | undefined {

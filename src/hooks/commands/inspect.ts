@@ -12,7 +12,7 @@ import { readUnseen } from './steered.js';
 import { named, WORDS_NOT_FILES, givenWords } from './words.js';
 import { peel } from './wrappers.js';
 import { readLink, readTee, readWriter } from './writers.js';
-import { readAlias, readEditor, readHash, readHistory, readMounter, readRgPre, readUnreadable } from './refused.js';
+import { readAlias, readClock, readEditor, readHash, readHistory, readMounter, readRgPre, readUnreadable } from './refused.js';
 
 /** The writes of one simple command, given its words (name first, unquoted); `bash -c` and eval code goes to `nested`. */
 export function inspectWords(commandWords: string[], writes: BashWrite[], nested: string[], expanded: Expanded = NO_WORDS): void {
@@ -26,6 +26,7 @@ const COMMAND_READERS: readonly CommandReader[] = [
   readUnseen,
   readFed,
   readMounter,
+  readClock,
   readAlias,
   readMagic,
   readRemoveFiles,

@@ -15,6 +15,46 @@ export function readMounter(c: Command): boolean {
   return false;
 }
 
+/**
+ * Setting the system clock: the guard orders a turn's prompt and a session's end by the time they
+ * were recorded, and a file's change time is what tells it a file changed (red team adv78: `date -s
+ * "1 hour ago"` before abort_session turned the guard off; a file rewritten with the clock set back
+ * to its change time looked untouched). Why, or undefined.
+ */
+export function setsClock(cmd: string, args: readonly string[]): string | undefined {
+  const operands = args.filter((a) => !a.startsWith('-'));
+  if (cmd === 'date') {
+    // (date -s STRING, --set=STRING; or an operand MMDDhhmm[[CC]YY][.ss]: anything but +FORMAT)
+    const rest: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--') { rest.push(...args.slice(i + 1)); break; }
+      // (-d, -f, -r take the next word unless joined: date -d yesterday)
+      if (/^-[a-zA-Z]*[dfr]$/.test(a) && !a.startsWith('--')) i++;
+      else if (/^--(?:date|file|reference)$/.test(a)) i++;
+      else if (!a.startsWith('-') || a === '-') rest.push(a);
+    }
+    // (a bundle's s is -s, unless an option that takes the rest as its value comes first: -Iseconds)
+    const shortSet = (a: string) => /^-[^-]/.test(a) && /^[^dfrI]*s/.test(a.slice(1));
+    const set = args.some(shortSet) || args.some((a) => a.startsWith('--') && isLong(a.slice(2).split('=')[0]!, ['set']))
+      || rest.some((o) => !o.startsWith('+'));
+    return set ? 'date -s (or a date operand) sets the system clock' : undefined;
+  }
+  if (cmd === 'hwclock' && args.some((a) => /^-[a-zA-Z]*s/.test(a) || /^--(?:set|hctosys|systohc|adjust|systz|date)/.test(a))) return 'hwclock sets the clocks';
+  if (cmd === 'timedatectl' && /^set-/.test(operands[0] ?? '')) return `timedatectl ${operands[0]} sets the system clock`;
+  if (['adjtimex', 'rdate', 'ntpdate', 'sntp', 'htpdate', 'busybox-date', 'stime', 'settimeofday'].includes(cmd)) return `${cmd} sets the system clock`;
+  if (cmd === 'chronyc' && operands.some((o) => /^(?:settime|makestep|manual)$/.test(o))) return 'chronyc settime sets the system clock';
+  return undefined;
+}
+
+/** A clock setter: a /code turn does not move the system clock. */
+export function readClock(c: Command): boolean {
+  const why = setsClock(c.cmd, c.args);
+  if (!why) return false;
+  c.writes.push({ what: c.text, targets: null, refuse: `a /code turn does not set the clock: ${why}, and the write guard tells changes and their order by it` });
+  return true;
+}
+
 /** An alias definition: what it runs is never read. */
 export function readAlias(c: Command): boolean {
   const { cmd, args, text, writes } = c;

@@ -19,7 +19,7 @@ export function optionUnseen(cmd: string, args: readonly string[], expanded: Exp
   return args.find((a, i) => (end < 0 || i < end) && !values.has(i)
     && ((expanded.all.has(a) && !expanded.firstKnown.has(a) && (/^[$`-]/.test(a)) && !/^(?:\$HOME|\$\{HOME\})(?:\/|$)/.test(a))
       // (a pattern that may match a name starting with `-`: `*/x`, `-*/var/tmp` — red team adv61; `~+`, `~-` are $PWD, $OLDPWD, which a command sets)
-      || /^[*?[]|^-[^/]*[*?[]|^~[+-]/.test(a)));
+      || (/^[*?[]|^-[^/]*[*?[]|^~[+-]/.test(a) && !(expanded.literal?.has(a) && !a.startsWith('-')))));
 }
 
 /**
