@@ -192,6 +192,19 @@ describe('QueryFrame validation', () => {
     // (a target that only names code states nothing to negate: agent trial tr150)
     const att = 'ctx.attachment() でファイル名に拡張子がないときは、既存の Content-Type ヘッダーを上書きせずにそのまま残すようにしてください。';
     expect(validateFrame(att, { target_feature: { value: 'ctx.attachment()', quote: att } }, translateCjk).errors).toEqual([]);
+    // (what the request says is fine, set aside or not the problem is no target: red team adv79 reached READY on it and edited it)
+    for (const [r, q] of [
+      ['Make res.redirect() throw a TypeError when the url is not a string. app.render() is fine as it is.', 'app.render() is fine as it is.'],
+      ['Make res.redirect() throw a TypeError. Only res.redirect() should change, not app.render().', 'Only res.redirect() should change, not app.render().'],
+      ['Make res.redirect() throw a TypeError. Ignore app.render(); only res.redirect() needs the fix.', 'Ignore app.render(); only res.redirect() needs the fix.'],
+      ['The problem is not in app.render() but in res.redirect().', 'The problem is not in app.render() but in res.redirect().'],
+      ['Fix res.redirect(). app.render() works correctly.', 'app.render() works correctly.'],
+      ['Fix res.redirect(). Nothing is wrong with app.render().', 'Nothing is wrong with app.render().'],
+      ['res.redirect() を直して。app.render() は問題ない。', 'app.render() は問題ない。'],
+      ['修复 res.redirect()。app.render() 没问题。', 'app.render() 没问题。'],
+    ]) expect(validateFrame(r, { target_feature: { value: 'app.render()', quote: q } }, translateCjk).errors[0]?.error, q).toMatch(/rules out/);
+    expect(validateFrame('The problem is not in app.render() but in res.redirect().', { target_feature: { value: 'res.redirect()', quote: 'The problem is not in app.render() but in res.redirect().' } }, translateCjk).errors).toEqual([]);
+    expect(validateFrame('The server works fine for GET requests but crashes for POST requests.', { target_feature: { value: 'the server', quote: 'The server works fine for GET requests but crashes for POST requests' } }, translateCjk).errors).toEqual([]);
     // (a verb's plain form before と is a condition, not a list item: its clause keeps no negation of the next — agent trial tr149)
     const fy = 'onRequest フックの中で reply.send() を呼ぶと、ルートのハンドラが実行されないのはなぜか。その仕組みをコードで調べて説明して';
     const fq = 'onRequest フックの中で reply.send() を呼ぶと、ルートのハンドラが実行されないのはなぜか。';

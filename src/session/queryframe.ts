@@ -922,6 +922,22 @@ const KEEPS = [
   new RegExp(String.raw`(?:^|[^\p{L}])neither\s+((?:${THING_WORD}\s+){1,8}?nor\s+(?:${THING_WORD}\s+){0,4}?${THING_WORD})\s+(?:may|can|should|must|will|shall)\s+(?:be\s+)?(?:chang|modif|alter|touch|edit)[a-z]*(?![\p{L}])`, 'giu'),
   /([^\s、。,;；！？]+?)[はをも]?(?:そのまま(?:に|で)?|維持|保持)/gu,
   /([^\s，。,;；！？]+?)(?:保持不变|保持原样|维持不变|不变)/gu,
+  // what the request says is fine is no part of the change: "app.render() is fine as it is", "X works
+  // correctly", "X is not the problem", "X needs no fix", X は問題ない, X 没问题 — said as a sentence of
+  // its own ("the server works fine for GET requests but …" describes a symptom) (red team adv79 took
+  // app.render() of "app.render() is fine as it is." as the target, reached READY and edited it)
+  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:is|are)\s+(?:(?:already|perfectly|totally|completely)\s+)?(?:fine|correct|ok|okay|right|good)(?:\s+as[-\s](?:it\s+is|they\s+are|is))?|(?:is|are)\s+not\s+(?:the|a)\s+(?:problem|cause|culprit|issue|bug)|works?\s+(?:fine|correctly|well|as\s+(?:expected|intended))|(?:does|do)\s*(?:n['’]t|\s+not)\s+need\s+(?:to\s+(?:change|be\s+(?:changed|fixed|touched))|changes?|a\s+fix|fixing|any\s+changes?)|needs?\s+no\s+(?:fix|fixing|changes?))(?=\s*(?:[.;!?。]|$))`, 'giu'),
+  /([^\s、。,;；！？]+?)\s*(?:は|が)(?:問題(?:ない|ありません|なし)|正しい|正常(?:です|だ)?(?=[。、\s]|$)|関係(?:ない|ありません)|無関係)/gu,
+  /([^\s，。,;；！？]+?)\s*(?:没有?问题|是正确的|是对的|没关系|无关)/gu,
+];
+
+/**
+ * Words before a thing that say the change is not about it: "ignore app.render()", "nothing is wrong
+ * with X", "the problem is not in X" (red team adv79). Group 1: the words, group 2: the thing.
+ */
+const EXONERATES = [
+  new RegExp(String.raw`(?:^|[^\p{L}])(ignore|disregard|never\s+mind|(?:there\s+is\s+)?nothing\s+(?:is\s+)?wrong\s+with|the\s+(?:problem|bug|issue|cause|fault)\s+is\s+(?:not|n['’]t)\s+(?:in|with|caused\s+by))\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})(?=\s*(?:[.;:,!?。]|$|but(?![\p{L}])))`, 'giu'),
+  /(不是|问题不在)([^\s，。,;；！？]+?)(?:的问题|里|中|上)/gu,
 ];
 
 /** A word of a value that the request says only in its keep-out phrases ("do not change", "keep … as it is") and the value's quote does not. */
@@ -977,6 +993,12 @@ function forbiddenSpans(text: string): { why: string; start: number; end: number
         const clause = text.slice(0, at).split(/[、。,;；]/u).pop()!;
         out.push({ why: m[1]!, start: at - clause.length, end: at, from: at - clause.length, to: at + m[1]!.length });
       }
+    }
+  }
+  for (const re of EXONERATES) {
+    for (const m of text.matchAll(re)) {
+      const start = m.index! + m[0].lastIndexOf(m[2]!);
+      out.push({ why: m[1]!, start, end: start + m[2]!.length, from: m.index!, to: m.index! + m[0].length });
     }
   }
   KEEPS.forEach((re, i) => {
@@ -1119,9 +1141,10 @@ export function ruledOut(req: string, quote: string): string | undefined {
  * of editing ("other errors" of "do not change how other errors are thrown" stays ruled out).
  */
 function negatedBehaviour(quote: string, value: string): boolean {
-  if (EDIT_VERB.test(value)) return false;
+  // (a name of code after "not" is code set aside, "…, not app.render()": red team adv79)
+  if (EDIT_VERB.test(value) || /[.()#]|[a-z][A-Z]/.test(value)) return false;
   const at = quote.indexOf(value);
-  return at > 0 && /(?:\b(?:not|never|no\s+longer)|n['’]t)\s+$/i.test(quote.slice(Math.max(0, at - 40), at));
+  return at > 0 && /(?:\b(?:not|never|no\s+longer)|n['’]t)\s+$/i.test(quote.slice(Math.max(0, at - 40), at)) && !/,\s*not\s+$/i.test(quote.slice(Math.max(0, at - 40), at));
 }
 const EDIT_VERB = /^(?:change|modify|touch|alter|edit|rewrite|refactor|break|affect|remove|delete|rename)\w*$/i;
 
