@@ -146,6 +146,13 @@ describe('QueryFrame validation', () => {
       ['ステータスが500のときは再試行し、429のときは失敗する', 'ステータスが429のときは再試行し、500のときは失敗する'],
       ['デフォルトの遅延を優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
       ['hostヘッダーを使う', 'hostヘッダーの代わりにforwardedヘッダーを使う'],
+      // (red team adv79: what "otherwise" says, given the condition it excludes)
+      ['fail if the status is 429', 'Retry if the status is 429, otherwise fail'],
+      ['fail if the status is 429', 'Retry if the status is 429, else fail'],
+      ['throw an HTTPError When the status is 429', 'When the status is 429 retry, otherwise throw an HTTPError'],
+      ['stream it when it is small', 'Cache the response when it is small, and stream it otherwise'],
+      ['ステータスが429なら失敗する', 'ステータスが429なら再試行し、それ以外は失敗する'],
+      ['ステータスが429なら失敗する', 'ステータスが429なら再試行し、そうでなければ失敗する'],
     ];
     for (const [v, q] of swapped) expect(errs('desired_action', v, q), v).not.toEqual([]);
     expect(errs('desired_action', swapped[0]![0], swapped[0]![1])[0]).toMatch(/does not keep the order of its quote .*'forwarded' stands elsewhere.*copy the part of the quote/);
@@ -156,6 +163,11 @@ describe('QueryFrame validation', () => {
       ['honor the header', 'Honor the Retry-After header'],
       ['ステータスが429のときは再試行する', 'ステータスが429のときは再試行し、500のときは失敗する'],
       ['500のときは失敗する', 'ステータスが429のときは再試行し、500のときは失敗する'],
+      ['throw an HTTPError', 'When the status is 429 retry, otherwise throw an HTTPError'],
+      ['otherwise fail', 'Retry if the status is 429, otherwise fail'],
+      ['stream it', 'Cache the response when it is small, and stream it otherwise'],
+      ['失敗する', 'ステータスが429なら再試行し、それ以外は失敗する'],
+      ['ステータスが429なら再試行する', 'ステータスが429なら再試行し、それ以外は失敗する'],
       ['デフォルトの遅延よりRetry-Afterヘッダーを優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
       ['Retry-Afterヘッダーを優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
       ['forwardedヘッダーをhostヘッダーの代わりに使う', 'hostヘッダーの代わりにforwardedヘッダーを使う'],
@@ -202,7 +214,7 @@ describe('QueryFrame validation', () => {
       ['Fix res.redirect(). Nothing is wrong with app.render().', 'Nothing is wrong with app.render().'],
       ['res.redirect() を直して。app.render() は問題ない。', 'app.render() は問題ない。'],
       ['修复 res.redirect()。app.render() 没问题。', 'app.render() 没问题。'],
-    ]) expect(validateFrame(r, { target_feature: { value: 'app.render()', quote: q } }, translateCjk).errors[0]?.error, q).toMatch(/rules out/);
+    ] as [string, string][]) expect(validateFrame(r, { target_feature: { value: 'app.render()', quote: q } }, translateCjk).errors[0]?.error, q).toMatch(/rules out/);
     expect(validateFrame('The problem is not in app.render() but in res.redirect().', { target_feature: { value: 'res.redirect()', quote: 'The problem is not in app.render() but in res.redirect().' } }, translateCjk).errors).toEqual([]);
     expect(validateFrame('The server works fine for GET requests but crashes for POST requests.', { target_feature: { value: 'the server', quote: 'The server works fine for GET requests but crashes for POST requests' } }, translateCjk).errors).toEqual([]);
     // (a verb's plain form before と is a condition, not a list item: its clause keeps no negation of the next — agent trial tr149)

@@ -38,7 +38,8 @@ const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 /** Where a clause ends, whatever follows: sentence and clause punctuation (a comma between digits is a number's). */
 const HARD_BREAK = /[;:!?；：！？，。]|,(?!\d)|\.(?=\s|$)/u;
 /** English words that open a clause of their own. */
-const EN_OPENER = String.raw`but|and|or|nor|while|whereas|however|although|though|yet|so|instead\s+of|rather\s+than|without|unless|when|whenever|if|once|because|since|until|where`;
+// ("otherwise", "else": the case the clause before excludes — red team adv79)
+const EN_OPENER = String.raw`but|and|or\s+else|otherwise|else|or|nor|while|whereas|however|although|though|yet|so|instead\s+of|rather\s+than|without|unless|when|whenever|if|once|because|since|until|where`;
 const EN_OPENS = new RegExp(String.raw`\s+(?=(?:${EN_OPENER})(?![\p{L}\p{N}_$]))`, 'iu');
 const EN_OPENS_HERE = new RegExp(String.raw`^(?:${EN_OPENER})(?![\p{L}\p{N}_$])`, 'iu');
 const EN_SUBORDINATE = /^(?:when|whenever|if|once|because|since|until|where)(?![\p{L}])/iu;
@@ -312,8 +313,14 @@ export function clausesWithOpeners(text: string): { text: string; opener: string
     for (const piece of hard.split(EN_OPENS).flatMap((p) => p.split(ZH_OPENS)).flatMap((p) => (japanese ? p.split(JA_CLOSES) : [p]))) {
       const t = piece.trim();
       if (!t) continue;
-      const raw = EN_OPENS_HERE.exec(t)?.[0] ?? /^(?:但是|但|而且|而|却|可是|然而|不过|并且|同时|如果|假如|要是|因为|虽然|当)/u.exec(t)?.[0] ?? /^(?:then|before|after|than|over)(?![\p{L}])/iu.exec(t)?.[0] ?? '';
+      const raw = EN_OPENS_HERE.exec(t)?.[0] ?? /^(?:但是|但|而且|而|却|可是|然而|不过|并且|同时|如果|假如|要是|因为|虽然|当|否则|不然)/u.exec(t)?.[0]
+        ?? /^(?:それ以外(?:の場合)?は|そうでなければ|さもなければ|そうでない(?:場合|とき)は)/u.exec(t)?.[0] ?? /^(?:then|before|after|than|over)(?![\p{L}])/iu.exec(t)?.[0] ?? '';
       const first = raw.replace(/\s+/g, ' ').toLowerCase();
+      // ("stream it otherwise": a closing "otherwise" belongs to its clause)
+      if (!t.slice(raw.length).trim() && /^(?:otherwise|else)$/.test(first) && out.length > 0) {
+        out[out.length - 1]!.text += ` ${first}`;
+        continue;
+      }
       out.push({ text: t.slice(raw.length).trim(), opener: SYMMETRIC_OPENER.test(first) ? '' : first });
     }
   }

@@ -214,7 +214,7 @@ function orderedWords(t: string): string[] {
  */
 export function reorderedWord(value: string, quote: string): string | undefined {
   if (CJK.test(value) !== CJK.test(quote)) return undefined;
-  if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote) ?? markerSwapped(value, quote) ?? negationMoved(value, quote, sameFrameWord) ?? clausesInterleaved(value, quote);
+  if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote) ?? markerSwapped(value, quote) ?? negationMoved(value, quote, sameFrameWord) ?? clausesInterleaved(value, quote) ?? otherwiseJoined(value, quote);
   // (outside brackets on both sides: a gloss may move — but not to another word)
   const gloss = glossMoved(value, quote);
   if (gloss) return gloss;
@@ -446,7 +446,10 @@ function clauseMap(vc: { text: string; opener: string }[], qc: { text: string; o
   const fits = (v: number, q: number) => {
     // (a value may leave an opener out — "allowAbsoluteUrls is false" of "When allowAbsoluteUrls is
     // false" — not put another one in; "instead of" and "without" negate what they open)
-    if ((ordered && vc[v]!.opener !== '' && vc[v]!.opener !== qc[q]!.opener) || parity(vc, v) !== parity(qc, q)) return false;
+    // (a value of one clause may leave "otherwise" out: "throw an HTTPError" of "…, otherwise throw an
+    // HTTPError" — with a condition of its own it would say the case the quote excludes)
+    const dropsOtherwise = vc.length === 1 && vc[v]!.opener === '' && otherwise(qc[q]!) && !otherwise(vc[v]!);
+    if ((ordered && vc[v]!.opener !== '' && vc[v]!.opener !== qc[q]!.opener) || (parity(vc, v) !== parity(qc, q) && !dropsOtherwise)) return false;
     const words = valueWords[v]!;
     const rest = subject.length && inOrder(subject, words.slice(0, subject.length), same) ? words.slice(subject.length) : words;
     if (within(words, quoteWords[q]!) || within(rest, quoteWords[q]!)) return true;
@@ -486,7 +489,13 @@ const ELLIPTIC_START = /^(?:(?:also|not|only|just|even|too|never)\s+)*(?:the|a|a
 
 /** A clause's negations with those its opener states ("instead of", "rather than", "without", "unless"). */
 function parityOf(c: { text: string; opener: string }): number {
-  return (negationParity(c.text) + (/^(?:instead of|rather than|without|unless)$/.test(c.opener) ? 1 : 0)) % 2;
+  // (the clause after "otherwise" — or ending with it — is said of the case the one before excludes)
+  return (negationParity(c.text) + (/^(?:instead of|rather than|without|unless)$/.test(c.opener) || otherwise(c) ? 1 : 0)) % 2;
+}
+
+/** A clause said of the case another excludes: "otherwise fail", "stream it otherwise", それ以外は失敗する, 否则失败. */
+function otherwise(c: { text: string; opener: string }): boolean {
+  return /^(?:otherwise|else|or else|否则|不然|それ以外(?:の場合)?は|そうでなければ|さもなければ|そうでない(?:場合|とき)は)$/.test(c.opener) || /(?:^|\s)(?:otherwise|else)$/i.test(c.text.trim());
 }
 
 /**
@@ -531,6 +540,24 @@ function clausesInterleaved(value: string, quote: string): string | undefined {
     seen.push(k);
   }
   return undefined;
+}
+
+/**
+ * Japanese: words of the clause said of the other case (それ以外は, そうでなければ) joined to words of
+ * another clause without it: "ステータスが429なら失敗する" for "ステータスが429なら再試行し、それ以外は
+ * 失敗する" says the failure of the case the quote excludes (red team adv79).
+ */
+function otherwiseJoined(value: string, quote: string): string | undefined {
+  const qc = clausesWithOpeners(quote);
+  const k = qc.findIndex((c) => otherwise(c));
+  if (k < 0 || qc.length > 8 || value.normalize('NFKC').includes(qc[k]!.opener)) return undefined;
+  const words = qc.map((c) => frameWords(c.text));
+  const home = (w: string) => {
+    const at = words.flatMap((ws, i) => (ws.some((x) => sameFrameWord(w, x)) ? [i] : []));
+    return at.length === 1 ? at[0]! : undefined;
+  };
+  const homes = new Set(frameWords(value).map(home).filter((h): h is number => h !== undefined));
+  return homes.has(k) && homes.size > 1 ? `it says "${qc[k]!.text}" without "${qc[k]!.opener}", of words of another clause: the quote says it of the other case` : undefined;
 }
 
 /**
