@@ -761,6 +761,16 @@ describe('Red team adv76: an error thrown one call down, a quote from a comment'
       expect(sem.wrongRelation(h), h).toBeUndefined();
     expect(sem.misquoted('res.redirect uses 301 by default, as lib/res.js:8 shows: `res.redirect(301, "/home")`', [])).toBeDefined();
     expect(sem.misquoted('res.redirect uses 302 by default, as lib/res.js:11 shows: `var code = 302;`', [])).toBeUndefined();
+    // (the order of two calls, and a one-digit status: red team adv79)
+    expect(sem.wrongRelation('res.redirect calls setHeader before it calls res.status')).toMatch(/uses status first/);
+    expect(sem.wrongRelation('res.redirect calls res.status after calling setHeader')).toMatch(/uses status first/);
+    for (const h of ['res.redirect calls res.status before it calls setHeader', 'res.redirect calls setHeader after res.status', 'res.redirect does not call setHeader before res.status'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+    expect(sem.wrongRelation('res.redirect uses status 3 when no status is given')).toMatch(/3 is written nowhere/);
+    expect(sem.wrongRelation('res.redirect calls res.status 1 time')).toBeUndefined();
+    expect(sem.wrongRelation('res.redirect returns the Location header value')).toMatch(/returns no value/);
+    for (const h of ['res.status returns the response itself', 'res.redirect returns nothing', 'res.redirect does not return the url'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
     // (a changelog line is no code: red team adv77)
     expect(sem.misquoted('res.redirect takes the url first and the status second, as History.md:3 shows: `res.redirect(url, status)`', [])).toMatchObject({ where: expect.stringMatching(/is no code/) });
     expect(sem.misquoted('res.redirect takes the url first, as `res.redirect(url, status)` shows', ['History.md'])).toBeDefined();

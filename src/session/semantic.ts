@@ -148,8 +148,9 @@ export class SemanticPhase {
   private wrongNumber(sentence: string): string | undefined {
     const plain = sentence.replace(/`[^`\n]*`/g, ' ').replace(/[\w@$.\/-]+\.[A-Za-z]\w{0,5}:\d+(?::\d+)?/g, ' ');
     // (a negation before the number says it is not there: "does not use 301")
-    const numbers = [...new Set([...plain.matchAll(/(?<![\w.$-])(\d{2,})(?![\w.$]|-\d)/g)]
-      .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b/i.test(plain.slice(0, m.index!))).map((m) => m[1]!))];
+    // (one digit only as a status or code: "uses status 3" — red team adv79; "called 2 times" counts)
+    const numbers = [...new Set([...plain.matchAll(/(?<![\w.$-])(\d{2,})(?![\w.$]|-\d)|(?<=(?:^|[^\w.$])(?:status|code)(?:\s+code)?\s+)(\d)(?![\w.$])/gi)]
+      .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b/i.test(plain.slice(0, m.index!))).map((m) => (m[1] ?? m[2])!))];
     if (numbers.length === 0) return undefined;
     const request = this.core.active()?.row.query ?? '';
     const subject = [...plain.matchAll(CODE_NAME)].map((m) => m[0]).find((n) => this.defsNamed(n).some((d) => !d.local));
@@ -159,6 +160,48 @@ export class SemanticPhase {
       if (new RegExp(`(?<!\\d)${n}(?!\\d)`).test(request)) continue;
       const { own, helpers } = this.writtenIn(defs, new RegExp(`(?<![\\w.])${n}(?![\\w])`));
       if (!own && helpers.length === 0) return `${subject} and ${n}: ${n} is written nowhere in ${subject}'s code nor in the code it calls`;
+    }
+    return undefined;
+  }
+
+  /**
+   * "A returns X" where no code of A returns a value (red team adv79: "res.redirect returns the
+   * Location header value" was FACT; it returns nothing). An async function, a generator and an arrow
+   * with an expression body return without the word; a declaration without a body is left alone.
+   */
+  private wrongReturn(sentence: string): string | undefined {
+    for (const m of sentence.matchAll(RETURNS)) {
+      if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!))) continue;
+      const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind));
+      if (defs.length === 0) continue;
+      const returnsNothing = (d: SymbolRow) => {
+        const code = withoutCommentLines(this.core.project.lines(d.path).slice(d.line - 1, Math.min(d.end_line, d.line + 2000))).join('\n');
+        if (!code || !/[{:]\s*$/m.test(code.split('\n').slice(0, 5).join('\n'))) return false;
+        if (/\b(?:async|yield)\b|function\s*\*|\*\s*\[?Symbol|=>\s*(?!\{)/.test(code)) return false;
+        return !/\breturn\s+(?![;}\s])|\breturn\s*\(/.test(code);
+      };
+      if (defs.every(returnsNothing)) return `${m[1]} returns ${m[2]!.trim().slice(0, 60)}, and its code returns no value`;
+    }
+    return undefined;
+  }
+
+  /**
+   * "A calls B before C" (or after): the order of the first uses of B and C in A's code, where the
+   * index holds both (red team adv79: "res.redirect calls res.status before it calls res.location" was
+   * FACT; res.location comes first). Said with a negation, or of names it does not find there, it is left alone.
+   */
+  private wrongOrder(sentence: string): string | undefined {
+    for (const m of sentence.matchAll(ORDERED_CALLS)) {
+      if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
+      const [a, b, when, c] = [m[1]!, m[2]!, m[3]!.toLowerCase(), m[4]!];
+      const defs = this.defsNamed(a).filter((d) => !d.local);
+      if (defs.length === 0) continue;
+      const first = this.core.project.db.prepare(`SELECT MIN(r.line * 100000 + r.col) AS at FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.name = ?`);
+      for (const d of defs) {
+        const [atB, atC] = [bare(b), bare(c)].map((n) => (first.get(d.id, n) as { at: number | null }).at);
+        if (atB == null || atC == null || atB === atC) continue;
+        if ((when === 'before') !== (atB < atC)) return `${a} calls ${bare(b)} ${when} ${bare(c)}, and its code uses ${bare(atB < atC ? b : c)} first (line ${Math.floor(Math.min(atB, atC) / 100000)})`;
+      }
     }
     return undefined;
   }
@@ -257,7 +300,7 @@ export class SemanticPhase {
   private wrongRelation(text: string): string | undefined {
     const db = this.core.project.db;
     for (const sentence of text.split(/[;!?]|\.\s/)) {
-      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence);
+      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence);
       if (thrown) return thrown;
       for (const m of sentence.matchAll(RELATION)) {
         if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
@@ -717,6 +760,10 @@ const ERROR_NAME = String.raw`([A-Z][\w$]*(?:Error|Exception))`;
 const MODAL = String.raw`(?:will|would|can|could|may|might|should|must|does|do|is\s+going\s+to|then)`;
 const THROWS_LAZY = () => String.raw`${REL_NAME}(?:,?\s+(?:which|that))?\s+(?:(?:\w+ly|already|also|then|now|in\s+turn)\s+)?(?:${MODAL}\s+(?:(?:\w+ly|also|then)\s+)?)?(?:throws|raises|throw|raise)\s+(?:an?\s+|the\s+)?(?:new\s+)?${ERROR_NAME}|${ERROR_NAME}\s+(?:is|gets|(?:will|would|can|could|may|might|should|must)\s+be)\s+(?:thrown|raised)\s+(?:by|from|in|inside)\s+${REL_NAME}`;
 const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(\))?\`?`;
+/** "A returns X" (not "returns nothing", "returns early"). */
+const RETURNS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|also|then|now)\s+)?(?:returns|will\s+return|gives\s+back)\s+(?!nothing|undefined|void|early|immediately|without|no(?![\w]))([\w\`'"].{0,80})`, 'g');
+/** "A calls B before it calls C", "A invokes B after calling C" (A, B and C as REL_NAME reads them). */
+const ORDERED_CALLS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:first|always|then)\s+)?(?:calls|invokes|runs)\s+${REL_NAME}\s+(before|after)\s+(?:it\s+)?(?:(?:calls?|calling|invokes?|invoking|runs?|running)\s+)?${REL_NAME}`, 'g');
 const THROWS = new RegExp(THROWS_LAZY(), 'g');
 /**
  * Does a text hold a quoted fragment, blanks aside? A quote cut short with … holds each piece it
