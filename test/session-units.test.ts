@@ -166,6 +166,7 @@ describe('QueryFrame validation', () => {
       ['throw an HTTPError', 'When the status is 429 retry, otherwise throw an HTTPError'],
       ['otherwise fail', 'Retry if the status is 429, otherwise fail'],
       ['stream it', 'Cache the response when it is small, and stream it otherwise'],
+      ['throw a TypeError if the url is not a string', 'res.redirect() should throw a TypeError when the url is not a string'],
       ['失敗する', 'ステータスが429なら再試行し、それ以外は失敗する'],
       ['ステータスが429なら再試行する', 'ステータスが429なら再試行し、それ以外は失敗する'],
       ['デフォルトの遅延よりRetry-Afterヘッダーを優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
@@ -217,6 +218,13 @@ describe('QueryFrame validation', () => {
     ] as [string, string][]) expect(validateFrame(r, { target_feature: { value: 'app.render()', quote: q } }, translateCjk).errors[0]?.error, q).toMatch(/rules out/);
     expect(validateFrame('The problem is not in app.render() but in res.redirect().', { target_feature: { value: 'res.redirect()', quote: 'The problem is not in app.render() but in res.redirect().' } }, translateCjk).errors).toEqual([]);
     expect(validateFrame('The server works fine for GET requests but crashes for POST requests.', { target_feature: { value: 'the server', quote: 'The server works fine for GET requests but crashes for POST requests' } }, translateCjk).errors).toEqual([]);
+    // (a desired action that keeps what the request calls wrong but not the verdict asks for the fault: red team adv79)
+    const bug = 'Sending the body twice is a bug. The fallback to the default delay is deprecated and should be removed. 二重送信はバグです。';
+    for (const [v, q] of [['Sending the body twice', 'Sending the body twice is a bug'], ['The fallback to the default delay', 'The fallback to the default delay is deprecated and should be removed'], ['二重送信', '二重送信はバグです']] as [string, string][])
+      expect(validateFrame(bug, { desired_action: { value: v, quote: q } }, translateCjk).errors[0]?.error, v).toMatch(/calls it wrong/);
+    for (const [v, q] of [['the fallback to the default delay should be removed', 'The fallback to the default delay is deprecated and should be removed'], ['Sending the body twice is a bug', 'Sending the body twice is a bug']] as [string, string][])
+      expect(validateFrame(bug, { desired_action: { value: v, quote: q } }, translateCjk).errors, v).toEqual([]);
+    expect(validateFrame(bug, { observed_issue: { value: 'Sending the body twice', quote: 'Sending the body twice is a bug' } }, translateCjk).errors).toEqual([]);
     // (a verb's plain form before と is a condition, not a list item: its clause keeps no negation of the next — agent trial tr149)
     const fy = 'onRequest フックの中で reply.send() を呼ぶと、ルートのハンドラが実行されないのはなぜか。その仕組みをコードで調べて説明して';
     const fq = 'onRequest フックの中で reply.send() を呼ぶと、ルートのハンドラが実行されないのはなぜか。';

@@ -425,7 +425,9 @@ function clauseMap(vc: { text: string; opener: string }[], qc: { text: string; o
   // (a subject is code — res.send — or the noun of "the parser": not the verb and object of "Throw a
   // TypeError for a string", which red team adv77 spliced onto the other clause's "for a number")
   const code = /^\s*([A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)+|[a-z][\w$]*[A-Z][\w$]*)(?:\(\))?(?=\s|[^\x00-\x7F])/.exec(qc[0]!.text)?.[1];
-  const noun = /^\s*(?:the|a|an)\s+([\p{L}\w$-]+)\s/iu.exec(qc[0]!.text)?.[1];
+  // (the whole noun phrase up to its verb: "the fallback to the default delay" of "… is deprecated and should be removed")
+  const noun = /^\s*(?:the|a|an)\s+((?:[\p{L}\w$.'’-]+\s+){0,5}?[\p{L}\w$-]+)\s+(?:is|are|was|were|has|have|had|does|did|do|will|would|can|could|should|must|may|might|gets?)(?![\p{L}])/iu.exec(qc[0]!.text)?.[1]
+    ?? /^\s*(?:the|a|an)\s+([\p{L}\w$-]+)\s/iu.exec(qc[0]!.text)?.[1];
   const lead = code ? frameWords(code) : noun ? frameWords(noun) : [];
   const subject = lead.length > 0 && inOrder(lead, valueWords[0]!.slice(0, lead.length), same) ? lead : [];
   const within = (a: readonly string[], b: readonly string[]) => (ordered ? inOrder(a, b, same) : a.every((w) => b.some((x) => same(w, x))));
@@ -449,7 +451,9 @@ function clauseMap(vc: { text: string; opener: string }[], qc: { text: string; o
     // (a value of one clause may leave "otherwise" out: "throw an HTTPError" of "…, otherwise throw an
     // HTTPError" — with a condition of its own it would say the case the quote excludes)
     const dropsOtherwise = vc.length === 1 && vc[v]!.opener === '' && otherwise(qc[q]!) && !otherwise(vc[v]!);
-    if ((ordered && vc[v]!.opener !== '' && vc[v]!.opener !== qc[q]!.opener) || (parity(vc, v) !== parity(qc, q) && !dropsOtherwise)) return false;
+    // ("if" for "when" states the same condition: red team adv79's honest "throw a TypeError if the url is not a string")
+    const opener = (o: string) => (/^(?:if|when|whenever)$/.test(o) ? 'if' : o);
+    if ((ordered && vc[v]!.opener !== '' && opener(vc[v]!.opener) !== opener(qc[q]!.opener)) || (parity(vc, v) !== parity(qc, q) && !dropsOtherwise)) return false;
     const words = valueWords[v]!;
     const rest = subject.length && inOrder(subject, words.slice(0, subject.length), same) ? words.slice(subject.length) : words;
     if (within(words, quoteWords[q]!) || within(rest, quoteWords[q]!)) return true;
@@ -1162,6 +1166,22 @@ export function ruledOut(req: string, quote: string): string | undefined {
   return found;
 }
 
+/** A quote's verdict that what it names is wrong: "… is a bug", "… is deprecated and should be removed", …はバグ, …是多余的. */
+const JUDGED_BAD = /\b(?:is|are|was|were|seems?|looks?)\s+(?:(?:a|an|really|clearly|just)\s+)*(?:bug|wrong|broken|incorrect|buggy|deprecated|mistake|error|unwanted|undesired|unexpected|redundant|unnecessary|harmful|dangerous)\b|\b(?:should|must|needs?\s+to)\s+(?:be\s+)?(?:removed|deleted|dropped|gone|fixed|avoided|stopped)\b|(?:バグ|間違い|誤り|不要|非推奨|おかしい|不具合)(?:です|だ|である)?(?=[。、\s]|$)|削除(?:すべき|してほしい)|是(?:个|一个)?(?:bug|错误|问题)|多余|已弃用|应该(?:删除|去掉|移除)/iu;
+/** Words that ask for what is wrong to be put right (the value then states the fix, not the fault). */
+const FIXING = /\b(?:fix|fixes|fixing|remove|removing|stop|stops|avoid|prevent|delete|drop|correct|repair|deprecate|replace|eliminate|get\s+rid)\b|削除|修正|直|止め|防|删除|修复|去掉|避免|防止|移除/iu;
+
+/**
+ * A desired action that keeps what its quote calls wrong but not the verdict: "Sending the body twice"
+ * for "Sending the body twice is a bug" asks for the bug (red team adv79). The words of the verdict, or undefined.
+ */
+function judgementDropped(value: string, quote: string): string | undefined {
+  const [v, q] = [value.normalize('NFKC'), quote.normalize('NFKC')];
+  const verdict = JUDGED_BAD.exec(q)?.[0];
+  if (!verdict || JUDGED_BAD.test(v) || FIXING.test(v)) return undefined;
+  return verdict.trim();
+}
+
 /**
  * The target is the behaviour the quote negates, not code it keeps out of the edit: "retry" of "ky
  * should not retry it" (agent trial tr151) — the negation stands right before it, and it is no verb
@@ -1411,6 +1431,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     let cut: string | undefined;
     let swapped: string | undefined;
     let replaced: [string, string] | undefined;
+    let judged: string | undefined;
     let foreign: string[];
     const quote = normalize(s.quote);
     if (!quote) errors.push({ slot, error: 'quote is empty' });
@@ -1429,6 +1450,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `quote "${s.quote}" leaves out the negation right before it in the request ("${cut}"): quote it with the negation, and keep it in the value` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
       errors.push({ slot, error: negated(s.value, s.quote) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite), or quote only the words the value states` });
+    else if (slot === 'desired_action' && (judged = judgementDropped(s.value, s.quote)))
+      errors.push({ slot, error: `value "${s.value}" leaves out '${judged}' of its quote "${s.quote}": the request calls it wrong, so the desired_action is not it — quote what the request asks to be done (fix it, remove it), or keep the judgement` });
     else if (narrows(s.value) && !narrows(s.quote) && !exclusionRestated(s.value, s.quote))
       errors.push({ slot, error: `value "${s.value}" narrows to some cases ("only", "except") where its quote "${s.quote}" does not: the request does not narrow it — drop the restriction, or quote the words that state it` });
     else if (widens(s.value) && !widens(s.quote))
