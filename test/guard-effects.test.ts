@@ -153,3 +153,18 @@ describe('the session store stamps records in order whatever the clock says (red
     expect(guardMode(store, root).kind).toBe('locked');
   });
 });
+
+describe('a change its stat does not show (red team adv80: a store into a shared mapping, a clock set to the nanosecond)', () => {
+  it('is undone: a small project is hashed whole at every check, whatever git and the stat record say', async () => {
+    const file = path.join(root, 'src', 'cart.ts');
+    const before = fs.readFileSync(file, 'utf8');
+    expect((await runHook('pre-tool-use', bash('ls'), { cwd: root, projectDir: root })).exitCode).toBe(0);
+    // (the stat says nothing moved: git's check and the nanosecond record are both told so)
+    vi.spyOn(TreeSnapshot.prototype, 'unchangedSince').mockReturnValue(true);
+    vi.spyOn(TreeSnapshot.prototype, 'movedSinceCapture').mockReturnValue(false);
+    fs.writeFileSync(file, before.replace(/[a-z]/, (c) => (c === 'x' ? 'y' : 'x')));
+    const out = (await runHook('pre-tool-use', bash('ls'), { cwd: root, projectDir: root })).stdout;
+    expect(out).toMatch(/src\/cart\.ts/);
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+  });
+});

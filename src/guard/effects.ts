@@ -74,7 +74,7 @@ export function acceptBaseline(store: SessionStore, root: string): void {
  */
 export function sessionBaseline(store: SessionStore, root: string, before: GuardMode): EffectReport | undefined {
   if (before.kind === 'locked' && before.turn && !before.session && store.guardValue(TURN) === before.turn && store.guardValue(TREE)) {
-    return enforceEffects(store, root, before);
+    return enforceEffects(store, root, before, true);
   }
   acceptBaseline(store, root);
   return undefined;
@@ -132,10 +132,18 @@ function stamp(): string {
 }
 
 /**
+ * Up to this many bytes of files, every check hashes every file: a stat can be made to say nothing
+ * moved (red team adv80), and hashing a project of this size costs tens of milliseconds (rxjs, 15 MB
+ * of 2,279 files: 60 ms). Larger projects are hashed whole at the turn's boundaries (`thorough`).
+ */
+const HASH_ALWAYS_BYTES = 16 * 1024 * 1024;
+
+/**
  * Compares the project with the accepted baseline and undoes what `mode` forbids; the result is
  * the new baseline. Runs inside one immediate transaction, so two hooks never check at once.
+ * `thorough`: hash every file, whatever its stat says (at a turn's end, a session's start).
  */
-export function enforceEffects(store: SessionStore, root: string, mode: GuardMode): EffectReport {
+export function enforceEffects(store: SessionStore, root: string, mode: GuardMode, thorough = false): EffectReport {
   const report: EffectReport = { undone: [], failed: [] };
   if (mode.kind === 'locked' && mode.tampered) return undoToAnchor(root); // the records say nothing that can be trusted
   if (mode.kind === 'off' || (mode.kind === 'locked' && !mode.session && !mode.turn)) return report; // nothing guarded
@@ -156,7 +164,9 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
   // another process could hide a change (assume-unchanged, an exclude line, core.trustctime)
   // (while a .gitignore differs from the turn's, a file it hides changes nothing git sees: the slow path looks for them)
   const marks0 = gitMarks(store);
-  if (commit && store.guardValue(RULES_CHANGED) !== '1' && snap0.fingerprint() === store.guardValue(STORE) && snap0.unchangedSince(commit) && new ProtectedFiles(root).changed(manifest0).length === 0
+  const hashAll = thorough || snap0.smallerThan(HASH_ALWAYS_BYTES);
+  if (commit && store.guardValue(RULES_CHANGED) !== '1' && snap0.fingerprint() === store.guardValue(STORE) && snap0.unchangedSince(commit) && (!hashAll || snap0.contentUnchanged())
+    && new ProtectedFiles(root).changed(manifest0).length === 0
     && (!marks0 || changedGitMarks(marks0, scanGitMarks(root, marks0, (r) => snap0.ignored(r))).length === 0)) return report;
   return store.transaction(() => {
     const snap = new TreeSnapshot(root);
@@ -177,7 +187,7 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
     }
     const keepDir = freshKeepDir(root);
     const forbid = (rel: string) => forbids(mode, rel, isGuardOwned);
-    const current = putBack(root, snap, prot, baseline, manifest, forbid, report, keepDir);
+    const current = putBack(root, snap, prot, baseline, manifest, forbid, report, keepDir, hashAll);
     putBackHidden(snap, store.guardValue(RULES), current, baseline, forbid, report, keepDir);
     const marks = putBackGitMarks(root, snap, gitMarks(store), report, keepDir);
     if (report.failed.length > 0) {
@@ -210,8 +220,8 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
  * .gitattributes can reveal more: looked at again), then the guard's own files as `manifest` holds
  * them. Returns the tree as it stands after.
  */
-function putBack(root: string, snap: TreeSnapshot, prot: ProtectedFiles, baseline: string, manifest: Manifest, forbid: (rel: string) => string | undefined, report: EffectReport, keepDir: string): string {
-  let current = snap.capture();
+function putBack(root: string, snap: TreeSnapshot, prot: ProtectedFiles, baseline: string, manifest: Manifest, forbid: (rel: string) => string | undefined, report: EffectReport, keepDir: string, hashAll = false): string {
+  let current = snap.capture(hashAll);
   // a reverted .gitignore can reveal files that were hidden a moment ago: look again, until
   // nothing more shows (a chain longer than MAX_ROUNDS is not accepted: see failed)
   for (let round = 0; ; round++) {

@@ -226,12 +226,15 @@ export class TreeSnapshot {
   }
 
   /** The tree of the working tree as it is now (files git does not ignore). */
-  capture(): string {
+  capture(thorough = false): string {
     this.ensure();
+    // every file hashed, whatever its stat says: a stat can be put back (a clock set to the change
+    // time's nanosecond, a store into a page already mapped writable moves no time — red team adv80)
+    if (thorough) this.git(['read-tree', this.git(['write-tree']).trim()]);
     // what git's index (to the second) would take as unchanged but moved to the nanosecond is hashed
     // again; stat is taken before hashing, so a change made meanwhile is seen by the next check
     const statsBefore = this.nsNow();
-    const moved = Object.keys(this.nsList()).filter((rel) => statsBefore.get(rel) !== this.nsList()[rel]);
+    const moved = Object.keys(this.nsList()).filter((rel) => statsBefore.get(rel) !== this.nsList()[rel]!.split('|')[0]);
     if (moved.length > 0) this.forgetStatOf(moved);
     // a file too big to hash within the hook's time is stood in for by its size and times
     const big = this.bigFiles();
@@ -274,11 +277,13 @@ export class TreeSnapshot {
 
   /** Records the index's files with their stat: taken before hashing where known, else now (a new file). */
   private recordNs(before: Map<string, string | undefined>): void {
-    const rels = this.git(['ls-files', '-z']).split('\0').filter(Boolean);
     const out: Record<string, string> = {};
-    for (const rel of rels) {
+    for (const e of this.git(['ls-files', '-s', '-z']).split('\0').filter(Boolean)) {
+      const [meta, rel] = [e.slice(0, e.indexOf('\t')), e.slice(e.indexOf('\t') + 1)];
+      const [mode, oid] = meta.split(' ');
       const line = before.has(rel) ? before.get(rel) : nsStat(path.join(this.root, rel));
-      if (line) out[rel] = line;
+      // (stat | mode | blob id)
+      if (line) out[rel] = `${line}|${mode}|${oid}`;
     }
     fs.writeFileSync(path.join(this.gitDir, NS_LIST), JSON.stringify(out));
     this.nsCache = out;
@@ -297,10 +302,42 @@ export class TreeSnapshot {
     }
   }
 
+  /**
+   * Whether every file recorded at the last capture still holds the content its snapshot says,
+   * hashed now whatever its stat says (in this process; the store is left as it is). Files only: a
+   * link, a submodule and a big file's stand-in are judged as capture() judges them.
+   */
+  contentUnchanged(): boolean {
+    const big = this.bigList();
+    for (const [rel, line] of Object.entries(this.nsList())) {
+      const [, mode, oid] = line.split('|');
+      if ((mode !== '100644' && mode !== '100755') || rel in big) continue;
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(path.join(this.root, rel));
+      } catch {
+        return false; // gone or unreadable: the slow path looks
+      }
+      // (git's blob id: the content after a "blob <size>" header)
+      if (crypto.createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex') !== oid) return false;
+    }
+    return true;
+  }
+
+  /** Whether the files recorded at the last capture hold at most `bytes` together (hashing them all is cheap). */
+  smallerThan(bytes: number): boolean {
+    let total = 0;
+    for (const line of Object.values(this.nsList())) {
+      total += Number(line.split(':')[1] ?? 0);
+      if (total > bytes) return false;
+    }
+    return Object.keys(this.nsList()).length > 0;
+  }
+
   /** Whether a recorded file's stat moved to the nanosecond since the last capture. */
   movedSinceCapture(): boolean {
     const list = this.nsList();
-    for (const rel of Object.keys(list)) if (nsStat(path.join(this.root, rel)) !== list[rel]) return true;
+    for (const rel of Object.keys(list)) if (nsStat(path.join(this.root, rel)) !== list[rel]!.split('|')[0]) return true;
     return false;
   }
 

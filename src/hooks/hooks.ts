@@ -201,7 +201,8 @@ async function handle(event: HookEvent, p: Payload, env: { cwd: string; projectD
     }
     let notice: string;
     try {
-      const report = enforceEffects(store, root, mode);
+      // (a turn's end hashes every file: what a stat hides is undone before the turn is over)
+      const report = enforceEffects(store, root, mode, event === 'stop' || event === 'user-prompt-submit');
       notice = describeUndo(report, event === 'user-prompt-submit');
       if (report.failed.length > 0 && event === 'pre-tool-use' && !READ_ONLY_TOOLS.has(p.tool_name ?? '') && !(p.tool_name ?? '').startsWith(OWN_TOOLS)) {
         return format(client, event, `${notice} Only reading tools run until then.`);
