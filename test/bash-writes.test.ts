@@ -207,7 +207,10 @@ describe('what counts as only reading', () => {
     for (const cmd of ['git check-ignore -v node_modules package-lock.json', 'git merge-base HEAD main', 'git grep -c redirect -- lib', 'git ls-files -c lib', 'git log -c -n1 --oneline', 'git shortlog -sn -c', 'git blame -c -L1,2 lib/response.js', 'git --no-pager log -n1', 'git -P log -n1'])
       expect((await analyzeBash(cmd)).readOnly, cmd).toBe(true);
     // (a global -c, and clone's -c, still configure git)
-    for (const cmd of ['git -c core.pager=cat log -n1', 'git clone -c core.sshCommand=x https://h/r.git /tmp/r']) expect((await analyzeBash(cmd)).readOnly, cmd).toBe(false);
+    for (const cmd of ['git -c core.pager=sh log -n1', 'git -c pager.log=sh log', 'git -c log.showSignature=true log', 'git clone -c core.sshCommand=x https://h/r.git /tmp/r']) expect((await analyzeBash(cmd)).readOnly, cmd).toBe(false);
+    // (settings that only change printing, and a pager turned off: red team adv80's H2)
+    for (const cmd of ['git -c core.pager=cat log -n1', 'git -c core.abbrev=12 log -1', 'git -c diff.noprefix=true diff HEAD --stat', 'git -c pager.log=false log -1', 'git -c color.ui log -1', 'git -c blame.coloring=none blame lib/a.js'])
+      expect((await analyzeBash(cmd)).readOnly, cmd).toBe(true);
   });
 
   it('a quoted pattern is no pattern; settings that only change printing configure nothing; the clock is not set (red team adv78)', async () => {
