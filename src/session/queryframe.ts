@@ -528,14 +528,9 @@ function splicedClauses(value: string, quote: string, same: (x: string, y: strin
 function clausesInterleaved(value: string, quote: string): string | undefined {
   const qc = clausesWithOpeners(quote);
   if (qc.length < 2 || qc.length > 8) return undefined;
-  const words = qc.map((c) => frameWords(c.text));
   // (the topic the sentence opens with — res.sendは — is every clause's)
   const topic = /^([^\p{Script=Hiragana}]+)は/u.exec(qc[0]!.text)?.[1];
-  if (topic) words[0] = words[0]!.filter((w) => !frameWords(topic).includes(w));
-  const home = (w: string) => {
-    const at = words.flatMap((ws, i) => (ws.some((x) => sameFrameWord(w, x)) ? [i] : []));
-    return at.length === 1 ? at[0]! : undefined;
-  };
+  const home = clauseHome(qc, topic ? frameWords(topic) : []);
   const seen: number[] = [];
   for (const w of frameWords(value)) {
     const k = home(w);
@@ -544,6 +539,15 @@ function clausesInterleaved(value: string, quote: string): string | undefined {
     seen.push(k);
   }
   return undefined;
+}
+
+/** The one clause of a quote a word comes from (undefined when several have it, or none); `shared`: the first clause's words every clause has (a topic). */
+function clauseHome(qc: readonly { text: string }[], shared: readonly string[] = []): (w: string) => number | undefined {
+  const words = qc.map((c, i) => frameWords(c.text).filter((w) => i > 0 || !shared.includes(w)));
+  return (w) => {
+    const at = words.flatMap((ws, i) => (ws.some((x) => sameFrameWord(w, x)) ? [i] : []));
+    return at.length === 1 ? at[0] : undefined;
+  };
 }
 
 /**
@@ -555,11 +559,7 @@ function otherwiseJoined(value: string, quote: string): string | undefined {
   const qc = clausesWithOpeners(quote);
   const k = qc.findIndex((c) => otherwise(c));
   if (k < 0 || qc.length > 8 || value.normalize('NFKC').includes(qc[k]!.opener)) return undefined;
-  const words = qc.map((c) => frameWords(c.text));
-  const home = (w: string) => {
-    const at = words.flatMap((ws, i) => (ws.some((x) => sameFrameWord(w, x)) ? [i] : []));
-    return at.length === 1 ? at[0]! : undefined;
-  };
+  const home = clauseHome(qc);
   const homes = new Set(frameWords(value).map(home).filter((h): h is number => h !== undefined));
   return homes.has(k) && homes.size > 1 ? `it says "${qc[k]!.text}" without "${qc[k]!.opener}", of words of another clause: the quote says it of the other case` : undefined;
 }
