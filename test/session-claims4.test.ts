@@ -769,6 +769,8 @@ describe('Red team adv76: an error thrown one call down, a quote from a comment'
     expect(sem.wrongRelation('res.redirect uses status 3 when no status is given')).toMatch(/3 is written nowhere/);
     expect(sem.wrongRelation('res.redirect calls res.status 1 time')).toBeUndefined();
     expect(sem.wrongRelation('res.redirect returns the Location header value')).toMatch(/returns no value/);
+    // (a use resolved to another declaration of the name is not the one the claim names: red team adv81)
+    expect(sem.wrongRelation('res.redirect calls res.status before it calls Cart.nothing')).toBeUndefined();
     for (const h of ['res.status returns the response itself', 'res.redirect returns nothing', 'res.redirect does not return the url'])
       expect(sem.wrongRelation(h), h).toBeUndefined();
     // (a changelog line is no code: red team adv77)

@@ -225,6 +225,19 @@ describe('QueryFrame validation', () => {
     for (const [v, q] of [['the fallback to the default delay should be removed', 'The fallback to the default delay is deprecated and should be removed'], ['Sending the body twice is a bug', 'Sending the body twice is a bug']] as [string, string][])
       expect(validateFrame(bug, { desired_action: { value: v, quote: q } }, translateCjk).errors, v).toEqual([]);
     expect(validateFrame(bug, { observed_issue: { value: 'Sending the body twice', quote: 'Sending the body twice is a bug' } }, translateCjk).errors).toEqual([]);
+    // (red team adv81: a request asking for X to work correctly keeps X; more forms of "X is fine"; a verdict with its fix; Chinese/Japanese before turned after)
+    for (const [r, v] of [['Make ctx.redirect() work correctly.', 'ctx.redirect()'], ['Ensure ky.retry works correctly.', 'ky.retry'], ['Make sure that res.redirect() with a relative URL works correctly.', 'res.redirect()']] as [string, string][])
+      expect(validateFrame(r, { target_feature: { value: v, quote: r } }, translateCjk).errors, r).toEqual([]);
+    for (const [r, q] of [['Fix res.render(). app.render() is not broken.', 'app.render() is not broken.'], ['Fix res.render(). app.render() already works.', 'app.render() already works.'],
+      ["Fix res.render(). Don't worry about app.render(); fix res.render().", "Don't worry about app.render()"], ['Fix res.render(). The bug is not app.render().', 'The bug is not app.render().'],
+      ['res.render() を直して。app.render() には問題がない。', 'app.render() には問題がない。'], ['修复 res.render()。app.render() 工作正常。', 'app.render() 工作正常。']] as [string, string][])
+      expect(validateFrame(r, { target_feature: { value: 'app.render()', quote: q } }, translateCjk).errors[0]?.error, q).toMatch(/rules out/);
+    expect(validateFrame('Sending the body twice is a bug and should throw an error instead.', { desired_action: { value: 'should throw an error instead', quote: 'Sending the body twice is a bug and should throw an error instead' } }, translateCjk).errors).toEqual([]);
+    const seq = '在关闭流之前刷新缓冲区。ストリームを閉じる前にバッファをフラッシュしてください。';
+    for (const [v, q] of [['在关闭流之后刷新缓冲区', '在关闭流之前刷新缓冲区'], ['关闭流后刷新缓冲区', '在关闭流之前刷新缓冲区'], ['ストリームを閉じた後にバッファをフラッシュする', 'ストリームを閉じる前にバッファをフラッシュしてください']] as [string, string][])
+      expect(validateFrame(seq, { desired_action: { value: v, quote: q } }, translateCjk).errors.length, v).toBeGreaterThan(0);
+    expect(validateFrame(seq, { desired_action: { value: 'ストリームを閉じる前にバッファをフラッシュする', quote: 'ストリームを閉じる前にバッファをフラッシュしてください' } }, translateCjk).errors).toEqual([]);
+    expect(validateFrame('ステータスが429なら再試行し、それ以外は失敗する。', { desired_action: { value: 'そうでなければ失敗する', quote: 'ステータスが429なら再試行し、それ以外は失敗する' } }, translateCjk).errors.filter((e) => /other case/.test(e.error))).toEqual([]);
     // (a verb's plain form before と is a condition, not a list item: its clause keeps no negation of the next — agent trial tr149)
     const fy = 'onRequest フックの中で reply.send() を呼ぶと、ルートのハンドラが実行されないのはなぜか。その仕組みをコードで調べて説明して';
     const fq = 'onRequest フックの中で reply.send() を呼ぶと、ルートのハンドラが実行されないのはなぜか。';

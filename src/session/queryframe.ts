@@ -214,6 +214,8 @@ function orderedWords(t: string): string[] {
  */
 export function reorderedWord(value: string, quote: string): string | undefined {
   if (CJK.test(value) !== CJK.test(quote)) return undefined;
+  const turnedOrder = sequenceTurned(value, quote);
+  if (turnedOrder) return turnedOrder;
   if (KANA.test(value) || KANA.test(quote)) return particlesSwapped(value, quote) ?? markerSwapped(value, quote) ?? negationMoved(value, quote, sameFrameWord) ?? clausesInterleaved(value, quote) ?? otherwiseJoined(value, quote);
   // (outside brackets on both sides: a gloss may move — but not to another word)
   const gloss = glossMoved(value, quote);
@@ -452,7 +454,7 @@ function clauseMap(vc: { text: string; opener: string }[], qc: { text: string; o
     // HTTPError" — with a condition of its own it would say the case the quote excludes)
     const dropsOtherwise = vc.length === 1 && vc[v]!.opener === '' && otherwise(qc[q]!) && !otherwise(vc[v]!);
     // ("if" for "when" states the same condition: red team adv79's honest "throw a TypeError if the url is not a string")
-    const opener = (o: string) => (/^(?:if|when|whenever)$/.test(o) ? 'if' : o);
+    const opener = (o: string) => (/^(?:if|when|whenever)$/.test(o) ? 'if' : /^(?:otherwise|else|or else)$/.test(o) ? 'otherwise' : o);
     if ((ordered && vc[v]!.opener !== '' && opener(vc[v]!.opener) !== opener(qc[q]!.opener)) || (parity(vc, v) !== parity(qc, q) && !dropsOtherwise)) return false;
     const words = valueWords[v]!;
     const rest = subject.length && inOrder(subject, words.slice(0, subject.length), same) ? words.slice(subject.length) : words;
@@ -496,6 +498,25 @@ function parityOf(c: { text: string; opener: string }): number {
   // (the clause after "otherwise" — or ending with it — is said of the case the one before excludes)
   return (negationParity(c.text) + (/^(?:instead of|rather than|without|unless)$/.test(c.opener) || otherwise(c) ? 1 : 0)) % 2;
 }
+
+/** Chinese and Japanese words of a sequence: before (之前, 前に) and after (之后, 後に, てから). */
+const CJK_BEFORE = /之前|以前|前に|する前|る前|先に/u;
+const CJK_AFTER = /之后|以后|后(?![端台面果续来缀])|後に|後で|た後|てから|あとで|あとに/u;
+
+/**
+ * A value that says "after" where its quote says "before" (or the other way) in Chinese or Japanese:
+ * 在关闭流之后刷新缓冲区 for 在关闭流之前刷新缓冲区, ストリームを閉じた後に… for …閉じる前に… (red team adv81;
+ * English "after" for "before" is refused by the word order).
+ */
+function sequenceTurned(value: string, quote: string): string | undefined {
+  const [v, q] = [value.normalize('NFKC'), quote.normalize('NFKC')];
+  if (CJK_BEFORE.test(q) && !CJK_AFTER.test(q) && CJK_AFTER.test(v) && !CJK_BEFORE.test(v)) return `'${CJK_AFTER.exec(v)![0]}' (after) where the quote says '${CJK_BEFORE.exec(q)![0]}' (before)`;
+  if (CJK_AFTER.test(q) && !CJK_BEFORE.test(q) && CJK_BEFORE.test(v) && !CJK_AFTER.test(v)) return `'${CJK_BEFORE.exec(v)![0]}' (before) where the quote says '${CJK_AFTER.exec(q)![0]}' (after)`;
+  return undefined;
+}
+
+/** Words that say "otherwise". */
+const OTHERWISE_WORD = /(?:^|[^\p{L}])(?:otherwise|else)(?![\p{L}])|否则|不然|それ以外|そうでなければ|さもなければ|そうでない(?:場合|とき)/iu;
 
 /** A clause said of the case another excludes: "otherwise fail", "stream it otherwise", それ以外は失敗する, 否则失败. */
 function otherwise(c: { text: string; opener: string }): boolean {
@@ -558,7 +579,8 @@ function clauseHome(qc: readonly { text: string }[], shared: readonly string[] =
 function otherwiseJoined(value: string, quote: string): string | undefined {
   const qc = clausesWithOpeners(quote);
   const k = qc.findIndex((c) => otherwise(c));
-  if (k < 0 || qc.length > 8 || value.normalize('NFKC').includes(qc[k]!.opener)) return undefined;
+  // (another word for it is as good: そうでなければ for それ以外は — red team adv81)
+  if (k < 0 || qc.length > 8 || OTHERWISE_WORD.test(value.normalize('NFKC'))) return undefined;
   const home = clauseHome(qc);
   const homes = new Set(frameWords(value).map(home).filter((h): h is number => h !== undefined));
   return homes.has(k) && homes.size > 1 ? `it says "${qc[k]!.text}" without "${qc[k]!.opener}", of words of another clause: the quote says it of the other case` : undefined;
@@ -957,9 +979,10 @@ const KEEPS = [
   // correctly", "X is not the problem", "X needs no fix", X は問題ない, X 没问题 — said as a sentence of
   // its own ("the server works fine for GET requests but …" describes a symptom) (red team adv79 took
   // app.render() of "app.render() is fine as it is." as the target, reached READY and edited it)
-  new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:is|are)\s+(?:(?:already|perfectly|totally|completely)\s+)?(?:fine|correct|ok|okay|right|good)(?:\s+as[-\s](?:it\s+is|they\s+are|is))?|(?:is|are)\s+not\s+(?:the|a)\s+(?:problem|cause|culprit|issue|bug)|works?\s+(?:fine|correctly|well|as\s+(?:expected|intended))|(?:does|do)\s*(?:n['’]t|\s+not)\s+need\s+(?:to\s+(?:change|be\s+(?:changed|fixed|touched))|changes?|a\s+fix|fixing|any\s+changes?)|needs?\s+no\s+(?:fix|fixing|changes?))(?=\s*(?:[.;!?。]|$))`, 'giu'),
-  /([^\s、。,;；！？]+?)\s*(?:は|が)(?:問題(?:ない|ありません|なし)|正しい|正常(?:です|だ)?(?=[。、\s]|$)|関係(?:ない|ありません)|無関係)/gu,
-  /([^\s，。,;；！？]+?)\s*(?:没有?问题|是正确的|是对的|没关系|无关)/gu,
+  // (a statement that opens its sentence — not "Make X work correctly.", "Ensure X is fine": red team adv81)
+  new RegExp(String.raw`(?:^|[.;!?]\s+|[。\n]\s*)(?!(?:make|makes|ensure|check|verify|please|so|that|to|let|have|get|keep)\s)((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:(?:is|are)\s+(?:(?:already|perfectly|totally|completely|also)\s+)?(?:fine|ok|okay|working|unrelated|not\s+broken|fine\s+too|correct|right)(?:\s+as[-\s](?:it\s+is|they\s+are|is))?|(?:is|are)\s+not\s+(?:the|a)\s+(?:problem|cause|culprit|issue|bug)|(?:already\s+)?works?(?:\s+(?:fine|correctly|well|as\s+(?:expected|intended)))?|behaves?\s+(?:correctly|fine|well|as\s+(?:expected|intended))|(?:does|do)\s*(?:n['’]t|\s+not)\s+need\s+(?:to\s+(?:change|be\s+(?:changed|fixed|touched))|changes?|a\s+fix|fixing|any\s+changes?)|needs?\s+no\s+(?:fix|fixing|changes?))(?=\s*(?:[.;!?。\n(,]|$))`, 'giu'),
+  /([^\s、。,;；！？]+?)\s*(?:は|が|には)(?:問題(?:が)?(?:ない|ありません|なし)|正しい|正常(?:です|だ|に動作する)?(?=[。、\s]|$)|大丈夫|関係(?:ない|ありません)|無関係)/gu,
+  /([^\s，。,;；！？]+?)\s*(?:没有?问题|是正确的|是对的|是好的|工作正常|没关系|无关)/gu,
 ];
 
 /**
@@ -967,7 +990,7 @@ const KEEPS = [
  * with X", "the problem is not in X" (red team adv79). Group 1: the words, group 2: the thing.
  */
 const EXONERATES = [
-  new RegExp(String.raw`(?:^|[^\p{L}])(ignore|disregard|never\s+mind|(?:there\s+is\s+)?nothing\s+(?:is\s+)?wrong\s+with|the\s+(?:problem|bug|issue|cause|fault)\s+is\s+(?:not|n['’]t)\s+(?:in|with|caused\s+by))\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})(?=\s*(?:[.;:,!?。]|$|but(?![\p{L}])))`, 'giu'),
+  new RegExp(String.raw`(?:^|[^\p{L}])(ignore|disregard|never\s+mind|don['’]t\s+worry\s+about|do\s+not\s+worry\s+about|nothing\s+to\s+fix\s+in|(?:there\s+is\s+)?nothing\s+(?:is\s+)?wrong\s+with|the\s+(?:problem|bug|issue|cause|fault)\s+is\s+(?:not|n['’]t)(?:\s+(?:in|with|caused\s+by))?|it\s+is\s+not)\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})(?=\s*(?:[.;:,!?。]|$|but(?![\p{L}])))`, 'giu'),
   /(不是|问题不在)([^\s，。,;；！？]+?)(?:的问题|里|中|上)/gu,
 ];
 
@@ -1177,9 +1200,13 @@ const FIXING = /\b(?:fix|fixes|fixing|remove|removing|stop|stops|avoid|prevent|d
  */
 function judgementDropped(value: string, quote: string): string | undefined {
   const [v, q] = [value.normalize('NFKC'), quote.normalize('NFKC')];
-  const verdict = JUDGED_BAD.exec(q)?.[0];
-  if (!verdict || JUDGED_BAD.test(v) || FIXING.test(v)) return undefined;
-  return verdict.trim();
+  const m = JUDGED_BAD.exec(q);
+  if (!m || JUDGED_BAD.test(v) || FIXING.test(v)) return undefined;
+  // (a value taken from what the quote asks after its verdict is the fix: "throw an error …" of "… is a
+  // bug and should throw an error instead" — red team adv81)
+  const [before, after] = [frameWords(q.slice(0, m.index)), frameWords(q.slice(m.index + m[0].length))];
+  if (frameWords(v).some((w) => after.some((x) => sameFrameWord(w, x)) && !before.some((x) => sameFrameWord(w, x)))) return undefined;
+  return m[0].trim();
 }
 
 /**

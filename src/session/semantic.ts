@@ -172,7 +172,8 @@ export class SemanticPhase {
   private wrongReturn(sentence: string): string | undefined {
     for (const m of sentence.matchAll(RETURNS)) {
       if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!))) continue;
-      const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind));
+      // (languages where a value is returned only by `return`: a Rust tail expression, Go's named results, a Python docstring — red team adv81)
+      const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind) && /\.(?:[cm]?[jt]sx?|java)$/.test(d.path));
       if (defs.length === 0) continue;
       const returnsNothing = (d: SymbolRow) => {
         const code = withoutCommentLines(this.core.project.lines(d.path).slice(d.line - 1, Math.min(d.end_line, d.line + 2000))).join('\n');
@@ -196,9 +197,12 @@ export class SemanticPhase {
       const [a, b, when, c] = [m[1]!, m[2]!, m[3]!.toLowerCase(), m[4]!];
       const defs = this.defsNamed(a).filter((d) => !d.local);
       if (defs.length === 0) continue;
-      const first = this.core.project.db.prepare(`SELECT MIN(r.line * 100000 + r.col) AS at FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.name = ?`);
+      // (a use resolved to another declaration of the name is not B's: res.send's `this.get` is no `app.get` — red team adv81)
+      const first = this.core.project.db.prepare(`SELECT MIN(r.line * 100000 + r.col) AS at FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.name = ?
+        AND (r.symbol_id IS NULL OR r.symbol_id IN (SELECT value FROM json_each(?)))`);
+      const idsOf = (n: string) => JSON.stringify(this.defsNamed(n).map((x) => x.id));
       for (const d of defs) {
-        const [atB, atC] = [bare(b), bare(c)].map((n) => (first.get(d.id, n) as { at: number | null }).at);
+        const [atB, atC] = [b, c].map((n) => (first.get(d.id, bare(n), idsOf(n)) as { at: number | null }).at);
         if (atB == null || atC == null || atB === atC) continue;
         if ((when === 'before') !== (atB < atC)) return `${a} calls ${bare(b)} ${when} ${bare(c)}, and its code uses ${bare(atB < atC ? b : c)} first (line ${Math.floor(Math.min(atB, atC) / 100000)})`;
       }
