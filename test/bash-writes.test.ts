@@ -209,7 +209,8 @@ describe('what counts as only reading', () => {
     // (a global -c, and clone's -c, still configure git)
     for (const cmd of ['git -c core.pager=sh log -n1', 'git -c pager.log=sh log', 'git -c log.showSignature=true log', 'git clone -c core.sshCommand=x https://h/r.git /tmp/r']) expect((await analyzeBash(cmd)).readOnly, cmd).toBe(false);
     // (settings that only change printing, and a pager turned off: red team adv80's H2)
-    for (const cmd of ['git -c core.pager=cat log -n1', 'git -c core.abbrev=12 log -1', 'git -c diff.noprefix=true diff HEAD --stat', 'git -c pager.log=false log -1', 'git -c color.ui log -1', 'git -c blame.coloring=none blame lib/a.js'])
+    for (const cmd of ['git -c core.pager=cat log -n1', 'git -c core.abbrev=12 log -1', 'git -c diff.noprefix=true diff HEAD --stat', 'git -c pager.log=false log -1', 'git -c color.ui log -1', 'git -c blame.coloring=none blame lib/a.js',
+      'git -c diff.colorMoved=zebra log -1 -p', 'git -c format.pretty=oneline log -1', 'git -c core.pager= log -1', 'git -c log.excludeDecoration=refs/tags log -1'])
       expect((await analyzeBash(cmd)).readOnly, cmd).toBe(true);
   });
 

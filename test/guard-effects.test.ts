@@ -168,3 +168,20 @@ describe('a change its stat does not show (red team adv80: a store into a shared
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
   });
 });
+
+describe('a file whose name is not UTF-8 (red team adv82)', () => {
+  it('is hashed at every check too: its change is undone although the stat says nothing moved', async () => {
+    const raw = Buffer.concat([Buffer.from(path.join(root, 'src') + '/'), Buffer.from([0x63, 0x61, 0x66, 0xe9]), Buffer.from('.ts')]);
+    // (in the project before the session: part of its baseline)
+    const service = new SessionService(project);
+    service.abort('the fixture session');
+    fs.writeFileSync(raw, 'export const cafe = 1;\n');
+    service.start('IMPLEMENT', 'add tax to the cart total');
+    expect((await runHook('pre-tool-use', bash('ls'), { cwd: root, projectDir: root })).exitCode).toBe(0);
+    expect(fs.readFileSync(raw, 'utf8')).toBe('export const cafe = 1;\n');
+    vi.spyOn(TreeSnapshot.prototype, 'unchangedSince').mockReturnValue(true);
+    fs.writeFileSync(raw, 'export const cafe = 2;\n');
+    await runHook('pre-tool-use', bash('ls'), { cwd: root, projectDir: root });
+    expect(fs.readFileSync(raw, 'utf8')).toBe('export const cafe = 1;\n');
+  });
+});

@@ -234,7 +234,7 @@ export class TreeSnapshot {
     // what git's index (to the second) would take as unchanged but moved to the nanosecond is hashed
     // again; stat is taken before hashing, so a change made meanwhile is seen by the next check
     const statsBefore = this.nsNow();
-    const moved = Object.keys(this.nsList()).filter((rel) => statsBefore.get(rel) !== this.nsList()[rel]!.split('|')[0]);
+    const moved = Object.keys(this.nsList()).filter((rel) => rel !== RAW_NAMES && statsBefore.get(rel) !== this.nsList()[rel]!.split('|')[0]);
     if (moved.length > 0) this.forgetStatOf(moved);
     // a file too big to hash within the hook's time is stood in for by its size and times
     const big = this.bigFiles();
@@ -272,7 +272,7 @@ export class TreeSnapshot {
 
   /** The stat now of the files recorded at the last capture. */
   private nsNow(): Map<string, string | undefined> {
-    return new Map(Object.keys(this.nsList()).map((rel) => [rel, nsStat(path.join(this.root, rel))]));
+    return new Map(Object.keys(this.nsList()).filter((rel) => rel !== RAW_NAMES).map((rel) => [rel, nsStat(path.join(this.root, rel))]));
   }
 
   /** Records the index's files with their stat: taken before hashing where known, else now (a new file). */
@@ -284,6 +284,8 @@ export class TreeSnapshot {
       const line = before.has(rel) ? before.get(rel) : nsStat(path.join(this.root, rel));
       // (stat | mode | blob id)
       if (line) out[rel] = `${line}|${mode}|${oid}`;
+      // (a name that is not UTF-8 does not come back as itself: such a project is hashed by git at every check — red team adv82)
+      else out[RAW_NAMES] = '';
     }
     fs.writeFileSync(path.join(this.gitDir, NS_LIST), JSON.stringify(out));
     this.nsCache = out;
@@ -308,11 +310,13 @@ export class TreeSnapshot {
    * link, a submodule and a big file's stand-in are judged as capture() judges them.
    */
   contentUnchanged(): boolean {
+    if (RAW_NAMES in this.nsList()) return false;
     const big = this.bigList();
     let n = 0;
     for (const [rel, line] of Object.entries(this.nsList())) {
-      // (a project too large to hash within the hook's time keeps the stat's verdict for the rest: docs/guard.md, residual risks)
-      if (++n % 64 === 0 && gitDeadline - Date.now() < HASH_RESERVE_MS) return true;
+      // (out of time: not known to be unchanged — the slow path looks, and a check that cannot finish
+      // refuses writes; returning "unchanged" here would accept what was not hashed: red team adv82)
+      if (++n % 64 === 0 && gitDeadline - Date.now() < HASH_RESERVE_MS) return false;
       const [, mode, oid] = line.split('|');
       if ((mode !== '100644' && mode !== '100755') || rel in big) continue;
       let bytes: Buffer;
@@ -330,7 +334,8 @@ export class TreeSnapshot {
   /** Whether the files recorded at the last capture hold at most `bytes` together (hashing them all is cheap). */
   smallerThan(bytes: number): boolean {
     let total = 0;
-    for (const line of Object.values(this.nsList())) {
+    for (const [rel, line] of Object.entries(this.nsList())) {
+      if (rel === RAW_NAMES) continue;
       total += Number(line.split(':')[1] ?? 0);
       if (total > bytes) return false;
     }
@@ -340,6 +345,7 @@ export class TreeSnapshot {
   /** Whether a recorded file's stat moved to the nanosecond since the last capture. */
   movedSinceCapture(): boolean {
     const list = this.nsList();
+    if (RAW_NAMES in list) return true;
     for (const rel of Object.keys(list)) if (nsStat(path.join(this.root, rel)) !== list[rel]!.split('|')[0]) return true;
     return false;
   }
@@ -666,6 +672,8 @@ const BIG_LIST = 'guard-big.json';
 /** time left to the hook that hashing every file leaves for the rest of its check */
 const HASH_RESERVE_MS = 2_000;
 /** the index's files and their stat to the nanosecond at the last capture (TreeSnapshot.nsList) */
+/** a key of that record: the index holds a name that is not UTF-8, which the record cannot follow */
+const RAW_NAMES = '\0names-not-utf-8';
 const NS_LIST = 'guard-stat-ns.json';
 
 /** A path's stat as the nanosecond check compares it: inode, size, mode, modification and change times. */

@@ -89,8 +89,8 @@ export const gitConfigured = (args: string[]) => {
  */
 // (a pager or log.showSignature may only be turned off: `pager.log=CMD` runs CMD, showSignature runs gpg —
 // red team adv80's H2 had `core.abbrev=12`, `diff.noprefix=true`, `pager.log=false` refused)
-const harmlessSetting = (nv: string) => /^(?:color\.[\w.-]+|core\.(?:quotepath|abbrev)|column\.ui|i18n\.logoutputencoding|diff\.(?:noprefix|mnemonicprefix|renames|relative|context|interhunkcontext|algorithm|indentheuristic|suppressblankempty|statgraphwidth)|blame\.(?:coloring|date|blankboundary|showroot|showemail)|grep\.(?:linenumber|patterntype|extendedregexp|column|fullname)|log\.(?:date|decorate|abbrevcommit|follow|mailmap|showroot)|status\.(?:short|branch|relativepaths))(?:=[\w.:-]*)?$/i.test(nv)
-  || /^(?:pager\.[\w-]+|log\.showsignature)=(?:false|no|off|0)$/i.test(nv) || /^core\.pager=cat$/i.test(nv);
+const harmlessSetting = (nv: string) => /^(?:color\.[\w.-]+|core\.(?:quotepath|abbrev)|column\.ui|i18n\.logoutputencoding|advice\.[\w]+|format\.pretty|diff\.(?:noprefix|mnemonicprefix|renames|relative|context|interhunkcontext|algorithm|indentheuristic|suppressblankempty|statgraphwidth|colormoved|colormovedws|wserrorhighlight)|blame\.(?:coloring|date|blankboundary|showroot|showemail|markignoredlines|markunblamablelines)|grep\.(?:linenumber|patterntype|extendedregexp|column|fullname|threads)|log\.(?:date|decorate|abbrevcommit|follow|mailmap|showroot|excludedecoration)|status\.(?:short|branch|relativepaths))(?:=[\w.:/%*-]*)?$/i.test(nv)
+  || /^(?:pager\.[\w-]+|log\.showsignature)=(?:false|no|off|0)$/i.test(nv) || /^core\.pager=(?:cat)?$/i.test(nv);
 
 /** git's subcommand, past the global options (`-C DIR`, `--git-dir DIR`, `-c name=value` …). */
 export function gitSubcommand(args: string[]): string | undefined {
