@@ -258,7 +258,8 @@ export class TreeSnapshot {
    * Each indexed file's stat to the nanosecond at the last capture. git compares times to the
    * second (no USE_NSEC in distribution builds): an agent allowed to set the clock rewrote a file
    * in place with its size, mtime and ctime second kept, and neither the guard nor `git status`
-   * saw it (red team adv78). A change time cannot be set; hitting the same nanosecond is out of reach.
+   * saw it (red team adv78). The record only decides which files git hashes again: a stat can still be
+   * made to say nothing moved (adv80), which is why contentUnchanged() hashes the content.
    */
   private nsList(): Record<string, string> {
     if (this.nsCache) return this.nsCache;
@@ -278,9 +279,7 @@ export class TreeSnapshot {
   /** Records the index's files with their stat: taken before hashing where known, else now (a new file). */
   private recordNs(before: Map<string, string | undefined>): void {
     const out: Record<string, string> = {};
-    for (const e of this.git(['ls-files', '-s', '-z']).split('\0').filter(Boolean)) {
-      const [meta, rel] = [e.slice(0, e.indexOf('\t')), e.slice(e.indexOf('\t') + 1)];
-      const [mode, oid] = meta.split(' ');
+    for (const { mode, oid, rel } of this.staged([])) {
       const line = before.has(rel) ? before.get(rel) : nsStat(path.join(this.root, rel));
       // (stat | mode | blob id)
       if (line) out[rel] = `${line}|${mode}|${oid}`;
@@ -291,15 +290,19 @@ export class TreeSnapshot {
     this.nsCache = out;
   }
 
+  /** The private index's entries (of these paths, or all): mode, blob id and path. */
+  private staged(rels: readonly string[]): { mode: string; oid: string; rel: string }[] {
+    const args = rels.length > 0 ? ['--', ...rels.map((r) => `:(literal)${r}`)] : [];
+    return this.git(['ls-files', '-s', '-z', ...args]).split('\0').filter(Boolean).map((e) => {
+      const [mode, oid] = e.slice(0, e.indexOf('\t')).split(' ');
+      return { mode: mode!, oid: oid!, rel: e.slice(e.indexOf('\t') + 1) };
+    });
+  }
+
   /** Clears the index's stat of these paths (their entries kept), so the next `add` hashes them. */
   private forgetStatOf(rels: string[]): void {
     for (let i = 0; i < rels.length; i += 500) {
-      const staged = this.git(['ls-files', '-s', '-z', '--', ...rels.slice(i, i + 500).map((r) => `:(literal)${r}`)]).split('\0').filter(Boolean);
-      const args = staged.flatMap((e) => {
-        const [meta, rel] = [e.slice(0, e.indexOf('\t')), e.slice(e.indexOf('\t') + 1)];
-        const [mode, oid] = meta.split(' ');
-        return ['--cacheinfo', `${mode},${oid},${rel}`];
-      });
+      const args = this.staged(rels.slice(i, i + 500)).flatMap(({ mode, oid, rel }) => ['--cacheinfo', `${mode},${oid},${rel}`]);
       if (args.length > 0) this.git(['update-index', '--replace', ...args]);
     }
   }
@@ -672,9 +675,9 @@ const BIG_LIST = 'guard-big.json';
 /** time left to the hook that hashing every file leaves for the rest of its check */
 const HASH_RESERVE_MS = 2_000;
 /** the index's files and their stat to the nanosecond at the last capture (TreeSnapshot.nsList) */
+const NS_LIST = 'guard-stat-ns.json';
 /** a key of that record: the index holds a name that is not UTF-8, which the record cannot follow */
 const RAW_NAMES = '\0names-not-utf-8';
-const NS_LIST = 'guard-stat-ns.json';
 
 /** A path's stat as the nanosecond check compares it: inode, size, mode, modification and change times. */
 function nsStat(abs: string): string | undefined {
