@@ -7,7 +7,7 @@
 import type { Node, Point, QueryCapture } from 'web-tree-sitter';
 import type { FileFacts } from './facts.js';
 import type { LanguageRow } from './languages.js';
-import { loadLanguage } from './parser.js';
+import { type GatedQuery, type Loaded, loadLanguage } from './parser.js';
 import { presumeStatementEnds, readsSource, type Recovery, recoverStatementEnds } from './recover.js';
 import { ignoreSubtrees, preferMembers, readCaptures } from './extract/captures.js';
 import { FileContext, type Match } from './extract/context.js';
@@ -24,7 +24,8 @@ import { recordBases, recordImplementers, recordTypeFacts } from './extract/type
 const MACRO_DEPTH = 3;
 
 export async function extractFile(row: LanguageRow, source: string): Promise<FileFacts> {
-  const { parser, query } = await loadLanguage(row);
+  const loaded = await loadLanguage(row);
+  const { parser } = loaded;
   // (a match may span lines: its line breaks stay, so every line and column is the file's own)
   const parsed = row.blank ? source.replace(blankPattern(row.blank), (m) => m.replace(/[^\r\n]/g, ' ')) : source;
   // code without semicolons that tree-sitter misreads: its likely statement ends written in first,
@@ -47,7 +48,7 @@ export async function extractFile(row: LanguageRow, source: string): Promise<Fil
   }
   const trees = [tree];
   try {
-    let matches = query.matches(tree.rootNode);
+    let matches = matchesOf(loaded, tree.rootNode, source);
     // `@macro.items`: a macro's token tree that holds items (Rust `cfg_x! { mod m; struct S; }`) is
     // parsed again as source, restricted to those ranges, so positions stay the file's; its items
     // join the file's top level, and the tokens themselves are not read as references
@@ -62,7 +63,7 @@ export async function extractFile(row: LanguageRow, source: string): Promise<Fil
       const sub = parser.parse(parsed, null, { includedRanges: ranges });
       if (!sub) break;
       trees.push(sub);
-      const more = query.matches(sub.rootNode);
+      const more = matchesOf(loaded, sub.rootNode, source);
       matches = matches.concat(more);
       found = macroBodies(more);
     }
@@ -73,6 +74,31 @@ export async function extractFile(row: LanguageRow, source: string): Promise<Fil
     for (const t of trees) t.delete();
   }
 }
+
+/**
+ * The matches of a tree: the main query's, then those of each gated query (languages.ts `gated`)
+ * whose names the file uses. (`source`: the text the tree's offsets point into; recovery's `;` and
+ * blanked syntax take the place of other characters, never of a name's.)
+ */
+function matchesOf(loaded: Loaded, root: Node, source: string): Match[] {
+  const matches: Match[] = loaded.query.matches(root);
+  for (const gate of loaded.gated) if (usesName(matches, source, gate)) for (const m of gate.query().matches(root)) matches.push(m);
+  return matches;
+}
+
+/** Whether a node captured as a reference (`@reference`, `@reference.member`) is one of the gate's names. */
+function usesName(matches: Match[], source: string, gate: GatedQuery): boolean {
+  if (!gate.written.test(source)) return false; // not even in a comment or a string
+  for (const m of matches) {
+    for (const c of m.captures) {
+      if (c.name !== 'reference' && c.name !== 'reference.member') continue;
+      const at = c.node.startIndex;
+      for (const name of gate.names) if (source.startsWith(name, at) && !NAME_CHAR.test(source[at + name.length] ?? '')) return true;
+    }
+  }
+  return false;
+}
+const NAME_CHAR = /[\p{L}\p{N}_$]/u;
 
 const blankPatterns = new Map<string, RegExp>();
 /** The compiled `blank` pattern of a language row (languages.ts), once per worker. */

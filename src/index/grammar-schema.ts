@@ -34,6 +34,10 @@ const LANGUAGE_ROW = z.strictObject({
   privatePrefix: z.string().min(1).optional(),
   pathSeparator: z.string().min(1).optional(),
   pathsStartInScope: z.boolean().optional(),
+  gated: z.array(z.strictObject({
+    queries: z.array(z.string().endsWith('.scm')).min(1),
+    names: z.array(z.string().regex(/^[\p{L}\p{N}_$]+$/u, 'a name')).min(1),
+  })).optional(),
 });
 const LANGUAGES_FILE = z.strictObject({ $comment: z.string().optional(), languages: z.array(LANGUAGE_ROW).min(1) });
 

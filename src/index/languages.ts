@@ -67,6 +67,13 @@ export interface LanguageRow {
   pathSeparator?: string;
   /** an import path that names no module may start with a top-level name of the file (Rust 2018 `use Kind::*;`) */
   pathsStartInScope?: boolean;
+  /**
+   * Queries matched only in a file where one of `names` is the text of a node the main query
+   * captures as `@reference` or `@reference.member` (extract.ts `gatedMatches`): patterns that a
+   * few files need and that cost much to compile (CommonJS in TypeScript). Each of their patterns
+   * tests one of the names with `#eq?` on such a node, so a file without one matches none of them.
+   */
+  gated?: { queries: string[]; names: string[] }[];
 }
 
 const GRAMMARS_DIR = path.join(PACKAGE_ROOT, 'grammars');
@@ -100,7 +107,7 @@ export function languageFor(file: string): LanguageRow | undefined {
   return byExtension.get(path.extname(lower));
 }
 
-export function querySource(row: LanguageRow): string {
+export function querySource(row: LanguageRow | { queries: string[] }): string {
   return row.queries.map((q) => fs.readFileSync(path.join(GRAMMARS_DIR, q), 'utf8')).join('\n');
 }
 
@@ -124,7 +131,7 @@ export function extractorFingerprint(): string {
   const code = fs.readdirSync(here, { recursive: true, encoding: 'utf8' }).map((f) => path.join(here, f)).filter((f) => fs.statSync(f).isDirectory());
   // every folder a row's queries or node tables are in (not only the first query's: typescript/ and
   // javascript/ come after ecma/)
-  const data = LANGUAGES.flatMap((r) => [...r.queries, ...r.tables].map((f) => path.join(GRAMMARS_DIR, path.dirname(f))));
+  const data = LANGUAGES.flatMap((r) => [...r.queries, ...(r.gated ?? []).flatMap((g) => g.queries), ...r.tables].map((f) => path.join(GRAMMARS_DIR, path.dirname(f))));
   const dirs = [GRAMMARS_DIR, ...data, here, ...code];
   for (const dir of [...new Set(dirs)].sort()) {
     for (const f of fs.readdirSync(dir).sort()) {

@@ -2,10 +2,20 @@ import { Language, Parser, Query } from 'web-tree-sitter';
 import { type LanguageRow, querySource, wasmPath } from './languages.js';
 import { fastTransfer } from './wasm-transfer.js';
 
-interface Loaded {
+export interface Loaded {
   language: Language;
   query: Query;
   parser: Parser;
+  /** the row's gated queries (languages.ts `gated`), each compiled when a file first needs it */
+  gated: GatedQuery[];
+}
+
+export interface GatedQuery {
+  /** the names one of which a file must use (as a reference) for the query to be matched */
+  names: readonly string[];
+  /** a quick test of the source: none of the names is written in it at all */
+  written: RegExp;
+  query: () => Query;
 }
 
 let initialised: Promise<void> | undefined;
@@ -28,7 +38,15 @@ export function loadLanguage(row: LanguageRow): Promise<Loaded> {
       const query = new Query(language, querySource(row));
       const parser = new Parser();
       parser.setLanguage(language);
-      return { language, query, parser };
+      const gated = (row.gated ?? []).map((g): GatedQuery => {
+        let compiled: Query | undefined;
+        return {
+          names: g.names,
+          written: new RegExp(`(?<![\\p{L}\\p{N}_$])(?:${g.names.map((n) => n.replace(/\$/g, '\\$')).join('|')})(?![\\p{L}\\p{N}_$])`, 'u'),
+          query: () => (compiled ??= new Query(language, querySource(g))),
+        };
+      });
+      return { language, query, parser, gated };
     })();
     loaded.set(row.id, p);
   }
