@@ -573,6 +573,11 @@ describe('PreToolUse (the write guard)', () => {
       for (const cmd of [`tar -x -C ${scratch}/o < ${scratch}/a.tar && echo x >> ${scratch}/o/f`, `for i in 1 2; do echo x >> ${scratch}/o/f; tar -x -C ${scratch}/o < ${scratch}/a.tar; done`,
         `f() { echo x >> ${scratch}/o/f; }; tar -x -C ${scratch}/o < ${scratch}/a.tar; f`, `echo x >> ${scratch}/o/f | tar -x -C ${scratch}/o < ${scratch}/a.tar`])
         expect(hook('pre-tool-use', bash(cmd)).decision, cmd).toBe('deny');
+      // a program the guard does not know, after a stash: refused (the stash may make a link), but not
+      // said to write the file it reads (agent trial tr156: "writes 'tsconfig.test.json'")
+      const stash = hook('pre-tool-use', bash('git stash push -q src/cart.ts && npx tsc -p tsconfig.test.json'));
+      expect(stash.decision).toBe('deny');
+      expect(stash.reason).toMatch(/may write \(a program the guard does not know may write any file it is given\) 'tsconfig\.test\.json'/);
       // READY: a clone or a work tree made in the scratch area is where the command makes its links, no later write through them
       allowedAll([`git clone -q . ${scratch}/c`, `git worktree add -q ${scratch}/wt`]);
       expect(fs.existsSync(path.join(scratch, 'c'))).toBe(false); // (allowedAll asks the hook only)

@@ -659,7 +659,7 @@ function laterThroughLink(writes: readonly BashWrite[], base: (w: BashWrite) => 
         // under it, or it itself (`ln -f ~/x a.js && echo … >> a.js`): a name there, or one not there
         // yet, may be made a link or a second name of another file first (red team adv37: an archive
         // that replaces an existing file with a link)
-        if (under(abs, d) || under(real, d)) return `${w.what.slice(0, 160)}: writes '${t.slice(0, 120)}' under ${d.at.slice(0, 200)}, where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
+        if (under(abs, d) || under(real, d)) return `${w.what.slice(0, 160)}: ${w.given ? 'may write (a program the guard does not know may write any file it is given)' : 'writes'} '${t.slice(0, 120)}' under ${d.at.slice(0, 200)}, where the same command makes links or unpacks (${d.what.slice(0, 80)}): a link made there first would take the write elsewhere. Split it into two commands: the guard then judges the write where it lands`;
       }
     }
   }
