@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDefinitions } from '../src/query/definitions.js';
 import { Project } from '../src/project/project.js';
 import { findReferences } from '../src/query/references.js';
+import { qualifiedName, symbolsByName } from '../src/query/symbols.js';
+import { symbolLabel } from '../src/session/graph-relevance.js';
 import { makeProject, removeProject } from './helpers/project.js';
 
 let root: string;
@@ -162,6 +164,31 @@ describe('a whole CommonJS module taken under a name (agent trial tr90)', () => 
       expect(findDefinitions(p, { name: 'isStream' }).items.map((i) => [i.file, i.line])).toEqual([['lib/is-stream.js', 2]]);
       // a module of several exports is no one function
       expect(findDefinitions(p, { name: 'helpers' }).items).toEqual([]);
+    } finally {
+      p.close();
+      removeProject(dir);
+    }
+  });
+});
+
+describe('a member of an anonymous default export, by the name its module is imported as (red team adv80)', () => {
+  it("koa's `request.is` and `response.is`, both `default.is` to the index, are told apart", async () => {
+    const dir = makeProject({
+      'lib/request.js': "'use strict'\nmodule.exports = {\n  is (type) {\n    return type === 'json'\n  }\n}\n",
+      'lib/response.js': "'use strict'\nmodule.exports = {\n  get status () { return 200 },\n  is (type) {\n    return type === 'html'\n  }\n}\n",
+      'lib/application.js': "'use strict'\nconst request = require('./request')\nconst response = require('./response')\nmodule.exports = { run () { return request.is('json') && response.is('html') } }\n",
+    });
+    const p = new Project(dir);
+    try {
+      await p.refresh();
+      expect(findDefinitions(p, { name: 'request.is' }).items.map((i) => [i.file, i.line])).toEqual([['lib/request.js', 3]]);
+      expect(findDefinitions(p, { name: 'ctx.response.is' }).items.map((i) => [i.file, i.line])).toEqual([['lib/response.js', 4]]);
+      expect(findDefinitions(p, { name: 'default.is' }).items).toHaveLength(2);
+      const rows = symbolsByName(p, 'response.is');
+      expect(rows.map((r) => qualifiedName(p, r))).toEqual(['response.is']);
+      expect(symbolLabel(p.db, rows[0]!.id)).toBe('response.is (lib/response.js)');
+      // a name nothing imports the module as qualifies nothing
+      expect(findDefinitions(p, { name: 'reply.is' }).items).toEqual([]);
     } finally {
       p.close();
       removeProject(dir);

@@ -234,6 +234,16 @@ describe('Understanding gate (submit_understanding)', () => {
     const r = await ok(s, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart.total', 'total', 'formatPrice'], files_analyzed: ['src/cart.ts', 'src/total.ts'] });
     expect(r.next_phase).toBe('VALIDATION');
   });
+  it('…also when the function has overloads (agent trial tr157: `edit` beside `Editor.edit`)', { timeout: SLOW }, async () => {
+    const total = 'export function total(cents: number[]): number;\nexport function total(cents: number[], tax: number): number;\nexport function total(cents: number[], tax = 0): number {\n  return cents.reduce((a, b) => a + b, tax);\n}\n';
+    const { s } = await project({ ...SAMPLE, 'src/total.ts': total });
+    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
+    await explore(s);
+    await ok(s, 'find_definitions', { name: 'total' });
+    await ok(s, 'get_symbols', { file: 'src/total.ts' });
+    const r = await ok(s, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart.total', 'total', 'formatPrice'], files_analyzed: ['src/cart.ts', 'src/total.ts'] });
+    expect(r.next_phase).toBe('VALIDATION');
+  });
   it('refuses padded, unseen and unbacked claims; nothing advances', { timeout: SLOW }, async () => {
     const G = 'Understanding';
     // Basket.add shares its bare name with Cart.add; basket.ts is never explored

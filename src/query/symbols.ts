@@ -95,6 +95,21 @@ export function symbolsByName(p: Project, rawName: string, opts: { kind?: string
        ORDER BY s.exported DESC, f.path, s.line`,
     )
     .all(...[member, ...(container ? [container] : []), ...(opts.kind ? [opts.kind] : [])]) as SymbolRow[];
+  // `request.is`: a member of an anonymous default export (`module.exports = { is() {…} }`, which
+  // the index calls `default.is`) by the name its importers give the module (`const request =
+  // require('./request')`): koa's request.is and response.is were both `default.is` (red team adv80)
+  if (rows.length === 0 && container) {
+    const holders = importedAs(p, container, true).map((d) => d.id);
+    if (holders.length > 0) {
+      return p.db
+        .prepare(
+          `SELECT ${SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+           WHERE s.name = ? AND s.container_id IN (SELECT value FROM json_each(?)) ${opts.includeLocal ? '' : 'AND s.local = 0'} ${opts.kind ? 'AND s.kind = ?' : ''}
+           ORDER BY s.exported DESC, f.path, s.line`,
+        )
+        .all(...[member, JSON.stringify(holders), ...(opts.kind ? [opts.kind] : [])]) as SymbolRow[];
+    }
+  }
   return rows;
 }
 
@@ -120,10 +135,33 @@ export function importedAs(p: Project, name: string, defaultsOnly = false): Symb
     .all(name, name) as SymbolRow[];
 }
 
-/** The names a file's anonymous default export (symbol `id`) is imported as elsewhere. */
-export function importedNamesOf(p: Project, id: number): string[] {
-  const rows = p.db.prepare(`SELECT DISTINCT local_name AS name FROM imports WHERE resolved_symbol_id = ? AND status = 'symbol' AND local_name IS NOT NULL AND local_name != 'default' LIMIT 20`).all(id) as { name: string }[];
+/**
+ * The names a file's anonymous default export (symbol `id`) is imported as elsewhere: by name, or
+ * as the whole module where the default is all it exports (importedAs, the other way round).
+ */
+export function importedNamesOf(p: Project | { db: Project['db'] }, id: number): string[] {
+  const rows = p.db.prepare(
+    `SELECT DISTINCT local_name AS name FROM imports WHERE resolved_symbol_id = ? AND status = 'symbol' AND local_name IS NOT NULL AND local_name != 'default'
+     UNION SELECT DISTINCT i.local_name FROM exports e JOIN imports i ON i.resolved_file_id = e.file_id AND i.imported = '*' AND i.status = 'module'
+       WHERE e.symbol_id = ? AND e.name = 'default' AND e.kind = 'symbol' AND i.local_name IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM exports o WHERE o.file_id = e.file_id AND o.name <> 'default')
+     LIMIT 20`,
+  ).all(id, id) as { name: string }[];
   return rows.map((r) => r.name);
+}
+
+/**
+ * How a symbol is named to the agent: `Container.name`, where a member of an anonymous default
+ * export goes by the name the module is imported as (`request.is`, not `default.is`); `default`
+ * itself likewise.
+ */
+export function qualifiedName(p: Project | { db: Project['db'] }, row: { id: number; name: string; container_name: string | null; container_id?: number | null }): string {
+  if (row.container_name === 'default' && row.container_id) {
+    const [alias] = importedNamesOf(p, row.container_id);
+    if (alias) return `${alias}.${row.name}`;
+  }
+  if (row.name === 'default' && !row.container_name) return importedNamesOf(p, row.id)[0] ?? row.name;
+  return row.container_name ? `${row.container_name}.${row.name}` : row.name;
 }
 
 /** The file id for a project-relative path, or a clear error when it is not indexed. */

@@ -9,6 +9,7 @@
  * were measured on the real-commit benchmark and let in too much: in a real project nearly
  * everything is two steps from a class or a hub.)
  */
+import { qualifiedName } from '../query/symbols.js';
 import type { DB } from '../store/db.js';
 import { currentDeadline } from '../util/deadline.js';
 import { splitWords } from '../util/words.js';
@@ -487,10 +488,11 @@ export function linkedScore(seedScore: number, hops: number): number {
 
 /** How a symbol is described in a reason: Container.name; a module's `default` with its file (every rule of eslint is one: agent trial tr98). */
 export function symbolLabel(db: DB, id: number): string {
-  const r = db.prepare('SELECT s.name, s.container_name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?').get(id) as { name: string; container_name: string | null; path: string } | undefined;
+  const r = db.prepare('SELECT s.id, s.name, s.container_id, s.container_name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?').get(id) as { id: number; name: string; container_id: number | null; container_name: string | null; path: string } | undefined;
   if (!r) return `#${id}`;
-  const label = r.container_name ? `${r.container_name}.${r.name}` : r.name;
-  return label === 'default' || label.startsWith('default.') ? `${label} (${r.path})` : label;
+  // (`request.is` where the module is imported as request: koa's request.is and response.is, red team adv80)
+  const label = qualifiedName({ db }, r);
+  return r.name === 'default' || r.container_name === 'default' ? `${label} (${r.path})` : label;
 }
 
 /**

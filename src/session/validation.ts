@@ -10,7 +10,7 @@ import { NEXT_STEP } from '../../machines/policy.js';
 import { SemanticEngine } from '../embeddings/engine.js';
 import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
-import { type SymbolRow, valueIdentity } from '../query/symbols.js';
+import { qualifiedName, type SymbolRow, valueIdentity } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
 import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
@@ -310,7 +310,7 @@ export class ValidationPhase {
   /** Which of the definitions a name has was judged: several share `serialize_f64` (tr24). */
   private judgedAs(name: string, row: SymbolRow): string {
     const n = this.definitionsFor(name).length;
-    const label = `${row.container_name ? `${row.container_name}.` : ''}${row.name} at ${row.path}:${row.name_line}`;
+    const label = `${qualifiedName(this.core.project, row)} at ${row.path}:${row.name_line}`;
     return n > 1 ? `judged as ${label}, the one of its ${n} definitions nearest the code_evidence; name another as Container.name or cite a line inside it` : `judged as ${label}`;
   }
 
