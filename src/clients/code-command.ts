@@ -117,7 +117,8 @@ one entry point or pattern per distinct call); if not, you are sent back to SEMA
 Edit the files you explored (read or outlined; a file a result row only named is not); the hook checks every edit and denies the rest, so they need no call
 first. A new file needs approval first: \`mcp__code-intel__check_write_target\`
 \`{file_path, allow_new_files: true}\` (next to code you explored, or in a new folder there); call it without
-\`allow_new_files\` to ask whether an existing file may be edited. Do not build on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.
+\`allow_new_files\` to ask whether an existing file may be edited. Files a command writes count too (a test run's cache, a
+build's output): the hook puts back what this turn may not write, so run tests and builds so that they write outside the project. Do not build on rejected hypotheses. INVESTIGATE and QUESTION sessions end here with an answer, not an edit.
 When done, call \`mcp__code-intel__end_session\` with \`outcome\`: success, failure or abandoned.
 If what the request assumes is not so (the bug is not there, the feature exists), say so to the user
 and end the session with \`abandoned\`; do not invent a change. Ending or aborting a session unlocks nothing: until the user's next message, edits stay limited to
