@@ -225,17 +225,8 @@ describe('QueryFrame gate (set_query_frame)', () => {
 // ---- Understanding ---------------------------------------------------------------------------------
 
 describe('Understanding gate (submit_understanding)', () => {
-  it('a top-level function and a method of its name are two symbols, not one spelt twice (agent trial tr141)', { timeout: SLOW }, async () => {
-    const { s } = await project({ ...SAMPLE, 'src/total.ts': 'export function total(cents: number[]): number {\n  return cents.reduce((a, b) => a + b, 0);\n}\n' });
-    await begin(s, 'IMPLEMENT', REQUEST, FRAME);
-    await explore(s);
-    await ok(s, 'find_definitions', { name: 'total' });
-    await ok(s, 'get_symbols', { file: 'src/total.ts' });
-    const r = await ok(s, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart.total', 'total', 'formatPrice'], files_analyzed: ['src/cart.ts', 'src/total.ts'] });
-    expect(r.next_phase).toBe('VALIDATION');
-  });
-  it('…also when the function has overloads (agent trial tr157: `edit` beside `Editor.edit`)', { timeout: SLOW }, async () => {
-    const total = 'export function total(cents: number[]): number;\nexport function total(cents: number[], tax: number): number;\nexport function total(cents: number[], tax = 0): number {\n  return cents.reduce((a, b) => a + b, tax);\n}\n';
+  /** `total` beside `Cart.total` in an understanding: two symbols, whatever shape the function has */
+  const functionAndMethod = async (total: string) => {
     const { s } = await project({ ...SAMPLE, 'src/total.ts': total });
     await begin(s, 'IMPLEMENT', REQUEST, FRAME);
     await explore(s);
@@ -243,6 +234,12 @@ describe('Understanding gate (submit_understanding)', () => {
     await ok(s, 'get_symbols', { file: 'src/total.ts' });
     const r = await ok(s, 'submit_understanding', { ...UNDERSTANDING, symbols_identified: ['Cart.total', 'total', 'formatPrice'], files_analyzed: ['src/cart.ts', 'src/total.ts'] });
     expect(r.next_phase).toBe('VALIDATION');
+  };
+  it('a top-level function and a method of its name are two symbols, not one spelt twice (agent trial tr141)', { timeout: SLOW }, async () => {
+    await functionAndMethod('export function total(cents: number[]): number {\n  return cents.reduce((a, b) => a + b, 0);\n}\n');
+  });
+  it('…also when the function has overloads (agent trial tr157: `edit` beside `Editor.edit`)', { timeout: SLOW }, async () => {
+    await functionAndMethod('export function total(cents: number[]): number;\nexport function total(cents: number[], tax: number): number;\nexport function total(cents: number[], tax = 0): number {\n  return cents.reduce((a, b) => a + b, tax);\n}\n');
   });
   it('refuses padded, unseen and unbacked claims; nothing advances', { timeout: SLOW }, async () => {
     const G = 'Understanding';
