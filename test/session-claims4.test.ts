@@ -783,6 +783,55 @@ describe('Red team adv76: an error thrown one call down, a quote from a comment'
   });
 });
 
+describe('Red team adv81 (left): a thrown error only tested for, a nested arrow, more wordings of order', () => {
+  it('"A throws X" needs X raised, not only checked or quoted; "A returns" needs its own return; "B and then C", the passive', async () => {
+    const t = await setup({
+      'lib/res.js': [
+        'var res = module.exports = {};',
+        'res.check = function check(err) {',
+        '  if (err instanceof RangeError) return false;',
+        "  console.log('expected a TypeError here');",
+        '  return true;',
+        '};',
+        'res.rethrow = function rethrow(err) {',
+        '  if (err instanceof RangeError) throw err;',
+        '};',
+        'res.abort = function abort() {',
+        "  var e = new Error('stopped');",
+        "  e.name = 'AbortError';",
+        '  throw e;',
+        '};',
+        'res.each = function each(list) {',
+        '  list.forEach((x) => x * 2);',
+        '};',
+        'res.wrap = (x) => ({ x });',
+        'res.send = function send(body) {',
+        '  this.status(200);',
+        "  this.setHeader('Content-Length', body.length);",
+        '};',
+        'res.status = function status(code) {',
+        '  this.statusCode = code;',
+        '  return this;',
+        '};',
+        'res.setHeader = function setHeader(k, v) {',
+        '  this.headers[k] = v;',
+        '};',
+        '',
+      ].join('\n'),
+    });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    for (const h of ['res.check throws a RangeError', 'res.check throws a TypeError', 'res.each returns the doubled numbers'])
+      expect(sem.wrongRelation(h), h).toBeDefined();
+    for (const h of ['res.rethrow throws a RangeError', 'res.abort throws an AbortError', 'res.wrap returns an object holding x', 'res.status returns the response'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+    for (const h of ['res.send calls setHeader and then status', 'res.send first calls setHeader, then calls status', 'res.send calls setHeader, followed by status',
+      'setHeader is called before status in res.send', 'In res.send, status is called after setHeader'])
+      expect(sem.wrongRelation(h), h).toMatch(/uses status first/);
+    for (const h of ['res.send calls status and then setHeader', 'status is called before setHeader in res.send', 'In res.send, setHeader is called after status', 'res.send does not call setHeader and then status'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+});
+
 describe('Red team adv76: a Read that did not count, cited as evidence', () => {
   it('is refused with why it did not count, not "no Read call was made"', async () => {
     const H = 'Cart.total formats the sum with formatPrice';

@@ -118,7 +118,7 @@ export class SemanticPhase {
       // in A's code, or in the code A calls one step down (a helper that throws for it) when the
       // sentence names that helper: TypeError written in res.status, for a claim about res.redirect's
       // url, made "res.redirect throws a TypeError when the url is not a string" FACT (red team adv76)
-      const { own, helpers } = this.writtenIn(defs, new RegExp(`(?<![\\w$])${x}(?![\\w$])`));
+      const { own, helpers } = this.writtenIn(defs, (code) => raisable(code, x));
       if (own) continue;
       if (helpers.some((h) => namesHelper(sentence, h))) continue;
       if (helpers.length > 0) return `${a} throws ${x}, and ${x} is written not in ${a}'s code but in ${helpers.slice(0, 3).join(', ')}, which it calls: say which (${a} throws ${x} through ${helpers[0]}), and check that it throws it in the case you state`;
@@ -128,11 +128,12 @@ export class SemanticPhase {
   }
 
   /** Whether a pattern is written in the code (not its comments) of these declarations, or else in which of the declarations they call, one step down. */
-  private writtenIn(defs: readonly SymbolRow[], re: RegExp): { own: boolean; helpers: string[] } {
+  private writtenIn(defs: readonly SymbolRow[], holds: RegExp | ((code: string) => boolean)): { own: boolean; helpers: string[] } {
+    const test = typeof holds === 'function' ? holds : (code: string) => holds.test(code);
     const writes = (d: { path: string; line: number; end_line: number }) => {
       // (the project's cached lines; a file the server cannot read now gives nothing to judge by)
       const all = this.core.project.lines(d.path);
-      return all.length === 0 || re.test(withoutCommentLines(all.slice(d.line - 1, Math.min(d.end_line, d.line + 2000))).join('\n'));
+      return all.length === 0 || test(withoutCommentLines(all.slice(d.line - 1, Math.min(d.end_line, d.line + 2000))).join('\n'));
     };
     if (defs.some(writes)) return { own: true, helpers: [] };
     const callees = this.core.project.db.prepare(`SELECT DISTINCT c.name, f.path, c.line, c.end_line FROM refs r JOIN symbols s ON s.id = ? JOIN symbols c ON c.id = r.symbol_id JOIN files f ON f.id = c.file_id
@@ -178,7 +179,7 @@ export class SemanticPhase {
       const returnsNothing = (d: SymbolRow) => {
         const code = withoutCommentLines(this.core.project.lines(d.path).slice(d.line - 1, Math.min(d.end_line, d.line + 2000))).join('\n');
         if (!code || !/[{:]\s*$/m.test(code.split('\n').slice(0, 5).join('\n'))) return false;
-        if (/\b(?:async|yield)\b|function\s*\*|\*\s*\[?Symbol|=>\s*(?!\{)/.test(code)) return false;
+        if (/\b(?:async|yield)\b|function\s*\*|\*\s*\[?Symbol/.test(code) || ownExpressionArrow(code)) return false;
         return !/\breturn\s+(?![;}\s])|\breturn\s*\(/.test(code);
       };
       if (defs.every(returnsNothing)) return `${m[1]} returns ${m[2]!.trim().slice(0, 60)}, and its code returns no value`;
@@ -192,9 +193,9 @@ export class SemanticPhase {
    * FACT; res.location comes first). Said with a negation, or of names it does not find there, it is left alone.
    */
   private wrongOrder(sentence: string): string | undefined {
-    for (const m of sentence.matchAll(ORDERED_CALLS)) {
-      if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
-      const [a, b, when, c] = [m[1]!, m[2]!, m[3]!.toLowerCase(), m[4]!];
+    for (const m of orderedCalls(sentence)) {
+      if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index)) || /\b(?:not|never)\b|n['’]t\b/i.test(m.text)) continue;
+      const { a, b, when, c } = m;
       const defs = this.defsNamed(a).filter((d) => !d.local);
       if (defs.length === 0) continue;
       // (a use resolved to another declaration of the name is not B's: res.send's `this.get` is no `app.get` — red team adv81)
@@ -764,10 +765,56 @@ const ERROR_NAME = String.raw`([A-Z][\w$]*(?:Error|Exception))`;
 const MODAL = String.raw`(?:will|would|can|could|may|might|should|must|does|do|is\s+going\s+to|then)`;
 const THROWS_LAZY = () => String.raw`${REL_NAME}(?:,?\s+(?:which|that))?\s+(?:(?:\w+ly|already|also|then|now|in\s+turn)\s+)?(?:${MODAL}\s+(?:(?:\w+ly|also|then)\s+)?)?(?:throws|raises|throw|raise)\s+(?:an?\s+|the\s+)?(?:new\s+)?${ERROR_NAME}|${ERROR_NAME}\s+(?:is|gets|(?:will|would|can|could|may|might|should|must)\s+be)\s+(?:thrown|raised)\s+(?:by|from|in|inside)\s+${REL_NAME}`;
 const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(\))?\`?`;
+/**
+ * Whether code could throw the error named X: X written as a value (`new X(…)`, `throw X`, `raise X`,
+ * `errors.X`, a string that is its name alone: `err.name = 'X'`), not only tested for or caught
+ * (`instanceof X`, `catch (X e)`, `except X:`) or mentioned in a message (red team adv81: "A throws
+ * X" passed where A only checked `err instanceof X`). A test for X beside a `throw`/`raise` may rethrow it.
+ */
+function raisable(code: string, x: string): boolean {
+  const name = new RegExp(`(?<![\\w$])${x}(?![\\w$])`);
+  if (!name.test(code)) return false;
+  const exact = new RegExp(`^(['"\`])${x}\\1$`);
+  const checked = new RegExp(`\\binstanceof\\s+(?:[\\w$]+\\.)*${x}(?![\\w$])|\\bcatch\\s*\\([^)]*\\)|\\bexcept\\b[^:\\n]*:`, 'g');
+  const rest = code.replace(/(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g, (str) => (exact.test(str) ? str : ' ')).replace(checked, ' ');
+  if (name.test(rest)) return true;
+  return new RegExp(`\\binstanceof\\s+(?:[\\w$]+\\.)*${x}(?![\\w$])|\\bexcept\\b[^:\\n]*\\b${x}\\b`).test(code) && /\b(?:throw|raise)\b/.test(code);
+}
+
+/**
+ * Whether a declaration's code is an arrow with an expression body (`(a) => a + 1`, `() => ({…})`):
+ * its first `=>`, before any block opens (an arrow nested in a body returns for itself, not for
+ * the declaration: red team adv81's "A returns X" passed on a callback's `x => x * 2`).
+ */
+function ownExpressionArrow(code: string): boolean {
+  const arrow = code.indexOf('=>');
+  if (arrow < 0) return false;
+  const head = code.slice(0, arrow);
+  let depth = 0;
+  for (const ch of head) depth += ch === '{' ? 1 : ch === '}' ? -1 : 0;
+  return depth === 0 && !/^\s*\{/.test(code.slice(arrow + 2));
+}
+
 /** "A returns X" (not "returns nothing", "returns early"). */
 const RETURNS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|also|then|now)\s+)?(?:returns|will\s+return|gives\s+back)\s+(?!nothing|undefined|void|early|immediately|without|no(?![\w]))([\w\`'"].{0,80})`, 'g');
 /** "A calls B before it calls C", "A invokes B after calling C" (A, B and C as REL_NAME reads them). */
 const ORDERED_CALLS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:first|always|then)\s+)?(?:calls|invokes|runs)\s+${REL_NAME}\s+(before|after)\s+(?:it\s+)?(?:(?:calls?|calling|invokes?|invoking|runs?|running)\s+)?${REL_NAME}`, 'g');
+/** "A calls B and then C", "A first calls B, then calls C", "A calls B, followed by C" (red team adv81) */
+const THEN_CALLS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:first|always)\s+)?(?:calls|invokes|runs)\s+${REL_NAME}(?:,\s*|\s+)(?:and\s+)?(?:then|afterwards|after\s+that|followed\s+by)\s+(?:(?:it\s+)?(?:calls?|invokes?|runs?)\s+)?${REL_NAME}`, 'g');
+/** "B is called before C in A", "in A, B is called after C" (the passive: red team adv81) */
+const PASSIVE_ORDER = new RegExp(String.raw`${REL_NAME}\s+is\s+(?:called|invoked|run)\s+(before|after)\s+${REL_NAME}\s+(?:in|inside|within|by)\s+${REL_NAME}`, 'g');
+const PASSIVE_ORDER_FIRST = new RegExp(String.raw`\b(?:in|inside|within)\s+${REL_NAME},?\s+${REL_NAME}\s+is\s+(?:called|invoked|run)\s+(before|after)\s+${REL_NAME}`, 'gi');
+
+/** Every "A calls B before/after C" a sentence says, in any of its wordings. */
+function orderedCalls(sentence: string): { a: string; b: string; when: string; c: string; index: number; text: string }[] {
+  const at = (m: RegExpMatchArray) => ({ index: m.index!, text: m[0] });
+  return [
+    ...[...sentence.matchAll(ORDERED_CALLS)].map((m) => ({ a: m[1]!, b: m[2]!, when: m[3]!.toLowerCase(), c: m[4]!, ...at(m) })),
+    ...[...sentence.matchAll(THEN_CALLS)].map((m) => ({ a: m[1]!, b: m[2]!, when: 'before', c: m[3]!, ...at(m) })),
+    ...[...sentence.matchAll(PASSIVE_ORDER)].map((m) => ({ a: m[4]!, b: m[1]!, when: m[2]!.toLowerCase(), c: m[3]!, ...at(m) })),
+    ...[...sentence.matchAll(PASSIVE_ORDER_FIRST)].map((m) => ({ a: m[1]!, b: m[2]!, when: m[3]!.toLowerCase(), c: m[4]!, ...at(m) })),
+  ];
+}
 const THROWS = new RegExp(THROWS_LAZY(), 'g');
 /**
  * Does a text hold a quoted fragment, blanks aside? A quote cut short with … holds each piece it
