@@ -140,6 +140,8 @@ describe('QueryFrame validation', () => {
       ['use the header over the delay (Retry-After)', 'use the header (Retry-After) over the delay'],
       // (red team adv77: the words before a relating word dropped with it)
       ['prefer the default delay', 'Prefer the Retry-After header over the default delay'],
+      // ("prefer A to B": red team adv81)
+      ['prefer the default delay', 'Prefer the Retry-After header to the default delay'],
       ['run the flush', 'Run the cleanup before the flush, and log it'],
       // (red team adv77: Japanese words of two clauses spliced)
       ['ステータスが500のときは再試行し', 'ステータスが429のときは再試行し、500のときは失敗する'],
@@ -173,6 +175,9 @@ describe('QueryFrame validation', () => {
       ['Retry-Afterヘッダーを優先する', 'Retry-Afterヘッダーをデフォルトの遅延より優先する'],
       ['forwardedヘッダーをhostヘッダーの代わりに使う', 'hostヘッダーの代わりにforwardedヘッダーを使う'],
       ['prefer the header', 'Prefer the Retry-After header over the default delay'],
+      ['prefer the Retry-After header to the default delay', 'Prefer the Retry-After header to the default delay'],
+      ['retry the request when the server answers 503', 'I prefer to retry the request when the server answers 503'],
+      ['prefer retrying the request', 'I prefer to retry the request when the server answers 503'],
       ['run the cleanup and log it', 'Run the cleanup before the flush, and log it'],
       ['use the x-forwarded-host header, not the host header', 'use the x-forwarded-host header instead of the host header'],
       ['the request never ends and the timeout is ignored', 'The timeout is ignored, and the request never ends'],

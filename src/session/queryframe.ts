@@ -264,6 +264,10 @@ const SIDED = /^(?:over|than|instead|rather|before|after|ahead|versus|vs|above|b
  * "instead of" and "rather than" ("use A, not B").
  */
 function relationDropped(value: string, quote: string, same: (a: string, b: string) => boolean): string | undefined {
+  // ("prefer A to B" relates by "to", too short a word to be one of the words: read as "over" — red team adv81)
+  const preferTo = (t: string) => t.replace(/(\bprefer\w*\s+[^,.;:!?]+?)\s+to\s+/giu, '$1 over ');
+  const said = (w: string) => (w === 'over' && !/\sover\s/i.test(quote) ? 'to' : w);
+  [value, quote] = [preferTo(value), preferTo(quote)];
   const q = orderedWords(quote);
   const v = orderedWords(value);
   // (each value word at its first place in the quote after the last one's: the order is kept)
@@ -280,7 +284,7 @@ function relationDropped(value: string, quote: string, same: (a: string, b: stri
     if (!SIDED.test(w) || k === 0 || !new RegExp(`(?:^|\\s)${w}(?:\\s|$)`, 'iu').test(quote) || v.some((x) => x.toLowerCase() === w.toLowerCase())) continue;
     if (/^(?:instead|rather)$/i.test(w) && v.includes('¬')) continue;
     if (at.some((i) => i < k) && at.some((i) => i > k) && !at.includes(k - 1))
-      return `'${q[k - 1]} ${w} ${q[k + 1] ?? ''}' lost '${w}' and '${q[k - 1]}', so the other side reads as the first (keep '${w}' and the words before it, or take the words of one side only)`;
+      return `'${q[k - 1]} ${said(w)} ${q[k + 1] ?? ''}' lost '${said(w)}' and '${q[k - 1]}', so the other side reads as the first (keep '${said(w)}' and the words before it, or take the words of one side only)`;
   }
   return undefined;
 }
