@@ -407,6 +407,17 @@ describe('members declared apart in CommonJS-era JavaScript', () => {
         'export function use(v: ValidationInstance) { v.requiredArguments([]); }',
         '',
       ].join('\n'),
+      // … or the function it declares (ky's createInstance: agent trial tr158 found no `extend`)
+      'lib/instance.ts': [
+        'export interface Instance { (url: string): number; extend(d: object): Instance }',
+        'export const createInstance = (defaults: object): Instance => {',
+        '  const ky: Partial<Instance> = (url: string) => url.length;',
+        '  ky.extend = (d: object) => createInstance({ ...defaults, ...d });',
+        '  ky.limit = 3;',
+        '  return ky as Instance;',
+        '};',
+        '',
+      ].join('\n'),
     });
     p = new ProjectClass(dir);
     await p.refresh();
@@ -437,6 +448,9 @@ describe('members declared apart in CommonJS-era JavaScript', () => {
     // the implementation is found from the interface's member, as a class's would be
     const refs = findReferences(p, { file: 'lib/validation.ts', line: 1, column: 40 }).items as { line: number; kind: string }[];
     expect(refs.map((r) => `${r.kind}:${r.line}`)).toEqual(expect.arrayContaining(['override:4']));
+    // a function declared in the body holds the functions assigned to it there, not its other properties
+    expect(findDefinitions(p, { name: 'ky.extend' }).items.map((d) => `${d.file}:${d.line}`)).toEqual(['lib/instance.ts:4']);
+    expect(flat(getSymbols(p, { file: 'lib/instance.ts' }).items as Item[]).some((x) => /limit/.test(x))).toBe(false);
   });
 
   it('a member of what a module exports as a whole is a guess among same-named members, said so', () => {

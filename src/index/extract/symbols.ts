@@ -138,8 +138,12 @@ export function findImportedNames(ctx: FileContext): void {
 /**
  * The object an assignment in a body gives a method to (`self.requiredArguments = function …` in
  * yargs' validation factory: the index held only the interface's signature, agent trial tr126): the
- * variable the same block declares with an object literal (`const self = {} as T`), before it.
+ * variable the same block declares with an object literal (`const self = {} as T`), before it — or
+ * with a function, whose properties the compiler reads the same way (`const ky = (input) => …;
+ * ky.extend = (defaults) => …` in ky's createInstance: agent trial tr158 found no `extend`).
  */
+const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
+
 function expandoHolder(ctx: FileContext, d: Def): Def | undefined {
   const assign = d.node;
   const receiver = assign.childForFieldName('left')?.childForFieldName('object');
@@ -152,7 +156,7 @@ function expandoHolder(ctx: FileContext, d: Def): Def | undefined {
       let value = decl.childForFieldName('value');
       while (value && (value.type === 'as_expression' || value.type === 'satisfies_expression' || value.type === 'parenthesized_expression')) value = value.namedChild(0);
       const own = ctx.defByNode.get(decl.id);
-      if (value?.type === 'object' && own) return own;
+      if (own && value && (value.type === 'object' || FUNCTION_VALUES.has(value.type))) return own;
     }
   }
   return undefined;
