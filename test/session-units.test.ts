@@ -884,6 +884,11 @@ describe('QueryFrame validation', () => {
     expect(target('Add a toggle(value) method to ObservableSet', 'ObservableSet toggle method', 'Add a toggle(value) method to ObservableSet')).toEqual([]);
     expect(target('ログイン機能で、パスワードが空のときエラーが出ない', 'ログイン機能', 'ログイン機能で')).toEqual([]);
     expect(target('Please fix it', 'fix', 'fix')).toEqual([]);
+    // a code name the request never writes, one word among the quote's (red team adv83: the relevance gate then judged attachment against it)
+    const KOA = "互換性のため、ctx.redirect('back') のように 'back' を渡されたときは、ctx.back() と同じように Referrer ヘッダーのページへ戻るようにしてください。";
+    const T = "ctx.redirect('back') のように 'back' を渡されたときは";
+    for (const v of ["ctx.attachment('back')", "ctx.location('back')", "response.attachment('back')"]) expect(target(KOA, v, T)[0], v).toMatch(/names code the request does not name/);
+    for (const v of ["ctx.redirect('back')", "redirect('back')", 'ctx.back()']) expect(target(KOA, v, T), v).toEqual([]);
   });
   it('grounding works for English paraphrase and rejects unrelated values', () => {
     expect(isGrounded('empty password', 'when the password is empty')).toBe(true);

@@ -126,6 +126,26 @@ export function support(value: string, quote: string, translate: (text: string) 
 }
 
 /**
+ * The words a value writes as code (a part of `a.b`, a callee `f(`) that the request names nowhere:
+ * `ctx.attachment('back')` for a quote of `ctx.redirect('back')` passed, "attachment" being the
+ * value's one word of its own (red team adv83). A name the request writes elsewhere is its own
+ * ("the warning printed by inject()" for "the warning it prints": agent trial tr18).
+ */
+export function inventedCode(value: string, request: string): string[] {
+  const said = new Set(request.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).flatMap((w) => [w.toLowerCase(), ...identifierParts(w).map((p) => p.toLowerCase())]));
+  return [...codeWords(value)].filter((w) => !said.has(w.toLowerCase()));
+}
+
+/** The words a text writes as code: the parts of a dotted name (`ctx.attachment`), a name called (`attachment(`). */
+function codeWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.normalize('NFKC').matchAll(/(?<![\p{L}\p{N}_$])[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|#|::)[\p{L}_$][\p{L}\p{N}_$]*)+|(?<![\p{L}\p{N}_$])[\p{L}_$][\p{L}\p{N}_$]*(?=\()/gu)) {
+    for (const part of m[0].split(/\.|#|::/)) if (part && !CJK.test(part)) out.add(part);
+  }
+  return out;
+}
+
+/**
  * A value is grounded in its quote when the quote has content words, states at least two thirds
  * of the value's words (and at least one), and the value names no code the quote does not.
  * Paraphrase ("empty password" for "password is empty", "空のパスワード" for "パスワードが空のとき") and
@@ -1513,6 +1533,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     // (the target_feature is judged as a set of words: "ObservableSet toggle method" may order its own)
     else if (slot !== 'target_feature' && (swapped = reorderedWord(s.value, s.quote)))
       errors.push({ slot, error: `value "${s.value}" does not keep the order of its quote "${s.quote}": ${swapped}. In the quote's own language the value is the quote's words in the quote's order — copy the part of the quote that states the ${slot}, dropping words but not moving them (a translation may order its words as its language does)` });
+    else if ((foreign = inventedCode(s.value, request)).length > 0)
+      errors.push({ slot, error: `value "${s.value}" names code the request does not name: ${foreign.slice(0, 6).join(', ')}. Name code only as the request does (the server finds the code from the request's words itself)` });
     else if (!isGrounded(s.value, s.quote, translate)) {
       const sup = support(s.value, s.quote, translate);
       errors.push({ slot, error: `value "${s.value}" says more than its quote "${s.quote}": ${sup.unsupported.slice(0, 6).join(', ')} ${sup.unsupported.length === 1 ? 'is' : 'are'} not in it. Keep the value to what the quote states (or quote more of the request)` });

@@ -607,7 +607,9 @@ export class ValidationPhase {
       const traces = !changesCode(s.row.intent as Intent);
       const links = bound
         ? `it links to ${quote(bound, 200)}, accepted, but ${quote(bound, 200)} was itself accepted only through a link (or by closeness alone), and a chain from the symbols the target's words reach goes no further here: it runs at most ${MAX_CHAIN} links (${MAX_UP_CHAIN} of them up to callers), does not turn from a helper reached down a call path back up to callers outside the helper's file, and a holder (an object, a class) accepted through a link does not vouch for the rest of what it holds${traces ? ` (cite the line where it uses ${quote(bound, 200)}, or where ${quote(bound, 200)} uses it, as its code_evidence: a hop the session traced counts)` : ''}`
-        : `it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`;
+        : `it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`
+          // (agent trial tr158 read "not called by an accepted symbol" as circular when none was)
+          + (acceptedNames().size === 0 ? `; no symbol is accepted yet, so the links start from the declaration the target's words name: if none of yours is it, find it (find_definitions, query for '${quote(target, 200)}') and send it too` : '');
       rejected.push({
         symbol: l.symbol, similarity: l.score, backend: l.scored.backend, legs: l.scored.legs, ...(t ? { terms: t } : {}), ...(l.judged ? { judged_as: l.judged } : {}),
         guidance: {
