@@ -468,6 +468,14 @@ describe('QueryFrame validation', () => {
     // the opposites: two of three words supported, so grounding alone let them through
     expect(opposite(REQ, 'remove consumption tax', '消費税を加える')[0]).toMatch(/says remove where its quote .* says add/);
     expect(opposite(REQ, 'delete the consumption tax', '消費税を加える')[0]).toMatch(/opposite/);
+    // same/different, back/forward, only/except, only/also (red team adv83: each reached READY as FACT)
+    const KOA = "ctx.back() と同じように Referrer ヘッダーのページ（同じオリジンの場合のみ）へ戻るようにしてください。";
+    const Q = 'ctx.back() と同じように Referrer ヘッダーのページ（同じオリジンの場合のみ）へ戻るようにしてください';
+    for (const v of ['Referrer ヘッダーのページ（別のオリジンの場合のみ）へ戻る', 'Referrer ヘッダーのページ（異なるオリジンの場合のみ）へ戻る', 'Referrer ヘッダーのページ（同じオリジンの場合以外）へ戻る',
+      'Referrer ヘッダーのページ（同じオリジンの場合のみ）へ進む', 'ctx.back() と違うように Referrer ヘッダーのページへ戻る', '別のページへ戻る', 'Referrer ヘッダーのページ（同じオリジンの場合も）へ戻る'])
+      expect(opposite(KOA, v, Q)[0], v).toMatch(/opposite|also/);
+    for (const v of ['Referrer ヘッダーのページ（同じオリジンの場合のみ）へ戻る', 'ctx.back() と同じように Referrer ヘッダーのページへ戻る', '同じオリジンのときだけ Referrer のページへ戻る'])
+      expect(opposite(KOA, v, Q), v).toEqual([]);
     expect(opposite('add the cart total to the receipt', 'remove the cart total', 'add the cart total')[0]).toMatch(/opposite/);
     expect(opposite('ボタンを非表示にする', 'show the button', 'ボタンを非表示にする')[0]).toMatch(/says show where .* says hide/);
     expect(opposite('ボタンを非表示にする', 'ボタンを表示する', 'ボタンを非表示にする')[0]).toMatch(/opposite/);

@@ -45,6 +45,14 @@ const PAIRS: Pair[] = [
     side('larger bigger greater higher longer more most exceed', /大き|長い|長く|多い|多く|大于|多于|长于|更长|更多/u),
     side('smaller less fewer lower shorter least', /小さ|短い|短く|少ない|少なく|小于|少于|短于|更短|更少/u)], compares: true },
   { name: ['maximum', 'minimum'], sides: [side('maximum max', /最大|上限/u), side('minimum min', /最小|下限/u)], compares: true },
+  // the same or another (origin, page, value): red team adv83 turned 同じオリジンの場合のみ into 別のオリジン, 同じように into 違うように
+  { name: ['same', 'different'], sides: [
+    side('same identical', /同じ|同一|相同|一样|一致/u),
+    side('different another unlike distinct', /別の|異なる|違う|違い|他の|不同|别的|其他/u)], compares: true },
+  // a way back or on (戻る turned into 進む: red team adv83)
+  { name: ['back', 'forward'], sides: [side('backward', /戻る|戻り|戻っ|戻す|后退|回退/u), side('forward onward', /進む|進み|進め|前進|前进/u)] },
+  // only these, or all but these (のみ turned into 以外: red team adv83)
+  { name: ['only', 'except'], sides: [side('only solely', /のみ|だけ|仅|只有/u), side('except excluding', /以外|除外|除了|除非/u)], compares: true },
   // an option set or unset, in Japanese and Chinese only (English "set" is every change's near-synonym)
   { name: ['set', 'unset'], sides: [side('', /設定|设置|设定/u), side('', /解除|取消/u)], complementary: true },
 ];

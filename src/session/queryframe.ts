@@ -830,6 +830,19 @@ const restrictionRestated = (value: string, quote: string): boolean =>
  */
 const UNIVERSAL = /(?<![\p{L}\p{N}.$_])(?:all|every|everything|everywhere|everyone|any|anything|anywhere|each|always|whenever|whatever|whichever|no\s+matter|regardless|unconditional(?:ly)?|in\s+general|generally|by\s+default|global(?:ly)?|universal(?:ly)?|both|forever|permanent(?:ly)?)(?![\p{L}\p{N}_$(])|全て|すべて|全部|全体|あらゆる|いつも|常に|常時|毎回|必ず|一律|どんな|いかなる|任意|何でも|どの[^。、！？]{0,12}?も|全(?=[\p{Script=Katakana}A-Za-z])|所有|任何|每个|每一|每次|一切|总是|始终|无论|不管|凡是|随时|一概|全局|统统|両方|どちらも|いずれも|永久|永遠|ずっと|两者|两种|永远|永久/iu;
 
+/**
+ * "Xも" (X too) in a value whose quote says "Xのみ"/"Xだけ" (only X): the restriction turned into an
+ * inclusion, every other word kept (red team adv83: 同じオリジンの場合のみ → 同じオリジンの場合も).
+ */
+function restrictionWidened(value: string, quote: string): string | undefined {
+  const v = value.normalize('NFKC');
+  for (const m of quote.normalize('NFKC').matchAll(/([\p{Script=Han}\p{Script=Katakana}ー\p{L}\p{N}_]{1,12})(?:のみ|だけ)/gu)) {
+    const head = m[1]!.slice(-Math.min(m[1]!.length, 6));
+    if (v.includes(`${head}も`) && !/(?:のみ|だけ)/u.test(v)) return m[1]!;
+  }
+  return undefined;
+}
+
 /** Does a text claim every case (UNIVERSAL)? */
 export function widens(text: string): boolean {
   return UNIVERSAL.test(text.normalize('NFKC').replace(LITERAL, ' '));
@@ -1505,6 +1518,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" leaves out '${judged}' of its quote "${s.quote}": the request calls it wrong, so the desired_action is not it — quote what the request asks to be done (fix it, remove it), or keep the judgement` });
     else if (narrows(s.value) && !narrows(s.quote) && !exclusionRestated(s.value, s.quote))
       errors.push({ slot, error: `value "${s.value}" narrows to some cases ("only", "except") where its quote "${s.quote}" does not: the request does not narrow it — drop the restriction, or quote the words that state it` });
+    else if ((cut = restrictionWidened(s.value, s.quote)))
+      errors.push({ slot, error: `value "${s.value}" says '${cut}も' (also) where its quote "${s.quote}" says '${cut}のみ/だけ' (only): keep the restriction, or drop the words it restricts` });
     else if (widens(s.value) && !widens(s.quote))
       errors.push({ slot, error: `value "${s.value}" widens to every case ("all", "any", "always") where its quote "${s.quote}" does not: the request does not say it — drop the word, or quote the words that state it` });
     else if (slot !== 'observed_issue' && (stopped = stopDropped(s.value, s.quote, translate)))
