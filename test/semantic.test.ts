@@ -701,3 +701,26 @@ describe('a symbol accepted only through a link vouches for nothing it holds (re
     removeProject(root);
   });
 });
+
+describe('earlier sessions lift a symbol, never carry one (red team adv83)', () => {
+  it('a symbol that shares nothing with the target scores 0 however often it was confirmed for it', async () => {
+    const { SAMPLE } = await import('./helpers/project.js');
+    const { SessionService } = await import('../src/session/service.js');
+    const root = makeProject(SAMPLE);
+    const project = new Project(root);
+    await project.refresh();
+    const sessions = new SessionService(project);
+    // five sessions "confirmed" formatPrice for the cart's total: the cache holds it, weighty
+    for (let i = 0; i < 5; i++) sessions.engine.cache.learn(`s${i}`, [{ term: 'カートの合計', symbol: 'formatPrice', file: 'src/util/format.ts', evidence: 'src/util/format.ts:2' }]);
+    const [price, total] = await sessions.engine.scoreSymbols('カートの合計', [
+      { name: 'formatPrice', container: null, file: 'src/util/format.ts', signature: 'export function formatPrice(cents: number): string' },
+      { name: 'total', container: 'Cart', file: 'src/cart.ts', signature: 'total(): number' },
+    ]);
+    expect(price!.legs.history).toBeGreaterThan(0.5);
+    expect(price!.legs.keyword).toBe(0);
+    expect(price!.score).toBe(0);
+    expect(total!.score).toBeGreaterThan(0);
+    project.db.close();
+    removeProject(root);
+  });
+});

@@ -450,7 +450,10 @@ export class SemanticEngine {
       // `namesAnother`: the target's name is this symbol's, but its other words say another definition of it
       const named = s.namesAnother ? 0 : Math.max(...[target, ...(opts.namedIn ?? [])].map((t) => namedScore(t, s.name, s.container)));
       if (named > 0) legs.named = named;
-      let score = Math.max(this.combine(legs), named);
+      // earlier sessions' confirmations are what agents said: they may lift a symbol the code itself
+      // relates to the target, never carry one it does not (red team adv83: five sessions that
+      // confirmed attachment for a target it shares no word with made it accepted at 0.30 on history alone)
+      let score = Math.max(this.withoutHistory(legs) > 0 ? this.combine(legs) : 0, named);
       // a word shared with the target that names a family (adapter), where the target's other words
       // name the member beside this one (fetch.js beside xhr.js): no credit from the shared word
       if (opts.siblingOf && score >= SIBLING_CAP && named === 0 && terms.missing.length > 0) {
