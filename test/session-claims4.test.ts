@@ -832,6 +832,46 @@ describe('Red team adv81 (left): a thrown error only tested for, a nested arrow,
   });
 });
 
+describe('Red team adv83: claims about plainly named code, in Japanese and Chinese, and about lines', () => {
+  it('a number, a bare Error, a declaration line, and calls or errors said in Japanese or Chinese are checked against the code', async () => {
+    const t = await setup({
+      'lib/response.js': [
+        'module.exports = {',
+        '  redirect (url) {',
+        "    this.set('Location', url)",
+        '    if (!this.statusCode) this.status = 302',
+        '  },',
+        '  back (alt) {',
+        "    const referrer = this.get('Referrer')",
+        '    if (referrer) return this.redirect(referrer)',
+        "    this.redirect(alt || '/')",
+        '  },',
+        '  attachment (name) {',
+        "    if (typeof name !== 'string') throw new TypeError('name')",
+        "    this.set('Content-Disposition', name)",
+        '  },',
+        '  set (k, v) {',
+        '    this.headers[k] = v',
+        '  },',
+        '  get (k) {',
+        '    return this.headers[k]',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    for (const h of ['redirect sets status 301 when the status is not a redirect', 'back throws an Error when the Referrer is cross-origin',
+      'redirect is declared at lib/response.js:20', 'back is defined on line 2 of lib/response.js', 'redirect は lib/response.js の 11 行目で宣言されている',
+      'attachment が redirect を呼ぶ', 'redirect は back を呼び出す', 'back は redirect から呼ばれる', "redirect は 'back' のとき TypeError を投げる", 'attachment 调用 redirect', 'back 抛出 TypeError'])
+      expect(sem.wrongRelation(h), h).toBeDefined();
+    for (const h of ['redirect sets status 302 when no status is set', 'attachment throws a TypeError when the name is not a string', 'redirect is declared at lib/response.js:2',
+      'back is defined on line 6 of lib/response.js', 'redirect は lib/response.js の 2 行目で宣言されている', 'back が redirect を呼ぶ', 'back は redirect を呼び出す', 'redirect は back から呼ばれる',
+      'attachment は名前が文字列でないとき TypeError を投げる', 'back 调用 redirect', 'attachment 抛出 TypeError', 'redirect は back を呼ばない', 'attachment が redirect を呼び出さない'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+});
+
 describe('Red team adv76: a Read that did not count, cited as evidence', () => {
   it('is refused with why it did not count, not "no Read call was made"', async () => {
     const H = 'Cart.total formats the sum with formatPrice';

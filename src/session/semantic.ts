@@ -154,7 +154,10 @@ export class SemanticPhase {
       .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b/i.test(plain.slice(0, m.index!))).map((m) => (m[1] ?? m[2])!))];
     if (numbers.length === 0) return undefined;
     const request = this.core.active()?.row.query ?? '';
-    const subject = [...plain.matchAll(CODE_NAME)].map((m) => m[0]).find((n) => this.defsNamed(n).some((d) => !d.local));
+    // (a name written as a plain word is the subject where the sentence opens with it and a verb: "redirect sets status 301" — red team adv83)
+    const opening = SUBJECT_FIRST.exec(plain)?.[1];
+    const subject = [...plain.matchAll(CODE_NAME)].map((m) => m[0]).find((n) => this.defsNamed(n).some((d) => !d.local))
+      ?? (opening && this.defsNamed(opening).some((d) => !d.local) ? opening : undefined);
     if (!subject) return undefined;
     const defs = this.defsNamed(subject).filter((d) => !d.local);
     for (const n of numbers) {
@@ -207,6 +210,24 @@ export class SemanticPhase {
         if (atB == null || atC == null || atB === atC) continue;
         if ((when === 'before') !== (atB < atC)) return `${a} calls ${bare(b)} ${when} ${bare(c)}, and its code uses ${bare(atB < atC ? b : c)} first (line ${Math.floor(Math.min(atB, atC) / 100000)})`;
       }
+    }
+    return undefined;
+  }
+
+  /**
+   * "N is declared at F:L", "N is defined on line L of F", 「N は F の L 行目で宣言されている」: a
+   * declaration of N in F must span line L (red team adv83: "redirect is declared at
+   * lib/response.js:420" was FACT; it is at 302). Of a name the index does not know, or of a file it
+   * does not declare N in (the placement check's business), nothing is said.
+   */
+  private wrongLine(sentence: string): string | undefined {
+    for (const m of [...sentence.matchAll(DECLARED_AT), ...sentence.matchAll(DECLARED_ON_LINE), ...sentence.matchAll(DECLARED_AT_JA)]) {
+      const g = m.groups!;
+      if (/(?:\b(?:not|never)|n['’]t)\b/i.test(m[0]) || /ない|ません/u.test(m[0])) continue;
+      const [name, file, line] = [g.name!, g.file!.toLowerCase(), Number(g.line ?? g.line2)];
+      const inFile = this.defsNamed(name).filter((d) => d.path.toLowerCase() === file || d.path.toLowerCase().endsWith(`/${file}`));
+      if (inFile.length === 0 || inFile.some((d) => d.line <= line && line <= d.end_line)) continue;
+      return `${name} is declared at ${g.file}:${line}, and the index has it at ${inFile.map((d) => `${d.path}:${d.line}`).slice(0, 3).join(', ')}`;
     }
     return undefined;
   }
@@ -303,9 +324,20 @@ export class SemanticPhase {
    * was confirmed). Said with a negation, or of names the index does not know, it is left alone.
    */
   private wrongRelation(text: string): string | undefined {
+    for (const sentence of text.split(/[;!?。！？；]|\.\s/)) {
+      // (a Japanese or Chinese claim is checked as its English form: red team adv83's 「attachment が redirect を呼ぶ」 passed)
+      for (const said of [sentence, ...cjkClaims(sentence)]) {
+        const wrong = this.wrongInSentence(said);
+        if (wrong) return wrong;
+      }
+    }
+    return undefined;
+  }
+
+  private wrongInSentence(sentence: string): string | undefined {
     const db = this.core.project.db;
-    for (const sentence of text.split(/[;!?]|\.\s/)) {
-      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence);
+    {
+      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence);
       if (thrown) return thrown;
       for (const m of sentence.matchAll(RELATION)) {
         if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
@@ -759,7 +791,8 @@ const APPOSITIVE = /^\s*,\s*(?:the|a|an|one)\b[^,;]*\b(?:in|of|from|inside)\s*$/
 /** Words that deny a place ("not in F", "no longer in F", "absent from F", "F lacks N"). */
 /** A name in a relation, in backticks or not, `#private` and qualified ones too. */
 /** "A throws/raises (an) XError", "XError is thrown/raised by A" (A as REL_NAME reads it). */
-const ERROR_NAME = String.raw`([A-Z][\w$]*(?:Error|Exception))`;
+// (a bare `Error` too: "back throws an Error when …" passed unchecked — red team adv83)
+const ERROR_NAME = String.raw`((?:[A-Z][\w$]*)?(?:Error|Exception))`;
 // (with a modal or in a relative clause too: "A will throw X", "A can raise X", "A calls B, which throws X"
 // is said of B; "X will be thrown by A" — red team adv77)
 const MODAL = String.raw`(?:will|would|can|could|may|might|should|must|does|do|is\s+going\s+to|then)`;
@@ -799,6 +832,35 @@ function ownExpressionArrow(code: string): boolean {
 const RETURNS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|also|then|now)\s+)?(?:returns|will\s+return|gives\s+back)\s+(?!nothing|undefined|void|early|immediately|without|no(?![\w]))([\w\`'"].{0,80})`, 'g');
 /** "A calls B before it calls C", "A invokes B after calling C" (A, B and C as REL_NAME reads them). */
 const ORDERED_CALLS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:first|always|then)\s+)?(?:calls|invokes|runs)\s+${REL_NAME}\s+(before|after)\s+(?:it\s+)?(?:(?:calls?|calling|invokes?|invoking|runs?|running)\s+)?${REL_NAME}`, 'g');
+/** A sentence that opens with a name and a verb (group 1): "redirect sets …", "the `back` helper uses …". */
+const SUBJECT_FIRST = /^\s*(?:the\s+)?`?([A-Za-z_$][\w$]*)(?:\(\))?`?\s+(?:(?:\w+ly|also|then|always)\s+)?(?:sets|uses|returns|gives|sends|responds|answers|defaults|writes|assigns|passes|checks|compares|redirects)\b/i;
+const BQ = '`';
+const FILE_LINE = String.raw`${BQ}?(?<file>[\w@$./-]+\.[A-Za-z]\w{0,5}):(?<line>\d+)${BQ}?`;
+/** "N is declared at F:L" (defined, written, implemented; at, in, on) */
+const DECLARED_AT = new RegExp(String.raw`${BQ}?(?<name>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?${BQ}?\s+(?:is|was)\s+(?:declared|defined|written|implemented)\s+(?:at|in|on)\s+${FILE_LINE}`, 'g');
+/** "N is declared on line L of F" */
+const DECLARED_ON_LINE = new RegExp(String.raw`${BQ}?(?<name>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?${BQ}?\s+(?:is|was)\s+(?:declared|defined|written|implemented)\s+(?:at|on)\s+line\s+(?<line>\d+)\s+(?:of|in)\s+${BQ}?(?<file>[\w@$./-]+\.[A-Za-z]\w{0,5})${BQ}?`, 'g');
+/** 「N は F の L 行目で宣言/定義されている」「N は F:L で定義」 */
+const DECLARED_AT_JA = new RegExp(String.raw`${BQ}?(?<name>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?${BQ}?\s*(?:は|が)\s*${BQ}?(?<file>[\w@$./-]+\.[A-Za-z]\w{0,5})(?:\s*の\s*(?<line>\d+)\s*行目|:(?<line2>\d+))${BQ}?\s*(?:で|に)\s*(?:宣言|定義|実装)`, 'gu');
+
+const CJK_NAME = String.raw`${BQ}?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\([^()]{0,40}\))?${BQ}?`;
+/** 「A が B を呼ぶ」「A は B を呼び出す」 (not 呼ばない), 「A 调用 B」 */
+const CJK_CALLS = new RegExp(String.raw`${CJK_NAME}\s*(?:が|は|会|会先)?\s*${CJK_NAME}\s*を\s*(?:呼び出|呼ん|呼ぶ|呼び|実行|使用|使う|使っ|使い)(?![^。、！？\s]{0,4}?(?:ない|ません|ず|なかっ))|${CJK_NAME}\s*(?:会|先|还会|也会)?\s*调用(?:了)?\s*${CJK_NAME}`, 'gu');
+/** 「B は A から呼ばれる」「B が A によって呼び出される」 */
+const CJK_CALLED = new RegExp(String.raw`${CJK_NAME}\s*(?:が|は)\s*${CJK_NAME}\s*(?:から|に|によって)\s*(?:呼び出され|呼ばれ)(?![^。、！？\s]{0,2}?(?:ない|ません|ず|なかっ))|${CJK_NAME}\s*(?:由|被)\s*${CJK_NAME}\s*调用`, 'gu');
+/** 「A は … X を投げる」「A が X をスローする」「A 抛出 X」 */
+const CJK_THROWS = new RegExp(String.raw`${CJK_NAME}\s*(?:が|は)\s*[^。！？]{0,40}?${ERROR_NAME}\s*(?:を|が)\s*(?:投げ|スロー|送出|発生さ|throw)(?![^。、！？\s]{0,3}?(?:ない|ません|ず|なかっ))|${CJK_NAME}\s*[^。！？]{0,30}?(?<!不)(?<!不会)抛出\s*${ERROR_NAME}`, 'gu');
+
+/** The English claims a Japanese or Chinese sentence makes about calls and errors, for the checks that read English. */
+function cjkClaims(sentence: string): string[] {
+  if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(sentence)) return [];
+  const out: string[] = [];
+  for (const m of sentence.matchAll(CJK_CALLS)) out.push(m[1] ? `${m[1]} calls ${m[2]}` : `${m[3]} calls ${m[4]}`);
+  for (const m of sentence.matchAll(CJK_CALLED)) out.push(m[1] ? `${m[2]} calls ${m[1]}` : `${m[4]} calls ${m[3]}`);
+  for (const m of sentence.matchAll(CJK_THROWS)) out.push(m[1] ? `${m[1]} throws ${m[2]}` : `${m[3]} throws ${m[4]}`);
+  return out;
+}
+
 /** "A calls B and then C", "A first calls B, then calls C", "A calls B, followed by C" (red team adv81) */
 const THEN_CALLS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:first|always)\s+)?(?:calls|invokes|runs)\s+${REL_NAME}(?:,\s*|\s+)(?:and\s+)?(?:then|afterwards|after\s+that|followed\s+by)\s+(?:(?:it\s+)?(?:calls?|invokes?|runs?)\s+)?${REL_NAME}`, 'g');
 /** "B is called before C in A", "in A, B is called after C" (the passive: red team adv81) */
