@@ -285,6 +285,12 @@ describe('Red team adv19: VERIFICATION evidence that shows none of what the hypo
     await t.call('get_symbols', { file: 'src/util/format.ts' });
     expect((await t.call('submit_verification', { verified: [{ hypothesis: H, status: 'rejected', evidence: evidence('get_symbols', 'src/util/format.ts', ['src/util/format.ts']) }] })).next_phase).toBe('SEMANTIC');
   });
+  it('honest: a name the call showed in a body, not as a symbol of its result, was shown (red team adv83: `url.host` in back\'s body)', async () => {
+    const H = 'The total sums this.items before formatting them';
+    const t = await toVerification(H);
+    await t.call('find_definitions', { name: 'Cart.total', include_body: true });
+    expect((await t.call('submit_verification', { verified: [{ hypothesis: H, status: 'confirmed', evidence: evidence('find_definitions', 'Cart.total', ['src/cart.ts']) }] })).next_phase).toBe('VALIDATION');
+  });
   it('one confirmation does not make up a thin understanding: its evidence must show what exploration lacked', async () => {
     const { SAMPLE } = await import('./helpers/project.js');
     const t = await setup(SAMPLE);

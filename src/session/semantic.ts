@@ -528,8 +528,10 @@ export class SemanticPhase {
     for (const m of hypothesis.matchAll(/#([A-Za-z_$][\w$]*)/g)) names.add(m[1]!);
     const known = [...names].filter((n) => n && (this.core.definitionsOf(n).length > 0 || this.core.definitionsOf(`#${n}`).length > 0));
     const showed = new Set(call.symbols.map(bare));
-    // a Read shows the code of the lines it returned, uses as well as declarations
-    const read = call.tool === READ_RECORD ? this.readText(call) : '';
+    // a Read shows the code of the lines it returned, uses as well as declarations; so does any call
+    // that showed lines (a body, a matching line: red team adv83's `url.host === this.ctx.host`,
+    // shown by find_definitions' body, "showed none of host")
+    const read = call.tool === READ_RECORD || call.lines ? this.readText(call) : '';
     return { known, shown: known.filter((n) => showed.has(n) || (read && new RegExp(`(?<![\\w$])${n.replace(/[$]/g, '\\$')}(?![\\w$])`).test(read))) };
   }
 
