@@ -897,6 +897,10 @@ describe('QueryFrame validation', () => {
     const T = "ctx.redirect('back') のように 'back' を渡されたときは";
     for (const v of ["ctx.attachment('back')", "ctx.location('back')", "response.attachment('back')"]) expect(target(KOA, v, T)[0], v).toMatch(/names code the request does not name/);
     for (const v of ["ctx.redirect('back')", "redirect('back')", 'ctx.back()']) expect(target(KOA, v, T), v).toEqual([]);
+    // a failure the request never states is no observed issue (red team adv83)
+    const issue = (value: string) => validateFrame(KOA, { observed_issue: { value, quote: T } }, translateCjk).errors.map((e) => e.error);
+    for (const v of ["'back' を渡されたときはクラッシュ", "ctx.redirect('back') は例外", "'back' を渡されたときはエラー"]) expect(issue(v)[0], v).toMatch(/adds claims/);
+    expect(issue("'back' を渡されたとき")).toEqual([]);
   });
   it('grounding works for English paraphrase and rejects unrelated values', () => {
     expect(isGrounded('empty password', 'when the password is empty')).toBe(true);

@@ -707,6 +707,10 @@ function ownWordAllowed(slot: Slot, word: string, quote: string, value: string, 
     const negatedHere = negatedSpan(quote, undefined, 6).map((w) => stem(w.toLowerCase()));
     return latinStems(value).some((v) => negatedHere.some((n) => stemsMatch(v, n)));
   }
+  // a failure the quote does not state is a claim of its own: "'back' を渡されたときはクラッシュ" for
+  // "'back' を渡されたときは", "… は例外" (red team adv83 made an observed_issue of each)
+  const failure = (t: string) => FAILURE_WORD.test(t.normalize('NFKC')) || translate(t).some((w) => FAILURE_WORD.test(w));
+  if (failure(word)) return failure(quote) || negated(quote);
   // a word of the quote's action in other senses too passes on that one: 追加 for 入れて is adding,
   // though the glossary also renders 追加 as "create" (agent-like trial of adv32: it was refused)
   const quoted = actionSides(quote, translate);
@@ -763,6 +767,8 @@ const ALTERNATIVE_G = new RegExp(ALTERNATIVE.source, 'giu');
 
 /** Words that state a failure to do something: the sense of a negated "can" (できない, cannot, 无法). */
 const FAIL_SENSE = /^(?:fail|unable)/i;
+/** Words that say something goes wrong: a crash, an error, an exception, a failure. */
+const FAILURE_WORD = /^(?:crash|exception|error|fail|throw|panic|broke)|クラッシュ|例外|エラー|落ち|失敗|異常終了|崩溃|异常|报错|错误|失败|抛出/iu;
 
 /**
  * A literal: one word in quotes (an option's value `"never"`, `'none'`) or code in backticks. It
