@@ -152,7 +152,11 @@ export class SemanticPhase {
     // (one digit only as a status or code: "uses status 3" — red team adv79; "called 2 times" counts)
     const numbers = [...new Set([...plain.matchAll(/(?<![\w.$-])(\d{2,})(?![\w.$]|-\d)|(?<=(?:^|[^\w.$])(?:status|code)(?:\s+code)?\s+)(\d)(?![\w.$])/gi)]
       .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b/i.test(plain.slice(0, m.index!))).map((m) => (m[1] ?? m[2])!))];
-    if (numbers.length === 0) return undefined;
+    // a value written as one (a quoted word, a media type) is a value of the code too: "falls back to
+    // '/index.html'", "sets the Content-Type to application/json" (red team adv83: both FACT)
+    const values = [...new Set([...plain.matchAll(/(?<![\w$])(['"])([^\s'"]{2,80})\1(?![\w$])|(?<![\w$/.-])((?:application|text|image|audio|video|multipart|font)\/[a-z0-9][\w.+-]*)(?![\w/])/gi)]
+      .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b/i.test(plain.slice(0, m.index!))).map((m) => (m[2] ?? m[3])!))];
+    if (numbers.length === 0 && values.length === 0) return undefined;
     const request = this.core.active()?.row.query ?? '';
     // (a name written as a plain word is the subject where the sentence opens with it and a verb: "redirect sets status 301" — red team adv83)
     const opening = SUBJECT_FIRST.exec(plain)?.[1];
@@ -164,6 +168,11 @@ export class SemanticPhase {
       if (new RegExp(`(?<!\\d)${n}(?!\\d)`).test(request)) continue;
       const { own, helpers } = this.writtenIn(defs, new RegExp(`(?<![\\w.])${n}(?![\\w])`));
       if (!own && helpers.length === 0) return `${subject} and ${n}: ${n} is written nowhere in ${subject}'s code nor in the code it calls`;
+    }
+    for (const v of values) {
+      if (request.toLowerCase().includes(v.toLowerCase())) continue;
+      const { own, helpers } = this.writtenIn(defs, (code) => code.toLowerCase().includes(v.toLowerCase()));
+      if (!own && helpers.length === 0) return `${subject} and '${v}': '${v}' is written nowhere in ${subject}'s code nor in the code it calls`;
     }
     return undefined;
   }
@@ -210,6 +219,22 @@ export class SemanticPhase {
         if (atB == null || atC == null || atB === atC) continue;
         if ((when === 'before') !== (atB < atC)) return `${a} calls ${bare(b)} ${when} ${bare(c)}, and its code uses ${bare(atB < atC ? b : c)} first (line ${Math.floor(Math.min(atB, atC) / 100000)})`;
       }
+    }
+    return undefined;
+  }
+
+  /**
+   * "A is async", "A is an asynchronous function": A's code must say so
+   * (`async`, a Promise, `await`, `.then(`, a Future or a Task) — red team adv83: "back is an async
+   * function that returns a Promise" was FACT for a synchronous back.
+   */
+  private wrongAsync(sentence: string): string | undefined {
+    for (const m of sentence.matchAll(ASYNC_CLAIM)) {
+      if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
+      const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind));
+      if (defs.length === 0) continue;
+      const { own } = this.writtenIn(defs, (code) => /\b(?:async|await|Promise|Future|Task|CompletableFuture|goroutine)\b|\.then\(|\bgo\s+func/.test(code));
+      if (!own) return `${m[1]} is asynchronous, and its code has no async, await or Promise`;
     }
     return undefined;
   }
@@ -337,7 +362,7 @@ export class SemanticPhase {
   private wrongInSentence(sentence: string): string | undefined {
     const db = this.core.project.db;
     {
-      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence);
+      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence);
       if (thrown) return thrown;
       for (const m of sentence.matchAll(RELATION)) {
         if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
@@ -834,8 +859,11 @@ function ownExpressionArrow(code: string): boolean {
 const RETURNS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|also|then|now)\s+)?(?:returns|will\s+return|gives\s+back)\s+(?!nothing|undefined|void|early|immediately|without|no(?![\w]))([\w\`'"].{0,80})`, 'g');
 /** "A calls B before it calls C", "A invokes B after calling C" (A, B and C as REL_NAME reads them). */
 const ORDERED_CALLS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:first|always|then)\s+)?(?:calls|invokes|runs)\s+${REL_NAME}\s+(before|after)\s+(?:it\s+)?(?:(?:calls?|calling|invokes?|invoking|runs?|running)\s+)?${REL_NAME}`, 'g');
+/** "A is async", "A is an asynchronous function" (group 1: A) */
+// (not "returns a Promise": `return this.request(url)` may return one without saying so)
+const ASYNC_CLAIM = new RegExp(String.raw`${REL_NAME}\s+is\s+(?:an?\s+)?(?:async|asynchronous)\b`, 'g');
 /** A sentence that opens with a name and a verb (group 1): "redirect sets …", "the `back` helper uses …". */
-const SUBJECT_FIRST = /^\s*(?:the\s+)?`?([A-Za-z_$][\w$]*)(?:\(\))?`?\s+(?:(?:\w+ly|also|then|always)\s+)?(?:sets|uses|returns|gives|sends|responds|answers|defaults|writes|assigns|passes|checks|compares|redirects)\b/i;
+const SUBJECT_FIRST = /^\s*(?:the\s+)?`?([A-Za-z_$][\w$]*)(?:\(\))?`?\s+(?:(?:\w+ly|also|then|always)\s+)?(?:sets|uses|returns|gives|sends|responds|answers|defaults|writes|assigns|passes|checks|compares|redirects|falls|reads|renders|serves|replies)\b/i;
 const BQ = '`';
 const FILE_LINE = String.raw`${BQ}?(?<file>[\w@$./-]+\.[A-Za-z]\w{0,5}):(?<line>\d+)${BQ}?`;
 /** "N is declared at F:L" (defined, written, implemented; at, in, on) */
