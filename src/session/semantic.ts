@@ -224,6 +224,30 @@ export class SemanticPhase {
   }
 
   /**
+   * "A does not call B", "B is never called by A", said without a condition, where A's own code
+   * holds a call the index resolved to B (red team adv83: "redirect is not called by back" was FACT;
+   * back calls it twice). A denial with a condition ("when the origin differs", "unless …",
+   * "directly … only") is left alone: it may be true of the case it names.
+   */
+  private wrongDenial(sentence: string): string | undefined {
+    if (CONDITIONED.test(sentence)) return undefined;
+    for (const m of [...sentence.matchAll(DENIED_CALL), ...sentence.matchAll(DENIED_CALLED)]) {
+      const [a, b] = m.groups!.a ? [m.groups!.a, m.groups!.b!] : [m.groups!.a2!, m.groups!.b2!];
+      const from = this.defsNamed(a).filter((d) => !d.local);
+      const to = this.defsNamed(b);
+      if (from.length === 0 || to.length === 0) continue;
+      const call = this.core.project.db.prepare(`SELECT r.line FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
+        AND r.role = 'call' AND r.symbol_id IN (SELECT value FROM json_each(?)) LIMIT 1`);
+      const ids = JSON.stringify(to.map((d) => d.id));
+      for (const d of from) {
+        const hit = call.get(d.id, ids) as { line: number } | undefined;
+        if (hit) return `${a} does not call ${bare(b)}, and its code calls it at ${d.path}:${hit.line}`;
+      }
+    }
+    return undefined;
+  }
+
+  /**
    * "A is async", "A is an asynchronous function": A's code must say so
    * (`async`, a Promise, `await`, `.then(`, a Future or a Task) — red team adv83: "back is an async
    * function that returns a Promise" was FACT for a synchronous back.
@@ -362,7 +386,7 @@ export class SemanticPhase {
   private wrongInSentence(sentence: string): string | undefined {
     const db = this.core.project.db;
     {
-      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence);
+      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence) ?? this.wrongDenial(sentence);
       if (thrown) return thrown;
       for (const m of sentence.matchAll(RELATION)) {
         if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
@@ -859,6 +883,12 @@ function ownExpressionArrow(code: string): boolean {
 const RETURNS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|also|then|now)\s+)?(?:returns|will\s+return|gives\s+back)\s+(?!nothing|undefined|void|early|immediately|without|no(?![\w]))([\w\`'"].{0,80})`, 'g');
 /** "A calls B before it calls C", "A invokes B after calling C" (A, B and C as REL_NAME reads them). */
 const ORDERED_CALLS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:first|always|then)\s+)?(?:calls|invokes|runs)\s+${REL_NAME}\s+(before|after)\s+(?:it\s+)?(?:(?:calls?|calling|invokes?|invoking|runs?|running)\s+)?${REL_NAME}`, 'g');
+/** "A does not call B", "A never invokes B" */
+const DENIED_CALL = new RegExp(String.raw`${REL_NAME.replace('(', '(?<a>')}\s+(?:does\s+not|doesn['’]t|never)\s+(?:call|invoke|run)s?\s+${REL_NAME.replace('(', '(?<b>')}`, 'g');
+/** "B is not called by A", "B is never invoked from A" */
+const DENIED_CALLED = new RegExp(String.raw`${REL_NAME.replace('(', '(?<b2>')}\s+is\s+(?:not|never)\s+(?:called|invoked|run)\s+(?:by|from|in|inside)\s+${REL_NAME.replace('(', '(?<a2>')}`, 'g');
+/** A condition or a restriction that may make a denial true of its case. */
+const CONDITIONED = /\b(?:when|whenever|if|unless|only|except|while|once|until|before|after|then|followed|first|twice|again|directly|anymore|any\s+more|otherwise|in\s+case|for\s+\w+\s+(?:urls?|requests?|values?|strings?))\b/i;
 /** "A is async", "A is an asynchronous function" (group 1: A) */
 // (not "returns a Promise": `return this.request(url)` may return one without saying so)
 const ASYNC_CLAIM = new RegExp(String.raw`${REL_NAME}\s+is\s+(?:an?\s+)?(?:async|asynchronous)\b`, 'g');
