@@ -871,13 +871,16 @@ describe('Red team adv83: claims about plainly named code, in Japanese and Chine
       'redirect is declared at lib/response.js:20', 'back is defined on line 2 of lib/response.js', 'redirect は lib/response.js の 11 行目で宣言されている',
       'attachment が redirect を呼ぶ', 'redirect は back を呼び出す', 'back は redirect から呼ばれる', "redirect は 'back' のとき TypeError を投げる", 'attachment 调用 redirect', 'back 抛出 TypeError',
       "back falls back to '/index.html' when there is no Referrer", 'redirect sets the Content-Type to application/json', 'back is an async function that returns a Promise',
-      'redirect is not called by back', 'back does not call redirect', 'back never calls redirect'])
+      'redirect is not called by back', 'back does not call redirect', 'back never calls redirect',
+      // (red team adv84: the same claims in Japanese and Chinese; a name seen only in a comment)
+      'redirect はステータス 301 を設定する', 'redirect 设置状态码 301', 'back は非同期関数である', 'back 是异步函数', 'back 默认跳转到 /home'])
       expect(sem.wrongRelation(h), h).toBeDefined();
     for (const h of ['redirect sets status 302 when no status is set', 'attachment throws a TypeError when the name is not a string', 'redirect is declared at lib/response.js:2',
       'back is defined on line 6 of lib/response.js', 'redirect は lib/response.js の 2 行目で宣言されている', 'back が redirect を呼ぶ', 'back は redirect を呼び出す', 'redirect は back から呼ばれる',
       'attachment は名前が文字列でないとき TypeError を投げる', 'back 调用 redirect', 'attachment 抛出 TypeError', 'redirect は back を呼ばない', 'attachment が redirect を呼び出さない',
       "back falls back to '/' when there is no Referrer", "back reads the 'Referrer' header", 'back is not async', "redirect sets the 'same origin' rule",
-      'attachment does not call redirect', 'redirect is not called by attachment', 'back does not call redirect when the Referrer is missing', 'back does not call attachment'])
+      'attachment does not call redirect', 'redirect is not called by attachment', 'back does not call redirect when the Referrer is missing', 'back does not call attachment',
+      'redirect はステータス 302 を設定する', 'redirect 设置状态码 302', 'back は非同期関数ではない', 'back 默认跳转到 /', 'redirect は 301 を使わない'])
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 });

@@ -474,6 +474,10 @@ describe('QueryFrame validation', () => {
     for (const v of ['Referrer ヘッダーのページ（別のオリジンの場合のみ）へ戻る', 'Referrer ヘッダーのページ（異なるオリジンの場合のみ）へ戻る', 'Referrer ヘッダーのページ（同じオリジンの場合以外）へ戻る',
       'Referrer ヘッダーのページ（同じオリジンの場合のみ）へ進む', 'ctx.back() と違うように Referrer ヘッダーのページへ戻る', '別のページへ戻る', 'Referrer ヘッダーのページ（同じオリジンの場合も）へ戻る'])
       expect(opposite(KOA, v, Q)[0], v).toMatch(/opposite|also/);
+    // (red team adv84: more words for the other side, "even", a stop the quote does not ask for)
+    for (const v of ['Referrer ヘッダーのページ（外部オリジンの場合のみ）へ戻る', 'Referrer ヘッダーのページ（同じオリジンの場合でも）へ戻る', 'Referrer ヘッダーのページ（同じオリジンの場合のみ）へ戻るのをやめる',
+      'Referrer ヘッダーのページ（同じオリジンの場合のみ）から離れる', 'go back to the Referrer header page (only for a foreign origin)', 'go back to the Referrer header page (only when the origin differs)', 'ctx.back() と逆に戻る'])
+      expect(opposite(KOA, v, Q), v).not.toEqual([]);
     for (const v of ['Referrer ヘッダーのページ（同じオリジンの場合のみ）へ戻る', 'ctx.back() と同じように Referrer ヘッダーのページへ戻る', '同じオリジンのときだけ Referrer のページへ戻る'])
       expect(opposite(KOA, v, Q), v).toEqual([]);
     expect(opposite('add the cart total to the receipt', 'remove the cart total', 'add the cart total')[0]).toMatch(/opposite/);
@@ -899,7 +903,14 @@ describe('QueryFrame validation', () => {
     for (const v of ["ctx.redirect('back')", "redirect('back')", 'ctx.back()']) expect(target(KOA, v, T), v).toEqual([]);
     // a failure the request never states is no observed issue (red team adv83)
     const issue = (value: string) => validateFrame(KOA, { observed_issue: { value, quote: T } }, translateCjk).errors.map((e) => e.error);
-    for (const v of ["'back' を渡されたときはクラッシュ", "ctx.redirect('back') は例外", "'back' を渡されたときはエラー"]) expect(issue(v)[0], v).toMatch(/adds claims/);
+    for (const v of ["'back' を渡されたときはクラッシュ", "ctx.redirect('back') は例外", "'back' を渡されたときはエラー", "ctx.redirect('back') がハングする", "ctx.redirect('back') でメモリリーク", "ctx.redirect('back') hangs"])
+      expect(issue(v)[0], v).toMatch(/adds claims/);
+    // (red team adv84: a literal the request never writes, "も" for the quote's "は")
+    for (const v of ["ctx.redirect('forward')", "ctx.redirect('/back')"]) expect(target(KOA, v, T)[0], v).toMatch(/names code the request does not name/);
+    const trigger = (value: string) => validateFrame(KOA, { trigger_condition: { value, quote: T } }, translateCjk).errors.map((e) => e.error);
+    expect(trigger("'back' を渡されたときも")[0]).toMatch(/also, even/);
+    expect(trigger("'forward' を渡されたときは")[0]).toMatch(/names code/);
+    expect(trigger("'back' を渡されたとき")).toEqual([]);
     expect(issue("'back' を渡されたとき")).toEqual([]);
   });
   it('grounding works for English paraphrase and rejects unrelated values', () => {

@@ -133,7 +133,10 @@ export function support(value: string, quote: string, translate: (text: string) 
  */
 export function inventedCode(value: string, request: string): string[] {
   const said = new Set(request.normalize('NFKC').split(/[^\p{L}\p{N}_$]+/u).flatMap((w) => [w.toLowerCase(), ...identifierParts(w).map((p) => p.toLowerCase())]));
-  return [...codeWords(value)].filter((w) => !said.has(w.toLowerCase()));
+  // (a literal written in quotes is a value of the code: `'forward'`, `'/back'` for the request's 'back' — red team adv84)
+  const req = request.normalize('NFKC');
+  const literals = [...value.normalize('NFKC').matchAll(/(['"`])([^'"`\n]{1,80})\1/g)].map((m) => m[2]!).filter((l) => !req.includes(l));
+  return [...[...codeWords(value)].filter((w) => !said.has(w.toLowerCase())), ...literals.map((l) => `'${l}'`)];
 }
 
 /** The words a text writes as code: the parts of a dotted name (`ctx.attachment`), a name called (`attachment(`). */
@@ -768,7 +771,7 @@ const ALTERNATIVE_G = new RegExp(ALTERNATIVE.source, 'giu');
 /** Words that state a failure to do something: the sense of a negated "can" (できない, cannot, 无法). */
 const FAIL_SENSE = /^(?:fail|unable)/i;
 /** Words that say something goes wrong: a crash, an error, an exception, a failure. */
-const FAILURE_WORD = /^(?:crash|exception|error|fail|throw|panic|broke)|クラッシュ|例外|エラー|落ち|失敗|異常終了|崩溃|异常|报错|错误|失败|抛出/iu;
+const FAILURE_WORD = /^(?:crash|exception|error|fail|throw|panic|broke|hang|freez|leak|timeout|bug|defect|corrupt)|クラッシュ|例外|エラー|落ち|失敗|異常終了|ハング|フリーズ|リーク|壊れ|タイムアウト|不具合|バグ|止まる|崩溃|异常|报错|错误|失败|抛出|卡住|卡死|泄漏|超时|故障|缺陷/iu;
 
 /**
  * A literal: one word in quotes (an option's value `"never"`, `'none'`) or code in backticks. It
@@ -844,7 +847,13 @@ function restrictionWidened(value: string, quote: string): string | undefined {
   const v = value.normalize('NFKC');
   for (const m of quote.normalize('NFKC').matchAll(/([\p{Script=Han}\p{Script=Katakana}ー\p{L}\p{N}_]{1,12})(?:のみ|だけ)/gu)) {
     const head = m[1]!.slice(-Math.min(m[1]!.length, 6));
-    if (v.includes(`${head}も`) && !/(?:のみ|だけ)/u.test(v)) return m[1]!;
+    if ((v.includes(`${head}も`) || v.includes(`${head}でも`)) && !/(?:のみ|だけ)/u.test(v)) return m[1]!;
+  }
+  // "Xも" (X too) for the quote's "Xは" (X, as the topic): 'back' を渡されたときも for …ときは (red team adv84)
+  const q = quote.normalize('NFKC');
+  for (const m of v.matchAll(/([\p{Script=Han}\p{Script=Katakana}\p{Script=Hiragana}ー\p{L}\p{N}_']{2,12}?)(?:でも|も)(?=[、,。\s]|$)/gu)) {
+    const head = m[1]!.slice(-Math.min(m[1]!.length, 4));
+    if (q.includes(`${head}は`) && !q.includes(`${head}も`)) return head;
   }
   return undefined;
 }
@@ -1525,7 +1534,10 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (narrows(s.value) && !narrows(s.quote) && !exclusionRestated(s.value, s.quote))
       errors.push({ slot, error: `value "${s.value}" narrows to some cases ("only", "except") where its quote "${s.quote}" does not: the request does not narrow it — drop the restriction, or quote the words that state it` });
     else if ((cut = restrictionWidened(s.value, s.quote)))
-      errors.push({ slot, error: `value "${s.value}" says '${cut}も' (also) where its quote "${s.quote}" says '${cut}のみ/だけ' (only): keep the restriction, or drop the words it restricts` });
+      errors.push({ slot, error: `value "${s.value}" says '${cut}も/でも' (also, even) where its quote "${s.quote}" restricts '${cut}' (のみ, だけ) or takes it as its topic (は): keep the quote's particle, or drop the words it governs` });
+    // a stop the quote does not state turns its action round: "戻るのをやめる" for "戻るようにしてください" (red team adv84)
+    else if (STOP_SENSE.test(s.value.normalize('NFKC')) && !STOP_SENSE.test(s.quote.normalize('NFKC')) && !negated(s.quote) && !(translate?.(s.quote) ?? []).some((w) => STOP_SENSE.test(w)))
+      errors.push({ slot, error: `value "${s.value}" stops or prevents what its quote "${s.quote}" asks for: state the quote's own action` });
     else if (widens(s.value) && !widens(s.quote))
       errors.push({ slot, error: `value "${s.value}" widens to every case ("all", "any", "always") where its quote "${s.quote}" does not: the request does not say it — drop the word, or quote the words that state it` });
     else if (slot !== 'observed_issue' && (stopped = stopDropped(s.value, s.quote, translate)))

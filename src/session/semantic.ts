@@ -151,15 +151,15 @@ export class SemanticPhase {
     // (a negation before the number says it is not there: "does not use 301")
     // (one digit only as a status or code: "uses status 3" — red team adv79; "called 2 times" counts)
     const numbers = [...new Set([...plain.matchAll(/(?<![\w.$-])(\d{2,})(?![\w.$]|-\d)|(?<=(?:^|[^\w.$])(?:status|code)(?:\s+code)?\s+)(\d)(?![\w.$])/gi)]
-      .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b/i.test(plain.slice(0, m.index!))).map((m) => (m[1] ?? m[2])!))];
+      .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b|不|没/i.test(plain.slice(0, m.index!)) && !/ない|ません/u.test(plain.slice(m.index!, m.index! + 16))).map((m) => (m[1] ?? m[2])!))];
     // a value written as one (a quoted word, a media type) is a value of the code too: "falls back to
     // '/index.html'", "sets the Content-Type to application/json" (red team adv83: both FACT)
-    const values = [...new Set([...plain.matchAll(/(?<![\w$])(['"])([^\s'"]{2,80})\1(?![\w$])|(?<![\w$/.-])((?:application|text|image|audio|video|multipart|font)\/[a-z0-9][\w.+-]*)(?![\w/])/gi)]
-      .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b/i.test(plain.slice(0, m.index!))).map((m) => (m[2] ?? m[3])!))];
+    const values = [...new Set([...plain.matchAll(/(?<![\w$])(['"])([^\s'"]{2,80})\1(?![\w$])|(?<![\w$/.-])((?:application|text|image|audio|video|multipart|font)\/[a-z0-9][\w.+-]*)(?![\w/])|(?<![\w$/.:-])(\/[\w.-]+(?:\/[\w.-]+)*)(?![\w/])/gi)]
+      .filter((m) => !/\b(?:not|never|no|without|instead|rather)\b|n['’]t\b|不|没/i.test(plain.slice(0, m.index!)) && !/ない|ません/u.test(plain.slice(m.index!, m.index! + 24))).map((m) => (m[2] ?? m[3] ?? m[4])!))];
     if (numbers.length === 0 && values.length === 0) return undefined;
     const request = this.core.active()?.row.query ?? '';
     // (a name written as a plain word is the subject where the sentence opens with it and a verb: "redirect sets status 301" — red team adv83)
-    const opening = SUBJECT_FIRST.exec(plain)?.[1];
+    const opening = SUBJECT_FIRST.exec(plain)?.[1] ?? CJK_SUBJECT.exec(plain)?.[1];
     const subject = [...plain.matchAll(CODE_NAME)].map((m) => m[0]).find((n) => this.defsNamed(n).some((d) => !d.local))
       ?? (opening && this.defsNamed(opening).some((d) => !d.local) ? opening : undefined);
     if (!subject) return undefined;
@@ -594,7 +594,8 @@ export class SemanticPhase {
       } catch {
         continue;
       }
-      for (const [a, b] of ranges) out.push(...text.slice(a - 1, Math.min(b, a - 1 + 2000)));
+      // (a comment shows no code: red team adv84's "compares url.origin" passed on "// … the same origin")
+      for (const [a, b] of ranges) out.push(...withoutCommentLines(text.slice(a - 1, Math.min(b, a - 1 + 2000))));
     }
     return out.join('\n');
   }
@@ -892,6 +893,8 @@ const CONDITIONED = /\b(?:when|whenever|if|unless|only|except|while|once|until|b
 /** "A is async", "A is an asynchronous function" (group 1: A) */
 // (not "returns a Promise": `return this.request(url)` may return one without saying so)
 const ASYNC_CLAIM = new RegExp(String.raw`${REL_NAME}\s+is\s+(?:an?\s+)?(?:async|asynchronous)\b`, 'g');
+/** A Japanese or Chinese sentence that opens with a name and its particle (group 1): 「redirect は…」「back 默认…」 */
+const CJK_SUBJECT = /^\s*`?([A-Za-z_$][\w$]*)(?:\(\))?`?\s*(?:は|が|会|是|在|默认|把|的|(?=\p{Script=Han}))/u;
 /** A sentence that opens with a name and a verb (group 1): "redirect sets …", "the `back` helper uses …". */
 const SUBJECT_FIRST = /^\s*(?:the\s+)?`?([A-Za-z_$][\w$]*)(?:\(\))?`?\s+(?:(?:\w+ly|also|then|always)\s+)?(?:sets|uses|returns|gives|sends|responds|answers|defaults|writes|assigns|passes|checks|compares|redirects|falls|reads|renders|serves|replies)\b/i;
 const BQ = '`';
@@ -911,6 +914,9 @@ const CJK_CALLED = new RegExp(String.raw`${CJK_NAME}\s*(?:が|は)\s*${CJK_NAME}
 /** 「A は … X を投げる」「A が X をスローする」「A 抛出 X」 */
 const CJK_THROWS = new RegExp(String.raw`${CJK_NAME}\s*(?:が|は)\s*[^。！？]{0,40}?${ERROR_NAME}\s*(?:を|が)\s*(?:投げ|スロー|送出|発生さ|throw)(?![^。、！？\s]{0,3}?(?:ない|ません|ず|なかっ))|${CJK_NAME}\s*[^。！？]{0,30}?(?<!不)(?<!不会)抛出\s*${ERROR_NAME}`, 'gu');
 
+/** 「A は非同期関数である」「A 是异步函数」 (not 非同期ではない, 不是异步) */
+const CJK_ASYNC = new RegExp(String.raw`${CJK_NAME}\s*(?:は|が|是)\s*(?:非同期|异步)(?![^。！？]{0,8}?(?:ではない|じゃない|でない|ありません))`, 'gu');
+
 /** The English claims a Japanese or Chinese sentence makes about calls and errors, for the checks that read English. */
 function cjkClaims(sentence: string): string[] {
   if (!/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(sentence)) return [];
@@ -918,6 +924,7 @@ function cjkClaims(sentence: string): string[] {
   for (const m of sentence.matchAll(CJK_CALLS)) out.push(m[1] ? `${m[1]} calls ${m[2]}` : `${m[3]} calls ${m[4]}`);
   for (const m of sentence.matchAll(CJK_CALLED)) out.push(m[1] ? `${m[2]} calls ${m[1]}` : `${m[4]} calls ${m[3]}`);
   for (const m of sentence.matchAll(CJK_THROWS)) out.push(m[1] ? `${m[1]} throws ${m[2]}` : `${m[3]} throws ${m[4]}`);
+  for (const m of sentence.matchAll(CJK_ASYNC)) out.push(`${m[1]} is async`);
   return out;
 }
 
