@@ -112,7 +112,7 @@ export class SemanticPhase {
   private wrongThrow(sentence: string): string | undefined {
     for (const m of sentence.matchAll(THROWS)) {
       const [a, x] = m[1] ? [m[1], m[2]!] : [m[4]!, m[3]!];
-      if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
+      if (deniedAt(sentence, m.index!, m[0])) continue;
       const defs = this.defsNamed(a).filter((d) => !d.local);
       if (defs.length === 0) continue;
       // in A's code, or in the code A calls one step down (a helper that throws for it) when the
@@ -206,7 +206,7 @@ export class SemanticPhase {
    */
   private wrongOrder(sentence: string): string | undefined {
     for (const m of orderedCalls(sentence)) {
-      if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index)) || /\b(?:not|never)\b|n['’]t\b/i.test(m.text)) continue;
+      if (deniedAt(sentence, m.index, m.text)) continue;
       const { a, b, when, c } = m;
       const defs = this.defsNamed(a).filter((d) => !d.local);
       if (defs.length === 0) continue;
@@ -254,7 +254,7 @@ export class SemanticPhase {
    */
   private wrongAsync(sentence: string): string | undefined {
     for (const m of sentence.matchAll(ASYNC_CLAIM)) {
-      if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
+      if (deniedAt(sentence, m.index!, m[0])) continue;
       const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind));
       if (defs.length === 0) continue;
       const { own } = this.writtenIn(defs, (code) => /\b(?:async|await|Promise|Future|Task|CompletableFuture|goroutine)\b|\.then\(|\bgo\s+func/.test(code));
@@ -385,54 +385,52 @@ export class SemanticPhase {
 
   private wrongInSentence(sentence: string): string | undefined {
     const db = this.core.project.db;
-    {
-      const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence) ?? this.wrongDenial(sentence);
-      if (thrown) return thrown;
-      for (const m of sentence.matchAll(RELATION)) {
-        if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!)) || /\b(?:not|never)\b|n['’]t\b/i.test(m[0])) continue;
-        const verb0 = m[2]!.toLowerCase().replace(/\s+/g, ' ');
-        // "B is called by A": A calls B
-        const passive = /^is (?:called|invoked|triggered|run|used)/.test(verb0);
-        // ("A runs B and then calls C": the subject of "calls C" is A — red team adv67 had C taken as called by "and")
-        const subject = CONJUNCTION.test(m[1]!) ? this.subjectBefore(sentence.slice(0, m.index!)) : m[1]!;
-        if (subject === undefined) continue;
-        const [a, b] = passive ? [m[3]!, subject] : [subject, m[3]!];
-        const claims = [passive ? 'calls' : verb0, ...[...(m[4] ?? '').matchAll(/(calls|invokes|overrides)/gi)].map((x) => x[1]!.toLowerCase())];
-        const from = this.defsNamed(a);
-        const to = this.defsNamed(b);
-        if (from.length === 0 || to.length === 0) continue;
-        for (const verb of claims) {
-          if (/^(?:extends|inherits from|derives from|subclasses|is a subclass of)$/.test(verb)) {
-            // B among the classes A extends, as the index linked them
-            const above = new Set(from.flatMap((d) => [...this.withAncestors(d.name)].filter((n) => n !== d.name)));
-            if (!to.some((d) => above.has(d.name))) return `${a} ${verb} ${b}, and the index links no such base`;
-          } else if (verb !== 'overrides') {
-            // a use of B's name in A's code: resolved to B, or a call the index could only guess
-            // (or a call of what B overrides, which runs B: Session.send's adapter.send() is BaseAdapter.send)
-            const names = [...new Set(to.map((d) => d.name))];
-            const ids = to.map((d) => d.id);
-            const bases = [...new Set(to.flatMap((d) => (d.container_name ? [...this.withAncestors(d.container_name.split('.').pop()!)] : [])))];
-            const usesB = db.prepare(`SELECT 1 FROM refs r JOIN symbols s ON s.id = ? LEFT JOIN symbols t ON t.id = r.symbol_id WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
-              AND r.name IN (${names.map(() => '?').join(',')}) AND (r.symbol_id IS NULL OR r.symbol_id IN (${ids.map(() => '?').join(',')}) OR t.container_name IN (${bases.map(() => '?').join(',') || 'NULL'})) LIMIT 1`);
-            // (through the code it calls, a few calls deep: "Session.request calls HTTPAdapter.send" by way of Session.send)
-            const callees = db.prepare('SELECT DISTINCT r.symbol_id AS id FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.symbol_id IS NOT NULL LIMIT 200');
-            let frontier = from.map((d) => d.id);
-            const seen = new Set(frontier);
-            let uses = false;
-            for (let depth = 0; depth < 3 && frontier.length > 0 && !uses && seen.size < 2000; depth++) {
-              uses = frontier.some((id) => usesB.get(id, ...names, ...ids, ...bases) !== undefined);
-              frontier = frontier.flatMap((id) => (callees.all(id) as { id: number }[]).map((x) => x.id)).filter((id) => !seen.has(id) && (seen.add(id), true));
-            }
-            if (!uses) return `${a} ${verb} ${b}, and the index holds no use of ${b} in ${a}'s code`;
-          } else {
-            // B's class among the classes A's class extends, and the same name
-            const extendsB = from.some((f) => {
-              const own = (f.container_name ?? '').split('.').pop()!;
-              const above = new Set([...this.withAncestors(own)].filter((o) => o !== own));
-              return to.some((d) => d.name === f.name && above.has((d.container_name ?? '').split('.').pop()!));
-            });
-            if (!extendsB) return `${a} overrides ${b}, and ${a}'s class does not extend one that declares ${b}`;
+    const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence) ?? this.wrongDenial(sentence);
+    if (thrown) return thrown;
+    for (const m of sentence.matchAll(RELATION)) {
+      if (deniedAt(sentence, m.index!, m[0])) continue;
+      const verb0 = m[2]!.toLowerCase().replace(/\s+/g, ' ');
+      // "B is called by A": A calls B
+      const passive = /^is (?:called|invoked|triggered|run|used)/.test(verb0);
+      // ("A runs B and then calls C": the subject of "calls C" is A — red team adv67 had C taken as called by "and")
+      const subject = CONJUNCTION.test(m[1]!) ? this.subjectBefore(sentence.slice(0, m.index!)) : m[1]!;
+      if (subject === undefined) continue;
+      const [a, b] = passive ? [m[3]!, subject] : [subject, m[3]!];
+      const claims = [passive ? 'calls' : verb0, ...[...(m[4] ?? '').matchAll(/(calls|invokes|overrides)/gi)].map((x) => x[1]!.toLowerCase())];
+      const from = this.defsNamed(a);
+      const to = this.defsNamed(b);
+      if (from.length === 0 || to.length === 0) continue;
+      for (const verb of claims) {
+        if (/^(?:extends|inherits from|derives from|subclasses|is a subclass of)$/.test(verb)) {
+          // B among the classes A extends, as the index linked them
+          const above = new Set(from.flatMap((d) => [...this.withAncestors(d.name)].filter((n) => n !== d.name)));
+          if (!to.some((d) => above.has(d.name))) return `${a} ${verb} ${b}, and the index links no such base`;
+        } else if (verb !== 'overrides') {
+          // a use of B's name in A's code: resolved to B, or a call the index could only guess
+          // (or a call of what B overrides, which runs B: Session.send's adapter.send() is BaseAdapter.send)
+          const names = [...new Set(to.map((d) => d.name))];
+          const ids = to.map((d) => d.id);
+          const bases = [...new Set(to.flatMap((d) => (d.container_name ? [...this.withAncestors(d.container_name.split('.').pop()!)] : [])))];
+          const usesB = db.prepare(`SELECT 1 FROM refs r JOIN symbols s ON s.id = ? LEFT JOIN symbols t ON t.id = r.symbol_id WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
+            AND r.name IN (${names.map(() => '?').join(',')}) AND (r.symbol_id IS NULL OR r.symbol_id IN (${ids.map(() => '?').join(',')}) OR t.container_name IN (${bases.map(() => '?').join(',') || 'NULL'})) LIMIT 1`);
+          // (through the code it calls, a few calls deep: "Session.request calls HTTPAdapter.send" by way of Session.send)
+          const callees = db.prepare('SELECT DISTINCT r.symbol_id AS id FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.symbol_id IS NOT NULL LIMIT 200');
+          let frontier = from.map((d) => d.id);
+          const seen = new Set(frontier);
+          let uses = false;
+          for (let depth = 0; depth < 3 && frontier.length > 0 && !uses && seen.size < 2000; depth++) {
+            uses = frontier.some((id) => usesB.get(id, ...names, ...ids, ...bases) !== undefined);
+            frontier = frontier.flatMap((id) => (callees.all(id) as { id: number }[]).map((x) => x.id)).filter((id) => !seen.has(id) && (seen.add(id), true));
           }
+          if (!uses) return `${a} ${verb} ${b}, and the index holds no use of ${b} in ${a}'s code`;
+        } else {
+          // B's class among the classes A's class extends, and the same name
+          const extendsB = from.some((f) => {
+            const own = (f.container_name ?? '').split('.').pop()!;
+            const above = new Set([...this.withAncestors(own)].filter((o) => o !== own));
+            return to.some((d) => d.name === f.name && above.has((d.container_name ?? '').split('.').pop()!));
+          });
+          if (!extendsB) return `${a} overrides ${b}, and ${a}'s class does not extend one that declares ${b}`;
         }
       }
     }
@@ -890,6 +888,11 @@ const DENIED_CALL = new RegExp(String.raw`${REL_NAME.replace('(', '(?<a>')}\s+(?
 const DENIED_CALLED = new RegExp(String.raw`${REL_NAME.replace('(', '(?<b2>')}\s+is\s+(?:not|never)\s+(?:called|invoked|run)\s+(?:by|from|in|inside)\s+${REL_NAME.replace('(', '(?<a2>')}`, 'g');
 /** A condition or a restriction that may make a denial true of its case. */
 const CONDITIONED = /\b(?:when|whenever|if|unless|only|except|while|once|until|before|after|then|followed|first|twice|again|directly|anymore|any\s+more|otherwise|in\s+case|for\s+\w+\s+(?:urls?|requests?|values?|strings?))\b/i;
+/** Whether a claim found at `index` is said with a negation: "does not …" before it, or "not"/"never" inside it. */
+function deniedAt(sentence: string, index: number, claim: string): boolean {
+  return /(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, index)) || /\b(?:not|never)\b|n['’]t\b/i.test(claim);
+}
+
 /** "A is async", "A is an asynchronous function" (group 1: A) */
 // (not "returns a Promise": `return this.request(url)` may return one without saying so)
 const ASYNC_CLAIM = new RegExp(String.raw`${REL_NAME}\s+is\s+(?:an?\s+)?(?:async|asynchronous)\b`, 'g');
