@@ -239,6 +239,27 @@ describe('PreToolUse (the write guard)', () => {
     }
   });
 
+  it('a copy out of the project through a folder link is judged, not a failure of the guard (agent trial tr160)', () => {
+    // git check-ignore refuses every path when one goes through a link: the guard failed and denied
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    fs.mkdirSync(path.join(root, 'src', 'fixtures', 'pm'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src', 'fixtures', 'pm', 'a.js'), 'x\n');
+    fs.symlinkSync('fixtures', path.join(root, 'src', 'another'));
+    fs.symlinkSync('fixtures/pm', path.join(root, 'src', 'pmlink'));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-tr160-'));
+    try {
+      for (const cmd of [`cp -P --parents -t ${scratch} src/pmlink src/another/pm`, `cp -r src/another/pm ${scratch}/pm`]) {
+        const r = hook('pre-tool-use', bash(cmd));
+        expect(r.reason ?? '', cmd).not.toMatch(/guard failed/);
+        expect(r.decision, cmd).toBeUndefined();
+      }
+      // a write into the project through the link is still the project's, refused before READY
+      expect(hook('pre-tool-use', bash('cp src/cart.ts src/another/pm/b.js')).decision).toBe('deny');
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
   it('a `..` after a symlink goes up from where the link led, as the kernel reads it (red team adv34)', async () => {
     const outside = fs.mkdtempSync(path.join(os.homedir(), '.ci-adv34-'));
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'ci-adv34-'));

@@ -12,6 +12,7 @@ import type { SessionStore } from '../session/store.js';
 import { type Anchor, readAnchor, writeAnchor } from './anchor.js';
 import { forbids, type GuardMode } from './mode.js';
 import { hashOf, isGuardOwned, type Manifest, ProtectedFiles } from './protected.js';
+import { type GitHistory, historyUnchanged, keepIndex, putBackHistory, readHistory } from './git-history.js';
 import { changedGitMarks, type GitMarks, scanGitMarks, undoGitMark } from './nested-git.js';
 import { isRawPath, shownPath, TreeSnapshot } from './tree-snapshot.js';
 
@@ -48,6 +49,8 @@ const RULES = 'rules';
 const RULES_CHANGED = 'rules_changed';
 /** the `.git` entries below the root and the folders watched for them (nested-git.ts) */
 const GIT_MARKS = 'git_marks';
+/** the project's own HEAD, refs and index as accepted (git-history.ts); '' where the root holds no repository */
+const GIT_HISTORY = 'git_history';
 /** how many times an undo may reveal further changes (a reverted .gitignore shows what it hid) */
 const MAX_ROUNDS = 8;
 
@@ -61,7 +64,9 @@ export function acceptBaseline(store: SessionStore, root: string): void {
     snap.trackIgnored();
     const tree = snap.capture();
     const manifest = new ProtectedFiles(root).capture();
-    store.setGuardValues({ [RULES]: tree, [GIT_MARKS]: JSON.stringify(scanGitMarks(root, undefined, (r) => snap.ignored(r))) });
+    const history = readHistory(root);
+    if (history) keepIndex(root, history);
+    store.setGuardValues({ [RULES]: tree, [GIT_MARKS]: JSON.stringify(scanGitMarks(root, undefined, (r) => snap.ignored(r))), [GIT_HISTORY]: history ? JSON.stringify(history) : '' });
     recordAccepted(store, root, snap, tree, snap.accept(tree), manifest);
   });
 }
@@ -167,7 +172,8 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
   const hashAll = thorough || snap0.smallerThan(HASH_ALWAYS_BYTES);
   if (commit && store.guardValue(RULES_CHANGED) !== '1' && snap0.fingerprint() === store.guardValue(STORE) && snap0.unchangedSince(commit) && (!hashAll || snap0.contentUnchanged())
     && new ProtectedFiles(root).changed(manifest0).length === 0
-    && (!marks0 || changedGitMarks(marks0, scanGitMarks(root, marks0, (r) => snap0.ignored(r))).length === 0)) return report;
+    && (!marks0 || changedGitMarks(marks0, scanGitMarks(root, marks0, (r) => snap0.ignored(r))).length === 0)
+    && historyStands(store)) return report;
   return store.transaction(() => {
     const snap = new TreeSnapshot(root);
     const prot = new ProtectedFiles(root);
@@ -190,6 +196,7 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
     const current = putBack(root, snap, prot, baseline, manifest, forbid, report, keepDir, hashAll);
     putBackHidden(snap, store.guardValue(RULES), current, baseline, forbid, report, keepDir);
     const marks = putBackGitMarks(root, snap, gitMarks(store), report, keepDir);
+    const history = putBackGitHistory(root, store, mode, forbid, report);
     if (report.failed.length > 0) {
       // what could not be put back is never accepted: the baseline stays, every later event tries
       // again, and the hooks refuse writes meanwhile
@@ -197,6 +204,10 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
     } else {
       recordAccepted(store, root, snap, current, snap.accept(current), prot.capture(manifest, false));
       if (marks) store.setGuardValues({ [GIT_MARKS]: JSON.stringify(marks) });
+      if (history) {
+        if (history.indexMoved) keepIndex(root, history.now);
+        store.setGuardValues({ [GIT_HISTORY]: JSON.stringify(history.now) });
+      }
     }
     try {
       fs.rmdirSync(keepDir); // nothing was kept
@@ -301,6 +312,31 @@ function putBackHidden(snap: TreeSnapshot, rules: string | undefined, current: s
       report.failed.push(`${rel}: ${(e as Error).message.split('\n')[0]}`);
     }
   }
+}
+
+/** The project's history is as accepted (true where none was recorded: no repository, or a baseline from an older version). */
+function historyStands(store: SessionStore): boolean {
+  const raw = store.guardValue(GIT_HISTORY);
+  return !raw || historyUnchanged(JSON.parse(raw) as GitHistory);
+}
+
+/**
+ * A commit, stash, branch or staged change made since the accepted state that this mode does not
+ * allow is put back (git-history.ts). Returns the history to accept, when it moved.
+ */
+function putBackGitHistory(root: string, store: SessionStore, mode: GuardMode, forbid: (rel: string) => string | undefined, report: EffectReport): { now: GitHistory; indexMoved: boolean } | undefined {
+  const raw = store.guardValue(GIT_HISTORY);
+  if (raw === undefined) {
+    // a baseline from an older version: the history as it stands is taken in
+    const now = readHistory(root);
+    return now && { now, indexMoved: true };
+  }
+  if (raw === '' || historyStands(store)) return undefined;
+  const accepted = JSON.parse(raw) as GitHistory;
+  const r = putBackHistory(root, accepted, mode.kind === 'locked' ? mode.why : undefined, forbid);
+  report.undone.push(...r.undone);
+  report.failed.push(...r.failed);
+  return r.now && { now: r.now, indexMoved: r.now.index !== accepted.index };
 }
 
 function gitMarks(store: SessionStore): GitMarks | undefined {

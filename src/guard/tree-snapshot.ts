@@ -40,7 +40,7 @@ export function limitGitTo(deadline: number): void {
   gitDeadline = deadline;
 }
 
-function gitTimeout(cap: number): number {
+export function gitTimeout(cap: number): number {
   const left = Math.floor(gitDeadline - Date.now());
   if (left <= 0) throw new Error('the hook ran out of its time limit before git could check the project');
   return Math.min(cap, left);
@@ -475,6 +475,9 @@ export class TreeSnapshot {
 
   /** Which of these project-relative paths git ignores (build output, dependencies): not the project's files. */
   ignored(rels: string[]): Set<string> {
+    // git refuses the whole list (fatal: beyond a symbolic link) for one path through a link: such
+    // a path is no file of git's, so it is not ignored (judged as the project's: the stricter side)
+    rels = rels.filter((r) => !this.throughLink(r));
     if (rels.length === 0) return new Set();
     this.ensure();
     let out = '';
@@ -490,6 +493,18 @@ export class TreeSnapshot {
     // `F/` (asked for folder patterns) matches `*.env` even where the index tracks F: a tracked file is never ignored
     const tracked = new Set(this.git(['ls-files', '-z', '--cached', '--', ...[...new Set(hits.map((h) => h.replace(/\/$/, '')))].map((h) => `:(literal)${h}`)]).split('\0'));
     return new Set(hits.filter((h) => !tracked.has(h.replace(/\/$/, ''))));
+  }
+
+  /** Does this project-relative path go through a symbolic link (`a/link/b`, or `link/` asked as a folder)? */
+  private throughLink(rel: string): boolean {
+    const parts = rel.split('/').filter(Boolean);
+    const upTo = rel.endsWith('/') ? parts.length : parts.length - 1;
+    let abs = this.root;
+    for (let i = 0; i < upTo; i++) {
+      abs = path.join(abs, parts[i]!);
+      if (fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) return true;
+    }
+    return false;
   }
 
   /** Whether the .gitignore files of two trees differ (which ones there are, or what they say). */

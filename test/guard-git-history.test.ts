@@ -1,0 +1,131 @@
+/**
+ * The project's own git history is watched like its files: a commit, a stash, a branch or a staged
+ * change made by a program the command analyser cannot read (here: git run directly, as an
+ * interpreter would) is put back before READY; in READY it stands when it carries only files the
+ * session may change.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runHook } from '../src/hooks/hooks.js';
+import { Project } from '../src/project/project.js';
+import { SessionService } from '../src/session/service.js';
+import { makeProject, removeProject, SAMPLE } from './helpers/project.js';
+import { driveToReady } from './helpers/session.js';
+
+let root: string;
+let project: Project;
+
+const git = (...args: string[]): string => {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+};
+const hook = async () => {
+  const input = JSON.stringify({ hook_event_name: 'PreToolUse', cwd: root, session_id: 's', tool_name: 'Bash', tool_use_id: 't1', tool_input: { command: 'ls' } });
+  const out = (await runHook('pre-tool-use', input, { cwd: root, projectDir: root })).stdout;
+  return out ? (JSON.parse(out) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string; additionalContext?: string } }).hookSpecificOutput : undefined;
+};
+const said = (h: Awaited<ReturnType<typeof hook>>) => `${h?.permissionDecisionReason ?? ''} ${h?.additionalContext ?? ''}`;
+
+beforeEach(() => {
+  root = makeProject(SAMPLE);
+  git('init', '-q', '-b', 'main');
+  fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), '.code-intel/\n');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'base');
+  project = new Project(root);
+});
+afterEach(() => {
+  project.close();
+  removeProject(root);
+});
+
+describe('before READY', () => {
+  beforeEach(() => {
+    new SessionService(project).start('IMPLEMENT', 'add tax to the cart total');
+  });
+
+  it('a commit is taken out of the branch, the index and the file put back; the commit id is reported', async () => {
+    const base = git('rev-parse', 'HEAD');
+    const file = path.join(root, 'src', 'cart.ts');
+    const before = fs.readFileSync(file, 'utf8');
+    fs.appendFileSync(file, '// committed before READY\n');
+    git('commit', '-q', '-am', 'sneaked in');
+    const sneaked = git('rev-parse', 'HEAD');
+    const h = await hook();
+    expect(git('rev-parse', 'HEAD')).toBe(base);
+    expect(git('status', '--porcelain')).toBe('');
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+    expect(said(h)).toContain('.git/refs/heads/main');
+    expect(said(h)).toContain(sneaked.slice(0, 12));
+  });
+
+  it('a stash, a new branch and a staged new file are put back', async () => {
+    fs.appendFileSync(path.join(root, 'src', 'cart.ts'), '// stashed\n');
+    git('stash', '-q');
+    git('branch', 'other');
+    fs.writeFileSync(path.join(root, 'src', 'evil.ts'), 'export const x = 1;\n');
+    git('add', 'src/evil.ts');
+    await hook();
+    expect(git('stash', 'list')).toBe('');
+    expect(git('branch', '--list', 'other')).toBe('');
+    expect(git('ls-files', 'src/evil.ts')).toBe('');
+    expect(fs.existsSync(path.join(root, 'src', 'evil.ts'))).toBe(false);
+    expect(git('status', '--porcelain')).toBe('');
+  });
+
+  it('a detached HEAD is put back on its branch', async () => {
+    git('checkout', '-q', '--detach');
+    await hook();
+    expect(git('symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+  });
+
+  it('reading git (status, log: the index stat refreshed) changes nothing and reports nothing', async () => {
+    fs.utimesSync(path.join(root, 'src', 'cart.ts'), new Date(), new Date(Date.now() + 5000));
+    git('status', '--porcelain');
+    git('log', '--oneline');
+    const h = await hook();
+    expect(said(h)).not.toMatch(/\.git\//);
+    expect(h?.permissionDecision).not.toBe('deny');
+  });
+});
+
+describe('in READY', () => {
+  let sessions: SessionService;
+  beforeEach(async () => {
+    sessions = new SessionService(project);
+    await driveToReady(project, sessions);
+  });
+
+  it('a commit of an explored file stands', async () => {
+    fs.appendFileSync(path.join(root, 'src', 'cart.ts'), '// the change\n');
+    git('commit', '-q', '-am', 'the change');
+    const head = git('rev-parse', 'HEAD');
+    const h = await hook();
+    expect(git('rev-parse', 'HEAD')).toBe(head);
+    expect(said(h)).not.toMatch(/\.git\//);
+  });
+
+  it('a commit that carries a file never explored is put back with it', async () => {
+    const base = git('rev-parse', 'HEAD');
+    fs.appendFileSync(path.join(root, 'src', 'cart.ts'), '// the change\n');
+    fs.appendFileSync(path.join(root, 'README.md'), 'not explored\n');
+    git('commit', '-q', '-am', 'the change and more');
+    const h = await hook();
+    expect(git('rev-parse', 'HEAD')).toBe(base);
+    expect(said(h)).toMatch(/README\.md/);
+    expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toBe(SAMPLE['README.md']);
+    // the explored file's change is the agent's to make: it stays in the working tree, unstaged
+    expect(fs.readFileSync(path.join(root, 'src', 'cart.ts'), 'utf8')).toContain('// the change');
+    expect(git('diff', '--cached', '--name-only')).toBe('');
+  });
+
+  it('staging an explored file stands', async () => {
+    fs.appendFileSync(path.join(root, 'src', 'cart.ts'), '// staged\n');
+    git('add', 'src/cart.ts');
+    await hook();
+    expect(git('diff', '--cached', '--name-only')).toBe('src/cart.ts');
+  });
+});
