@@ -480,6 +480,31 @@ describe('QueryFrame validation', () => {
       expect(opposite(KOA, v, Q), v).not.toEqual([]);
     for (const v of ['Referrer ヘッダーのページ（同じオリジンの場合のみ）へ戻る', 'ctx.back() と同じように Referrer ヘッダーのページへ戻る', '同じオリジンのときだけ Referrer のページへ戻る'])
       expect(opposite(KOA, v, Q), v).toEqual([]);
+    // honest Chinese translations of the Japanese quote (red team adv84: the Japanese segmenter cut 同样返回 into 同, 样返, 回,
+    // and 仅限, 同源, 一样 stated nothing the quote has)
+    for (const v of ['与 ctx.back() 同样返回 Referrer 页面（仅限同源）', '和 ctx.back() 一样返回 Referrer 页面（仅限同源）', '像 ctx.back() 那样，返回 Referrer 头的页面（仅限同源）', '同样返回到 Referrer 页面'])
+      expect(opposite(KOA, v, Q), v).toEqual([]);
+    // … and their false twins
+    for (const v of ['与 ctx.back() 同样返回 Referrer 页面（跨源也可以）', '与 ctx.back() 同样返回 Referrer 页面（仅限其他源）', '与 ctx.back() 不同，返回 Referrer 页面',
+      '与 ctx.back() 同样返回 Referrer 页面（除了同源）', '与 ctx.back() 同样返回 Referrer 页面（不限同源）', '与 ctx.back() 同样删除 Referrer 页面', '返回到异源的 Referrer 页面'])
+      expect(opposite(KOA, v, Q), v).not.toEqual([]);
+    // red team adv85 (express, a Chinese request hung on a negation and a condition): a quote cut right after 不要再 or 没, one cut
+    // from its 只有…才 condition, one taken from the condition clause as what to do; and the honest renderings of each
+    const EXP = 'res.send() 在响应已经设置了 Transfer-Encoding 头时，不要再添加 Content-Length 头（两者同时出现违反 HTTP 规范）。只有在没有 Transfer-Encoding 的情况下才设置 Content-Length。请补充测试。';
+    const slot = (name: string, value: string, quote: string) => validateFrame(EXP, { [name]: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    const ONLY = '只有在没有 Transfer-Encoding 的情况下才设置 Content-Length';
+    for (const [name, value, quote] of [['desired_action', '添加 Content-Length 头', '添加 Content-Length 头'], ['desired_action', 'set Content-Length when Transfer-Encoding is set', ONLY],
+      ['desired_action', 'set Content-Length if Transfer-Encoding exists', ONLY], ['trigger_condition', '有 Transfer-Encoding 的情况下', '有 Transfer-Encoding 的情况下'],
+      ['trigger_condition', 'when there is Transfer-Encoding', '有 Transfer-Encoding 的情况下'], ['desired_action', '设置 Content-Length', '才设置 Content-Length'],
+      ['desired_action', '设置 Content-Length', '设置 Content-Length'], ['desired_action', 'set the Transfer-Encoding header', '设置了 Transfer-Encoding 头']])
+      expect(slot(name!, value!, quote!), `${name}: ${value}`).not.toEqual([]);
+    for (const [name, value, quote] of [['desired_action', 'do not add the Content-Length header', '不要再添加 Content-Length 头'],
+      ['desired_action', 'do not add Content-Length header when Transfer-Encoding is set', '在响应已经设置了 Transfer-Encoding 头时，不要再添加 Content-Length 头'],
+      ['desired_action', 'Content-Length ヘッダーを追加しない', '不要再添加 Content-Length 头'], ['desired_action', 'add tests', '请补充测试'], ['desired_action', 'テストを追加する', '请补充测试'],
+      ['trigger_condition', 'when the response already has a Transfer-Encoding header', '在响应已经设置了 Transfer-Encoding 头时'],
+      ['trigger_condition', 'レスポンスに Transfer-Encoding ヘッダーが既に設定されているとき', '在响应已经设置了 Transfer-Encoding 头时'],
+      ['observed_issue', 'both headers appearing together violates the HTTP spec', '两者同时出现违反 HTTP 规范'], ['desired_action', 'set Content-Length only when there is no Transfer-Encoding', ONLY], ['desired_action', ONLY, ONLY]])
+      expect(slot(name!, value!, quote!), `${name}: ${value}`).toEqual([]);
     expect(opposite('add the cart total to the receipt', 'remove the cart total', 'add the cart total')[0]).toMatch(/opposite/);
     expect(opposite('ボタンを非表示にする', 'show the button', 'ボタンを非表示にする')[0]).toMatch(/says show where .* says hide/);
     expect(opposite('ボタンを非表示にする', 'ボタンを表示する', 'ボタンを非表示にする')[0]).toMatch(/opposite/);

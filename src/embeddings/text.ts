@@ -356,8 +356,63 @@ function keysByFirst(lex: Lexicon): Map<string, string[]> {
   return m;
 }
 
+/**
+ * The content words of a Chinese run (text with no kana), as cjkWords segments it, except where the
+ * segmenter cut through a glossary term: there the term is one word (同样返回 had become 同, 样返,
+ * 回: red team adv84). A term inside a longer segment (选项 of 新选项) is left as segmented, and stop
+ * words (那样, 一个) and lone function characters (与, 和, 到) are no words.
+ */
+export function chineseContentWords(run: string, lex: Lexicon = lexicon()): string[] {
+  const chars = [...run];
+  const cuts = new Set<number>([0, chars.length]);
+  let at = 0;
+  for (const seg of segmentJa(run)) {
+    const i = chars.indexOf(seg[0]!, at);
+    if (i < 0) break;
+    cuts.add(i);
+    cuts.add(i + [...seg].length);
+    // a negation the segmenter joined to its verb (不发送) or to a conjunction (但不) is a word of its own
+    const sc = [...seg];
+    const neg = sc.findIndex((c) => ZH_NEGATION.test(c));
+    const rest = sc.length - neg - 1;
+    if (neg >= 0 && ((rest >= 2 && !/[要会能用必得许再是]/u.test(sc[neg + 1]!)) || (rest === 0 && neg > 0))) {
+      cuts.add(i + neg);
+      cuts.add(i + neg + 1);
+    }
+    at = i + [...seg].length;
+  }
+  // a term (or a stop word) the segmenter cut into: one word, longest first, never overlapping
+  const taken = new Array<boolean>(chars.length).fill(false);
+  const text = chars.join('');
+  for (const k of [...lex.keys, ...lex.stop]) {
+    const kc = [...k];
+    if (kc.length < 2 || !CJK.test(k)) continue;
+    for (let i = text.indexOf(k); i >= 0; i = text.indexOf(k, i + 1)) {
+      const from = [...text.slice(0, i)].length;
+      const to = from + kc.length;
+      if (taken.slice(from, to).some(Boolean)) continue;
+      if (![...cuts].some((c) => c > from && c < to)) continue;
+      for (let c = from + 1; c < to; c++) cuts.delete(c);
+      cuts.add(from);
+      cuts.add(to);
+      taken.fill(true, from, to);
+    }
+  }
+  const sorted = [...cuts].sort((a, b) => a - b);
+  const stop = new Set(lex.stop);
+  const out: string[] = [];
+  for (let n = 0; n + 1 < sorted.length; n++) {
+    const w = chars.slice(sorted[n], sorted[n + 1]).join('').trim();
+    if (!w || stop.has(w) || !CJK.test(w) || HIRAGANA_ONLY.test(w)) continue;
+    if ([...w].length === 1 && (!/\p{Script=Han}/u.test(w) || ((ZH_FUNCTION.test(w) || /[但却]/u.test(w)) && !ZH_NEGATION.test(w)))) continue;
+    out.push(w);
+  }
+  return out;
+}
+
 /** Chinese function characters (的, 时, 在, 被 …): they separate words and are none. */
 const ZH_FUNCTION = /[的地得了着过在中时被把对和与及或是将从到为以等个只都也就还又再更很最不没无其该此这那之而并且所让使给向于当则]/u;
+const ZH_NEGATION = /^(?:不|没|无|非|别)$/u;
 
 /** Leftover Chinese text as words: runs between function characters, in twos (a third joins the last). */
 function chineseWords(rest: string): string[] {

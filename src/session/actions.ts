@@ -47,12 +47,12 @@ const PAIRS: Pair[] = [
   { name: ['maximum', 'minimum'], sides: [side('maximum max', /最大|上限/u), side('minimum min', /最小|下限/u)], compares: true },
   // the same or another (origin, page, value): red team adv83 turned 同じオリジンの場合のみ into 別のオリジン, 同じように into 違うように
   { name: ['same', 'different'], sides: [
-    side('same identical', /同じ|同一|相同|一样|一致/u),
-    side('different another unlike distinct cross foreign differ external opposite reverse', /別の|異なる|違う|違い|他の|外部|よそ|他所|逆に|反対に|不同|别的|其他|外部|相反/u)], compares: true },
+    side('same identical', /同じ|同一|相同|一样|同样|一致|同源/u),
+    side('different another unlike distinct cross foreign differ external opposite reverse', /別の|異なる|違う|違い|他の|外部|よそ|他所|逆に|反対に|不同|别的|其他|外部|相反|跨源|异源|跨域/u)], compares: true },
   // a way back or on (戻る turned into 進む: red team adv83)
   { name: ['back', 'forward'], sides: [side('backward', /戻る|戻り|戻っ|戻す|后退|回退/u), side('forward onward away leave', /進む|進み|進め|前進|離れ|去る|前进|离开/u)] },
   // only these, or all but these (のみ turned into 以外: red team adv83)
-  { name: ['only', 'except'], sides: [side('only solely', /のみ|だけ|仅|只有/u), side('except excluding', /以外|除外|除了|除非/u)], compares: true },
+  { name: ['only', 'except'], sides: [side('only solely', /のみ|だけ|仅|只有|只限|限于/u), side('except excluding', /以外|除外|除了|除非/u)], compares: true },
   // an option set or unset, in Japanese and Chinese only (English "set" is every change's near-synonym)
   { name: ['set', 'unset'], sides: [side('', /設定|设置|设定/u), side('', /解除|取消/u)], complementary: true },
 ];

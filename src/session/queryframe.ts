@@ -3,7 +3,7 @@
  * every value must be grounded in its quote. Pure functions; Japanese, Chinese and English alike.
  */
 import { changesCode, type Intent, type Risk } from '../../machines/session.js';
-import { cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
+import { chineseContentWords, cjkWords, englishSynonyms, GENERIC_EN } from '../embeddings/text.js';
 import { actionSides, complementOfNegated, opposedAction, sameAction, thingsOf } from './actions.js';
 import { clausesWithOpeners, EN_FINITE, importedSwapped, restatesUnnegated, scopeSwapped, type ScopeLexicon } from './clause-scope.js';
 import { stem, stemsMatch } from './stem.js';
@@ -53,8 +53,9 @@ function cjkChars(text: string): string[] {
 /** The CJK content words of a text (segmented; particles and endings dropped). */
 function cjkContentWords(text: string): string[] {
   const out: string[] = [];
+  const chinese = !/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text);
   for (const run of text.normalize('NFKC').match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/gu) ?? []) {
-    for (const w of cjkWords(run, true)) out.push(w);
+    for (const w of chinese ? chineseContentWords(run) : cjkWords(run, true)) out.push(w);
   }
   return out;
 }
@@ -120,7 +121,8 @@ export function support(value: string, quote: string, translate: (text: string) 
   for (const w of cjk) {
     const chars = [...w].filter((c) => CJK_CHAR.test(c));
     const viaGlossary = translate(w).map(stem).some((t) => qTranslated.some((x) => stemsMatch(t, x)) || ql.some((x) => stemsMatch(t, x)));
-    if (!(chars.length > 0 && chars.every((c) => qc.has(c))) && !viaGlossary) unsupported.push(w);
+    // (仅限 states the quote's のみ, 一样 its 同じ: one side of a pair of actions.ts in both languages)
+    if (!(chars.length > 0 && chars.every((c) => qc.has(c))) && !viaGlossary && !(CJK.test(quote) && sameAction(w, quote, translate))) unsupported.push(w);
   }
   return { supported: total - unsupported.length, total, unsupported, names: unsupported.filter((w) => IDENTIFIER_LIKE.test(w)) };
 }
@@ -902,7 +904,10 @@ function negatedWords(quote: string, kind?: NegationKind): string[] {
   if (kind !== 'alternative') for (const m of q.matchAll(/([^\s\p{Script=Hiragana}\p{P}\p{S}]+)([\s\p{Script=Hiragana}]{0,4}?)(?:ない|なかっ|なく|ません|なし(?=[でにのと、。\s]|$)|ず(?:に|[、。]|$))/gu)) out.push(m[1]!, m[1]! + m[2]!.trim());
   // Chinese: the verb right after the prefix
   // (a copula, a modal or a causative between is skipped: 而不是让它们永远挂起 turns round 永远挂起, not 是让 — red team adv31)
-  if (kind !== 'alternative') for (const m of q.matchAll(/(?:没有|[不没勿别])(?:是|要|会|能|该|应该|应)?(?:让|使|把|给)?(?:它们|他们|她们|它|他|她|其)?([\p{Script=Han}]{1,2})/gu)) out.push(m[1]!);
+  // (and an adverb: 不要再添加 turns round 添加, not 再添 — red team adv85)
+  if (kind !== 'alternative') for (const m of q.matchAll(/(?:没有|[不没勿别])(?:是|要|会|能|该|应该|应)?(?:再|又|还|也|重复|继续)?(?:让|使|把|给)?(?:它们|他们|她们|它|他|她|其)?([\p{Script=Han}]{1,2})/gu)) out.push(m[1]!);
+  // (a name written in Latin after it: 没有 Transfer-Encoding — red team adv85 dropped the 没有 in an English value)
+  if (kind !== 'alternative') for (const m of q.matchAll(/(?:没|[不无未])(?:是|有)?\s*([A-Za-z_$][\w$.-]*)/gu)) out.push(m[1]!);
   // English: the first content word after the negation
   // (adverbs and prepositions between are skipped: "no longer ignore" negates ignore, "not only as an
   // object" object — red team adv27 reversed both with the first word taken as the negated one)
@@ -965,7 +970,8 @@ const CHANGE_ZH = '(?:修改|改动|更改|改|删除|删|添加|动|碰|编辑)
 /** Words that forbid what follows them (RULED_OUT, fromExcluded: one list each). */
 // ("you may not change X", "you are not allowed to": said to the agent; "you cannot change the port" describes a problem)
 const FORBIDDING_EN = "(?:do\\s+not(?:\\s+(?:ever|also|under\\s+any\\s+circumstances|in\\s+any\\s+way))?|don['’]?t(?:\\s+(?:ever|also))?|never|must\\s+not|mustn['’]t|should\\s+not|shouldn['’]t|without|no\\s+need\\s+to|refrain\\s+from|you\\s+may\\s+not|you\\s+are\\s+not\\s+(?:allowed|permitted)\\s+to|you['’]?re\\s+not\\s+(?:allowed|permitted)\\s+to|under\\s+no\\s+circumstances(?:\\s+(?:should|may|must|can)\\s+you)?|it\\s+is\\s+(?:forbidden|not\\s+allowed|not\\s+permitted)\\s+to|it['’]?s\\s+(?:forbidden|not\\s+allowed|not\\s+permitted)\\s+to)";
-const FORBIDDING_ZH = '(?:不需要|不要|不用|不必|不准|无需|无须|毋须|别|勿|不许|不得|禁止|不)';
+// (an adverb between the negation and its verb: 不要再添加, 别再改 — red team adv85)
+const FORBIDDING_ZH = '(?:不需要|不要|不用|不必|不准|无需|无须|毋须|别|勿|不许|不得|禁止|不再|不)(?:\\s*(?:再|又|还|也|重复|继续|额外|另外))?';
 const RULED_OUT = [
   // "do not change the admin report", "without modifying the", "never touch" (imperatives: "is not updated in the page" states a problem)
   new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGE_EN})\\s+(?:(?:the|a|an|any|to|of|in|on|this|that|these|those|its|their|our|how|what|which|whether|where|when|why|the\\s+way)\\s+){0,2}$`, 'iu'),
@@ -977,7 +983,7 @@ const RULED_OUT = [
   new RegExp(`(${FORBIDDING_ZH}\\s*${CHANGE_ZH})\\s*$`, 'u'),
 ];
 /** Before a quote that starts with the change itself: "do not | change the admin report". */
-const NEGATION_BEFORE = /(?:^|[^\p{L}])(do\s+not|don['’]t|never|must\s+not|should\s+not|without|不要|别|勿|不许|不得)\s*$/iu;
+const NEGATION_BEFORE = /(?:(?:^|[^\p{L}])(do\s+not|don['’]t|never|must\s+not|should\s+not|without)|((?:不要|别|勿|不许|不得|不再|不必|无需)(?:\s*(?:再|又|还|也|重复|继续|额外|另外))?))\s*$/iu;
 const RULED_OUT_JA = new RegExp(`^\\s*[はをもにの]?\\s*(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
 const NEGATION_AFTER_JA = /^([\p{Script=Hiragana}]{0,2}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))/u;
 
@@ -1185,7 +1191,11 @@ function keepsAsked(value: string, request: string, quote = ''): string | undefi
   // (what the quote itself asks to keep may be kept: "keep the existing Content-Type header" for
   // "keep an existing Content-Type header instead of overwriting it" — red team adv76)
   const q = quote.normalize('NFKC');
+  // (and what it forbids: "do not add the header when …" for 在…时，不要再添加 … 头 — red team adv85)
   const keptByQuote = new Set(keptByValue(q).flatMap((sp) => [...contentUnits(q.slice(sp.start, sp.end))]));
+  // (a quote that itself keeps something out may be rendered with its keep-out: "do not add the header
+  // when …" for 在…时，不要再添加 … 头 — red team adv85; polarity and grounding judge the rest)
+  if (forbiddenSpans(q).length > 0) return undefined;
   for (const sp of [...forbiddenSpans(v), ...keptByValue(v)]) {
     const text = v.slice(sp.start, sp.end);
     if ([...contentUnits(text)].some((u) => meets(u, r) && !meets(u, k) && !keptByQuote.has(u))) return text.trim().slice(0, 80);
@@ -1230,7 +1240,7 @@ export function ruledOut(req: string, quote: string): string | undefined {
     // previous stream" (red team adv39: `destroy` was no change verb, and the reversed action was FACT)
     const endsWithVerb = /[\p{Script=Han}\p{Script=Katakana}ー][\p{Script=Hiragana}]{0,2}$/u.test(quote) && !/^[でじ]/u.test(after);
     const why = RULED_OUT.map((r) => r.exec(before)?.[1]).find(Boolean)
-      ?? NEGATION_BEFORE.exec(before)?.[1]
+      ?? NEGATION_BEFORE.exec(before)?.slice(1).find(Boolean)
       ?? inForbiddenClause(before)
       ?? insideKept(req, at, quote.length)
       ?? RULED_OUT_JA.exec(after)?.[1]
@@ -1376,7 +1386,7 @@ function polarityKept(value: string, quote: string, translate?: (text: string) =
   }
   // both negated: the value must negate what the quote negates, not another part of it (red team
   // adv27: "…, not as a plain function" for "… a plain function, not only as an object …")
-  if (v && q) return sameNegated(value, quote) || (DOUBLE_NEGATION.test(qn) && !DOUBLE_NEGATION.test(vn) && sameNegated(value, doubleResolved(qn)));
+  if (v && q) return sameNegated(value, quote, translate) || (DOUBLE_NEGATION.test(qn) && !DOUBLE_NEGATION.test(vn) && sameNegated(value, doubleResolved(qn), translate));
   return v === q || (!v && q && (failureStated(vn, quote, translate) || stopsNegated(vn, quote) || failingRestated(vn, qn) || !statesNegated(value, quote, translate) || restatesUnnegated(value, quote, SCOPE_LEXICON)));
 }
 
@@ -1432,7 +1442,45 @@ function negationCutOff(req: string, quote: string): string | undefined {
   return found;
 }
 // (n't ends a word: "doesn't | reject …")
-const CUT_NEGATION = new RegExp(String.raw`(?:(?:^|[^\p{L}])(not|never|no|cannot|without|${FAILING})|(n['’]t))\s*$`, 'iu');
+/**
+ * The condition a quote is cut from: "设置 Content-Length" out of "只有在没有 … 的情况下才设置
+ * Content-Length" states the action without the only case it may happen in (red team adv85).
+ * Returns the condition's words; undefined where some occurrence keeps it.
+ */
+function conditionCutOff(req: string, quote: string): string | undefined {
+  let found: string | undefined;
+  for (let at = req.indexOf(quote); at >= 0; at = req.indexOf(quote, at + 1)) {
+    const sentence = req.slice(0, at).split(/[。！？!?;；\n]/u).pop()!;
+    const m = /(只有|仅当|仅在|只在|只要|仅)[^。]*?$/u.exec(sentence);
+    if (!m || !(/才\s*$/u.test(sentence) || /^\s*才/u.test(quote))) return undefined;
+    found ??= `${m[1]}…才`;
+  }
+  return found;
+}
+/** A value that states a condition of its own (it may keep the quote's). */
+const STATES_CONDITION = /\b(?:only|when|whenever|if|unless|once|while)\b|只有|仅|只在|才|时|的情况下|場合|とき|のみ|だけ|限り/iu;
+
+/**
+ * The condition clause a quote lies wholly inside: "设置了 Transfer-Encoding 头" of "在响应已经设置了
+ * Transfer-Encoding 头时，…", "the header is set" of "… when the header is set". It says when, not
+ * what to do: no desired_action (red team adv85 quoted it as "set the Transfer-Encoding header").
+ */
+function insideCondition(req: string, quote: string): string | undefined {
+  let found: string | undefined;
+  for (let at = req.indexOf(quote); at >= 0; at = req.indexOf(quote, at + 1)) {
+    const before = req.slice(0, at).split(/[，。,;；！？!?\n]|\.\s/u).pop()!;
+    const after = req.slice(at + quote.length).split(/[，。,;；！？!?\n]|\.\s/u)[0]!;
+    const zh = /(?:在|当|如果|若|假如|一旦)/u.test(before) && /^[^，。]*?(?:时|的情况下|的时候|之时)\s*$/u.test(after);
+    const en = /\b(?:when|whenever|if|once|while|in\s+case)\b/i.test(before) && !/\b(?:then)\b/i.test(before);
+    const ja = /^[^、。]*?(?:とき|時|場合|なら|際)(?:に|は|には|でも)?\s*$/u.test(after);
+    if (!zh && !en && !ja) return undefined;
+    found ??= `${before}${quote}${after}`.trim();
+  }
+  return found;
+}
+
+// (a Chinese negation needs no space: a quote cut right after 没 or 不要再 — red team adv85's 有 Transfer-Encoding 的情况下 out of 没有 …)
+const CUT_NEGATION = new RegExp(String.raw`(?:(?:^|[^\p{L}])(not|never|no|cannot|without|${FAILING})|(n['’]t|(?:不要|不用|不必|不许|不得|不再|别|勿|没有|没|未|无|不)(?:再|又|还|也|重复|继续|额外|另外)?))\s*$`, 'iu');
 
 
 /** A value that stops what its quote negates says the same: "stop ignoring" for "no longer ignore". */
@@ -1442,13 +1490,16 @@ function stopsNegated(value: string, quote: string): boolean {
 }
 
 /** Does a negated value negate a word its quote negates (or one of them cannot be told)? */
-function sameNegated(value: string, quote: string): boolean {
+function sameNegated(value: string, quote: string, translate?: (text: string) => string[]): boolean {
   const [vw, qw] = [negatedWords(value), negatedWords(quote)];
   if (vw.length === 0 || qw.length === 0) return true;
   const stems = (ws: string[]) => ws.map((w) => stem(w.toLowerCase()));
   // (a Japanese verb and its kango share their first kanji: 送らない and 送信しない negate one act)
   const kanjiKin = (x: string, y: string) => /^\p{Script=Han}/u.test(x) && (x.startsWith(y) || y.startsWith(x));
-  const meets = (a: string[], b: string[]) => stems(a).some((x) => stems(b).some((y) => stemsMatch(x, y) || kanjiKin(x, y)));
+  // (a Japanese value for a Chinese quote: 追加しない negates what 不要再添加 does, both "add" — red team adv85)
+  const rendered = (w: string) => (translate && CJK.test(w) ? translate(w).map(stem) : []);
+  const sameSense = (x: string, y: string) => rendered(x).some((a) => rendered(y).some((b) => stemsMatch(a, b)));
+  const meets = (a: string[], b: string[]) => a.some((x) => b.some((y) => stemsMatch(stem(x.toLowerCase()), stem(y.toLowerCase())) || kanjiKin(x, y) || sameSense(x, y)));
   // every word the quote negates that the value says is negated there too: keeping one negation of
   // two is no licence to drop the other ("reject … because it lacks a status check" for "is unable
   // to reject … because it lacks a status check": red team adv69)
@@ -1527,6 +1578,10 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot} (a request of several parts: the part this slot is about; the code of the other parts can still stand in VALIDATION, cited where it links to the accepted symbols)` });
     else if (slot !== 'target_feature' && (cut = negationCutOff(req, quote)) && !negated(s.value, s.quote) && !failureStated(normalize(s.value), `${cut} ${s.quote}`, translate))
       errors.push({ slot, error: `quote "${s.quote}" leaves out the negation right before it in the request ("${cut}"): quote it with the negation, and keep it in the value` });
+    else if (slot === 'desired_action' && (cut = conditionCutOff(req, quote)) && !STATES_CONDITION.test(s.value.normalize('NFKC')))
+      errors.push({ slot, error: `quote "${s.quote}" leaves out the condition it holds under in the request ("${cut}"): quote the condition with it, and keep it in the value` });
+    else if (slot === 'desired_action' && (cut = insideCondition(req, quote)))
+      errors.push({ slot, error: `quote "${s.quote}" is part of a condition of the request ("${cut.slice(0, 120)}"): it says when, not what to do — quote what the request asks to be done (the condition belongs in trigger_condition)` });
     else if (!polarityKept(s.value, s.quote, translate, slot))
       errors.push({ slot, error: negated(s.value, s.quote) ? `value "${s.value}" states a negation its quote "${s.quote}" does not: quote the words of the request that say it (the quote must hold what the value states), or leave it out` : `value "${s.value}" drops the negation of its quote "${s.quote}": keep it (the request says the opposite), or quote only the words the value states` });
     else if (slot === 'desired_action' && (judged = judgementDropped(s.value, s.quote)))
