@@ -894,3 +894,61 @@ describe('Red team adv76: a Read that did not count, cited as evidence', () => {
     expect(e.message).toMatch(/no Read call made after submit_semantic counts \(the Read call made after it did not count: a Read of src\/cart\.ts that showed lines 1-2: it explores nothing; a Read counts when it shows code/);
   });
 });
+
+describe('Red team adv85: what a declaration does to a header, in a case, in order — and a package\'s function of the same name', () => {
+  const RESPONSE = [
+    "const send = require('send')",
+    'const res = module.exports = {}',
+    'res.send = function (body) {',
+    '  let chunk = body',
+    "  const makeTag = !this.get('ETag')",
+    '  let len',
+    '  if (chunk !== undefined) {',
+    '    len = chunk.length',
+    "    this.set('Content-Length', len)",
+    '  }',
+    '  if (makeTag && len !== undefined) {',
+    "    this.set('ETag', 'W/' + len)",
+    '  }',
+    '  if (this.req.fresh) this.statusCode = 304',
+    '  if (204 === this.statusCode || 304 === this.statusCode) {',
+    "    this.removeHeader('Content-Length')",
+    "    this.removeHeader('Transfer-Encoding')",
+    "    chunk = ''",
+    '  }',
+    '  if (this.statusCode === 205) {',
+    "    this.set('Content-Length', '0')",
+    '  }',
+    '  this.end(chunk)',
+    '}',
+    'res.sendFile = function (path) {',
+    '  const stream = send(this.req, path)',
+    '  stream.pipe(this)',
+    '}',
+    '',
+  ].join('\n');
+
+  it('false: a denial true only of another case, the wrong header, the wrong order, a field the code never reads, the desired behaviour as the current one', async () => {
+    const t = await setup({ 'lib/response.js': RESPONSE });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    for (const h of ['res.send sets the ETag header before it sets Content-Length', 'res.send does not remove Content-Length when the status is 304',
+      'res.send sets the ETag after it checks req.fresh', 'res.send 在状态码为 204 时不会删除 Transfer-Encoding 头', 'res.send はステータスが 205 の場合 Content-Length を設定しない',
+      'res.send checks req.stale to set status 304', 'res.send never sets Content-Length when the body is a Buffer', 'res.send does not set Content-Length when Transfer-Encoding is set',
+      'res.send 只有在没有 Transfer-Encoding 的情况下才设置 Content-Length', 'res.send は Transfer-Encoding が設定されている場合 Content-Length を設定しない',
+      'res.send removes the ETag header when the status is 304', 'res.sendFile calls res.send'])
+      expect(sem.wrongRelation(h), h).toBeDefined();
+    expect(sem.wrongRelation('res.send does not remove Content-Length when the status is 304')).toMatch(/lib\/response\.js:16, in that very case/);
+  });
+
+  it('honest: the same code said truly, in three languages', async () => {
+    const t = await setup({ 'lib/response.js': RESPONSE });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    for (const h of ['res.send 在状态码为 204 或 304 时删除 Content-Length 和 Transfer-Encoding 头', 'res.send は Content-Length を設定した後に ETag を設定する',
+      'res.send sets Content-Length before it sets the ETag', 'res.send removes Content-Length when the status is 204 or 304', 'res.send sets the ETag only when makeTag is true',
+      'res.send sets Content-Length regardless of Transfer-Encoding', 'res.send never removes the ETag header', 'res.send checks req.fresh before it removes Content-Length',
+      "When the status is 205, res.send sets Content-Length to '0'", 'res.send 会设置 Content-Length 头，即使已经有 Transfer-Encoding',
+      'res.send は Transfer-Encoding があっても Content-Length を設定する', 'res.send does not remove the ETag header when the status is 304', 'res.send reads the ETag header',
+      'res.sendFile does not call res.send'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+});

@@ -16,6 +16,13 @@ import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understandin
 import { quote } from '../util/paths.js';
 import { GENERIC_EN, translationsOf } from '../embeddings/text.js';
 import { ABSENT_BEFORE, codeNamesIn, namesNotInProject, projectFile } from './pattern-names.js';
+import { type CodeSpan, effectClaims, wrongEffect } from './code-effects.js';
+
+/**
+ * A use of a name the index could only guess (no declaration bound): not one bound to a package's
+ * import (red team adv85: express's `send(req, path)`, the `send` package, was taken for res.send).
+ */
+const GUESSED = "(r.symbol_id IS NULL AND r.target_kind <> 'import')";
 
 export class SemanticPhase {
   constructor(private readonly core: SessionCore) {}
@@ -212,7 +219,7 @@ export class SemanticPhase {
       if (defs.length === 0) continue;
       // (a use resolved to another declaration of the name is not B's: res.send's `this.get` is no `app.get` — red team adv81)
       const first = this.core.project.db.prepare(`SELECT MIN(r.line * 100000 + r.col) AS at FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.name = ?
-        AND (r.symbol_id IS NULL OR r.symbol_id IN (SELECT value FROM json_each(?)))`);
+        AND (${GUESSED} OR r.symbol_id IN (SELECT value FROM json_each(?)))`);
       const idsOf = (n: string) => JSON.stringify(this.defsNamed(n).map((x) => x.id));
       for (const d of defs) {
         const [atB, atC] = [b, c].map((n) => (first.get(d.id, bare(n), idsOf(n)) as { at: number | null }).at);
@@ -243,6 +250,29 @@ export class SemanticPhase {
         const hit = call.get(d.id, ids) as { line: number } | undefined;
         if (hit) return `${a} does not call ${bare(b)}, and its code calls it at ${d.path}:${hit.line}`;
       }
+    }
+    return undefined;
+  }
+
+  /**
+   * What a sentence says a declaration's code does to a header, a field or a value (sets, removes,
+   * checks it; in a case, only in a case, before or after something else), against that code
+   * (code-effects.ts; red team adv85: twelve such claims were FACT).
+   */
+  private wrongEffectOf(sentence: string): string | undefined {
+    for (const c of effectClaims(sentence)) {
+      const defs = this.defsNamed(c.subject).filter((d) => !d.local).slice(0, 16);
+      if (defs.length === 0) continue;
+      const span = (d: { path: string; line: number; end_line: number }): CodeSpan => ({
+        path: d.path, start: d.line, lines: withoutCommentLines(this.core.project.lines(d.path).slice(d.line - 1, Math.min(d.end_line, d.line + 2000))),
+      });
+      const own = defs.map(span).filter((s) => s.lines.length > 0);
+      if (own.length === 0) continue;
+      const callees = this.core.project.db.prepare(`SELECT DISTINCT f.path, c.line, c.end_line FROM refs r JOIN symbols s ON s.id = ? JOIN symbols c ON c.id = r.symbol_id JOIN files f ON f.id = c.file_id
+        WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND c.id <> s.id LIMIT 50`);
+      const helpers = defs.flatMap((d) => callees.all(d.id) as { path: string; line: number; end_line: number }[]).map(span);
+      const wrong = wrongEffect(c, own, helpers);
+      if (wrong) return wrong;
     }
     return undefined;
   }
@@ -363,7 +393,7 @@ export class SemanticPhase {
   private usesName(file: string, name: string, ids: readonly number[]): boolean {
     const lower = file.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
     return !!this.core.project.db.prepare(`SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND (lower(f.path) = ? OR lower(f.path) LIKE ? ESCAPE '\\')
-      AND (r.symbol_id IS NULL OR r.symbol_id IN (${ids.map(() => '?').join(',') || 'NULL'})) LIMIT 1`).get(name, file.toLowerCase(), `%/${lower}`, ...ids);
+      AND (${GUESSED} OR r.symbol_id IN (${ids.map(() => '?').join(',') || 'NULL'})) LIMIT 1`).get(name, file.toLowerCase(), `%/${lower}`, ...ids);
   }
 
   /**
@@ -385,7 +415,7 @@ export class SemanticPhase {
 
   private wrongInSentence(sentence: string): string | undefined {
     const db = this.core.project.db;
-    const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence) ?? this.wrongDenial(sentence);
+    const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence) ?? this.wrongDenial(sentence) ?? this.wrongEffectOf(sentence);
     if (thrown) return thrown;
     for (const m of sentence.matchAll(RELATION)) {
       if (deniedAt(sentence, m.index!, m[0])) continue;
@@ -412,7 +442,7 @@ export class SemanticPhase {
           const ids = to.map((d) => d.id);
           const bases = [...new Set(to.flatMap((d) => (d.container_name ? [...this.withAncestors(d.container_name.split('.').pop()!)] : [])))];
           const usesB = db.prepare(`SELECT 1 FROM refs r JOIN symbols s ON s.id = ? LEFT JOIN symbols t ON t.id = r.symbol_id WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
-            AND r.name IN (${names.map(() => '?').join(',')}) AND (r.symbol_id IS NULL OR r.symbol_id IN (${ids.map(() => '?').join(',')}) OR t.container_name IN (${bases.map(() => '?').join(',') || 'NULL'})) LIMIT 1`);
+            AND r.name IN (${names.map(() => '?').join(',')}) AND (${GUESSED} OR r.symbol_id IN (${ids.map(() => '?').join(',')}) OR t.container_name IN (${bases.map(() => '?').join(',') || 'NULL'})) LIMIT 1`);
           // (through the code it calls, a few calls deep: "Session.request calls HTTPAdapter.send" by way of Session.send)
           const callees = db.prepare('SELECT DISTINCT r.symbol_id AS id FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.symbol_id IS NOT NULL LIMIT 200');
           let frontier = from.map((d) => d.id);
