@@ -108,6 +108,15 @@ describe('factCap: a FACT is a symbol whose name says the target and nothing mor
     expect(factCap('ObservableSet.replace', 'replace')).toBe(1);
     expect(factCap('the cart total', 'total')).toBe(1);
   });
+  it('a name that carries the code the target writes and more is another identifier: below acceptance by its name (red team adv85)', () => {
+    expect(factCap('res.send()', 'sendFile')).toBeLessThan(TIER.accept);
+    expect(factCap('retryStale() of the query', 'retryStaleAfter')).toBeLessThan(TIER.accept);
+    expect(factCap('The `radix` rule', 'isValidRadix')).toBe(TIER.fact); // a word in backticks may name a rule (graph-relevance: tr33)
+    expect(factCap('res.send()', 'send')).toBe(1);
+    // (not written as code: words, judged as before)
+    expect(factCap('ObservableSet toggle', 'ObservableSet')).toBe(1);
+    expect(factCap('the send function', 'sendFile')).toBe(TIER.fact);
+  });
   it('reads a Japanese target through the glossary', () => {
     expect(factCap('JsonPrimitive の hashCode', 'hashCode')).toBe(1);
     expect(factCap('JsonPrimitive の hashCode', 'hashCodeOf')).toBe(1);

@@ -38,7 +38,34 @@ export function tierOf(score: number): Tier {
  * bench with the targets agents set, FACT precision was 29 % (eval EN) with the words alone.
  */
 export function factCap(target: string, name: string): number {
+  if (extendsNamedCode(target, name)) return TIER.accept - 0.01;
   return ownWords(target, name).length > 0 ? TIER.fact : 1;
+}
+
+/**
+ * The functions a text writes as code: a dotted name's last part (res.send → send), a callee (send()
+ * → send). (A bare `radix` in backticks may name a rule or a file: the words judge it.)
+ */
+function codeWritten(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|(?<![\w$.])[A-Za-z_$][\w$]*(?=\()/g)) out.push(m[0].split('.').pop()!);
+  return out.filter((n) => n.length >= 3);
+}
+
+/**
+ * A name that carries the code the target writes and more: `sendFile` for a target of `res.send()`.
+ * Another identifier, however many of its words the target says (red team adv85: sendFile was
+ * accepted for res.send() on the word `send`, then learned): it counts only through the code that
+ * links it (validation's link pass), never by its name.
+ */
+export function extendsNamedCode(target: string, name: string): boolean {
+  const named = codeWritten(target);
+  if (named.length === 0 || named.some((n) => n.toLowerCase() === name.toLowerCase())) return false;
+  const words = splitWords(name).map((w) => w.toLowerCase());
+  return named.some((n) => {
+    const parts = splitWords(n).map((w) => w.toLowerCase());
+    return parts.length > 0 && parts.every((p) => words.includes(p)) && words.length > parts.length;
+  });
 }
 
 /** The words of a name the target does not say: what keeps it below FACT (factCap). */

@@ -15,7 +15,7 @@ import { type SessionCore, SessionError } from './core.js';
 import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
-import { factCap, ownWords, tierOf } from './relevance.js';
+import { extendsNamedCode, factCap, ownWords, tierOf } from './relevance.js';
 import { type Evidence, linesShown } from './evidence.js';
 import { siblingSaying, targetMeansAnother, wordsNamingSibling } from './which-definition.js';
 import { isDeclarationFile, quote } from '../util/paths.js';
@@ -484,7 +484,7 @@ export class ValidationPhase {
           symbol: m.symbol, similarity: REQUEST_NAMED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+request`, legs: { ...scored.legs, request_named: REQUEST_NAMED_SCORE },
           evidence: verified.where, file: row?.path, via: `the request names it as code ('${quote(row!.name, 80)}'), outside the target feature`,
         });
-      } else if (tier === 'REJECTED' && ranked >= 0.3 && !('sibling' in scored.legs && scored.legs.sibling)) {
+      } else if (tier === 'REJECTED' && ranked >= 0.3 && !('sibling' in scored.legs && scored.legs.sibling) && !(row && extendsNamedCode(target, row.name))) {
         // (not where the words found that the target means the one beside it: NetworkError's
         // constructor ranked #5 for "HTTPError's constructor()" — red team adv32)
         raiseRisk = true;
