@@ -129,3 +129,29 @@ describe('in READY', () => {
     expect(git('diff', '--cached', '--name-only')).toBe('src/cart.ts');
   });
 });
+
+describe('a repository with no commit yet', () => {
+  it('in READY the first commit of explored files stands; before READY it is taken back out', async () => {
+    // (a branch with no commit: its first commit is compared with git's empty tree)
+    removeProject(root);
+    root = makeProject(SAMPLE);
+    git('init', '-q', '-b', 'main');
+    fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), '.code-intel/\n');
+    project.close();
+    project = new Project(root);
+    const sessions = new SessionService(project);
+    sessions.start('IMPLEMENT', 'add tax to the cart total');
+    git('add', 'src/cart.ts');
+    git('commit', '-q', '-m', 'sneaked');
+    await hook();
+    expect(spawnSync('git', ['rev-parse', '-q', '--verify', 'HEAD'], { cwd: root }).status).not.toBe(0);
+    expect(git('ls-files')).toBe('');
+    sessions.abort('again');
+    await driveToReady(project, sessions);
+    git('add', 'src/cart.ts', 'src/util/format.ts');
+    git('commit', '-q', '-m', 'first');
+    const head = git('rev-parse', 'HEAD');
+    await hook();
+    expect(git('rev-parse', 'HEAD')).toBe(head);
+  });
+});

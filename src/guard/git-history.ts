@@ -10,11 +10,10 @@
  * Reflogs (`.git/logs/`) are left as they are: they record, they do not decide what a checkout gives.
  */
 import crypto from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stateDir } from './state-dir.js';
-import { gitTimeout } from './tree-snapshot.js';
+import { EMPTY_TREE, projectGit } from './project-git.js';
 
 export interface GitHistory {
   /** the repository's folders, absolute: its own (HEAD, index) and the common one (refs) */
@@ -30,17 +29,8 @@ export interface GitHistory {
   stat: string;
 }
 
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbe4904b';
 /** entries under refs/ looked at for the stat; past this every event reads the refs through git */
 const MAX_REF_ENTRIES = 20_000;
-
-/** git in the project's own repository, never its programs: no fsmonitor, no hooks, no environment redirecting it. */
-function projectGit(root: string, args: string[], extraEnv: Record<string, string> = {}): string {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
-  return execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'gc.auto=0', '-C', root, ...args],
-    { env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', ...extraEnv }, encoding: 'utf8', timeout: gitTimeout(20_000), maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 function statLine(abs: string, rel: string): string {
   const st = fs.lstatSync(abs, { bigint: true, throwIfNoEntry: false });

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { globalExcludesFile, readIf } from '../util/git-excludes.js';
 import { stateDir } from './state-dir.js';
+import { EMPTY_TREE, GIT_TIMEOUT_MS, gitTimeLeft, gitTimeout, projectGit } from './project-git.js';
 
 export interface TreeChange {
   /** project-relative path, '/'-separated */
@@ -25,26 +26,6 @@ export interface TreeChange {
   status: 'A' | 'M' | 'D' | 'T';
 }
 
-/** git's well-known empty tree: the state of a project with no files. */
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-const GIT_TIMEOUT_MS = 20_000;
-
-/**
- * When the hook process must have answered (hooks/main.ts sets it): git never runs past it, so a
- * slow or stuck git makes the hook deny in time instead of outliving the client's hook timeout —
- * which Codex and Gemini CLI treat as "not blocking". Unlimited in the server.
- */
-let gitDeadline = Number.POSITIVE_INFINITY;
-
-export function limitGitTo(deadline: number): void {
-  gitDeadline = deadline;
-}
-
-export function gitTimeout(cap: number): number {
-  const left = Math.floor(gitDeadline - Date.now());
-  if (left <= 0) throw new Error('the hook ran out of its time limit before git could check the project');
-  return Math.min(cap, left);
-}
 
 /**
  * The store's own attributes, which outrank every .gitattributes in the tree: no conversion on the
@@ -206,11 +187,7 @@ export class TreeSnapshot {
     if (!fs.existsSync(path.join(this.root, '.git'))) return;
     let out: string;
     try {
-      // the project's repository, never its programs: no fsmonitor, no hooks
-      const env: NodeJS.ProcessEnv = {};
-      for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
-      out = execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-C', this.root, 'ls-files', '-z', '--cached', '--ignored', '--exclude-standard'],
-        { env: { ...env, GIT_OPTIONAL_LOCKS: '0' }, encoding: 'utf8', timeout: gitTimeout(GIT_TIMEOUT_MS), maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+      out = projectGit(this.root, ['ls-files', '-z', '--cached', '--ignored', '--exclude-standard']);
     } catch {
       return; // not a repository (or not one git can read): nothing tracked
     }
@@ -319,7 +296,7 @@ export class TreeSnapshot {
     for (const [rel, line] of Object.entries(this.nsList())) {
       // (out of time: not known to be unchanged — the slow path looks, and a check that cannot finish
       // refuses writes; returning "unchanged" here would accept what was not hashed: red team adv82)
-      if (++n % 64 === 0 && gitDeadline - Date.now() < HASH_RESERVE_MS) return false;
+      if (++n % 64 === 0 && gitTimeLeft() < HASH_RESERVE_MS) return false;
       const [, mode, oid] = line.split('|');
       if ((mode !== '100644' && mode !== '100755') || rel in big) continue;
       let bytes: Buffer;

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
-import { limitGitTo } from '../guard/tree-snapshot.js';
+import { limitGitTo } from '../guard/project-git.js';
 import { type Client, HOOK_CLIENTS } from './dialects.js';
 import { deny, HOOK_EVENTS, type HookEvent, MAX_PAYLOAD, runHook } from './hooks.js';
 
