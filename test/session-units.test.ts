@@ -1276,6 +1276,10 @@ describe('evidence checks', () => {
     expect(aboutHypothesis('password', 'the database is sharded by region')).toBe(false);
     expect(aboutHypothesis('shardFor', 'the database is sharded by region in shardFor()')).toBe(true);
     expect(aboutHypothesis('region', 'the database is sharded by region')).toBe(true);
+    // a Japanese or Chinese hypothesis names its words through the glossary (red team adv84: ホスト was not `host`)
+    expect(aboutHypothesis('url.host', 'back は Referrer のホストを比較する')).toBe(true);
+    expect(aboutHypothesis('host', 'back 比较 Referrer 的主机')).toBe(true);
+    expect(aboutHypothesis('attachment', 'back は Referrer のホストを比較する')).toBe(false);
     expect(aboutHypothesis('src/db/shard.ts', 'sharding happens in the db layer')).toBe(true);
     // find_references is exact: 'cart' is not 'Cart'
     expect(matchEvidence({ tool: 'find_references', target: 'cart', files: ['a.ts'] }, ledger).ok).toBe(false);

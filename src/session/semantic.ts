@@ -839,7 +839,9 @@ export function aboutHypothesis(target: string, hypothesis: string, isFile: (nam
   if (files.length > 0 && isFile(path)) {
     return files.some((f) => (f.includes('/') ? f === path : f === path.split('/').pop()));
   }
-  return sharesWords(target, contentUnits(hypothesis), wordStems(hypothesis));
+  // (a Japanese or Chinese hypothesis says its words through the glossary: ホスト is `host` — red team adv84)
+  const rendered = translationsOf(hypothesis).filter((w) => /^[a-z][a-z\d]{2,}$/i.test(w)).map((w) => stem(w.toLowerCase()));
+  return sharesWords(target, contentUnits(hypothesis), new Set([...wordStems(hypothesis), ...rendered]));
 }
 
 export function matchEvidence(ev: { tool: string; target: string; files: string[] }, ledger: readonly LedgerEntry[]): { ok: true; call: LedgerEntry } | { ok: false; why: string } {
