@@ -82,6 +82,49 @@ describe('before READY', () => {
     expect(git('symbolic-ref', 'HEAD')).toBe('refs/heads/main');
   });
 
+  it('HEAD made a link is put back as a file, never written through: the branch it named and a file outside stay whole (red team adv86g)', async () => {
+    const base = git('rev-parse', 'HEAD');
+    fs.rmSync(path.join(root, '.git', 'HEAD'));
+    fs.symlinkSync('refs/heads/main', path.join(root, '.git', 'HEAD'));
+    await hook();
+    expect(fs.lstatSync(path.join(root, '.git', 'HEAD')).isSymbolicLink()).toBe(false);
+    expect(git('rev-parse', 'refs/heads/main')).toBe(base);
+    expect(git('symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+    const victim = path.join(path.dirname(root), `victim-${path.basename(root)}.txt`);
+    fs.writeFileSync(victim, 'user data\n');
+    try {
+      fs.rmSync(path.join(root, '.git', 'HEAD'));
+      fs.symlinkSync(`refs/../../../${path.basename(victim)}`, path.join(root, '.git', 'HEAD'));
+      await hook();
+      expect(fs.readFileSync(victim, 'utf8')).toBe('user data\n');
+      expect(git('symbolic-ref', 'HEAD')).toBe('refs/heads/main');
+    } finally {
+      fs.rmSync(victim, { force: true });
+    }
+  });
+
+  it('a linked worktree with a commit, MERGE_HEAD, index flags and thousands of refs are put back in one event (red team adv86g)', async () => {
+    const wt = `${root}-wt`;
+    try {
+      git('worktree', 'add', '-q', '--detach', wt);
+      fs.appendFileSync(path.join(wt, 'README.md'), 'evil\n');
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qam', 'evil'], { cwd: wt });
+      const evil = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: wt, encoding: 'utf8' }).stdout.trim();
+      fs.writeFileSync(path.join(root, '.git', 'MERGE_HEAD'), `${evil}\n`);
+      git('update-index', '--skip-worktree', 'README.md');
+      const lines = Array.from({ length: 3000 }, (_, i) => `${evil} refs/heads/a${String(i).padStart(5, '0')}`);
+      fs.appendFileSync(path.join(root, '.git', 'packed-refs'), `${lines.join('\n')}\n`);
+      await hook();
+      expect(git('log', '--all', '--format=%H')).not.toContain(evil);
+      expect(git('worktree', 'list')).not.toContain(wt);
+      expect(fs.existsSync(path.join(root, '.git', 'MERGE_HEAD'))).toBe(false);
+      expect(git('ls-files', '-v', 'README.md')).toBe('H README.md');
+      expect(git('for-each-ref', '--count=5', 'refs/heads/')).toBe(`${git('rev-parse', 'HEAD')} commit\trefs/heads/main`);
+    } finally {
+      fs.rmSync(wt, { recursive: true, force: true });
+    }
+  });
+
   it('reading git (status, log: the index stat refreshed) changes nothing and reports nothing', async () => {
     fs.utimesSync(path.join(root, 'src', 'cart.ts'), new Date(), new Date(Date.now() + 5000));
     git('status', '--porcelain');
@@ -120,6 +163,26 @@ describe('in READY', () => {
     // the explored file's change is the agent's to make: it stays in the working tree, unstaged
     expect(fs.readFileSync(path.join(root, 'src', 'cart.ts'), 'utf8')).toContain('// the change');
     expect(git('diff', '--cached', '--name-only')).toBe('');
+  });
+
+  it('a pair of commits that change an unexplored file and change it back is put back; so is a rewrite of the commit the turn began on (red team adv86g)', async () => {
+    const base = git('rev-parse', 'HEAD');
+    fs.appendFileSync(path.join(root, 'README.md'), 'hidden\n');
+    git('commit', '-qam', 'perf');
+    git('revert', '--no-edit', 'HEAD');
+    await hook();
+    expect(git('rev-parse', 'HEAD')).toBe(base);
+    git('commit', '-q', '--amend', '-m', 'rewritten by the agent');
+    await hook();
+    expect(git('rev-parse', 'HEAD')).toBe(base);
+    // the agent's own commit of an explored file, amended: its to make
+    fs.appendFileSync(path.join(root, 'src', 'cart.ts'), '// the change\n');
+    git('commit', '-qam', 'the change');
+    await hook();
+    git('commit', '-q', '--amend', '-m', 'the change, said better');
+    const amended = git('rev-parse', 'HEAD');
+    await hook();
+    expect(git('rev-parse', 'HEAD')).toBe(amended);
   });
 
   it('staging an explored file stands', async () => {

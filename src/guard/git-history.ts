@@ -3,10 +3,14 @@
  * index. The snapshot sees only the working tree, so a commit, a stash or a `git add` made by a
  * program the command analyser cannot read (an interpreter running git) left the change in history
  * or staged while its file was put back, and `git checkout .` or the next commit brought it back.
- * So these are watched too. Before READY every change is put back as the guard last accepted it (a
- * commit's objects stay, unreachable, until git prunes them: its id is reported). In READY a change
- * is accepted when every file it differs in may change now: a commit of explored files is the
- * agent's to make; one that carries an unexplored file is put back like the file.
+ * So these are watched too, with the pseudo-refs beside HEAD (MERGE_HEAD) and the HEAD of every
+ * linked worktree. Before READY every change is put back as the guard last accepted it (a commit's
+ * objects stay, unreachable, until git prunes them: its id is reported). In READY a change is
+ * accepted when every file each commit it adds or drops carries may change now: a commit of explored
+ * files is the agent's to make; one that carries an unexplored file — even changed and changed back,
+ * or a commit of the user's rewritten — is put back like the file. HEAD and the pseudo-refs are
+ * written back as plain files, never through a link (red team adv86g: a HEAD made a link had the
+ * guard write into the branch it named, and into a file outside the project).
  * Reflogs (`.git/logs/`) are left as they are: they record, they do not decide what a checkout gives.
  */
 import crypto from 'node:crypto';
@@ -19,9 +23,11 @@ export interface GitHistory {
   /** the repository's folders, absolute: its own (HEAD, index) and the common one (refs) */
   gitDir: string;
   commonDir: string;
-  /** HEAD as written: `ref: refs/heads/main` or a commit id */
+  /** HEAD as written: `ref: refs/heads/main` or a commit id; `link:<target>` for a symbolic link (never followed) */
   head: string;
-  /** refname → object id, or `->target` for a symbolic ref */
+  /** the other *_HEAD files (MERGE_HEAD makes the next commit a merge): name → content, or `#<sha256>` past 64 KB */
+  pseudo: Record<string, string>;
+  /** refname → object id, or `->target` for a symbolic ref; a linked worktree's HEAD as `worktrees/<name>/HEAD` */
   refs: Record<string, string>;
   /** sha256 of the index's entries (mode, object, stage, path): what is staged, not the stat data git refreshes */
   index: string;
@@ -37,8 +43,20 @@ function statLine(abs: string, rel: string): string {
   return st ? `${rel}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : `${rel}:-`;
 }
 
+/** git's own pseudo-refs beside HEAD: ORIG_HEAD, FETCH_HEAD, MERGE_HEAD, CHERRY_PICK_HEAD … */
+const PSEUDO = /^[A-Z][A-Z_]*_HEAD$/;
+
+function pseudoNames(gitDir: string): string[] {
+  try {
+    return fs.readdirSync(gitDir).filter((n) => PSEUDO.test(n)).sort();
+  } catch {
+    return [];
+  }
+}
+
 function statOf(gitDir: string, commonDir: string): string {
-  const lines = [statLine(path.join(gitDir, 'HEAD'), 'HEAD'), statLine(path.join(gitDir, 'index'), 'index'), statLine(path.join(commonDir, 'packed-refs'), 'packed-refs')];
+  const lines = [statLine(path.join(gitDir, 'HEAD'), 'HEAD'), statLine(path.join(gitDir, 'index'), 'index'), statLine(path.join(commonDir, 'packed-refs'), 'packed-refs'),
+    ...pseudoNames(gitDir).map((n) => statLine(path.join(gitDir, n), n))];
   const walk = (abs: string, rel: string): void => {
     lines.push(statLine(abs, rel));
     if (lines.length > MAX_REF_ENTRIES) throw new Error('too many refs');
@@ -56,14 +74,37 @@ function statOf(gitDir: string, commonDir: string): string {
   try {
     walk(path.join(commonDir, 'refs'), 'refs');
     walk(path.join(commonDir, 'reftable'), 'reftable');
+    // (a linked worktree's HEAD: a commit there is in `git log --all`: red team adv86g)
+    walk(path.join(commonDir, 'worktrees'), 'worktrees');
   } catch {
     return `many:${crypto.randomUUID()}`; // never equal: read through git every time
   }
   return crypto.createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
+/** The index's entries with their flags (-v: assume-unchanged, skip-worktree hide a later change from git: red team adv86g). */
 function indexEntries(root: string, indexFile?: string): string {
-  return projectGit(root, ['ls-files', '-s', '-z'], indexFile ? { GIT_INDEX_FILE: indexFile } : {});
+  return projectGit(root, ['ls-files', '-s', '-v', '-z'], indexFile ? { GIT_INDEX_FILE: indexFile } : {});
+}
+
+/** A file as the guard keeps it: its text (64 KB at most) or its hash; a link by its target, never followed. */
+function fileMark(abs: string): string | undefined {
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  if (st.isSymbolicLink()) return `link:${fs.readlinkSync(abs)}`;
+  if (!st.isFile()) return 'other';
+  const data = fs.readFileSync(abs);
+  return data.length <= 65_536 ? data.toString('utf8').trim() : `#${crypto.createHash('sha256').update(data).digest('hex')}`;
+}
+
+/** Writes a small git file as a plain file, replacing a link or a file there without writing through it. */
+function writeGitFile(abs: string, mark: string): void {
+  const tmp = `${abs}.code-intel-${process.pid}`;
+  if (mark.startsWith('link:')) {
+    fs.rmSync(tmp, { force: true });
+    fs.symlinkSync(mark.slice(5), tmp);
+  } else fs.writeFileSync(tmp, `${mark}\n`);
+  fs.renameSync(tmp, abs);
 }
 
 /** The project's history as it stands; undefined where the root holds no repository git can read. */
@@ -74,16 +115,30 @@ export function readHistory(root: string): GitHistory | undefined {
     if (!gitDir || !common) return undefined;
     const commonDir = path.resolve(root, common);
     const stat = statOf(gitDir, commonDir);
-    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+    const head = fileMark(path.join(gitDir, 'HEAD')) ?? '';
+    const pseudo: Record<string, string> = {};
+    for (const n of pseudoNames(gitDir)) pseudo[n] = fileMark(path.join(gitDir, n)) ?? '';
     const refs: Record<string, string> = {};
     for (const line of projectGit(root, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(symref)']).split('\n')) {
       const [name, oid, symref] = line.split('\0');
       if (name) refs[name] = symref ? `->${symref}` : oid!;
     }
+    for (const w of worktreeNames(commonDir)) {
+      const m = fileMark(path.join(commonDir, 'worktrees', w, 'HEAD')) ?? '';
+      refs[`worktrees/${w}/HEAD`] = m.startsWith('ref:') ? `->${m.slice(4).trim()}` : m;
+    }
     const index = crypto.createHash('sha256').update(indexEntries(root)).digest('hex');
-    return { gitDir, commonDir, head, refs, index, stat };
+    return { gitDir, commonDir, head, pseudo, refs, index, stat };
   } catch {
     return undefined;
+  }
+}
+
+function worktreeNames(commonDir: string): string[] {
+  try {
+    return fs.readdirSync(path.join(commonDir, 'worktrees')).sort();
+  } catch {
+    return [];
   }
 }
 
@@ -108,22 +163,32 @@ export function keepIndex(root: string, h: GitHistory): void {
 
 /** The commit (or other object) HEAD names in `h`; undefined for a branch with no commit yet. */
 function headCommit(h: GitHistory): string | undefined {
-  if (!h.head.startsWith('ref:')) return h.head;
+  if (!h.head.startsWith('ref:')) return /^[0-9a-f]{40,64}$/.test(h.head) ? h.head : undefined;
   const ref = h.refs[h.head.slice(4).trim()];
   return ref && !ref.startsWith('->') ? ref : undefined;
 }
 
-/** Files two commit-ish objects differ in (one missing: the other's whole tree against an empty one). */
-function pathsBetween(root: string, a: string | undefined, b: string | undefined): string[] {
-  if (a === b) return [];
+/** commits looked at per moved ref; past this the move is taken as one that carries what may not change */
+const MAX_COMMITS = 5000;
+
+/**
+ * The files every commit reachable from `to` and not from `from` changes (each against its first
+ * parent; a root commit against the empty tree): a pair of commits that change a file and change it
+ * back carries it as much as one (red team adv86g), and a commit dropped from a branch (amended,
+ * squashed, reset away) carries its files too — called both ways for a moved ref.
+ */
+function commitPaths(root: string, from: string | undefined, to: string | undefined): string[] {
+  if (!to || from === to) return [];
   try {
-    return projectGit(root, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', a ?? EMPTY_TREE, b ?? EMPTY_TREE]).split('\0').filter(Boolean);
+    const out = projectGit(root, ['log', `-n${MAX_COMMITS + 1}`, '--format=%x01', '--name-only', '-z', '--no-renames', '--diff-merges=first-parent', to, ...(from ? [`^${from}`] : []), '--']);
+    if (out.split('\x01').length - 1 > MAX_COMMITS) return [`(more than ${MAX_COMMITS} commits)`];
+    return [...new Set(out.split(/[\0\x01\n]/).filter(Boolean))];
   } catch {
     return ['(objects git cannot compare)'];
   }
 }
 
-/** Files whose staged entry differs between two `ls-files -s -z` listings. */
+/** Files whose staged entry differs between two `ls-files -s -v -z` listings. */
 function pathsStagedBetween(a: string, b: string): string[] {
   const entries = (s: string) => new Map(s.split('\0').filter(Boolean).map((e) => [e.slice(e.indexOf('\t') + 1), e] as const));
   const ma = entries(a);
@@ -138,6 +203,10 @@ export interface HistoryUndo {
   path: string;
   why: string;
 }
+
+const short = (oid: string | undefined) => (oid ? oid.slice(0, 12) : 'nothing');
+const sym = (v: string | undefined) => v?.startsWith('->') === true;
+const firstLine = (e: unknown) => ((e as { stderr?: string }).stderr || (e as Error).message).trim().split('\n')[0]!;
 
 /**
  * Puts back what changed in the history since `accepted`: everything while `locked` (its reason
@@ -160,35 +229,81 @@ export function putBackHistory(root: string, accepted: GitHistory, locked: strin
     return undefined;
   };
   const base = headCommit(accepted);
-  const short = (oid: string | undefined) => (oid ? oid.slice(0, 12) : 'nothing');
-  const run = (what: string, args: string[]) => {
-    try {
-      projectGit(root, args);
-    } catch (e) {
-      failed.push(`${what}: ${(e as Error).message.split('\n')[0]}`);
-    }
+  // (many refs at the same commits — a script's thousand branches — cost one look each pair)
+  const seen = new Map<string, string[]>();
+  const pathsOfCommits = (from: string | undefined, to: string | undefined): string[] => {
+    const key = `${from}..${to}`;
+    if (!seen.has(key)) seen.set(key, commitPaths(root, from, to));
+    return seen.get(key)!;
   };
+  // HEAD first: a branch or a link it names decides what every later step reads
+  if (now.head !== accepted.head) {
+    const why = now.head.startsWith('link:') || now.head === 'other' ? locked ?? 'HEAD made a link or no file: it belongs to git' : locked ?? reasonFor([...pathsOfCommits(base, headCommit(now)), ...pathsOfCommits(headCommit(now), base)]);
+    if (why) {
+      try {
+        writeGitFile(path.join(now.gitDir, 'HEAD'), accepted.head);
+        undone.push({ path: '.git/HEAD', why: `HEAD was '${accepted.head}', then '${now.head}': ${why}` });
+      } catch (e) {
+        failed.push(`.git/HEAD: ${firstLine(e)}`);
+      }
+    }
+  }
+  // the refs in one transaction (thousands of refs made by a script cost one git process: red team adv86g)
+  const batch: string[] = [];
+  const moved: HistoryUndo[] = [];
   for (const name of [...new Set([...Object.keys(accepted.refs), ...Object.keys(now.refs)])].sort()) {
     const was = accepted.refs[name];
     const is = now.refs[name];
     if (was === is) continue;
-    const sym = (v: string | undefined) => v?.startsWith('->');
-    const why = sym(was) || sym(is) ? locked ?? 'a symbolic ref is git\'s configuration, not a change of files' : reasonFor(pathsBetween(root, sym(was) ? base : was ?? base, sym(is) ? base : is ?? base));
+    const why = sym(was) || sym(is) ? locked ?? "a symbolic ref is git's configuration, not a change of files"
+      : locked ?? reasonFor([...pathsOfCommits(was ?? base, is), ...pathsOfCommits(is ?? base, was)]);
     if (!why) continue;
-    if (was === undefined) run(name, ['update-ref', '--no-deref', '-d', name]);
-    else if (sym(was)) run(name, ['symbolic-ref', name, was.slice(2)]);
-    else run(name, ['update-ref', '--no-deref', name, was]);
-    const kept = is && !sym(is) ? `; ${short(is)} stays in git's objects until git prunes it (git show ${short(is)})` : '';
-    undone.push({ path: `.git/${name}`, why: `${name} ${was === undefined ? 'was made' : is === undefined ? 'was deleted' : `moved from ${short(was)} to ${short(is)}`}${kept}: ${why}` });
-  }
-  if (now.head !== accepted.head) {
-    const why = reasonFor(pathsBetween(root, base, headCommit(now)));
-    if (why) {
+    const said = `${name} ${was === undefined ? `was made at ${short(is)}` : is === undefined ? `was deleted (it was at ${short(was)})` : `moved from ${short(was)} to ${short(is)}`}: ${why}`;
+    if (name.startsWith('worktrees/')) {
+      // a linked worktree: one the turn began without is forgotten (git prunes a worktree whose folder is gone); one moved is put back
       try {
-        fs.writeFileSync(path.join(now.gitDir, 'HEAD'), `${accepted.head}\n`);
-        undone.push({ path: '.git/HEAD', why: `HEAD moved from '${accepted.head}' to '${now.head}': ${why}` });
+        const dir = path.join(now.commonDir, path.dirname(name));
+        if (was === undefined) fs.rmSync(dir, { recursive: true, force: true });
+        else writeGitFile(path.join(dir, "HEAD"), sym(was) ? `ref: ${was.slice(2)}` : was);
+        undone.push({ path: `.git/${name}`, why: said });
       } catch (e) {
-        failed.push(`.git/HEAD: ${(e as Error).message.split('\n')[0]}`);
+        failed.push(`.git/${name}: ${firstLine(e)}`);
+      }
+    } else if (sym(was)) {
+      try {
+        projectGit(root, ['symbolic-ref', name, was!.slice(2)]);
+        undone.push({ path: `.git/${name}`, why: said });
+      } catch (e) {
+        failed.push(`.git/${name}: ${firstLine(e)}`);
+      }
+    } else {
+      batch.push(was === undefined ? `delete ${name}` : `update ${name} ${was}`);
+      moved.push({ path: `.git/${name}`, why: said });
+    }
+  }
+  if (batch.length > 0) {
+    try {
+      projectGit(root, ['update-ref', '--no-deref', '--stdin'], {}, `${batch.join('\n')}\n`);
+      // (the branch HEAD names first: the one a person looks for among thousands)
+      const headRef = accepted.head.startsWith('ref:') ? `.git/${accepted.head.slice(4).trim()}` : '';
+      undone.push(...moved.filter((m) => m.path === headRef), ...moved.filter((m) => m.path !== headRef));
+    } catch (e) {
+      const why = firstLine(e);
+      failed.push(`.git/refs (${batch.length} ref${batch.length === 1 ? '' : 's'}): ${why}${/\.lock\b|lock/.test(why) ? ' — a lock file git left (or another git running) stops it; it is tried again at the next event' : ''}`);
+    }
+  }
+  // pseudo-refs before READY (in READY a merge's MERGE_HEAD makes a commit whose files the refs above judge)
+  if (locked) {
+    for (const n of [...new Set([...Object.keys(accepted.pseudo ?? {}), ...Object.keys(now.pseudo ?? {})])]) {
+      const was = accepted.pseudo?.[n];
+      const is = now.pseudo?.[n];
+      if (was === is) continue;
+      try {
+        if (was === undefined || was.startsWith('#')) fs.rmSync(path.join(now.gitDir, n), { force: true });
+        else writeGitFile(path.join(now.gitDir, n), was);
+        undone.push({ path: `.git/${n}`, why: `${n} ${was === undefined ? 'was made' : 'changed'}: ${locked}` });
+      } catch (e) {
+        failed.push(`.git/${n}: ${firstLine(e)}`);
       }
     }
   }

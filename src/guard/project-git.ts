@@ -31,9 +31,9 @@ export function gitTimeout(cap: number): number {
 }
 
 /** git in the project's own repository (its output as text; stderr kept for the error). */
-export function projectGit(root: string, args: string[], extraEnv: Record<string, string> = {}): string {
+export function projectGit(root: string, args: string[], extraEnv: Record<string, string> = {}, input?: string): string {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GIT_')) env[k] = v;
   return execFileSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'gc.auto=0', '-C', root, ...args],
-    { env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', ...extraEnv }, encoding: 'utf8', timeout: gitTimeout(GIT_TIMEOUT_MS), maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    { env: { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', ...extraEnv }, encoding: 'utf8', input, timeout: gitTimeout(GIT_TIMEOUT_MS), maxBuffer: 256 * 1024 * 1024, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
 }
