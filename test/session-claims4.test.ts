@@ -925,6 +925,10 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
     '  const stream = send(this.req, path)',
     '  stream.pipe(this)',
     '}',
+    'res.json = function (obj) {',
+    "  this.set('Content-Type', 'application/json')",
+    '  return this.send(JSON.stringify(obj))',
+    '}',
     '',
   ].join('\n');
 
@@ -949,6 +953,26 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
       "When the status is 205, res.send sets Content-Length to '0'", 'res.send 会设置 Content-Length 头，即使已经有 Transfer-Encoding',
       'res.send は Transfer-Encoding があっても Content-Length を設定する', 'res.send does not remove the ETag header when the status is 304', 'res.send reads the ETag header',
       'res.sendFile does not call res.send'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+
+  it('red team adv86: the same claims with other verbs, the passive, unless / except / if and only if, through a helper, order in three languages', async () => {
+    const t = await setup({ 'lib/response.js': RESPONSE });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    for (const h of ['res.send removes the Content-Length header when Transfer-Encoding is already set', 'res.json removes Transfer-Encoding only when the status is 205',
+      'res.send removes Content-Length unless the status is 304', 'res.send omits the Content-Length header when Transfer-Encoding is set',
+      'Content-Length is not removed by res.send when the status is 304', 'res.send 在状态码为 304 时未删除 Content-Length 头', 'res.send 在状态码为 304 时不会将 Content-Length 头删除',
+      'res.send 不会再删除 Content-Length 头，即使状态码是 304', 'res.send 在状态码为 304 时并未删除 Content-Length', 'res.send 在已经设置了 Transfer-Encoding 时删除 Content-Length 头',
+      'res.send leaves out Content-Length when Transfer-Encoding is present', 'res.send sets Content-Length if and only if the status is 205',
+      'res.send strips Transfer-Encoding except when the status is 204 or 304', 'res.send 先设置 ETag，再设置 Content-Length', 'res.send 在设置 Content-Length 之前先设置 ETag',
+      'res.send は Content-Length を設定する前に ETag を設定する', 'res.send は ETag を設定してから Content-Length を設定する', 'res.send sets the ETag first and then sets Content-Length',
+      'res.json never sets the Content-Length header', 'res.json deletes the ETag when the status is 304', 'res.send looks at req.stale before answering 304',
+      'Before setting Content-Length, res.send sets the ETag'])
+      expect(sem.wrongRelation(h), h).toBeDefined();
+    for (const h of ['Before setting the ETag, res.send sets Content-Length', 'res.send 在状态码为 304 时删除 Content-Length 头', 'res.send は ステータスが 304 の場合 Content-Length を削除する',
+      'res.send 只有在状态码为 204 或 304 时才删除 Content-Length', 'res.send sets Content-Length when the body is a string', 'res.send 先设置 Content-Length，再设置 ETag',
+      'res.send は Content-Length を設定してから ETag を設定する', 'res.send sets Content-Length first and then sets the ETag', 'res.json sets the Content-Type header',
+      'res.json sets Content-Length'])
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 });

@@ -505,6 +505,15 @@ describe('QueryFrame validation', () => {
       ['trigger_condition', 'レスポンスに Transfer-Encoding ヘッダーが既に設定されているとき', '在响应已经设置了 Transfer-Encoding 头时'],
       ['observed_issue', 'both headers appearing together violates the HTTP spec', '两者同时出现违反 HTTP 规范'], ['desired_action', 'set Content-Length only when there is no Transfer-Encoding', ONLY], ['desired_action', ONLY, ONLY]])
       expect(slot(name!, value!, quote!), `${name}: ${value}`).toEqual([]);
+    // red team adv86: the action cut from 才, 就, に限り or an English "only … if"; with its condition quoted in trigger_condition it stands
+    const R86 = 'res.send() 别再添加 ETag 头。仅当状态码为 200 时才设置 Content-Length。只要响应是 HEAD 就跳过 body。Only add the Vary header if the request is not HEAD. res.json は JSONP の場合に限り X-Content-Type-Options を設定する。';
+    const da = (value: string, quote: string, trigger?: { value: string; quote: string }) =>
+      validateFrame(R86, { desired_action: { value, quote }, ...(trigger ? { trigger_condition: trigger } : {}) }, translateCjk).errors.map((e) => e.error);
+    for (const q of ['才设置 Content-Length', '跳过 body', '就跳过 body', 'add the Vary header', 'Only add the Vary header', 'X-Content-Type-Options を設定する', 'に限り X-Content-Type-Options を設定する'])
+      expect(da(q, q), q).not.toEqual([]);
+    expect(da('add the Vary header only if the request is not HEAD', 'Only add the Vary header if the request is not HEAD')).toEqual([]);
+    expect(da('只要响应是 HEAD 就跳过 body', '只要响应是 HEAD 就跳过 body')).toEqual([]);
+    expect(da('跳过 body', '跳过 body', { value: '响应是 HEAD', quote: '响应是 HEAD' })).toEqual([]);
     expect(opposite('add the cart total to the receipt', 'remove the cart total', 'add the cart total')[0]).toMatch(/opposite/);
     expect(opposite('ボタンを非表示にする', 'show the button', 'ボタンを非表示にする')[0]).toMatch(/says show where .* says hide/);
     expect(opposite('ボタンを非表示にする', 'ボタンを表示する', 'ボタンを非表示にする')[0]).toMatch(/opposite/);

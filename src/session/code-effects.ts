@@ -40,46 +40,71 @@ const THING_GROUPS = 6;
 const EN_VERBS: [Verb, RegExp][] = [
   ['set', /^(?:sets?|setting|adds?|adding|appends?|appending|writes?|writing|populates?|populating|assigns?|assigning|puts?|putting)$/i],
   ['remove', /^(?:removes?|removing|deletes?|deleting|strips?|stripping|drops?|dropping|clears?|clearing|unsets?|unsetting)$/i],
-  ['check', /^(?:checks?|checking|reads?|reading|tests?|testing|inspects?|inspecting|compares?|comparing|examines?|examining|consults?|consulting)$/i],
+  ['check', /^(?:checks?|checking|reads?|reading|tests?|testing|inspects?|inspecting|compares?|comparing|examines?|examining|consults?|consulting|looks\s+at|looking\s+at)$/i],
 ];
-const EN_VERB = String.raw`(sets?|setting|adds?|adding|appends?|appending|writes?|writing|populates?|populating|assigns?|assigning|puts?|putting|removes?|removing|deletes?|deleting|strips?|stripping|drops?|dropping|clears?|clearing|unsets?|unsetting|checks?|checking|reads?|reading|tests?|testing|inspects?|inspecting|compares?|comparing|examines?|examining|consults?|consulting)`;
-const verbOf = (w: string): Verb | undefined => EN_VERBS.find(([, re]) => re.test(w))?.[0];
+/** verbs that say a thing is not done: "omits the header", "skips setting it", "leaves out" (red team adv86) */
+const OMITS = /^(?:omits?|omitting|skips?|skipping|leaves\s+out|leaving\s+out)$/i;
+const EN_VERB = String.raw`(omits?|omitting|skips?|skipping|leaves\s+out|leaving\s+out|looks\s+at|looking\s+at|sets?|setting|adds?|adding|appends?|appending|writes?|writing|populates?|populating|assigns?|assigning|puts?|putting|removes?|removing|deletes?|deleting|strips?|stripping|drops?|dropping|clears?|clearing|unsets?|unsetting|checks?|checking|reads?|reading|tests?|testing|inspects?|inspecting|compares?|comparing|examines?|examining|consults?|consulting)`;
+const verbOf = (w: string): Verb | undefined => (OMITS.test(w) ? 'set' : EN_VERBS.find(([, re]) => re.test(w.replace(/\s+/g, ' ')))?.[0]);
+/** after "skips" or "omits", the verb it skips: "skips setting Content-Length", "omits removing it" */
+const SKIPPED = String.raw`(?:\s+(setting|adding|writing|removing|deleting|stripping|checking|reading))?`;
 
-const SUBJECT = String.raw`(?:[Tt]he\s+)?\`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\`?`;
+const SUBJECT = String.raw`(?:[Tt]he\s+)?\`?(?!(?:[Bb]efore|[Aa]fter|[Ww]hen|[Ii]f|[Tt]hen|[Ii]t|[Tt]his|[Tt]hat|[Ww]hile|[Oo]nce|[Uu]nless|[Ee]xcept|[Aa]nd|[Aa]lso)\b)([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\`?`;
 const ADVERBS = String.raw`(?:(?:does\s+not|doesn['’]t|do\s+not|don['’]t|will\s+not|won['’]t|would\s+not|never|no\s+longer|only|always|also|first|then|still|already|itself|actually|just|later|finally|(?:will|would|can|may)(?!\s+not))\s+)*`;
-const EN_CLAIM = new RegExp(String.raw`^(.*?)(?<![\w$.])${SUBJECT}(?:\s+(?:function|method|helper|handler|middleware|call|code))?\s+(${ADVERBS})${EN_VERB}\s+(?:the\s+|a\s+|an\s+|its\s+|any\s+)?${THING}(?:\s+(?:header|field|property|value|flag|key|option)s?)?(.*)$`);
+const EN_CLAIM = new RegExp(String.raw`^(.*?)(?<![\w$.])${SUBJECT}(?:\s+(?:function|method|helper|handler|middleware|call|code))?\s+(${ADVERBS})${EN_VERB}${SKIPPED}\s+(?:the\s+|a\s+|an\s+|its\s+|any\s+)?${THING}(?:\s+(?:header|field|property|value|flag|key|option)s?)?(.*)$`);
+/** "Content-Length is not removed by res.send when …": the passive, its subject after "by" */
+const EN_PASSIVE = new RegExp(String.raw`^(.*?)(?:[Tt]he\s+)?${THING}(?:\s+(?:header|field|property|value|flag|key|option))?\s+(?:is|are|gets?|will\s+be)\s+((?:not|never|no\s+longer)\s+)?(?:(?:only|always|also|first)\s+)?(set|added|written|appended|removed|deleted|stripped|dropped|cleared|checked|read|compared|inspected|omitted|skipped)\s+by\s+${SUBJECT}(.*)$`);
+const PASSIVE_VERB: Record<string, Verb> = { set: 'set', added: 'set', written: 'set', appended: 'set', removed: 'remove', deleted: 'remove', stripped: 'remove', dropped: 'remove', cleared: 'remove', checked: 'check', read: 'check', compared: 'check', inspected: 'check', omitted: 'set', skipped: 'set' };
+/** "Before setting the ETag, res.send sets Content-Length": an order said first */
+const EN_ORDER_FRONT = new RegExp(String.raw`^\s*(before|after)\s+${EN_VERB}\s+(?:the\s+|a\s+|an\s+|its\s+)?${THING}(?:\s+(?:header|field|property|value))?\s*,`);
+/** "sets X first and then sets Y", "sets X and then Y" */
+const EN_THEN = new RegExp(String.raw`^\s*(?:first\s+)?,?\s*(?:and\s+)?then\s+(?:it\s+)?(?:${EN_VERB}\s+)?(?:the\s+|a\s+|an\s+|its\s+)?${THING}`);
 const EN_ORDER = new RegExp(String.raw`^\s*,?\s*(before|after)\s+(?:it\s+)?${EN_VERB}\s+(?:the\s+|a\s+|an\s+|its\s+)?${THING}`);
 /** the words of the claim forms above, matched in any case */
-const CLAIM_WORDS = new Set(`${ADVERBS} ${EN_VERB} the a an its any it header field property value flag key option function method helper handler middleware call code before after when whenever if while once unless case not`
+const CLAIM_WORDS = new Set(`${ADVERBS} ${EN_VERB} ${SKIPPED} the a an its any it header field property value flag key option function method helper handler middleware call code before after when whenever if while once unless except case not is are by first and then`
   .toLowerCase().match(/[a-z]+/g)!.filter((w) => !/^(?:s|w|t|x)$/.test(w)));
-const EN_COND_AFTER = /^\s*,?\s*(only\s+)?(?:when|whenever|if|in\s+case|while|once)\s+(.+)$/i;
-const EN_COND_BEFORE = /(?:^|\s)(only\s+)?(?:when|whenever|if|in\s+case|while|once)\s+(.+?),\s*$/i;
+const EN_COND_AFTER = /^\s*,?\s*(only\s+)?(if\s+and\s+only\s+if|unless|except\s+(?:when|if)|even\s+(?:when|if)|when|whenever|if|in\s+case|while|once)\s+(.+)$/i;
+const EN_COND_BEFORE = /(?:^|\s)(only\s+)?(if\s+and\s+only\s+if|unless|except\s+(?:when|if)|even\s+(?:when|if)|when|whenever|if|in\s+case|while|once)\s+(.+?),\s*$/i;
 
 /** The effect claim of one English sentence (case-sensitive: a THING's capitals tell a name from a word). */
 function englishClaim(sentence: string): EffectClaim | undefined {
   // the claim's own words in lower case ("DOES NOT", "Sets"), names as written
-  const m = EN_CLAIM.exec(sentence.replace(/[A-Za-z]+/g, (w) => (CLAIM_WORDS.has(w.toLowerCase()) ? w.toLowerCase() : w)));
-  if (!m) return undefined;
-  const [pre, subject, adverbs, verbWord] = [m[1]!, m[2]!, m[3]!, m[4]!];
-  const thing = thingOf(m, 5);
-  const post = m[5 + THING_GROUPS]!;
-  const verb = verbOf(verbWord)!;
-  // "unless": the case is the other side; a claim said with it is left alone
-  if (/\bunless\b/i.test(post) || /\bunless\b/i.test(pre)) return undefined;
-  const denied = /\b(?:not|never|no\s+longer)\b|n['’]t\b/i.test(adverbs);
-  let only = /\bonly\b/i.test(adverbs);
+  const text = sentence.replace(/[A-Za-z]+/g, (w) => (CLAIM_WORDS.has(w.toLowerCase()) ? w.toLowerCase() : w));
+  let pre: string, subject: string, post: string, verb: Verb, thing: string, denied: boolean, only: boolean;
+  const m = EN_CLAIM.exec(text);
+  const p = m ? null : EN_PASSIVE.exec(text);
+  if (m) {
+    const [adverbs, verbWord, skipped] = [m[3]!, m[4]!, m[5]];
+    [pre, subject, thing, post] = [m[1]!, m[2]!, thingOf(m, 6), m[6 + THING_GROUPS]!];
+    verb = skipped ? verbOf(skipped)! : verbOf(verbWord)!;
+    denied = /\b(?:not|never|no\s+longer)\b|n['’]t\b/i.test(adverbs) !== OMITS.test(verbWord);
+    only = /\bonly\b/i.test(adverbs);
+  } else if (p) {
+    [pre, thing, subject, post] = [p[1]!, thingOf(p, 2), p[2 + THING_GROUPS + 2]!, p[2 + THING_GROUPS + 3]!];
+    const word = p[2 + THING_GROUPS + 1]!;
+    verb = PASSIVE_VERB[word]!;
+    denied = !!p[2 + THING_GROUPS] !== /^(?:omitted|skipped)$/.test(word);
+    only = false;
+  } else return undefined;
   let cond: string | undefined;
-  const after = EN_COND_AFTER.exec(post.replace(/^\s*only\b/i, (w) => ((only = true), ' ')));
+  const after = EN_COND_AFTER.exec(post.replace(/^\s*only\b/i, () => ((only = true), ' ')));
   const before = EN_COND_BEFORE.exec(pre);
-  if (after) {
-    cond = after[2]!;
-    only ||= !!after[1];
-  } else if (before) {
-    cond = before[2]!;
-    only ||= !!before[1];
+  const c = after ?? before;
+  if (c) {
+    cond = c[3]!;
+    only ||= !!c[1];
+    const word = c[2]!.toLowerCase().replace(/\s+/g, ' ');
+    if (word === 'if and only if') only = true;
+    // "removes X unless C", "strips X except when C": it does not in case C
+    else if (word === 'unless' || word.startsWith('except')) denied = !denied;
   }
+  let order: EffectClaim['order'];
   const o = EN_ORDER.exec(post);
-  const order = o ? { when: o[1]!.toLowerCase() as 'before' | 'after', verb: verbOf(o[2]!)!, thing: thingOf(o, 3) } : undefined;
+  const f = EN_ORDER_FRONT.exec(pre);
+  const t = EN_THEN.exec(post);
+  if (o) order = { when: o[1]!.toLowerCase() as 'before' | 'after', verb: verbOf(o[2]!)!, thing: thingOf(o, 3) };
+  else if (f) order = { when: f[1]!.toLowerCase() as 'before' | 'after', verb: verbOf(f[2]!)!, thing: thingOf(f, 3) };
+  else if (t) order = { when: 'before', verb: t[1] ? verbOf(t[1])! : verb, thing: thingOf(t, 2) };
   return { subject, verb, thing, denied, only, cond, order };
 }
 
@@ -88,6 +113,37 @@ const JA_VERB: [Verb, string][] = [['set', '設定|追加|付与|付け|付加|�
 const CJK_SUBJECT = /^\s*`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?`?\s*(?:は|が)?/u;
 const CJK_THING_TAIL = String.raw`\s*(?:头部|标头|头|响应头|请求头|ヘッダー|ヘッダ|フィールド|プロパティ|字段|属性)?`;
 const KANA_WORDS = /ヘッダー|ヘッダ|フィールド|プロパティ|チェック|セット/gu;
+
+/**
+ * The order a Japanese or Chinese sentence states between two things done: 先设置 X，再设置 Y; 在设置 Y
+ * 之前先设置 X; Y を設定する前に X を設定する; X を設定してから Y を設定する (red team adv86). Returned
+ * for the last verb's thing (the claim's), as its order against the other.
+ */
+function cjkOrder(rest: string, ja: boolean): EffectClaim['order'] {
+  const pairs: { verb: Verb; thing: string; at: number; end: number }[] = [];
+  for (const [verb, words] of ja ? JA_VERB : ZH_VERB) {
+    for (const m of rest.matchAll(new RegExp(words, 'gu'))) {
+      const at = m.index!, end = at + m[0].length;
+      const t = ja ? new RegExp(String.raw`${THING}${CJK_THING_TAIL}\s*(?:を|は|が)?\s*$`, 'u').exec(rest.slice(0, at)) : new RegExp(String.raw`^\s*了?\s*${THING}`, 'u').exec(rest.slice(end));
+      if (t) pairs.push({ verb, thing: thingOf(t, 1), at, end });
+    }
+  }
+  if (pairs.length < 2) return undefined;
+  pairs.sort((a, b) => a.at - b.at);
+  const [x, y] = [pairs[pairs.length - 2]!, pairs[pairs.length - 1]!];
+  const between = rest.slice(x.end, y.at);
+  const head = rest.slice(0, x.at);
+  // y is the claim's (the last verb); x the other
+  if (ja) {
+    if (/^[^。]*?(?:する|した)?\s*前に/u.test(between)) return { when: 'before', verb: x.verb, thing: x.thing }; // X する前に Y: Y before X
+    if (/^[^。]*?(?:てから|た後に|たあとで|た後で|後に|あとに)/u.test(between)) return { when: 'after', verb: x.verb, thing: x.thing };
+    return undefined;
+  }
+  if (/之前|以前/u.test(between)) return { when: 'before', verb: x.verb, thing: x.thing }; // 在 X 之前先 Y
+  if (/之后|以后/u.test(between)) return { when: 'after', verb: x.verb, thing: x.thing };
+  if (/先\s*$/u.test(head) && /再|然后|接着|随后/u.test(between)) return { when: 'after', verb: x.verb, thing: x.thing }; // 先 X 再 Y
+  return undefined;
+}
 
 /** The effect claim of a Japanese or Chinese sentence: its subject opens it, as 「res.send は … を削除しない」, "res.send 在 … 时不会删除 …". */
 function cjkClaim(sentence: string): EffectClaim | undefined {
@@ -108,10 +164,13 @@ function cjkClaim(sentence: string): EffectClaim | undefined {
   // the thing: before the verb in Japanese (X を設定), after it in Chinese (删除 X 头), or before it after 把 (把 X 删除)
   const thingAfter = new RegExp(String.raw`^\s*了?\s*${THING}`, 'u').exec(after);
   const thingBefore = new RegExp(String.raw`${THING}${CJK_THING_TAIL}\s*(?:を|は|が|も)?\s*$`, 'u').exec(before);
-  const tm = ja ? thingBefore : thingAfter ?? (/把/u.test(before) ? thingBefore : null);
+  const fronted = /(?:把|将)\s*[^，。,]*$/u.exec(before);
+  const tm = ja ? thingBefore : thingAfter ?? (fronted ? thingBefore : null);
   if (!tm) return undefined;
   const thing = thingOf(tm, 1);
-  const denied = ja ? /^[^。、,]{0,8}?(?:ない|ません|ず(?!っ)|なかっ)/u.test(after) : /(?:不会|不|没有|没|从不|从来不|绝不|不再|并不|也不)\s*(?:会)?\s*$/u.test(before);
+  // (the negation before a fronted object: 不会将 X 删除; an adverb or a modal between: 不会再, 没能, 并未)
+  const negatedPart = fronted ? before.slice(0, fronted.index) : before;
+  const denied = ja ? /^[^。、,]{0,8}?(?:ない|ません|ず(?!っ)|なかっ)/u.test(after) : /(?:不会|不|没有|没|未|并未|没能|从不|从来不|绝不|不再|并不|也不)(?:会|能|再|将|把|去|曾)*\s*$/u.test(negatedPart);
   let cond: string | undefined;
   let only = false;
   if (ja) {
@@ -123,12 +182,15 @@ function cjkClaim(sentence: string): EffectClaim | undefined {
   } else {
     const o = /(?:只有|仅|只)\s*(?:在|当)?([^，。,]+?)(?:的情况下|的时候|时)?\s*才/u.exec(before);
     const c = /(?:在|当|如果|若)([^，。,]+?)(?:的情况下|的时候|之时|时)/u.exec(before);
+    // (即使 C: "even if C" — a denial said of the case C too: 不会再删除 X，即使状态码是 304)
+    const even = /(?:即使|就算|哪怕)([^，。,]+)/u.exec(rest);
     if (o) {
       cond = o[1]!;
       only = true;
     } else if (c) cond = c[1]!;
+    else if (even) cond = even[1]!;
   }
-  return { subject, verb: v.verb, thing, denied, only, cond };
+  return { subject, verb: v.verb, thing, denied, only, cond, order: cjkOrder(rest, ja) };
 }
 
 /** The effect claims a sentence makes (English, Japanese or Chinese). */
@@ -258,31 +320,51 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
         return `${said} ${c.order.when} it ${VERB_SAID[c.order.verb]} ${c.order.thing}, and its code does it the other way round: ${a < b ? `${c.thing} at line ${a}, ${c.order.thing} at line ${b}` : `${c.order.thing} at line ${b}, ${c.thing} at line ${a}`}`;
     }
   }
+  // (a number, a header or a code name in the case is what ties a guard to it; "status" in 204 === statusCode does not: red team adv86)
+  const said0 = c.cond ? conditionTerms(c.cond) : [];
+  const strong = said0.filter((t) => /^\d+$|[-.]|[a-z][A-Z]|^[A-Z]{2}/.test(t));
+  const terms = strong.length > 0 ? strong : said0;
+  const theirs = sitesOf(helpers, c.verb, c.thing);
   if (!c.denied && !c.only) {
-    if (mine.length > 0 || sitesOf(helpers, c.verb, c.thing).length > 0) return undefined;
-    if (!writes(own) && !writes(helpers)) return `${said}, and ${c.thing} is written nowhere in ${c.subject}'s code nor in the code it calls`;
-    // named, but only where it is done something else to (read where the claim says removed)
-    if (writes(own)) {
-      const doneTo = (['set', 'remove', 'check'] as Verb[]).filter((v) => v !== c.verb && sitesOf(own, v, c.thing).length > 0);
-      if (doneTo.length > 0) return `${said}, and its code ${doneTo.map((v) => VERB_SAID[v]).join(' and ')} ${c.thing} but never ${c.verb === 'check' ? 'checks' : VERB_SAID[c.verb]} it`;
+    if (mine.length === 0 && theirs.length === 0) {
+      if (!writes(own) && !writes(helpers)) return `${said}, and ${c.thing} is written nowhere in ${c.subject}'s code nor in the code it calls`;
+      // named, but only where it is done something else to (read where the claim says removed), here or one call down
+      const doneTo = (['set', 'remove', 'check'] as Verb[]).filter((v) => v !== c.verb && (sitesOf(own, v, c.thing).length > 0 || sitesOf(helpers, v, c.thing).length > 0));
+      if (doneTo.length > 0) return `${said}, and its code (and the code it calls) ${doneTo.map((v) => VERB_SAID[v]).join(' and ')} ${c.thing} but never ${VERB_SAID[c.verb]} it`;
+      return undefined;
     }
+    // "removes X when C": where every line that does it runs only in named cases (a guard that tests for a
+    // value: `304 === status`, `case 'x':`) and no guard reads C, the case is another one (red team adv86:
+    // "removes Content-Length when Transfer-Encoding is set", the removal under 204/304). A broad guard
+    // (`chunk !== undefined`) may hold in C: left alone.
+    const all = mine.length > 0 ? mine : theirs;
+    const named = (g: string) => /(?<![!=<>])={2,3}\s*(?:['"`\d]|[A-Z_]{2,}\b)|['"`\d][^=!]*?(?<![!=<>])={2,3}(?!=)|^\s*case\b/.test(g);
+    if (c.cond && terms.length > 0 && all.every((x) => x.guards.some(named) && !terms.some((t) => x.guards.some((g) => mentions(g, t)))))
+      return `${said} when ${c.cond.trim()}, and its code does it only under ${[...new Set(all.flatMap((x) => x.guards))].slice(0, 3).map((g) => `'${g.slice(0, 60)}'`).join(', ')} (${place(all[0]!)}), none of which reads ${terms.slice(0, 4).join(', ')}`;
     return undefined;
   }
-  if (mine.length === 0) return undefined;
-  const terms = c.cond ? conditionTerms(c.cond) : [];
+  // (what it does through the code it calls counts where its own code does not: "res.json never sets Content-Length")
+  const sites = mine.length > 0 ? mine : theirs;
+  if (sites.length === 0) return undefined;
   if (c.cond && terms.length === 0) return undefined; // a case the code cannot be asked about
   // a site no condition on the way ties to the case: it runs in the case too
-  const regardless = mine.find((s) => !terms.some((t) => s.guards.some((g) => mentions(g, t))));
+  // (a line guarded by a test for other numbers — 204 === status — does not run for the case's number: "unless the status is 200")
+  const numbers = terms.filter((t) => /^\d+$/.test(t));
+  const otherNumbers = (x: Site) => numbers.length > 0 && x.guards.some((g) => /(?<![!=<>])={2,3}\s*\d|\d+\s*={2,3}(?!=)/.test(g));
+  const untied = sites.filter((x) => !terms.some((t) => x.guards.some((g) => mentions(g, t))));
+  const regardless = untied.find((x) => !otherNumbers(x));
   // a site guarded by the very case ("304 === this.statusCode" for "when the status is 304")
-  const inCase = c.cond ? mine.find((s) => terms.some((t) => s.guards.some((g) => equalsTerm(g, t)))) : undefined;
+  const inCase = c.cond ? sites.find((x) => terms.some((t) => x.guards.some((g) => equalsTerm(g, t)))) : undefined;
+  const how = mine.length > 0 ? '' : ' (in the code it calls)';
   if (c.denied && !c.only) {
-    if (!c.cond && regardless) return `${said.replace(VERB_SAID[c.verb], `does not ${c.verb === 'check' ? 'check' : c.verb}`)}, and its code does at ${place(regardless)}`;
-    if (inCase) return `${c.subject} does not ${c.verb} ${c.thing} when ${c.cond!.trim()}, and its code does at ${place(inCase)}, in that very case (${inCase.guards.find((g) => terms.some((t) => equalsTerm(g, t)))!.slice(0, 80)})`;
-    if (regardless) return `${c.subject} does not ${c.verb} ${c.thing} when ${c.cond!.trim()}, and its code does at ${place(regardless)} with no condition on the way that reads ${terms.slice(0, 4).join(', ')}: it does it in that case too`;
+    if (!c.cond && regardless) return `${said.replace(VERB_SAID[c.verb], `does not ${c.verb === 'check' ? 'check' : c.verb}`)}, and its code does at ${place(regardless)}${how}`;
+    if (inCase) return `${c.subject} does not ${c.verb} ${c.thing} when ${c.cond!.trim()}, and its code does at ${place(inCase)}${how}, in that very case (${inCase.guards.find((g) => terms.some((t) => equalsTerm(g, t)))!.slice(0, 80)})`;
+    if (regardless) return `${c.subject} does not ${c.verb} ${c.thing} when ${c.cond!.trim()}, and its code does at ${place(regardless)}${how} with no condition on the way that reads ${terms.slice(0, 4).join(', ')}: it does it in that case too`;
     return undefined;
   }
   // "only when C": every site must be tied to the case
-  if (c.only && c.cond && regardless && !c.denied)
-    return `${said} only when ${c.cond.trim()}, and its code does at ${place(regardless)} with no condition on the way that reads ${terms.slice(0, 4).join(', ')}`;
+  // (a line under another case — 204 === status, for "only when the status is 205" — is one too)
+  if (c.only && c.cond && untied.length > 0 && !c.denied)
+    return `${said} only when ${c.cond.trim()}, and its code does at ${place(untied[0]!)}${how} with no condition on the way that reads ${terms.slice(0, 4).join(', ')}${untied[0]!.guards.length > 0 ? ` (under '${untied[0]!.guards[0]!.slice(0, 60)}')` : ''}`;
   return undefined;
 }

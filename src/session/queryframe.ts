@@ -1447,18 +1447,26 @@ function negationCutOff(req: string, quote: string): string | undefined {
  * Content-Length" states the action without the only case it may happen in (red team adv85).
  * Returns the condition's words; undefined where some occurrence keeps it.
  */
-function conditionCutOff(req: string, quote: string): string | undefined {
+function conditionCutOff(req: string, quote: string, trigger?: string): string | undefined {
   let found: string | undefined;
   for (let at = req.indexOf(quote); at >= 0; at = req.indexOf(quote, at + 1)) {
-    const sentence = req.slice(0, at).split(/[。！？!?;；\n]/u).pop()!;
-    const m = /(只有|仅当|仅在|只在|只要|仅)[^。]*?$/u.exec(sentence);
-    if (!m || !(/才\s*$/u.test(sentence) || /^\s*才/u.test(quote))) return undefined;
-    found ??= `${m[1]}…才`;
+    const sentence = req.slice(0, at).split(/[。！？!?;；\n]|\.\s/u).pop()!;
+    const rest = req.slice(at + quote.length).split(/[。！？!?;；\n]|\.\s/u)[0]!;
+    // 只有 C 才 | A, 只要 C 就 | A, C の場合に限り | A, "| A | if C" (red team adv86: 才, 就, に限り, a trailing "if … not")
+    const zh = /(只有|仅当|仅在|只在|只要|仅)[^。]*?$/u.exec(sentence);
+    const cut = zh && (/[才就]\s*$/u.test(sentence) || /^\s*[才就]/u.test(quote)) ? `${zh[1]}…${/只要/u.test(zh[1]!) ? '就' : '才'}`
+      : /(?:に限り|に限って|場合のみ|ときのみ|時のみ)\s*$/u.test(sentence) || /^\s*に限/u.test(quote) ? '…に限り'
+      // (English: only where "only" ties the action to it — "Only add X if C"; a plain "X when C" puts C in trigger_condition)
+      : /\bonly\b/i.test(`${sentence.slice(-40)} ${quote}`) || /^\s*,?\s*only\b/i.test(rest) ? /^\s*,?\s*(?:only\s+)?(?:if|when|whenever|unless|as\s+long\s+as|provided)\b/i.exec(rest)?.[0].trim() : undefined;
+    if (!cut) return undefined;
+    // the condition quoted in trigger_condition is kept there: the frame states it
+    if (trigger && (sentence.includes(trigger) || rest.includes(trigger) || trigger.includes(rest.trim().slice(0, 40)))) return undefined;
+    found ??= cut;
   }
   return found;
 }
 /** A value that states a condition of its own (it may keep the quote's). */
-const STATES_CONDITION = /\b(?:only|when|whenever|if|unless|once|while)\b|只有|仅|只在|才|时|的情况下|場合|とき|のみ|だけ|限り/iu;
+const STATES_CONDITION = /\b(?:when|whenever|if|unless|once|while)\b|只有|只要|仅|只在|(?<!同)时|的情况下|場合|とき|のみ|だけ|限り/iu;
 
 /**
  * The condition clause a quote lies wholly inside: "设置了 Transfer-Encoding 头" of "在响应已经设置了
@@ -1578,7 +1586,7 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot} (a request of several parts: the part this slot is about; the code of the other parts can still stand in VALIDATION, cited where it links to the accepted symbols)` });
     else if (slot !== 'target_feature' && (cut = negationCutOff(req, quote)) && !negated(s.value, s.quote) && !failureStated(normalize(s.value), `${cut} ${s.quote}`, translate))
       errors.push({ slot, error: `quote "${s.quote}" leaves out the negation right before it in the request ("${cut}"): quote it with the negation, and keep it in the value` });
-    else if (slot === 'desired_action' && (cut = conditionCutOff(req, quote)) && !STATES_CONDITION.test(s.value.normalize('NFKC')))
+    else if (slot === 'desired_action' && (cut = conditionCutOff(req, quote, frame.trigger_condition && normalize(frame.trigger_condition.quote))) && !STATES_CONDITION.test(s.value.normalize('NFKC').replace(/^\s*(?:[才就]|に限り|に限って|only\b)/iu, '')))
       errors.push({ slot, error: `quote "${s.quote}" leaves out the condition it holds under in the request ("${cut}"): quote the condition with it, and keep it in the value` });
     else if (slot === 'desired_action' && (cut = insideCondition(req, quote)))
       errors.push({ slot, error: `quote "${s.quote}" is part of a condition of the request ("${cut.slice(0, 120)}"): it says when, not what to do — quote what the request asks to be done (the condition belongs in trigger_condition)` });
