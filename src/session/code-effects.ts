@@ -352,6 +352,8 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
   const numbers = terms.filter((t) => /^\d+$/.test(t));
   const otherNumbers = (x: Site) => numbers.length > 0 && x.guards.some((g) => /(?<![!=<>])={2,3}\s*\d|\d+\s*={2,3}(?!=)/.test(g));
   const untied = sites.filter((x) => !terms.some((t) => x.guards.some((g) => mentions(g, t))));
+  // (for "only when the status is 204": a guard `204 === s || 304 === s` also runs for 304, a number the case does not name)
+  const widerCase = (x: Site) => numbers.length > 0 && x.guards.some((g) => /\|\|/.test(g) && [...g.matchAll(/(?<![\w.])(\d{2,})(?![\w.])/g)].some((m) => !numbers.includes(m[1]!)) && !/!\s*\(|!==?/.test(g));
   const regardless = untied.find((x) => !otherNumbers(x));
   // a site guarded by the very case ("304 === this.statusCode" for "when the status is 304")
   const inCase = c.cond ? sites.find((x) => terms.some((t) => x.guards.some((g) => equalsTerm(g, t)))) : undefined;
@@ -364,6 +366,9 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
   }
   // "only when C": every site must be tied to the case
   // (a line under another case — 204 === status, for "only when the status is 205" — is one too)
+  const wider = sites.find(widerCase);
+  if (c.only && c.cond && untied.length === 0 && wider && !c.denied)
+    return `${said} only when ${c.cond.trim()}, and its code does it at ${place(wider)}${how} under '${wider.guards.find((g) => /\|\|/.test(g))!.slice(0, 80)}', which holds in other cases too`;
   if (c.only && c.cond && untied.length > 0 && !c.denied)
     return `${said} only when ${c.cond.trim()}, and its code does at ${place(untied[0]!)}${how} with no condition on the way that reads ${terms.slice(0, 4).join(', ')}${untied[0]!.guards.length > 0 ? ` (under '${untied[0]!.guards[0]!.slice(0, 60)}')` : ''}`;
   return undefined;
