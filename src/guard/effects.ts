@@ -12,7 +12,7 @@ import type { SessionStore } from '../session/store.js';
 import { type Anchor, readAnchor, writeAnchor } from './anchor.js';
 import { forbids, type GuardMode } from './mode.js';
 import { hashOf, isGuardOwned, type Manifest, ProtectedFiles } from './protected.js';
-import { type GitHistory, historyUnchanged, keepIndex, putBackHistory, readHistory } from './git-history.js';
+import { type GitHistory, type HistoryStat, historyUnchanged, keepIndex, putBackHistory, readHistory, statOfHistory } from './git-history.js';
 import { changedGitMarks, type GitMarks, scanGitMarks, undoGitMark } from './nested-git.js';
 import { isRawPath, shownPath, TreeSnapshot } from './tree-snapshot.js';
 
@@ -51,6 +51,8 @@ const RULES_CHANGED = 'rules_changed';
 const GIT_MARKS = 'git_marks';
 /** the project's own HEAD, refs and index as accepted (git-history.ts); '' where the root holds no repository */
 const GIT_HISTORY = 'git_history';
+/** its stat alone (HistoryStat): every event reads this, not the refs */
+const GIT_STAT = 'git_history_stat';
 /** how many times an undo may reveal further changes (a reverted .gitignore shows what it hid) */
 const MAX_ROUNDS = 8;
 
@@ -66,7 +68,7 @@ export function acceptBaseline(store: SessionStore, root: string): void {
     const manifest = new ProtectedFiles(root).capture();
     const history = readHistory(root);
     if (history) keepIndex(root, history);
-    store.setGuardValues({ [RULES]: tree, [GIT_MARKS]: JSON.stringify(scanGitMarks(root, undefined, (r) => snap.ignored(r))), [GIT_HISTORY]: history ? JSON.stringify(history) : '' });
+    store.setGuardValues({ [RULES]: tree, [GIT_MARKS]: JSON.stringify(scanGitMarks(root, undefined, (r) => snap.ignored(r))), ...historyValues(history) });
     recordAccepted(store, root, snap, tree, snap.accept(tree), manifest);
   });
 }
@@ -206,7 +208,7 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
       if (marks) store.setGuardValues({ [GIT_MARKS]: JSON.stringify(marks) });
       if (history) {
         if (history.indexMoved) keepIndex(root, history.now);
-        store.setGuardValues({ [GIT_HISTORY]: JSON.stringify(history.now) });
+        store.setGuardValues(historyValues(history.now));
       }
     }
     try {
@@ -314,9 +316,14 @@ function putBackHidden(snap: TreeSnapshot, rules: string | undefined, current: s
   }
 }
 
+const historyValues = (h: GitHistory | undefined): Record<string, string> =>
+  ({ [GIT_HISTORY]: h ? JSON.stringify(h) : '', [GIT_STAT]: h ? JSON.stringify(statOfHistory(h)) : '' });
+
 /** The project's history is as accepted (true where none was recorded: no repository, or a baseline from an older version). */
 function historyStands(store: SessionStore): boolean {
-  const raw = store.guardValue(GIT_HISTORY);
+  const stat = store.guardValue(GIT_STAT);
+  if (stat !== undefined) return !stat || historyUnchanged(JSON.parse(stat) as HistoryStat);
+  const raw = store.guardValue(GIT_HISTORY); // recorded by an older version
   return !raw || historyUnchanged(JSON.parse(raw) as GitHistory);
 }
 

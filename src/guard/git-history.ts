@@ -35,6 +35,11 @@ export interface GitHistory {
   stat: string;
 }
 
+/** what the fast path compares: kept apart from the refs, which a repository with thousands of tags makes large */
+export type HistoryStat = Pick<GitHistory, 'gitDir' | 'commonDir' | 'stat'>;
+
+export const statOfHistory = ({ gitDir, commonDir, stat }: GitHistory): HistoryStat => ({ gitDir, commonDir, stat });
+
 /** entries under refs/ looked at for the stat; past this every event reads the refs through git */
 const MAX_REF_ENTRIES = 20_000;
 
@@ -143,7 +148,7 @@ function worktreeNames(commonDir: string): string[] {
 }
 
 /** Nothing moved since `h` was read (no git process: the stat of what git writes through a rename). */
-export function historyUnchanged(h: GitHistory): boolean {
+export function historyUnchanged(h: HistoryStat): boolean {
   return statOf(h.gitDir, h.commonDir) === h.stat;
 }
 
