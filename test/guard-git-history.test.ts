@@ -125,6 +125,26 @@ describe('before READY', () => {
     }
   });
 
+  it('with the records gone (the database removed by the same script), the commit is put back from the anchor outside the project', async () => {
+    const base = git('rev-parse', 'HEAD');
+    await hook(); // the anchor holds the accepted history
+    fs.appendFileSync(path.join(root, 'src', 'cart.ts'), '// committed with the records gone\n');
+    git('commit', '-q', '-am', 'sneaked in');
+    git('branch', 'kept');
+    const sneaked = git('rev-parse', 'HEAD');
+    project.close();
+    for (const f of fs.readdirSync(path.join(root, '.code-intel'))) if (f.startsWith('index.db')) fs.rmSync(path.join(root, '.code-intel', f));
+    const h = await hook();
+    expect(h?.permissionDecision).toBe('deny');
+    expect(git('rev-parse', 'HEAD')).toBe(base);
+    expect(git('branch', '--list', 'kept')).toBe('');
+    expect(git('status', '--porcelain', '--untracked-files=no')).toBe('');
+    expect(said(h)).toContain(sneaked.slice(0, 12));
+    // put back once: the next event finds nothing to undo and no git history to read again
+    expect(said(await hook())).not.toContain('Undid');
+    project = new Project(root);
+  });
+
   it('reading git (status, log: the index stat refreshed) changes nothing and reports nothing', async () => {
     fs.utimesSync(path.join(root, 'src', 'cart.ts'), new Date(), new Date(Date.now() + 5000));
     git('status', '--porcelain');

@@ -1,7 +1,8 @@
 /**
  * The guard's last accepted state, kept outside the project too (in the user's state folder, beside
  * the seal's key): the accepted commit of the snapshot store, its ignore rules and fingerprint, the
- * manifest of the guard's own files, and a sequence number that grows with every accept.
+ * manifest of the guard's own files, the project's git history, and a sequence number that grows
+ * with every accept.
  *
  * The project database holds the same state under the seal, but a command can remove the database,
  * empty it, break its seal or put back an older sealed copy of it (from a turn when the guard was
@@ -15,6 +16,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { GitHistory } from './git-history.js';
 import type { Manifest } from './protected.js';
 import { stateDir } from './state-dir.js';
 
@@ -27,6 +29,8 @@ export interface Anchor {
   /** the snapshot store's fingerprint after the accept (TreeSnapshot.fingerprint) */
   store: string;
   protected: Manifest;
+  /** the project's HEAD, refs and index as accepted (absent: no repository, or an anchor from an older version) */
+  history?: GitHistory;
 }
 
 function anchorFile(root: string): string {

@@ -93,7 +93,8 @@ export function sessionBaseline(store: SessionStore, root: string, before: Guard
  */
 function recordAccepted(store: SessionStore, root: string, snap: TreeSnapshot, tree: string, commit: string, manifest: Manifest): void {
   const seq = Number(store.guardValue(SEQ) ?? 0) + 1;
-  const anchor: Anchor = { root: path.resolve(root), seq, commit, tree, excludes: snap.excludes(), store: snap.fingerprint(), protected: manifest };
+  const history = store.guardValue(GIT_HISTORY);
+  const anchor: Anchor = { root: path.resolve(root), seq, commit, tree, excludes: snap.excludes(), store: snap.fingerprint(), protected: manifest, ...(history ? { history: JSON.parse(history) as GitHistory } : {}) };
   const rules = store.guardValue(RULES);
   const rulesChanged = rules !== undefined && snap.rulesDiffer(rules, tree) ? '1' : '0';
   store.setGuardValues({ [TREE]: tree, [COMMIT]: commit, [PROTECTED]: JSON.stringify(manifest), [STORE]: anchor.store, [EXCLUDES]: anchor.excludes, [SEQ]: String(seq), [RULES_CHANGED]: rulesChanged });
@@ -204,12 +205,12 @@ export function enforceEffects(store: SessionStore, root: string, mode: GuardMod
       // again, and the hooks refuse writes meanwhile
       store.setGuardValues({ [STORE]: snap.fingerprint(), [EXCLUDES]: snap.excludes() });
     } else {
-      recordAccepted(store, root, snap, current, snap.accept(current), prot.capture(manifest, false));
       if (marks) store.setGuardValues({ [GIT_MARKS]: JSON.stringify(marks) });
       if (history) {
         if (history.indexMoved) keepIndex(root, history.now);
         store.setGuardValues(historyValues(history.now));
       }
+      recordAccepted(store, root, snap, current, snap.accept(current), prot.capture(manifest, false));
     }
     try {
       fs.rmdirSync(keepDir); // nothing was kept
@@ -387,13 +388,21 @@ export function undoToAnchor(root: string): EffectReport {
   if (snap.fingerprint() !== anchor.store) {
     snap.rebuild(anchor.tree, anchor.excludes, anchor.commit);
     report.rebuilt = true;
-  } else if (snap.unchangedSince(anchor.commit) && new ProtectedFiles(root).changed(anchor.protected).length === 0) return report;
+  } else if (snap.unchangedSince(anchor.commit) && new ProtectedFiles(root).changed(anchor.protected).length === 0 && (!anchor.history || historyUnchanged(anchor.history))) return report;
   const keepDir = freshKeepDir(root);
   const why = 'the write guard\'s records cannot be trusted (changed, removed or put back from earlier): nothing may change until a person runs `code-intel guard reset`';
   putBack(root, snap, new ProtectedFiles(root), anchor.tree, anchor.protected, () => why, report, keepDir);
+  let history = anchor.history;
+  if (history && !historyUnchanged(history)) {
+    // a commit, branch or staged change made while the records were gone goes back with the files
+    const r = putBackHistory(root, history, why, () => why);
+    report.undone.push(...r.undone);
+    report.failed.push(...r.failed);
+    history = r.now ?? history; // the same history, with the stat the put-back left
+  }
   // the store now holds the anchor's state again: the next look is the quick one
   snap.accept(anchor.tree);
-  if (report.failed.length === 0) writeAnchor({ ...anchor, seq: anchor.seq, store: snap.fingerprint() }, true);
+  if (report.failed.length === 0) writeAnchor({ ...anchor, seq: anchor.seq, store: snap.fingerprint(), ...(history ? { history } : {}) }, true);
   try {
     fs.rmdirSync(keepDir);
   } catch {
