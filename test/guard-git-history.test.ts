@@ -145,6 +145,34 @@ describe('before READY', () => {
     project = new Project(root);
   });
 
+  it('lock files a script leaves in .git are removed once no git has written them for 10 s, so the put-back and the person\'s git go on', async () => {
+    const base = git('rev-parse', 'HEAD');
+    await hook();
+    fs.appendFileSync(path.join(root, 'src', 'cart.ts'), '// committed, then the ref locked\n');
+    git('commit', '-q', '-am', 'sneaked in');
+    const refLock = path.join(root, '.git', 'refs', 'heads', 'main.lock');
+    const indexLock = path.join(root, '.git', 'index.lock');
+    fs.writeFileSync(refLock, '');
+    fs.writeFileSync(indexLock, '');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(refLock, old, old);
+    let h = await hook();
+    expect(git('rev-parse', 'HEAD')).toBe(base);
+    expect(fs.existsSync(refLock)).toBe(false);
+    expect(said(h)).toContain('.git/refs/heads/main.lock');
+    // the young one waits (a git may be running), says nothing, and is looked at again
+    expect(fs.existsSync(indexLock)).toBe(true);
+    expect(said(h)).not.toContain('index.lock');
+    h = await hook();
+    expect(fs.existsSync(indexLock)).toBe(true);
+    fs.utimesSync(indexLock, old, old);
+    h = await hook();
+    expect(fs.existsSync(indexLock)).toBe(false);
+    expect(said(h)).toContain('.git/index.lock');
+    git('stash', 'list'); // git works again
+    expect(git('status', '--porcelain', '--untracked-files=no')).toBe('');
+  });
+
   it('reading git (status, log: the index stat refreshed) changes nothing and reports nothing', async () => {
     fs.utimesSync(path.join(root, 'src', 'cart.ts'), new Date(), new Date(Date.now() + 5000));
     git('status', '--porcelain');

@@ -33,6 +33,8 @@ export interface GitHistory {
   index: string;
   /** the stat of HEAD, the index, packed-refs and everything under refs/ and reftable/: while it holds, nothing is read */
   stat: string;
+  /** git's lock files standing (index.lock, refs/heads/main.lock …); absent in a record from an older version */
+  locks?: string[];
 }
 
 /** what the fast path compares: kept apart from the refs, which a repository with thousands of tags makes large */
@@ -59,9 +61,18 @@ function pseudoNames(gitDir: string): string[] {
   }
 }
 
-function statOf(gitDir: string, commonDir: string): string {
+/** git's lock files beside the index, HEAD and packed-refs (those under refs/ are found by the walk) */
+const TOP_LOCKS = ['index.lock', 'HEAD.lock', 'packed-refs.lock'];
+
+/**
+ * The stat of what git writes (`stat`) and the lock files standing (`locks`, paths relative to the
+ * common folder, or the git folder for index.lock and HEAD.lock).
+ */
+function statOf(gitDir: string, commonDir: string): { stat: string; locks: string[] } {
   const lines = [statLine(path.join(gitDir, 'HEAD'), 'HEAD'), statLine(path.join(gitDir, 'index'), 'index'), statLine(path.join(commonDir, 'packed-refs'), 'packed-refs'),
     ...pseudoNames(gitDir).map((n) => statLine(path.join(gitDir, n), n))];
+  const locks = TOP_LOCKS.filter((n) => fs.existsSync(path.join(n === 'packed-refs.lock' ? commonDir : gitDir, n)));
+  for (const n of locks) lines.push(statLine(path.join(n === 'packed-refs.lock' ? commonDir : gitDir, n), n));
   const walk = (abs: string, rel: string): void => {
     lines.push(statLine(abs, rel));
     if (lines.length > MAX_REF_ENTRIES) throw new Error('too many refs');
@@ -73,7 +84,10 @@ function statOf(gitDir: string, commonDir: string): string {
     }
     for (const d of names) {
       if (d.isDirectory()) walk(path.join(abs, d.name), `${rel}/${d.name}`);
-      else lines.push(statLine(path.join(abs, d.name), `${rel}/${d.name}`));
+      else {
+        lines.push(statLine(path.join(abs, d.name), `${rel}/${d.name}`));
+        if (rel.startsWith('refs') && d.name.endsWith('.lock')) locks.push(`${rel}/${d.name}`);
+      }
     }
   };
   try {
@@ -82,9 +96,9 @@ function statOf(gitDir: string, commonDir: string): string {
     // (a linked worktree's HEAD: a commit there is in `git log --all`: red team adv86g)
     walk(path.join(commonDir, 'worktrees'), 'worktrees');
   } catch {
-    return `many:${crypto.randomUUID()}`; // never equal: read through git every time
+    return { stat: `many:${crypto.randomUUID()}`, locks }; // never equal: read through git every time
   }
-  return crypto.createHash('sha256').update(lines.join('\n')).digest('hex');
+  return { stat: crypto.createHash('sha256').update(lines.join('\n')).digest('hex'), locks };
 }
 
 /** The index's entries with their flags (-v: assume-unchanged, skip-worktree hide a later change from git: red team adv86g). */
@@ -119,7 +133,7 @@ export function readHistory(root: string): GitHistory | undefined {
     const [gitDir, common] = projectGit(root, ['rev-parse', '--absolute-git-dir', '--git-common-dir']).split('\n');
     if (!gitDir || !common) return undefined;
     const commonDir = path.resolve(root, common);
-    const stat = statOf(gitDir, commonDir);
+    const { stat, locks } = statOf(gitDir, commonDir);
     const head = fileMark(path.join(gitDir, 'HEAD')) ?? '';
     const pseudo: Record<string, string> = {};
     for (const n of pseudoNames(gitDir)) pseudo[n] = fileMark(path.join(gitDir, n)) ?? '';
@@ -133,7 +147,7 @@ export function readHistory(root: string): GitHistory | undefined {
       refs[`worktrees/${w}/HEAD`] = m.startsWith('ref:') ? `->${m.slice(4).trim()}` : m;
     }
     const index = crypto.createHash('sha256').update(indexEntries(root)).digest('hex');
-    return { gitDir, commonDir, head, pseudo, refs, index, stat };
+    return { gitDir, commonDir, head, pseudo, refs, index, stat, locks };
   } catch {
     return undefined;
   }
@@ -149,7 +163,7 @@ function worktreeNames(commonDir: string): string[] {
 
 /** Nothing moved since `h` was read (no git process: the stat of what git writes through a rename). */
 export function historyUnchanged(h: HistoryStat): boolean {
-  return statOf(h.gitDir, h.commonDir) === h.stat;
+  return statOf(h.gitDir, h.commonDir).stat === h.stat;
 }
 
 /** Where the index the guard accepted last is kept: outside the project, beside the snapshot's objects. */
@@ -233,6 +247,8 @@ export function putBackHistory(root: string, accepted: GitHistory, locked: strin
     }
     return undefined;
   };
+  const had = new Set(accepted.locks ?? now.locks ?? []);
+  const pending = locked ? removeStaleLocks(now, had, locked, undone, failed) : false;
   const base = headCommit(accepted);
   // (many refs at the same commits — a script's thousand branches — cost one look each pair)
   const seen = new Map<string, string[]>();
@@ -313,12 +329,45 @@ export function putBackHistory(root: string, accepted: GitHistory, locked: strin
     }
   }
   if (now.index !== accepted.index) putBackIndex(root, now, accepted, reasonFor, undone, failed);
-  if (undone.length === 0 && failed.length === 0) return { undone, failed, now };
-  const after = readHistory(root);
+  // a lock too young to remove keeps the fast path off, so the next event looks again
+  const later = (h: GitHistory | undefined) => (h && pending ? { ...h, stat: `pending:${crypto.randomUUID()}`, locks: (h.locks ?? []).filter((l) => had.has(l)) } : h);
+  if (undone.length === 0 && failed.length === 0) return { undone, failed, now: later(now) };
+  const after = later(readHistory(root));
   if (failed.length === 0 && locked && after && (after.head !== accepted.head || after.index !== accepted.index || JSON.stringify(after.refs) !== JSON.stringify(accepted.refs))) {
     failed.push('.git: the history could not be put back as it was');
   }
   return { undone, failed, now: after };
+}
+
+/** a lock file no git process has written for this long is left behind (a git killed, or a script) */
+const STALE_LOCK_MS = 10_000;
+
+const lockPath = (h: GitHistory, rel: string) => path.join(rel === 'index.lock' || rel === 'HEAD.lock' ? h.gitDir : h.commonDir, rel);
+
+/**
+ * Before READY, a lock file made since the accepted state is a change like any other: once no git
+ * process has written it for STALE_LOCK_MS it is removed (it would stop the put-back of a ref, and
+ * every git command of the person's after the turn). Returns whether a younger one waits.
+ */
+function removeStaleLocks(now: GitHistory, had: Set<string>, locked: string, undone: HistoryUndo[], failed: string[]): boolean {
+  let pending = false;
+  for (const rel of now.locks ?? []) {
+    if (had.has(rel)) continue;
+    const abs = lockPath(now, rel);
+    try {
+      const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+      if (!st) continue;
+      if (Date.now() - st.mtimeMs < STALE_LOCK_MS) {
+        pending = true;
+        continue;
+      }
+      fs.rmSync(abs, { force: true });
+      undone.push({ path: `.git/${rel}`, why: `a lock file made in this turn that no git process has written for ${STALE_LOCK_MS / 1000} s: ${locked}` });
+    } catch (e) {
+      failed.push(`.git/${rel}: ${firstLine(e)}`);
+    }
+  }
+  return pending;
 }
 
 function putBackIndex(root: string, now: GitHistory, accepted: GitHistory, reasonFor: (files: string[]) => string | undefined, undone: HistoryUndo[], failed: string[]): void {
