@@ -514,6 +514,16 @@ describe('QueryFrame validation', () => {
     expect(da('add the Vary header only if the request is not HEAD', 'Only add the Vary header if the request is not HEAD')).toEqual([]);
     expect(da('只要响应是 HEAD 就跳过 body', '只要响应是 HEAD 就跳过 body')).toEqual([]);
     expect(da('跳过 body', '跳过 body', { value: '响应是 HEAD', quote: '响应是 HEAD' })).toEqual([]);
+    // red team adv86, left: the Japanese nominal negation (X の削除を行わない) and a stop cut off (stop | logging, ログの出力 | をやめて, 停止 | 记录)
+    const NOM = 'ステータスが 304 のときは Content-Length の削除を行わないようにしてほしい。ログの出力をやめてほしい。Please stop logging the request body. 请停止记录请求头。';
+    const nom = (value: string, quote: string) => validateFrame(NOM, { desired_action: { value, quote } }, translateCjk).errors.map((e) => e.error);
+    for (const [v, q] of [['remove Content-Length', 'Content-Length の削除'], ['remove Content-Length when the status is 304', '304 のときは Content-Length の削除'],
+      ['output logs', 'ログの出力'], ['log the request body', 'logging the request body'], ['record the request headers', '记录请求头']])
+      expect(nom(v!, q!), v).not.toEqual([]);
+    for (const [v, q] of [['do not remove Content-Length', 'Content-Length の削除を行わない'], ['Content-Length の削除を行わない', 'Content-Length の削除を行わない'],
+      ['stop logging', 'ログの出力をやめて'], ['stop log output', 'ログの出力をやめて'], ['stop logging the request body', 'stop logging the request body'],
+      ['stop recording the request headers', '停止记录请求头']])
+      expect(nom(v!, q!), v).toEqual([]);
     expect(opposite('add the cart total to the receipt', 'remove the cart total', 'add the cart total')[0]).toMatch(/opposite/);
     expect(opposite('ボタンを非表示にする', 'show the button', 'ボタンを非表示にする')[0]).toMatch(/says show where .* says hide/);
     expect(opposite('ボタンを非表示にする', 'ボタンを表示する', 'ボタンを非表示にする')[0]).toMatch(/opposite/);

@@ -984,13 +984,16 @@ const RULED_OUT = [
 ];
 /** Before a quote that starts with the change itself: "do not | change the admin report". */
 const NEGATION_BEFORE = /(?:(?:^|[^\p{L}])(do\s+not|don['’]t|never|must\s+not|should\s+not|without)|((?:不要|别|勿|不许|不得|不再|不必|无需)(?:\s*(?:再|又|还|也|重复|继续|额外|另外))?))\s*$/iu;
-const RULED_OUT_JA = new RegExp(`^\\s*[はをもにの]?\\s*(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
-const NEGATION_AFTER_JA = /^([\p{Script=Hiragana}]{0,2}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))/u;
+/** A verbal noun negated through a verb of doing: 削除を行わない, 更新は実行しない (red team adv86: the nominal form) */
+const DOING_JA = String.raw`\s*[をはも]\s*(?:行[わい]|実行し|実施し)[\p{Script=Hiragana}]{0,2}?`;
+const JA_NEGATION_END = '(?:ないで|ないよう|ずに|ぬよう|ない|ません)';
+const RULED_OUT_JA = new RegExp(`^\\s*[はをもにの]?\\s*(${CHANGE_JA}(?:[\\p{Script=Hiragana}]{0,3}?|${DOING_JA})${JA_NEGATION_END})`, 'u');
+const NEGATION_AFTER_JA = new RegExp(`^((?:[\\p{Script=Hiragana}]{0,2}?|${DOING_JA})${JA_NEGATION_END})`, 'u');
 
 /** A change a text forbids, and where the thing it keeps stands: after it (English, Chinese), before it (Japanese). */
 const FORBIDS_EN = new RegExp(`(?:^|[^\\p{L}])(${FORBIDDING_EN}\\s+${CHANGES_EN}|no\\s+(?:changes?|modifications?|edits?)\\s+(?:to|in)|avoid\\s+(?:chang|modif|touch|alter|edit)[a-z]*|hands\\s+off)`, 'iu');
 const FORBIDS_ZH = new RegExp(`(${FORBIDDING_ZH}\\s*${CHANGE_ZH})`, 'u');
-const FORBIDS_JA = new RegExp(`(${CHANGE_JA}[\\p{Script=Hiragana}]{0,3}?(?:ないで|ないよう|ずに|ぬよう|ない|ません))`, 'u');
+const FORBIDS_JA = new RegExp(`(${CHANGE_JA}(?:[\\p{Script=Hiragana}]{0,3}?|${DOING_JA})${JA_NEGATION_END})`, 'u');
 
 /**
  * Asking to keep something as it is forbids changing it as much as "do not change" does: "keep
@@ -1441,6 +1444,23 @@ function negationCutOff(req: string, quote: string): string | undefined {
   }
   return found;
 }
+/**
+ * The stop a quote is cut from: "logging the request body" of "stop logging the request body", ログの
+ * 出力 of ログの出力をやめて, 记录请求体 of 停止记录请求体 — the action without the word that ends it
+ * (red team adv86's nominal forms). Returns the stop's words; undefined where some occurrence keeps it.
+ */
+function stopCutOff(req: string, quote: string): string | undefined {
+  let found: string | undefined;
+  for (let at = req.indexOf(quote); at >= 0; at = req.indexOf(quote, at + 1)) {
+    const m = STOP_BEFORE.exec(req.slice(Math.max(0, at - 40), at)) ?? STOP_AFTER_JA.exec(req.slice(at + quote.length, at + quote.length + 20));
+    if (!m) return undefined;
+    found ??= (m[1] ?? m[2])!.trim();
+  }
+  return found;
+}
+const STOP_BEFORE = /(?:(?:^|[^\p{L}])((?:stop|stops|stopping|quit|quits|cease|ceases|avoid|avoids|prevent|prevents|no\s+longer|refrain\s+from))|(停止|不再|避免|防止|禁止|阻止|取消|别再|不要再))\s*$/iu;
+const STOP_AFTER_JA = /^\s*([をはも]\s*(?:やめ|止め|辞め|停止|中止|廃止|禁止|防|避け|無く|なく[しすせ]))/u;
+
 // (n't ends a word: "doesn't | reject …")
 /**
  * The condition a quote is cut from: "设置 Content-Length" out of "只有在没有 … 的情况下才设置
@@ -1586,6 +1606,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
     else if (spansSentences(s.quote)) errors.push({ slot, error: `quote "${s.quote}" spans two sentences of the request: quote the words of one sentence that state the ${slot} (a request of several parts: the part this slot is about; the code of the other parts can still stand in VALIDATION, cited where it links to the accepted symbols)` });
     else if (slot !== 'target_feature' && (cut = negationCutOff(req, quote)) && !negated(s.value, s.quote) && !failureStated(normalize(s.value), `${cut} ${s.quote}`, translate))
       errors.push({ slot, error: `quote "${s.quote}" leaves out the negation right before it in the request ("${cut}"): quote it with the negation, and keep it in the value` });
+    else if (slot === 'desired_action' && (cut = stopCutOff(req, quote)) && !STOP_SENSE.test(s.value.normalize('NFKC')) && !negated(s.value, s.quote))
+      errors.push({ slot, error: `quote "${s.quote}" leaves out the stop right by it in the request ("${cut}"): the request asks for it to stop — quote the stop with it, and keep it in the value` });
     else if (slot === 'desired_action' && (cut = conditionCutOff(req, quote, frame.trigger_condition && normalize(frame.trigger_condition.quote))) && !STATES_CONDITION.test(s.value.normalize('NFKC').replace(/^\s*(?:[才就]|に限り|に限って|only\b)/iu, '')))
       errors.push({ slot, error: `quote "${s.quote}" leaves out the condition it holds under in the request ("${cut}"): quote the condition with it, and keep it in the value` });
     else if (slot === 'desired_action' && (cut = insideCondition(req, quote)))
