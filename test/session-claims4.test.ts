@@ -956,6 +956,18 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 
+  it('red team adv86: a call the index only guesses by name is not a call of another owner\'s method its receiver does not name (app.get is no req.get)', async () => {
+    const t = await setup({
+      'lib/request.js': ['const req = module.exports = {}', 'req.get = function (name) {', '  return this.headers[name]', '}', ''].join('\n'),
+      'lib/application.js': ['const app = module.exports = {}', 'app.get = function (setting) {', '  return this.settings[setting]', '}', ''].join('\n'),
+      'lib/response.js': ['const res = module.exports = {}', 'res.json = function (obj) {', '  const app = this.app', "  const spaces = app.get('json spaces')", '  return JSON.stringify(obj, null, spaces)', '}',
+        'res.vary = function (field) {', '  const client = this.req', "  return client.get('Vary')", '}', ''].join('\n'),
+    });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    expect(sem.wrongRelation('res.json calls req.get')).toMatch(/holds no use of req\.get/);
+    for (const h of ['res.json calls app.get', 'res.vary calls req.get']) expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+
   it('red team adv86: the same claims with other verbs, the passive, unless / except / if and only if, through a helper, order in three languages', async () => {
     const t = await setup({ 'lib/response.js': RESPONSE });
     const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;

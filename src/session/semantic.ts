@@ -441,15 +441,18 @@ export class SemanticPhase {
           const names = [...new Set(to.map((d) => d.name))];
           const ids = to.map((d) => d.id);
           const bases = [...new Set(to.flatMap((d) => (d.container_name ? [...this.withAncestors(d.container_name.split('.').pop()!)] : [])))];
-          const usesB = db.prepare(`SELECT 1 FROM refs r JOIN symbols s ON s.id = ? LEFT JOIN symbols t ON t.id = r.symbol_id WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
-            AND r.name IN (${names.map(() => '?').join(',')}) AND (${GUESSED} OR r.symbol_id IN (${ids.map(() => '?').join(',')}) OR t.container_name IN (${bases.map(() => '?').join(',') || 'NULL'})) LIMIT 1`);
+          const usesB = db.prepare(`SELECT r.symbol_id AS sid, r.name AS name, r.line AS line, r.col AS col, f.path AS path FROM refs r JOIN symbols s ON s.id = ? JOIN files f ON f.id = r.file_id
+            LEFT JOIN symbols t ON t.id = r.symbol_id WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
+            AND r.name IN (${names.map(() => '?').join(',')}) AND (${GUESSED} OR r.symbol_id IN (${ids.map(() => '?').join(',')}) OR t.container_name IN (${bases.map(() => '?').join(',') || 'NULL'})) LIMIT 64`);
+          const lines = new Map<string, string[]>();
+          const useOfB = (u: { sid: number | null; name: string; line: number; col: number; path: string }) => u.sid !== null || this.guessedMayBe(u, to, lines);
           // (through the code it calls, a few calls deep: "Session.request calls HTTPAdapter.send" by way of Session.send)
           const callees = db.prepare('SELECT DISTINCT r.symbol_id AS id FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.symbol_id IS NOT NULL LIMIT 200');
           let frontier = from.map((d) => d.id);
           const seen = new Set(frontier);
           let uses = false;
           for (let depth = 0; depth < 3 && frontier.length > 0 && !uses && seen.size < 2000; depth++) {
-            uses = frontier.some((id) => usesB.get(id, ...names, ...ids, ...bases) !== undefined);
+            uses = frontier.some((id) => (usesB.all(id, ...names, ...ids, ...bases) as Parameters<typeof useOfB>[0][]).some(useOfB));
             frontier = frontier.flatMap((id) => (callees.all(id) as { id: number }[]).map((x) => x.id)).filter((id) => !seen.has(id) && (seen.add(id), true));
           }
           if (!uses) return `${a} ${verb} ${b}, and the index holds no use of ${b} in ${a}'s code`;
@@ -532,6 +535,31 @@ export class SemanticPhase {
   }
 
   /** The declarations a name written in a hypothesis means: `HTTPAdapter.send` is the send of HTTPAdapter, not every send (red team adv50). */
+  /**
+   * May a call the index could only guess by its name be a call of one of `to`? Not where its
+   * receiver names another owner of that name and none of theirs: res.json's `app.get('json escape')`
+   * is no call of `req.get` (red team adv86). A receiver such as `this`, or none, may be any.
+   */
+  private guessedMayBe(u: { name: string; line: number; col: number; path: string }, to: SymbolRow[], cache: Map<string, string[]>): boolean {
+    if (!cache.has(u.path)) {
+      try {
+        cache.set(u.path, fs.readFileSync(path.join(this.core.project.root, u.path), 'utf8').split('\n'));
+      } catch {
+        cache.set(u.path, []);
+      }
+    }
+    const before = (cache.get(u.path)![u.line - 1] ?? '').slice(0, Math.max(0, u.col - 1));
+    const receiver = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*\??\.\s*$/.exec(before)?.[1] ?? /\.\s*([A-Za-z_$][\w$]*)\s*\??\.\s*$/.exec(before)?.[1];
+    if (!receiver || /^(?:this|self|that|_this|me|vm)$/.test(receiver)) return true;
+    const fits = (owner: string | null) => {
+      const [r, o] = [receiver.toLowerCase(), (owner ?? '').split('.').filter((x) => x !== 'prototype').pop()?.toLowerCase() ?? ''];
+      return o !== '' && (r === o || o.includes(r) || r.includes(o));
+    };
+    if (to.some((d) => fits(d.container_name))) return true;
+    const own = new Set(to.map((d) => d.id));
+    return !this.core.definitionsOf(u.name).some((d) => !own.has(d.id) && fits(d.container_name));
+  }
+
   private defsNamed(name: string): SymbolRow[] {
     const defs = this.core.definitionsOf(bare(name));
     const parts = name.replace(/\(.*$/, '').split(/\.|::|#/).filter(Boolean);
