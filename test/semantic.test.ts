@@ -247,6 +247,74 @@ describe('NL→symbol cache', () => {
   });
 });
 
+describe('the NL→symbol cache against poisoning (red team adv87)', () => {
+  it('a match counts for the definition in the file it was confirmed in, not a namesake in another file; a renamed one names nothing', async () => {
+    const root = makeProject({
+      'lib/request.js': 'module.exports = {\n  get(field) {\n    return this.headers[field.toLowerCase()]\n  },\n}\n',
+      'lib/response.js': 'module.exports = {\n  get(field) {\n    return this.getHeader(field)\n  },\n}\n',
+    });
+    const project = new Project(root);
+    await project.refresh();
+    const engine = new SemanticEngine(project);
+    const [req, res] = project.db.prepare("SELECT s.container_name AS c FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = 'get' ORDER BY f.path").all() as { c: string }[];
+    expect(req!.c).toBe(res!.c); // one qualified name in two files (koa's `default.get`)
+    engine.cache.learn('s1', [{ term: 'Referrer header', symbol: `${req!.c}.get`, file: 'lib/request.js', evidence: 'lib/request.js:2' }], 'request one');
+    const [r, s] = await engine.scoreSymbols('Referrer header', [
+      { name: 'get', container: req!.c, file: 'lib/request.js', signature: 'function (field)' },
+      { name: 'get', container: res!.c, file: 'lib/response.js', signature: 'function (field)' },
+    ]);
+    expect(r!.legs.history).toBeGreaterThan(0);
+    expect(s!.legs.history).toBeUndefined();
+    expect(engine.cache.match('Referrer header', undefined, (_sym, file) => file === 'lib/request.js')).toHaveLength(1);
+    expect(engine.cache.match('Referrer header', undefined, (_sym, file) => file !== 'lib/request.js')).toEqual([]);
+    project.close();
+    removeProject(root);
+  });
+
+  it('a term matches only a target that says nearly all of it and nearly all of whose words it says', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-cache-'));
+    const db = openDb(dir);
+    const cache = new NlCache(db);
+    cache.learn('s1', [{ term: 'header', symbol: 'res.flushHeaders' }], 'a');
+    expect(cache.match('Referrer header')).toEqual([]);
+    expect(cache.match('header')).toHaveLength(1);
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sessions of one request confirm a match once; a row written by anything but the cache is ignored and dropped', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'code-intel-cache-'));
+    const db = openDb(dir);
+    const cache = new NlCache(db);
+    const pair = [{ term: 'Referrer', symbol: 'res.get', file: 'lib/response.js' }];
+    for (const id of ['s1', 's2', 's3', 's4']) cache.learn(id, pair, 'make redirect back same-origin only');
+    expect(cache.match('Referrer')[0]).toMatchObject({ confirmations: 1, weight: 0.7 });
+    cache.learn('s5', pair, 'another request');
+    expect(cache.match('Referrer')[0]).toMatchObject({ confirmations: 2 });
+    // a script's INSERT (and an edit of a row the cache wrote) carries no valid mac
+    db.prepare("INSERT INTO nl_cache(term, term_norm, symbol, session_id, confirmations, first_at, last_at) VALUES ('Referrer', 'referrer', 'app.render', 'x', 9, ?, ?)").run(Date.now(), Date.now());
+    db.prepare("UPDATE nl_cache SET confirmations = 9 WHERE symbol = 'res.get'").run();
+    expect(cache.match('Referrer')).toEqual([]);
+    expect(cache.count()).toBe(0);
+    db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('earlier sessions only lift a score: a weaker match is not averaged in', async () => {
+    const root = makeProject({ 'src/cart.ts': 'export class Cart {\n  total(): number {\n    return 0;\n  }\n}\n' });
+    const project = new Project(root);
+    await project.refresh();
+    const engine = new SemanticEngine(project);
+    const sym = { name: 'total', container: 'Cart', file: 'src/cart.ts', signature: 'total(): number' };
+    const [plain] = await engine.scoreSymbols('cart total', [sym]);
+    engine.cache.learn('s1', [{ term: 'cart total and tax', symbol: 'Cart.total', file: 'src/cart.ts' }], 'a');
+    const [lifted] = await engine.scoreSymbols('cart total', [sym]);
+    expect(lifted!.score).toBeGreaterThanOrEqual(plain!.score);
+    project.close();
+    removeProject(root);
+  });
+});
+
 describe('a match learned under a bare name (red team adv27)', () => {
   it('credits the one definition of that name, not every definition sharing it', async () => {
     const root = makeProject({

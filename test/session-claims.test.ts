@@ -139,6 +139,21 @@ describe('Validation: a target_feature narrowed to what is done', () => {
 /** Rows of the NL→symbol cache. */
 const cacheRows = (t: { project: Project }) => t.project.db.prepare('SELECT term, symbol, confirmations FROM nl_cache ORDER BY term, symbol').all() as { term: string; symbol: string; confirmations: number }[];
 
+describe('Red team adv87: what earlier sessions confirmed vouches for no link, and a name the request writes teaches nothing of the target', () => {
+  it('an acceptance only earlier sessions carried seeds no link; one the code carries does; a request-named acceptance outside the target teaches nothing', async () => {
+    const t = await setup();
+    const v = (t.sessions as unknown as { validation: { carriedByHistory(legs: unknown): boolean } }).validation;
+    expect(v.carriedByHistory({ keyword: 0.13, history: 0.7 })).toBe(true);
+    expect(v.carriedByHistory({ keyword: 0.45, history: 0.7 })).toBe(false);
+    expect(v.carriedByHistory({ keyword: 0.13 })).toBe(false);
+    expect(v.carriedByHistory({ keyword: 0.13, history: 0.7, graph: 0.32 })).toBe(false);
+    const svc = t.sessions as unknown as { teaches(legs: unknown): boolean };
+    expect(svc.teaches({ keyword: 0.13, request_named: 0.45 })).toBe(false);
+    expect(svc.teaches({ keyword: 0.45, request_named: 0.45 })).toBe(true);
+    expect(svc.teaches({ keyword: 0.1, rank: 3 })).toBe(true);
+  });
+});
+
 describe('New attacks (round 2)', () => {
   it('a symbol the agent only listed in validate_symbol_relevance is not thereby seen (no laundering through a revert)', async () => {
     const t = await setup({ ...SAMPLE, 'src/admin.ts': 'export function wipeAll(): void {\n  globalThis.localStorage?.clear();\n}\n' });

@@ -6,6 +6,8 @@
  * confirmed again is refreshed and strengthened; one not confirmed for long fades out and is dropped.
  * They are returned first by validate_symbol_relevance and feed the history leg of the hybrid score.
  */
+import path from 'node:path';
+import { recordMac } from '../guard/seal.js';
 import type { DB } from '../store/db.js';
 import { normalize } from '../util/words.js';
 import { type Concept, conceptsOf, type Lexicon } from './text.js';
@@ -22,9 +24,19 @@ CREATE TABLE IF NOT EXISTS nl_cache (
   confirmations INTEGER NOT NULL DEFAULT 1,
   first_at INTEGER NOT NULL,
   last_at INTEGER NOT NULL,
+  source TEXT,                     -- the request the session answered: another session of it confirms nothing new
+  mac TEXT,                        -- recordMac over the row: a row written by anything else is ignored
   UNIQUE(term_norm, symbol)
 );
 `;
+
+interface Row {
+  id: number; term: string; term_norm: string; symbol: string; file: string | null; evidence: string | null; session_id: string;
+  confirmations: number; first_at: number; last_at: number; source: string | null; mac: string | null;
+}
+
+/** The text a row's mac covers. */
+const macText = (r: Omit<Row, 'id' | 'mac'>) => JSON.stringify([r.term, r.term_norm, r.symbol, r.file, r.evidence, r.session_id, r.confirmations, r.first_at, r.last_at, r.source]);
 
 const DAY = 86_400_000;
 /** the share of a cached term's concepts a target must state to match it */
@@ -56,8 +68,18 @@ export interface Learned {
 }
 
 export class NlCache {
+  /** the project root the rows' macs are bound to (the database lives at <root>/.code-intel/index.db) */
+  private readonly root: string;
+
   constructor(readonly db: DB, readonly halfLifeDays = 30, readonly now: () => number = Date.now) {
     db.exec(CACHE_SCHEMA);
+    const columns = new Set((db.prepare('PRAGMA table_info(nl_cache)').all() as { name: string }[]).map((c) => c.name));
+    for (const c of ['source', 'mac']) if (!columns.has(c)) db.exec(`ALTER TABLE nl_cache ADD COLUMN ${c} TEXT`);
+    this.root = path.dirname(path.dirname(path.resolve(db.name)));
+  }
+
+  private macOf(r: Omit<Row, 'id' | 'mac'>): string {
+    return recordMac(this.root, macText(r));
   }
 
   /** Strength of an entry: 0.7 for one confirmation, +0.1 per further one (max 1), halved every half-life. */
@@ -66,13 +88,18 @@ export class NlCache {
     return base * Math.pow(0.5, Math.max(0, this.now() - lastAt) / (this.halfLifeDays * DAY));
   }
 
-  learn(sessionId: string, pairs: Learned[]): number {
-    const up = this.db.prepare(
-      `INSERT INTO nl_cache(term, term_norm, symbol, file, evidence, session_id, confirmations, first_at, last_at)
-       VALUES (@term, @term_norm, @symbol, @file, @evidence, @session_id, 1, @now, @now)
-       ON CONFLICT(term_norm, symbol) DO UPDATE SET
-         confirmations = CASE WHEN nl_cache.session_id = excluded.session_id THEN nl_cache.confirmations ELSE nl_cache.confirmations + 1 END,
-         evidence = excluded.evidence, file = excluded.file, session_id = excluded.session_id, last_at = excluded.last_at`,
+  /**
+   * Records what a session confirmed. `source`: the request it answered — a match confirmed again
+   * counts once more only from another request (red team adv87 ran four sessions of one request in
+   * one turn to reach full weight), or from any other session where no request is known.
+   */
+  learn(sessionId: string, pairs: Learned[], source?: string): number {
+    const get = this.db.prepare('SELECT * FROM nl_cache WHERE term_norm = ? AND symbol = ?');
+    const put = this.db.prepare(
+      `INSERT INTO nl_cache(term, term_norm, symbol, file, evidence, session_id, confirmations, first_at, last_at, source, mac)
+       VALUES (@term, @term_norm, @symbol, @file, @evidence, @session_id, @confirmations, @first_at, @last_at, @source, @mac)
+       ON CONFLICT(term_norm, symbol) DO UPDATE SET term = excluded.term, file = excluded.file, evidence = excluded.evidence, session_id = excluded.session_id,
+         confirmations = excluded.confirmations, first_at = excluded.first_at, last_at = excluded.last_at, source = excluded.source, mac = excluded.mac`,
     );
     let n = 0;
     const now = this.now();
@@ -80,34 +107,44 @@ export class NlCache {
       for (const p of pairs) {
         const term_norm = normalize(p.term);
         if (!term_norm || !p.symbol) continue;
-        up.run({ term: p.term, term_norm, symbol: p.symbol, file: p.file ?? null, evidence: p.evidence ?? null, session_id: sessionId, now });
+        const was = get.get(term_norm, p.symbol) as Row | undefined;
+        const valid = was !== undefined && this.holds(was);
+        const again = valid && (was.session_id === sessionId || (source !== undefined && was.source === source));
+        const row = {
+          term: p.term, term_norm, symbol: p.symbol, file: p.file ?? null, evidence: p.evidence ?? null, session_id: sessionId,
+          confirmations: valid ? was.confirmations + (again ? 0 : 1) : 1, first_at: valid ? was.first_at : now, last_at: now, source: source ?? null,
+        };
+        put.run({ ...row, mac: this.macOf(row) });
         n++;
       }
     })();
     return n;
   }
 
+  /** A row as the cache wrote it (one from an older version, with no mac, is not trusted either). */
+  private holds(r: Row): boolean {
+    return typeof r.mac === 'string' && r.mac === this.macOf(r);
+  }
+
   /** Forgets entries that decayed away. */
   prune(): number {
-    const rows = this.db.prepare('SELECT id, confirmations, last_at FROM nl_cache').all() as { id: number; confirmations: number; last_at: number }[];
+    const rows = this.db.prepare('SELECT * FROM nl_cache').all() as Row[];
     const del = this.db.prepare('DELETE FROM nl_cache WHERE id = ?');
     let n = 0;
-    for (const r of rows) if (this.weightOf(r.confirmations, r.last_at) < FORGET) (del.run(r.id), n++);
+    for (const r of rows) if (this.weightOf(r.confirmations, r.last_at) < FORGET || !this.holds(r)) (del.run(r.id), n++);
     return n;
   }
 
   /**
    * Entries whose term matches the target: the same words (1), or sharing concepts (Jaccard of
-   * the concepts' words, 0.5 or more) with the target stating nearly all of the term's (TERM_COVER).
+   * the concepts' words, 0.5 or more) with each stating nearly all of the other's (TERM_COVER).
    * A symbol was judged against the whole term: a target that states only a part of it is not
    * what the symbol answered (a padded target "cart total and reset the admin password" taught
    * Cart.total, which then matched "reset the admin password" at 0.6). Strongest first.
    */
-  match(target: string, lex?: Lexicon, exists?: (symbol: string) => boolean): CacheEntry[] {
+  match(target: string, lex?: Lexicon, exists?: (symbol: string, file: string | null) => boolean): CacheEntry[] {
     this.prune();
-    const rows = this.db.prepare('SELECT * FROM nl_cache').all() as {
-      term: string; term_norm: string; symbol: string; file: string | null; evidence: string | null; session_id: string; confirmations: number; last_at: number;
-    }[];
+    const rows = this.db.prepare('SELECT * FROM nl_cache').all() as Row[];
     if (rows.length === 0) return [];
     const t = normalize(target);
     const tc = conceptSet(conceptsOf(target, lex));
@@ -119,10 +156,11 @@ export class NlCache {
         const inter = [...tc].filter((x) => rc.has(x)).length;
         const union = new Set([...tc, ...rc]).size;
         const j = union ? inter / union : 0;
-        sim = j >= 0.5 && rc.size > 0 && inter / rc.size >= TERM_COVER ? j : 0;
+        // (both ways: a symbol confirmed for "header" answered "header", not "Referrer header" — red team adv87)
+        sim = j >= 0.5 && rc.size > 0 && inter / rc.size >= TERM_COVER && inter / tc.size >= TERM_COVER ? j : 0;
       }
       if (sim === 0) continue;
-      if (exists && !exists(r.symbol)) continue;
+      if (exists && !exists(r.symbol, r.file)) continue;
       const weight = this.weightOf(r.confirmations, r.last_at);
       out.push({
         term: r.term, symbol: r.symbol, file: r.file, evidence: r.evidence, session_id: r.session_id, confirmations: r.confirmations,

@@ -61,15 +61,25 @@ const MIN_CALIBRATION_PAIRS = 12;
  * cosine + 0.35 BM25F 0.263). 0.5 keeps real requests where they were and gains on described ones.
  */
 const FUSION_COSINE = 0.5;
+/** What earlier sessions confirmed for a term: symbol → the file it was confirmed in ('' where none was recorded) → score. */
+type History = ReadonlyMap<string, ReadonlyMap<string, number>>;
+
 /**
  * What earlier sessions learned for a definition: under its qualified name, or under its bare name
  * where the project has no other definition of it — two sessions that confirmed one `default` lifted
- * a demo handler's `default` in a third (red team adv27).
+ * a demo handler's `default` in a third (red team adv27) — and in its own file: koa's request.js and
+ * response.js both hold `default.get`, and what was confirmed of one lifted the other (red team adv87).
+ * An entry with no file counts only where the name has one definition.
  */
-function learned(history: ReadonlyMap<string, number>, corpus: Corpus, name: string, qualifiedName: string): number | undefined {
-  const h = history.get(qualifiedName);
+function learned(history: History, corpus: Corpus, name: string, qualifiedName: string, file: string): number | undefined {
+  const under = (key: string): number | undefined => {
+    const byFile = history.get(key);
+    if (!byFile) return undefined;
+    return byFile.get(file) ?? ((corpus.byName.get(key)?.length ?? 0) <= 1 ? byFile.get('') : undefined);
+  };
+  const h = under(qualifiedName);
   if (h !== undefined || name === 'default' || !history.has(name)) return h;
-  return (corpus.byName.get(name)?.length ?? 0) <= 1 ? history.get(name) : undefined;
+  return (corpus.byName.get(name)?.length ?? 0) <= 1 ? under(name) : undefined;
 }
 
 /** Building the keyword corpus, per chunk, in µs (measured on pnpm, 2 cores, with some margin). */
@@ -152,7 +162,7 @@ export class SemanticEngine {
     })();
     const byName = new Map<string, number[]>();
     chunks.forEach((c, i) => {
-      for (const k of [c.name, qualified(c)]) {
+      for (const k of new Set([c.name, qualified(c)])) {
         const same = byName.get(k);
         if (same) same.push(i); // not a copy per chunk: thousands of `constructor`s were quadratic
         else byName.set(k, [i]);
@@ -313,10 +323,11 @@ export class SemanticEngine {
     return [legs.vector ? 'neural' : null, 'lexical', legs.history !== undefined ? 'history' : null, legs.named ? 'named' : null].filter(Boolean).join('+');
   }
 
-  private historyFor(target: string): Map<string, number> {
-    const m = new Map<string, number>();
+  private historyFor(target: string): History {
+    const m = new Map<string, Map<string, number>>();
     for (const e of this.cache.match(target, this.corpus().lex)) {
-      m.set(e.symbol, Math.max(m.get(e.symbol) ?? 0, e.score));
+      const byFile = m.get(e.symbol) ?? m.set(e.symbol, new Map()).get(e.symbol)!;
+      byFile.set(e.file ?? '', Math.max(byFile.get(e.file ?? '') ?? 0, e.score));
     }
     return m;
   }
@@ -356,7 +367,9 @@ export class SemanticEngine {
       vectorNote = { model: n.embedder.name, embedded: coverage?.embedded, total: coverage?.total, calibration: cal.source, knn: n.store.vec ? 'sqlite-vec' : 'javascript' };
     } else for (const i of keyword.keys()) legsOf.set(i, { keyword: 0 });
     const history = this.historyFor(query);
-    for (const [sym] of history) for (const i of corpus.byName.get(sym) ?? []) if (!legsOf.has(i)) legsOf.set(i, { keyword: 0 });
+    for (const [sym, byFile] of history) {
+      for (const i of corpus.byName.get(sym) ?? []) if (!legsOf.has(i) && (byFile.has(corpus.chunks[i]!.path) || byFile.has(''))) legsOf.set(i, { keyword: 0 });
+    }
     const under = opts.path ? opts.path.replace(/\/+$/, '') : '';
     const out: { chunk: ChunkRow; score: number; legs: Legs; bm25: number; matched: string[] }[] = [];
     for (const [i, legs] of legsOf) {
@@ -365,7 +378,7 @@ export class SemanticEngine {
       if (opts.kinds && !opts.kinds(c.kind)) continue;
       const k = keyword.get(i);
       legs.keyword = k?.coverage ?? 0;
-      const h = learned(history, corpus, c.name, qualified(c));
+      const h = learned(history, corpus, c.name, qualified(c), c.path);
       if (h !== undefined) legs.history = h;
       out.push({ chunk: c, score: this.combine(legs), legs, bm25: k?.bm25 ?? 0, matched: k?.matched ?? [] });
     }
@@ -445,7 +458,7 @@ export class SemanticEngine {
         const cos = dot(q, v!);
         legs.vector = { cosine: round(cos), score: applyCalibration(cal, cos) };
       }
-      const h = learned(history, corpus, s.name, qualified(s));
+      const h = learned(history, corpus, s.name, qualified(s), s.file);
       if (h !== undefined) legs.history = h;
       // `namesAnother`: the target's name is this symbol's, but its other words say another definition of it
       const named = s.namesAnother ? 0 : Math.max(...[target, ...(opts.namedIn ?? [])].map((t) => namedScore(t, s.name, s.container)));
@@ -453,7 +466,9 @@ export class SemanticEngine {
       // earlier sessions' confirmations are what agents said: they may lift a symbol the code itself
       // relates to the target, never carry one it does not (red team adv83: five sessions that
       // confirmed attachment for a target it shares no word with made it accepted at 0.30 on history alone)
-      let score = Math.max(this.withoutHistory(legs) > 0 ? this.combine(legs) : 0, named);
+      // (and only lift it: a weaker match averaged in would take a FACT down — red team adv87)
+      const own = this.withoutHistory(legs);
+      let score = Math.max(own > 0 ? Math.max(this.combine(legs), own) : 0, named);
       // a word shared with the target that names a family (adapter), where the target's other words
       // name the member beside this one (fetch.js beside xhr.js): no credit from the shared word
       if (opts.siblingOf && score >= SIBLING_CAP && named === 0 && terms.missing.length > 0) {

@@ -40,6 +40,17 @@ function secret(): Buffer {
   }
 }
 
+/**
+ * An HMAC of one record of a project's database under the seal's key: rows outside the sealed
+ * tables (the NL→symbol cache) carry their own, so a row a script inserts names no symbol.
+ */
+export function recordMac(root: string, text: string): string {
+  // (the key read at most once a second: a prune checks every row of the cache)
+  if (!keyMemo || Date.now() - keyMemo.at > 1000) keyMemo = { at: Date.now(), key: secret() };
+  return crypto.createHmac('sha256', keyMemo.key).update(path.resolve(root)).update('\u0000').update(text).digest('hex');
+}
+let keyMemo: { at: number; key: Buffer } | undefined;
+
 /** A per-project marker outside the project: "this project's records are sealed". */
 function markerFile(root: string): string {
   return path.join(stateDir(), 'sealed', crypto.createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 24));

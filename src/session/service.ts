@@ -547,7 +547,8 @@ export class SessionService implements SessionCore {
     if (!this.store.transitions(id).some((t) => t.to_phase === 'READY')) return 0;
     const request = normalize(row.query);
     const accepted = (JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string; target?: string; terms?: string[]; legs?: Record<string, unknown> }[])
-      .filter((a) => this.teaches(a.legs));
+      // (and only a definition its evidence pins down, never the nearest of several sharing the name)
+      .filter((a) => this.teaches(a.legs) && this.validation.pinned(a.symbol, a.evidence));
     if (accepted.length === 0) return 0;
     const frame = row.query_frame ? (JSON.parse(row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const quoted = (t: string | undefined): t is string => !!t && !!normalize(t) && request.includes(normalize(t));
@@ -561,7 +562,7 @@ export class SessionService implements SessionCore {
       pairs.push({ term: judged, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
       for (const term of a.terms ?? []) if (quoted(term)) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
     }
-    return this.engine.cache.learn(id, pairs);
+    return this.engine.cache.learn(id, pairs, request);
   }
 
   /**
@@ -574,7 +575,10 @@ export class SessionService implements SessionCore {
   private teaches(legs: Record<string, unknown> | undefined): boolean {
     if (!legs || typeof legs.keyword !== 'number') return false;
     if (legs.graph !== undefined || legs.propagation !== undefined) return false;
-    if (legs.rank !== undefined || legs.request_named !== undefined) return true;
+    if (legs.rank !== undefined) return true;
+    // the request names it as code, outside the target feature: it answers the request, not the
+    // target's words it would be learned under (red team adv87: has() taught "Referrer header")
+    if (legs.request_named !== undefined) return this.engine.withoutHistory(legs as unknown as Legs) >= 0.3;
     return typeof legs.history !== 'number' || legs.history === 0 || this.engine.withoutHistory(legs as unknown as Legs) >= 0.3;
   }
 

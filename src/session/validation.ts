@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { changesCode, type Intent, minAccepted } from '../../machines/session.js';
 import { NEXT_STEP } from '../../machines/policy.js';
-import { SemanticEngine } from '../embeddings/engine.js';
+import { type Legs, SemanticEngine } from '../embeddings/engine.js';
 import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import { qualifiedName, type SymbolRow, valueIdentity } from '../query/symbols.js';
@@ -45,7 +45,14 @@ export class ValidationPhase {
   }
 
   /** The seeds of the graph: the symbols accepted now or earlier in this session, then what the target reaches. */
-  private seedsWith(target: Seeds, accepted: { symbol: string; similarity?: number; evidence?: unknown; backend?: unknown; link_direction?: unknown; link_depth?: unknown }[]): Seeds {
+  /** An acceptance that stands only because earlier sessions confirmed the symbol. */
+  private carriedByHistory(legs: unknown): boolean {
+    const l = legs as Legs | undefined;
+    return typeof l?.history === 'number' && l.history > 0 && typeof l.keyword === 'number' && this.core.engine.withoutHistory(l) < 0.3
+      && !['graph', 'propagation', 'rank', 'request_named'].some((k) => (l as unknown as Record<string, unknown>)[k] !== undefined);
+  }
+
+  private seedsWith(target: Seeds, accepted: { symbol: string; similarity?: number; evidence?: unknown; backend?: unknown; link_direction?: unknown; link_depth?: unknown; legs?: unknown }[]): Seeds {
     const ids = new Map<number, number>();
     const labels = new Set<string>();
     const linked = new Set<number>();
@@ -56,6 +63,9 @@ export class ValidationPhase {
       // the propagation accepts what lies near the seeds over every path: it vouches for nothing more
       // (red team adv30: in a later pass it seeded links of its own, in any direction)
       if (typeof a.backend === 'string' && a.backend.endsWith('+propagation')) continue;
+      // nor does an acceptance earlier sessions' matches carried: what agents said is no link of the
+      // code (red team adv87: response.get, accepted by history, linked lastModified and append in)
+      if (this.carriedByHistory(a.legs)) continue;
       const rows = this.addSeed(ids, labels, a.symbol, a.similarity, a.evidence);
       if (typeof a.backend === 'string' && a.backend.endsWith('+graph')) {
         // (an acceptance recorded before directions or depths were: it turns nowhere)
@@ -281,15 +291,30 @@ export class ValidationPhase {
    * name, the definition that use resolves to first.
    */
   private definitionsFor(name: string, where?: unknown): SymbolRow[] {
+    return this.definitionChoice(name, where).rows;
+  }
+
+  /**
+   * Whether the evidence pins which definition of a shared name was judged (it lies inside one, or
+   * its line uses one the index resolved), rather than the nearest being taken: only a pinned one
+   * may teach the cache (red team adv87: `this.ctx.get('Referrer')` in response.js taught response.get,
+   * though it calls request.get).
+   */
+  pinned(name: string, where?: unknown): boolean {
+    return this.definitionChoice(name, where).how !== 'nearest';
+  }
+
+  private definitionChoice(name: string, where?: unknown): { rows: SymbolRow[]; how: 'one' | 'inside' | 'resolved' | 'nearest' } {
     const rows = this.core.definitionsOf(name);
     const m = typeof where === 'string' ? /^(.*?)(?::(\d+))?$/.exec(where) : null;
-    if (!m || rows.length < 2) return rows;
+    if (rows.length < 2) return { rows, how: 'one' };
+    if (!m) return { rows, how: 'nearest' };
     const [file, line] = [m[1]!, m[2] ? Number(m[2]) : undefined];
     const inside = rows.filter((r) => r.path === file && line !== undefined && r.line <= line && line <= r.end_line);
     if (inside.length > 0) {
       // the innermost, with its overloads: references point at the first signature, evidence often at the body
       const hit = inside.sort((a, b) => b.line - a.line)[0]!;
-      return [hit, ...rows.filter((r) => r !== hit && r.path === hit.path && r.container_name === hit.container_name && r.kind === hit.kind)];
+      return { rows: [hit, ...rows.filter((r) => r !== hit && r.path === hit.path && r.container_name === hit.container_name && r.kind === hit.kind)], how: 'inside' };
     }
     // cited where it is used: the definition that use resolves to (warn called in apiInject.ts is
     // the warn its import names, not the first of four by name)
@@ -299,8 +324,8 @@ export class ValidationPhase {
       .all(file, line, name.split(/::|[.#]/).pop()!) as { id: number }[]);
     // (a reference is recorded under the member's own name: `AxiosError.from(…)` is a use of `from` — agent trial tr97 had the .d.ts taken)
     const hit = used && rows.find((r) => used.some((u) => u.id === r.id));
-    if (hit) return [hit, ...rows.filter((r) => r !== hit)];
-    return [...rows.filter((r) => r.path === file), ...rows.filter((r) => r.path !== file)];
+    if (hit) return { rows: [hit, ...rows.filter((r) => r !== hit)], how: 'resolved' };
+    return { rows: [...rows.filter((r) => r.path === file), ...rows.filter((r) => r.path !== file)], how: 'nearest' };
   }
 
   private symbolProfile(name: string, where?: unknown): SymbolRow | undefined {
@@ -366,7 +391,8 @@ export class ValidationPhase {
     }
     const suggestions = await this.suggest(target, 10);
     // what earlier successful sessions confirmed for this term, strongest first, still in the index
-    const cached = this.core.engine.cache.match(target, this.core.engine.corpus().lex, this.core.symbolExists);
+    // (in the file it was confirmed in: an entry whose definition was renamed or moved names nothing — red team adv87)
+    const cached = this.core.engine.cache.match(target, this.core.engine.corpus().lex, (sym, file) => this.core.definitionsOf(sym).some((d) => !file || d.path === file));
     const result = {
       validation_prompt:
         `For each symbol, decide whether it is part of '${quote(target, 200)}' in this codebase: it implements it, directly supports it, or ${changesCode(s.row.intent as Intent) ? 'is directly affected by the requested change (a caller that inherits the behaviour)' : 'is part of the behaviour asked about (a step of the chain that produces it)'}. ` +
