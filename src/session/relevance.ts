@@ -73,7 +73,11 @@ export function ownWords(target: string, name: string): string[] {
   // (the target's own words too: a generic word such as `code` in `hashCode` is no concept, but the target says it)
   const said = [...conceptsOf(target).flatMap((c) => c.words), ...splitWords(target)];
   // (in a name, make, has and add say something: only the small joining words say nothing, `isNaN`'s is)
-  return splitWords(name).filter((w) => !(w.length <= 2 && STOP_EN.has(w)) && !said.some((a) => wordMatch(a, w) >= 0.7));
+  // (a leading `get` names the accessor of what the rest says: get_help_option_names for "help option
+  // names" is that feature, not more — agent trial tr163 had it held below FACT)
+  const words = splitWords(name);
+  const accessor = words.length > 1 && words[0]!.toLowerCase() === 'get' ? 1 : 0;
+  return words.slice(accessor).filter((w) => !(w.length <= 2 && STOP_EN.has(w)) && !said.some((a) => wordMatch(a, w) >= 0.7));
 }
 
 /** A target feature as concepts; each concept is a set of English words any of which expresses it. */
