@@ -107,6 +107,11 @@ describe('factCap: a FACT is a symbol whose name says the target and nothing mor
     expect(factCap('getters', 'getters')).toBe(1);
     expect(factCap('ObservableSet.replace', 'replace')).toBe(1);
     expect(factCap('the cart total', 'total')).toBe(1);
+    // a leading get names the accessor of the rest (agent trial tr163); has, make, is… say more
+    expect(factCap('帮助选项的名字', 'get_help_option_names')).toBe(1);
+    expect(factCap('help option names', 'getHelpOptionNames')).toBe(1);
+    expect(factCap('help option names', 'getHelpOptionNamesCache')).toBe(TIER.fact);
+    expect(factCap('ref', 'getScopeRef')).toBe(TIER.fact);
   });
   it('a name that carries the code the target writes and more is another identifier: below acceptance by its name (red team adv85)', () => {
     expect(factCap('res.send()', 'sendFile')).toBeLessThan(TIER.accept);
