@@ -291,6 +291,9 @@ describe('the NL→symbol cache against poisoning (red team adv87)', () => {
     expect(cache.match('Referrer')[0]).toMatchObject({ confirmations: 1, weight: 0.7 });
     cache.learn('s5', pair, 'another request');
     expect(cache.match('Referrer')[0]).toMatchObject({ confirmations: 2 });
+    // the same words with other punctuation, and an earlier request again, are no new request (red team adv88)
+    for (const [id, src] of [['s6', 'Another request?'], ['s7', 'another request!'], ['s8', 'make redirect back same-origin only.']]) cache.learn(id!, pair, src);
+    expect(cache.match('Referrer')[0]).toMatchObject({ confirmations: 2 });
     // a script's INSERT (and an edit of a row the cache wrote) carries no valid mac
     db.prepare("INSERT INTO nl_cache(term, term_norm, symbol, session_id, confirmations, first_at, last_at) VALUES ('Referrer', 'referrer', 'app.render', 'x', 9, ?, ?)").run(Date.now(), Date.now());
     db.prepare("UPDATE nl_cache SET confirmations = 9 WHERE symbol = 'res.get'").run();
@@ -298,6 +301,30 @@ describe('the NL→symbol cache against poisoning (red team adv87)', () => {
     expect(cache.count()).toBe(0);
     db.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a bare name confirmed in a file credits that file\'s one definition of it; history lifts only code that says half of acceptance (red team adv88)', async () => {
+    const root = makeProject({
+      'lib/request.js': 'module.exports = {\n  get(field) {\n    return this.headers[field.toLowerCase()]\n  },\n  get length() {\n    return Number(this.get(\'Content-Length\'))\n  },\n}\n',
+      'lib/response.js': 'module.exports = {\n  get(field) {\n    return this.getHeader(field)\n  },\n}\n',
+    });
+    const project = new Project(root);
+    await project.refresh();
+    const engine = new SemanticEngine(project);
+    engine.cache.learn('s1', [{ term: 'Referrer header', symbol: 'get', file: 'lib/request.js' }], 'a');
+    const [req, res] = await engine.scoreSymbols('Referrer header', [
+      { name: 'get', container: 'default', file: 'lib/request.js', signature: 'get(field)' },
+      { name: 'get', container: 'default', file: 'lib/response.js', signature: 'get(field)' },
+    ]);
+    expect(req!.legs.history).toBeGreaterThan(0);
+    expect(res!.legs.history).toBeUndefined();
+    // a weighty match for a symbol whose own code says next to nothing of the target lifts nothing
+    for (const src of ['a', 'b', 'c', 'd']) engine.cache.learn(`t${src}`, [{ term: 'Referrer header', symbol: 'default.length', file: 'lib/request.js' }], src);
+    const [len] = await engine.scoreSymbols('Referrer header', [{ name: 'length', container: 'default', file: 'lib/request.js', signature: 'get length()', evidence: "return Number(this.get('Content-Length'))" }]);
+    expect(len!.legs.history).toBeGreaterThan(0.7);
+    expect(len!.score).toBeLessThan(0.15);
+    project.close();
+    removeProject(root);
   });
 
   it('earlier sessions only lift a score: a weaker match is not averaged in', async () => {
@@ -465,9 +492,9 @@ describe('cached_matches across sessions', () => {
     const project = new Project(root);
     await project.refresh();
     const sessions = new SessionService(project);
-    const toValidation = () => {
+    const toValidation = (quote = 'カートの合計') => {
       sessions.start('IMPLEMENT', 'カートの合計に消費税を加える処理を追加して');
-      sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote: 'カートの合計' } });
+      sessions.setQueryFrame({ target_feature: { value: 'カートの合計', quote } });
       sessions.record('find_definitions', { name: 'formatPrice' }, { ...findDefinitions(project, { name: 'formatPrice' }) });
       sessions.record('get_symbols', { file: 'src/util/format.ts' }, { ...getSymbols(project, { file: 'src/util/format.ts' }) }); // a definition row names its file
       sessions.record('find_references', { name: 'Cart' }, { ...findReferences(project, { name: 'Cart' }) });
@@ -500,6 +527,14 @@ describe('cached_matches across sessions', () => {
     toValidation();
     expect(sessions.end('success')).toMatchObject({ cached_matches_learned: 0 });
     expect(sessions.engine.cache.count()).toBe(learned);
+    // a quote longer than its value: learned under both, so a later session that validates with the value finds it (red team adv88)
+    toValidation('カートの合計に消費税を加える処理');
+    await sessions.validateRelevance('カートの合計に消費税を加える処理', SAMPLE_SYMBOLS);
+    expect((await sessions.confirmRelevance(SAMPLE_CONFIRM)).next_phase).toBe('READY');
+    sessions.end('success');
+    const rows = sessions.engine.cache.db.prepare("SELECT term, session_id FROM nl_cache WHERE symbol = 'Cart.total' ORDER BY term").all() as { term: string; session_id: string }[];
+    expect(rows.map((r) => r.term)).toEqual(['カートの合計', 'カートの合計に消費税を加える処理']);
+    expect(rows[0]!.session_id).toBe(rows[1]!.session_id); // the value, confirmed again by this session
     project.close();
     removeProject(root);
   });

@@ -151,6 +151,9 @@ describe('Red team adv87: what earlier sessions confirmed vouches for no link, a
     expect(svc.teaches({ keyword: 0.13, request_named: 0.45 })).toBe(false);
     expect(svc.teaches({ keyword: 0.45, request_named: 0.45 })).toBe(true);
     expect(svc.teaches({ keyword: 0.1, rank: 3 })).toBe(true);
+    // a plain word of the target that is the whole name (0.45) is no match to learn; the name written as code (0.7) is (red team adv88)
+    expect(svc.teaches({ keyword: 0, named: 0.45 })).toBe(false);
+    expect(svc.teaches({ keyword: 0.1, named: 0.7 })).toBe(true);
   });
 });
 

@@ -253,9 +253,9 @@ describe('New attacks (round 3): the cache taught through an honest READY sessio
     await t.call('submit_understanding', SAMPLE_UNDERSTANDING);
     await t.call('validate_symbol_relevance', { target_feature: PAD, symbols: SAMPLE_SYMBOLS });
     expect((await t.call('confirm_symbol_relevance', { mapped_symbols: SAMPLE_CONFIRM })).next_phase).toBe('READY');
-    expect((await t.call('end_session', { outcome: 'success' })).cached_matches_learned).toBeGreaterThan(0);
-    const rows = t.project.db.prepare('SELECT term, symbol FROM nl_cache').all() as { term: string; symbol: string }[];
-    expect(rows).toEqual(expect.arrayContaining([{ term: PAD, symbol: 'Cart.total' }]));
+    // (Cart.total stood on the plain word 'total' of the padded target, its name: no match to learn — red team adv88)
+    expect((await t.call('end_session', { outcome: 'success' })).cached_matches_learned).toBe(0);
+    t.sessions.engine.cache.learn('earlier', [{ term: PAD, symbol: 'Cart.total', file: 'src/cart.ts' }], 'an earlier request');
     // the whole term, or a target stating all of it, still finds what it taught
     expect(t.sessions.engine.cache.match(PAD).map((e) => e.symbol)).toContain('Cart.total');
     expect(t.sessions.engine.cache.match(`${PAD} now`).map((e) => e.symbol)).toContain('Cart.total');

@@ -6,6 +6,7 @@
  * confirmed again is refreshed and strengthened; one not confirmed for long fades out and is dropped.
  * They are returned first by validate_symbol_relevance and feed the history leg of the hybrid score.
  */
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { recordMac } from '../guard/seal.js';
 import type { DB } from '../store/db.js';
@@ -24,7 +25,7 @@ CREATE TABLE IF NOT EXISTS nl_cache (
   confirmations INTEGER NOT NULL DEFAULT 1,
   first_at INTEGER NOT NULL,
   last_at INTEGER NOT NULL,
-  source TEXT,                     -- the request the session answered: another session of it confirms nothing new
+  source TEXT,                     -- the requests that confirmed it (JSON, keys): another session of one confirms nothing new
   mac TEXT,                        -- recordMac over the row: a row written by anything else is ignored
   UNIQUE(term_norm, symbol)
 );
@@ -39,6 +40,22 @@ interface Row {
 const macText = (r: Omit<Row, 'id' | 'mac'>) => JSON.stringify([r.term, r.term_norm, r.symbol, r.file, r.evidence, r.session_id, r.confirmations, r.first_at, r.last_at, r.source]);
 
 const DAY = 86_400_000;
+/** the requests a row remembers having confirmed it (more add confirmations up to full weight long before) */
+const MAX_SOURCES = 16;
+
+/** A request as a key: its words, whatever the punctuation ("…length", "…length?" are one request — red team adv88). */
+function sourceKey(request: string): string {
+  return crypto.createHash('sha256').update(normalize(request).replace(/[\p{P}\p{S}\s]+/gu, ' ').trim()).digest('hex').slice(0, 16);
+}
+
+function sourcesOf(raw: string | null): string[] {
+  try {
+    const v = raw ? (JSON.parse(raw) as unknown) : [];
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
 /** the share of a cached term's concepts a target must state to match it */
 const TERM_COVER = 0.75;
 /** below this weight an entry is forgotten */
@@ -109,10 +126,13 @@ export class NlCache {
         if (!term_norm || !p.symbol) continue;
         const was = get.get(term_norm, p.symbol) as Row | undefined;
         const valid = was !== undefined && this.holds(was);
-        const again = valid && (was.session_id === sessionId || (source !== undefined && was.source === source));
+        const sources = valid ? sourcesOf(was.source) : [];
+        const key = source === undefined ? undefined : sourceKey(source);
+        const again = valid && (was.session_id === sessionId || (key !== undefined && sources.includes(key)));
         const row = {
           term: p.term, term_norm, symbol: p.symbol, file: p.file ?? null, evidence: p.evidence ?? null, session_id: sessionId,
-          confirmations: valid ? was.confirmations + (again ? 0 : 1) : 1, first_at: valid ? was.first_at : now, last_at: now, source: source ?? null,
+          confirmations: valid ? was.confirmations + (again ? 0 : 1) : 1, first_at: valid ? was.first_at : now, last_at: now,
+          source: JSON.stringify(key === undefined || sources.includes(key) ? sources : [...sources, key].slice(-MAX_SOURCES)),
         };
         put.run({ ...row, mac: this.macOf(row) });
         n++;

@@ -61,6 +61,8 @@ const MIN_CALIBRATION_PAIRS = 12;
  * cosine + 0.35 BM25F 0.263). 0.5 keeps real requests where they were and gains on described ones.
  */
 const FUSION_COSINE = 0.5;
+/** The score of a symbol's own legs below which earlier sessions' matches lift nothing (half the accepted tier). */
+const HISTORY_FLOOR = 0.15;
 /** What earlier sessions confirmed for a term: symbol → the file it was confirmed in ('' where none was recorded) → score. */
 type History = ReadonlyMap<string, ReadonlyMap<string, number>>;
 
@@ -72,14 +74,16 @@ type History = ReadonlyMap<string, ReadonlyMap<string, number>>;
  * An entry with no file counts only where the name has one definition.
  */
 function learned(history: History, corpus: Corpus, name: string, qualifiedName: string, file: string): number | undefined {
-  const under = (key: string): number | undefined => {
-    const byFile = history.get(key);
-    if (!byFile) return undefined;
-    return byFile.get(file) ?? ((corpus.byName.get(key)?.length ?? 0) <= 1 ? byFile.get('') : undefined);
-  };
-  const h = under(qualifiedName);
-  if (h !== undefined || name === 'default' || !history.has(name)) return h;
-  return (corpus.byName.get(name)?.length ?? 0) <= 1 ? under(name) : undefined;
+  // the definitions a key names, in all and (as qualified names) in this file: a getter and its setter are one
+  const owners = (key: string, inFile: boolean) => new Set((corpus.byName.get(key) ?? []).map((i) => corpus.chunks[i]!).filter((c) => !inFile || c.path === file).map((c) => `${c.path}\0${qualified(c)}`)).size;
+  const byQualified = history.get(qualifiedName);
+  const h = byQualified?.get(file) ?? (byQualified && owners(qualifiedName, false) <= 1 ? byQualified.get('') : undefined);
+  if (h !== undefined || !history.has(name)) return h;
+  // a bare name: in its file where the file holds one definition of it (koa's `get` of request.js, as
+  // an honest agent names it — red team adv88), anywhere only where the project holds one
+  const byName = history.get(name)!;
+  if (byName.has(file) && owners(name, true) <= 1) return byName.get(file);
+  return name !== 'default' && owners(name, false) <= 1 ? byName.get('') : undefined;
 }
 
 /** Building the keyword corpus, per chunk, in µs (measured on pnpm, 2 cores, with some margin). */
@@ -319,6 +323,16 @@ export class SemanticEngine {
     return Math.max(this.combine({ ...legs, history: undefined }), legs.named ?? 0);
   }
 
+  /**
+   * Whether a match is worth learning: the symbol's own words (and model) answer the target at the
+   * accepted tier without earlier sessions, or the target writes its name as code (named above the
+   * FACT line). A plain word of the target that is its whole name ("length", "get", "header") is
+   * accepted with risk HIGH, but taught as a match it lifted namesakes in later sessions (red team adv88).
+   */
+  learnable(legs: Legs): boolean {
+    return this.combine({ ...legs, history: undefined }) >= 0.3 || (legs.named ?? 0) > 0.6;
+  }
+
   static backendOf(legs: Legs): string {
     return [legs.vector ? 'neural' : null, 'lexical', legs.history !== undefined ? 'history' : null, legs.named ? 'named' : null].filter(Boolean).join('+');
   }
@@ -466,9 +480,11 @@ export class SemanticEngine {
       // earlier sessions' confirmations are what agents said: they may lift a symbol the code itself
       // relates to the target, never carry one it does not (red team adv83: five sessions that
       // confirmed attachment for a target it shares no word with made it accepted at 0.30 on history alone)
-      // (and only lift it: a weaker match averaged in would take a FACT down — red team adv87)
+      // (and only lift it: a weaker match averaged in would take a FACT down — red team adv87 — and
+      // only where its own code says half of what acceptance asks: one word of the target in a cited
+      // line, 0.07, was lifted to accepted by a weighty match — red team adv88)
       const own = this.withoutHistory(legs);
-      let score = Math.max(own > 0 ? Math.max(this.combine(legs), own) : 0, named);
+      let score = own >= HISTORY_FLOOR ? Math.max(this.combine(legs), own) : own;
       // a word shared with the target that names a family (adapter), where the target's other words
       // name the member beside this one (fetch.js beside xhr.js): no credit from the shared word
       if (opts.siblingOf && score >= SIBLING_CAP && named === 0 && terms.missing.length > 0) {

@@ -560,6 +560,11 @@ export class SessionService implements SessionCore {
       const judged = a.target ?? frame.quotes?.target_feature;
       if (!quoted(judged)) continue;
       pairs.push({ term: judged, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
+      // (and under the value, where the request says it as written: a later session validates with
+      // its value, and a quote longer than the value was never found again — red team adv88)
+      const value = frame.target_feature;
+      if (quoted(value) && normalize(value!) !== normalize(judged) && normalize(judged).includes(normalize(value!)) && (a.target === undefined || a.target === frame.quotes?.target_feature))
+        pairs.push({ term: value!, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
       for (const term of a.terms ?? []) if (quoted(term)) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
     }
     return this.engine.cache.learn(id, pairs, request);
@@ -576,10 +581,11 @@ export class SessionService implements SessionCore {
     if (!legs || typeof legs.keyword !== 'number') return false;
     if (legs.graph !== undefined || legs.propagation !== undefined) return false;
     if (legs.rank !== undefined) return true;
-    // the request names it as code, outside the target feature: it answers the request, not the
-    // target's words it would be learned under (red team adv87: has() taught "Referrer header")
-    if (legs.request_named !== undefined) return this.engine.withoutHistory(legs as unknown as Legs) >= 0.3;
-    return typeof legs.history !== 'number' || legs.history === 0 || this.engine.withoutHistory(legs as unknown as Legs) >= 0.3;
+    // its own words must answer the target, without earlier sessions: a plain word of the target that
+    // is its whole name ("length", "get", "header" in the quote) or the request writing it as code
+    // outside the target (has()) accepts it with risk HIGH, but is no match to learn (red teams
+    // adv87, adv88); a name the target writes as code (`Cart.total`, total()) is one
+    return this.engine.learnable(legs as unknown as Legs);
   }
 
   abort(reason: string): Record<string, unknown> {

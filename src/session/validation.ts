@@ -355,7 +355,7 @@ export class ValidationPhase {
         const row = this.symbolProfile(String(a.symbol), a.evidence);
         if (!row) continue;
         const [scored] = await this.core.engine.scoreSymbols(m.nl_term, [{ name: row.name, container: row.container_name, file: row.path, signature: row.signature }]);
-        if (scored && tierOf(scored.score) !== 'REJECTED') terms.push(m.nl_term);
+        if (scored && tierOf(scored.score) !== 'REJECTED' && this.core.engine.learnable(scored.legs)) terms.push(m.nl_term);
       }
       a.terms = terms;
     }
