@@ -667,6 +667,7 @@ describe('a word the target shares with a family of siblings (red team adv13)', 
       'lib/adapters/http.js': 'export const isHttpAdapterSupported = typeof process !== "undefined";\nexport default function httpAdapter(config) {\n  return request(config);\n}\n',
       'lib/adapters/fetch.js': 'export const isFetchSupported = typeof fetch === "function";\nexport default function fetchAdapter(config) {\n  return fetch(config.url);\n}\n',
       'lib/core/dispatch.js': 'export function dispatchRequest(config) {\n  return config.adapter(config);\n}\n',
+      'lib/core/only.js': 'export function only(obj, keys) {\n  return keys;\n}\n',
       'lib/rules/getter-return.js': 'function isGetter(node) {\n  return node.kind === "get";\n}\nexport default { create(context) { return { FunctionExpression: isGetter }; } };\n',
       'lib/rules/accessor-pairs.js': 'function isPropertyDescriptor(node) {\n  return node.type === "ObjectExpression";\n}\nexport default { create(context) { return { ObjectExpression: isPropertyDescriptor }; } };\n',
       'lib/rules/array-callback-return.js': 'function isCallback(node) {\n  return true;\n}\nexport default { create(context) { return { ArrowFunctionExpression: isCallback }; } };\n',
@@ -687,6 +688,9 @@ describe('a word the target shares with a family of siblings (red team adv13)', 
     // a symbol with no sibling named for the missing word keeps its partial credit
     const dispatch = await score('dispatchRequest', 'lib/core/dispatch.js');
     expect(dispatch.legs.sibling).toBeUndefined();
+    // an adverb of the target names no file (red team adv88: "… only when …" capped koa's request.origin for lib/only.js)
+    expect(siblingSaying(project.db, 'lib/core/dispatch.js', ['only'])).toBeUndefined();
+    expect(siblingSaying(project.db, 'lib/core/dispatch.js', ['only', 'merge'])).toBeUndefined();
     // a target that names two files beside each other names each one, not a family (agent trial tr98)
     for (const [name, file] of [['isGetter', 'lib/rules/getter-return.js'], ['isPropertyDescriptor', 'lib/rules/accessor-pairs.js']] as const) {
       for (const target of ['getter-return and accessor-pairs rules', 'getter-return 和 accessor-pairs 规则']) {

@@ -49,7 +49,8 @@ export function targetMeansAnother(db: Database.Database, target: string, name: 
  * on "adapter", and xhr.js's adapter came in linked to it). Undefined when no sibling says one.
  */
 export function siblingSaying(db: Database.Database, path: string, missing: readonly string[], matched: readonly string[] = []): string | undefined {
-  const wanted = new Set(missing.flatMap((m) => [...wordsOf(m)]));
+  // (an adverb of the target names no file: "… only when …" is not koa's lib/only.js — red team adv88)
+  const wanted = new Set(missing.flatMap((m) => [...wordsOf(m)]).filter((w) => !ADVERBS.has(w)));
   if (wanted.size === 0) return undefined;
   const slash = path.lastIndexOf('/');
   const dir = slash < 0 ? '' : path.slice(0, slash + 1);
@@ -76,6 +77,9 @@ export function wordsNamingSibling(sibling: string, missing: readonly string[]):
   const words = wordsOf(entry);
   return missing.filter((m) => [...wordsOf(m)].some((w) => words.has(w)));
 }
+
+/** Words a request says of the case or the manner, never of a thing a file is named for. */
+const ADVERBS = new Set(['only', 'also', 'just', 'even', 'still', 'again', 'already', 'always', 'never', 'same', 'other'].map(stem));
 
 /** Files under a folder looked at for siblings (a folder of thousands says nothing of one file). */
 const MAX_SIBLINGS = 2000;
