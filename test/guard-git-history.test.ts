@@ -4,7 +4,7 @@
  * interpreter would) is put back before READY; in READY it stands when it carries only files the
  * session may change.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -166,6 +166,15 @@ describe('before READY', () => {
     h = await hook();
     expect(fs.existsSync(indexLock)).toBe(true);
     fs.utimesSync(indexLock, old, old);
+    // an old lock stays while a git process runs (a `git commit` waiting on its editor holds index.lock)
+    if (fs.existsSync('/proc/self/comm')) {
+      const running = spawn('git', ['cat-file', '--batch'], { cwd: root, stdio: ['pipe', 'ignore', 'ignore'] });
+      await new Promise((r) => setTimeout(r, 200));
+      h = await hook();
+      expect(fs.existsSync(indexLock)).toBe(true);
+      running.stdin!.end();
+      await new Promise((r) => running.on('exit', r));
+    }
     h = await hook();
     expect(fs.existsSync(indexLock)).toBe(false);
     expect(said(h)).toContain('.git/index.lock');

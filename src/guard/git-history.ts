@@ -248,7 +248,7 @@ export function putBackHistory(root: string, accepted: GitHistory, locked: strin
     return undefined;
   };
   const had = new Set(accepted.locks ?? now.locks ?? []);
-  const pending = locked ? removeStaleLocks(now, had, locked, undone, failed) : false;
+  const pending = locked ? removeStaleLocks(root, now, had, locked, undone, failed) : false;
   const base = headCommit(accepted);
   // (many refs at the same commits — a script's thousand branches — cost one look each pair)
   const seen = new Map<string, string[]>();
@@ -339,6 +339,30 @@ export function putBackHistory(root: string, accepted: GitHistory, locked: strin
   return { undone, failed, now: after };
 }
 
+/**
+ * Whether a git process runs now (Linux's /proc; elsewhere none is seen and the age alone decides):
+ * a `git commit` waiting on its editor holds index.lock for as long as the person writes.
+ */
+function gitRunning(root: string): boolean {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return false;
+  }
+  const top = path.resolve(root);
+  return pids.some((pid) => {
+    try {
+      // (in this repository: git moves to the top of the worktree it works on, whatever -C said)
+      if (!/^git(?:-|$)/.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim())) return false;
+      const cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
+      return cwd === top || cwd.startsWith(top + path.sep);
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** a lock file no git process has written for this long is left behind (a git killed, or a script) */
 const STALE_LOCK_MS = 10_000;
 
@@ -346,10 +370,10 @@ const lockPath = (h: GitHistory, rel: string) => path.join(rel === 'index.lock' 
 
 /**
  * Before READY, a lock file made since the accepted state is a change like any other: once no git
- * process has written it for STALE_LOCK_MS it is removed (it would stop the put-back of a ref, and
- * every git command of the person's after the turn). Returns whether a younger one waits.
+ * process has written it for STALE_LOCK_MS, and none runs, it is removed (it would stop the put-back
+ * of a ref, and every git command of the person's after the turn). Returns whether one waits.
  */
-function removeStaleLocks(now: GitHistory, had: Set<string>, locked: string, undone: HistoryUndo[], failed: string[]): boolean {
+function removeStaleLocks(root: string, now: GitHistory, had: Set<string>, locked: string, undone: HistoryUndo[], failed: string[]): boolean {
   let pending = false;
   for (const rel of now.locks ?? []) {
     if (had.has(rel)) continue;
@@ -357,7 +381,7 @@ function removeStaleLocks(now: GitHistory, had: Set<string>, locked: string, und
     try {
       const st = fs.lstatSync(abs, { throwIfNoEntry: false });
       if (!st) continue;
-      if (Date.now() - st.mtimeMs < STALE_LOCK_MS) {
+      if (Date.now() - st.mtimeMs < STALE_LOCK_MS || gitRunning(root)) {
         pending = true;
         continue;
       }
