@@ -216,19 +216,32 @@ const READS = /\.(?:get|getHeader|has|hasHeader|includes)\s*\(/;
 
 /** Does this line of code do `verb` to `thing`? */
 function doesOnLine(line: string, verb: Verb, thing: string): boolean {
+  // a helper named for doing it to the thing: strip_ansi(text), removeEtag(), set_cookie( (red team adv89)
+  if (verb !== 'check' && /^[A-Za-z][\w-]*$/.test(thing) && namedHelper(verb, thing).test(line)) return true;
   const named = namedIn(thing);
   if (!named.test(line)) return false;
   const plainName = /^[A-Za-z_$][\w$.]*$/.test(thing) && !/-/.test(thing);
   const assigned = plainName && new RegExp(String.raw`(?<![\w$])${escape(thing)}\s*=(?!=)|\.${escape(thing.split('.').pop()!)}\s*=(?!=)`).test(line);
   switch (verb) {
-    case 'set': return SETS.test(line) || assigned;
+    // (an item set by its key: env["LESS"] = "-R" — red team adv89)
+    case 'set': return SETS.test(line) || assigned || new RegExp(String.raw`\[\s*['"\`]${escape(thing)}['"\`]\s*\]\s*=(?!=)`, 'i').test(line);
     case 'remove': return REMOVES.test(line);
     case 'check': return CONDITION_LINE.test(line) || READS.test(line) || !assigned;
   }
 }
 
+/** A call of a function whose name says the verb and the thing: strip_ansi(, removeEtag(, set_cookie(. */
+function namedHelper(verb: 'set' | 'remove', thing: string): RegExp {
+  const t = escape(thing.replace(/-/g, '_'));
+  const v = verb === 'set' ? '(?:set|add|put|write)' : '(?:strip|remove|delete|drop|clear|unset|discard)';
+  return new RegExp(String.raw`(?<![\w$])${v}_?${t}s?\s*\(`, 'i');
+}
+
 const indentOf = (l: string) => /^\s*/.exec(l)![0].replace(/\t/g, '    ').length;
 const GUARD = /^\s*(?:\}\s*)?(?:else\s+)?(?:if|while|for|switch|case|elif|except|catch|when|unless|default)\b|^\s*(?:\}\s*)?else\b/;
+
+/** a branch after the first of its chain: else, else if, elif */
+const ELSE = /^\s*(?:\}\s*)?(?:else\b|elif\b)/;
 
 /** The conditions on the way to line `at` of a declaration: the blocks that hold it, a guard on its own line, early exits before it. */
 export function guardsOf(lines: readonly string[], at: number): string[] {
@@ -243,21 +256,24 @@ export function guardsOf(lines: readonly string[], at: number): string[] {
     if (!l.trim()) continue;
     const ind = indentOf(l);
     // the if of an else (and the earlier branches of its chain) at the level just left
+    // (their conditions do not hold there: `!(…)` — red team adv89's "checks TERM only when PAGER is set"
+    // of a line in the else of `if pager_cmd_parts:`)
     if (inElse && ind === indent && GUARD.test(l)) {
-      out.push(l.trim());
-      if (!/^\s*(?:\}\s*)?else\b/.test(l)) inElse = false;
+      out.push(`!(${l.trim()})`);
+      if (!ELSE.test(l)) inElse = false;
       continue;
     }
     if (ind < indent) {
       indent = ind;
       if (GUARD.test(l)) out.push(l.trim());
-      inElse = /^\s*(?:\}\s*)?else\b/.test(l);
+      inElse = ELSE.test(l);
     }
   }
   // an early exit before it: `if (x) return`, or an if whose block returns
   for (let i = 0; i < at; i++) {
     const l = lines[i]!;
-    if (/^\s*(?:\}\s*)?(?:else\s+)?if\b/.test(l) && (/\b(?:return|throw|raise|continue|break)\b/.test(l) || /^\s*(?:return|throw|raise)\b/.test(lines[i + 1] ?? ''))) out.push(l.trim());
+    // (not the if of the else chain the line sits in: its branch is the other one)
+    if (/^\s*(?:\}\s*)?(?:else\s+)?if\b/.test(l) && (/\b(?:return|throw|raise|continue|break)\b/.test(l) || /^\s*(?:return|throw|raise)\b/.test(lines[i + 1] ?? '')) && !out.includes(`!(${l.trim()})`)) out.push(l.trim());
   }
   return out;
 }
@@ -291,6 +307,20 @@ export function conditionTerms(cond: string): string[] {
   // (a plain word that is part of a name already taken adds nothing: Transfer of Transfer-Encoding)
   for (const w of cond.match(/[A-Za-z_$][\w$]{2,}/g) ?? []) if (!COND_STOP.has(w.toLowerCase()) && ![...out].some((t) => t !== w && t.toLowerCase().split(/[^a-z0-9_$]+/).includes(w.toLowerCase()))) out.add(w);
   return [...out];
+}
+
+/** a guard the line runs under only when it does not hold (the earlier branches of its chain) */
+const negatedGuard = (g: string) => g.startsWith('!(');
+/** `color is None` against `color is True`: one name tested for two values, with no other way in */
+const LITERAL = String.raw`(?:None|True|False|null|undefined|true|false|\d+|'[^']*'|"[^"]*")`;
+function conflicts(guard: string, cond: string): boolean {
+  if (negatedGuard(guard) || /\|\||\bor\b|!==?|\bnot\b|\bis\s+not\b/.test(guard)) return false;
+  const said = new RegExp(String.raw`([A-Za-z_$][\w$.]*)\s+(?:is|==|===|equals)\s+(${LITERAL})(?![\w$])`, 'g');
+  for (const m of cond.matchAll(said)) {
+    const tested = new RegExp(String.raw`(?<![\w$.])${escape(m[1]!)}\s*(?:\bis\b|===?)\s*(${LITERAL})(?![\w$])`).exec(guard);
+    if (tested && tested[1]!.replace(/^['"]|['"]$/g, '').toLowerCase() !== m[2]!.replace(/^['"]|['"]$/g, '').toLowerCase()) return true;
+  }
+  return false;
 }
 
 const mentions = (guard: string, term: string) => (/^\d+$/.test(term) ? new RegExp(`(?<!\\d)${term}(?!\\d)`) : new RegExp(escape(term), 'i')).test(guard);
@@ -338,6 +368,10 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
     // "removes Content-Length when Transfer-Encoding is set", the removal under 204/304). A broad guard
     // (`chunk !== undefined`) may hold in C: left alone.
     const all = mine.length > 0 ? mine : theirs;
+    // (a guard that tests the case's name for another value: "sets LESS when color is True" of a line under `color is None` — red team adv89)
+    const other = all.find((x) => x.guards.some((g) => conflicts(g, c.cond ?? '')));
+    if (c.cond && all.every((x) => x.guards.some((g) => conflicts(g, c.cond!))))
+      return `${said} when ${c.cond.trim()}, and its code does it only under '${other!.guards.find((g) => conflicts(g, c.cond!))!.slice(0, 80)}' (${place(other!)}), another value`;
     const named = (g: string) => /(?<![!=<>])={2,3}\s*(?:['"`\d]|[A-Z_]{2,}\b)|['"`\d][^=!]*?(?<![!=<>])={2,3}(?!=)|^\s*case\b/.test(g);
     if (c.cond && terms.length > 0 && all.every((x) => x.guards.some(named) && !terms.some((t) => x.guards.some((g) => mentions(g, t)))))
       return `${said} when ${c.cond.trim()}, and its code does it only under ${[...new Set(all.flatMap((x) => x.guards))].slice(0, 3).map((g) => `'${g.slice(0, 60)}'`).join(', ')} (${place(all[0]!)}), none of which reads ${terms.slice(0, 4).join(', ')}`;
@@ -371,5 +405,8 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
     return `${said} only when ${c.cond.trim()}, and its code does it at ${place(wider)}${how} under '${wider.guards.find((g) => /\|\|/.test(g))!.slice(0, 80)}', which holds in other cases too`;
   if (c.only && c.cond && untied.length > 0 && !c.denied)
     return `${said} only when ${c.cond.trim()}, and its code does at ${place(untied[0]!)}${how} with no condition on the way that reads ${terms.slice(0, 4).join(', ')}${untied[0]!.guards.length > 0 ? ` (under '${untied[0]!.guards[0]!.slice(0, 60)}')` : ''}`;
+  const otherBranch = sites.find((x) => !terms.some((t) => x.guards.some((g) => !negatedGuard(g) && mentions(g, t))));
+  if (c.only && c.cond && otherBranch && !c.denied)
+    return `${said} only when ${c.cond.trim()}, and its code does at ${place(otherBranch)}${how} in the branch where '${otherBranch.guards.find(negatedGuard)!.slice(2, 62)}' does not hold`;
   return undefined;
 }

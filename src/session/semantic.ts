@@ -129,7 +129,7 @@ export class SemanticPhase {
       if (own) continue;
       if (helpers.some((h) => namesHelper(sentence, h))) continue;
       if (helpers.length > 0) return `${a} throws ${x}, and ${x} is written not in ${a}'s code but in ${helpers.slice(0, 3).join(', ')}, which it calls: say which (${a} throws ${x} through ${helpers[0]}), and check that it throws it in the case you state`;
-      return `${a} throws ${x}, and ${x} is written nowhere in ${a}'s code nor in the code it calls`;
+      return `${a} throws ${x}, and ${x} is written nowhere in ${a}'s code nor in the code it calls, other than where it is caught or tested (an \`except ${x}\` whose block does not raise swallows it)`;
     }
     return undefined;
   }
@@ -242,7 +242,17 @@ export class SemanticPhase {
       const [a, b] = m.groups!.a ? [m.groups!.a, m.groups!.b!] : [m.groups!.a2!, m.groups!.b2!];
       const from = this.defsNamed(a).filter((d) => !d.local);
       const to = this.defsNamed(b);
-      if (from.length === 0 || to.length === 0) continue;
+      if (from.length === 0) continue;
+      if (to.length === 0) {
+        // a function of a library or the language (c.terminate(), os.unlink()): its call written in A's code (red team adv89)
+        const written = new RegExp(String.raw`(?<![\w$])${b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\s*\(|\.${bare(b).replace(/[$]/g, '\\$')}\s*\(`);
+        for (const d of from) {
+          const lines = withoutCommentLines(this.core.project.lines(d.path).slice(d.line - 1, Math.min(d.end_line, d.line + 2000)));
+          const at = lines.findIndex((l) => written.test(codeOfLine(l)));
+          if (at >= 0) return `${a} does not call ${b}, and its code calls it at ${d.path}:${d.line + at}`;
+        }
+        continue;
+      }
       const call = this.core.project.db.prepare(`SELECT r.line FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
         AND r.role = 'call' AND r.symbol_id IN (SELECT value FROM json_each(?)) LIMIT 1`);
       const ids = JSON.stringify(to.map((d) => d.id));
@@ -921,7 +931,18 @@ function raisable(code: string, x: string): boolean {
   const checked = new RegExp(`\\binstanceof\\s+(?:[\\w$]+\\.)*${x}(?![\\w$])|\\bcatch\\s*\\([^)]*\\)|\\bexcept\\b[^:\\n]*:`, 'g');
   const rest = code.replace(/(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g, (str) => (exact.test(str) ? str : ' ')).replace(checked, ' ');
   if (name.test(rest)) return true;
-  return new RegExp(`\\binstanceof\\s+(?:[\\w$]+\\.)*${x}(?![\\w$])|\\bexcept\\b[^:\\n]*\\b${x}\\b`).test(code) && /\b(?:throw|raise)\b/.test(code);
+  // (a Python `except X:` re-raises only where its own block raises: `except BrokenPipeError: pass`
+  // swallows it, whatever another clause raises — red team adv89)
+  const lines = code.split('\n');
+  const excepts = lines.flatMap((l, i) => (new RegExp(`^\\s*except\\b[^:\\n]*\\b${x}\\b`).test(l) ? [i] : []));
+  if (excepts.length > 0) {
+    const indent = (l: string) => /^\s*/.exec(l)![0].length;
+    return excepts.some((i) => {
+      for (let j = i + 1; j < lines.length && (!lines[j]!.trim() || indent(lines[j]!) > indent(lines[i]!)); j++) if (/\braise\b/.test(lines[j]!)) return true;
+      return false;
+    });
+  }
+  return new RegExp(`\\binstanceof\\s+(?:[\\w$]+\\.)*${x}(?![\\w$])`).test(code) && /\b(?:throw|raise)\b/.test(code);
 }
 
 /**
@@ -1071,8 +1092,35 @@ function canonicalJson(v: unknown): string {
 }
 
 /** The lines of code that are not whole comment lines (//, #, /*, a JSDoc line's *): what a quote or a name must be written in. */
+/** A line's code without its string literals and a trailing comment (a call named in a string is no call). */
+const codeOfLine = (l: string) => l.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""').replace(/\s(?:\/\/|#).*$/, '');
+
 export function withoutCommentLines(lines: readonly string[]): string[] {
-  return lines.map((l) => (/^\s*(?:\/\/|#(?![!\[])|\/\*|\*(?!\*?\s*[=;)]))/.test(l) ? '' : l));
+  // (a Python docstring is prose too: its ``LESS=-R`` is no assignment — red team adv89; so is the
+  // inside of a multi-line string, whose opening and closing lines stay as code)
+  let closing: string | undefined;
+  let keepClose = false;
+  const count = (l: string, q: string) => l.split(q).length - 1;
+  return lines.map((l) => {
+    if (closing) {
+      if (!l.includes(closing)) return '';
+      closing = undefined;
+      return keepClose ? l : '';
+    }
+    const doc = /^\s*(?:[rRuUbBfF]{1,2})?("""|''')/.exec(l);
+    if (doc) {
+      if (count(l, doc[1]!) < 2) (closing = doc[1]), (keepClose = false);
+      return '';
+    }
+    for (const q of ['"""', "'''"]) {
+      if (count(l, q) % 2 === 1) {
+        closing = q;
+        keepClose = true;
+        return l;
+      }
+    }
+    return /^\s*(?:\/\/|#(?![!\[])|\/\*|\*(?!\*?\s*[=;)]))/.test(l) ? '' : l;
+  });
 }
 
 /**
