@@ -524,6 +524,12 @@ describe('QueryFrame validation', () => {
       ['stop logging', 'ログの出力をやめて'], ['stop log output', 'ログの出力をやめて'], ['stop logging the request body', 'stop logging the request body'],
       ['stop recording the request headers', '停止记录请求头']])
       expect(nom(v!, q!), v).toEqual([]);
+    // red team adv89: a value that leaves out the only-when condition its own quote states, or cuts it to a stub
+    const PG = 'Only treat the pager as raw-mode capable when one of its options really enables raw control characters.';
+    const pg = (value: string) => validateFrame(PG, { desired_action: { value, quote: PG.slice(0, -1) } }, translateCjk).errors.map((e) => e.error);
+    for (const v of ['treat the pager as raw-mode capable', 'treat the pager as raw-mode capable when one of its options']) expect(pg(v), v).not.toEqual([]);
+    for (const v of ['treat the pager as raw-mode capable only when one of its options really enables raw control characters', 'only treat the pager as raw-mode capable when an option enables raw control characters'])
+      expect(pg(v), v).toEqual([]);
     expect(opposite('add the cart total to the receipt', 'remove the cart total', 'add the cart total')[0]).toMatch(/opposite/);
     expect(opposite('ボタンを非表示にする', 'show the button', 'ボタンを非表示にする')[0]).toMatch(/says show where .* says hide/);
     expect(opposite('ボタンを非表示にする', 'ボタンを表示する', 'ボタンを非表示にする')[0]).toMatch(/opposite/);

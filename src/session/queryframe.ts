@@ -1485,6 +1485,26 @@ function conditionCutOff(req: string, quote: string, trigger?: string): string |
   }
   return found;
 }
+/**
+ * The condition a desired_action's own quote ties the action to ("only treat the pager as raw-mode
+ * capable when one of its options really enables raw control characters"), left out of the value or
+ * cut to a stub ("… when one of its options": red team adv89). Returns the condition; undefined where kept.
+ */
+function conditionDropped(value: string, quote: string, trigger?: string): string | undefined {
+  const q = quote.normalize('NFKC');
+  // (English "only … when C", where the sentence ties the action to C; a Japanese or Chinese aside such as
+  // （同じオリジンの場合のみ） is left to the honest-frame oracle's judgement, which takes it out of the value)
+  const m = /(?<!\bnot\s)\bonly\b[^.;]*?\b(?:when|whenever|if|unless|as\s+long\s+as|provided)\b([^.;]*)/i.exec(q);
+  if (!m || (trigger && normalize(m[1]!).includes(trigger))) return undefined;
+  const v = value.normalize('NFKC').replace(/^\s*(?:[才就]|に限り|に限って|only\b)/iu, '');
+  if (!STATES_CONDITION.test(v)) return m[0].trim().slice(0, 100);
+  // in one script the value must say at least half of the condition's words
+  if (CJK.test(v) !== CJK.test(m[1]!)) return undefined;
+  const cond = [...contentUnits(m[1]!)];
+  const said = contentUnits(v);
+  return cond.length >= 2 && cond.filter((u) => meets(u, said)).length * 2 < cond.length ? m[0].trim().slice(0, 100) : undefined;
+}
+
 /** A value that states a condition of its own (it may keep the quote's). */
 const STATES_CONDITION = /\b(?:when|whenever|if|unless|once|while)\b|只有|只要|仅|只在|(?<!同)时|的情况下|場合|とき|のみ|だけ|限り/iu;
 
@@ -1630,6 +1650,8 @@ export function validateFrame(request: string, frame: QueryFrameInput, translate
       errors.push({ slot, error: `value "${s.value}" states '${stopped}' where its quote "${s.quote}" stops or prevents it: keep the stop (the request says the opposite)` });
     else if ((opposed = opposedAction(s.value, s.quote, translate, turned(s.value, s.quote) !== turned(s.quote))))
       errors.push({ slot, error: `value "${s.value}" says ${opposed[0]} where its quote "${s.quote}" says ${opposed[1]}: the value must state the quote's action, not its opposite` });
+    else if (slot === 'desired_action' && (cut = conditionDropped(s.value, s.quote, frame.trigger_condition && normalize(frame.trigger_condition.quote))))
+      errors.push({ slot, error: `value "${s.value}" leaves out the condition its quote "${s.quote}" holds the action to ("${cut}"): keep the condition in the value` });
     // a word taken from a clause the request forbids changing, into what it asks for: "keep the baseURL
     // for relative and absolute URLs" where it says "do not change how relative URLs are combined" (red team adv40)
     else if (slot !== 'observed_issue' && (ruled = fromExcluded(s.value, request, slot !== 'target_feature', translate)))
