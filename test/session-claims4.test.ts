@@ -896,7 +896,7 @@ describe('Red team adv76: a Read that did not count, cited as evidence', () => {
 });
 
 /** click's pager code, cut down (red team adv89) */
-const PAGER_PY = "import os\n\n\ndef strip_ansi(value):\n    return value\n\n\nclass _PagerWriter:\n    def __init__(self, stream, color):\n        self.stream = stream\n        self.color = color\n\n    def write(self, text):\n        if not self.color:\n            text = strip_ansi(text)\n        return self.stream.write(text)\n\n\ndef _pager_contextmanager(pager_cmd_parts):\n    if pager_cmd_parts:\n        return _pipepager(pager_cmd_parts, [])\n    else:\n        if os.environ.get(\"TERM\") in (\"dumb\", \"emacs\"):\n            return None\n        return None\n\n\ndef _pipepager(cmd_path, cmd_params, color=None):\n    \"\"\"Page through text.\n\n    ``LESS=-R`` is set automatically.\n    \"\"\"\n    env = dict(os.environ)\n    if color is None and cmd_path == \"less\":\n        less_flags = f\"{os.environ.get('LESS', '')}{' '.join(cmd_params)}\"\n        if not less_flags:\n            env[\"LESS\"] = \"-R\"\n            color = True\n    c = open(cmd_path)\n    try:\n        yield c, color\n    except BrokenPipeError:\n        pass\n    except Exception as e:\n        c.terminate()\n        raise e\n";
+const PAGER_PY = "import os\n\n\ndef strip_ansi(value):\n    return value\n\n\nclass _PagerWriter:\n    def __init__(self, stream, color):\n        self.stream = stream\n        self.color = color\n\n    def write(self, text):\n        if not self.color:\n            text = strip_ansi(text)\n        return self.stream.write(text)\n\n\ndef _pager_contextmanager(pager_cmd_parts):\n    if pager_cmd_parts:\n        return _pipepager(pager_cmd_parts, [])\n    else:\n        if os.environ.get(\"TERM\") in (\"dumb\", \"emacs\"):\n            return None\n        return None\n\n\n@contextlib.contextmanager\ndef _pipepager(cmd_path, cmd_params, color=None):\n    \"\"\"Page through text.\n\n    ``LESS=-R`` is set automatically.\n    \"\"\"\n    env = dict(os.environ)\n    if color is None and cmd_path == \"less\":\n        less_flags = f\"{os.environ.get('LESS', '')}{' '.join(cmd_params)}\"\n        if not less_flags:\n            env[\"LESS\"] = \"-R\"\n            color = True\n    c = subprocess.Popen([cmd_path] + cmd_params, shell=False, env=env)\n    try:\n        yield c, color\n    except BrokenPipeError:\n        pass\n    except Exception as e:\n        c.terminate()\n        raise e\n";
 
 describe('Red team adv85: what a declaration does to a header, in a case, in order — and a package\'s function of the same name', () => {
   const RESPONSE = [
@@ -975,10 +975,12 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
     const t = await setup({ 'src/pager.py': PAGER_PY });
     const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
     for (const h of ['_pipepager sets LESS when color is True', '_pager_contextmanager checks TERM only when pager_cmd_parts is set', '_pipepager raises BrokenPipeError',
-      '_pipepager never calls terminate', '_pipepager does not call c.terminate', '_pipepager は BrokenPipeError を投げる'])
+      '_pipepager never calls terminate', '_pipepager does not call c.terminate', '_pipepager は BrokenPipeError を投げる',
+      '_pipepager passes shell=True to subprocess.Popen', '_pager_contextmanager is decorated with contextlib.contextmanager'])
       expect(sem.wrongRelation(h), h).toBeDefined();
     for (const h of ['_pipepager sets LESS only when less_flags is empty', '_PagerWriter.write strips ANSI when color is False', '_PagerWriter.write は color が False の場合に ANSI を削除する',
-      '_pipepager sets LESS when color is None', '_pipepager calls c.terminate', '_pipepager does not call os.unlink', '_pager_contextmanager checks TERM when pager_cmd_parts is empty'])
+      '_pipepager sets LESS when color is None', '_pipepager calls c.terminate', '_pipepager does not call os.unlink', '_pager_contextmanager checks TERM when pager_cmd_parts is empty',
+      '_pipepager passes shell=False to subprocess.Popen', '_pipepager is decorated with contextlib.contextmanager.'])
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 

@@ -230,6 +230,48 @@ export class SemanticPhase {
     return undefined;
   }
 
+  /** A declaration's code, comments and docstrings blanked. */
+  private codeLinesOf(d: { path: string; line: number; end_line: number }): string[] {
+    return withoutCommentLines(this.core.project.lines(d.path).slice(d.line - 1, Math.min(d.end_line, d.line + 2000)));
+  }
+
+  /**
+   * "A passes shell=True to B": where A's code passes that keyword only with another value (red team
+   * adv89: `shell=False` in _pipepager's Popen call). Said with a negation, left alone.
+   */
+  private wrongKeyword(sentence: string): string | undefined {
+    const m = /(?<![\w$.])([A-Za-z_$][\w$.]*)\s+(?:passes|sets|calls\s+[\w$.]+\s+with)\s+`?([A-Za-z_]\w*)\s*=\s*([\w."'-]+?)`?(?=[\s,.;)]|$)/.exec(sentence);
+    if (!m || deniedAt(sentence, m.index, m[0])) return undefined;
+    const [, a, key, value] = m;
+    const defs = this.defsNamed(a!).filter((d) => !d.local);
+    if (defs.length === 0) return undefined;
+    const given = new RegExp(String.raw`(?<![\w$.])${key}\s*=(?!=)\s*([^,)\n]+)`, 'g');
+    const values = defs.flatMap((d) => this.codeLinesOf(d).flatMap((l) => [...l.matchAll(given)].map((g) => g[1]!.trim())));
+    const norm = (v: string) => v.replace(/^['"]|['"]$/g, '').toLowerCase();
+    if (values.length === 0 || values.some((v) => norm(v) === norm(value!))) return undefined;
+    return `${a} passes ${key}=${value}, and its code gives ${key} only as ${[...new Set(values)].slice(0, 3).join(', ')}`;
+  }
+
+  /** "A is decorated with D": the decorators written right above A's definition (red team adv89). */
+  private wrongDecorator(sentence: string): string | undefined {
+    const m = /(?<![\w$.])([A-Za-z_$][\w$.]*)\s+is\s+(?:decorated|wrapped)\s+(?:with|by)\s+@?([A-Za-z_$][\w$.]*)/.exec(sentence);
+    if (!m || deniedAt(sentence, m.index, m[0])) return undefined;
+    const defs = this.defsNamed(m[1]!).filter((d) => !d.local);
+    if (defs.length === 0) return undefined;
+    const named = m[2]!.replace(/\.+$/, '');
+    const last = named.split('.').pop()!;
+    for (const d of defs) {
+      const all = this.core.project.lines(d.path);
+      for (let i = d.line - 1; i >= 0 && i < all.length; i--) {
+        const l = all[i]!.trim();
+        if (i === d.line - 1 && !l.startsWith('@')) continue; // the definition's own line
+        if (!l.startsWith('@')) break;
+        if (new RegExp(String.raw`^@(?:[\w$]+\.)*${last}(?![\w$])`).test(l)) return undefined;
+      }
+    }
+    return `${m[1]} is decorated with ${named}, and no such decorator stands above its definition`;
+  }
+
   /**
    * "A does not call B", "B is never called by A", said without a condition, where A's own code
    * holds a call the index resolved to B (red team adv83: "redirect is not called by back" was FACT;
@@ -425,7 +467,8 @@ export class SemanticPhase {
 
   private wrongInSentence(sentence: string): string | undefined {
     const db = this.core.project.db;
-    const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence) ?? this.wrongDenial(sentence) ?? this.wrongEffectOf(sentence);
+    const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence) ?? this.wrongDenial(sentence) ?? this.wrongEffectOf(sentence)
+      ?? this.wrongKeyword(sentence) ?? this.wrongDecorator(sentence);
     if (thrown) return thrown;
     for (const m of sentence.matchAll(RELATION)) {
       if (deniedAt(sentence, m.index!, m[0])) continue;
