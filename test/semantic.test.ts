@@ -267,6 +267,10 @@ describe('the NL→symbol cache against poisoning (red team adv87)', () => {
     expect(s!.legs.history).toBeUndefined();
     expect(engine.cache.match('Referrer header', undefined, (_sym, file) => file === 'lib/request.js')).toHaveLength(1);
     expect(engine.cache.match('Referrer header', undefined, (_sym, file) => file !== 'lib/request.js')).toEqual([]);
+    // confirmations of one definition are not handed to its namesake in another file
+    for (const src of ['two', 'three']) engine.cache.learn(`s-${src}`, [{ term: 'Referrer header', symbol: `${req!.c}.get`, file: 'lib/request.js' }], src);
+    engine.cache.learn('s-res', [{ term: 'Referrer header', symbol: `${res!.c}.get`, file: 'lib/response.js' }], 'four');
+    expect(engine.cache.match('Referrer header')[0]).toMatchObject({ file: 'lib/response.js', confirmations: 1 });
     project.close();
     removeProject(root);
   });

@@ -125,7 +125,8 @@ export class NlCache {
         const term_norm = normalize(p.term);
         if (!term_norm || !p.symbol) continue;
         const was = get.get(term_norm, p.symbol) as Row | undefined;
-        const valid = was !== undefined && this.holds(was);
+        // (a row of another definition of the name, in another file, hands on none of its confirmations)
+        const valid = was !== undefined && this.holds(was) && (was.file ?? null) === (p.file ?? null);
         const sources = valid ? sourcesOf(was.source) : [];
         const key = source === undefined ? undefined : sourceKey(source);
         const again = valid && (was.session_id === sessionId || (key !== undefined && sources.includes(key)));
