@@ -126,12 +126,12 @@ export class NlCache {
         if (!term_norm || !p.symbol) continue;
         const was = get.get(term_norm, p.symbol) as Row | undefined;
         // (a row of another definition of the name, in another file, hands on none of its confirmations)
-        const valid = was !== undefined && this.holds(was) && (was.file ?? null) === (p.file ?? null);
+        const valid = was !== undefined && this.holds(was) && (!was.file || !p.file || was.file === p.file);
         const sources = valid ? sourcesOf(was.source) : [];
         const key = source === undefined ? undefined : sourceKey(source);
         const again = valid && (was.session_id === sessionId || (key !== undefined && sources.includes(key)));
         const row = {
-          term: p.term, term_norm, symbol: p.symbol, file: p.file ?? null, evidence: p.evidence ?? null, session_id: sessionId,
+          term: p.term, term_norm, symbol: p.symbol, file: p.file ?? (valid ? was.file : null), evidence: p.evidence ?? null, session_id: sessionId,
           confirmations: valid ? was.confirmations + (again ? 0 : 1) : 1, first_at: valid ? was.first_at : now, last_at: now,
           source: JSON.stringify(key === undefined || sources.includes(key) ? sources : [...sources, key].slice(-MAX_SOURCES)),
         };
