@@ -196,7 +196,7 @@ export class SemanticPhase {
       const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind) && /\.(?:[cm]?[jt]sx?|java)$/.test(d.path));
       if (defs.length === 0) continue;
       const returnsNothing = (d: SymbolRow) => {
-        const code = withoutCommentLines(this.core.project.lines(d.path).slice(d.line - 1, Math.min(d.end_line, d.line + 2000))).join('\n');
+        const code = this.codeLinesOf(d).join('\n');
         if (!code || !/[{:]\s*$/m.test(code.split('\n').slice(0, 5).join('\n'))) return false;
         if (/\b(?:async|yield)\b|function\s*\*|\*\s*\[?Symbol/.test(code) || ownExpressionArrow(code)) return false;
         return !/\breturn\s+(?![;}\s])|\breturn\s*\(/.test(code);
@@ -289,8 +289,7 @@ export class SemanticPhase {
         // a function of a library or the language (c.terminate(), os.unlink()): its call written in A's code (red team adv89)
         const written = new RegExp(String.raw`(?<![\w$])${b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\s*\(|\.${bare(b).replace(/[$]/g, '\\$')}\s*\(`);
         for (const d of from) {
-          const lines = withoutCommentLines(this.core.project.lines(d.path).slice(d.line - 1, Math.min(d.end_line, d.line + 2000)));
-          const at = lines.findIndex((l) => written.test(codeOfLine(l)));
+          const at = this.codeLinesOf(d).findIndex((l) => written.test(codeOfLine(l)));
           if (at >= 0) return `${a} does not call ${b}, and its code calls it at ${d.path}:${d.line + at}`;
         }
         continue;
@@ -316,7 +315,7 @@ export class SemanticPhase {
       const defs = this.defsNamed(c.subject).filter((d) => !d.local).slice(0, 16);
       if (defs.length === 0) continue;
       const span = (d: { path: string; line: number; end_line: number }): CodeSpan => ({
-        path: d.path, start: d.line, lines: withoutCommentLines(this.core.project.lines(d.path).slice(d.line - 1, Math.min(d.end_line, d.line + 2000))),
+        path: d.path, start: d.line, lines: this.codeLinesOf(d),
       });
       const own = defs.map(span).filter((s) => s.lines.length > 0);
       if (own.length === 0) continue;
@@ -497,8 +496,7 @@ export class SemanticPhase {
           const usesB = db.prepare(`SELECT r.symbol_id AS sid, r.name AS name, r.line AS line, r.col AS col, f.path AS path FROM refs r JOIN symbols s ON s.id = ? JOIN files f ON f.id = r.file_id
             LEFT JOIN symbols t ON t.id = r.symbol_id WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
             AND r.name IN (${names.map(() => '?').join(',')}) AND (${GUESSED} OR r.symbol_id IN (${ids.map(() => '?').join(',')}) OR t.container_name IN (${bases.map(() => '?').join(',') || 'NULL'})) LIMIT 64`);
-          const lines = new Map<string, string[]>();
-          const useOfB = (u: { sid: number | null; name: string; line: number; col: number; path: string }) => u.sid !== null || this.guessedMayBe(u, to, lines);
+          const useOfB = (u: { sid: number | null; name: string; line: number; col: number; path: string }) => u.sid !== null || this.guessedMayBe(u, to);
           // (through the code it calls, a few calls deep: "Session.request calls HTTPAdapter.send" by way of Session.send)
           const callees = db.prepare('SELECT DISTINCT r.symbol_id AS id FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.symbol_id IS NOT NULL LIMIT 200');
           let frontier = from.map((d) => d.id);
@@ -587,21 +585,13 @@ export class SemanticPhase {
     return undefined;
   }
 
-  /** The declarations a name written in a hypothesis means: `HTTPAdapter.send` is the send of HTTPAdapter, not every send (red team adv50). */
   /**
    * May a call the index could only guess by its name be a call of one of `to`? Not where its
    * receiver names another owner of that name and none of theirs: res.json's `app.get('json escape')`
    * is no call of `req.get` (red team adv86). A receiver such as `this`, or none, may be any.
    */
-  private guessedMayBe(u: { name: string; line: number; col: number; path: string }, to: SymbolRow[], cache: Map<string, string[]>): boolean {
-    if (!cache.has(u.path)) {
-      try {
-        cache.set(u.path, fs.readFileSync(path.join(this.core.project.root, u.path), 'utf8').split('\n'));
-      } catch {
-        cache.set(u.path, []);
-      }
-    }
-    const before = (cache.get(u.path)![u.line - 1] ?? '').slice(0, Math.max(0, u.col - 1));
+  private guessedMayBe(u: { name: string; line: number; col: number; path: string }, to: SymbolRow[]): boolean {
+    const before = (this.core.project.lines(u.path)[u.line - 1] ?? '').slice(0, Math.max(0, u.col - 1));
     const receiver = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*\??\.\s*$/.exec(before)?.[1] ?? /\.\s*([A-Za-z_$][\w$]*)\s*\??\.\s*$/.exec(before)?.[1];
     if (!receiver || /^(?:this|self|that|_this|me|vm)$/.test(receiver)) return true;
     const fits = (owner: string | null) => {
@@ -613,6 +603,7 @@ export class SemanticPhase {
     return !this.core.definitionsOf(u.name).some((d) => !own.has(d.id) && fits(d.container_name));
   }
 
+  /** The declarations a name written in a hypothesis means: `HTTPAdapter.send` is the send of HTTPAdapter, not every send (red team adv50). */
   private defsNamed(name: string): SymbolRow[] {
     const defs = this.core.definitionsOf(bare(name));
     const parts = name.replace(/\(.*$/, '').split(/\.|::|#/).filter(Boolean);
@@ -1134,10 +1125,10 @@ function canonicalJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-/** The lines of code that are not whole comment lines (//, #, /*, a JSDoc line's *): what a quote or a name must be written in. */
 /** A line's code without its string literals and a trailing comment (a call named in a string is no call). */
 const codeOfLine = (l: string) => l.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""').replace(/\s(?:\/\/|#).*$/, '');
 
+/** The lines of code that are not whole comment lines (//, #, /*, a JSDoc line's *): what a quote or a name must be written in. */
 export function withoutCommentLines(lines: readonly string[]): string[] {
   // (a Python docstring is prose too: its ``LESS=-R`` is no assignment — red team adv89; so is the
   // inside of a multi-line string, whose opening and closing lines stay as code)
