@@ -1126,3 +1126,72 @@ async function onResponseFile(source: string[], request: string, target: string,
     removeProject(dir);
   }
 }
+
+describe('a state two methods share through a field the target names (agent trial tr165: koa callback)', () => {
+  const files: Record<string, string> = {
+    'lib/application.js': [
+      "const { AsyncLocalStorage } = require('node:async_hooks');",
+      'class Application {',
+      '  constructor(options = {}) {',
+      '    this.proxy = options.proxy || false;',
+      '    this.middleware = [];',
+      '    if (options.asyncLocalStorage) {',
+      '      this.ctxStorage = options.asyncLocalStorage;',
+      '    } else {',
+      '      this.ctxStorage = new AsyncLocalStorage();',
+      '    }',
+      '  }',
+      '  callback() {',
+      '    const handleRequest = (req, res) => {',
+      '      const ctx = this.createContext(req, res);',
+      '      if (!this.ctxStorage) return this.handleRequest(ctx);',
+      '      return this.ctxStorage.run(ctx, async () => this.handleRequest(ctx));',
+      '    };',
+      '    return handleRequest;',
+      '  }',
+      '  get currentContext() {',
+      '    if (this.ctxStorage) return this.ctxStorage.getStore();',
+      '  }',
+      '  handleRequest(ctx) {',
+      '    return this.middleware.length ? ctx : null;',
+      '  }',
+      '  createContext(req, res) {',
+      '    return { req, res, proxy: this.proxy };',
+      '  }',
+      '  toJSON() {',
+      '    return { proxy: this.proxy };',
+      '  }',
+      '}',
+      'module.exports = Application;',
+      '',
+    ].join('\n'),
+  };
+  const request = 'Create the AsyncLocalStorage used by app.currentContext lazily, on first use, instead of in the Application constructor, so that koa works in V8 startup snapshots.';
+  const target = 'AsyncLocalStorage used by app.currentContext';
+
+  it('accepts the method whose cited line uses the storage the accepted getter reads, and not one that shares only a field the target does not name', async () => {
+    const r = await confirmOn(files, {
+      intent: 'IMPLEMENT', request, target, lookups: ['currentContext', 'callback'], entry_points: ['Application.callback()'], patterns: ['ctxStorage.run wraps handleRequest, as currentContext reads ctxStorage'],
+      claims: [
+        { symbol: 'currentContext', approved: true, code_evidence: 'lib/application.js:21' },
+        { symbol: 'callback', approved: true, code_evidence: 'lib/application.js:16' },
+        { symbol: 'toJSON', approved: true, code_evidence: 'lib/application.js:30' },
+      ],
+    });
+    const accepted = r.accepted as { symbol: string; via?: string; tier: string }[];
+    expect(accepted.find((a) => a.symbol === 'callback')).toMatchObject({ tier: 'ACCEPTED_HIGH_RISK', via: expect.stringContaining('the field `ctxStorage`') });
+    expect((r.rejected as { symbol: string }[]).map((x) => x.symbol)).toContain('toJSON');
+  });
+
+  it('takes the field only on the line the agent cites', async () => {
+    const r = await confirmOn(files, {
+      intent: 'IMPLEMENT', request, target, lookups: ['currentContext', 'callback'], entry_points: ['Application.callback()'], patterns: ['ctxStorage.run wraps handleRequest, as currentContext reads ctxStorage'],
+      claims: [
+        { symbol: 'currentContext', approved: true, code_evidence: 'lib/application.js:21' },
+        { symbol: 'callback', approved: true, code_evidence: 'lib/application.js:14' },
+        { symbol: 'toJSON', approved: true, code_evidence: 'lib/application.js:30' },
+      ],
+    });
+    expect((r.rejected as { symbol: string }[]).map((x) => x.symbol)).toContain('callback');
+  });
+});

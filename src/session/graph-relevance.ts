@@ -124,6 +124,9 @@ const EDGE_SQL = {
   memberAccesses: `SELECT DISTINCT name, role FROM refs WHERE enclosing_id = ? AND role IN ('read', 'write') AND target_kind IN ('member', 'member_of_import') LIMIT 400`,
   memberWriters: `SELECT DISTINCT r.enclosing_id AS n, s.container_id AS c, s.name AS name FROM refs r JOIN symbols s ON s.id = r.enclosing_id WHERE r.name = ? AND r.role = 'write' AND r.target_kind IN ('member', 'member_of_import') LIMIT 20`,
   memberReaders: `SELECT DISTINCT enclosing_id AS n FROM refs WHERE name = ? AND role = 'read' AND target_kind IN ('member', 'member_of_import') AND enclosing_id IS NOT NULL LIMIT 20`,
+  /** the member names a line reads or writes, with the declaration each access lies in */
+  memberAccessesAt: `SELECT DISTINCT r.name AS name, r.enclosing_id AS n FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.role IN ('read', 'write')
+    AND r.target_kind IN ('member', 'member_of_import') AND r.enclosing_id IS NOT NULL LIMIT 40`,
   /**
    * A call the index could only guess (`cancelToken.toAbortSignal()` on a value of no known type:
    * confidence name_match, no symbol) and the one function or method of that name the project's
@@ -223,6 +226,33 @@ function fieldBetween(db: DB, writer: number, reader: number): { name: string; w
     if (fieldLinked(db, name)?.writers.includes(writer)) return { name, writer };
   }
   return undefined;
+}
+
+/**
+ * The fields a line of declaration `id` reads or writes (in its own code or a closure of it) that
+ * one class alone writes, each with the other declarations of that class that read or write it: a
+ * state they share (koa's callback runs `this.ctxStorage.run(…)`, the AsyncLocalStorage that
+ * currentContext reads: agent trial tr165 had callback refused). Unlike fieldLinked's data path, an
+ * initialiser counts (it makes the value) and two readers share it; so the caller takes only a
+ * field the target's words name (validation.ts), and the bounds on writers and readers hold.
+ */
+export function sharedFieldsAt(db: DB, id: number, file: string, line: number): { name: string; partners: number[] }[] {
+  const spans = db.prepare(EDGE_SQL.fileSpans).all(id) as Span[];
+  const owners = ownersOf(spans);
+  const ownerOf = (n: number) => owners.get(n) ?? n;
+  const container = db.prepare('SELECT container_id AS c FROM symbols WHERE id = ?').get(id) as { c: number | null } | undefined;
+  if (!container?.c) return [];
+  const out: { name: string; partners: number[] }[] = [];
+  for (const { name, n } of db.prepare(EDGE_SQL.memberAccessesAt).all(file, line) as { name: string; n: number }[]) {
+    if (ownerOf(n) !== id || runtimeMembers().has(name) || out.some((o) => o.name === name)) continue;
+    const w = db.prepare(EDGE_SQL.memberWriters).all(name) as { n: number; c: number | null }[];
+    if (w.length === 0 || w.length > FIELD_WRITERS || w.some((x) => x.c !== container.c)) continue;
+    const readers = (db.prepare(EDGE_SQL.memberReaders).all(name) as { n: number }[]).map((r) => r.n);
+    if (readers.length > FIELD_READERS) continue;
+    const partners = [...new Set([...w.map((x) => x.n), ...readers].map((x) => (spans.some((s) => s.id === x) ? ownerOf(x) : x)))].filter((x) => x !== id);
+    out.push({ name, partners });
+  }
+  return out;
 }
 
 /** What a declaration's fields link it to: the readers of what it writes, the writers of what it reads. */

@@ -80,6 +80,12 @@ export function ownWords(target: string, name: string): string[] {
   return words.slice(accessor).filter((w) => !(w.length <= 2 && STOP_EN.has(w)) && !said.some((a) => wordMatch(a, w) >= 0.7));
 }
 
+/** Whether the target says a word of a name (a content word, not a joining one): `ctxStorage` for 'AsyncLocalStorage used by app.currentContext'. */
+export function targetSaysWordOf(target: string, name: string): boolean {
+  const said = conceptsOf(target).flatMap((c) => c.words);
+  return splitWords(name).some((w) => w.length > 2 && !STOP_EN.has(w.toLowerCase()) && said.some((a) => wordMatch(a, w) >= 0.7));
+}
+
 /** A target feature as concepts; each concept is a set of English words any of which expresses it. */
 export function concepts(target: string): string[][] {
   return conceptsOf(target).map((c) => c.words);

@@ -12,10 +12,10 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import { qualifiedName, type SymbolRow, valueIdentity } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, symbolLabel, within } from './graph-relevance.js';
+import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, sharedFieldsAt, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
-import { extendsNamedCode, factCap, ownWords, tierOf } from './relevance.js';
+import { extendsNamedCode, factCap, ownWords, targetSaysWordOf, tierOf } from './relevance.js';
 import { type Evidence, linesShown } from './evidence.js';
 import { siblingSaying, targetMeansAnother, wordsNamingSibling } from './which-definition.js';
 import { isDeclarationFile, quote } from '../util/paths.js';
@@ -123,7 +123,7 @@ export class ValidationPhase {
   }
 
   /** A link from a symbol to a seed through the code graph, worth at least the accepted tier, or undefined. */
-  private graphLink(symbol: string, seeds: Seeds, where?: string, traces = false): { score: number; why: string; direction: LinkDirection; depth: number } | undefined {
+  private graphLink(symbol: string, seeds: Seeds, where?: string, traces = false, target?: string): { score: number; why: string; direction: LinkDirection; depth: number } | undefined {
     if (seeds.ids.size === 0) return undefined;
     const db = this.core.project.db;
     const rows = this.definitionsFor(symbol, where).slice(0, 10); // overloads: the implementation is often last
@@ -151,15 +151,41 @@ export class ValidationPhase {
         best = { score, why: `linked through the code: ${linkWords(db, seed, r.id, direction)}`, direction, depth };
       }
     }
+    if (!best && target !== undefined) for (const r of rows) best ??= this.sharedState(r.id, seeds, where, target);
     return best;
   }
 
-  /** An accepted symbol (of `ids`, the declarations accepted) this one links to directly, where only the bound on a chain of links kept it out (its label), else undefined. */
-  private chainBound(symbol: string, ids: ReadonlySet<number>, where?: string): string | undefined {
+  /**
+   * A state the cited line shares with a seed the words or the target reach, through a field of one
+   * class that the target names (sharedFieldsAt): koa's callback cites `this.ctxStorage.run(…)`
+   * for 'AsyncLocalStorage used by app.currentContext', and currentContext reads ctxStorage too
+   * (agent trial tr165 had callback refused). Worth a link of one step; a seed accepted only
+   * through a link, or a holder that vouches for nothing it holds, shares nothing.
+   */
+  private sharedState(id: number, seeds: Seeds, where: string | undefined, target: string): { score: number; why: string; direction: LinkDirection; depth: number } | undefined {
+    const m = where ? /^(.*):(\d+)$/.exec(where) : null;
+    if (!m) return undefined;
+    const db = this.core.project.db;
+    const worth = (seed: number) => (seeds.linked?.has(seed) || this.holdsWithoutVouching(seeds, seed, id) ? 0 : linkedScore(seeds.ids.get(seed) ?? 0, 1));
+    for (const f of sharedFieldsAt(db, id, m[1]!, Number(m[2]))) {
+      if (!targetSaysWordOf(target, f.name)) continue;
+      const seed = f.partners.filter((p) => seeds.ids.has(p)).sort((a, b) => worth(b) - worth(a))[0];
+      if (seed === undefined || worth(seed) < 0.3) continue;
+      return { score: worth(seed), why: `linked through the code: ${symbolLabel(db, id)} uses the field \`${f.name}\` (the target names it) that ${symbolLabel(db, seed)} uses too`, direction: 'other', depth: 1 };
+    }
+    return undefined;
+  }
+
+  /**
+   * An accepted symbol (of `ids`, the declarations accepted) this one links to directly, where only
+   * the bound on a chain of links kept it out (its label), else undefined; `holder` where the bound
+   * is a holder accepted on its own that vouches for nothing it holds (holdsWithoutVouching).
+   */
+  private chainBound(symbol: string, ids: ReadonlySet<number>, seeds: Seeds, where?: string): { label: string; holder: boolean } | undefined {
     const db = this.core.project.db;
     for (const r of this.definitionsFor(symbol, where).slice(0, 10)) {
       const link = linkToSeeds(db, r.id, new Set([...ids].filter((id) => id !== r.id)), 1);
-      if (link && link.hops > 0) return symbolLabel(db, link.seed);
+      if (link && link.hops > 0) return { label: symbolLabel(db, link.seed), holder: !seeds.linked?.has(link.seed) && this.holdsWithoutVouching(seeds, link.seed, r.id) };
     }
     return undefined;
   }
@@ -588,7 +614,7 @@ export class ValidationPhase {
       if (accepted.length > progress) seeds = seedsNow();
       const left: Low[] = [];
       for (const l of pending) {
-        const link = this.graphLink(l.symbol, seeds, l.where, !changesCode(s.row.intent as Intent));
+        const link = this.graphLink(l.symbol, seeds, l.where, !changesCode(s.row.intent as Intent), target);
         if (!link) {
           left.push(l);
           continue;
@@ -629,9 +655,13 @@ export class ValidationPhase {
         + (sibling ? `; ${t ? wordsNamingSibling(sibling, t.missing).join(', ') || t.missing.join(', ') : 'the rest'} is what ${quote(sibling, 200)} beside its file is named for: the target means that one, and the word they share names their family` : '');
       const holder = this.unsentHolder(l.symbol, l.where, acceptedNames(), mapped);
       // linked to an accepted symbol, but past the bound on a chain of links: say so, not "no link"
-      const bound = this.chainBound(l.symbol, acceptedIds, l.where);
+      const found = this.chainBound(l.symbol, acceptedIds, seeds, l.where);
+      const bound = found?.label;
       const traces = !changesCode(s.row.intent as Intent);
-      const links = bound
+      // (agent trial tr165 was told a class accepted by its name "was accepted only through a link")
+      const links = found?.holder
+        ? `it lies in ${quote(found.label, 200)}, accepted, but a holder (an object, a class) accepted at risk HIGH does not make all it holds relevant: a member comes in by a link of its own (it calls, is called by, or shares a field the target names with a symbol the target's words reach; cite that line as its code_evidence)`
+        : bound
         ? `it links to ${quote(bound, 200)}, accepted, but ${quote(bound, 200)} was itself accepted only through a link (or by closeness alone), and a chain from the symbols the target's words reach goes no further here: it runs at most ${MAX_CHAIN} links (${MAX_UP_CHAIN} of them up to callers), does not turn from a helper reached down a call path back up to callers outside the helper's file, and a holder (an object, a class) accepted through a link does not vouch for the rest of what it holds${traces ? ` (cite the line where it uses ${quote(bound, 200)}, or where ${quote(bound, 200)} uses it, as its code_evidence: a hop the session traced counts)` : ''}`
         : `it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`
           // (agent trial tr158 read "not called by an accepted symbol" as circular when none was)
