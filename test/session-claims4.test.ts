@@ -984,6 +984,24 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 
+  it('red team adv89: a call of a class runs its initialiser, not every method it holds; a call only guessed by name counts in A\'s own code, not calls further down', async () => {
+    const t = await setup({
+      'src/pager.py': [
+        'import subprocess', '', '',
+        'class _PagerWriter:', '    def __init__(self, stream):', '        self.stream = stream', '',
+        '    def flush(self):', '        self.stream.flush()', '',
+        '    def close(self):', '        self.flush()', '', '',
+        'def _pipepager(cmd):', '    c = subprocess.Popen(cmd)', '    c.stdin.close()', '    return c', '', '',
+        'def _pager_contextmanager(cmd):', '    return _pipepager(cmd)', '', '',
+        'def get_pager_file(cmd):', '    stream = _pager_contextmanager(cmd)', '    writer = _PagerWriter(stream)', '    writer.flush()', '    return writer', '',
+      ].join('\n'),
+    });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    expect(sem.wrongRelation('get_pager_file calls _PagerWriter.close')).toMatch(/holds no use of _PagerWriter\.close/);
+    for (const h of ['get_pager_file calls _PagerWriter.flush', 'get_pager_file calls _pager_contextmanager', 'get_pager_file calls _pipepager', '_PagerWriter.close calls _PagerWriter.flush'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+
   it('red team adv86: the same claims with other verbs, the passive, unless / except / if and only if, through a helper, order in three languages', async () => {
     const t = await setup({ 'lib/response.js': RESPONSE });
     const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;

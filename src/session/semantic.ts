@@ -496,14 +496,20 @@ export class SemanticPhase {
           const usesB = db.prepare(`SELECT r.symbol_id AS sid, r.name AS name, r.line AS line, r.col AS col, f.path AS path FROM refs r JOIN symbols s ON s.id = ? JOIN files f ON f.id = r.file_id
             LEFT JOIN symbols t ON t.id = r.symbol_id WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
             AND r.name IN (${names.map(() => '?').join(',')}) AND (${GUESSED} OR r.symbol_id IN (${ids.map(() => '?').join(',')}) OR t.container_name IN (${bases.map(() => '?').join(',') || 'NULL'})) LIMIT 64`);
-          const useOfB = (u: { sid: number | null; name: string; line: number; col: number; path: string }) => u.sid !== null || this.guessedMayBe(u, to);
-          // (through the code it calls, a few calls deep: "Session.request calls HTTPAdapter.send" by way of Session.send)
-          const callees = db.prepare('SELECT DISTINCT r.symbol_id AS id FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.symbol_id IS NOT NULL LIMIT 200');
+          // (a call the index could only guess counts in A's own code; further down, the receiver is
+          // seldom known: red team adv89's "get_pager_file calls _PagerWriter.close" was taken from a
+          // pipe's close() two calls down)
+          const useOfB = (u: { sid: number | null; name: string; line: number; col: number; path: string }, depth: number) => u.sid !== null || (depth === 0 && this.guessedMayBe(u, to));
+          // (through the code it calls, a few calls deep: "Session.request calls HTTPAdapter.send" by way of Session.send;
+          // a call of a class runs its initialiser, not every method it holds — adv89: _PagerWriter(…) is no call of its close)
+          const callees = db.prepare(`SELECT DISTINCT COALESCE(i.id, r.symbol_id) AS id FROM refs r JOIN symbols s ON s.id = ? JOIN symbols t ON t.id = r.symbol_id
+            LEFT JOIN symbols i ON t.kind IN ('class', 'struct') AND i.container_id = t.id AND i.name IN ('constructor', '__init__', '__new__', 'initialize')
+            WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND (t.kind NOT IN ('class', 'struct') OR i.id IS NOT NULL) LIMIT 200`);
           let frontier = from.map((d) => d.id);
           const seen = new Set(frontier);
           let uses = false;
           for (let depth = 0; depth < 3 && frontier.length > 0 && !uses && seen.size < 2000; depth++) {
-            uses = frontier.some((id) => (usesB.all(id, ...names, ...ids, ...bases) as Parameters<typeof useOfB>[0][]).some(useOfB));
+            uses = frontier.some((id) => (usesB.all(id, ...names, ...ids, ...bases) as Parameters<typeof useOfB>[0][]).some((u) => useOfB(u, depth)));
             frontier = frontier.flatMap((id) => (callees.all(id) as { id: number }[]).map((x) => x.id)).filter((id) => !seen.has(id) && (seen.add(id), true));
           }
           if (!uses) return `${a} ${verb} ${b}, and the index holds no use of ${b} in ${a}'s code`;
