@@ -19,7 +19,7 @@ export const freshness = z
     complete: z.boolean(),
   })
   .loose()
-  .describe('index freshness; complete: false while the first index is built');
+  .describe('index freshness; complete: false while the index is built or brought up to date after files changed (indexing: how far it is); an answer that reads no code facts (end_session, get_session_status) does not wait for it');
 
 /** A success answer: its own fields, the index's freshness, and whatever a later version adds. */
 export function answer(shape: ZodRawShape) {
