@@ -976,11 +976,12 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
     const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
     for (const h of ['_pipepager sets LESS when color is True', '_pager_contextmanager checks TERM only when pager_cmd_parts is set', '_pipepager raises BrokenPipeError',
       '_pipepager never calls terminate', '_pipepager does not call c.terminate', '_pipepager は BrokenPipeError を投げる',
-      '_pipepager passes shell=True to subprocess.Popen', '_pager_contextmanager is decorated with contextlib.contextmanager'])
+      '_pipepager passes shell=True to subprocess.Popen', '_pager_contextmanager is decorated with contextlib.contextmanager',
+      '_pipepager re-raises BrokenPipeError when the pager exits early', '_pipepager propagates BrokenPipeError', 'BrokenPipeError is re-raised by _pipepager'])
       expect(sem.wrongRelation(h), h).toBeDefined();
     for (const h of ['_pipepager sets LESS only when less_flags is empty', '_PagerWriter.write strips ANSI when color is False', '_PagerWriter.write は color が False の場合に ANSI を削除する',
       '_pipepager sets LESS when color is None', '_pipepager calls c.terminate', '_pipepager does not call os.unlink', '_pager_contextmanager checks TERM when pager_cmd_parts is empty',
-      '_pipepager passes shell=False to subprocess.Popen', '_pipepager is decorated with contextlib.contextmanager.'])
+      '_pipepager passes shell=False to subprocess.Popen', '_pipepager is decorated with contextlib.contextmanager.', '_pipepager re-raises Exception after it terminates the pager'])
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 

@@ -956,7 +956,7 @@ const ERROR_NAME = String.raw`((?:[A-Z][\w$]*)?(?:Error|Exception))`;
 // (with a modal or in a relative clause too: "A will throw X", "A can raise X", "A calls B, which throws X"
 // is said of B; "X will be thrown by A" — red team adv77)
 const MODAL = String.raw`(?:will|would|can|could|may|might|should|must|does|do|is\s+going\s+to|then)`;
-const THROWS_LAZY = () => String.raw`${REL_NAME}(?:,?\s+(?:which|that))?\s+(?:(?:\w+ly|already|also|then|now|in\s+turn)\s+)?(?:${MODAL}\s+(?:(?:\w+ly|also|then)\s+)?)?(?:throws|raises|throw|raise)\s+(?:an?\s+|the\s+)?(?:new\s+)?${ERROR_NAME}|${ERROR_NAME}\s+(?:is|gets|(?:will|would|can|could|may|might|should|must)\s+be)\s+(?:thrown|raised)\s+(?:by|from|in|inside)\s+${REL_NAME}`;
+const THROWS_LAZY = () => String.raw`${REL_NAME}(?:,?\s+(?:which|that))?\s+(?:(?:\w+ly|already|also|then|now|in\s+turn)\s+)?(?:${MODAL}\s+(?:(?:\w+ly|also|then)\s+)?)?(?:(?:re-?)?(?:throws|raises|throw|raise)|propagates|propagate)\s+(?:an?\s+|the\s+)?(?:new\s+)?${ERROR_NAME}|${ERROR_NAME}\s+(?:is|gets|(?:will|would|can|could|may|might|should|must)\s+be)\s+(?:(?:re-?)?thrown|(?:re-?)?raised|propagated)\s+(?:by|from|in|inside)\s+${REL_NAME}`;
 const REL_NAME = String.raw`\`?([#A-Za-z_$][\w$#]*(?:\.[#A-Za-z_$][\w$]*)*)(?:\(\))?\`?`;
 /**
  * Whether code could throw the error named X: X written as a value (`new X(…)`, `throw X`, `raise X`,
