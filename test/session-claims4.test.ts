@@ -1003,6 +1003,25 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 
+  it('red team adv89: a denial of a call in a case, where the call runs in every case (no condition on the way, or a finally block for an exception)', async () => {
+    const t = await setup({
+      'src/temp.py': [
+        'import os', 'import subprocess', '', '',
+        'def _tempfilepager(cmd, name):', '    f = open(name, "w")', '    try:', '        yield f', '        f.close()', '        subprocess.call([cmd, name])',
+        '    finally:', '        f.close()', '        os.unlink(name)', '', '',
+        'def _format(text, color):', '    out = text.strip()', '    if color:', '        out = out.upper()', '    return out', '',
+      ].join('\n'),
+      'lib/run.js': ['function run(cmd, opts) {', '  const child = spawn(cmd)', '  try {', '    child.start()', '  } finally {', '    child.cleanup()', '  }', '  if (opts.wait) child.wait()', '  return child', '}', 'module.exports = { run }', ''].join('\n'),
+    });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    for (const h of ['_tempfilepager does not call os.unlink when an exception is raised', '_tempfilepager never calls os.unlink if the pager fails',
+      '_format does not call text.strip when color is True', 'run does not call child.cleanup when child.start throws'])
+      expect(sem.wrongRelation(h), h).toBeDefined();
+    for (const h of ['_tempfilepager does not call subprocess.call when an exception is raised', '_format does not call out.upper when color is False',
+      'run does not call child.wait when opts.wait is false', 'run does not call child.start when an error is thrown by spawn', '_tempfilepager does not call os.unlink twice'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+
   it('red team adv86: the same claims with other verbs, the passive, unless / except / if and only if, through a helper, order in three languages', async () => {
     const t = await setup({ 'lib/response.js': RESPONSE });
     const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;

@@ -278,6 +278,16 @@ export function guardsOf(lines: readonly string[], at: number): string[] {
   return out;
 }
 
+/** Whether line `at` stands in a finally block (the block that holds it opens with `finally`): it runs whether or not an exception is raised. */
+export function inFinally(lines: readonly string[], at: number): boolean {
+  const indent = indentOf(lines[at]!);
+  for (let i = at - 1; i >= 0; i--) {
+    const l = lines[i]!;
+    if (l.trim() && indentOf(l) < indent) return /^\s*(?:\}\s*)?finally\b/.test(l);
+  }
+  return false;
+}
+
 export interface Site {
   path: string;
   line: number;

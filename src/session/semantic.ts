@@ -16,7 +16,7 @@ import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understandin
 import { quote } from '../util/paths.js';
 import { GENERIC_EN, translationsOf } from '../embeddings/text.js';
 import { ABSENT_BEFORE, codeNamesIn, namesNotInProject, projectFile } from './pattern-names.js';
-import { type CodeSpan, effectClaims, wrongEffect } from './code-effects.js';
+import { type CodeSpan, effectClaims, guardsOf, inFinally, wrongEffect } from './code-effects.js';
 
 /**
  * A use of a name the index could only guess (no declaration bound): not one bound to a package's
@@ -279,8 +279,18 @@ export class SemanticPhase {
    * "directly … only") is left alone: it may be true of the case it names.
    */
   private wrongDenial(sentence: string): string | undefined {
-    if (CONDITIONED.test(sentence)) return undefined;
-    for (const m of [...sentence.matchAll(DENIED_CALL), ...sentence.matchAll(DENIED_CALLED)]) {
+    // "… when C": a call that runs whatever holds refutes it — one with no condition on the way, and,
+    // for a case of an exception, one in a finally block (red team adv89: "_tempfilepager does not
+    // call os.unlink when an exception is raised", its unlink in `finally:`). Any other restriction
+    // ("only", "directly", "twice") may make a denial true: left alone.
+    const when = WHEN_CASE.exec(sentence);
+    const rest = when ? sentence.slice(0, when.index) : sentence;
+    if (CONDITIONED.test(rest)) return undefined;
+    const exceptional = when !== null && EXCEPTIONAL.test(when[1]!);
+    const runs = (lines: string[], at: number) => !when || (guardsOf(lines, at).length === 0 && (!exceptional || inFinally(lines, at)));
+    const how = !when ? '' : exceptional ? ' in a finally block, which runs whether an exception is raised or not' : ' with no condition on the way: it runs in that case too';
+    const said = (a: string, b: string) => `${a} does not call ${b}${when ? ` ${when[0].trim()}` : ''}`;
+    for (const m of [...rest.matchAll(DENIED_CALL), ...rest.matchAll(DENIED_CALLED)]) {
       const [a, b] = m.groups!.a ? [m.groups!.a, m.groups!.b!] : [m.groups!.a2!, m.groups!.b2!];
       const from = this.defsNamed(a).filter((d) => !d.local);
       const to = this.defsNamed(b);
@@ -289,17 +299,19 @@ export class SemanticPhase {
         // a function of a library or the language (c.terminate(), os.unlink()): its call written in A's code (red team adv89)
         const written = new RegExp(String.raw`(?<![\w$])${b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\s*\(|\.${bare(b).replace(/[$]/g, '\\$')}\s*\(`);
         for (const d of from) {
-          const at = this.codeLinesOf(d).findIndex((l) => written.test(codeOfLine(l)));
-          if (at >= 0) return `${a} does not call ${b}, and its code calls it at ${d.path}:${d.line + at}`;
+          const lines = this.codeLinesOf(d);
+          const at = lines.findIndex((l, i) => written.test(codeOfLine(l)) && runs(lines, i));
+          if (at >= 0) return `${said(a, b)}, and its code calls it at ${d.path}:${d.line + at}${how}`;
         }
         continue;
       }
       const call = this.core.project.db.prepare(`SELECT r.line FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
-        AND r.role = 'call' AND r.symbol_id IN (SELECT value FROM json_each(?)) LIMIT 1`);
+        AND r.role = 'call' AND r.symbol_id IN (SELECT value FROM json_each(?)) LIMIT 16`);
       const ids = JSON.stringify(to.map((d) => d.id));
       for (const d of from) {
-        const hit = call.get(d.id, ids) as { line: number } | undefined;
-        if (hit) return `${a} does not call ${bare(b)}, and its code calls it at ${d.path}:${hit.line}`;
+        const lines = when ? this.codeLinesOf(d) : [];
+        const hit = (call.all(d.id, ids) as { line: number }[]).find((h) => runs(lines, h.line - d.line));
+        if (hit) return `${said(a, bare(b))}, and its code calls it at ${d.path}:${hit.line}${how}`;
       }
     }
     return undefined;
@@ -1007,6 +1019,10 @@ const ORDERED_CALLS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:first|always|the
 const DENIED_CALL = new RegExp(String.raw`${REL_NAME.replace('(', '(?<a>')}\s+(?:does\s+not|doesn['’]t|never)\s+(?:call|invoke|run)s?\s+${REL_NAME.replace('(', '(?<b>')}`, 'g');
 /** "B is not called by A", "B is never invoked from A" */
 const DENIED_CALLED = new RegExp(String.raw`${REL_NAME.replace('(', '(?<b2>')}\s+is\s+(?:not|never)\s+(?:called|invoked|run)\s+(?:by|from|in|inside)\s+${REL_NAME.replace('(', '(?<a2>')}`, 'g');
+/** A case a denial is said of, to the end of the sentence: "when an exception is raised". */
+const WHEN_CASE = /\s*,?\s*(?:even\s+)?(?:when|whenever|if|in\s+case)\s+(.+)$/i;
+/** a case of an error: only a finally block runs in it whatever happens */
+const EXCEPTIONAL = /\b(?:exceptions?|errors?|raise[sd]?|throws?|thrown|fails?|failed|failures?|aborts?|interrupted)\b|例外|エラー|异常|错误|失败/i;
 /** A condition or a restriction that may make a denial true of its case. */
 const CONDITIONED = /\b(?:when|whenever|if|unless|only|except|while|once|until|before|after|then|followed|first|twice|again|directly|anymore|any\s+more|otherwise|in\s+case|for\s+\w+\s+(?:urls?|requests?|values?|strings?))\b/i;
 /** Whether a claim found at `index` is said with a negation: "does not …" before it, or "not"/"never" inside it. */
