@@ -512,10 +512,13 @@ describe('cached_matches across sessions', () => {
     const c1 = await sessions.confirmRelevance(SAMPLE_CONFIRM);
     expect(c1.next_phase).toBe('READY');
     expect((c1.accepted as { symbol: string; legs: object }[]).find((a) => a.symbol === 'Cart.total')!.legs).toEqual({ keyword: expect.any(Number) });
-    const learned = (sessions.end('success') as { cached_matches_learned: number }).cached_matches_learned;
+    const ended = sessions.end('success') as { cached_matches_learned: number; not_learned?: { symbol: string; why: string }[] };
+    const learned = ended.cached_matches_learned;
     // what the words accepted teaches; a symbol a link accepted (formatPrice, which Cart.total calls) does not (red team adv28)
     const byLink = (c1.accepted as { symbol: string; legs: { graph?: number } }[]).filter((a) => a.legs.graph !== undefined).map((a) => a.symbol);
     expect(byLink).toEqual(['formatPrice']);
+    // and the answer says which taught nothing, and why (agent trial tr167 read the count as a miscount)
+    expect(ended.not_learned).toEqual([{ symbol: 'formatPrice', why: expect.stringMatching(/through a link/) }]);
     expect(learned).toBe((c1.accepted as unknown[]).length - byLink.length);
 
     toValidation();

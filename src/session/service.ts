@@ -528,9 +528,11 @@ export class SessionService implements SessionCore {
       this.store.update(s.row.id, { outcome });
     });
     // only a session that ends in READY teaches: one that went back to EXPLORATION took its understanding back
-    const learned = outcome === 'success' && from === 'READY' ? this.learn(s.row.id) : 0;
+    const learned = outcome === 'success' && from === 'READY' ? this.learn(s.row.id) : { pairs: 0, not: [] };
     return {
-      success: true, session_id: s.row.id, outcome, phase: 'FINISHED', ...(outcome === 'success' ? { cached_matches_learned: learned } : {}),
+      success: true, session_id: s.row.id, outcome, phase: 'FINISHED',
+      // (agent trial tr167 read 8 learned for 9 accepted as a miscount: it counts term → symbol pairs, and says who taught none)
+      ...(outcome === 'success' ? { cached_matches_learned: learned.pairs, ...(learned.not.length ? { not_learned: learned.not.slice(0, 20) } : {}) } : {}),
       writes: writesAfter(from, s.row.intent as Intent, this.store.codePromptSince(s.row.created_at) !== undefined),
     };
   }
@@ -540,16 +542,23 @@ export class SessionService implements SessionCore {
    * evidence the server verified) against the target feature's quote, and the parts of that quote
    * the understanding mapped to that symbol and validation judged it to answer.
    */
-  private learn(id: string): number {
+  private learn(id: string): { pairs: number; not: { symbol: string; why: string }[] } {
+    const none = { pairs: 0, not: [] };
     const row = this.store.get(id);
-    if (!row?.mapped_symbols) return 0;
+    if (!row?.mapped_symbols) return none;
     // only a session the machine itself brought to READY teaches, and only with the user's own words
-    if (!this.store.transitions(id).some((t) => t.to_phase === 'READY')) return 0;
+    if (!this.store.transitions(id).some((t) => t.to_phase === 'READY')) return none;
     const request = normalize(row.query);
+    const not: { symbol: string; why: string }[] = [];
     const accepted = (JSON.parse(row.mapped_symbols) as { symbol: string; evidence?: string; file?: string; target?: string; terms?: string[]; legs?: Record<string, unknown> }[])
       // (and only a definition its evidence pins down, never the nearest of several sharing the name)
-      .filter((a) => this.teaches(a.legs) && this.validation.pinned(a.symbol, a.evidence));
-    if (accepted.length === 0) return 0;
+      .filter((a) => {
+        const why = !this.teaches(a.legs) ? 'accepted through a link, by closeness or by earlier sessions, not by its own words and code'
+          : !this.validation.pinned(a.symbol, a.evidence) ? 'its evidence does not pin one definition of the name' : undefined;
+        if (why) not.push({ symbol: a.symbol, why });
+        return why === undefined;
+      });
+    if (accepted.length === 0) return { pairs: 0, not };
     const frame = row.query_frame ? (JSON.parse(row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const quoted = (t: string | undefined): t is string => !!t && !!normalize(t) && request.includes(normalize(t));
     const pairs: { term: string; symbol: string; file?: string | null; evidence?: string | null }[] = [];
@@ -567,7 +576,7 @@ export class SessionService implements SessionCore {
         pairs.push({ term: value!, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
       for (const term of a.terms ?? []) if (quoted(term)) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
     }
-    return this.engine.cache.learn(id, pairs, request);
+    return { pairs: this.engine.cache.learn(id, pairs, request), not };
   }
 
   /**
