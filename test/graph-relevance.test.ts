@@ -1133,7 +1133,7 @@ describe('a state two methods share through a field the target names (agent tria
       "const { AsyncLocalStorage } = require('node:async_hooks');",
       'class Application {',
       '  constructor(options = {}) {',
-      '    this.proxy = options.proxy || false;',
+      '    this.proxy = options.proxy || false; this.context = Object.create(null);',
       '    this.middleware = [];',
       '    if (options.asyncLocalStorage) {',
       '      this.ctxStorage = options.asyncLocalStorage;',
@@ -1161,8 +1161,20 @@ describe('a state two methods share through a field the target names (agent tria
       '  toJSON() {',
       '    return { proxy: this.proxy };',
       '  }',
+      '  inspectContext() {',
+      '    return this.context;',
+      '  }',
       '}',
       'module.exports = Application;',
+      '',
+    ].join('\n'),
+    'test/app.test.js': [
+      "const Application = require('../lib/application');",
+      'const app = new Application({ asyncLocalStorage: true });',
+      'const ctx = {};',
+      'app.handleRequest(ctx);',
+      '// the current context comes from async local storage',
+      'console.log(ctx === app.currentContext);',
       '',
     ].join('\n'),
   };
@@ -1193,5 +1205,62 @@ describe('a state two methods share through a field the target names (agent tria
       ],
     });
     expect((r.rejected as { symbol: string }[]).map((x) => x.symbol)).toContain('callback');
+  });
+
+  const honest = { intent: 'IMPLEMENT' as const, request, target, lookups: ['currentContext', 'callback', 'handleRequest'], entry_points: ['currentContext'], patterns: ['ctxStorage.run wraps handleRequest, as currentContext reads ctxStorage'] };
+  type Answer = { accepted: { symbol: string; via?: string; legs: { keyword: number } }[]; rejected: { symbol: string }[]; success: boolean; accepted_total: { have: number }; closeness_note?: string };
+
+  it('takes a field only from a FACT the target reaches, and a shared field links no further (red team adv90)', async () => {
+    // the constructor, accepted because the request names it, writes `this.context`: no state shared with the target
+    const r = await confirmOn(files, { ...honest, claims: [
+      { symbol: 'constructor', approved: true, code_evidence: 'lib/application.js:4' },
+      { symbol: 'currentContext', approved: true, code_evidence: 'lib/application.js:21' },
+      { symbol: 'inspectContext', approved: true, code_evidence: 'lib/application.js:33' },
+    ] }) as unknown as Answer;
+    expect(r.accepted.find((a) => a.symbol === 'inspectContext')?.via ?? '').not.toMatch(/the field `context`/);
+    // callback, linked through ctxStorage, does not pass the link on to what it calls
+    const chained = await confirmOn(files, { ...honest, claims: [
+      { symbol: 'currentContext', approved: true, code_evidence: 'lib/application.js:21' },
+      { symbol: 'callback', approved: true, code_evidence: 'lib/application.js:16' },
+      { symbol: 'createContext', approved: true, code_evidence: 'lib/application.js:27' },
+    ] }) as unknown as Answer;
+    expect(chained.accepted.find((a) => a.symbol === 'callback')?.via).toMatch(/the field `ctxStorage`/);
+    expect(chained.accepted.find((a) => a.symbol === 'createContext')?.via ?? '').not.toMatch(/Application\.callback uses/);
+  });
+
+  it('credits a fragment outside the definition with its lines that use the symbol, not the words around them or a comment (red team adv90)', async () => {
+    const r = await confirmOn(files, { ...honest, claims: [
+      { symbol: 'currentContext', approved: true, code_evidence: 'lib/application.js:21' },
+      { symbol: 'callback', approved: true, code_evidence: 'lib/application.js:16' },
+      { symbol: 'handleRequest', approved: true, code_evidence: "`const app = new Application({ asyncLocalStorage: true });\nconst ctx = {};\napp.handleRequest(ctx);\n// the current context comes from async local storage\nconsole.log(ctx === app.currentContext);`" },
+    ] }) as unknown as Answer;
+    const handle = [...r.accepted, ...(r.rejected as { symbol: string; legs?: { keyword: number } }[])].find((a) => a.symbol === 'handleRequest') as { legs?: { keyword: number } };
+    expect(handle.legs?.keyword ?? 0).toBeLessThan(0.3);
+  });
+
+  it('counts one symbol at most that stands by closeness alone toward the intent\'s minimum (red team adv90)', async () => {
+    // two calls away from the getter the target names, in a project of 80 declarations (the propagation leg accepts the 8 nearest)
+    const util = Array.from({ length: 74 }, (_, i) => `export function helper${i}() {\n  return ${i};\n}\n`).join('');
+    const ctx = [
+      'const storage = { getStore() { return null; } };',
+      'export function currentContext() {', '  return storage.getStore();', '}',
+      'export function middle() {', '  return currentContext();', '}',
+      'export function relay() {', '  return middle();', '}',
+      'export function farA() {', '  return relay() || 1;', '}',
+      'export function farB() {', '  return relay() || 2;', '}',
+      'export function farC() {', '  return relay() || 3;', '}', '',
+    ].join('\n');
+    const r = await confirmOn({ 'lib/context.js': ctx, 'lib/util.js': util }, {
+      intent: 'IMPLEMENT', request: 'Make currentContext create its storage lazily, on first use.', target: 'currentContext', lookups: ['currentContext', 'farA'],
+      entry_points: ['currentContext()'], patterns: ['a getter reading the storage, like currentContext'],
+      claims: [
+        { symbol: 'currentContext', approved: true, code_evidence: 'lib/context.js:3' },
+        { symbol: 'farA', approved: true, code_evidence: 'lib/context.js:12' },
+        { symbol: 'farB', approved: true, code_evidence: 'lib/context.js:15' },
+        { symbol: 'farC', approved: true, code_evidence: 'lib/context.js:18' },
+      ],
+    }) as unknown as Answer & { accepted: { backend: string }[] };
+    expect(r.accepted.filter((a) => a.backend.endsWith('+propagation')).map((a) => a.symbol).sort()).toEqual(['farA', 'farB', 'farC']);
+    expect(r).toMatchObject({ success: false, accepted_total: { have: 2, need: 3 }, closeness_note: expect.stringMatching(/3 of the symbols stand only by closeness/) });
   });
 });

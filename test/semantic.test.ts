@@ -231,7 +231,9 @@ describe('NL→symbol cache', () => {
     const db = openDb(dir);
     let now = Date.UTC(2026, 0, 1);
     const cache = new NlCache(db, 30, () => now);
-    cache.learn('s1', [{ term: 'ログイン機能', symbol: 'AuthService.login', file: 'src/auth.ts', evidence: 'src/auth.ts:3' }]);
+    // (a pair written twice in one session — the mapped term equal to the value — is one row, counted once: red team adv90)
+    const pair = { term: 'ログイン機能', symbol: 'AuthService.login', file: 'src/auth.ts', evidence: 'src/auth.ts:3' };
+    expect(cache.learn('s1', [pair, pair])).toBe(1);
     expect(cache.match('ログイン機能')).toEqual([expect.objectContaining({ symbol: 'AuthService.login', weight: 0.7, term_similarity: 1, evidence: 'src/auth.ts:3' })]);
     expect(cache.match('ログイン')[0]).toMatchObject({ symbol: 'AuthService.login', term_similarity: 1 }); // same concepts
     expect(cache.match('カートの合計')).toEqual([]);

@@ -118,7 +118,8 @@ export class NlCache {
        ON CONFLICT(term_norm, symbol) DO UPDATE SET term = excluded.term, file = excluded.file, evidence = excluded.evidence, session_id = excluded.session_id,
          confirmations = excluded.confirmations, first_at = excluded.first_at, last_at = excluded.last_at, source = excluded.source, mac = excluded.mac`,
     );
-    let n = 0;
+    // (the rows written: a mapped term equal to the value writes its row twice — red team adv90 read 3 for 2)
+    const rows = new Set<string>();
     const now = this.now();
     this.db.transaction(() => {
       for (const p of pairs) {
@@ -136,10 +137,10 @@ export class NlCache {
           source: JSON.stringify(key === undefined || sources.includes(key) ? sources : [...sources, key].slice(-MAX_SOURCES)),
         };
         put.run({ ...row, mac: this.macOf(row) });
-        n++;
+        rows.add(`${term_norm}\0${p.symbol}`);
       }
     })();
-    return n;
+    return rows.size;
   }
 
   /** A row as the cache wrote it (one from an older version, with no mac, is not trusted either). */

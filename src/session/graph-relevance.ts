@@ -424,7 +424,8 @@ export function linkToSeeds(db: DB, from: number, seeds: ReadonlySet<number>, ma
 }
 
 /** Which way a link from a seed to a symbol runs: the seed's code uses it (down), it uses the seed (up), both, or neither (containment, a written field). */
-export type LinkDirection = 'down' | 'up' | 'both' | 'other';
+/** (`shared`: the two use one field of a class, which the target names — validation.ts sharedState — and no call or containment joins them) */
+export type LinkDirection = 'down' | 'up' | 'both' | 'other' | 'shared';
 
 export function linkDirection(db: DB, seed: number, id: number): LinkDirection {
   // a reference inside the span of one (its locals and closures are its code too) to the other
@@ -459,6 +460,9 @@ export function linksOnward(db: DB, seed: number, seedWay: LinkDirection | undef
   // adv32 went HTTPError's constructor → Ky.create → createInstance → ky → a memory-leak test helper),
   // and what containment reached ('other') is a way of its own for one step only
   if (seedDepth >= MAX_CHAIN) return false;
+  // a state shared through a field vouches for that one use, not for what the symbol calls or holds
+  // (red team adv90: callback, linked through ctxStorage, linked handleRequest and then respond)
+  if (seedWay === 'shared') return false;
   if (seedWay === 'up') return seedDepth < MAX_UP_CHAIN && linkDirection(db, seed, id) !== 'down';
   if (seedWay !== 'down') return seedDepth <= 1;
   // from a helper reached down a call path, back up to its other callers: only to those beside it in

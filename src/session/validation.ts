@@ -159,19 +159,21 @@ export class ValidationPhase {
    * A state the cited line shares with a seed the words or the target reach, through a field of one
    * class that the target names (sharedFieldsAt): koa's callback cites `this.ctxStorage.run(…)`
    * for 'AsyncLocalStorage used by app.currentContext', and currentContext reads ctxStorage too
-   * (agent trial tr165 had callback refused). Worth a link of one step; a seed accepted only
-   * through a link, or a holder that vouches for nothing it holds, shares nothing.
+   * (agent trial tr165 had callback refused). Worth a link of one step from a FACT; a seed below
+   * FACT, one accepted only through a link, or a holder that vouches for nothing it holds, shares nothing.
    */
   private sharedState(id: number, seeds: Seeds, where: string | undefined, target: string): { score: number; why: string; direction: LinkDirection; depth: number } | undefined {
     const m = where ? /^(.*):(\d+)$/.exec(where) : null;
     if (!m) return undefined;
     const db = this.core.project.db;
-    const worth = (seed: number) => (seeds.linked?.has(seed) || this.holdsWithoutVouching(seeds, seed, id) ? 0 : linkedScore(seeds.ids.get(seed) ?? 0, 1));
+    // (a seed that is a FACT: the constructor, accepted because the request names it, writes every
+    // field — red team adv90 had createContext linked through `this.context`, the word of `currentContext`)
+    const worth = (seed: number) => (seeds.linked?.has(seed) || this.holdsWithoutVouching(seeds, seed, id) || (seeds.ids.get(seed) ?? 0) <= 0.6 ? 0 : linkedScore(seeds.ids.get(seed)!, 1));
     for (const f of sharedFieldsAt(db, id, m[1]!, Number(m[2]))) {
       if (!targetSaysWordOf(target, f.name)) continue;
       const seed = f.partners.filter((p) => seeds.ids.has(p)).sort((a, b) => worth(b) - worth(a))[0];
       if (seed === undefined || worth(seed) < 0.3) continue;
-      return { score: worth(seed), why: `linked through the code: ${symbolLabel(db, id)} uses the field \`${f.name}\` (the target names it) that ${symbolLabel(db, seed)} uses too`, direction: 'other', depth: 1 };
+      return { score: worth(seed), why: `linked through the code: ${symbolLabel(db, id)} uses the field \`${f.name}\` (the target names it) that ${symbolLabel(db, seed)} uses too`, direction: 'shared', depth: 1 };
     }
     return undefined;
   }
@@ -275,7 +277,7 @@ export class ValidationPhase {
    * lines alone. A fragment that starts in writeLog and runs into the next function's "cart total"
    * lifted writeLog to 0.45 for カートの合計 with words that are not its own.
    */
-  private evidenceAbout(row: SymbolRow, verified: Verified, shown: ReadonlyMap<string, [number, number][]>): string {
+  private evidenceAbout(symbol: string, row: SymbolRow, verified: Verified, shown: ReadonlyMap<string, [number, number][]>): string {
     const m = /^(.*):(\d+)$/.exec(verified.where);
     if (!m) return verified.text;
     const [file, from] = [m[1]!, Number(m[2])];
@@ -286,7 +288,17 @@ export class ValidationPhase {
       const [a, b] = [Math.max(row.line, from - 2), Math.min(row.end_line, to + 2)];
       if (a <= b) return ls.slice(a - 1, b).join('\n');
     }
-    return ls.slice(from - 1, Math.min(to, from + MAX_SPAN)).join('\n');
+    // outside its definition, only the lines of the fragment that use the symbol, without their
+    // comments: a fragment lent the symbol every word it held (red team adv90: app.use accepted by
+    // the test lines around its call, createContext by the comment of the getter below it)
+    const word = new RegExp(`(^|[^\\w$])${symbol.split('.').pop()!.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
+    const out: string[] = [];
+    for (let line = from; line <= Math.min(to, from + MAX_SPAN); line++) {
+      const code = codeOf(ls[line - 1] ?? '', false);
+      if (code.includes(UNSEEN)) continue;
+      if (to === from || (word.test(codeOf(code)) && this.referenceOf(symbol, file, line))) out.push(code);
+    }
+    return out.join('\n');
   }
 
   /**
@@ -517,7 +529,7 @@ export class ValidationPhase {
       const row = this.symbolProfile(m.symbol, verified.where);
       const scored = row
         ? (await this.core.engine.scoreSymbols(target, [{
-          name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(row, verified, evidence.shownLines),
+          name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(m.symbol, row, verified, evidence.shownLines),
           namesAnother: targetMeansAnother(this.core.project.db, said, row.name, row.path, row.container_name),
         }], { namedIn: targetQuote, siblingOf: (file, missing, matched) => siblingSaying(this.core.project.db, file, missing, matched) }))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
@@ -688,10 +700,17 @@ export class ValidationPhase {
     await this.judgeMappedTerms(s.row.understanding, accepted, userRequest);
     // one symbol counts once however it is spelled (Cart.total and total), one function however it is named (res.set = res.header = …)
     const standing = [...kept, ...accepted];
-    const distinct = new Set(standing.map((a) => {
+    const identity = (a: Record<string, unknown>) => {
       const row = this.symbolProfile(String(a.symbol), a.evidence);
       return row ? valueIdentity(row) : String(a.symbol);
-    })).size;
+    };
+    // at most one of them stands by closeness alone (the propagation leg): red team adv90 reached
+    // READY with one FACT and three of the declarations nearest it by PageRank, none of them about
+    // the target (on the real-commit bench, counting one at most moved no figure, tune or eval)
+    const near = (a: Record<string, unknown>) => typeof a.backend === 'string' && a.backend.endsWith('+propagation');
+    const own = new Set(standing.filter((a) => !near(a)).map(identity));
+    const close = new Set(standing.filter(near).map(identity).filter((x) => !own.has(x)));
+    const distinct = own.size + Math.min(1, close.size);
     // the intent's minimum, no more than the project holds: a library of one function has no three
     // symbols to accept (agent trial tr76 could not reach READY honestly)
     const need = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, this.core.projectHolds().symbols));
@@ -723,6 +742,9 @@ export class ValidationPhase {
           ? { risk_note: 'risk_level is HIGH: some symbols were accepted below FACT (score 0.3–0.6: their code does not state the target feature in its own words, or they are accepted through a link). It is recorded in the session; it asks nothing more of you now (a return to EXPLORATION would need mapped_symbols).' }
           : {}),
       next_step: !short ? this.core.nextStep(to) : rejected.length ? REJECTED_NEXT.en : SHORT_NEXT(distinct, need, dismissed),
+      ...(short && close.size > 1
+        ? { closeness_note: `${close.size} of the symbols stand only by closeness through the code (PageRank from the symbols the target reaches); one of them counts toward the ${need} this request needs. For the others, show how each connects: a line where it calls, is called by or uses an accepted symbol, as its code_evidence` }
+        : {}),
       ...(!short && rejected.length
         ? { rejected_note: `${rejected.length} claim(s) were not backed and are not credited (each rejection says why). The session goes on with the ${distinct} symbols that stand.` }
         : {}),
