@@ -1208,7 +1208,7 @@ describe('a state two methods share through a field the target names (agent tria
   });
 
   const honest = { intent: 'IMPLEMENT' as const, request, target, lookups: ['currentContext', 'callback', 'handleRequest'], entry_points: ['currentContext'], patterns: ['ctxStorage.run wraps handleRequest, as currentContext reads ctxStorage'] };
-  type Answer = { accepted: { symbol: string; via?: string; legs: { keyword: number } }[]; rejected: { symbol: string }[]; success: boolean; accepted_total: { have: number }; closeness_note?: string };
+  type Answer = { accepted: { symbol: string; via?: string; backend: string; legs: { keyword: number } }[]; rejected: { symbol: string }[]; success: boolean; accepted_total: { have: number }; closeness_note?: string };
 
   it('takes a field only from a FACT the target reaches, and a shared field links no further (red team adv90)', async () => {
     // the constructor, accepted because the request names it, writes `this.context`: no state shared with the target
@@ -1259,7 +1259,7 @@ describe('a state two methods share through a field the target names (agent tria
         { symbol: 'farB', approved: true, code_evidence: 'lib/context.js:15' },
         { symbol: 'farC', approved: true, code_evidence: 'lib/context.js:18' },
       ],
-    }) as unknown as Answer & { accepted: { backend: string }[] };
+    }) as unknown as Answer;
     expect(r.accepted.filter((a) => a.backend.endsWith('+propagation')).map((a) => a.symbol).sort()).toEqual(['farA', 'farB', 'farC']);
     expect(r).toMatchObject({ success: false, accepted_total: { have: 2, need: 3 }, closeness_note: expect.stringMatching(/3 of the symbols stand only by closeness/) });
   });
