@@ -417,7 +417,10 @@ function validationPasses(s: Scorer) {
   const need = minAccepted('MODIFY');
   return (l: LangResult): boolean => {
     const rel = l.items.filter((i) => i.set === 'relevant');
-    return rel.filter((i) => i.tiers[s] !== 'R').length >= Math.min(need, rel.length);
+    // (of those the propagation alone accepts, one counts at most: validation.ts, red team adv90)
+    const byCloseness = (i: ScoredItem) => s === 'gate_ppr' && i.tiers.gate_ppr !== 'R' && i.tiers.gate_graph === 'R';
+    const own = rel.filter((i) => i.tiers[s] !== 'R' && !byCloseness(i)).length;
+    return own + Math.min(1, rel.filter(byCloseness).length) >= Math.min(need, rel.length);
   };
 }
 
