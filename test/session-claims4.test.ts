@@ -1022,6 +1022,22 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 
+  it('red team adv89: a call said of A\'s code as code must be called there (or one call down)', async () => {
+    const t = await setup({
+      'src/resolve.py': [
+        'import shutil', 'from pathlib import Path', '', '',
+        'def _resolve_pager_command(cmd_parts):', '    if not cmd_parts:', '        return None', '    cmd_filepath = shutil.which(cmd_parts[0])',
+        '    # resolving symlinks would break busybox', '    return Path(cmd_filepath).absolute(), cmd_parts[1:]', '',
+      ].join('\n'),
+    });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    for (const h of ['_resolve_pager_command returns Path(cmd_filepath).resolve()', '_resolve_pager_command resolves symlinks with Path.resolve before returning the command path'])
+      expect(sem.wrongRelation(h), h).toMatch(/resolve\( is called nowhere/);
+    for (const h of ['_resolve_pager_command returns Path(cmd_filepath).absolute()', '_resolve_pager_command uses shutil.which(cmd_parts[0]) to find the command',
+      '_resolve_pager_command finds the command with shutil.which'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+
   it('red team adv86: the same claims with other verbs, the passive, unless / except / if and only if, through a helper, order in three languages', async () => {
     const t = await setup({ 'lib/response.js': RESPONSE });
     const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;

@@ -252,6 +252,33 @@ export class SemanticPhase {
     return `${a} passes ${key}=${value}, and its code gives ${key} only as ${[...new Set(values)].slice(0, 3).join(', ')}`;
   }
 
+  /**
+   * A call said of A's code as code ("A returns Path(cmd).resolve()", "resolves symlinks with
+   * Path.resolve"): each method or function it calls must be called in A's code or in the code A
+   * calls one step down ("A calls B" is wrongRelation's, through the index and a few calls deep) (red team adv89: `.resolve(` stands nowhere in _resolve_pager_command, which
+   * returns `Path(cmd_filepath).absolute()`; the word "resolving" stands only in a comment).
+   */
+  private wrongCallForm(sentence: string): string | undefined {
+    const plain = sentence.replace(/`[^`\n]*`/g, ' ');
+    const m = CALL_FORM_SUBJECT.exec(plain);
+    if (!m || deniedAt(plain, m.index, m[0])) return undefined;
+    const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind));
+    if (defs.length === 0) return undefined;
+    const rest = plain.slice(m.index + m[0].length);
+    const called = [
+      // an expression written with its calls: Path(cmd).resolve(), shutil.which(name)
+      ...[...rest.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\([^()]{0,60}\)(?:\.[A-Za-z_$][\w$]*\([^()]{0,60}\))*/g)]
+        .flatMap((x) => [...x[0].matchAll(/([A-Za-z_$][\w$]*)\(/g)].map((c) => c[1]!)),
+      // a dotted name it does it "with" or "using": Path.resolve
+      ...[...rest.matchAll(/\b(?:with|using|via|through|by\s+calling)\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)(?![\w$(])/g)].map((x) => x[1]!.split('.').pop()!),
+    ].filter((n) => n.length > 1 && !/^(?:if|for|while|return|print|len|str|int|list|dict|set|tuple|bool|String|Number|Array|Object|Boolean)$/.test(n));
+    for (const name of [...new Set(called)]) {
+      const { own, helpers } = this.writtenIn(defs, new RegExp(String.raw`(?<![\w$])${name.replace(/[$]/g, '\\$')}\s*\(`));
+      if (!own && helpers.length === 0) return `the claim has ${m[1]}'s code call ${name}(…) ("${m[2]} … ${name}"), and ${name}( is called nowhere in ${m[1]}'s code nor in the code it calls`;
+    }
+    return undefined;
+  }
+
   /** "A is decorated with D": the decorators written right above A's definition (red team adv89). */
   private wrongDecorator(sentence: string): string | undefined {
     const m = /(?<![\w$.])([A-Za-z_$][\w$.]*)\s+is\s+(?:decorated|wrapped)\s+(?:with|by)\s+@?([A-Za-z_$][\w$.]*)/.exec(sentence);
@@ -479,7 +506,7 @@ export class SemanticPhase {
   private wrongInSentence(sentence: string): string | undefined {
     const db = this.core.project.db;
     const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence) ?? this.wrongDenial(sentence) ?? this.wrongEffectOf(sentence)
-      ?? this.wrongKeyword(sentence) ?? this.wrongDecorator(sentence);
+      ?? this.wrongKeyword(sentence) ?? this.wrongDecorator(sentence) ?? this.wrongCallForm(sentence);
     if (thrown) return thrown;
     for (const m of sentence.matchAll(RELATION)) {
       if (deniedAt(sentence, m.index!, m[0])) continue;
@@ -1012,6 +1039,8 @@ function ownExpressionArrow(code: string): boolean {
 }
 
 /** "A returns X" (not "returns nothing", "returns early"). */
+/** the subject and verb of a claim that says what A's code calls: "A returns …", "A resolves symlinks with …" */
+const CALL_FORM_SUBJECT = new RegExp(String.raw`(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\s+(?:(?:\w+ly|also|then|first|always)\s+)?(returns|uses|resolves|builds|creates|wraps|passes|computes|normalizes|normalises|converts|gets|reads|checks)\b`);
 const RETURNS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|also|then|now)\s+)?(?:returns|will\s+return|gives\s+back)\s+(?!nothing|undefined|void|early|immediately|without|no(?![\w]))([\w\`'"].{0,80})`, 'g');
 /** "A calls B before it calls C", "A invokes B after calling C" (A, B and C as REL_NAME reads them). */
 const ORDERED_CALLS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:first|always|then)\s+)?(?:calls|invokes|runs)\s+${REL_NAME}\s+(before|after)\s+(?:it\s+)?(?:(?:calls?|calling|invokes?|invoking|runs?|running)\s+)?${REL_NAME}`, 'g');
