@@ -15,6 +15,12 @@ you explored. Claims you cannot back are refused — do the work instead of asse
 
 Phases: EXPLORATION → VALIDATION → (SEMANTIC → VERIFICATION when exploration fell short) → READY.
 
+The user's request (everything between the two marks, as typed):
+
+<user-request>
+$ARGUMENTS
+</user-request>
+
 ## 1. Intent
 
 Classify the request: IMPLEMENT (build something named), MODIFY (change or fix existing code; use
@@ -26,11 +32,8 @@ refuses IMPLEMENT/MODIFY for it (\`intent_mismatch\`).
 ## 2. Start the session
 
 Start it before you read or search anything: only what the session's calls and Reads showed counts
-as explored. Call \`mcp__code-intel__start_session\` with \`intent\`, \`query\` = the user's request **verbatim**:
-
-$ARGUMENTS
-
-and \`query_frame\` (step 3) in the same call. If it answers \`session_active\`, either continue that
+as explored. Call \`mcp__code-intel__start_session\` with \`intent\`, \`query\` = the user's request
+(between the \`<user-request>\` marks above) **verbatim**, and \`query_frame\` (step 3) in the same call. If it answers \`session_active\`, either continue that
 session (\`get_session_status\`) or ask the user before \`abort_session\`.
 
 ## 3. QueryFrame
