@@ -38,7 +38,7 @@ import { chunkable } from '../src/embeddings/chunks.js';
 import { REQUEST_NAMED_SCORE, requestNamesAsCode, verifyCodeEvidence } from '../src/session/validation.js';
 import { siblingSaying, targetMeansAnother } from '../src/session/which-definition.js';
 import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, linksOnward, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore, within } from '../src/session/graph-relevance.js';
-import { factCap, tierOf } from '../src/session/relevance.js';
+import { extendsNamedCode, factCap, sharesNamedCode, tierOf } from '../src/session/relevance.js';
 import { minAccepted } from '../machines/session.js';
 import { Bm25, words } from './lib/bm25.js';
 import { type Decl, declarations, qualifiedName } from './lib/decls.js';
@@ -239,7 +239,8 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
       return { ...x.p!, evidence };
     }), namedIn);
     // a name that says more than the target is at most accepted (confirm's factCap)
-    const cap = present.map((x) => factCap(target, x.p!.name));
+    const declared = (name: string) => db.prepare('SELECT 1 FROM symbols WHERE name = ? LIMIT 1').get(name) !== undefined;
+    const cap = present.map((x) => factCap(target, x.p!.name, declared));
     const capped = (rs: Awaited<ReturnType<typeof engine.scoreSymbols>>) => rs.map((r, k) => ({ ...r, score: Math.min(r.score, cap[k]!) }));
     const trailAt = new Map(present.map((x, k) => [x.i, Math.min(trail[k]!.score, cap[k]!)]));
     const withEv = capped(await engine.scoreSymbols(target, present.map((x) => x.p!), namedIn));
@@ -258,7 +259,11 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     const textRanks = all.map(({ row }) => (row ? engine.textRankOf(target, row.path, row.name, row.name_line) ?? null : null));
     const requestScores = target === request ? undefined : await engine.scoreSymbols(request, present.map((x) => x.p!));
     const requestScoreAt = new Map(present.map((x, k) => [x.i, requestScores?.[k]?.score]));
-    const rankScore = textRanks.map((r) => rankedScore(r ?? undefined, ranking.total));
+    // (not a name that carries the code the target writes, or shares only part of it: confirm's rank leg)
+    const rankScore = textRanks.map((r, i) => {
+      const row = all[i]!.row;
+      return row && (extendsNamedCode(target, row.name) || sharesNamedCode(target, row.name, declared)) ? 0 : rankedScore(r ?? undefined, ranking.total);
+    });
     // the request names it as code outside the target feature: accepted with risk HIGH (confirm)
     const homonyms = (name: string) => (db.prepare('SELECT COUNT(*) n FROM symbols WHERE name = ?').get(name) as { n: number }).n;
     const namedScore = all.map(({ row }) => (row && requestNamesAsCode(request, row.name, row.container_name, homonyms(row.name)) ? REQUEST_NAMED_SCORE : 0));

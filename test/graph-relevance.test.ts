@@ -281,6 +281,7 @@ describe('a caller a link reached does not bring in its other callees; links tea
         { symbol: 'setProxy', approved: true, code_evidence: 'src/adapter.ts:2' },
       ],
       after: (sessions) => {
+        sessions.store.setGuardValues({ seq: String(Number(sessions.store.guardValue('seq')) + 1) }); // (the change made in READY, as the guard counts it)
         sessions.end('success');
         learned = (sessions.engine.cache.db.prepare('SELECT DISTINCT symbol FROM nl_cache ORDER BY symbol').all() as { symbol: string }[]).map((e) => e.symbol);
       },
@@ -948,6 +949,10 @@ describe('the request names the symbol', () => {
     expect(n('use the existing levenshtein helper', 'levenshtein')).toBe(0.7);
     expect(n('parse 関数のエラーを直す', 'parse')).toBe(0.7);
     expect(n('the levenshtein distance of two words', 'levenshtein')).toBe(0.45);
+    // what a dotted name goes through holds the thing; it is not the thing (red team adv91: `req` a FACT by req.acceptsCharsets())
+    expect(n('Make req.acceptsCharsets() return the preferred charset', 'req')).toBe(0.45);
+    expect(n('Make req.acceptsCharsets() return the preferred charset', 'acceptsCharsets')).toBe(0.7);
+    expect(n('fix `ObservableSet.toggle`', 'ObservableSet')).toBe(0.45);
   });
 });
 
@@ -1262,5 +1267,118 @@ describe('a state two methods share through a field the target names (agent tria
     }) as unknown as Answer;
     expect(r.accepted.filter((a) => a.backend.endsWith('+propagation')).map((a) => a.symbol).sort()).toEqual(['farA', 'farB', 'farC']);
     expect(r).toMatchObject({ success: false, accepted_total: { have: 2, need: 3 }, closeness_note: expect.stringMatching(/3 of the symbols stand only by closeness/) });
+  });
+});
+
+describe('red team adv91: a target that is nothing but code, on express\'s request object', () => {
+  const files: Record<string, string> = {
+    'lib/request.js': [
+      "var accepts = require('accepts');",
+      'var req = Object.create(null);',
+      'module.exports = req;',
+      'req.get = function header(name) {',
+      '  return this.headers[name.toLowerCase()];',
+      '};',
+      'req.accepts = function () {',
+      '  var accept = accepts(this);',
+      '  return accept.types.apply(accept, arguments);',
+      '};',
+      'req.acceptsEncodings = function () {',
+      '  var accept = accepts(this);',
+      '  return accept.encodings.apply(accept, arguments);',
+      '};',
+      'req.acceptsCharsets = function () {',
+      '  var accept = accepts(this);',
+      '  return accept.charsets.apply(accept, arguments);',
+      '};',
+      'req.acceptsLanguages = function () {',
+      '  var accept = accepts(this);',
+      '  return accept.languages.apply(accept, arguments);',
+      '};',
+      'req.range = function range(size) {',
+      "  var range = this.get('Range');",
+      '  return range ? size : undefined;',
+      '};',
+      'req.is = function is(types) {',
+      '  return types;',
+      '};',
+      '',
+    ].join('\n'),
+    'lib/utils.js': [
+      'exports.setCharset = function setCharset(type, charset) {',
+      "  return type + '; charset=' + charset;",
+      '};',
+      'exports.acceptParams = function acceptParams(str) {',
+      '  return { value: str, quality: 1, params: {} };',
+      '};',
+      '',
+    ].join('\n'),
+    'lib/response.js': [
+      "var createError = require('http-errors');",
+      'var res = module.exports = {};',
+      'res.set = function set(field, val) {',
+      '  this.setHeader(field, val);',
+      '  return this;',
+      '};',
+      'res.format = function (obj, next) {',
+      '  var keys = Object.keys(obj);',
+      '  var key = keys.length > 0 ? this.req.accepts(keys) : false;',
+      '  if (!key) next(createError(406, {',
+      '    types: keys',
+      '  }));',
+      '  return this;',
+      '};',
+      '',
+    ].join('\n'),
+    'test/req.acceptsCharsets.js': [
+      "var request = require('supertest');",
+      "var express = require('../');",
+      "describe('req', function () {",
+      "  it('should return the best charset', function (done) {",
+      '    var app = express();',
+      "    app.use(function (req, res) { res.end(req.acceptsCharsets('utf-8') ? 'yes' : 'no'); });",
+      '    request(app)',
+      "      .get('/')",
+      "      .set('Accept-Charset', 'foo, bar, utf-8')",
+      "      .expect('yes', done);",
+      '  });',
+      '});',
+      '',
+    ].join('\n'),
+  };
+  const request = 'Make req.acceptsCharsets() return the charset the client prefers when it is called without arguments, and the best match among the given charsets otherwise; keep req.acceptsEncodings() as it is.';
+  const base = { intent: 'IMPLEMENT' as const, request, target: 'req.acceptsCharsets()', quote: request, lookups: ['acceptsCharsets', 'set'], entry_points: ['req.acceptsCharsets()'], patterns: ['each negotiation method asks accepts(this), like req.acceptsEncodings'] };
+  type Answer = { accepted: { symbol: string; via?: string }[]; rejected: { symbol: string; guidance?: { reason: string } }[]; success: boolean };
+  const names = (xs: { symbol: string }[]) => xs.map((x) => x.symbol).sort();
+
+  it('a name sharing part of the code the target writes, the holder of it, a guess on another library\'s chain: none makes the minimum', async () => {
+    const r = await confirmOn(files, { ...base, claims: [
+      { symbol: 'setCharset', approved: true, code_evidence: 'lib/utils.js:2' },
+      { symbol: 'acceptParams', approved: true, code_evidence: 'lib/utils.js:5' },
+      { symbol: 'res.set', approved: true, code_evidence: 'test/req.acceptsCharsets.js:9' },
+      { symbol: 'req', approved: true, code_evidence: 'lib/request.js:15' },
+    ] }) as unknown as Answer;
+    expect(r.success).toBe(false);
+    expect(names(r.rejected)).toEqual(expect.arrayContaining(['acceptParams', 'res.set', 'setCharset']));
+    expect(r.rejected.find((x) => x.symbol === 'res.set')?.guidance?.reason).toMatch(/nor a use of it/);
+  });
+
+  it('the holder a dotted name goes through vouches for none of its members; a member of what an import gives is no field of the project', async () => {
+    const held = await confirmOn(files, { ...base, claims: [
+      { symbol: 'req', approved: true, code_evidence: 'lib/request.js:2' },
+      { symbol: 'req.range', approved: true, code_evidence: 'lib/request.js:24' },
+      { symbol: 'req.is', approved: true, code_evidence: 'lib/request.js:28' },
+      { symbol: 'req.get', approved: true, code_evidence: 'lib/request.js:5' },
+    ] }) as unknown as Answer;
+    expect(held.success).toBe(false);
+    expect(names(held.accepted)).toEqual(['req']);
+    const kept = await confirmOn(files, { ...base, claims: [
+      { symbol: 'req.acceptsCharsets', approved: true, code_evidence: 'lib/request.js:17' },
+      { symbol: 'req.acceptsEncodings', approved: true, code_evidence: 'lib/request.js:13' },
+      { symbol: 'res.format', approved: true, code_evidence: 'lib/response.js:11' },
+    ] }) as unknown as Answer;
+    expect(kept.accepted.find((a) => a.symbol === 'req.acceptsCharsets')).toBeDefined();
+    expect(kept.rejected.find((x) => x.symbol === 'req.acceptsEncodings')?.guidance?.reason).toMatch(/only to keep it out of the change/);
+    expect(kept.accepted.find((a) => a.symbol === 'res.format')?.via ?? '').not.toMatch(/the field `types`/);
   });
 });

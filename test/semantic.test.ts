@@ -508,7 +508,7 @@ describe('cached_matches across sessions', () => {
       sessions.submitUnderstanding({ symbols_identified: ['Cart', 'Cart.total', 'formatPrice'], entry_points: ['Cart.total()'], existing_patterns: ['fluent methods returning this, like Cart.add'], files_analyzed: ['src/cart.ts', 'src/util/format.ts'] });
     };
     toValidation();
-    const { SAMPLE_CONFIRM, SAMPLE_SYMBOLS } = await import('./helpers/session.js');
+    const { SAMPLE_CONFIRM, SAMPLE_SYMBOLS, readWhole } = await import('./helpers/session.js');
     const first = await sessions.validateRelevance('カートの合計', SAMPLE_SYMBOLS);
     expect(first.cached_matches).toEqual([]);
     const c1 = await sessions.confirmRelevance(SAMPLE_CONFIRM);
@@ -544,6 +544,21 @@ describe('cached_matches across sessions', () => {
     const rows = sessions.engine.cache.db.prepare("SELECT term, session_id FROM nl_cache WHERE symbol = 'Cart.total' ORDER BY term").all() as { term: string; session_id: string }[];
     expect(rows.map((r) => r.term)).toEqual(['カートの合計', 'カートの合計に消費税を加える処理']);
     expect(rows[0]!.session_id).toBe(rows[1]!.session_id); // the value, confirmed again by this session
+    // where the guard runs: a change request that changed nothing after READY teaches nothing (red team adv91)
+    const before = sessions.engine.cache.count();
+    toValidation('カートの合計に消費税を加える');
+    readWhole(sessions, 'src/cart.ts'); // (a Read the hook recorded: the client's hooks run the guard)
+    await sessions.validateRelevance('カートの合計に消費税を加える', SAMPLE_SYMBOLS);
+    expect((await sessions.confirmRelevance(SAMPLE_CONFIRM)).next_phase).toBe('READY');
+    expect(sessions.end('success')).toMatchObject({ cached_matches_learned: 0, not_learned_note: expect.stringMatching(/did not change after READY/) });
+    expect(sessions.engine.cache.count()).toBe(before);
+    // and one that changed the project (the guard accepted a change after READY) does
+    toValidation('カートの合計に消費税を加える');
+    readWhole(sessions, 'src/cart.ts');
+    await sessions.validateRelevance('カートの合計に消費税を加える', SAMPLE_SYMBOLS);
+    expect((await sessions.confirmRelevance(SAMPLE_CONFIRM)).next_phase).toBe('READY');
+    sessions.store.setGuardValues({ seq: String(Number(sessions.store.guardValue('seq')) + 1) }); // (as the guard counts an accepted change)
+    expect((sessions.end('success') as { cached_matches_learned: number }).cached_matches_learned).toBeGreaterThan(0);
     project.close();
     removeProject(root);
   });

@@ -100,7 +100,9 @@ describe('factCap: a FACT is a symbol whose name says the target and nothing mor
   it('caps a name with words of its own at the FACT line; the thing itself stays uncapped', () => {
     expect(factCap('ref', 'ComputedRef')).toBe(TIER.fact);
     expect(factCap('ref', 'hasScopeRef')).toBe(TIER.fact);
-    expect(factCap('ObservableSet', 'makeObservable')).toBe(TIER.fact);
+    // (a name that shares only part of the code the target writes: below the accepted tier, it counts through links — red team adv91)
+    expect(factCap('ObservableSet', 'makeObservable')).toBe(TIER.accept - 0.01);
+    expect(factCap('the ObservableSet toggle', 'makeObservable')).toBe(TIER.fact);
     expect(ownWords('ObservableSet', 'makeObservable')).toEqual(['make']); // what a capped acceptance names as its reason (tr119)
     expect(ownWords('ref', 'ref')).toEqual([]);
     expect(factCap('ref', 'ref')).toBe(1);

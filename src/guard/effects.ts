@@ -41,8 +41,8 @@ const STORE = 'store';
 const EXCLUDES = 'excludes';
 /** the /code prompt whose turn the baseline was taken for (a turn before any session) */
 const TURN = 'turn';
-/** how many states the guard has accepted: the anchor (anchor.ts) holds the latest */
-const SEQ = 'seq';
+/** how many states the guard has accepted: the anchor (anchor.ts) holds the latest (a session asks whether one came after its READY) */
+export const SEQ = 'seq';
 /** the tree the turn began with: its .gitignore files say what is the project's (hiddenSince) */
 const RULES = 'rules';
 /** '1' while the accepted tree's .gitignore files differ from RULES' (then every event looks for hidden files) */

@@ -121,12 +121,15 @@ const EDGE_SQL = {
    * on any value: the index seldom knows a JavaScript value's type), and for one name, who writes and
    * who reads it. Which names are specific enough is judged in JavaScript (fieldLinked).
    */
-  memberAccesses: `SELECT DISTINCT name, role FROM refs WHERE enclosing_id = ? AND role IN ('read', 'write') AND target_kind IN ('member', 'member_of_import') LIMIT 400`,
-  memberWriters: `SELECT DISTINCT r.enclosing_id AS n, s.container_id AS c, s.name AS name FROM refs r JOIN symbols s ON s.id = r.enclosing_id WHERE r.name = ? AND r.role = 'write' AND r.target_kind IN ('member', 'member_of_import') LIMIT 20`,
-  memberReaders: `SELECT DISTINCT enclosing_id AS n FROM refs WHERE name = ? AND role = 'read' AND target_kind IN ('member', 'member_of_import') AND enclosing_id IS NOT NULL LIMIT 20`,
+  memberAccesses: `SELECT DISTINCT name, role FROM refs WHERE enclosing_id = ? AND role IN ('read', 'write') AND target_kind = 'member' LIMIT 400`,
+  // (a member of a value the code holds — `this`, a parameter, a local — not one of what an import
+  // gives: express's `{ types: … }` passed to createError and `accept.types` on the accepts library's
+  // object linked res.format to req.accepts — red team adv91)
+  memberWriters: `SELECT DISTINCT r.enclosing_id AS n, s.container_id AS c, s.name AS name FROM refs r JOIN symbols s ON s.id = r.enclosing_id WHERE r.name = ? AND r.role = 'write' AND r.target_kind = 'member' LIMIT 20`,
+  memberReaders: `SELECT DISTINCT enclosing_id AS n FROM refs WHERE name = ? AND role = 'read' AND target_kind = 'member' AND enclosing_id IS NOT NULL LIMIT 20`,
   /** the member names a line reads or writes, with the declaration each access lies in */
   memberAccessesAt: `SELECT DISTINCT r.name AS name, r.enclosing_id AS n FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.role IN ('read', 'write')
-    AND r.target_kind IN ('member', 'member_of_import') AND r.enclosing_id IS NOT NULL LIMIT 40`,
+    AND r.target_kind = 'member' AND r.enclosing_id IS NOT NULL LIMIT 40`,
   /**
    * A call the index could only guess (`cancelToken.toAbortSignal()` on a value of no known type:
    * confidence name_match, no symbol) and the one function or method of that name the project's
@@ -500,7 +503,10 @@ function sameFile(db: DB, a: number, b: number): boolean {
 
 /** Whether declaration `id` lies inside declaration `outer` (a member of it, or a function in its body). */
 export function within(db: DB, id: number, outer: number): boolean {
-  return db.prepare('SELECT 1 FROM symbols a JOIN symbols b ON b.id = ? WHERE a.id = ? AND a.file_id = b.file_id AND b.line <= a.line AND a.end_line <= b.end_line').get(outer, id) !== undefined;
+  // (or a member of it declared apart: `req.range = function …` holds `req` on its own line, a
+  // reference that made every method of express's `req` linked to it — red team adv91)
+  return db.prepare(`SELECT 1 FROM symbols a JOIN symbols b ON b.id = ? WHERE a.id = ? AND (a.container_id = b.id
+    OR (a.file_id = b.file_id AND b.line <= a.line AND a.end_line <= b.end_line))`).get(outer, id) !== undefined;
 }
 
 /** Whether declaration `id` is a function or method: what it holds is its own code (closures), not members. */

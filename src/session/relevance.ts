@@ -37,8 +37,8 @@ export function tierOf(score: number): Tier {
  * `makeObservable` for "ObservableSet") is at most accepted with risk HIGH. On the real-commit
  * bench with the targets agents set, FACT precision was 29 % (eval EN) with the words alone.
  */
-export function factCap(target: string, name: string): number {
-  if (extendsNamedCode(target, name)) return TIER.accept - 0.01;
+export function factCap(target: string, name: string, declared?: (name: string) => boolean): number {
+  if (extendsNamedCode(target, name) || sharesNamedCode(target, name, declared)) return TIER.accept - 0.01;
   return ownWords(target, name).length > 0 ? TIER.fact : 1;
 }
 
@@ -66,6 +66,34 @@ export function extendsNamedCode(target: string, name: string): boolean {
     const parts = splitWords(n).map((w) => w.toLowerCase());
     return parts.length > 0 && parts.every((p) => words.includes(p)) && words.length > parts.length;
   });
+}
+
+/**
+ * A target that is nothing but code (`req.acceptsCharsets()`) names those declarations: another
+ * name that shares only some of its words (`acceptsLanguages`, `setCharset`, `acceptParams`) is a
+ * neighbour of that code by its spelling, not part of it — it counts only through the code that
+ * links it (red team adv91: three such names made the minimum of a MODIFY with none of them relevant).
+ * The parts of the dotted name themselves (`req`, the holder) are the named-code leg's business.
+ * Only code the project declares (`declared`, by its last part): "mapHelpers" for pinia's
+ * mapHelpers.ts names a family of functions, not one (mapState is one of them).
+ */
+export function sharesNamedCode(target: string, name: string, declared: (name: string) => boolean = () => true): boolean {
+  const names = [...target.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\(|`|\.|$|\s|\)|,|;)/g)].map((m) => m[0])
+    .filter((n) => n.includes('.') || /[a-z][A-Z]|_|\$|\d/.test(n) || target.includes(`${n}(`) || target.includes(`\`${n}\``));
+  if (names.length === 0 || !names.every((n) => declared(n.split('.').pop()!))) return false;
+  const parts = names.flatMap((n) => n.split('.'));
+  if (parts.some((p) => p.toLowerCase() === name.toLowerCase())) return false;
+  const codeWords = new Set(parts.flatMap((p) => splitWords(p).map((w) => w.toLowerCase())));
+  // every content word of the target is a word of the code it writes
+  const rest = target.replace(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g, (w) => (names.includes(w) ? ' ' : w));
+  if (splitWords(rest).some((w) => w.length > 2 && !STOP_EN.has(w.toLowerCase()))) return false;
+  const said = [...codeWords];
+  const words = splitWords(name).filter((w) => !STOP_EN.has(w.toLowerCase()));
+  const has = (c: string) => words.some((w) => wordMatch(c, w) >= 0.7);
+  // (a name that says a whole code name is a variant of it — hashCodeOf of `hashCode` — or carries
+  // it and more, extendsNamedCode's business)
+  if (names.some((n) => n.split('.').some((p) => splitWords(p).every((w) => STOP_EN.has(w.toLowerCase()) || has(w.toLowerCase()))))) return false;
+  return said.some(has);
 }
 
 /** The words of a name the target does not say: what keeps it below FACT (factCap). */

@@ -23,9 +23,12 @@ import { describeMissing, evaluateUnderstanding, missingFromSnapshot, type Under
 import { REJECTED_NEXT, translateCjk, ValidationPhase } from './validation.js';
 import { checkWriteTarget } from './write-target.js';
 import { asksOnly } from './actions.js';
-import { describeUndo, sessionBaseline } from '../guard/effects.js';
+import { describeUndo, SEQ as GUARD_SEQ, sessionBaseline } from '../guard/effects.js';
 import { guardMode } from '../guard/mode.js';
 import { settleEvidence } from '../guard/evidence-check.js';
+
+/** Where the guard's count of accepted changes (GUARD_SEQ) stood when a session reached READY. */
+const READY_SEQ = 'ready_seq';
 import { log } from '../util/log.js';
 
 /** The validated QueryFrame as a session row keeps it. */
@@ -167,6 +170,8 @@ export class SessionService implements SessionCore {
       const status = to === 'FINISHED' ? 'finished' : to === 'ABORTED' ? 'aborted' : 'active';
       this.store.update(s.row.id, { phase: to, snapshot, status });
       if (from !== to) this.witnesses.push(this.store.transition(s.row.id, from, to, event.type, reason));
+      // where the guard runs: how many changes it had accepted when READY was reached (end() asks whether one came after)
+      if (to === 'READY' && from !== to) this.store.setGuardValues({ [READY_SEQ]: `${s.row.id}:${this.store.guardValue(GUARD_SEQ) ?? ''}` });
     });
     this.loaded = undefined;
     return to;
@@ -528,13 +533,30 @@ export class SessionService implements SessionCore {
       this.store.update(s.row.id, { outcome });
     });
     // only a session that ends in READY teaches: one that went back to EXPLORATION took its understanding back
-    const learned = outcome === 'success' && from === 'READY' ? this.learn(s.row.id) : { pairs: 0, not: [] };
+    const unchanged = outcome === 'success' && from === 'READY' && changesCode(s.row.intent as Intent) && this.unchangedSinceReady(s.row.id);
+    const learned = outcome === 'success' && from === 'READY' && !unchanged ? this.learn(s.row.id) : { pairs: 0, not: [] };
     return {
       success: true, session_id: s.row.id, outcome, phase: 'FINISHED',
       // (agent trial tr167 read 8 learned for 9 accepted as a miscount: it counts term → symbol pairs, and says who taught none)
       ...(outcome === 'success' ? { cached_matches_learned: learned.pairs, ...(learned.not.length ? { not_learned: learned.not.slice(0, 20) } : {}) } : {}),
+      ...(unchanged ? { not_learned_note: 'the project did not change after READY: a change request that changed nothing teaches the cache nothing' } : {}),
       writes: writesAfter(from, s.row.intent as Intent, this.store.codePromptSince(s.row.created_at) !== undefined),
     };
+  }
+
+  /**
+   * Whether the guard accepted no change to the project after the session reached READY (its count
+   * of accepted changes stands where it stood then): a change request that ends `success` having
+   * changed nothing says what is not so, and teaches nothing (red team adv91 taught four unrelated
+   * symbols that way). It can tell only where the client's hooks run the guard (they recorded an
+   * event of this session: a Read, a refusal); elsewhere nothing counts changes: false.
+   */
+  private unchangedSinceReady(id: string): boolean {
+    const at = this.store.guardValue(READY_SEQ);
+    if (!at?.startsWith(`${id}:`)) return false;
+    const then = at.slice(id.length + 1);
+    if (then === '' || (this.store.guardValue(GUARD_SEQ) ?? '') !== then) return false;
+    return this.store.hookSeen(id);
   }
 
   /**

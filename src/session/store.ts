@@ -243,6 +243,11 @@ export class SessionStore {
     return seq;
   }
 
+  /** Whether the client's hooks recorded any event of a session (a Read, a Grep, a refusal): the guard runs there. */
+  hookSeen(sessionId: string): boolean {
+    return this.db.prepare("SELECT 1 FROM ledger WHERE session_id = ? AND tool LIKE 'hook:%' LIMIT 1").get(sessionId) !== undefined;
+  }
+
   ledger(sessionId: string): LedgerEntry[] {
     const rows = this.db.prepare('SELECT * FROM ledger WHERE session_id = ? ORDER BY seq').all(sessionId) as StoredEntry[];
     return rows.map(parseEntry);

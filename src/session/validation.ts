@@ -15,7 +15,7 @@ import { type SessionCore, SessionError } from './core.js';
 import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, sharedFieldsAt, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
-import { extendsNamedCode, factCap, ownWords, targetSaysWordOf, tierOf } from './relevance.js';
+import { extendsNamedCode, factCap, ownWords, sharesNamedCode, targetSaysWordOf, tierOf } from './relevance.js';
 import { type Evidence, linesShown } from './evidence.js';
 import { siblingSaying, targetMeansAnother, wordsNamingSibling } from './which-definition.js';
 import { isDeclarationFile, quote } from '../util/paths.js';
@@ -316,10 +316,35 @@ export class ValidationPhase {
     const aliased = own.size > 0 && db.prepare(`SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.symbol_id IN (${[...own].map(() => '?').join(',')}) LIMIT 1`)
       .get(file, line, ...own) !== undefined;
     if (aliased) return true;
-    const refs = db.prepare('SELECT r.symbol_id AS id, r.confidence FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.name = ?')
-      .all(file, line, symbol.split('.').pop()!) as { id: number | null; confidence: string | null }[];
+    const refs = db.prepare('SELECT r.symbol_id AS id, r.confidence, r.col FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.name = ?')
+      .all(file, line, symbol.split('.').pop()!) as { id: number | null; confidence: string | null; col: number }[];
     if (refs.length === 0) return false;
-    return refs.some((r) => r.id === null || r.confidence === 'name_match' || own.has(r.id));
+    const holders = new Set(['this', 'self', ...this.core.definitionsOf(symbol).flatMap((d) => (d.container_name ? [d.container_name.split('.').pop()!] : []))]);
+    return refs.some((r) => ((r.id === null || r.confidence === 'name_match') && !this.foreignChain(file, line, r.col, holders)) || (r.id !== null && own.has(r.id)));
+  }
+
+  /**
+   * Whether a member named at (line, col) is called at the end of a chain of calls that starts from
+   * something other than the symbol's holder (`request(app).get('/').set(…)`): a guess by name there
+   * is no use of the project's method (red team adv91: supertest's request builder's
+   * `.set('Accept-Charset', …)` was taken for express's res.set, and lent its words). A fluent chain
+   * from `this` or the holder (`res.status(404).send(…)`) stays a use.
+   */
+  private foreignChain(file: string, line: number, col: number, holders: ReadonlySet<string>): boolean {
+    const ls = this.core.project.lines(file);
+    let text = (ls[line - 1] ?? '').slice(0, Math.max(0, col - 1));
+    // (a chain continued from the lines above: `request(app)\n  .get('/')\n  .set(…)`)
+    for (let i = line - 2; i >= Math.max(0, line - 5) && /^\s*\??\./.test(text); i--) text = `${ls[i] ?? ''}\n${text}`;
+    let rest = text.replace(/\s*\??\.\s*$/, '');
+    if (!/[)\]]\s*$/.test(rest)) return false; // not on a call's or an index's result
+    // strip the chain back to its head: calls, indexes and member steps
+    for (let k = 0; k < 12; k++) {
+      const next = rest.replace(/\s*(?:\([^()]*\)|\[[^[\]]*\])\s*$/, '').replace(/\s*\??\.\s*[A-Za-z_$][\w$]*\s*$/, '');
+      if (next === rest) break;
+      rest = next;
+    }
+    const head = /([A-Za-z_$][\w$]*)\s*$/.exec(rest)?.[1];
+    return head === undefined || !holders.has(head);
   }
 
   /**
@@ -525,15 +550,29 @@ export class ValidationPhase {
     const said = [target, ...targetQuote].join(' ');
     // words first, then the rank leg: its words cover little of the target, but its code answers
     // it better than nearly everything else in the project
+    const declared = (name: string) => this.core.symbolExists(name);
     const judge = async (m: { symbol: string }, verified: Verified) => {
       const row = this.symbolProfile(m.symbol, verified.where);
+      // the request names it as code only to keep it out of the change ("keep req.acceptsEncodings()
+      // as it is"): not part of the feature by any leg (red team adv91 had it accepted on its words)
+      const kept = row && keptOutOfRequest(userRequest, row.name, row.container_name);
+      if (kept) {
+        rejected.push({
+          symbol: m.symbol, similarity: null,
+          guidance: {
+            reason: `the request names '${quote(m.symbol, 200)}' only to keep it out of the change ('${quote(kept, 80)}'): it is not part of '${quote(target, 200)}'`,
+            next_actions: ['Send the code the change touches; what the user keeps as it is stays out of the symbols'],
+          },
+        });
+        return;
+      }
       const scored = row
         ? (await this.core.engine.scoreSymbols(target, [{
           name: row.name, container: row.container_name, file: row.path, signature: row.signature, evidence: this.evidenceAbout(m.symbol, row, verified, evidence.shownLines),
           namesAnother: targetMeansAnother(this.core.project.db, said, row.name, row.path, row.container_name),
         }], { namedIn: targetQuote, siblingOf: (file, missing, matched) => siblingSaying(this.core.project.db, file, missing, matched) }))[0]!
         : { score: 0, backend: this.core.engine.backendName(), legs: { keyword: 0 } };
-      const score = row ? Math.min(scored.score, factCap(target, row.name)) : scored.score;
+      const score = row ? Math.min(scored.score, factCap(target, row.name, declared)) : scored.score;
       const tier = tierOf(score);
       const rank = row ? this.core.engine.textRankOf(target, row.path, row.name, row.name_line) : undefined;
       const ranked = rankedScore(rank, ranking.total);
@@ -548,7 +587,7 @@ export class ValidationPhase {
           symbol: m.symbol, similarity: REQUEST_NAMED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+request`, legs: { ...scored.legs, request_named: REQUEST_NAMED_SCORE },
           evidence: verified.where, file: row?.path, via: `the request names it as code ('${quote(row!.name, 80)}'), outside the target feature`,
         });
-      } else if (tier === 'REJECTED' && ranked >= 0.3 && !('sibling' in scored.legs && scored.legs.sibling) && !(row && extendsNamedCode(target, row.name))) {
+      } else if (tier === 'REJECTED' && ranked >= 0.3 && !('sibling' in scored.legs && scored.legs.sibling) && !(row && (extendsNamedCode(target, row.name) || sharesNamedCode(target, row.name, declared)))) {
         // (not where the words found that the target means the one beside it: NetworkError's
         // constructor ranked #5 for "HTTPError's constructor()" — red team adv32)
         raiseRisk = true;
@@ -674,7 +713,7 @@ export class ValidationPhase {
       const links = found?.holder
         ? `it lies in ${quote(found.label, 200)}, accepted, but a holder (an object, a class) accepted at risk HIGH does not make all it holds relevant: a member comes in by a link of its own (it calls, is called by, or shares a field the target names with a symbol the target's words reach; cite that line as its code_evidence)`
         : bound
-        ? `it links to ${quote(bound, 200)}, accepted, but ${quote(bound, 200)} was itself accepted only through a link (or by closeness alone), and a chain from the symbols the target's words reach goes no further here: it runs at most ${MAX_CHAIN} links (${MAX_UP_CHAIN} of them up to callers), does not turn from a helper reached down a call path back up to callers outside the helper's file, and a holder (an object, a class) accepted through a link does not vouch for the rest of what it holds${traces ? ` (cite the line where it uses ${quote(bound, 200)}, or where ${quote(bound, 200)} uses it, as its code_evidence: a hop the session traced counts)` : ''}`
+        ? `it links to ${quote(bound, 200)}, accepted, but ${quote(bound, 200)} was itself accepted only through a link, by closeness or by earlier sessions' matches, and a chain from the symbols the target's words reach goes no further here: it runs at most ${MAX_CHAIN} links (${MAX_UP_CHAIN} of them up to callers), does not turn from a helper reached down a call path back up to callers outside the helper's file, and a holder (an object, a class) accepted through a link does not vouch for the rest of what it holds${traces ? ` (cite the line where it uses ${quote(bound, 200)}, or where ${quote(bound, 200)} uses it, as its code_evidence: a hop the session traced counts)` : ''}`
         : `it does not call, is not called by, does not contain and is not contained in a symbol accepted in this session or one of the project's best matches for the target, which the server looks up itself (${[...seeds.labels].slice(0, 6).join(', ') || 'none'})`
           // (agent trial tr158 read "not called by an accepted symbol" as circular when none was)
           + (acceptedNames().size === 0 ? `; no symbol is accepted yet, so the links start from the declaration the target's words name: if none of yours is it, find it (find_definitions, query for '${quote(target, 200)}') and send it too` : '');
@@ -789,6 +828,17 @@ export function requestNamesAsCode(userRequest: string, name: string, container:
   if (!container) return false;
   const word = new RegExp(`(^|[^\\p{L}\\p{N}_$])${container.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}\\p{N}_$]|$)`, 'u');
   return word.test(userRequest);
+}
+
+/**
+ * The words that keep a symbol out of the change, where the request names it as code only there
+ * ("keep `req.acceptsEncodings()` as it is", "do not change AdminService"), else undefined.
+ */
+export function keptOutOfRequest(userRequest: string, name: string, container: string | null): string | undefined {
+  if (namedScore(userRequest, name, container) < NAMED_AS_CODE || namedScore(keptOutRemoved(userRequest), name, container) >= NAMED_AS_CODE) return undefined;
+  const req = normalize(userRequest);
+  const owner = container?.split('.').pop();
+  return (owner ? ruledOut(req, normalize(`${owner}.${name}`)) : undefined) ?? ruledOut(req, normalize(name)) ?? 'kept as it is';
 }
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
