@@ -521,6 +521,7 @@ describe('cached_matches across sessions', () => {
     expect(byLink).toEqual(['formatPrice']);
     // and the answer says which taught nothing, and why (agent trial tr167 read the count as a miscount)
     expect(ended.not_learned).toEqual([{ symbol: 'formatPrice', why: expect.stringMatching(/through a link/) }]);
+    expect((ended as { learned_symbols?: string[] }).learned_symbols).not.toContain('formatPrice');
     expect(learned).toBe((c1.accepted as unknown[]).length - byLink.length);
 
     toValidation();

@@ -534,11 +534,12 @@ export class SessionService implements SessionCore {
     });
     // only a session that ends in READY teaches: one that went back to EXPLORATION took its understanding back
     const unchanged = outcome === 'success' && from === 'READY' && changesCode(s.row.intent as Intent) && this.unchangedSinceReady(s.row.id);
-    const learned = outcome === 'success' && from === 'READY' && !unchanged ? this.learn(s.row.id) : { pairs: 0, not: [] };
+    const learned = outcome === 'success' && from === 'READY' && !unchanged ? this.learn(s.row.id) : { pairs: 0, symbols: [], not: [] };
     return {
       success: true, session_id: s.row.id, outcome, phase: 'FINISHED',
       // (agent trial tr167 read 8 learned for 9 accepted as a miscount: it counts term → symbol pairs, and says who taught none)
-      ...(outcome === 'success' ? { cached_matches_learned: learned.pairs, ...(learned.not.length ? { not_learned: learned.not.slice(0, 20) } : {}) } : {}),
+      // (cached_matches_learned counts term → symbol rows; learned_symbols names the symbols: agent trial tr169 read 4 learned beside 2 not learned as a contradiction)
+      ...(outcome === 'success' ? { cached_matches_learned: learned.pairs, ...(learned.symbols.length ? { learned_symbols: learned.symbols.slice(0, 20) } : {}), ...(learned.not.length ? { not_learned: learned.not.slice(0, 20) } : {}) } : {}),
       ...(unchanged ? { not_learned_note: 'the project did not change after READY: a change request that changed nothing teaches the cache nothing' } : {}),
       writes: writesAfter(from, s.row.intent as Intent, this.store.codePromptSince(s.row.created_at) !== undefined),
     };
@@ -564,8 +565,8 @@ export class SessionService implements SessionCore {
    * evidence the server verified) against the target feature's quote, and the parts of that quote
    * the understanding mapped to that symbol and validation judged it to answer.
    */
-  private learn(id: string): { pairs: number; not: { symbol: string; why: string }[] } {
-    const none = { pairs: 0, not: [] };
+  private learn(id: string): { pairs: number; symbols: string[]; not: { symbol: string; why: string }[] } {
+    const none = { pairs: 0, symbols: [], not: [] };
     const row = this.store.get(id);
     if (!row?.mapped_symbols) return none;
     // only a session the machine itself brought to READY teaches, and only with the user's own words
@@ -580,7 +581,7 @@ export class SessionService implements SessionCore {
         if (why) not.push({ symbol: a.symbol, why });
         return why === undefined;
       });
-    if (accepted.length === 0) return { pairs: 0, not };
+    if (accepted.length === 0) return { pairs: 0, symbols: [], not };
     const frame = row.query_frame ? (JSON.parse(row.query_frame) as { target_feature?: string; quotes?: Record<string, string> }) : {};
     const quoted = (t: string | undefined): t is string => !!t && !!normalize(t) && request.includes(normalize(t));
     const pairs: { term: string; symbol: string; file?: string | null; evidence?: string | null }[] = [];
@@ -598,7 +599,8 @@ export class SessionService implements SessionCore {
         pairs.push({ term: value!, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
       for (const term of a.terms ?? []) if (quoted(term)) pairs.push({ term, symbol: a.symbol, file: a.file ?? null, evidence: a.evidence ?? null });
     }
-    return { pairs: this.engine.cache.learn(id, pairs, request), not };
+    const written = this.engine.cache.learn(id, pairs, request);
+    return { pairs: written, symbols: written > 0 ? [...new Set(pairs.map((p) => p.symbol))] : [], not };
   }
 
   /**
