@@ -205,8 +205,7 @@ export class ValidationPhase {
    * declarations), or a line that uses it together with a concept of the target feature.
    */
   private evidenceConcerns(symbol: string, verified: Verified, target: string, accepted: ReadonlySet<string> = new Set()): boolean {
-    const last = symbol.split('.').pop()!;
-    const word = new RegExp(`(^|[^\\w$])${last.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
+    const word = nameWord(symbol);
     const m = /^(.*):(\d+)$/.exec(verified.where);
     if (m) {
       // a fragment over several lines concerns the symbol when one of its lines does, by the same rule
@@ -291,7 +290,7 @@ export class ValidationPhase {
     // outside its definition, only the lines of the fragment that use the symbol, without their
     // comments: a fragment lent the symbol every word it held (red team adv90: app.use accepted by
     // the test lines around its call, createContext by the comment of the getter below it)
-    const word = new RegExp(`(^|[^\\w$])${symbol.split('.').pop()!.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
+    const word = nameWord(symbol);
     const out: string[] = [];
     for (let line = from; line <= Math.min(to, from + MAX_SPAN); line++) {
       const code = codeOf(ls[line - 1] ?? '', false);
@@ -311,7 +310,8 @@ export class ValidationPhase {
     const db = this.core.project.db;
     const linked = db.prepare('SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? LIMIT 1').get(file);
     if (!linked) return true;
-    const own = new Set(this.core.definitionsOf(symbol).map((d) => d.id));
+    const defs = this.core.definitionsOf(symbol);
+    const own = new Set(defs.map((d) => d.id));
     // (a use under an import alias names the symbol too: `_SupportsRead` of `SupportsRead as _SupportsRead` — agent trial tr102)
     const aliased = own.size > 0 && db.prepare(`SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.symbol_id IN (${[...own].map(() => '?').join(',')}) LIMIT 1`)
       .get(file, line, ...own) !== undefined;
@@ -319,7 +319,7 @@ export class ValidationPhase {
     const refs = db.prepare('SELECT r.symbol_id AS id, r.confidence, r.col FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ? AND r.name = ?')
       .all(file, line, symbol.split('.').pop()!) as { id: number | null; confidence: string | null; col: number }[];
     if (refs.length === 0) return false;
-    const holders = new Set(['this', 'self', ...this.core.definitionsOf(symbol).flatMap((d) => (d.container_name ? [d.container_name.split('.').pop()!] : []))]);
+    const holders = new Set(['this', 'self', ...defs.flatMap((d) => (d.container_name ? [d.container_name.split('.').pop()!] : []))]);
     return refs.some((r) => ((r.id === null || r.confidence === 'name_match') && !this.foreignChain(file, line, r.col, holders)) || (r.id !== null && own.has(r.id)));
   }
 
@@ -874,6 +874,11 @@ export function codeOf(line: string, strings = true): string {
   // a // that is not inside a string (a URL in a string stays a string)
   const at = code.search(/(^|[^:])\/\//);
   return at < 0 ? code : code.slice(0, at + (code[at] === '/' ? 0 : 1));
+}
+
+/** A claimed name's last part as a whole word of code (`res.set` → set, not `reset`). */
+function nameWord(symbol: string): RegExp {
+  return new RegExp(`(^|[^\\w$])${symbol.split('.').pop()!.replace(/[$]/g, '\\$')}([^\\w$]|$)`);
 }
 
 /** Why a "file:line" citation was not taken: the file not explored, or the line never shown of it. */
