@@ -117,6 +117,14 @@ describe('the analyser\'s fast paths say what the bash grammar says', () => {
     expect((await analyzeBash('npx mocha 2>&1 | sed -n "/passing/,\\$p" | head -40')).writes.filter((w) => w.what.startsWith('sed'))).toEqual([]);
     // npx's first operand is the program it runs, not a file given to it (tr126 was told `npx mocha x` "writes 'mocha'")
     expect((await analyzeBash('npx mocha ./test/x.mjs')).writes.filter((w) => w.given).map((w) => w.targets)).toEqual([['./test/x.mjs']]);
+    // a test runner's filter options take patterns, not files (tr169 was told jest is given '/node_modules/', outside the project);
+    // its other words are still paths it may be given
+    const given = async (c: string) => (await analyzeBash(c)).writes.filter((w) => w.given).flatMap((w) => w.targets ?? []);
+    expect(await given('npx jest --testPathIgnorePatterns "/node_modules/" --test-name-pattern=/x/')).toEqual([]);
+    expect(await given('npx jest --testPathIgnorePatterns=/node_modules/ --outputFile /root/out.json')).toEqual(['/root/out.json']);
+    expect(await given('npx -- mocha -g /x/ /etc/passwd')).toEqual(['/etc/passwd']);
+    expect(await given('pytest -k /x/ -m slow')).toEqual([]);
+    expect(await given('shuf -t /root/x')).toEqual(['/root/x']);
     expect((await analyzeBash('npx -- prettier --write a.ts')).writes.filter((w) => w.given).map((w) => w.targets)).toEqual([['a.ts']]);
     expect((await analyzeBash('sed -i "s/a/\\$b\\"/" "src/\\$x.ts"')).writes).toEqual([expect.objectContaining({ what: 'sed -i s/a/$b"/ src/$x.ts', globs: ['src/$x.ts'] })]);
     // (GNU sed reads `-ie` as -i with the backup suffix "e", and the first operand as the script: a.tse is written)

@@ -5,7 +5,8 @@ import { readFind } from './find.js';
 import { readGit } from './git.js';
 import { INTERPRETERS, CHDIR, READERS, EVALUATES_SUBSCRIPTS, FEEDERS, judged } from './kinds.js';
 import { readAr, readCodeOptions, readMagic, readOutputOptions, readProgramOptions, readRemoveFiles, readSplit, readUniq, readUnpacked } from './outputs.js';
-import { withoutProgram, readInterpreter, readPackageManager } from './packages.js';
+import { programAt, withoutProgram, readInterpreter, readPackageManager } from './packages.js';
+import { withoutPatterns } from './test-runners.js';
 import { readAwk, readPerl, readSed } from './programs.js';
 import { readEval, readScriptLog, readShell, readSource, readSubscripts, readTrap } from './shells.js';
 import { readUnseen } from './steered.js';
@@ -113,7 +114,10 @@ function readRunner(c: Command): boolean {
     if (!WORDS_NOT_FILES.has(cmd)) writes.push({ what: text, targets: null });
     // (npx's first operand is the program it runs, not a file it is given: `npx mocha x` is given x —
     // agent trial tr126 was told it "writes 'mocha'")
-    const own = cmd === 'npx' || cmd === 'bunx' ? withoutProgram(at >= 0 ? args.slice(0, at) : args) : at >= 0 ? args.slice(0, at) : args;
+    const before = at >= 0 ? args.slice(0, at) : args;
+    const runner = cmd === 'npx' || cmd === 'bunx';
+    // (a test runner's filter options take patterns, not files: `jest --testPathIgnorePatterns /node_modules/` — tr169)
+    const own = withoutPatterns(runner ? before[programAt(before)] ?? '' : cmd, runner ? withoutProgram(before) : before);
     const paths = WORDS_NOT_FILES.has(cmd) ? [] : givenWords(own, true);
     if (paths.length > 0) writes.push({ what: text, targets: paths, given: true });
   }

@@ -4,15 +4,22 @@ import { INTERPRETERS, PKG_MANAGERS } from './kinds.js';
 import { givenWords, optionValues } from './words.js';
 
 
-/** A package runner's words less the program it runs: its first operand past the runner's own options (and -p/--package/-w/--workspace values). */
-export function withoutProgram(args: readonly string[]): string[] {
+/** Where a package runner's program is in its words (`npx [options] jest …`): its first operand past the runner's own options (and -p/--package/-w/--workspace values), or after `--`; -1 when none. */
+export function programAt(args: readonly string[]): number {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--') return [...args.slice(0, i), ...args.slice(i + 2)];
+    if (a === '--') return i + 1 < args.length ? i + 1 : -1;
     if (/^(?:-[pw]|--package|--workspace)$/.test(a)) { i++; continue; }
-    if (!a.startsWith('-')) return [...args.slice(0, i), ...args.slice(i + 1)];
+    if (!a.startsWith('-')) return i;
   }
-  return [...args];
+  return -1;
+}
+
+/** A package runner's words less the program it runs (and a `--` before it). */
+export function withoutProgram(args: readonly string[]): string[] {
+  const at = programAt(args);
+  if (at < 0) return [...args];
+  return [...args.slice(0, args[at - 1] === '--' ? at - 1 : at), ...args.slice(at + 1)];
 }
 
 /** Variables that name a file or folder a program writes (caches, configs, build output, prefixes, logs). */
