@@ -1381,4 +1381,29 @@ describe('red team adv91: a target that is nothing but code, on express\'s reque
     expect(kept.rejected.find((x) => x.symbol === 'req.acceptsEncodings')?.guidance?.reason).toMatch(/only to keep it out of the change/);
     expect(kept.accepted.find((a) => a.symbol === 'res.format')?.via ?? '').not.toMatch(/the field `types`/);
   });
+
+  it('asks a change to one method nothing calls for no more symbols than the code it names links to (red team adv91 had to pad to three)', async () => {
+    // req.acceptsCharsets calls only what an import gives, and nothing in the project calls it: itself and its holder
+    // (the sibling the agent read as the pattern to follow is identified, then dismissed: not part of the change)
+    const r = await confirmOn(files, { ...base, claims: [
+      { symbol: 'req.acceptsCharsets', approved: true, code_evidence: 'lib/request.js:17' },
+      { symbol: 'req', approved: true, code_evidence: 'lib/request.js:2' },
+      { symbol: 'req.acceptsEncodings', approved: false },
+    ] }) as unknown as Answer & { accepted_total: { have: number; need: number; need_because?: string } };
+    expect(r).toMatchObject({ success: true, accepted_total: { have: 2, need: 2, need_because: expect.stringMatching(/links to no more than 2 declaration/) } });
+    // the holder alone, the named method not found: the minimum stands
+    const alone = await confirmOn(files, { ...base, claims: [
+      { symbol: 'req', approved: true, code_evidence: 'lib/request.js:2' },
+      { symbol: 'req.acceptsCharsets', approved: false },
+      { symbol: 'req.acceptsEncodings', approved: false },
+    ] }) as unknown as Answer & { accepted_total: { need: number } };
+    expect(alone).toMatchObject({ success: false, accepted_total: { need: 3 } });
+    // a method that has callers in the project keeps the minimum: req.accepts is called by res.format
+    const called = await confirmOn(files, { ...base, target: 'req.accepts()', request: 'Make req.accepts() prefer the first type when the client accepts anything.', quote: 'Make req.accepts() prefer the first type when the client accepts anything.', claims: [
+      { symbol: 'req.accepts', approved: true, code_evidence: 'lib/request.js:8' },
+      { symbol: 'req', approved: true, code_evidence: 'lib/request.js:2' },
+      { symbol: 'req.acceptsEncodings', approved: false },
+    ] }) as unknown as Answer & { accepted_total: { need: number } };
+    expect(called).toMatchObject({ success: false, accepted_total: { need: 3 } });
+  });
 });

@@ -362,6 +362,23 @@ function neighbours(db: DB, id: number): number[] {
   return [...out];
 }
 
+/**
+ * The declarations a set of symbols links to directly (calls, is called by, holds, lies in, shares a
+ * field with), themselves included, less the locals inside functions: what an agent could name
+ * truthfully beside them. Counted up to `cap`.
+ */
+export function neighbourhoodOf(db: DB, ids: Iterable<number>, cap: number): Set<number> {
+  const out = new Set<number>();
+  const local = db.prepare(`SELECT 1 FROM symbols WHERE id = ? AND ${LOCAL}`);
+  for (const id of ids) {
+    for (const n of [id, ...neighbours(db, id)]) {
+      if (out.size >= cap) return out;
+      if (!local.get(n)) out.add(n);
+    }
+  }
+  return out;
+}
+
 /** Every link of the graph, both ways. */
 function allEdges(db: DB): Map<number, Set<number>> {
   const edges = new Map<number, Set<number>>();

@@ -12,7 +12,7 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import { qualifiedName, type SymbolRow, valueIdentity } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, sharedFieldsAt, symbolLabel, within } from './graph-relevance.js';
+import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, neighbourhoodOf, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, sharedFieldsAt, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { extendsNamedCode, factCap, ownWords, sharesNamedCode, targetSaysWordOf, tierOf } from './relevance.js';
@@ -33,15 +33,39 @@ export class ValidationPhase {
     const labels = new Set<string>();
     // each suggestion is the one definition it ranked — not every one of its name — and not one whose
     // name the target says of another definition (the memory driver's getKeys, not every getKeys)
+    const facts: number[] = [];
+    const worded: number[] = [];
+    const declared = (name: string) => this.core.symbolExists(name);
     for (const x of await this.suggest(target, 5)) {
-      if (x.similarity <= 0.6 || targetMeansAnother(this.core.project.db, said, x.name, x.file, x.container)) continue;
-      this.addSeed(ids, labels, x.symbol, x.similarity, `${x.file}:${x.line}`);
+      if (targetMeansAnother(this.core.project.db, said, x.name, x.file, x.container)) continue;
+      const capped = Math.min(x.similarity, factCap(target, x.name, declared));
+      if (capped >= 0.3) worded.push(...this.definitionsFor(x.symbol, `${x.file}:${x.line}`).slice(0, 1).map((r) => r.id));
+      if (x.similarity <= 0.6) continue;
+      const rows = this.addSeed(ids, labels, x.symbol, x.similarity, `${x.file}:${x.line}`);
+      if (capped > 0.6) facts.push(...rows.map((r) => r.id));
     }
     for (const [id, score] of rankAnchors(this.core.project.db, this.core.engine.textRanking(target))) {
       if ((ids.get(id) ?? 0) < score) ids.set(id, score);
       labels.add(symbolLabel(this.core.project.db, id));
     }
-    return { ids, labels };
+    return { ids, labels, facts, worded };
+  }
+
+  /**
+   * How many symbols the code the target names can stand with, where that is fewer than the intent's
+   * minimum: the declarations its words make a FACT, those they accept, and what the FACTs link to
+   * directly. A change to one method nothing in the project calls, holding nothing (express's
+   * req.acceptsCharsets: its holder `req` and itself) cannot name three relevant symbols truthfully —
+   * red team adv91's honest run had to pad. Undefined where the target's words make no FACT: then
+   * nothing shows the change is that small.
+   */
+  private neighbourhoodHolds(reached: Seeds, need: number): { holds: number; names: string[] } | undefined {
+    if (!reached.facts?.length) return undefined;
+    const db = this.core.project.db;
+    const near = neighbourhoodOf(db, reached.facts, need);
+    for (const id of reached.worded ?? []) if (near.size < need) near.add(id);
+    if (near.size >= need) return undefined;
+    return { holds: near.size, names: [...new Set([...near].map((id) => symbolLabel(db, id)))] };
   }
 
   /** The seeds of the graph: the symbols accepted now or earlier in this session, then what the target reaches. */
@@ -752,7 +776,11 @@ export class ValidationPhase {
     const distinct = own.size + Math.min(1, close.size);
     // the intent's minimum, no more than the project holds: a library of one function has no three
     // symbols to accept (agent trial tr76 could not reach READY honestly)
-    const need = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, this.core.projectHolds().symbols));
+    const most = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, this.core.projectHolds().symbols));
+    // (only once the code the target names stands itself: the agent found it)
+    const namedStands = standing.some((a) => reached.facts?.includes(this.symbolProfile(String(a.symbol), a.evidence)?.id ?? -1));
+    const small = namedStands ? this.neighbourhoodHolds(reached, most) : undefined;
+    const need = small ? Math.max(1, small.holds) : most;
     const short = distinct < need;
     const to = this.core.store.transaction(() => {
       this.core.store.update(s.row.id, { mapped_symbols: JSON.stringify(standing) });
@@ -772,7 +800,11 @@ export class ValidationPhase {
       })),
       rejected,
       dismissed,
-      accepted_total: { have: distinct, need },
+      accepted_total: {
+        have: distinct, need,
+        // (why fewer than the intent's minimum: the agent should not go looking for more)
+        ...(small ? { need_because: `the code '${quote(target, 200)}' names links to no more than ${small.holds} declaration(s) of the project (${small.names.slice(0, 5).join(', ')}): a change this small needs no more` } : {}),
+      },
       risk_level: this.core.require().actor.getSnapshot().context.risk,
       ...(to === 'EXPLORATION' && this.core.require().actor.getSnapshot().context.risk === 'HIGH'
         ? { risk_note: 'risk_level is HIGH now: the next submit_understanding needs mapped_symbols (nl_term quoted from the request → a symbol of symbols_identified)' }
@@ -843,7 +875,11 @@ export function keptOutOfRequest(userRequest: string, name: string, container: s
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
 /** The seeds of the graph; `linked`: those accepted only through a link, whose contents they do not vouch for. */
-type Seeds = { ids: Map<number, number>; labels: Set<string>; linked?: Set<number>; linkedWay?: Map<number, LinkDirection>; linkedDepth?: Map<number, number> };
+type Seeds = {
+  ids: Map<number, number>; labels: Set<string>; linked?: Set<number>; linkedWay?: Map<number, LinkDirection>; linkedDepth?: Map<number, number>;
+  /** the target's own: the declarations its words make a FACT, and those they accept (neighbourhoodHolds) */
+  facts?: number[]; worded?: number[];
+};
 
 /** A claim the words and the rank do not accept: the graph may still link it. */
 type Low = { symbol: string; score: number; scored: { score: number; backend: string; legs: object & { sibling?: string }; terms?: { matched: string[]; missing: string[] } }; where: string; file?: string; rank?: number; judged?: string };
