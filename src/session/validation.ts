@@ -727,7 +727,7 @@ export class ValidationPhase {
       const t = l.scored.terms;
       const sibling = l.scored.legs.sibling;
       const words = (t ? `; of the target's words it carries ${t.matched.length ? t.matched.join(', ') : 'none'}, not ${t.missing.join(', ') || '—'}` : '')
-        + (sibling ? `; ${t ? wordsNamingSibling(sibling, t.missing).join(', ') || t.missing.join(', ') : 'the rest'} is what ${quote(sibling, 200)} beside its file is named for: the target means that one, and the word they share names their family` : '');
+        + (sibling ? `; ${t ? wordsNamingSibling(sibling, t.missing).join(', ') || t.missing.join(', ') : 'the rest'} is what ${quote(sibling, 200)} beside its file is named for: the target's words point there, not at this file, and the word they share names their family` : '');
       const holder = this.unsentHolder(l.symbol, l.where, acceptedNames(), mapped);
       // linked to an accepted symbol, but past the bound on a chain of links: say so, not "no link"
       const found = this.chainBound(l.symbol, acceptedIds, seeds, l.where);
