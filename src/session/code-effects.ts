@@ -245,6 +245,15 @@ const ELSE = /^\s*(?:\}\s*)?(?:else\b|elif\b)/;
 
 /** The conditions on the way to line `at` of a declaration: the blocks that hold it, a guard on its own line, early exits before it. */
 export function guardsOf(lines: readonly string[], at: number): string[] {
+  const held = blocksOf(lines, at);
+  return [...held, ...exitsBefore(lines, at).filter((g) => !held.includes(`!(${g})`))];
+}
+
+/**
+ * The conditions of the blocks that hold line `at` (and a guard on its own line), innermost first;
+ * an earlier branch of the else chain it sits in as `!(…)`: its condition does not hold there.
+ */
+function blocksOf(lines: readonly string[], at: number): string[] {
   const out: string[] = [];
   const own = lines[at]!;
   const same = /^\s*(?:\}\s*)?(?:else\s+)?(?:if|while)\s*\((.*)$/.exec(own);
@@ -269,11 +278,15 @@ export function guardsOf(lines: readonly string[], at: number): string[] {
       inElse = ELSE.test(l);
     }
   }
-  // an early exit before it: `if (x) return`, or an if whose block returns
+  return out;
+}
+
+/** The early exits before line `at`: `if (x) return`, or an if whose block returns (the line runs where they do not hold). */
+function exitsBefore(lines: readonly string[], at: number): string[] {
+  const out: string[] = [];
   for (let i = 0; i < at; i++) {
     const l = lines[i]!;
-    // (not the if of the else chain the line sits in: its branch is the other one)
-    if (/^\s*(?:\}\s*)?(?:else\s+)?if\b/.test(l) && (/\b(?:return|throw|raise|continue|break)\b/.test(l) || /^\s*(?:return|throw|raise)\b/.test(lines[i + 1] ?? '')) && !out.includes(`!(${l.trim()})`)) out.push(l.trim());
+    if (/^\s*(?:\}\s*)?(?:else\s+)?if\b/.test(l) && (/\b(?:return|throw|raise|continue|break)\b/.test(l) || /^\s*(?:return|throw|raise)\b/.test(lines[i + 1] ?? ''))) out.push(l.trim());
   }
   return out;
 }
@@ -292,6 +305,8 @@ export interface Site {
   path: string;
   line: number;
   guards: string[];
+  /** the conditions of the blocks that hold it (no early exits): what holds wherever it runs */
+  blocks: string[];
 }
 
 /** Where the code does `verb` to `thing`. */
@@ -299,7 +314,7 @@ export function sitesOf(spans: readonly CodeSpan[], verb: Verb, thing: string): 
   const out: Site[] = [];
   for (const s of spans) {
     for (let i = 0; i < s.lines.length && out.length < MAX_SITES; i++) {
-      if (doesOnLine(s.lines[i]!, verb, thing)) out.push({ path: s.path, line: s.start + i, guards: guardsOf(s.lines, i) });
+      if (doesOnLine(s.lines[i]!, verb, thing)) out.push({ path: s.path, line: s.start + i, guards: guardsOf(s.lines, i), blocks: blocksOf(s.lines, i) });
     }
   }
   return out;
@@ -340,6 +355,75 @@ const equalsTerm = (guard: string, term: string) => {
   return new RegExp(String.raw`(?<![!=<>])(?:===?|==|\bis\b)\s*${t}(?![\w$])|(?<![\w$.])${t}\s*(?:===?|==)(?!=)`, 'i').test(guard) && !/!\s*\(/.test(guard);
 };
 
+/** A case said of a thing's presence: set, given, non-empty, containing … */
+const SAYS_PRESENT = /\b(?:contains?|containing|includes?|including|has|have|exists?)\b|\b(?:is|are)\s+(?:(?:already|still)\s+)?(?:set|given|provided|present|passed|specified|defined|non-?empty|not\s+empty|truthy)\b/i;
+/** … or of its absence: empty, unset, missing, None … (read first: "is not set" is no presence) */
+const SAYS_ABSENT = /\b(?:is|are)\s+(?:(?:still|already)\s+)?(?:empty|unset|missing|absent|blank|None|null|undefined|falsy|not\s+(?:set|given|provided|present|passed|specified|defined))\b|\b(?:does|do)\s*(?:not|n['’]t)\s+(?:contain|have|include|exist)\b|\bha(?:s|ve)\s+no\b|\black(?:s|ing)?\b|\bwithout\b|\bno\s+(?:[\w-]+\s+){1,3}(?:is|are)\s+(?:set|given|provided|passed|specified|present)\b/i;
+
+function casePolarity(cond: string): 'present' | 'absent' | undefined {
+  return SAYS_ABSENT.test(cond) ? 'absent' : SAYS_PRESENT.test(cond) ? 'present' : undefined;
+}
+
+const NAME = String.raw`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)`;
+const ABSENT_TESTS = [
+  new RegExp(String.raw`^(?:not\s+|!\s*)${NAME}$`),
+  new RegExp(String.raw`^${NAME}\s+is\s+None$`),
+  new RegExp(String.raw`^${NAME}\s*={2,3}\s*(?:null|undefined|None|''|""|0)$`),
+  new RegExp(String.raw`^len\(\s*${NAME}\s*\)\s*={2}\s*0$`),
+  new RegExp(String.raw`^${NAME}\.length\s*={2,3}\s*0$`),
+];
+const PRESENT_TESTS = [
+  new RegExp(String.raw`^${NAME}$`),
+  new RegExp(String.raw`^${NAME}\s+is\s+not\s+None$`),
+  new RegExp(String.raw`^${NAME}\s*!={1,2}\s*(?:null|undefined|None)$`),
+  new RegExp(String.raw`^len\(\s*${NAME}\s*\)\s*(?:>\s*0|>=\s*1)$`),
+  new RegExp(String.raw`^${NAME}\.length\s*(?:>\s*0|>=\s*1)$`),
+];
+
+/**
+ * What a guard of one plain test says of a name: there (`if x:`, `x is not None`, `x.length > 0`)
+ * or not (`if not x:`, `!x`, `x is None`, `len(x) == 0`); an else's `!(…)` turns it round. A guard
+ * of several tests (and, or) says nothing here.
+ */
+export function guardPolarity(guard: string): { name: string; present: boolean } | undefined {
+  let g = guard.trim();
+  const negated = /^!\((.*)\)$/s.exec(g);
+  if (negated) g = negated[1]!.trim();
+  g = g.replace(/^(?:\}\s*)?(?:else\s+)?(?:if|elif|while)\b\s*/, '').replace(/\s*(?::|\{)\s*$/, '').trim();
+  for (let before = ''; before !== g; ) [before, g] = [g, g.replace(/^\((.*)\)$/s, '$1').trim()];
+  if (/&&|\|\||\b(?:and|or)\b|[?]/.test(g)) return undefined;
+  const absent = ABSENT_TESTS.map((re) => re.exec(g)).find(Boolean);
+  const present = absent ? undefined : PRESENT_TESTS.map((re) => re.exec(g)).find(Boolean);
+  const m = absent ?? present;
+  if (!m || /^(?:True|False|true|false|None|null|undefined)$/.test(m[1]!)) return undefined;
+  return { name: m[1]!, present: !absent !== !!negated };
+}
+
+const stemOf = (w: string) => w.toLowerCase().replace(/(?:es|s)$/, '');
+/** The words of a name (less_flags → less, flag; pagerCmd → pager, cmd), stemmed. */
+const nameWords = (name: string) => name.split(/[._$]+|(?<=[a-z\d])(?=[A-Z])/).filter((w) => w.length > 2).map(stemOf);
+
+/**
+ * The guard of a site that says the case does not hold: the case says a thing is there (the R flag
+ * is in the command line; PAGER is set) and the block the line runs in tests that a name of it is
+ * not (`if not less_flags:`, the else of `if pager_cmd_parts:`), or the other way round (red team
+ * adv89: "_pipepager sets LESS when the command line already contains the R flag", its LESS set
+ * under `if not less_flags:`).
+ */
+function againstCase(site: Site, cond: string): string | undefined {
+  const polarity = casePolarity(cond);
+  if (!polarity) return undefined;
+  const words = new Set(conditionTerms(cond).flatMap((t) => nameWords(t)));
+  for (const g of site.blocks) {
+    const p = guardPolarity(g);
+    if (p && p.present !== (polarity === 'present') && nameWords(p.name).some((w) => words.has(w))) return g;
+  }
+  return undefined;
+}
+
+/** A case and what it holds "even if": "when TERM is dumb even if PAGER is set" is two cases that both hold. */
+const casesOf = (cond: string): string[] => cond.split(/\s*,?\s*\beven\s+(?:if|when|though)\b\s*/i).filter((x) => x.trim());
+
 const place = (s: Site) => `${s.path}:${s.line}`;
 const VERB_SAID: Record<Verb, string> = { set: 'sets', remove: 'removes', check: 'checks' };
 
@@ -378,6 +462,10 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
     // "removes Content-Length when Transfer-Encoding is set", the removal under 204/304). A broad guard
     // (`chunk !== undefined`) may hold in C: left alone.
     const all = mine.length > 0 ? mine : theirs;
+    // (a line that runs only where the case says a thing is not there, or only where it is, when the case says the other)
+    const against = (x: Site) => casesOf(c.cond ?? '').map((k) => againstCase(x, k)).find(Boolean);
+    if (c.cond && all.every(against))
+      return `${said} when ${c.cond.trim()}, and its code does it only under '${against(all[0]!)!.slice(0, 80)}' (${place(all[0]!)}), which does not hold in that case`;
     // (a guard that tests the case's name for another value: "sets LESS when color is True" of a line under `color is None` — red team adv89)
     const other = all.find((x) => x.guards.some((g) => conflicts(g, c.cond ?? '')));
     if (c.cond && all.every((x) => x.guards.some((g) => conflicts(g, c.cond!))))
