@@ -983,12 +983,15 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
       '_pipepager passes shell=True to subprocess.Popen', '_pager_contextmanager is decorated with contextlib.contextmanager',
       '_pipepager re-raises BrokenPipeError when the pager exits early', '_pipepager propagates BrokenPipeError', 'BrokenPipeError is re-raised by _pipepager',
       // (a case that says a thing is there, a line that runs only where it is not: `if not less_flags:`)
-      '_pipepager sets LESS when the command line already contains the R flag', '_pipepager sets LESS when the less flags are set'])
+      '_pipepager sets LESS when the command line already contains the R flag', '_pipepager sets LESS when the less flags are set',
+      '_pager_contextmanager returns _pipepager when pager_cmd_parts is empty', '_pager_contextmanager returns None when TERM is dumb even if pager_cmd_parts is set'])
       expect(sem.wrongRelation(h), h).toBeDefined();
     for (const h of ['_pipepager sets LESS only when less_flags is empty', '_PagerWriter.write strips ANSI when color is False', '_PagerWriter.write は color が False の場合に ANSI を削除する',
       '_pipepager sets LESS when color is None', '_pipepager calls c.terminate', '_pipepager does not call os.unlink', '_pager_contextmanager checks TERM when pager_cmd_parts is empty',
       '_pipepager passes shell=False to subprocess.Popen', '_pipepager is decorated with contextlib.contextmanager.', '_pipepager re-raises Exception after it terminates the pager',
-      '_pipepager sets LESS when the less flags are empty', '_pipepager sets LESS when no less flags are given'])
+      '_pipepager sets LESS when the less flags are empty', '_pipepager sets LESS when no less flags are given',
+      '_pager_contextmanager returns _pipepager when pager_cmd_parts is set', '_pager_contextmanager returns None when TERM is dumb',
+      '_pager_contextmanager returns None when TERM is dumb and pager_cmd_parts is empty'])
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 

@@ -425,6 +425,8 @@ function againstCase(site: Site, cond: string): string | undefined {
 const casesOf = (cond: string): string[] => cond.split(/\s*,?\s*\beven\s+(?:if|when|though)\b\s*/i).filter((x) => x.trim());
 
 const place = (s: Site) => `${s.path}:${s.line}`;
+/** A guard as a reader says it: an earlier branch's `!(if x:)` is "the else of 'if x:'". */
+const shown = (g: string) => (g.startsWith('!(') ? `the else of '${g.slice(2, -1).slice(0, 80)}'` : `'${g.slice(0, 80)}'`);
 const VERB_SAID: Record<Verb, string> = { set: 'sets', remove: 'removes', check: 'checks' };
 
 /**
@@ -465,7 +467,7 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
     // (a line that runs only where the case says a thing is not there, or only where it is, when the case says the other)
     const against = (x: Site) => casesOf(c.cond ?? '').map((k) => againstCase(x, k)).find(Boolean);
     if (c.cond && all.every(against))
-      return `${said} when ${c.cond.trim()}, and its code does it only under '${against(all[0]!)!.slice(0, 80)}' (${place(all[0]!)}), which does not hold in that case`;
+      return `${said} when ${c.cond.trim()}, and its code does it only under ${shown(against(all[0]!)!)} (${place(all[0]!)}), which does not hold in that case`;
     // (a guard that tests the case's name for another value: "sets LESS when color is True" of a line under `color is None` — red team adv89)
     const other = all.find((x) => x.guards.some((g) => conflicts(g, c.cond ?? '')));
     if (c.cond && all.every((x) => x.guards.some((g) => conflicts(g, c.cond!))))
@@ -507,4 +509,32 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
   if (c.only && c.cond && otherBranch && !c.denied)
     return `${said} only when ${c.cond.trim()}, and its code does at ${place(otherBranch)}${how} in the branch where '${otherBranch.guards.find(negatedGuard)!.slice(2, 62)}' does not hold`;
   return undefined;
+}
+
+/**
+ * "A returns X when C" (X a name: a value, a function whose call it returns): where every line of
+ * A's code that returns X in that case — the ones whose conditions read C, else all — runs only in a
+ * block whose plain test says the opposite of C (or of what C holds "even if"): red team adv89's
+ * "_pager_contextmanager returns _nullpager when TERM is dumb even if PAGER is set", whose TERM test
+ * stands in the else of `if pager_cmd_parts:`.
+ */
+export function wrongReturnCase(subject: string, value: string, cond: string, own: readonly CodeSpan[]): string | undefined {
+  const returned = new RegExp(String.raw`\breturn\s+(?:await\s+|yield\s+)?${escape(value)}(?![\w$])`);
+  const sites: Site[] = [];
+  for (const s of own) {
+    for (let i = 0; i < s.lines.length && sites.length < MAX_SITES; i++) {
+      if (returned.test(s.lines[i]!)) sites.push({ path: s.path, line: s.start + i, guards: guardsOf(s.lines, i), blocks: blocksOf(s.lines, i) });
+    }
+  }
+  if (sites.length === 0) return undefined;
+  const [main] = casesOf(cond);
+  const said0 = conditionTerms(main ?? cond);
+  const strong = said0.filter((t) => /^\d+$|[-.]|[a-z][A-Z]|^[A-Z]{2}/.test(t));
+  const terms = strong.length > 0 ? strong : said0;
+  // (the lines that run because of C: a block that holds them reads it — not an early exit on C before them)
+  const tied = sites.filter((x) => terms.some((t) => x.blocks.some((g) => mentions(g, t))));
+  const pool = tied.length > 0 ? tied : sites;
+  const against = (x: Site) => casesOf(cond).map((k) => againstCase(x, k)).find(Boolean);
+  if (!pool.every(against)) return undefined;
+  return `${subject} returns ${value} when ${cond.trim()}, and its code returns it there only under ${shown(against(pool[0]!)!)} (${place(pool[0]!)}), which does not hold in that case`;
 }

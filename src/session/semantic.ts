@@ -16,7 +16,7 @@ import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understandin
 import { quote } from '../util/paths.js';
 import { GENERIC_EN, translationsOf } from '../embeddings/text.js';
 import { ABSENT_BEFORE, codeNamesIn, namesNotInProject, projectFile } from './pattern-names.js';
-import { type CodeSpan, effectClaims, guardsOf, inFinally, wrongEffect } from './code-effects.js';
+import { type CodeSpan, effectClaims, guardsOf, inFinally, wrongEffect, wrongReturnCase } from './code-effects.js';
 
 /**
  * A use of a name the index could only guess (no declaration bound): not one bound to a package's
@@ -192,6 +192,13 @@ export class SemanticPhase {
   private wrongReturn(sentence: string): string | undefined {
     for (const m of sentence.matchAll(RETURNS)) {
       if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!))) continue;
+      // "A returns X when C": X returned only in a block that does not hold in case C
+      const inCase = /^`?([A-Za-z_$][\w$.]*)`?(?:\(\))?\s+(?:only\s+)?(?:when|whenever|if|once)\s+(.+)$/.exec(m[2]!.trim());
+      if (inCase) {
+        const own = this.defsNamed(m[1]!).filter((d) => !d.local).slice(0, 16).map((d) => ({ path: d.path, start: d.line, lines: this.codeLinesOf(d) }));
+        const wrong = wrongReturnCase(m[1]!, inCase[1]!.split('.').pop()!, inCase[2]!, own);
+        if (wrong) return wrong;
+      }
       // (languages where a value is returned only by `return`: a Rust tail expression, Go's named results, a Python docstring — red team adv81)
       const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind) && /\.(?:[cm]?[jt]sx?|java)$/.test(d.path));
       if (defs.length === 0) continue;
