@@ -995,6 +995,26 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 
+  it('red team adv89: "A closes / flushes / terminates / unlinks X" needs a call that does it, in A\'s code or the code it calls', async () => {
+    const t = await setup({
+      'src/pager.py': [
+        'import os', '', '',
+        'class _PagerWriter:', '    def __init__(self, stream):', '        self._stream = stream', '',
+        '    def close(self):', '        # the strategy owns the stream: flush, never close it', '        self._stream.flush()', '', '',
+        'def _pipepager(c, stdin):', '    try:', '        yield stdin', '    except Exception:', '        c.terminate()', '        raise', '    finally:', '        stdin.close()', '', '',
+        'def _tempfilepager(name):', '    with open(name, "w") as f:', '        f.write("x")', '    os.unlink(name)', '',
+      ].join('\n'),
+      'src/stream.js': ['export function finish(res) {', '  res.end()', '}', 'export const closeAll = (xs) => xs.forEach((x) => finish(x))', ''].join('\n'),
+    });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    expect(sem.wrongRelation('_PagerWriter.close closes the underlying stream')).toMatch(/neither its code nor the code it calls/);
+    for (const h of ['_PagerWriter.close terminates the pager', '_PagerWriter.close unlinks the file']) expect(sem.wrongRelation(h), h).toBeDefined();
+    for (const h of ['_PagerWriter.close flushes the underlying stream', '_pipepager closes stdin', '_pipepager terminates the pager on an exception',
+      '_tempfilepager closes the file', '_tempfilepager unlinks the temporary file', 'finish closes the response', 'closeAll closes every response',
+      '_PagerWriter.close does not close the underlying stream', 'the callback closes over the stream'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+
   it('red team adv89: a call of a class runs its initialiser, not every method it holds; a call only guessed by name counts in A\'s own code, not calls further down', async () => {
     const t = await setup({
       'src/pager.py': [

@@ -286,6 +286,25 @@ export class SemanticPhase {
     return undefined;
   }
 
+  /**
+   * "A closes / flushes / terminates / unlinks …": a deed whose code is a call that says it (close(),
+   * end(), destroy(), a `with` block for closing) in A's code — its own name on its definition line
+   * left out — or in the code it calls (red team adv89: "_PagerWriter.close closes the underlying
+   * stream", whose code only flushes it).
+   */
+  private wrongDeed(sentence: string): string | undefined {
+    const m = DEED.exec(sentence);
+    if (!m || deniedAt(sentence, m.index, m[0])) return undefined;
+    const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind));
+    if (defs.length === 0) return undefined;
+    const deed = DEEDS.find(([verb]) => verb.test(m[2]!));
+    if (!deed) return undefined;
+    const own = new RegExp(String.raw`(?<![\w$.])${bare(m[1]!).replace(/[$]/g, '\\$')}\s*\(`);
+    const { own: mine, helpers } = this.writtenIn(defs, (code) => deed[1].test(code.replace(own, '(')));
+    if (mine || helpers.length > 0) return undefined;
+    return `${m[1]} ${m[2]!.toLowerCase()} ${m[3]!.trim().slice(0, 60)}, and neither its code nor the code it calls makes such a call (${deed[2]})`;
+  }
+
   /** "A is decorated with D": the decorators written right above A's definition (red team adv89). */
   private wrongDecorator(sentence: string): string | undefined {
     const m = /(?<![\w$.])([A-Za-z_$][\w$.]*)\s+is\s+(?:decorated|wrapped)\s+(?:with|by)\s+@?([A-Za-z_$][\w$.]*)/.exec(sentence);
@@ -513,7 +532,7 @@ export class SemanticPhase {
   private wrongInSentence(sentence: string): string | undefined {
     const db = this.core.project.db;
     const thrown = this.wrongThrow(sentence) ?? this.wrongNumber(sentence) ?? this.wrongOrder(sentence) ?? this.wrongReturn(sentence) ?? this.wrongLine(sentence) ?? this.wrongAsync(sentence) ?? this.wrongDenial(sentence) ?? this.wrongEffectOf(sentence)
-      ?? this.wrongKeyword(sentence) ?? this.wrongDecorator(sentence) ?? this.wrongCallForm(sentence);
+      ?? this.wrongKeyword(sentence) ?? this.wrongDecorator(sentence) ?? this.wrongCallForm(sentence) ?? this.wrongDeed(sentence);
     if (thrown) return thrown;
     for (const m of sentence.matchAll(RELATION)) {
       if (deniedAt(sentence, m.index!, m[0])) continue;
@@ -1047,6 +1066,15 @@ function ownExpressionArrow(code: string): boolean {
 
 /** "A returns X" (not "returns nothing", "returns early"). */
 /** the subject and verb of a claim that says what A's code calls: "A returns …", "A resolves symlinks with …" */
+/** "A closes …": the subject, the deed, what it is done to ("closes over" is a closure's, not a deed) */
+const DEED = new RegExp(String.raw`(?<![\w$.])\`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\`?\s+(?:(?:\w+ly|also|then|first|always|itself)\s+)?(closes|flushes|terminates|kills|unlinks)\b(?!\s+over\b)([^.;\n]{0,80})`, 'i');
+/** each deed, the calls that do it, and how a refusal names them */
+const DEEDS: [RegExp, RegExp, string][] = [
+  [/^closes$/i, /(?<![\w$])(?:close|closed|end|destroy|dispose|shutdown|disconnect|release|terminate|kill|abort)\w*\s*\(|^\s*(?:async\s+)?with\s|\busing\s*\(|\btry\s*\(/im, 'close(), end(), destroy(), dispose() or a with block'],
+  [/^flushes$/i, /(?<![\w$])\w*(?:flush|fsync|sync|drain)\w*\s*\(|(?<![\w$])(?:close|end)\s*\(/i, 'flush(), sync(), close() or end()'],
+  [/^(?:terminates|kills)$/i, /(?<![\w$])\w*(?:terminate|kill|abort|cancel|destroy|exit|stop|close)\w*\s*\(/i, 'terminate(), kill(), abort(), cancel(), destroy() or exit()'],
+  [/^unlinks$/i, /(?<![\w$])\w*(?:unlink|remove|rm|delete)\w*\s*\(/i, 'unlink(), remove(), rm() or delete()'],
+];
 const CALL_FORM_SUBJECT = new RegExp(String.raw`(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\s+(?:(?:\w+ly|also|then|first|always)\s+)?(returns|uses|resolves|builds|creates|wraps|passes|computes|normalizes|normalises|converts|gets|reads|checks)\b`);
 const RETURNS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|also|then|now)\s+)?(?:returns|will\s+return|gives\s+back)\s+(?!nothing|undefined|void|early|immediately|without|no(?![\w]))([\w\`'"].{0,80})`, 'g');
 /** "A calls B before it calls C", "A invokes B after calling C" (A, B and C as REL_NAME reads them). */
