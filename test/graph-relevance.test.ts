@@ -523,8 +523,10 @@ describe('an investigation grows its chain by the hops it cites (agent trial tr1
  * lookups named, the understanding and the validation, then the claims as given.
  */
 async function confirmOn(files: Record<string, string>, o: {
-  intent: 'IMPLEMENT' | 'INVESTIGATE'; request: string; target: string; quote?: string; lookups: string[];
+  intent: 'IMPLEMENT' | 'MODIFY' | 'INVESTIGATE'; request: string; target: string; quote?: string; lookups: string[];
   claims: { symbol: string; approved: boolean; code_evidence?: string }[]; entry_points?: string[]; patterns?: string[];
+  /** nl_term → symbol, for a session at risk HIGH (a MODIFY with the target slot alone) */
+  mapped?: { nl_term: string; symbol: string }[];
   /** run on the session after the confirm, before the project closes */
   after?: (sessions: import('../src/session/service.js').SessionService) => void;
 }): Promise<Record<string, unknown>> {
@@ -548,7 +550,7 @@ async function confirmOn(files: Record<string, string>, o: {
       sessions.record('find_references', { name }, { ...findReferences(p, { name }) });
     }
     const symbols = o.claims.map((c) => c.symbol);
-    sessions.submitUnderstanding({ symbols_identified: symbols, entry_points: o.entry_points ?? [], existing_patterns: o.patterns ?? [], files_analyzed: Object.keys(files) });
+    sessions.submitUnderstanding({ symbols_identified: symbols, entry_points: o.entry_points ?? [], existing_patterns: o.patterns ?? [], files_analyzed: Object.keys(files), ...(o.mapped ? { mapped_symbols: o.mapped } : {}) });
     await sessions.validateRelevance(o.target, symbols);
     const r = await sessions.confirmRelevance(o.claims);
     o.after?.(sessions);
@@ -1350,6 +1352,7 @@ describe('red team adv91: a target that is nothing but code, on express\'s reque
   const base = { intent: 'IMPLEMENT' as const, request, target: 'req.acceptsCharsets()', quote: request, lookups: ['acceptsCharsets', 'set'], entry_points: ['req.acceptsCharsets()'], patterns: ['each negotiation method asks accepts(this), like req.acceptsEncodings'] };
   type Answer = { accepted: { symbol: string; via?: string }[]; rejected: { symbol: string; guidance?: { reason: string } }[]; success: boolean };
   const names = (xs: { symbol: string }[]) => xs.map((x) => x.symbol).sort();
+  const charsets = [{ nl_term: 'req.acceptsCharsets()', symbol: 'req.acceptsCharsets' }];
 
   it('a name sharing part of the code the target writes, the holder of it, a guess on another library\'s chain: none makes the minimum', async () => {
     const r = await confirmOn(files, { ...base, claims: [
@@ -1385,25 +1388,85 @@ describe('red team adv91: a target that is nothing but code, on express\'s reque
   it('asks a change to one method nothing calls for no more symbols than the code it names links to (red team adv91 had to pad to three)', async () => {
     // req.acceptsCharsets calls only what an import gives, and nothing in the project calls it: itself and its holder
     // (the sibling the agent read as the pattern to follow is identified, then dismissed: not part of the change)
-    const r = await confirmOn(files, { ...base, claims: [
+    const r = await confirmOn(files, { ...base, intent: 'MODIFY', mapped: charsets, claims: [
       { symbol: 'req.acceptsCharsets', approved: true, code_evidence: 'lib/request.js:17' },
       { symbol: 'req', approved: true, code_evidence: 'lib/request.js:2' },
       { symbol: 'req.acceptsEncodings', approved: false },
     ] }) as unknown as Answer & { accepted_total: { have: number; need: number; need_because?: string } };
     expect(r).toMatchObject({ success: true, accepted_total: { have: 2, need: 2, need_because: expect.stringMatching(/links to no more than 2 declaration/) } });
     // the holder alone, the named method not found: the minimum stands
-    const alone = await confirmOn(files, { ...base, claims: [
+    const alone = await confirmOn(files, { ...base, intent: 'MODIFY', mapped: [{ nl_term: 'req.acceptsCharsets()', symbol: 'req' }], claims: [
       { symbol: 'req', approved: true, code_evidence: 'lib/request.js:2' },
       { symbol: 'req.acceptsCharsets', approved: false },
       { symbol: 'req.acceptsEncodings', approved: false },
     ] }) as unknown as Answer & { accepted_total: { need: number } };
     expect(alone).toMatchObject({ success: false, accepted_total: { need: 3 } });
     // a method that has callers in the project keeps the minimum: req.accepts is called by res.format
-    const called = await confirmOn(files, { ...base, target: 'req.accepts()', request: 'Make req.accepts() prefer the first type when the client accepts anything.', quote: 'Make req.accepts() prefer the first type when the client accepts anything.', claims: [
+    const called = await confirmOn(files, { ...base, intent: 'MODIFY', mapped: [{ nl_term: 'req.accepts()', symbol: 'req.accepts' }], target: 'req.accepts()', request: 'Make req.accepts() prefer the first type when the client accepts anything.', quote: 'Make req.accepts() prefer the first type when the client accepts anything.', claims: [
       { symbol: 'req.accepts', approved: true, code_evidence: 'lib/request.js:8' },
       { symbol: 'req', approved: true, code_evidence: 'lib/request.js:2' },
       { symbol: 'req.acceptsEncodings', approved: false },
     ] }) as unknown as Answer & { accepted_total: { need: number } };
     expect(called).toMatchObject({ success: false, accepted_total: { need: 3 } });
+  });
+
+  it('a lowered need is met only by what it was counted from, for a change the request keeps to that code (red team adv92)', async () => {
+    type Total = Answer & { accepted_total: { have: number; need: number; need_because?: string } };
+    // res.format, linked through req.accepts elsewhere: outside the neighbourhood of req.acceptsCharsets
+    const outside = await confirmOn(files, { ...base, intent: 'MODIFY', mapped: charsets, claims: [
+      { symbol: 'req.acceptsCharsets', approved: true, code_evidence: 'lib/request.js:17' },
+      { symbol: 'res.format', approved: true, code_evidence: 'lib/response.js:9' },
+      { symbol: 'req', approved: false },
+    ] }) as unknown as Total;
+    expect(outside.success).toBe(false);
+    expect(outside.accepted_total.need).toBe(3);
+    // an IMPLEMENT, or a request that asks for something new or names other code, keeps the minimum
+    const claims = [
+      { symbol: 'req.acceptsCharsets', approved: true, code_evidence: 'lib/request.js:17' },
+      { symbol: 'req', approved: true, code_evidence: 'lib/request.js:2' },
+      { symbol: 'req.acceptsEncodings', approved: false },
+    ];
+    const implement = await confirmOn(files, { ...base, claims }) as unknown as Total;
+    expect(implement).toMatchObject({ success: false, accepted_total: { need: 3 } });
+    const wider = 'Rework content negotiation in res.format and req.range, and make req.acceptsCharsets() return the preferred charset when called without arguments.';
+    const named = await confirmOn(files, { ...base, intent: 'MODIFY', mapped: charsets, request: wider, quote: wider, claims }) as unknown as Total;
+    expect(named).toMatchObject({ success: false, accepted_total: { need: 3 } });
+    const added = 'Add logging of each negotiation to req.acceptsCharsets().';
+    const adds = await confirmOn(files, { ...base, intent: 'MODIFY', mapped: charsets, request: added, quote: added, claims }) as unknown as Total;
+    expect(adds).toMatchObject({ success: false, accepted_total: { need: 3 } });
+  });
+
+  it('for a target that is only code, the rank leg and its anchors take only code that uses it; a dismissed symbol seeds no link (red team adv92)', async () => {
+    const more: Record<string, string> = {
+      ...files,
+      // enough declarations that the rank leg accepts the best five
+      ...Object.fromEntries(Array.from({ length: 20 }, (_, f) => [`lib/other${f}.js`, Array.from({ length: 10 }, (_, i) => `function other${f}x${i}(n) {\n  return n + ${i};\n}\n`).join('') + `module.exports = { ${Array.from({ length: 10 }, (_, i) => `other${f}x${i}`).join(', ')} };\n`])),
+      // a release script whose words rank for "combine URLs", and its caller
+      'bin/release.js': ['function deduplicate(list) {', '  const combined = new Set(list.map((url) => url.toLowerCase()));', '  return [...combined];', '}',
+        'function getReleaseInfo(urls) {', '  return deduplicate(urls).join(", ");', '}', 'module.exports = { getReleaseInfo };', ''].join('\n'),
+      'lib/combine.js': ['function combineURLs(baseURL, relativeURL) {', "  return relativeURL ? baseURL.replace(/\\/+$/, '') + '/' + relativeURL : baseURL;", '}',
+        'function buildFullPath(baseURL, requestedURL) {', '  return combineURLs(baseURL, requestedURL);', '}', 'module.exports = { buildFullPath };', ''].join('\n'),
+    };
+    const request = "Make combineURLs() keep a base URL's query string: when the base URL has a '?', put the relative path before the query.";
+    const o = { ...base, intent: 'MODIFY' as const, mapped: [{ nl_term: 'combineURLs()', symbol: 'combineURLs' }], request, target: 'combineURLs()', quote: request, lookups: ['combineURLs', 'deduplicate'], entry_points: ['combineURLs()'], patterns: ['a helper its caller passes both URLs to, like buildFullPath'] };
+    const ranked = await confirmOn(more, { ...o, claims: [
+      { symbol: 'combineURLs', approved: true, code_evidence: 'lib/combine.js:2' },
+      { symbol: 'deduplicate', approved: true, code_evidence: 'bin/release.js:2' },
+      { symbol: 'getReleaseInfo', approved: false },
+    ] }) as unknown as Answer;
+    expect(names(ranked.accepted)).toEqual(['combineURLs']);
+    const linked = await confirmOn(more, { ...o, claims: [
+      { symbol: 'combineURLs', approved: true, code_evidence: 'lib/combine.js:2' },
+      { symbol: 'getReleaseInfo', approved: true, code_evidence: 'bin/release.js:6' },
+      { symbol: 'deduplicate', approved: false },
+    ] }) as unknown as Answer;
+    expect(names(linked.accepted)).toEqual(['combineURLs']);
+    // the honest pair: the named code and its one caller
+    const honest = await confirmOn(more, { ...o, claims: [
+      { symbol: 'combineURLs', approved: true, code_evidence: 'lib/combine.js:2' },
+      { symbol: 'buildFullPath', approved: true, code_evidence: 'lib/combine.js:5' },
+      { symbol: 'deduplicate', approved: false },
+    ] }) as unknown as Answer & { accepted_total: { need: number } };
+    expect(honest).toMatchObject({ success: true, accepted_total: { need: 2 } });
   });
 });

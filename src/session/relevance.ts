@@ -78,22 +78,34 @@ export function extendsNamedCode(target: string, name: string): boolean {
  * mapHelpers.ts names a family of functions, not one (mapState is one of them).
  */
 export function sharesNamedCode(target: string, name: string, declared: (name: string) => boolean = () => true): boolean {
-  const names = [...target.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\(|`|\.|$|\s|\)|,|;)/g)].map((m) => m[0])
-    .filter((n) => n.includes('.') || /[a-z][A-Z]|_|\$|\d/.test(n) || target.includes(`${n}(`) || target.includes(`\`${n}\``));
-  if (names.length === 0 || !names.every((n) => declared(n.split('.').pop()!))) return false;
+  const names = namedCodeOnly(target, declared);
+  if (!names) return false;
   const parts = names.flatMap((n) => n.split('.'));
   if (parts.some((p) => p.toLowerCase() === name.toLowerCase())) return false;
-  const codeWords = new Set(parts.flatMap((p) => splitWords(p).map((w) => w.toLowerCase())));
-  // every content word of the target is a word of the code it writes
-  const rest = target.replace(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g, (w) => (names.includes(w) ? ' ' : w));
-  if (splitWords(rest).some((w) => w.length > 2 && !STOP_EN.has(w.toLowerCase()))) return false;
-  const said = [...codeWords];
+  const said = [...new Set(parts.flatMap((p) => splitWords(p).map((w) => w.toLowerCase())))];
   const words = splitWords(name).filter((w) => !STOP_EN.has(w.toLowerCase()));
   const has = (c: string) => words.some((w) => wordMatch(c, w) >= 0.7);
   // (a name that says a whole code name is a variant of it — hashCodeOf of `hashCode` — or carries
   // it and more, extendsNamedCode's business)
   if (names.some((n) => n.split('.').some((p) => splitWords(p).every((w) => STOP_EN.has(w.toLowerCase()) || has(w.toLowerCase()))))) return false;
   return said.some(has);
+}
+
+/**
+ * The code names a target is made of, where it is nothing but code the project declares
+ * (`req.acceptsCharsets()`, `combineURLs()`: every content word is a word of them, each declared by
+ * its last part); undefined otherwise. Such a target names declarations: what else answers it is
+ * linked to them by the code, not ranked by its words (red team adv92: `deduplicate`, whose body
+ * holds a local `combined`, ranked #3 for `combineURLs()`).
+ */
+export function namedCodeOnly(target: string, declared: (name: string) => boolean = () => true): string[] | undefined {
+  const names = [...target.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\(|`|\.|$|\s|\)|,|;)/g)].map((m) => m[0])
+    .filter((n) => n.includes('.') || /[a-z][A-Z]|_|\$|\d/.test(n) || target.includes(`${n}(`) || target.includes(`\`${n}\``));
+  if (names.length === 0 || !names.every((n) => declared(n.split('.').pop()!))) return undefined;
+  // every content word of the target is a word of the code it writes
+  const rest = target.replace(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g, (w) => (names.includes(w) ? ' ' : w));
+  if (splitWords(rest).some((w) => w.length > 2 && !STOP_EN.has(w.toLowerCase()))) return undefined;
+  return names;
 }
 
 /** The words of a name the target does not say: what keeps it below FACT (factCap). */

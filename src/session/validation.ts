@@ -15,7 +15,7 @@ import { type SessionCore, SessionError } from './core.js';
 import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, neighbourhoodOf, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, sharedFieldsAt, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
-import { extendsNamedCode, factCap, ownWords, sharesNamedCode, targetSaysWordOf, tierOf } from './relevance.js';
+import { extendsNamedCode, factCap, namedCodeOnly, ownWords, sharesNamedCode, targetSaysWordOf, tierOf } from './relevance.js';
 import { type Evidence, linesShown } from './evidence.js';
 import { siblingSaying, targetMeansAnother, wordsNamingSibling } from './which-definition.js';
 import { isDeclarationFile, quote } from '../util/paths.js';
@@ -44,11 +44,23 @@ export class ValidationPhase {
       const rows = this.addSeed(ids, labels, x.symbol, x.similarity, `${x.file}:${x.line}`);
       if (capped > 0.6) facts.push(...rows.map((r) => r.id));
     }
-    for (const [id, score] of rankAnchors(this.core.project.db, this.core.engine.textRanking(target))) {
+    // (a target that is only code the project declares names its declarations: the best ranked by
+    // their words seed nothing — red team adv92's `deduplicate`, ranked #3 for `combineURLs()` by a
+    // local `combined`, linked a release script's getReleaseInfo in)
+    const named = namedCodeOnly(target, declared);
+    const anchors = [...rankAnchors(this.core.project.db, this.core.engine.textRanking(target))].filter(([id]) => !named || this.usesNamed(id, named));
+    for (const [id, score] of anchors) {
       if ((ids.get(id) ?? 0) < score) ids.set(id, score);
       labels.add(symbolLabel(this.core.project.db, id));
     }
     return { ids, labels, facts, worded };
+  }
+
+  /** Whether a declaration's code uses one of the names (by its last part: `acceptsCharsets` of req.acceptsCharsets). */
+  private usesNamed(id: number, names: readonly string[]): boolean {
+    const bare = [...new Set(names.map((n) => n.split('.').pop()!))];
+    return this.core.project.db.prepare(`SELECT 1 FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
+      AND r.name IN (${bare.map(() => '?').join(',')}) LIMIT 1`).get(id, ...bare) !== undefined;
   }
 
   /**
@@ -59,13 +71,21 @@ export class ValidationPhase {
    * red team adv91's honest run had to pad. Undefined where the target's words make no FACT: then
    * nothing shows the change is that small.
    */
-  private neighbourhoodHolds(reached: Seeds, need: number): { holds: number; names: string[] } | undefined {
-    if (!reached.facts?.length) return undefined;
+  private neighbourhoodHolds(reached: Seeds, need: number, request: string): { holds: number; names: string[]; ids: Set<number> } | undefined {
+    if (!reached.facts?.length || ASKS_TO_ADD.test(request)) return undefined;
     const db = this.core.project.db;
     const near = neighbourhoodOf(db, reached.facts, need);
     for (const id of reached.worded ?? []) if (near.size < need) near.add(id);
     if (near.size >= need) return undefined;
-    return { holds: near.size, names: [...new Set([...near].map((id) => symbolLabel(db, id)))] };
+    // the request names other code the project declares (not to keep it out): the change reaches it too
+    // (red team adv92: "… across mergeConfig, Axios.request and the adapters …, the way deprecatedMethod() does",
+    // target deprecatedMethod(), READY on that one symbol)
+    for (const name of namedCodeIn(request)) {
+      const last = name.split('.').pop()!;
+      if (last === '' || !this.core.symbolExists(last) || keptOutOfRequest(request, last, name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : null)) continue;
+      if (!this.core.definitionsOf(last).some((r) => near.has(r.id))) return undefined;
+    }
+    return { holds: near.size, names: [...new Set([...near].map((id) => symbolLabel(db, id)))], ids: near };
   }
 
   /** The seeds of the graph: the symbols accepted now or earlier in this session, then what the target reaches. */
@@ -575,6 +595,8 @@ export class ValidationPhase {
     // words first, then the rank leg: its words cover little of the target, but its code answers
     // it better than nearly everything else in the project
     const declared = (name: string) => this.core.symbolExists(name);
+    // (a target that is only code the project declares: the rank leg takes only code that uses it, not code whose words rank)
+    const codeOnly = namedCodeOnly(target, declared);
     const judge = async (m: { symbol: string }, verified: Verified) => {
       const row = this.symbolProfile(m.symbol, verified.where);
       // the request names it as code only to keep it out of the change ("keep req.acceptsEncodings()
@@ -611,7 +633,7 @@ export class ValidationPhase {
           symbol: m.symbol, similarity: REQUEST_NAMED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+request`, legs: { ...scored.legs, request_named: REQUEST_NAMED_SCORE },
           evidence: verified.where, file: row?.path, via: `the request names it as code ('${quote(row!.name, 80)}'), outside the target feature`,
         });
-      } else if (tier === 'REJECTED' && ranked >= 0.3 && !('sibling' in scored.legs && scored.legs.sibling) && !(row && (extendsNamedCode(target, row.name) || sharesNamedCode(target, row.name, declared)))) {
+      } else if (tier === 'REJECTED' && ranked >= 0.3 && (!codeOnly || (row !== undefined && this.usesNamed(row.id, codeOnly))) && !('sibling' in scored.legs && scored.legs.sibling) && !(row && (extendsNamedCode(target, row.name) || sharesNamedCode(target, row.name, declared)))) {
         // (not where the words found that the target means the one beside it: NetworkError's
         // constructor ranked #5 for "HTTPError's constructor()" — red team adv32)
         raiseRisk = true;
@@ -675,6 +697,9 @@ export class ValidationPhase {
     // a symbol linked to one that a link accepted in this same pass would be accepted by the next
     // pass anyway — the agent is spared the round trip
     const reached = await this.targetSeeds(target, said);
+    // a symbol the agent dismissed seeds no link (red team adv92: getReleaseInfo came in linked to a
+    // rank anchor the agent had itself dismissed)
+    for (const name of dismissed) for (const r of this.definitionsFor(name).slice(0, 5)) reached.ids.delete(r.id);
     const seedsNow = () => this.seedsWith(reached, [...accepted, ...before] as { symbol: string; similarity?: number; evidence?: unknown }[]);
     let seeds = seedsNow();
     for (let round = 0; round < 6 && (pending.length > 0 || waiting.length > 0); round++) {
@@ -778,10 +803,16 @@ export class ValidationPhase {
     // symbols to accept (agent trial tr76 could not reach READY honestly)
     const most = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, this.core.projectHolds().symbols));
     // (only once the code the target names stands itself: the agent found it)
-    const namedStands = standing.some((a) => reached.facts?.includes(this.symbolProfile(String(a.symbol), a.evidence)?.id ?? -1));
-    const small = namedStands ? this.neighbourhoodHolds(reached, most) : undefined;
-    const need = small ? Math.max(1, small.holds) : most;
-    const short = distinct < need;
+    const idOf = (a: Record<string, unknown>) => this.symbolProfile(String(a.symbol), a.evidence)?.id ?? -1;
+    const namedStands = standing.some((a) => reached.facts?.includes(idOf(a)));
+    const small = namedStands && s.row.intent === 'MODIFY' ? this.neighbourhoodHolds(reached, most, userRequest) : undefined;
+    // a lowered need is met only by the symbols it was counted from (red team adv92 met it with
+    // isAbsoluteURL, mergeConfig, getReleaseInfo: linked elsewhere, close by PageRank, or through a seed
+    // it dismissed)
+    const inside = small ? new Set(standing.filter((a) => small.ids.has(idOf(a))).map(identity)).size : 0;
+    const lowered = small !== undefined && inside >= Math.max(1, small.holds) && distinct < most;
+    const need = lowered ? Math.max(1, small.holds) : most;
+    const short = !lowered && distinct < most;
     const to = this.core.store.transaction(() => {
       this.core.store.update(s.row.id, { mapped_symbols: JSON.stringify(standing) });
       this.core.record('confirm_symbol_relevance', args, { symbols: accepted.map((a) => ({ name: a.symbol })) });
@@ -803,7 +834,7 @@ export class ValidationPhase {
       accepted_total: {
         have: distinct, need,
         // (why fewer than the intent's minimum: the agent should not go looking for more)
-        ...(small ? { need_because: `the code '${quote(target, 200)}' names links to no more than ${small.holds} declaration(s) of the project (${small.names.slice(0, 5).join(', ')}): a change this small needs no more` } : {}),
+        ...(small ? { need_because: `the code '${quote(target, 200)}' names links to no more than ${small.holds} declaration(s) of the project (${small.names.slice(0, 5).join(', ')}): a change this small needs ${Math.max(1, small.holds)} of them, or ${most} symbols of any kind` } : {}),
       },
       risk_level: this.core.require().actor.getSnapshot().context.risk,
       ...(to === 'EXPLORATION' && this.core.require().actor.getSnapshot().context.risk === 'HIGH'
@@ -871,6 +902,15 @@ export function keptOutOfRequest(userRequest: string, name: string, container: s
   const req = normalize(userRequest);
   const owner = container?.split('.').pop();
   return (owner ? ruledOut(req, normalize(`${owner}.${name}`)) : undefined) ?? ruledOut(req, normalize(name)) ?? 'kept as it is';
+}
+
+/** A request that asks for something new: its size is not the size of the code it names (red team adv92: retries for the fetch adapter, target combineURLs()). */
+const ASKS_TO_ADD = /\b(?:add|adds|adding|implement|implements|create|creates|introduce|introduces|support|supports|new)\b|追加|実装|新し|新規|作成|対応|添加|新增|增加|实现|支持|创建/i;
+
+/** The names a text writes as code: dotted, camelCase, snake_case, called, or in backticks. */
+function namedCodeIn(text: string): string[] {
+  return [...new Set([...text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\(|`|\.|$|\s|\)|,|;|:)/g)].map((m) => m[0])
+    .filter((n) => n.includes('.') || /[a-z][A-Z]|_|\$|\d/.test(n) || text.includes(`${n}(`) || text.includes(`\`${n}\``)))];
 }
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
