@@ -1015,6 +1015,101 @@ describe('Red team adv85: what a declaration does to a header, in a case, in ord
       expect(sem.wrongRelation(h), h).toBeUndefined();
   });
 
+  it('red team adv93, TypeScript: private #methods are judged; early exits, a test of several parts, `x ?? y`, a block that says the case, timers and listeners cleared', async () => {
+    const t = await setup({
+      'source/errors/ForceRetryError.ts': 'export class ForceRetryError extends Error {\n  customDelay?: number;\n  customRequest?: Request;\n}\n',
+      'source/core/Ky.ts': [
+        "import { ForceRetryError } from '../errors/ForceRetryError';",
+        'export class Ky {',
+        '  #options = { retry: { methods: [\'get\'], limit: 2 } };',
+        '  #retryCount = 0;',
+        "  request = new Request('http://x');",
+        '  async #calculateRetryDelay(error: unknown) {',
+        '    if (this.#retryCount >= this.#options.retry.limit) {',
+        '      throw error;',
+        '    }',
+        '    const errorObject = error instanceof Error ? error : new Error(String(error));',
+        '    if (errorObject instanceof ForceRetryError) {',
+        '      return errorObject.customDelay ?? this.#calculateDelay();',
+        '    }',
+        '    if (!this.#options.retry.methods.includes(this.request.method.toLowerCase())) {',
+        '      throw error;',
+        '    }',
+        '    return this.#calculateDelay();',
+        '  }',
+        '  #calculateDelay() {',
+        '    return 300 * 2 ** this.#retryCount;',
+        '  }',
+        '  #assignRequest(request: Request) {',
+        '    this.request = request;',
+        '  }',
+        '  #throwIfTotalTimeoutExhausted() {',
+        '    return undefined;',
+        '  }',
+        '  async #retryFromError(error: unknown) {',
+        '    const retryDelay = await this.#calculateRetryDelay(error);',
+        '    this.#throwIfTotalTimeoutExhausted();',
+        '    if (error instanceof ForceRetryError && error.customRequest) {',
+        '      const customRequest = new Request(error.customRequest);',
+        '      this.#assignRequest(customRequest);',
+        '    }',
+        '    return retryDelay;',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'source/utils/timeout.ts': [
+        'export default async function timeout(request: Request, abortController: AbortController | undefined, ms: number): Promise<Response> {',
+        '  return new Promise((resolve, reject) => {',
+        '    const timeoutId = setTimeout(() => {',
+        '      if (abortController) {',
+        '        abortController.abort();',
+        '      }',
+        '      reject(new Error(request.url));',
+        '    }, ms);',
+        '    void fetch(request).then(resolve).catch(reject).then(() => {',
+        '      clearTimeout(timeoutId);',
+        '    });',
+        '  });',
+        '}',
+        '',
+      ].join('\n'),
+      'source/utils/delay.ts': [
+        'export async function delay(ms: number, signal?: AbortSignal): Promise<void> {',
+        '  return new Promise((resolve) => {',
+        '    const abortHandler = () => resolve();',
+        '    const timer = setTimeout(() => {',
+        "      signal?.removeEventListener('abort', abortHandler);",
+        '      resolve();',
+        '    }, ms);',
+        '    if (signal) {',
+        "      signal.addEventListener('abort', abortHandler, { once: true });",
+        '    }',
+        '    void timer;',
+        '  });',
+        '}',
+        '',
+      ].join('\n'),
+    });
+    const sem = (t.sessions as unknown as { semantic: { wrongRelation(x: string): string | undefined } }).semantic;
+    for (const h of ['#calculateRetryDelay checks retry.methods when the error is a ForceRetryError',
+      '#calculateRetryDelay returns customDelay when the error is a ForceRetryError even if customDelay is not set',
+      '#calculateRetryDelay does not call #calculateDelay when the error is a ForceRetryError',
+      '#retryFromError assigns customRequest when customRequest is not set',
+      '#calculateRetryDelay throws ForceRetryError when the method is not in retry.methods', 'calculateRetryDelay throws ForceRetryError',
+      '#retryFromError calls #calculateRetryDelay after #throwIfTotalTimeoutExhausted', '#calculateDelay throws TypeError',
+      '#calculateRetryDelay closes the response', 'timeout terminates the fetch when abortController is not given',
+      'timeout does not call abortController.abort when abortController is given'])
+      expect(sem.wrongRelation(h), h).toBeDefined();
+    for (const h of ['#calculateRetryDelay returns customDelay when the error is a ForceRetryError', '#calculateRetryDelay throws the error when the method is not in retry.methods',
+      '#calculateRetryDelay calls #calculateDelay', '#retryFromError calls #calculateRetryDelay before #throwIfTotalTimeoutExhausted',
+      '#retryFromError assigns customRequest when customRequest is set', 'timeout calls abortController.abort when the timer fires',
+      'timeout terminates the fetch when abortController is given', 'timeout clears timeoutId after the fetch settles', 'timeout は fetch が終わった後で timeoutId を削除する',
+      'timeout 在 fetch 完成后清除 timeoutId', 'delay removes the abortHandler listener when the timer fires', 'delay checks signal when signal is given',
+      '#calculateRetryDelay は ForceRetryError のとき retry.methods をチェックしない'])
+      expect(sem.wrongRelation(h), h).toBeUndefined();
+  });
+
   it('red team adv89: a call of a class runs its initialiser, not every method it holds; a call only guessed by name counts in A\'s own code, not calls further down', async () => {
     const t = await setup({
       'src/pager.py': [

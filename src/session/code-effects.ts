@@ -210,7 +210,8 @@ function namedIn(thing: string): RegExp {
 }
 
 const SETS = /\.(?:set|setHeader|header|append|appendHeader|add|put|writeHead|setAttribute|setdefault|update)\s*\(|\bheaders?\s*\[[^\]]*\]\s*=(?!=)/;
-const REMOVES = /\.(?:removeHeader|remove|delete|del|unset|removeAttribute|pop|discard|clear)\s*\(|\bdelete\s+|\bdel\s+/;
+// (a timer cleared, a listener taken off: clearTimeout(timeoutId), removeEventListener('abort', handler) — red team adv93's true claims refused)
+const REMOVES = /\.(?:removeHeader|remove|delete|del|unset|removeAttribute|pop|discard|clear|removeEventListener|removeListener|off)\s*\(|\bdelete\s+|\bdel\s+|(?<![\w$.])(?:clearTimeout|clearInterval|clearImmediate|removeEventListener|cancelAnimationFrame)\s*\(/;
 const CONDITION_LINE = /\b(?:if|while|elif|switch|case|when|unless)\b|\?[^:]*:|&&|\|\|/;
 const READS = /\.(?:get|getHeader|has|hasHeader|includes)\s*\(/;
 
@@ -281,15 +282,27 @@ function blocksOf(lines: readonly string[], at: number): string[] {
   return out;
 }
 
-/** The early exits before line `at`: `if (x) return`, or an if whose block returns (the line runs where they do not hold). */
-function exitsBefore(lines: readonly string[], at: number): string[] {
+/**
+ * The early exits before line `at`: `if (x) return`, or an if whose block returns (the line runs where
+ * they do not hold). `level`: only those at the line's own depth or above it (one inside a block the
+ * line is not in leaves it reachable).
+ */
+function exitsBefore(lines: readonly string[], at: number, level = false): string[] {
   const out: string[] = [];
+  const indent = indentOf(lines[at] ?? '');
   for (let i = 0; i < at; i++) {
     const l = lines[i]!;
+    if (level && indentOf(l) > indent) continue;
     if (/^\s*(?:\}\s*)?(?:else\s+)?if\b/.test(l) && (/\b(?:return|throw|raise|continue|break)\b/.test(l) || /^\s*(?:return|throw|raise)\b/.test(lines[i + 1] ?? ''))) out.push(l.trim());
   }
   return out;
 }
+
+/** A site of line `i` of a span. */
+const siteAt = (s: CodeSpan, i: number): Site => ({ path: s.path, line: s.start + i, guards: guardsOf(s.lines, i), blocks: blocksOf(s.lines, i), exits: exitsBefore(s.lines, i, true) });
+
+/** The conditions of the blocks that hold line `at` of a declaration (no early exits). */
+export const blocksOfLine = (lines: readonly string[], at: number): string[] => blocksOf(lines, at);
 
 /** Whether line `at` stands in a finally block (the block that holds it opens with `finally`): it runs whether or not an exception is raised. */
 export function inFinally(lines: readonly string[], at: number): boolean {
@@ -307,6 +320,8 @@ export interface Site {
   guards: string[];
   /** the conditions of the blocks that hold it (no early exits): what holds wherever it runs */
   blocks: string[];
+  /** the early exits before it at its depth or above: what does not hold wherever it runs */
+  exits: string[];
 }
 
 /** Where the code does `verb` to `thing`. */
@@ -314,7 +329,7 @@ export function sitesOf(spans: readonly CodeSpan[], verb: Verb, thing: string): 
   const out: Site[] = [];
   for (const s of spans) {
     for (let i = 0; i < s.lines.length && out.length < MAX_SITES; i++) {
-      if (doesOnLine(s.lines[i]!, verb, thing)) out.push({ path: s.path, line: s.start + i, guards: guardsOf(s.lines, i), blocks: blocksOf(s.lines, i) });
+      if (doesOnLine(s.lines[i]!, verb, thing)) out.push(siteAt(s, i));
     }
   }
   return out;
@@ -380,23 +395,45 @@ const PRESENT_TESTS = [
   new RegExp(String.raw`^${NAME}\.length\s*(?:>\s*0|>=\s*1)$`),
 ];
 
-/**
- * What a guard of one plain test says of a name: there (`if x:`, `x is not None`, `x.length > 0`)
- * or not (`if not x:`, `!x`, `x is None`, `len(x) == 0`); an else's `!(…)` turns it round. A guard
- * of several tests (and, or) says nothing here.
- */
-export function guardPolarity(guard: string): { name: string; present: boolean } | undefined {
+/** A guard's condition: its `if`/`while` and the block's `:` or `{` taken off, outer parentheses too; `negated` for an else's `!(…)`. */
+function conditionOf(guard: string): { text: string; negated: boolean } {
   let g = guard.trim();
   const negated = /^!\((.*)\)$/s.exec(g);
   if (negated) g = negated[1]!.trim();
-  g = g.replace(/^(?:\}\s*)?(?:else\s+)?(?:if|elif|while)\b\s*/, '').replace(/\s*(?::|\{)\s*$/, '').trim();
+  g = g.replace(/^(?:\}\s*)?(?:else\s+)?(?:if|elif|while)\b\s*/, '').replace(/\s*(?::|\{)\s*$/, '').replace(/\s*\b(?:return|throw|raise|continue|break)\b.*$/, '').trim();
   for (let before = ''; before !== g; ) [before, g] = [g, g.replace(/^\((.*)\)$/s, '$1').trim()];
-  if (/&&|\|\||\b(?:and|or)\b|[?]/.test(g)) return undefined;
+  return { text: g, negated: !!negated };
+}
+
+/** What one plain test says of a name: `x`, `x is not None`, `x.length > 0` (there); `!x`, `not x`, `x is None`, `len(x) == 0` (not). */
+function testPolarity(g: string): { name: string; present: boolean } | undefined {
   const absent = ABSENT_TESTS.map((re) => re.exec(g)).find(Boolean);
   const present = absent ? undefined : PRESENT_TESTS.map((re) => re.exec(g)).find(Boolean);
   const m = absent ?? present;
   if (!m || /^(?:True|False|true|false|None|null|undefined)$/.test(m[1]!)) return undefined;
-  return { name: m[1]!, present: !absent !== !!negated };
+  return { name: m[1]!, present: !absent };
+}
+
+/**
+ * What a guard says of names, where its plain tests hold wherever the line runs: each test of an
+ * `&&` / `and` (all hold), one plain test, or each of an `||` / `or` turned round in an else's
+ * `!(…)` (none held). Anything else says nothing here.
+ */
+export function guardPolarities(guard: string): { name: string; present: boolean }[] {
+  const { text, negated } = conditionOf(guard);
+  if (/[?]/.test(text)) return [];
+  const and = /&&|\band\b/.test(text), or = /\|\||\bor\b/.test(text);
+  if (and && or) return [];
+  if ((and && negated) || (or && !negated)) return [];
+  const parts = and || or ? text.split(/&&|\|\||\band\b|\bor\b/).map((x) => x.trim()) : [text];
+  return parts.map(testPolarity).filter((p): p is { name: string; present: boolean } => p !== undefined).map((p) => ({ name: p.name, present: p.present !== negated }));
+}
+
+/** The one-test form (a guard of several tests says nothing): kept for callers that judge a single name. */
+export function guardPolarity(guard: string): { name: string; present: boolean } | undefined {
+  const { text } = conditionOf(guard);
+  if (/&&|\|\||\b(?:and|or)\b|[?]/.test(text)) return undefined;
+  return guardPolarities(guard)[0];
 }
 
 const stemOf = (w: string) => w.toLowerCase().replace(/(?:es|s)$/, '');
@@ -408,17 +445,59 @@ const nameWords = (name: string) => name.split(/[._$]+|(?<=[a-z\d])(?=[A-Z])/).f
  * is in the command line; PAGER is set) and the block the line runs in tests that a name of it is
  * not (`if not less_flags:`, the else of `if pager_cmd_parts:`), or the other way round (red team
  * adv89: "_pipepager sets LESS when the command line already contains the R flag", its LESS set
- * under `if not less_flags:`).
+ * under `if not less_flags:`); or an early exit before the line fires in that case (red team adv93:
+ * "#calculateRetryDelay checks retry.methods when the error is a ForceRetryError", after
+ * `if (errorObject instanceof ForceRetryError) { return … }`).
  */
 function againstCase(site: Site, cond: string): string | undefined {
+  const words = caseWords(cond);
   const polarity = casePolarity(cond);
-  if (!polarity) return undefined;
-  const words = new Set(conditionTerms(cond).flatMap((t) => nameWords(t)));
-  for (const g of site.blocks) {
-    const p = guardPolarity(g);
-    if (p && p.present !== (polarity === 'present') && nameWords(p.name).some((w) => words.has(w))) return g;
+  if (polarity) {
+    for (const g of site.blocks) {
+      if (guardPolarities(g).some((p) => p.present !== (polarity === 'present') && nameWords(p.name).some((w) => words.has(w)))) return g;
+    }
   }
-  return undefined;
+  return site.exits.find((g) => exitFires(g, cond, site));
+}
+
+/** The guard of a site's blocks that says the case holds there: the same presence of a name the case says (`if (abortController)` for "when abortController is given"). */
+export function caseHoldsAt(blocks: readonly string[], cond: string): string | undefined {
+  const site: Site = { path: '', line: 0, guards: [...blocks], blocks: [...blocks], exits: [] };
+  if (againstCase(site, cond)) return undefined;
+  const polarity = casePolarity(cond);
+  const words = caseWords(cond);
+  const byPresence = polarity && blocks.find((g) => guardPolarities(g).some((p) => p.present === (polarity === 'present') && nameWords(p.name).some((w) => words.has(w))));
+  // (or a test that reads the case's own code words the same way round: `if (errorObject instanceof ForceRetryError)`
+  // for "when the error is a ForceRetryError" — red team adv93)
+  return byPresence || blocks.find((g) => readsCase(g, cond));
+}
+
+/** A guard whose test reads the case's code words (a dotted or camelCase name), said the same way round, with no `&&` that may keep it from holding. */
+function readsCase(guard: string, cond: string): boolean {
+  const { text, negated } = conditionOf(guard);
+  if (negated || /&&|\band\b/.test(text)) return false;
+  const strong = conditionTerms(cond).filter((t) => /[-.]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]/.test(t));
+  if (strong.length === 0 || !strong.some((t) => mentions(text, t))) return false;
+  const negatedTest = ((text.match(/!(?!=)|\bnot\b/g) ?? []).length + (text.match(/!==?|\bis\s+not\b/g) ?? []).length) % 2 === 1;
+  return negatedTest === negativeCase(cond);
+}
+
+/** The words of a case that name code: its code names and plain words, split and stemmed. */
+const caseWords = (cond: string) => new Set(conditionTerms(cond).flatMap((t) => nameWords(t)));
+
+/** Whether a case is said negatively ("is not in", "never", "no …", "is false", "is empty"): against a test that reads it plainly. */
+const negativeCase = (cond: string) => /\b(?:not|never|no|without|false|falsy|disabled|off|empty|missing|unset|absent|none|null|undefined)\b|n['’]t\b/i.test(cond);
+
+/**
+ * An early exit that fires in the case: its test reads the case's own code words (a dotted name, a
+ * camelCase name, a number), said the same way round (`!x.includes(…)` for "is not in x"), and no
+ * `&&` that might keep it from firing; the site's own blocks do not read the case (then it is the
+ * case's branch, not the rest).
+ */
+function exitFires(exit: string, cond: string, site: Site): boolean {
+  const strong = conditionTerms(cond).filter((t) => /[-.]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]/.test(t));
+  if (site.blocks.some((g) => strong.some((t) => mentions(g, t)))) return false;
+  return readsCase(exit, cond);
 }
 
 /** A case and what it holds "even if": "when TERM is dumb even if PAGER is set" is two cases that both hold. */
@@ -467,7 +546,7 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
     // (a line that runs only where the case says a thing is not there, or only where it is, when the case says the other)
     const against = (x: Site) => casesOf(c.cond ?? '').map((k) => againstCase(x, k)).find(Boolean);
     if (c.cond && all.every(against))
-      return `${said} when ${c.cond.trim()}, and its code does it only under ${shown(against(all[0]!)!)} (${place(all[0]!)}), which does not hold in that case`;
+      return `${said} when ${c.cond.trim()}, and its code does it only ${all[0]!.exits.includes(against(all[0]!)!) ? `after ${shown(against(all[0]!)!)} has left it` : `under ${shown(against(all[0]!)!)}`} (${place(all[0]!)}), which does not hold in that case`;
     // (a guard that tests the case's name for another value: "sets LESS when color is True" of a line under `color is None` — red team adv89)
     const other = all.find((x) => x.guards.some((g) => conflicts(g, c.cond ?? '')));
     if (c.cond && all.every((x) => x.guards.some((g) => conflicts(g, c.cond!))))
@@ -519,11 +598,18 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
  * stands in the else of `if pager_cmd_parts:`.
  */
 export function wrongReturnCase(subject: string, value: string, cond: string, own: readonly CodeSpan[]): string | undefined {
-  const returned = new RegExp(String.raw`\breturn\s+(?:await\s+|yield\s+)?${escape(value)}(?![\w$])`);
+  const v = escape(value);
+  const returned = new RegExp(String.raw`\breturn\b[^;\n]*?(?<![\w$])${v}(?![\w$])`);
+  // (`return x ?? y`, `return x || y`: x is returned only where it is there — red team adv93's "returns
+  // customDelay … even if customDelay is not set")
+  const fallback = new RegExp(String.raw`(?<![\w$])${v}\s*(?:\?\?|\|\|)`);
   const sites: Site[] = [];
   for (const s of own) {
     for (let i = 0; i < s.lines.length && sites.length < MAX_SITES; i++) {
-      if (returned.test(s.lines[i]!)) sites.push({ path: s.path, line: s.start + i, guards: guardsOf(s.lines, i), blocks: blocksOf(s.lines, i) });
+      if (!returned.test(s.lines[i]!)) continue;
+      const site = siteAt(s, i);
+      if (fallback.test(s.lines[i]!)) site.blocks.push(value);
+      sites.push(site);
     }
   }
   if (sites.length === 0) return undefined;
@@ -536,5 +622,22 @@ export function wrongReturnCase(subject: string, value: string, cond: string, ow
   const pool = tied.length > 0 ? tied : sites;
   const against = (x: Site) => casesOf(cond).map((k) => againstCase(x, k)).find(Boolean);
   if (!pool.every(against)) return undefined;
-  return `${subject} returns ${value} when ${cond.trim()}, and its code returns it there only under ${shown(against(pool[0]!)!)} (${place(pool[0]!)}), which does not hold in that case`;
+  const g = against(pool[0]!)!;
+  return `${subject} returns ${value} when ${cond.trim()}, and its code returns it there only ${pool[0]!.exits.includes(g) ? `after ${shown(g)} has left it` : `under ${shown(g)}`} (${place(pool[0]!)}), which does not hold in that case`;
+}
+
+/**
+ * "A closes / terminates … X when C": where every line of A's code that does the deed (`does`) runs
+ * only where C does not hold (red team adv93: "timeout terminates the fetch when abortController is
+ * not given", its abort() under `if (abortController)`). Undefined where A's own code does not do it
+ * (the code it calls is judged without a case).
+ */
+export function wrongDeedCase(subject: string, deed: string, does: RegExp, cond: string, own: readonly CodeSpan[]): string | undefined {
+  const sites: Site[] = [];
+  for (const s of own) for (let i = 0; i < s.lines.length && sites.length < MAX_SITES; i++) if (does.test(s.lines[i]!)) sites.push(siteAt(s, i));
+  if (sites.length === 0) return undefined;
+  const against = (x: Site) => casesOf(cond).map((k) => againstCase(x, k)).find(Boolean);
+  if (!sites.every(against)) return undefined;
+  const g = against(sites[0]!)!;
+  return `${subject} ${deed} when ${cond.trim()}, and its code does it only ${sites[0]!.exits.includes(g) ? `after ${shown(g)} has left it` : `under ${shown(g)}`} (${place(sites[0]!)}), which does not hold in that case`;
 }

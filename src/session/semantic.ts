@@ -16,7 +16,7 @@ import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understandin
 import { quote } from '../util/paths.js';
 import { GENERIC_EN, translationsOf } from '../embeddings/text.js';
 import { ABSENT_BEFORE, codeNamesIn, namesNotInProject, projectFile } from './pattern-names.js';
-import { type CodeSpan, effectClaims, guardsOf, inFinally, wrongEffect, wrongReturnCase } from './code-effects.js';
+import { blocksOfLine, caseHoldsAt, type CodeSpan, effectClaims, guardsOf, inFinally, wrongDeedCase, wrongEffect, wrongReturnCase } from './code-effects.js';
 
 /**
  * A use of a name the index could only guess (no declaration bound): not one bound to a package's
@@ -125,7 +125,10 @@ export class SemanticPhase {
       // in A's code, or in the code A calls one step down (a helper that throws for it) when the
       // sentence names that helper: TypeError written in res.status, for a claim about res.redirect's
       // url, made "res.redirect throws a TypeError when the url is not a string" FACT (red team adv76)
-      const { own, helpers } = this.writtenIn(defs, (code) => raisable(code, x));
+      const found = this.writtenIn(defs, (code) => raisable(code, x));
+      // (the error's own class is no helper that throws it: A tests `instanceof ForceRetryError` and
+      // ForceRetryError's declaration names itself — red team adv93)
+      const [own, helpers] = [found.own, found.helpers.filter((h) => h !== x)];
       if (own) continue;
       if (helpers.some((h) => namesHelper(sentence, h))) continue;
       if (helpers.length > 0) return `${a} throws ${x}, and ${x} is written not in ${a}'s code but in ${helpers.slice(0, 3).join(', ')}, which it calls: say which (${a} throws ${x} through ${helpers[0]}), and check that it throws it in the case you state`;
@@ -225,11 +228,12 @@ export class SemanticPhase {
       const defs = this.defsNamed(a).filter((d) => !d.local);
       if (defs.length === 0) continue;
       // (a use resolved to another declaration of the name is not B's: res.send's `this.get` is no `app.get` — red team adv81)
-      const first = this.core.project.db.prepare(`SELECT MIN(r.line * 100000 + r.col) AS at FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.name = ?
+      const first = this.core.project.db.prepare(`SELECT MIN(r.line * 100000 + r.col) AS at FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line AND r.name IN (?, ?)
         AND (${GUESSED} OR r.symbol_id IN (SELECT value FROM json_each(?)))`);
       const idsOf = (n: string) => JSON.stringify(this.defsNamed(n).map((x) => x.id));
       for (const d of defs) {
-        const [atB, atC] = [b, c].map((n) => (first.get(d.id, bare(n), idsOf(n)) as { at: number | null }).at);
+        // (a private `#name` is referred to with its `#`: red team adv93's order of ky's #-methods went unchecked)
+        const [atB, atC] = [b, c].map((n) => (first.get(d.id, bare(n), `#${bare(n)}`, idsOf(n)) as { at: number | null }).at);
         if (atB == null || atC == null || atB === atC) continue;
         if ((when === 'before') !== (atB < atC)) return `${a} calls ${bare(b)} ${when} ${bare(c)}, and its code uses ${bare(atB < atC ? b : c)} first (line ${Math.floor(Math.min(atB, atC) / 100000)})`;
       }
@@ -294,13 +298,20 @@ export class SemanticPhase {
    */
   private wrongDeed(sentence: string): string | undefined {
     const m = DEED.exec(sentence);
-    if (!m || deniedAt(sentence, m.index, m[0])) return undefined;
+    // (denied before the deed, not in the case after it: "… when abortController is not given")
+    if (!m || deniedAt(sentence, m.index, m[0].slice(0, m[0].length - m[3]!.length))) return undefined;
     const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind));
     if (defs.length === 0) return undefined;
     const deed = DEEDS.find(([verb]) => verb.test(m[2]!));
     if (!deed) return undefined;
     const own = new RegExp(String.raw`(?<![\w$.])${bare(m[1]!).replace(/[$]/g, '\\$')}\s*\(`);
     const { own: mine, helpers } = this.writtenIn(defs, (code) => deed[1].test(code.replace(own, '(')));
+    // in a case: the lines of A's own code that do it must run in that case (red team adv93: abort() under `if (abortController)`)
+    const when = /^\s*(?:[^,]*?\s)?(?:only\s+)?(?:when|whenever|if|once)\s+(.+)$/i.exec(m[3]!);
+    if (mine && when) {
+      const spans = defs.map((d) => ({ path: d.path, start: d.line, lines: this.codeLinesOf(d).map((l, i) => (i === 0 ? l.replace(own, '(') : l)) }));
+      return wrongDeedCase(m[1]!, m[2]!.toLowerCase(), new RegExp(deed[1].source, deed[1].flags.replace('g', '')), when[1]!, spans);
+    }
     if (mine || helpers.length > 0) return undefined;
     return `${m[1]} ${m[2]!.toLowerCase()} ${m[3]!.trim().slice(0, 60)}, and neither its code nor the code it calls makes such a call (${deed[2]})`;
   }
@@ -340,8 +351,18 @@ export class SemanticPhase {
     const rest = when ? sentence.slice(0, when.index) : sentence;
     if (CONDITIONED.test(rest)) return undefined;
     const exceptional = when !== null && EXCEPTIONAL.test(when[1]!);
-    const runs = (lines: string[], at: number) => !when || (guardsOf(lines, at).length === 0 && (!exceptional || inFinally(lines, at)));
-    const how = !when ? '' : exceptional ? ' in a finally block, which runs whether an exception is raised or not' : ' with no condition on the way: it runs in that case too';
+    // (or, for a case of a thing there or not, in a block whose test says the case holds: abort() under
+    // `if (abortController)` for "… when abortController is given" — red team adv93)
+    let under: string | undefined;
+    const runs = (lines: string[], at: number): boolean => {
+      under = undefined;
+      if (!when || (guardsOf(lines, at).length === 0 && (!exceptional || inFinally(lines, at)))) return true;
+      // (an error's case too, where the block tests for that error by name: `instanceof ForceRetryError`)
+      under = caseHoldsAt(blocksOfLine(lines, at), when[1]!);
+      return under !== undefined;
+    };
+    const how0 = !when ? '' : exceptional ? ' in a finally block, which runs whether an exception is raised or not' : ' with no condition on the way: it runs in that case too';
+    const how = () => (under && when ? ` under '${under.slice(0, 80)}', which holds in that case` : how0);
     const said = (a: string, b: string) => `${a} does not call ${b}${when ? ` ${when[0].trim()}` : ''}`;
     for (const m of [...rest.matchAll(DENIED_CALL), ...rest.matchAll(DENIED_CALLED)]) {
       const [a, b] = m.groups!.a ? [m.groups!.a, m.groups!.b!] : [m.groups!.a2!, m.groups!.b2!];
@@ -354,7 +375,7 @@ export class SemanticPhase {
         for (const d of from) {
           const lines = this.codeLinesOf(d);
           const at = lines.findIndex((l, i) => written.test(codeOfLine(l)) && runs(lines, i));
-          if (at >= 0) return `${said(a, b)}, and its code calls it at ${d.path}:${d.line + at}${how}`;
+          if (at >= 0) return `${said(a, b)}, and its code calls it at ${d.path}:${d.line + at}${how()}`;
         }
         continue;
       }
@@ -364,7 +385,7 @@ export class SemanticPhase {
       for (const d of from) {
         const lines = when ? this.codeLinesOf(d) : [];
         const hit = (call.all(d.id, ids) as { line: number }[]).find((h) => runs(lines, h.line - d.line));
-        if (hit) return `${said(a, bare(b))}, and its code calls it at ${d.path}:${hit.line}${how}`;
+        if (hit) return `${said(a, bare(b))}, and its code calls it at ${d.path}:${hit.line}${how()}`;
       }
     }
     return undefined;
@@ -676,7 +697,10 @@ export class SemanticPhase {
 
   /** The declarations a name written in a hypothesis means: `HTTPAdapter.send` is the send of HTTPAdapter, not every send (red team adv50). */
   private defsNamed(name: string): SymbolRow[] {
-    const defs = this.core.definitionsOf(bare(name));
+    // (a private `#name` is declared under that name: `calculateRetryDelay` and `#calculateRetryDelay` find it —
+    // red team adv93 had every claim about ky's #-methods pass unchecked)
+    const plain = this.core.definitionsOf(bare(name));
+    const defs = plain.length > 0 ? plain : this.core.definitionsOf(`#${bare(name)}`);
     const parts = name.replace(/\(.*$/, '').split(/\.|::|#/).filter(Boolean);
     if (parts.length < 2) return defs;
     const owner = parts[parts.length - 2]!;
@@ -1047,7 +1071,17 @@ function raisable(code: string, x: string): boolean {
       return false;
     });
   }
-  return new RegExp(`\\binstanceof\\s+(?:[\\w$]+\\.)*${x}(?![\\w$])`).test(code) && /\b(?:throw|raise)\b/.test(code);
+  // a test for X that throws in its own block (`if (e instanceof X) throw e`): the catch re-throws X; one
+  // that returns (`if (e instanceof ForceRetryError) { return … }`) throws nothing — red team adv93
+  const tested = new RegExp(`\\binstanceof\\s+(?:[\\w$]+\\.)*${x}(?![\\w$])|\\bisinstance\\([^)]*\\b${x}\\b`);
+  const indent = (l: string) => /^\s*/.exec(l)![0].length;
+  return lines.some((l, i) => {
+    const at = l.search(tested);
+    if (at < 0) return false;
+    if (/\b(?:throw|raise)\b/.test(l.slice(at))) return true;
+    for (let j = i + 1; j < lines.length && (!lines[j]!.trim() || indent(lines[j]!) > indent(l)); j++) if (/^\s*(?:throw|raise)\b/.test(lines[j]!)) return true;
+    return false;
+  });
 }
 
 /**
@@ -1067,13 +1101,14 @@ function ownExpressionArrow(code: string): boolean {
 /** "A returns X" (not "returns nothing", "returns early"). */
 /** the subject and verb of a claim that says what A's code calls: "A returns …", "A resolves symlinks with …" */
 /** "A closes …": the subject, the deed, what it is done to ("closes over" is a closure's, not a deed) */
-const DEED = new RegExp(String.raw`(?<![\w$.])\`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\`?\s+(?:(?:\w+ly|also|then|first|always|itself)\s+)?(closes|flushes|terminates|kills|unlinks)\b(?!\s+over\b)([^.;\n]{0,80})`, 'i');
+const DEED = new RegExp(String.raw`(?<![\w$.#])\`?(#?[A-Za-z_$][\w$]*(?:\.#?[A-Za-z_$][\w$]*)*)(?:\(\))?\`?\s+(?:(?:\w+ly|also|then|first|always|itself)\s+)?(closes|flushes|terminates|kills|unlinks)\b(?!\s+over\b)([^.;\n]{0,80})`, 'i');
 /** each deed, the calls that do it, and how a refusal names them */
 const DEEDS: [RegExp, RegExp, string][] = [
-  [/^closes$/i, /(?<![\w$])(?:close|closed|end|destroy|dispose|shutdown|disconnect|release|terminate|kill|abort)\w*\s*\(|^\s*(?:async\s+)?with\s|\busing\s*\(|\btry\s*\(/im, 'close(), end(), destroy(), dispose() or a with block'],
-  [/^flushes$/i, /(?<![\w$])\w*(?:flush|fsync|sync|drain)\w*\s*\(|(?<![\w$])(?:close|end)\s*\(/i, 'flush(), sync(), close() or end()'],
-  [/^(?:terminates|kills)$/i, /(?<![\w$])\w*(?:terminate|kill|abort|cancel|destroy|exit|stop|close)\w*\s*\(/i, 'terminate(), kill(), abort(), cancel(), destroy() or exit()'],
-  [/^unlinks$/i, /(?<![\w$])\w*(?:unlink|remove|rm|delete)\w*\s*\(/i, 'unlink(), remove(), rm() or delete()'],
+  [/^closes$/i, /(?<![\w$])#?(?:close|closed|end|destroy|dispose|shutdown|disconnect|release|terminate|kill|abort)\w*\s*\(|^\s*(?:async\s+)?with\s|\busing\s*\(|\btry\s*\(/im, 'close(), end(), destroy(), dispose() or a with block'],
+  [/^flushes$/i, /(?<![\w$])#?(?:flush|fsync|sync|drain)\w*\s*\(|(?<![\w$])(?:close|end)\s*\(/i, 'flush(), sync(), close() or end()'],
+  // (a call whose name starts with the deed: throwIfAborted( is no abort — red team adv93)
+  [/^(?:terminates|kills)$/i, /(?<![\w$])#?(?:terminate|kill|abort|cancel|destroy|exit|stop|close)\w*\s*\(/i, 'terminate(), kill(), abort(), cancel(), destroy() or exit()'],
+  [/^unlinks$/i, /(?<![\w$])#?(?:unlink|remove|rm|delete)\w*\s*\(/i, 'unlink(), remove(), rm() or delete()'],
 ];
 const CALL_FORM_SUBJECT = new RegExp(String.raw`(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\s+(?:(?:\w+ly|also|then|first|always)\s+)?(returns|uses|resolves|builds|creates|wraps|passes|computes|normalizes|normalises|converts|gets|reads|checks)\b`);
 const RETURNS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|also|then|now)\s+)?(?:returns|will\s+return|gives\s+back)\s+(?!nothing|undefined|void|early|immediately|without|no(?![\w]))([\w\`'"].{0,80})`, 'g');
