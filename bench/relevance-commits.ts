@@ -37,8 +37,8 @@ import { symbolsByName, type SymbolRow } from '../src/query/symbols.js';
 import { chunkable } from '../src/embeddings/chunks.js';
 import { REQUEST_NAMED_SCORE, requestNamesAsCode, verifyCodeEvidence } from '../src/session/validation.js';
 import { siblingSaying, targetMeansAnother } from '../src/session/which-definition.js';
-import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, linksOnward, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore, within } from '../src/session/graph-relevance.js';
-import { extendsNamedCode, factCap, sharesNamedCode, tierOf } from '../src/session/relevance.js';
+import { type LinkDirection, linkDirection, linkedScore, linkToSeeds, personalizedRank, linksOnward, propagationCutoff, RANK_ACCEPT, RANK_SHARE, rankAnchors, rankedScore, usesNamed, within } from '../src/session/graph-relevance.js';
+import { extendsNamedCode, factCap, namedCodeOnly, sharesNamedCode, tierOf } from '../src/session/relevance.js';
 import { minAccepted } from '../machines/session.js';
 import { Bm25, words } from './lib/bm25.js';
 import { type Decl, declarations, qualifiedName } from './lib/decls.js';
@@ -260,9 +260,11 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
     const requestScores = target === request ? undefined : await engine.scoreSymbols(request, present.map((x) => x.p!));
     const requestScoreAt = new Map(present.map((x, k) => [x.i, requestScores?.[k]?.score]));
     // (not a name that carries the code the target writes, or shares only part of it: confirm's rank leg)
+    // (a target that is only code the project declares: only code that uses it)
+    const codeOnly = namedCodeOnly(target, declared);
     const rankScore = textRanks.map((r, i) => {
       const row = all[i]!.row;
-      return row && (extendsNamedCode(target, row.name) || sharesNamedCode(target, row.name, declared)) ? 0 : rankedScore(r ?? undefined, ranking.total);
+      return row && (extendsNamedCode(target, row.name) || sharesNamedCode(target, row.name, declared) || (codeOnly && !usesNamed(db, row.id, codeOnly))) ? 0 : rankedScore(r ?? undefined, ranking.total);
     });
     // the request names it as code outside the target feature: accepted with risk HIGH (confirm)
     const homonyms = (name: string) => (db.prepare('SELECT COUNT(*) n FROM symbols WHERE name = ?').get(name) as { n: number }).n;
@@ -272,7 +274,7 @@ async function runCommit(project: Project, c: ManifestCommit, decls: Map<string,
       const sc = Math.max(scoreAt.get(i)?.ev.score ?? 0, rankScore[i]!, namedScore[i]!);
       if (set === 'relevant' && row && sc >= 0.3) seedScore.set(row.id, Math.max(seedScore.get(row.id) ?? 0, sc));
     });
-    for (const [id, sc] of rankAnchors(db, ranking)) seedScore.set(id, Math.max(seedScore.get(id) ?? 0, sc));
+    for (const [id, sc] of rankAnchors(db, ranking)) if (!codeOnly || usesNamed(db, id, codeOnly)) seedScore.set(id, Math.max(seedScore.get(id) ?? 0, sc));
     const suggestions = await engine.rank(target, { kinds: (k) => k !== 'section', budgetMs: 2000 });
     for (const x of suggestions.items.filter((y) => y.score > 0.6).slice(0, 5)) {
       if (targetMeansAnother(db, target, x.chunk.name, x.chunk.path, x.chunk.container ?? null)) continue;

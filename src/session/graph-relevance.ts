@@ -379,6 +379,13 @@ export function neighbourhoodOf(db: DB, ids: Iterable<number>, cap: number): Set
   return out;
 }
 
+/** Whether a declaration's code uses one of the names (by its last part: `acceptsCharsets` of req.acceptsCharsets). */
+export function usesNamed(db: DB, id: number, names: readonly string[]): boolean {
+  const bare = [...new Set(names.map((n) => n.split('.').pop()!))];
+  return db.prepare(`SELECT 1 FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
+    AND r.name IN (${bare.map(() => '?').join(',')}) LIMIT 1`).get(id, ...bare) !== undefined;
+}
+
 /** Every link of the graph, both ways. */
 function allEdges(db: DB): Map<number, Set<number>> {
   const edges = new Map<number, Set<number>>();

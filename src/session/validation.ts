@@ -12,7 +12,7 @@ import { namedScore } from '../embeddings/named.js';
 import { conceptsOf, translationsOf } from '../embeddings/text.js';
 import { qualifiedName, type SymbolRow, valueIdentity } from '../query/symbols.js';
 import { type SessionCore, SessionError } from './core.js';
-import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, neighbourhoodOf, PROPAGATED_SCORE, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, sharedFieldsAt, symbolLabel, within } from './graph-relevance.js';
+import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, neighbourhoodOf, PROPAGATED_SCORE, usesNamed, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, sharedFieldsAt, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
 import { extendsNamedCode, factCap, namedCodeOnly, ownWords, sharesNamedCode, targetSaysWordOf, tierOf } from './relevance.js';
@@ -48,19 +48,12 @@ export class ValidationPhase {
     // their words seed nothing — red team adv92's `deduplicate`, ranked #3 for `combineURLs()` by a
     // local `combined`, linked a release script's getReleaseInfo in)
     const named = namedCodeOnly(target, declared);
-    const anchors = [...rankAnchors(this.core.project.db, this.core.engine.textRanking(target))].filter(([id]) => !named || this.usesNamed(id, named));
+    const anchors = [...rankAnchors(this.core.project.db, this.core.engine.textRanking(target))].filter(([id]) => !named || usesNamed(this.core.project.db, id, named));
     for (const [id, score] of anchors) {
       if ((ids.get(id) ?? 0) < score) ids.set(id, score);
       labels.add(symbolLabel(this.core.project.db, id));
     }
     return { ids, labels, facts, worded };
-  }
-
-  /** Whether a declaration's code uses one of the names (by its last part: `acceptsCharsets` of req.acceptsCharsets). */
-  private usesNamed(id: number, names: readonly string[]): boolean {
-    const bare = [...new Set(names.map((n) => n.split('.').pop()!))];
-    return this.core.project.db.prepare(`SELECT 1 FROM refs r JOIN symbols s ON s.id = ? WHERE r.file_id = s.file_id AND r.line BETWEEN s.line AND s.end_line
-      AND r.name IN (${bare.map(() => '?').join(',')}) LIMIT 1`).get(id, ...bare) !== undefined;
   }
 
   /**
@@ -633,7 +626,7 @@ export class ValidationPhase {
           symbol: m.symbol, similarity: REQUEST_NAMED_SCORE, tier: 'ACCEPTED_HIGH_RISK', backend: `${scored.backend}+request`, legs: { ...scored.legs, request_named: REQUEST_NAMED_SCORE },
           evidence: verified.where, file: row?.path, via: `the request names it as code ('${quote(row!.name, 80)}'), outside the target feature`,
         });
-      } else if (tier === 'REJECTED' && ranked >= 0.3 && (!codeOnly || (row !== undefined && this.usesNamed(row.id, codeOnly))) && !('sibling' in scored.legs && scored.legs.sibling) && !(row && (extendsNamedCode(target, row.name) || sharesNamedCode(target, row.name, declared)))) {
+      } else if (tier === 'REJECTED' && ranked >= 0.3 && (!codeOnly || (row !== undefined && usesNamed(this.core.project.db, row.id, codeOnly))) && !('sibling' in scored.legs && scored.legs.sibling) && !(row && (extendsNamedCode(target, row.name) || sharesNamedCode(target, row.name, declared)))) {
         // (not where the words found that the target means the one beside it: NetworkError's
         // constructor ranked #5 for "HTTPError's constructor()" — red team adv32)
         raiseRisk = true;
