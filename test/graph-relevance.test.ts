@@ -1410,6 +1410,16 @@ describe('red team adv91: a target that is nothing but code, on express\'s reque
     expect(called).toMatchObject({ success: false, accepted_total: { need: 3 } });
   });
 
+  it('reads a Japanese request that keeps a sibling as it is, its name and particle apart (agent trial tr171)', async () => {
+    const ja = 'req.acceptsCharsets() を引数なしで呼んだときは、クライアントが最も優先する charset を1つだけ返すようにしてください。req.acceptsEncodings() はそのままにしてください。';
+    const r = await confirmOn(files, { ...base, intent: 'MODIFY', mapped: charsets, request: ja, quote: ja, claims: [
+      { symbol: 'req.acceptsCharsets', approved: true, code_evidence: 'lib/request.js:17' },
+      { symbol: 'req', approved: true, code_evidence: 'lib/request.js:2' },
+      { symbol: 'req.acceptsEncodings', approved: false },
+    ] }) as unknown as Answer & { accepted_total: { need: number } };
+    expect(r).toMatchObject({ success: true, accepted_total: { need: 2 } });
+  });
+
   it('a lowered need is met only by what it was counted from, for a change the request keeps to that code (red team adv92)', async () => {
     type Total = Answer & { accepted_total: { have: number; need: number; need_because?: string } };
     // res.format, linked through req.accepts elsewhere: outside the neighbourhood of req.acceptsCharsets

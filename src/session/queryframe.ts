@@ -1034,8 +1034,9 @@ const KEEPS = [
   new RegExp(String.raw`(?:^|[^\p{L}\p{N}_$.'’-])((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s*[(（]\s*${KEPT_REMARK}\s*[)）]`, 'giu'),
   new RegExp(String.raw`(?:^|[^\p{L}])nothing\s+(?:in|of|about)\s+((?:(?!${CLAUSE_WORD}\s)${THING_WORD}\s+){0,4}?(?!${CLAUSE_WORD}\s)${THING_WORD})\s+(?:may|can|should|must|will|shall)\s+(?:be\s+)?(?:chang|modif|alter|touch|edit)[a-z]*(?![\p{L}])`, 'giu'),
   new RegExp(String.raw`(?:^|[^\p{L}])neither\s+((?:${THING_WORD}\s+){1,8}?nor\s+(?:${THING_WORD}\s+){0,4}?${THING_WORD})\s+(?:may|can|should|must|will|shall)\s+(?:be\s+)?(?:chang|modif|alter|touch|edit)[a-z]*(?![\p{L}])`, 'giu'),
-  /([^\s、。,;；！？]+?)[はをも]?(?:そのまま(?:に|で)?|維持|保持)/gu,
-  /([^\s，。,;；！？]+?)(?:保持不变|保持原样|维持不变|不变)/gu,
+  // (a code name and its particle may stand apart: "req.acceptsEncodings() はそのままに" — agent trial tr171)
+  /([^\s、。,;；！？]+?)\s*[はをも]?\s*(?:そのまま(?:に|で)?|維持|保持)/gu,
+  /([^\s，。,;；！？]+?)\s*(?:保持不变|保持原样|维持不变|不变)/gu,
   // what the request says is fine is no part of the change: "app.render() is fine as it is", "X works
   // correctly", "X is not the problem", "X needs no fix", X は問題ない, X 没问题 — said as a sentence of
   // its own ("the server works fine for GET requests but …" describes a symptom) (red team adv79 took
