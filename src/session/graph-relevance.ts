@@ -370,8 +370,12 @@ function neighbours(db: DB, id: number): number[] {
 export function neighbourhoodOf(db: DB, ids: Iterable<number>, cap: number): Set<number> {
   const out = new Set<number>();
   const local = db.prepare(`SELECT 1 FROM symbols WHERE id = ? AND ${LOCAL}`);
+  // (and every declaration that uses its name, resolved or not: `this.req.accepts(keys)` in res.format is
+  // a caller of req.accepts the index could not tell from the `accepts` import)
+  const byName = db.prepare(`SELECT DISTINCT s.id AS n FROM symbols t JOIN refs r ON r.name = t.name JOIN symbols s ON s.file_id = r.file_id AND r.line BETWEEN s.line AND s.end_line
+    WHERE t.id = ? AND s.id <> t.id AND s.local = 0 LIMIT 16`);
   for (const id of ids) {
-    for (const n of [id, ...neighbours(db, id)]) {
+    for (const n of [id, ...neighbours(db, id), ...(byName.all(id) as { n: number }[]).map((r) => r.n)]) {
       if (out.size >= cap) return out;
       if (!local.get(n)) out.add(n);
     }

@@ -34,12 +34,10 @@ export class ValidationPhase {
     // each suggestion is the one definition it ranked — not every one of its name — and not one whose
     // name the target says of another definition (the memory driver's getKeys, not every getKeys)
     const facts: number[] = [];
-    const worded: number[] = [];
     const declared = (name: string) => this.core.symbolExists(name);
     for (const x of await this.suggest(target, 5)) {
       if (targetMeansAnother(this.core.project.db, said, x.name, x.file, x.container)) continue;
       const capped = Math.min(x.similarity, factCap(target, x.name, declared));
-      if (capped >= 0.3) worded.push(...this.definitionsFor(x.symbol, `${x.file}:${x.line}`).slice(0, 1).map((r) => r.id));
       if (x.similarity <= 0.6) continue;
       const rows = this.addSeed(ids, labels, x.symbol, x.similarity, `${x.file}:${x.line}`);
       if (capped > 0.6) facts.push(...rows.map((r) => r.id));
@@ -53,22 +51,21 @@ export class ValidationPhase {
       if ((ids.get(id) ?? 0) < score) ids.set(id, score);
       labels.add(symbolLabel(this.core.project.db, id));
     }
-    return { ids, labels, facts, worded };
+    return { ids, labels, facts };
   }
 
   /**
    * How many symbols the code the target names can stand with, where that is fewer than the intent's
-   * minimum: the declarations its words make a FACT, those they accept, and what the FACTs link to
-   * directly. A change to one method nothing in the project calls, holding nothing (express's
-   * req.acceptsCharsets: its holder `req` and itself) cannot name three relevant symbols truthfully —
+   * minimum: the declarations its words make a FACT and what they link to directly. A change to one
+   * method nothing in the project calls, holding nothing (express's req.acceptsCharsets: its holder
+   * `req` and itself) cannot name three relevant symbols truthfully —
    * red team adv91's honest run had to pad. Undefined where the target's words make no FACT: then
    * nothing shows the change is that small.
    */
-  private neighbourhoodHolds(reached: Seeds, need: number, request: string): { holds: number; names: string[]; ids: Set<number> } | undefined {
-    if (!reached.facts?.length || ASKS_TO_ADD.test(request)) return undefined;
+  private neighbourhoodHolds(facts: readonly number[], need: number, request: string): { holds: number; names: string[]; ids: Set<number> } | undefined {
+    if (facts.length === 0 || ASKS_TO_ADD.test(request)) return undefined;
     const db = this.core.project.db;
-    const near = neighbourhoodOf(db, reached.facts, need);
-    for (const id of reached.worded ?? []) if (near.size < need) near.add(id);
+    const near = neighbourhoodOf(db, facts, need);
     if (near.size >= need) return undefined;
     // the request names other code the project declares (not to keep it out): the change reaches it too
     // (red team adv92: "… across mergeConfig, Axios.request and the adapters …, the way deprecatedMethod() does",
@@ -797,8 +794,13 @@ export class ValidationPhase {
     const most = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, this.core.projectHolds().symbols));
     // (only once the code the target names stands itself: the agent found it)
     const idOf = (a: Record<string, unknown>) => this.symbolProfile(String(a.symbol), a.evidence)?.id ?? -1;
-    const namedStands = standing.some((a) => reached.facts?.includes(idOf(a)));
-    const small = namedStands && s.row.intent === 'MODIFY' ? this.neighbourhoodHolds(reached, most, userRequest) : undefined;
+    // the code the target names, as the server judged it: its best matches at FACT level, and the
+    // symbols this confirm accepted as FACT because the target writes their name (koa's response.is,
+    // `default.is` in the index, ranks below FACT among the suggestions — agent trial tr172's probe)
+    const named = (a: Record<string, unknown>) => a.tier === 'FACT' && typeof (a.legs as { named?: unknown } | undefined)?.named === 'number' && ((a.legs as { named: number }).named >= 0.7);
+    const facts = [...new Set([...reached.facts ?? [], ...standing.filter(named).map(idOf).filter((id) => id >= 0)])];
+    const namedStands = standing.some((a) => facts.includes(idOf(a)));
+    const small = namedStands && s.row.intent === 'MODIFY' ? this.neighbourhoodHolds(facts, most, userRequest) : undefined;
     // a lowered need is met only by the symbols it was counted from (red team adv92 met it with
     // isAbsoluteURL, mergeConfig, getReleaseInfo: linked elsewhere, close by PageRank, or through a seed
     // it dismissed)
@@ -910,8 +912,8 @@ function namedCodeIn(text: string): string[] {
 /** The seeds of the graph; `linked`: those accepted only through a link, whose contents they do not vouch for. */
 type Seeds = {
   ids: Map<number, number>; labels: Set<string>; linked?: Set<number>; linkedWay?: Map<number, LinkDirection>; linkedDepth?: Map<number, number>;
-  /** the target's own: the declarations its words make a FACT, and those they accept (neighbourhoodHolds) */
-  facts?: number[]; worded?: number[];
+  /** the target's own: the declarations its words make a FACT (neighbourhoodHolds) */
+  facts?: number[];
 };
 
 /** A claim the words and the rank do not accept: the graph may still link it. */
