@@ -472,11 +472,14 @@ export function caseHoldsAt(blocks: readonly string[], cond: string): string | u
   return byPresence || blocks.find((g) => readsCase(g, cond));
 }
 
+/** The terms of a case that are code names (dotted, hyphenated, camelCase): what ties a test to it beyond a shared word. */
+const codeNamesOf = (cond: string) => conditionTerms(cond).filter((t) => /[-.]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]/.test(t));
+
 /** A guard whose test reads the case's code words (a dotted or camelCase name), said the same way round, with no `&&` that may keep it from holding. */
 function readsCase(guard: string, cond: string): boolean {
   const { text, negated } = conditionOf(guard);
   if (negated || /&&|\band\b/.test(text)) return false;
-  const strong = conditionTerms(cond).filter((t) => /[-.]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]/.test(t));
+  const strong = codeNamesOf(cond);
   if (strong.length === 0 || !strong.some((t) => mentions(text, t))) return false;
   const negatedTest = ((text.match(/!(?!=)|\bnot\b/g) ?? []).length + (text.match(/!==?|\bis\s+not\b/g) ?? []).length) % 2 === 1;
   return negatedTest === negativeCase(cond);
@@ -495,7 +498,7 @@ const negativeCase = (cond: string) => /\b(?:not|never|no|without|false|falsy|di
  * case's branch, not the rest).
  */
 function exitFires(exit: string, cond: string, site: Site): boolean {
-  const strong = conditionTerms(cond).filter((t) => /[-.]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]/.test(t));
+  const strong = codeNamesOf(cond);
   if (site.blocks.some((g) => strong.some((t) => mentions(g, t)))) return false;
   return readsCase(exit, cond);
 }

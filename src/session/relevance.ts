@@ -99,13 +99,18 @@ export function sharesNamedCode(target: string, name: string, declared: (name: s
  * holds a local `combined`, ranked #3 for `combineURLs()`).
  */
 export function namedCodeOnly(target: string, declared: (name: string) => boolean = () => true): string[] | undefined {
-  const names = [...target.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\(|`|\.|$|\s|\)|,|;)/g)].map((m) => m[0])
-    .filter((n) => n.includes('.') || /[a-z][A-Z]|_|\$|\d/.test(n) || target.includes(`${n}(`) || target.includes(`\`${n}\``));
+  const names = codeNamesWritten(target);
   if (names.length === 0 || !names.every((n) => declared(n.split('.').pop()!))) return undefined;
   // every content word of the target is a word of the code it writes
   const rest = target.replace(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g, (w) => (names.includes(w) ? ' ' : w));
   if (splitWords(rest).some((w) => w.length > 2 && !STOP_EN.has(w.toLowerCase()))) return undefined;
   return names;
+}
+
+/** The names a text writes as code: dotted, camelCase, snake_case, called, or in backticks. */
+export function codeNamesWritten(text: string): string[] {
+  return [...new Set([...text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\(|`|\.|$|\s|\)|,|;|:)/g)].map((m) => m[0])
+    .filter((n) => n.includes('.') || /[a-z][A-Z]|_|\$|\d/.test(n) || text.includes(`${n}(`) || text.includes(`\`${n}\``)))];
 }
 
 /** The words of a name the target does not say: what keeps it below FACT (factCap). */

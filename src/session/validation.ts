@@ -15,7 +15,7 @@ import { type SessionCore, SessionError } from './core.js';
 import { isCallable, type LinkDirection, linkDirection, linkedScore, linkToSeeds, linkWords, MAX_CHAIN, MAX_UP_CHAIN, personalizedRank, linksOnward, neighbourhoodOf, PROPAGATED_SCORE, usesNamed, propagationCutoff, rankAnchors, rankCutoff, rankedScore, seedsBeside, sharedFieldsAt, symbolLabel, within } from './graph-relevance.js';
 import { contentUnits, isGrounded, keptOutRemoved, ruledOut, stem } from './queryframe.js';
 import { normalize } from '../util/words.js';
-import { extendsNamedCode, factCap, namedCodeOnly, ownWords, sharesNamedCode, targetSaysWordOf, tierOf } from './relevance.js';
+import { codeNamesWritten, extendsNamedCode, factCap, namedCodeOnly, ownWords, sharesNamedCode, targetSaysWordOf, tierOf } from './relevance.js';
 import { type Evidence, linesShown } from './evidence.js';
 import { siblingSaying, targetMeansAnother, wordsNamingSibling } from './which-definition.js';
 import { isDeclarationFile, quote } from '../util/paths.js';
@@ -70,7 +70,7 @@ export class ValidationPhase {
     // the request names other code the project declares (not to keep it out): the change reaches it too
     // (red team adv92: "… across mergeConfig, Axios.request and the adapters …, the way deprecatedMethod() does",
     // target deprecatedMethod(), READY on that one symbol)
-    for (const name of namedCodeIn(request)) {
+    for (const name of codeNamesWritten(request)) {
       const last = name.split('.').pop()!;
       if (last === '' || !this.core.symbolExists(last) || keptOutOfRequest(request, last, name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : null)) continue;
       if (!this.core.definitionsOf(last).some((r) => near.has(r.id))) return undefined;
@@ -901,12 +901,6 @@ export function keptOutOfRequest(userRequest: string, name: string, container: s
 
 /** A request that asks for something new: its size is not the size of the code it names (red team adv92: retries for the fetch adapter, target combineURLs()). */
 const ASKS_TO_ADD = /\b(?:add|adds|adding|implement|implements|create|creates|introduce|introduces|support|supports|new)\b|追加|実装|新し|新規|作成|対応|添加|新增|增加|实现|支持|创建/i;
-
-/** The names a text writes as code: dotted, camelCase, snake_case, called, or in backticks. */
-function namedCodeIn(text: string): string[] {
-  return [...new Set([...text.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?=\(|`|\.|$|\s|\)|,|;|:)/g)].map((m) => m[0])
-    .filter((n) => n.includes('.') || /[a-z][A-Z]|_|\$|\d/.test(n) || text.includes(`${n}(`) || text.includes(`\`${n}\``)))];
-}
 
 /** The graph's seeds: declaration id → seed score, and how they are named in reasons. */
 /** The seeds of the graph; `linked`: those accepted only through a link, whose contents they do not vouch for. */
