@@ -429,13 +429,6 @@ export function guardPolarities(guard: string): { name: string; present: boolean
   return parts.map(testPolarity).filter((p): p is { name: string; present: boolean } => p !== undefined).map((p) => ({ name: p.name, present: p.present !== negated }));
 }
 
-/** The one-test form (a guard of several tests says nothing): kept for callers that judge a single name. */
-export function guardPolarity(guard: string): { name: string; present: boolean } | undefined {
-  const { text } = conditionOf(guard);
-  if (/&&|\|\||\b(?:and|or)\b|[?]/.test(text)) return undefined;
-  return guardPolarities(guard)[0];
-}
-
 const stemOf = (w: string) => w.toLowerCase().replace(/(?:es|s)$/, '');
 /** The words of a name (less_flags → less, flag; pagerCmd → pager, cmd), stemmed. */
 const nameWords = (name: string) => name.split(/[._$]+|(?<=[a-z\d])(?=[A-Z])/).filter((w) => w.length > 2).map(stemOf);
