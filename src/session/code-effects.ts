@@ -254,7 +254,7 @@ export function guardsOf(lines: readonly string[], at: number): string[] {
  * The conditions of the blocks that hold line `at` (and a guard on its own line), innermost first;
  * an earlier branch of the else chain it sits in as `!(…)`: its condition does not hold there.
  */
-function blocksOf(lines: readonly string[], at: number): string[] {
+export function blocksOf(lines: readonly string[], at: number): string[] {
   const out: string[] = [];
   const own = lines[at]!;
   const same = /^\s*(?:\}\s*)?(?:else\s+)?(?:if|while)\s*\((.*)$/.exec(own);
@@ -300,9 +300,6 @@ function exitsBefore(lines: readonly string[], at: number, level = false): strin
 
 /** A site of line `i` of a span. */
 const siteAt = (s: CodeSpan, i: number): Site => ({ path: s.path, line: s.start + i, guards: guardsOf(s.lines, i), blocks: blocksOf(s.lines, i), exits: exitsBefore(s.lines, i, true) });
-
-/** The conditions of the blocks that hold line `at` of a declaration (no early exits). */
-export const blocksOfLine = (lines: readonly string[], at: number): string[] => blocksOf(lines, at);
 
 /** Whether line `at` stands in a finally block (the block that holds it opens with `finally`): it runs whether or not an exception is raised. */
 export function inFinally(lines: readonly string[], at: number): boolean {
@@ -502,6 +499,19 @@ const casesOf = (cond: string): string[] => cond.split(/\s*,?\s*\beven\s+(?:if|w
 const place = (s: Site) => `${s.path}:${s.line}`;
 /** A guard as a reader says it: an earlier branch's `!(if x:)` is "the else of 'if x:'". */
 const shown = (g: string) => (g.startsWith('!(') ? `the else of '${g.slice(2, -1).slice(0, 80)}'` : `'${g.slice(0, 80)}'`);
+
+/** The guard of a site that does not hold in the case or in what it holds "even if". */
+const againstAll = (site: Site, cond: string) => casesOf(cond).map((k) => againstCase(site, k)).find(Boolean);
+
+/** Where a line runs, said against the case: under a block's test, or after an early exit has left it. */
+const onlyThere = (site: Site, g: string) => `${site.exits.includes(g) ? `after ${shown(g)} has left it` : `under ${shown(g)}`} (${place(site)}), which does not hold in that case`;
+
+/** The terms that tie a guard to a case: its numbers and code names where it has some, else all its words. */
+function tieTerms(cond: string): string[] {
+  const said = conditionTerms(cond);
+  const strong = said.filter((t) => /^\d+$|[-.]|[a-z][A-Z]|^[A-Z]{2}/.test(t));
+  return strong.length > 0 ? strong : said;
+}
 const VERB_SAID: Record<Verb, string> = { set: 'sets', remove: 'removes', check: 'checks' };
 
 /**
@@ -522,9 +532,7 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
     }
   }
   // (a number, a header or a code name in the case is what ties a guard to it; "status" in 204 === statusCode does not: red team adv86)
-  const said0 = c.cond ? conditionTerms(c.cond) : [];
-  const strong = said0.filter((t) => /^\d+$|[-.]|[a-z][A-Z]|^[A-Z]{2}/.test(t));
-  const terms = strong.length > 0 ? strong : said0;
+  const terms = c.cond ? tieTerms(c.cond) : [];
   const theirs = sitesOf(helpers, c.verb, c.thing);
   if (!c.denied && !c.only) {
     if (mine.length === 0 && theirs.length === 0) {
@@ -540,9 +548,8 @@ export function wrongEffect(c: EffectClaim, own: readonly CodeSpan[], helpers: r
     // (`chunk !== undefined`) may hold in C: left alone.
     const all = mine.length > 0 ? mine : theirs;
     // (a line that runs only where the case says a thing is not there, or only where it is, when the case says the other)
-    const against = (x: Site) => casesOf(c.cond ?? '').map((k) => againstCase(x, k)).find(Boolean);
-    if (c.cond && all.every(against))
-      return `${said} when ${c.cond.trim()}, and its code does it only ${all[0]!.exits.includes(against(all[0]!)!) ? `after ${shown(against(all[0]!)!)} has left it` : `under ${shown(against(all[0]!)!)}`} (${place(all[0]!)}), which does not hold in that case`;
+    if (c.cond && all.every((x) => againstAll(x, c.cond!)))
+      return `${said} when ${c.cond.trim()}, and its code does it only ${onlyThere(all[0]!, againstAll(all[0]!, c.cond)!)}`;
     // (a guard that tests the case's name for another value: "sets LESS when color is True" of a line under `color is None` — red team adv89)
     const other = all.find((x) => x.guards.some((g) => conflicts(g, c.cond ?? '')));
     if (c.cond && all.every((x) => x.guards.some((g) => conflicts(g, c.cond!))))
@@ -609,17 +616,12 @@ export function wrongReturnCase(subject: string, value: string, cond: string, ow
     }
   }
   if (sites.length === 0) return undefined;
-  const [main] = casesOf(cond);
-  const said0 = conditionTerms(main ?? cond);
-  const strong = said0.filter((t) => /^\d+$|[-.]|[a-z][A-Z]|^[A-Z]{2}/.test(t));
-  const terms = strong.length > 0 ? strong : said0;
+  const terms = tieTerms(casesOf(cond)[0] ?? cond);
   // (the lines that run because of C: a block that holds them reads it — not an early exit on C before them)
   const tied = sites.filter((x) => terms.some((t) => x.blocks.some((g) => mentions(g, t))));
   const pool = tied.length > 0 ? tied : sites;
-  const against = (x: Site) => casesOf(cond).map((k) => againstCase(x, k)).find(Boolean);
-  if (!pool.every(against)) return undefined;
-  const g = against(pool[0]!)!;
-  return `${subject} returns ${value} when ${cond.trim()}, and its code returns it there only ${pool[0]!.exits.includes(g) ? `after ${shown(g)} has left it` : `under ${shown(g)}`} (${place(pool[0]!)}), which does not hold in that case`;
+  if (!pool.every((x) => againstAll(x, cond))) return undefined;
+  return `${subject} returns ${value} when ${cond.trim()}, and its code returns it there only ${onlyThere(pool[0]!, againstAll(pool[0]!, cond)!)}`;
 }
 
 /**
@@ -631,9 +633,6 @@ export function wrongReturnCase(subject: string, value: string, cond: string, ow
 export function wrongDeedCase(subject: string, deed: string, does: RegExp, cond: string, own: readonly CodeSpan[]): string | undefined {
   const sites: Site[] = [];
   for (const s of own) for (let i = 0; i < s.lines.length && sites.length < MAX_SITES; i++) if (does.test(s.lines[i]!)) sites.push(siteAt(s, i));
-  if (sites.length === 0) return undefined;
-  const against = (x: Site) => casesOf(cond).map((k) => againstCase(x, k)).find(Boolean);
-  if (!sites.every(against)) return undefined;
-  const g = against(sites[0]!)!;
-  return `${subject} ${deed} when ${cond.trim()}, and its code does it only ${sites[0]!.exits.includes(g) ? `after ${shown(g)} has left it` : `under ${shown(g)}`} (${place(sites[0]!)}), which does not hold in that case`;
+  if (sites.length === 0 || !sites.every((x) => againstAll(x, cond))) return undefined;
+  return `${subject} ${deed} when ${cond.trim()}, and its code does it only ${onlyThere(sites[0]!, againstAll(sites[0]!, cond)!)}`;
 }

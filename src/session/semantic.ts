@@ -16,7 +16,7 @@ import { describeMissing, reasonAllowed, SEMANTIC_REASONS } from './understandin
 import { quote } from '../util/paths.js';
 import { GENERIC_EN, translationsOf } from '../embeddings/text.js';
 import { ABSENT_BEFORE, codeNamesIn, namesNotInProject, projectFile } from './pattern-names.js';
-import { blocksOfLine, caseHoldsAt, type CodeSpan, effectClaims, guardsOf, inFinally, wrongDeedCase, wrongEffect, wrongReturnCase } from './code-effects.js';
+import { blocksOf, caseHoldsAt, type CodeSpan, effectClaims, guardsOf, inFinally, wrongDeedCase, wrongEffect, wrongReturnCase } from './code-effects.js';
 
 /**
  * A use of a name the index could only guess (no declaration bound): not one bound to a package's
@@ -196,14 +196,15 @@ export class SemanticPhase {
     for (const m of sentence.matchAll(RETURNS)) {
       if (/(?:\b(?:not|never|no\s+longer)|n['’]t)\s*$/i.test(sentence.slice(0, m.index!))) continue;
       // "A returns X when C": X returned only in a block that does not hold in case C
+      const named = this.defsNamed(m[1]!).filter((d) => !d.local);
       const inCase = /^`?([A-Za-z_$][\w$.]*)`?(?:\(\))?\s+(?:only\s+)?(?:when|whenever|if|once)\s+(.+)$/.exec(m[2]!.trim());
       if (inCase) {
-        const own = this.defsNamed(m[1]!).filter((d) => !d.local).slice(0, 16).map((d) => ({ path: d.path, start: d.line, lines: this.codeLinesOf(d) }));
+        const own = named.slice(0, 16).map((d) => ({ path: d.path, start: d.line, lines: this.codeLinesOf(d) }));
         const wrong = wrongReturnCase(m[1]!, inCase[1]!.split('.').pop()!, inCase[2]!, own);
         if (wrong) return wrong;
       }
       // (languages where a value is returned only by `return`: a Rust tail expression, Go's named results, a Python docstring — red team adv81)
-      const defs = this.defsNamed(m[1]!).filter((d) => !d.local && /^(?:function|method)$/.test(d.kind) && /\.(?:[cm]?[jt]sx?|java)$/.test(d.path));
+      const defs = named.filter((d) => /^(?:function|method)$/.test(d.kind) && /\.(?:[cm]?[jt]sx?|java)$/.test(d.path));
       if (defs.length === 0) continue;
       const returnsNothing = (d: SymbolRow) => {
         const code = this.codeLinesOf(d).join('\n');
@@ -310,7 +311,7 @@ export class SemanticPhase {
     const when = /^\s*(?:[^,]*?\s)?(?:only\s+)?(?:when|whenever|if|once)\s+(.+)$/i.exec(m[3]!);
     if (mine && when) {
       const spans = defs.map((d) => ({ path: d.path, start: d.line, lines: this.codeLinesOf(d).map((l, i) => (i === 0 ? l.replace(own, '(') : l)) }));
-      return wrongDeedCase(m[1]!, m[2]!.toLowerCase(), new RegExp(deed[1].source, deed[1].flags.replace('g', '')), when[1]!, spans);
+      return wrongDeedCase(m[1]!, m[2]!.toLowerCase(), deed[1], when[1]!, spans);
     }
     if (mine || helpers.length > 0) return undefined;
     return `${m[1]} ${m[2]!.toLowerCase()} ${m[3]!.trim().slice(0, 60)}, and neither its code nor the code it calls makes such a call (${deed[2]})`;
@@ -358,7 +359,7 @@ export class SemanticPhase {
       under = undefined;
       if (!when || (guardsOf(lines, at).length === 0 && (!exceptional || inFinally(lines, at)))) return true;
       // (an error's case too, where the block tests for that error by name: `instanceof ForceRetryError`)
-      under = caseHoldsAt(blocksOfLine(lines, at), when[1]!);
+      under = caseHoldsAt(blocksOf(lines, at), when[1]!);
       return under !== undefined;
     };
     const how0 = !when ? '' : exceptional ? ' in a finally block, which runs whether an exception is raised or not' : ' with no condition on the way: it runs in that case too';
@@ -1098,8 +1099,6 @@ function ownExpressionArrow(code: string): boolean {
   return depth === 0 && !/^\s*\{/.test(code.slice(arrow + 2));
 }
 
-/** "A returns X" (not "returns nothing", "returns early"). */
-/** the subject and verb of a claim that says what A's code calls: "A returns …", "A resolves symlinks with …" */
 /** "A closes …": the subject, the deed, what it is done to ("closes over" is a closure's, not a deed) */
 const DEED = new RegExp(String.raw`(?<![\w$.#])\`?(#?[A-Za-z_$][\w$]*(?:\.#?[A-Za-z_$][\w$]*)*)(?:\(\))?\`?\s+(?:(?:\w+ly|also|then|first|always|itself)\s+)?(closes|flushes|terminates|kills|unlinks)\b(?!\s+over\b)([^.;\n]{0,80})`, 'i');
 /** each deed, the calls that do it, and how a refusal names them */
@@ -1110,6 +1109,8 @@ const DEEDS: [RegExp, RegExp, string][] = [
   [/^(?:terminates|kills)$/i, /(?<![\w$])#?(?:terminate|kill|abort|cancel|destroy|exit|stop|close)\w*\s*\(/i, 'terminate(), kill(), abort(), cancel(), destroy() or exit()'],
   [/^unlinks$/i, /(?<![\w$])#?(?:unlink|remove|rm|delete)\w*\s*\(/i, 'unlink(), remove(), rm() or delete()'],
 ];
+/** "A returns X" (not "returns nothing", "returns early"). */
+/** the subject and verb of a claim that says what A's code calls: "A returns …", "A resolves symlinks with …" */
 const CALL_FORM_SUBJECT = new RegExp(String.raw`(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?\s+(?:(?:\w+ly|also|then|first|always)\s+)?(returns|uses|resolves|builds|creates|wraps|passes|computes|normalizes|normalises|converts|gets|reads|checks)\b`);
 const RETURNS = new RegExp(String.raw`${REL_NAME}\s+(?:(?:\w+ly|also|then|now)\s+)?(?:returns|will\s+return|gives\s+back)\s+(?!nothing|undefined|void|early|immediately|without|no(?![\w]))([\w\`'"].{0,80})`, 'g');
 /** "A calls B before it calls C", "A invokes B after calling C" (A, B and C as REL_NAME reads them). */

@@ -793,11 +793,12 @@ export class ValidationPhase {
     // symbols to accept (agent trial tr76 could not reach READY honestly)
     const most = Math.min(minAccepted(s.row.intent as Intent), Math.max(1, this.core.projectHolds().symbols));
     // (only once the code the target names stands itself: the agent found it)
-    const idOf = (a: Record<string, unknown>) => this.symbolProfile(String(a.symbol), a.evidence)?.id ?? -1;
+    const profileIds = new Map<Record<string, unknown>, number>();
+    const idOf = (a: Record<string, unknown>) => profileIds.get(a) ?? profileIds.set(a, this.symbolProfile(String(a.symbol), a.evidence)?.id ?? -1).get(a)!;
     // the code the target names, as the server judged it: its best matches at FACT level, and the
     // symbols this confirm accepted as FACT because the target writes their name (koa's response.is,
     // `default.is` in the index, ranks below FACT among the suggestions — agent trial tr172's probe)
-    const named = (a: Record<string, unknown>) => a.tier === 'FACT' && typeof (a.legs as { named?: unknown } | undefined)?.named === 'number' && ((a.legs as { named: number }).named >= 0.7);
+    const named = (a: Record<string, unknown>) => a.tier === 'FACT' && typeof (a.legs as { named?: unknown } | undefined)?.named === 'number' && ((a.legs as { named: number }).named >= NAMED_AS_CODE);
     const facts = [...new Set([...reached.facts ?? [], ...standing.filter(named).map(idOf).filter((id) => id >= 0)])];
     const namedStands = standing.some((a) => facts.includes(idOf(a)));
     const small = namedStands && s.row.intent === 'MODIFY' ? this.neighbourhoodHolds(facts, most, userRequest) : undefined;
